@@ -1,0 +1,216 @@
+import { pbkdf2Sync } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  type Hash,
+  http,
+  keccak256,
+  parseAbi,
+  parseEther,
+  parseUnits,
+  toHex,
+} from 'viem'
+import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
+import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
+import { type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
+import type { ChainCurrency, LiveChain, NetworkName, SandboxAccount, StartChainOptions } from './types.ts'
+
+/** anvil's default mnemonic: its 10 accounts are the sandbox's user wallets. */
+export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
+
+/** ETH given to each sandbox role key. */
+export const ROLE_BALANCE = parseEther('10000')
+
+/** The SandboxToken functions the chain calls. */
+export const SANDBOX_TOKEN_ABI = parseAbi([
+  'function balanceOf(address owner) view returns (uint256)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function mint(address to, uint256 amount)',
+  'function mintBatch(address[] to, uint256 amount)',
+])
+
+/** Chain id of a network, from fixtures/networks.json. */
+export function networkChainId(network: NetworkName): number {
+  const url = new URL('../../fixtures/networks.json', import.meta.url)
+  const networks = JSON.parse(readFileSync(url, 'utf8')) as Record<string, { chainId?: number }>
+  const chainId = networks[network]?.chainId
+  if (chainId === undefined) throw new Error(`unknown network ${network}`)
+  return chainId
+}
+
+/** The first `count` accounts of a mnemonic (BIP-44 m/44'/60'/0'/0/i), with their private keys. */
+export function mnemonicAccounts(mnemonic = DEFAULT_MNEMONIC, count = 10): SandboxAccount[] {
+  // BIP-39 seed computed once (node:crypto) instead of once per account by mnemonicToAccount.
+  const seed = pbkdf2Sync(mnemonic.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512')
+  const root = HDKey.fromMasterSeed(seed)
+  return Array.from({ length: count }, (_, addressIndex) => {
+    const account = hdKeyToAccount(root, { addressIndex })
+    return { address: account.address, privateKey: toHex(account.getHdKey().privateKey!) }
+  })
+}
+
+/** A sandbox role key: privateKey = keccak256('request-sandbox:<role>'), the same on every run. */
+export function roleAccount(role: string): SandboxAccount {
+  const privateKey = keccak256(toHex(`request-sandbox:${role}`))
+  return { address: privateKeyToAccount(privateKey).address, privateKey }
+}
+
+/** A viem chain object for a sandbox network at `rpcUrl` (native currency from the fixture list when known). */
+export function sandboxChain(
+  network: NetworkName,
+  chainId: number,
+  rpcUrl: string,
+  currencies: readonly ChainCurrency[],
+): Chain {
+  const native = currencies.find((c) => c.network === network && c.type === 'ETH')
+  return defineChain({
+    id: chainId,
+    name: `Request Sandbox (${network})`,
+    nativeCurrency: { name: native?.name ?? 'Ether', symbol: native?.symbol ?? 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
+}
+
+/** Runs tasks one after another (one sender, one nonce sequence); a failure does not block later tasks. */
+function serialQueue(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve()
+  return (task) => {
+    const run = tail.then(task, task)
+    tail = run.catch(() => undefined)
+    return run
+  }
+}
+
+/** A LiveChain as startChain returns it: also tells the pid of the anvil it spawned (null when given rpcUrl). */
+export interface StartedChain extends LiveChain {
+  pid: number | null
+}
+
+/**
+ * Starts (or connects to) an anvil for `options.network`, installs the proxies and tokens at their real addresses,
+ * funds the role keys with ETH and mints `fundTokens` whole tokens of every token to each default account.
+ */
+export async function startChain(options: StartChainOptions): Promise<StartedChain> {
+  const network = options.network ?? 'sepolia'
+  const chainId = networkChainId(network)
+  const spawning = options.rpcUrl ? null : spawnAnvil({ chainId })
+  // Key derivation is CPU work: do it while anvil boots.
+  const accounts = mnemonicAccounts()
+  const roles = {
+    deployer: roleAccount('deployer'),
+    relayer: roleAccount('relayer'),
+    operator: roleAccount('operator'),
+  }
+  const anvil: AnvilProcess | null = spawning ? await spawning : null
+  try {
+    const rpcUrl = anvil?.rpcUrl ?? options.rpcUrl!
+    if (!anvil) await waitForRpc(rpcUrl, chainId)
+    return await setUpChain(network, chainId, rpcUrl, options, accounts, roles, anvil)
+  } catch (error) {
+    await anvil?.stop()
+    throw error
+  }
+}
+
+async function setUpChain(
+  network: NetworkName,
+  chainId: number,
+  rpcUrl: string,
+  options: StartChainOptions,
+  accounts: SandboxAccount[],
+  roles: LiveChain['roles'],
+  anvil: AnvilProcess | null,
+): Promise<StartedChain> {
+  const chain = sandboxChain(network, chainId, rpcUrl, options.currencies)
+  const transport = http(rpcUrl)
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 })
+  const testClient = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 })
+  const ctx: ChainContext = { rpcUrl, publicClient, testClient, roles }
+  const [installed] = await Promise.all([
+    installContracts(ctx, { network, currencies: options.currencies, contracts: options.contracts }),
+    ...Object.values(roles).map((r) => testClient.setBalance({ address: r.address, value: ROLE_BALANCE })),
+  ])
+
+  const deployer = createWalletClient({
+    account: privateKeyToAccount(roles.deployer.privateKey),
+    chain,
+    transport,
+  })
+  const enqueue = serialQueue()
+  const installedTokens = new Set(installed.tokenList.map((t) => t.address.toLowerCase()))
+  const confirm = async (hash: Hash): Promise<Hash> => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`)
+    return hash
+  }
+
+  // One mintBatch per token: all sent first (in nonce order), then the receipts awaited together.
+  const holders = accounts.map((a) => a.address)
+  const whole = String(options.fundTokens ?? 1_000_000)
+  const sent = installed.tokenList.map((token) =>
+    enqueue(() =>
+      deployer.writeContract({
+        address: token.address,
+        abi: SANDBOX_TOKEN_ABI,
+        functionName: 'mintBatch',
+        args: [holders, parseUnits(whole, token.decimals)],
+      }),
+    ),
+  )
+  await Promise.all(sent.map(async (hash) => confirm(await hash)))
+
+  return {
+    network,
+    chainId,
+    rpcUrl,
+    pid: anvil?.pid ?? null,
+    publicClient,
+    testClient,
+    contracts: installed.contracts,
+    tokens: installed.tokens,
+    accounts,
+    roles,
+    balanceOf(token: Address | 'native', owner: Address) {
+      if (token === 'native') return publicClient.getBalance({ address: owner })
+      return publicClient.readContract({
+        address: token,
+        abi: SANDBOX_TOKEN_ABI,
+        functionName: 'balanceOf',
+        args: [owner],
+      })
+    },
+    allowance(token: Address, owner: Address, spender: Address) {
+      return publicClient.readContract({
+        address: token,
+        abi: SANDBOX_TOKEN_ABI,
+        functionName: 'allowance',
+        args: [owner, spender],
+      })
+    },
+    async fund(token: Address | 'native', to: Address, amount: bigint) {
+      if (token === 'native') {
+        await rawRequest(ctx, 'anvil_addBalance', [to, toHex(amount)])
+        return null
+      }
+      if (!installedTokens.has(token.toLowerCase()))
+        throw new Error(`${token} is not a token installed on ${network}`)
+      const hash = await enqueue(() =>
+        deployer.writeContract({
+          address: token,
+          abi: SANDBOX_TOKEN_ABI,
+          functionName: 'mint',
+          args: [to, amount],
+        }),
+      )
+      return confirm(hash)
+    },
+    async stop() {
+      await anvil?.stop()
+    },
+  }
+}

@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util'
+import type { NetworkName } from './chain/types.ts'
+import { startServer } from './server.ts'
+
+const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain
+
+Options:
+  --port <n>          port to listen on (env PORT; default 8080)
+  --host <addr>       address to bind (env HOST; default 127.0.0.1, 0.0.0.0 in Docker)
+  --api-keys <a,b>    strict mode: only these API keys pass (env SANDBOX_API_KEYS)
+  --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
+  --no-chain          run without a chain (no balance checks, no /rpc)
+  --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
+  -h, --help          this text
+`
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-keys': { type: 'string' },
+      'rpc-url': { type: 'string' },
+      'no-chain': { type: 'boolean' },
+      network: { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (values.help) {
+    process.stdout.write(usage)
+    return
+  }
+  const env = process.env
+  const port = Number(values.port ?? env.PORT ?? 8080)
+  const apiKeys = (values['api-keys'] ?? env.SANDBOX_API_KEYS)
+    ?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+  const rpcUrl = values['rpc-url'] ?? env.SANDBOX_RPC_URL
+  const seed = values.seed ?? env.SANDBOX_SEED
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`)
+  const started = Date.now()
+  const server = await startServer({
+    port,
+    host: values.host ?? env.HOST ?? '127.0.0.1',
+    chain: values['no-chain'] ? false : rpcUrl ? { rpcUrl } : 'embedded',
+    network: (values.network ?? 'sepolia') as NetworkName,
+    ...(apiKeys?.length ? { apiKeys } : {}),
+    ...(seed !== undefined ? { seed: Number(seed) } : {}),
+  })
+  const chain = server.sandbox.chain
+  const lines = [
+    `Request Sandbox listening on ${server.url} (ready in ${Date.now() - started} ms)`,
+    `  API:     ${server.url}/v2/request  (any x-api-key${apiKeys?.length ? `; strict: ${apiKeys.join(', ')}` : ''})`,
+    `  health:  ${server.url}/__sandbox/health`,
+  ]
+  if (chain) {
+    lines.push(`  chain:   ${chain.network} (chain id ${chain.chainId}), JSON-RPC at ${server.url}/rpc`)
+    lines.push(
+      `  funded:  ${chain.accounts[0]?.address} (key ${chain.accounts[0]?.privateKey}) and 9 more, see /__sandbox/chain`,
+    )
+  }
+  process.stdout.write(`${lines.join('\n')}\n`)
+  const stop = async () => {
+    await server.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`request-sandbox: ${(error as Error).message}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,22 @@
+/** A request as both transports hand it to the core: no Express, no Fetch. */
+export interface NeutralRequest {
+  method: string
+  /** path without query string, not decoded */
+  path: string
+  query: Record<string, string>
+  /** lower-cased header names */
+  headers: Record<string, string>
+  /** raw body bytes as text, or undefined when there is none */
+  rawBody: string | undefined
+}
+
+/** A response as the core returns it; `body` is JSON unless `contentType` says otherwise (then a string). */
+export interface NeutralResponse {
+  status: number
+  headers: Record<string, string>
+  body: unknown
+  contentType?: string
+}
+
+/** Largest accepted request body, as the service's body parser (1 MB). */
+export const MAX_BODY_BYTES = 1024 * 1024

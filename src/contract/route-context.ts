@@ -1,0 +1,29 @@
+import type { LiveChain } from '../chain/types.ts'
+import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
+import type { IdGenerator } from '../store/ids.ts'
+import type { Tenants } from '../store/tenants.ts'
+import type { World } from '../store/world.ts'
+import type { NetworkTable } from './networks.ts'
+
+/** What every tenant shares: one chain, one token list, one id source. Named as shared on purpose. */
+export interface SharedState {
+  currencies: CurrencyCatalog
+  networks: NetworkTable
+  /** the embedded (or connected) chain; null when the sandbox runs without one */
+  chain: LiveChain | null
+  ids: IdGenerator
+  tenants: Tenants
+  /** the sandbox's off-ramp deposit address: crypto-to-fiat requests are paid to it */
+  offrampAddress: string
+  now(): Date
+  log(message: string, error?: unknown): void
+}
+
+/** What a handler sees: the shared state and, on authenticated routes, the caller's world. */
+export interface RouteContext {
+  shared: SharedState
+  /** the caller's credential, null on public routes */
+  tenant: string | null
+  /** the caller's world; throws on public routes */
+  readonly world: World
+}

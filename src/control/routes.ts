@@ -1,0 +1,79 @@
+import { defineRoute } from '../contract/route.ts'
+import { SandboxError } from '../errors/sandbox-error.ts'
+
+/** The sandbox's own surface that needs no credential: health, chain info and the JSON-RPC proxy. */
+export const controlRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/health',
+    auth: 'public',
+    summary: 'Health: 200 when the chain answers',
+    async handler(ctx) {
+      const { chain } = ctx.shared
+      if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
+      try {
+        const blockNumber = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
+        return {
+          status: 200,
+          body: { status: 'ok', chain: { chainId: chain.chainId, blockNumber: Number(blockNumber) } },
+        }
+      } catch (error) {
+        return {
+          status: 503,
+          body: {
+            statusCode: 503,
+            message: `Chain unavailable: ${(error as Error).message}`,
+            error: 'Service Unavailable',
+          },
+        }
+      }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/chain',
+    auth: 'public',
+    summary: 'The live chain: RPC URL, chain id, contracts, tokens and funded accounts',
+    handler(ctx, { request }) {
+      const { chain } = ctx.shared
+      if (!chain) throw new SandboxError(404, 'This sandbox runs without a chain')
+      const host = request.headers.host
+      return {
+        status: 200,
+        body: {
+          network: chain.network,
+          chainId: chain.chainId,
+          rpcUrl: host ? `http://${host}/rpc` : chain.rpcUrl,
+          anvilRpcUrl: chain.rpcUrl,
+          contracts: chain.contracts,
+          tokens: chain.tokens,
+          accounts: chain.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
+          roles: {
+            deployer: chain.roles.deployer.address,
+            relayer: chain.roles.relayer.address,
+            operator: chain.roles.operator.address,
+          },
+        },
+      }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/rpc',
+    auth: 'public',
+    summary: 'JSON-RPC of the live chain, on the sandbox port',
+    rawBody: true,
+    async handler(ctx, { body }) {
+      const { chain } = ctx.shared
+      if (!chain) throw new SandboxError(404, 'This sandbox runs without a chain')
+      const upstream = await fetch(chain.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : '',
+      }).catch((error: Error) => {
+        throw new SandboxError(503, `Chain unavailable: ${error.message}`)
+      })
+      return { status: upstream.status, body: await upstream.text(), contentType: 'application/json' }
+    },
+  }),
+]

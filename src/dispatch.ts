@@ -1,0 +1,160 @@
+import type { z } from 'zod'
+import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
+import type { RouteDefinition } from './contract/route.ts'
+import type { RouteContext, SharedState } from './contract/route-context.ts'
+import { renderError } from './errors/render-error.ts'
+import { FieldListError, SandboxError, UnauthorizedError } from './errors/sandbox-error.ts'
+
+/** Request headers a browser app may send; preflights allow all of them. */
+export const CORS_ALLOWED_HEADERS = [
+  'content-type',
+  'authorization',
+  'x-api-key',
+  'x-client-id',
+  'x-request-id',
+  'x-sandbox-scenario',
+  'x-sandbox-delay',
+  'x-sandbox-status',
+]
+
+const corsHeaders: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
+  'access-control-allow-headers': CORS_ALLOWED_HEADERS.join(','),
+  'access-control-expose-headers': 'retry-after,x-request-network-delivery',
+  'access-control-max-age': '600',
+}
+
+interface CompiledRoute {
+  route: RouteDefinition<unknown, unknown, unknown>
+  pattern: RegExp
+  names: string[]
+}
+
+/** Options of the dispatcher that come from the sandbox's configuration. */
+export interface DispatchOptions {
+  /** strict mode: only these API keys pass; undefined accepts any non-empty key */
+  apiKeys?: ReadonlySet<string>
+}
+
+function compile(route: RouteDefinition<unknown, unknown, unknown>): CompiledRoute {
+  const names: string[] = []
+  const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => {
+    names.push(name)
+    return '([^/]+)'
+  })
+  return { route, pattern: new RegExp(`^${source}/?$`), names }
+}
+
+/** The default rendering of a validation failure: `Validation failed` with the failing fields (and statusCode). */
+function defaultInvalid(issues: z.core.$ZodIssue[], part: string): SandboxError {
+  return new FieldListError(
+    issues.map((i) => ({ field: i.path.map(String).join('.') || part, message: i.message })),
+    { withStatusCode: true },
+  )
+}
+
+function parseJsonBody(request: NeutralRequest): unknown {
+  const raw = request.rawBody
+  if (raw === undefined || raw.trim() === '') return undefined
+  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new SandboxError(413, 'request entity too large')
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new SandboxError(
+      415,
+      `Unsupported Media Type: send the body as application/json (got ${type || 'none'})`,
+    )
+  }
+  try {
+    return JSON.parse(raw)
+  } catch (error) {
+    throw new SandboxError(400, `Malformed JSON body: ${(error as Error).message}`)
+  }
+}
+
+function validate<T>(
+  schema: z.ZodType<T> | undefined,
+  value: unknown,
+  part: 'params' | 'query' | 'body',
+  route: CompiledRoute['route'],
+): T {
+  if (!schema) return value as T
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  throw (route.onInvalid ?? defaultInvalid)(result.error.issues, part)
+}
+
+/** Builds the function both transports call: neutral request in, neutral response out, errors rendered once. */
+export function createDispatcher(
+  routes: readonly RouteDefinition<any, any, any>[],
+  shared: SharedState,
+  options: DispatchOptions = {},
+): (request: NeutralRequest) => Promise<NeutralResponse> {
+  const compiled = routes.map(compile)
+
+  return async function dispatch(request) {
+    const method = request.method.toUpperCase()
+    if (method === 'OPTIONS') return { status: 204, headers: { ...corsHeaders }, body: undefined }
+    let response: NeutralResponse
+    try {
+      response = await handle(method, request)
+    } catch (error) {
+      response = renderError(error, shared.log)
+    }
+    response.headers = { ...corsHeaders, ...response.headers }
+    return response
+  }
+
+  async function handle(method: string, request: NeutralRequest): Promise<NeutralResponse> {
+    let match: { route: CompiledRoute; values: string[] } | undefined
+    for (const candidate of compiled) {
+      if (candidate.route.method !== method) continue
+      const m = candidate.pattern.exec(request.path)
+      if (m) {
+        match = { route: candidate, values: m.slice(1) }
+        break
+      }
+    }
+    if (!match) throw new SandboxError(404, `Cannot ${method} ${request.path}`)
+    const { route } = match.route
+
+    let tenant: string | null = null
+    if (route.auth === 'api') {
+      const key = request.headers['x-api-key']?.trim()
+      if (!key || (options.apiKeys && !options.apiKeys.has(key))) throw new UnauthorizedError()
+      tenant = key
+    }
+
+    const rawParams: Record<string, string> = {}
+    match.route.names.forEach((name, i) => {
+      try {
+        rawParams[name] = decodeURIComponent(match.values[i]!)
+      } catch {
+        throw new SandboxError(400, `Malformed path parameter ${name}`)
+      }
+    })
+    const params = validate(route.params, rawParams, 'params', route)
+    const query = validate(route.query, request.query, 'query', route)
+    const body = route.body
+      ? validate(route.body, parseJsonBody(request) ?? {}, 'body', route)
+      : route.rawBody
+        ? request.rawBody
+        : undefined
+
+    const ctx: RouteContext = {
+      shared,
+      tenant,
+      get world() {
+        if (tenant === null) throw new Error(`route ${route.path} is public and has no world`)
+        return shared.tenants.get(tenant)
+      },
+    }
+    const result = await route.handler(ctx, { params, query, body, request })
+    return {
+      status: result.status,
+      headers: result.headers ?? {},
+      body: result.body,
+      ...(result.contentType ? { contentType: result.contentType } : {}),
+    }
+  }
+}

@@ -1,0 +1,5 @@
+export type { LiveChain, NetworkName, SandboxAccount } from './chain/types.ts'
+export type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
+export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
+export { type RunningServer, type StartServerOptions, startServer } from './server.ts'
+export { createApp } from './transports/express.ts'

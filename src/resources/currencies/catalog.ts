@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { type Currency, CurrencyFixture } from './schema.ts'
+
+/** The token list every tenant shares (read once from fixtures/), indexed for the lookups the API makes. */
+export interface CurrencyCatalog {
+  all: readonly CurrencyFixture[]
+  /** exact id, then case-insensitive id */
+  byId(id: string): CurrencyFixture | undefined
+  /** invoice currency id -> payment currency ids it converts to (fixtures/conversion-routes.json) */
+  conversionTargets(id: string): readonly string[]
+}
+
+/** Strips fixture-only fields so a token reads exactly as the service returns it. */
+export function publicCurrency(currency: CurrencyFixture): Currency {
+  const { permit: _permit, ...rest } = currency
+  return rest
+}
+
+/** Loads the catalog from fixture files (default: the repository's fixtures/ folder). */
+export function loadCurrencyCatalog(
+  fixturesDir = new URL('../../../fixtures/', import.meta.url),
+): CurrencyCatalog {
+  const all = z
+    .array(CurrencyFixture)
+    .parse(JSON.parse(readFileSync(new URL('currencies.json', fixturesDir), 'utf8')))
+  const routes = z
+    .record(z.string(), z.array(z.string()))
+    .parse(JSON.parse(readFileSync(new URL('conversion-routes.json', fixturesDir), 'utf8')))
+  const exact = new Map(all.map((c) => [c.id, c]))
+  const folded = new Map(all.map((c) => [c.id.toLowerCase(), c]))
+  for (const [from, targets] of Object.entries(routes)) {
+    for (const id of [from, ...targets])
+      if (!exact.has(id)) throw new Error(`conversion route names unknown currency ${id}`)
+  }
+  return {
+    all,
+    byId: (id) => exact.get(id) ?? folded.get(id.toLowerCase()),
+    conversionTargets: (id) => routes[exact.get(id)?.id ?? folded.get(id.toLowerCase())?.id ?? ''] ?? [],
+  }
+}

@@ -1,0 +1,79 @@
+import type { RouteContext } from '../../contract/route-context.ts'
+import { IssueListError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { publicCurrency } from './catalog.ts'
+import type { Currency } from './schema.ts'
+
+const same = (a: string | undefined, b: string) => a === undefined || a.toLowerCase() === b.toLowerCase()
+
+/** `GET /v1|v2/currencies`: an array, or one token for `id` or `firstOnly=true`; 404 `Token not found`. */
+export function listCurrencies(
+  ctx: RouteContext,
+  query: { network?: string; symbol?: string; id?: string; firstOnly?: string },
+): Currency | Currency[] {
+  const { currencies } = ctx.shared
+  if (query.firstOnly !== undefined) {
+    if (query.firstOnly !== 'true' && query.firstOnly !== 'false') {
+      throw new IssueListError([
+        { code: 'custom', message: "firstOnly must be 'true' or 'false' if provided", path: ['firstOnly'] },
+      ])
+    }
+    if (query.network === undefined || query.symbol === undefined) {
+      throw new IssueListError([
+        {
+          code: 'custom',
+          message: 'firstOnly can only be used when both network and symbol are provided',
+          path: ['firstOnly'],
+        },
+      ])
+    }
+  }
+  if (query.id !== undefined) {
+    const found = currencies.byId(query.id)
+    if (!found || !same(query.network, found.network ?? '') || !same(query.symbol, found.symbol)) {
+      throw new NotFoundError('Token not found')
+    }
+    return publicCurrency(found)
+  }
+  const matches = currencies.all.filter(
+    (c) =>
+      (query.network === undefined || same(query.network, c.network ?? '')) && same(query.symbol, c.symbol),
+  )
+  if (query.firstOnly === 'true') {
+    const first = matches[0]
+    if (!first) throw new NotFoundError('Token not found')
+    return publicCurrency(first)
+  }
+  return matches.map(publicCurrency)
+}
+
+/** `GET /v2/currencies/{currencyId}/conversion-routes`: tokens `currencyId` converts to, by network(s). */
+export function conversionRoutes(
+  ctx: RouteContext,
+  currencyId: string,
+  query: { network?: string; networks?: string },
+) {
+  const { currencies } = ctx.shared
+  const source = currencies.byId(currencyId)
+  if (!source) throw new NotFoundError('Token not found')
+  const targets = currencies
+    .conversionTargets(source.id)
+    .map((id) => currencies.byId(id)!)
+    .map((c) => ({ ...publicCurrency(c), hash: c.hash.toLowerCase() }))
+  if (query.networks !== undefined) {
+    const networks = query.networks
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean)
+    const wanted = new Set(networks.map((n) => n.toLowerCase()))
+    return {
+      currencyId: source.id,
+      networks,
+      conversionRoutes: targets.filter((c) => wanted.has((c.network ?? '').toLowerCase())),
+    }
+  }
+  return {
+    currencyId: source.id,
+    network: query.network ?? null,
+    conversionRoutes: targets.filter((c) => same(query.network, c.network ?? '')),
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod'
+import { defineRoute } from '../../contract/route.ts'
+import { conversionRoutes, listCurrencies } from './model.ts'
+import { ConversionRoutesQuery, ConversionRoutesResponse, Currency, CurrencyQuery } from './schema.ts'
+
+const listResponse = z.union([Currency, z.array(Currency)])
+
+/** Routes of the currency list (endpoint 5 and its v2 twin) and conversion routes (endpoint 6). */
+export const currencyRoutes = [
+  ...(['/v1/currencies', '/v2/currencies'] as const).map((path) =>
+    defineRoute({
+      method: 'GET',
+      path,
+      auth: 'api',
+      summary: 'List supported currencies',
+      query: CurrencyQuery,
+      responses: { 200: listResponse },
+      handler: (ctx, { query }) => ({ status: 200, body: listCurrencies(ctx, query) }),
+    }),
+  ),
+  ...(['/v1', '/v2'] as const).map((version) =>
+    defineRoute({
+      method: 'GET',
+      path: `${version}/currencies/:currencyId/conversion-routes`,
+      auth: 'api',
+      summary: 'List the conversion routes of a currency',
+      params: z.object({ currencyId: z.string() }),
+      query: ConversionRoutesQuery,
+      responses: { 200: ConversionRoutesResponse },
+      handler: (ctx, { params, query }) => ({
+        status: 200,
+        body: conversionRoutes(ctx, params.currencyId, query),
+      }),
+    }),
+  ),
+]

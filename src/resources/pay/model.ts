@@ -1,0 +1,164 @@
+// Differences from the real service: without a wallet (query `wallet` or the request's `payer`), or for a
+// network the sandbox does not run, nothing can be read from a chain: the approval is always included and
+// hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields).
+import { type Address, getAddress } from 'viem'
+import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import type { CurrencyFixture } from '../currencies/schema.ts'
+import { remainingBaseUnits, startListening } from '../requests/model.ts'
+import type { RequestRecord } from '../requests/schema.ts'
+import {
+  approveTransaction,
+  erc20PaymentTransaction,
+  ethPaymentTransaction,
+  NO_FEE_ADDRESS,
+  type ServiceTransaction,
+} from './calldata.ts'
+import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import type { SameChainPayResponse } from './schema.ts'
+
+/** What the pay endpoints take from their query (v1 passes a subset). */
+export interface PayOptions {
+  wallet?: string
+  chain?: string
+  token?: string
+  amount?: string
+  clientUserId?: string
+  paymentDetailsId?: string
+  feePercentage?: string
+  feeAddress?: string
+}
+
+/** Gas the sandbox budgets per step when it checks `hasEnoughGas` (measured on anvil, rounded up). */
+const GAS = { approve: 60_000n, erc20Payment: 110_000n, ethPayment: 70_000n }
+
+const chainToNetwork: Record<string, string> = {
+  BASE: 'base',
+  OPTIMISM: 'optimism',
+  ARBITRUM: 'arbitrum-one',
+  ETHEREUM: 'mainnet',
+  POLYGON: 'matic',
+}
+
+function contractAddress(ctx: RouteContext, network: string, name: string): Address {
+  const { chain, networks } = ctx.shared
+  const live = chain?.network === network ? chain.contracts[name] : undefined
+  const published = networks[network]?.contracts[name]
+  const address = live ?? published
+  if (!address) throw new PaymentNotPossibleError(`${name} is not deployed on ${network}`)
+  return getAddress(address)
+}
+
+function rejectUnsupportedFlows(
+  ctx: RouteContext,
+  record: RequestRecord,
+  query: PayOptions,
+  currency: CurrencyFixture,
+) {
+  if (query.chain && query.token) {
+    const sameChain = chainToNetwork[query.chain] === record.network && query.token === currency.symbol
+    if (!sameChain) {
+      if (currency.symbol === 'FAU')
+        throw new PaymentNotPossibleError('FAU is not supported in crosschain payment.')
+      throw new PaymentNotPossibleError(
+        `Crosschain payment from ${query.token} on ${query.chain} is not available in this sandbox version; pay on ${record.network} without chain and token`,
+      )
+    }
+  }
+  if (query.clientUserId) {
+    if (!record.isCryptoToFiatAvailable) {
+      throw new PaymentNotPossibleError('Crypto-to-fiat payment is not available for this request')
+    }
+    throw new PaymentNotPossibleError('Crypto-to-fiat payments are not available in this sandbox version')
+  }
+  if (record.invoiceCurrency !== record.paymentCurrency) {
+    throw new PaymentNotPossibleError(
+      `Conversion payments (${record.invoiceCurrency} invoiced, paid in ${record.paymentCurrency}) are not available in this sandbox version`,
+    )
+  }
+  void ctx
+}
+
+function amountToPay(
+  ctx: RouteContext,
+  record: RequestRecord,
+  query: PayOptions,
+  currency: CurrencyFixture,
+): bigint {
+  if (query.amount !== undefined) {
+    if (decimalsOf(query.amount) > currency.decimals) {
+      throw new PayFieldError(
+        'amount',
+        `Amount has more decimals than ${currency.id} supports (${currency.decimals})`,
+      )
+    }
+    return toBaseUnits(query.amount, currency.decimals)
+  }
+  const remaining = remainingBaseUnits(ctx, record)
+  if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
+  return remaining
+}
+
+/** Builds the same-chain calldata of a request and reads the payer's balance, allowance and gas from the chain. */
+export async function buildPayment(
+  ctx: RouteContext,
+  record: RequestRecord,
+  query: PayOptions,
+): Promise<SameChainPayResponse> {
+  const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
+  rejectUnsupportedFlows(ctx, record, query, currency)
+  const amount = amountToPay(ctx, record, query, currency)
+  const fee = query.feePercentage ? percentageOf(amount, query.feePercentage) : 0n
+  const feeAddress = query.feeAddress ? getAddress(query.feeAddress) : NO_FEE_ADDRESS
+  const reference = record.paymentReference as `0x${string}`
+  const to = getAddress(record.paymentAddress)
+  const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
+  const chain = ctx.shared.chain?.network === record.network ? ctx.shared.chain : null
+  const transactions: ServiceTransaction[] = []
+  let hasEnoughBalance = true
+  let hasEnoughGas = true
+  let needsApproval = false
+
+  if (currency.type === 'ETH') {
+    const proxy = contractAddress(ctx, record.network, 'EthereumFeeProxy')
+    transactions.push(ethPaymentTransaction({ proxy, to, amount, reference, fee, feeAddress }))
+    if (chain && wallet) {
+      const [balance, gasPrice] = await Promise.all([
+        chain.balanceOf('native', wallet),
+        chain.publicClient.getGasPrice(),
+      ])
+      hasEnoughBalance = balance >= amount + fee
+      hasEnoughGas = balance >= amount + fee + GAS.ethPayment * gasPrice
+    }
+  } else {
+    const proxy = contractAddress(ctx, record.network, 'ERC20FeeProxy')
+    const token = getAddress(currency.address!)
+    needsApproval = true
+    if (chain && wallet) {
+      const [balance, allowance, native, gasPrice] = await Promise.all([
+        chain.balanceOf(token, wallet),
+        chain.allowance(token, wallet, proxy),
+        chain.balanceOf('native', wallet),
+        chain.publicClient.getGasPrice(),
+      ])
+      needsApproval = allowance < amount + fee
+      hasEnoughBalance = balance >= amount + fee
+      hasEnoughGas = native >= ((needsApproval ? GAS.approve : 0n) + GAS.erc20Payment) * gasPrice
+    }
+    if (needsApproval) transactions.push(approveTransaction(token, proxy))
+    transactions.push(erc20PaymentTransaction({ proxy, token, to, amount, reference, fee, feeAddress }))
+  }
+
+  await startListening(ctx, record)
+  return {
+    transactions,
+    metadata: {
+      stepsRequired: transactions.length,
+      needsApproval,
+      approvalTransactionIndex: needsApproval ? 0 : null,
+      paymentTransactionIndex: transactions.length - 1,
+      hasEnoughBalance,
+      hasEnoughGas,
+    },
+  }
+}

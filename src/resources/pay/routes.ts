@@ -1,0 +1,37 @@
+import { z } from 'zod'
+import { defineRoute } from '../../contract/route.ts'
+import { getRequest, getRequestByReference } from '../requests/model.ts'
+import { buildPayment } from './model.ts'
+import { PayQueryV1, PayQueryV2, payQueryInvalid, SameChainPayResponse } from './schema.ts'
+
+/** Routes of the payment calldata endpoints (8 and 9). */
+export const payRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v2/request/:requestId/pay',
+    auth: 'api',
+    summary: 'Get payment calldata by request id',
+    params: z.object({ requestId: z.string() }),
+    query: PayQueryV2,
+    onInvalid: payQueryInvalid,
+    responses: { 200: SameChainPayResponse },
+    async handler(ctx, { params, query }) {
+      const record = getRequest(ctx, params.requestId)
+      return { status: 200, body: await buildPayment(ctx, record, query) }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/request/:paymentReference/pay',
+    auth: 'api',
+    summary: 'Get payment calldata by payment reference',
+    params: z.object({ paymentReference: z.string() }),
+    query: PayQueryV1,
+    onInvalid: payQueryInvalid,
+    responses: { 200: SameChainPayResponse },
+    async handler(ctx, { params, query }) {
+      const record = getRequestByReference(ctx, params.paymentReference)
+      return { status: 200, body: await buildPayment(ctx, record, query) }
+    },
+  }),
+]

@@ -1,0 +1,94 @@
+import { isAddress } from 'viem'
+import { z } from 'zod'
+import type { InvalidHandler } from '../../contract/route.ts'
+import { FieldListError } from '../../errors/sandbox-error.ts'
+
+const enumMessage = (values: readonly string[]) => (issue: { input?: unknown }) =>
+  `Invalid enum value. Expected ${values.map((v) => `'${v}'`).join(' | ')}, received '${String(issue.input)}'`
+
+const v2Chains = ['BASE', 'OPTIMISM', 'ARBITRUM', 'ETHEREUM', 'POLYGON'] as const
+const v1Chains = ['BASE', 'OPTIMISM', 'ARBITRUM', 'ETHEREUM'] as const
+const v2Tokens = ['USDC', 'USDT'] as const
+const v1Tokens = ['USDC', 'USDT', 'DAI'] as const
+
+const wallet = z
+  .string()
+  .refine((v) => isAddress(v, { strict: false }), { message: 'Invalid Ethereum address' })
+const amount = z.string().superRefine((v, ctx) => {
+  if (!/^\d+(\.\d+)?$/.test(v)) ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number' })
+  else if (!/[1-9]/.test(v)) ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' })
+})
+
+function together(a: string, b: string, message: string) {
+  return (query: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    if ((query[a] === undefined) !== (query[b] === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [query[a] === undefined ? a : b], message })
+    }
+  }
+}
+
+/** Query of `GET /v1/request/{paymentReference}/pay`. */
+export const PayQueryV1 = z
+  .object({
+    wallet: wallet.optional(),
+    chain: z.enum(v1Chains, { error: enumMessage(v1Chains) }).optional(),
+    token: z.enum(v1Tokens, { error: enumMessage(v1Tokens) }).optional(),
+    amount: amount.optional(),
+  })
+  .superRefine(together('chain', 'token', 'chain and token must be provided together'))
+export type PayQueryV1 = z.infer<typeof PayQueryV1>
+
+/** Query of `GET /v2/request/{requestId}/pay`. */
+export const PayQueryV2 = z
+  .object({
+    wallet: wallet.optional(),
+    chain: z.enum(v2Chains, { error: enumMessage(v2Chains) }).optional(),
+    token: z.enum(v2Tokens, { error: enumMessage(v2Tokens) }).optional(),
+    amount: amount.optional(),
+    clientUserId: z.string().min(1).optional(),
+    paymentDetailsId: z.string().min(1).optional(),
+    feePercentage: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, { message: 'feePercentage must be a number between 0 and 100' })
+      .refine((v) => Number(v) <= 100, { message: 'feePercentage must be a number between 0 and 100' })
+      .optional(),
+    feeAddress: wallet.optional(),
+  })
+  .superRefine(together('chain', 'token', 'chain and token must be provided together'))
+  .superRefine(
+    together('feePercentage', 'feeAddress', 'feePercentage and feeAddress must be provided together'),
+  )
+  .superRefine(
+    together(
+      'clientUserId',
+      'paymentDetailsId',
+      'clientUserId and paymentDetailsId must be provided together',
+    ),
+  )
+export type PayQueryV2 = z.infer<typeof PayQueryV2>
+
+/** The pay endpoints answer query errors as `{message: "Validation failed", errors: [{field, message}]}`. */
+export const payQueryInvalid: InvalidHandler = (issues) =>
+  new FieldListError(
+    issues.map((i) => ({ field: i.path.map(String).join('.') || 'query', message: i.message })),
+  )
+
+const Transaction = z.object({
+  data: z.string().regex(/^0x[0-9a-f]*$/),
+  to: z.string(),
+  value: z.object({ type: z.literal('BigNumber'), hex: z.string().regex(/^0x[0-9a-f]+$/) }),
+})
+
+/** 200 of the pay endpoints, same-chain variant (plus `paymentTransactionIndex`, which real clients read). */
+export const SameChainPayResponse = z.object({
+  transactions: z.array(Transaction).min(1),
+  metadata: z.object({
+    stepsRequired: z.number().int(),
+    needsApproval: z.boolean(),
+    approvalTransactionIndex: z.number().int().nullable(),
+    paymentTransactionIndex: z.number().int(),
+    hasEnoughBalance: z.boolean(),
+    hasEnoughGas: z.boolean(),
+  }),
+})
+export type SameChainPayResponse = z.infer<typeof SameChainPayResponse>

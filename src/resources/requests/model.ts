@@ -1,0 +1,132 @@
+// Differences from the real service: requestId is `01` + keccak256 of the sandbox's own canonical JSON of
+// the request (the real one hashes a signed Request Network action stored on IPFS); same shape, not the
+// same value. The payment reference follows Request Network's formula exactly.
+import { getAddress, keccak256, toHex } from 'viem'
+import { toBaseUnits } from '../../contract/amounts.ts'
+import { parseDateOrTimestamp } from '../../contract/primitives.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import { RequestFieldError, RequestNotFoundError } from './errors.ts'
+import type { CreateRequestBody, RequestRecord } from './schema.ts'
+
+/** Request Network's payment reference: last 8 bytes of keccak256(lower(requestId + salt + address)). */
+export function paymentReferenceOf(requestId: string, salt: string, address: string): `0x${string}` {
+  return `0x${keccak256(toHex(`${requestId}${salt}${address}`.toLowerCase())).slice(-16)}`
+}
+
+function startOfUtcDay(date: Date): number {
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate())
+}
+
+/** Checks what zod cannot (currencies exist and fit their role, payee rules, start date) and stores the request. */
+export async function createRequest(ctx: RouteContext, body: CreateRequestBody): Promise<RequestRecord> {
+  const { shared, world } = ctx
+  const invoice = shared.currencies.byId(body.invoiceCurrency)
+  if (!invoice) throw new RequestFieldError('invoiceCurrency', `Currency ${body.invoiceCurrency} not found`)
+  const payment = shared.currencies.byId(body.paymentCurrency)
+  if (!payment) throw new RequestFieldError('paymentCurrency', `Currency ${body.paymentCurrency} not found`)
+  if (payment.type === 'ISO4217') {
+    throw new RequestFieldError(
+      'paymentCurrency',
+      `${payment.id} is a fiat currency and cannot be a payment currency`,
+    )
+  }
+  const cryptoToFiat = body.isCryptoToFiatAvailable === true
+  if (!body.payee && !cryptoToFiat) {
+    throw new RequestFieldError('payee', 'payee is required unless isCryptoToFiatAvailable is true')
+  }
+  if (body.recurrence) {
+    const start = parseDateOrTimestamp(body.recurrence.startDate)!
+    if (startOfUtcDay(start) < startOfUtcDay(shared.now())) {
+      throw new RequestFieldError('recurrence.startDate', 'Start date cannot be in the past')
+    }
+  }
+  const payee = body.payee ? getAddress(body.payee) : null
+  const paymentAddress = payee ?? shared.offrampAddress
+  const salt = shared.ids.hex(8)
+  const createdAt = shared.now().toISOString()
+  const canonical = JSON.stringify({
+    amount: body.amount,
+    createdAt,
+    invoiceCurrency: invoice.id,
+    payee: paymentAddress.toLowerCase(),
+    payer: body.payer?.toLowerCase() ?? null,
+    paymentCurrency: payment.id,
+    salt,
+  })
+  const requestId = `01${keccak256(toHex(canonical)).slice(2)}`
+  const record = await world.requests.insert({
+    requestId,
+    paymentReference: paymentReferenceOf(requestId, salt, paymentAddress),
+    salt,
+    amount: body.amount,
+    invoiceCurrency: invoice.id,
+    paymentCurrency: payment.id,
+    network: payment.network,
+    payee,
+    paymentAddress,
+    payer: body.payer ? getAddress(body.payer) : null,
+    recurrence: body.recurrence ?? null,
+    isCryptoToFiatAvailable: cryptoToFiat,
+    customerInfo: body.customerInfo ?? null,
+    reference: body.reference ?? null,
+    originalRequestId: body.originalRequestId ?? null,
+    originalRequestPaymentReference: body.originalRequestPaymentReference ?? null,
+    isListening: false,
+    isRecurrenceStopped: false,
+    createdAt,
+    payments: [],
+  })
+  world.requestsByReference.set(record.paymentReference, record.requestId)
+  return record
+}
+
+/** The caller's request with this id, or 404 `Request not found`. */
+export function getRequest(ctx: RouteContext, requestId: string): RequestRecord {
+  const record = ctx.world.requests.get(requestId.toLowerCase())
+  if (!record) throw new RequestNotFoundError()
+  return record
+}
+
+/** The caller's request with this payment reference, or 404 `Request not found`. */
+export function getRequestByReference(ctx: RouteContext, paymentReference: string): RequestRecord {
+  const id = ctx.world.requestsByReference.get(paymentReference.toLowerCase())
+  if (!id) throw new RequestNotFoundError()
+  return getRequest(ctx, id)
+}
+
+/** Marks a request as listened to (the service starts listening on its reference at the first /pay call). */
+export async function startListening(ctx: RouteContext, record: RequestRecord): Promise<void> {
+  if (record.isListening || isFullyPaid(ctx, record)) return
+  await ctx.world.requests.update(record.requestId, (draft) => {
+    draft.isListening = true
+  })
+}
+
+/** Sets `isRecurrenceStopped` (PATCH /v2/request/{requestId}). */
+export async function setRecurrenceStopped(
+  ctx: RouteContext,
+  requestId: string,
+  stopped: boolean,
+): Promise<void> {
+  const record = getRequest(ctx, requestId)
+  await ctx.world.requests.update(record.requestId, (draft) => {
+    draft.isRecurrenceStopped = stopped
+  })
+}
+
+/** Whether detected payments cover the expected amount (same-currency requests; conversion comes with rates). */
+export function isFullyPaid(ctx: RouteContext, record: RequestRecord): boolean {
+  return record.payments.length > 0 && remainingBaseUnits(ctx, record) <= 0n
+}
+
+/** Expected minus paid, in the payment currency's base units (negative on overpayment). */
+export function remainingBaseUnits(ctx: RouteContext, record: RequestRecord): bigint {
+  const paid = record.payments.reduce((sum, p) => sum + BigInt(p.amountRaw), 0n)
+  return expectedBaseUnits(ctx, record) - paid
+}
+
+/** The expected amount in the payment currency's base units (same-currency requests). */
+export function expectedBaseUnits(ctx: RouteContext, record: RequestRecord): bigint {
+  const payment = ctx.shared.currencies.byId(record.paymentCurrency)!
+  return toBaseUnits(record.amount, payment.decimals)
+}

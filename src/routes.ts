@@ -1,0 +1,13 @@
+import type { RouteDefinition } from './contract/route.ts'
+import { controlRoutes } from './control/routes.ts'
+import { currencyRoutes } from './resources/currencies/routes.ts'
+import { payRoutes } from './resources/pay/routes.ts'
+import { requestRoutes } from './resources/requests/routes.ts'
+
+/** Every route of the sandbox, declared once; both transports serve exactly this table. */
+export const routes: readonly RouteDefinition<any, any, any>[] = [
+  ...currencyRoutes,
+  ...payRoutes,
+  ...requestRoutes,
+  ...controlRoutes,
+]

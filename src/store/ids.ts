@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto'
+
+const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/** Generates the service's id formats from one byte source: seeded (deterministic runs) or crypto-random. */
+export interface IdGenerator {
+  bytes(count: number): Uint8Array
+  /** `count` random bytes as lower-case hex, no 0x */
+  hex(count: number): string
+  /** a ULID (26 Crockford base32 chars) for the given time */
+  ulid(time?: number): string
+  /** a version-4 UUID */
+  uuid(): string
+}
+
+/** sfc32: a small, fast PRNG that is plenty for reproducible fake ids (not for secrets). */
+function seededByteSource(seed: number): (count: number) => Uint8Array {
+  let a = 0x9e3779b9 ^ seed
+  let b = 0x243f6a88 ^ (seed >>> 1)
+  let c = 0xb7e15162 ^ Math.imul(seed, 0x85ebca6b)
+  let d = 1
+  const next = (): number => {
+    a |= 0
+    b |= 0
+    c |= 0
+    d |= 0
+    const t = (((a + b) | 0) + d) | 0
+    d = (d + 1) | 0
+    a = b ^ (b >>> 9)
+    b = (c + (c << 3)) | 0
+    c = (c << 21) | (c >>> 11)
+    c = (c + t) | 0
+    return t >>> 0
+  }
+  for (let i = 0; i < 16; i++) next()
+  return (count) => {
+    const out = new Uint8Array(count)
+    for (let i = 0; i < count; i += 4) {
+      const word = next()
+      for (let j = 0; j < 4 && i + j < count; j++) out[i + j] = (word >>> (8 * j)) & 0xff
+    }
+    return out
+  }
+}
+
+/** Creates an id generator; with a seed every id sequence is the same run after run. */
+export function createIdGenerator(seed?: number): IdGenerator {
+  const source =
+    seed === undefined ? (count: number) => new Uint8Array(randomBytes(count)) : seededByteSource(seed)
+  const hex = (count: number) => Buffer.from(source(count)).toString('hex')
+  return {
+    bytes: source,
+    hex,
+    ulid(time = Date.now()) {
+      let out = ''
+      let t = Math.floor(time)
+      for (let i = 0; i < 10; i++) {
+        out = crockford[t % 32] + out
+        t = Math.floor(t / 32)
+      }
+      const random = source(16)
+      for (let i = 0; i < 16; i++) out += crockford[random[i]! % 32]
+      return out
+    },
+    uuid() {
+      const b = source(16)
+      b[6] = (b[6]! & 0x0f) | 0x40
+      b[8] = (b[8]! & 0x3f) | 0x80
+      const h = Buffer.from(b).toString('hex')
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+    },
+  }
+}

@@ -1,0 +1,44 @@
+import { HttpResponse, http, passthrough, type RequestHandler } from 'msw'
+import type { NeutralRequest } from '../contract/neutral.ts'
+import type { Sandbox } from '../sandbox.ts'
+import { serializeResponse } from './neutral-response.ts'
+
+/** Options of createHandlers. */
+export interface CreateHandlersOptions {
+  /** where the app under test sends its API calls; may carry a path prefix (default https://api.request.network) */
+  baseUrl?: string
+}
+
+async function toNeutral(request: Request, prefix: string): Promise<NeutralRequest> {
+  const url = new URL(request.url)
+  const query: Record<string, string> = {}
+  for (const [key, value] of url.searchParams) if (!(key in query)) query[key] = value
+  const headers: Record<string, string> = {}
+  request.headers.forEach((value, key) => {
+    headers[key.toLowerCase()] = value
+  })
+  const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text()
+  const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname
+  return { method: request.method, path, query, headers, rawBody: text === '' ? undefined : text }
+}
+
+/**
+ * MSW request handlers that answer every call under `baseUrl` from the sandbox (the same route table the
+ * server serves). The sandbox's own chain traffic is passed through, so `onUnhandledRequest: 'error'` is safe.
+ */
+export function createHandlers(sandbox: Sandbox, options: CreateHandlersOptions = {}): RequestHandler[] {
+  const base = new URL(options.baseUrl ?? 'https://api.request.network')
+  const prefix = base.pathname.replace(/\/+$/, '')
+  const origin = base.origin
+  const handlers: RequestHandler[] = [
+    http.all(`${origin}${prefix}/*`, async ({ request }) => {
+      const response = await sandbox.dispatch(await toNeutral(request, prefix))
+      const { text, contentType } = serializeResponse(response)
+      const headers = new Headers(response.headers)
+      if (contentType) headers.set('content-type', contentType)
+      return new HttpResponse(text, { status: response.status, headers })
+    }),
+  ]
+  if (sandbox.chain) handlers.unshift(http.post(sandbox.chain.rpcUrl, () => passthrough()))
+  return handlers
+}

@@ -1,0 +1,11 @@
+import type { NeutralResponse } from '../contract/neutral.ts'
+
+/** The bytes and content type both transports send for a neutral response (identical on purpose). */
+export function serializeResponse(response: NeutralResponse): {
+  text: string | null
+  contentType: string | null
+} {
+  if (response.body === undefined || response.status === 204) return { text: null, contentType: null }
+  if (response.contentType) return { text: String(response.body), contentType: response.contentType }
+  return { text: JSON.stringify(response.body), contentType: 'application/json; charset=utf-8' }
+}

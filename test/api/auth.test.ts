@@ -1,0 +1,56 @@
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
+import { createApp } from '../../src/transports/express.ts'
+import { createHandlers } from '../../src/transports/msw.ts'
+
+let sandbox: Sandbox
+let httpBase: string
+let close: () => void
+const mswBase = 'https://strict.example/rn'
+
+beforeAll(async () => {
+  sandbox = await createSandbox({ chain: false, apiKeys: ['key-a', 'key-b'] })
+  const server = createApp(sandbox).listen(0, '127.0.0.1')
+  await new Promise((r) => server.once('listening', r))
+  httpBase = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  const msw = setupServer(...createHandlers(sandbox, { baseUrl: mswBase }))
+  msw.listen({ onUnhandledRequest: 'bypass' })
+  close = () => {
+    msw.close()
+    server.close()
+  }
+})
+afterAll(async () => {
+  close?.()
+  await sandbox?.close()
+})
+
+describe.each([
+  ['http', () => httpBase],
+  ['msw (base URL with a path prefix)', () => mswBase],
+])('strict API keys through %s', (_name, base) => {
+  const get = (key?: string) =>
+    fetch(`${base()}/v1/currencies?id=FAU-sepolia`, {
+      headers: key === undefined ? {} : { 'x-api-key': key },
+    })
+
+  it('lets configured keys in', async () => {
+    expect((await get('key-a')).status).toBe(200)
+    expect((await get('key-b')).status).toBe(200)
+  })
+
+  it('answers 401 in the service shape to missing, empty and unknown keys', async () => {
+    for (const key of [undefined, '', 'key-c']) {
+      const res = await get(key)
+      expect(res.status).toBe(401)
+      expect(await res.json()).toEqual({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' })
+    }
+  })
+
+  it('serves health without a key', async () => {
+    const res = await fetch(`${base()}/__sandbox/health`)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ status: 'ok', chain: null })
+  })
+})

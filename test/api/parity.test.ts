@@ -1,0 +1,141 @@
+// The same endpoint cases through Express and through MSW must answer identical status and bodies.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type CallOptions, startTransports, type Transports } from '../support/clients.ts'
+
+let t: Transports
+beforeAll(async () => {
+  t = await startTransports(() => 'parity-key')
+})
+afterAll(async () => t?.close())
+
+const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
+const cases: [string, string, string, CallOptions?][] = [
+  ['all currencies', 'GET', '/v1/currencies'],
+  ['currencies by network', 'GET', '/v1/currencies', { query: { network: 'sepolia' } }],
+  ['v2 currencies by symbol', 'GET', '/v2/currencies', { query: { symbol: 'USDC' } }],
+  ['currency by id', 'GET', '/v1/currencies', { query: { id: 'FAU-sepolia' } }],
+  [
+    'firstOnly',
+    'GET',
+    '/v1/currencies',
+    { query: { network: 'mainnet', symbol: 'USDC', firstOnly: 'true' } },
+  ],
+  [
+    'firstOnly invalid',
+    'GET',
+    '/v1/currencies',
+    { query: { network: 'mainnet', symbol: 'USDC', firstOnly: 'yes' } },
+  ],
+  ['firstOnly without symbol', 'GET', '/v1/currencies', { query: { network: 'mainnet', firstOnly: 'true' } }],
+  ['unknown token id', 'GET', '/v1/currencies', { query: { id: 'NOPE-mainnet' } }],
+  ['conversion routes', 'GET', '/v2/currencies/USD/conversion-routes'],
+  [
+    'conversion routes on sepolia',
+    'GET',
+    '/v2/currencies/USD/conversion-routes',
+    { query: { network: 'sepolia' } },
+  ],
+  [
+    'conversion routes, networks',
+    'GET',
+    '/v2/currencies/USD/conversion-routes',
+    { query: { networks: 'mainnet,matic' } },
+  ],
+  ['conversion routes, unknown', 'GET', '/v2/currencies/XYZ/conversion-routes'],
+  ['no api key', 'GET', '/v1/currencies', { apiKey: null }],
+  ['unknown route', 'GET', '/v2/nothing-here'],
+  ['unknown request', 'GET', `/v2/request/01${'ab'.repeat(32)}`],
+  ['unknown request pay', 'GET', `/v2/request/01${'ab'.repeat(32)}/pay`],
+  ['unknown reference pay', 'GET', '/v1/request/0x0123456789abcdef/pay'],
+  ['pay query: bad wallet', 'GET', `/v2/request/01${'ab'.repeat(32)}/pay`, { query: { wallet: '0x12' } }],
+  [
+    'pay query: bad chain',
+    'GET',
+    `/v2/request/01${'ab'.repeat(32)}/pay`,
+    { query: { chain: 'MOON', token: 'USDC' } },
+  ],
+  ['pay query: chain alone', 'GET', `/v2/request/01${'ab'.repeat(32)}/pay`, { query: { chain: 'BASE' } }],
+  [
+    'pay query: fee without address',
+    'GET',
+    `/v2/request/01${'ab'.repeat(32)}/pay`,
+    { query: { feePercentage: '1' } },
+  ],
+  [
+    'malformed JSON',
+    'POST',
+    '/v2/request',
+    { rawBody: '{"amount": ', headers: { 'content-type': 'application/json' } },
+  ],
+  [
+    'wrong content type',
+    'POST',
+    '/v2/request',
+    { rawBody: 'amount=1', headers: { 'content-type': 'text/plain' } },
+  ],
+  [
+    'oversized body',
+    'POST',
+    '/v2/request',
+    { rawBody: `{"a":"${'x'.repeat(1024 * 1024)}"}`, headers: { 'content-type': 'application/json' } },
+  ],
+  ['empty create body', 'POST', '/v2/request', { body: {} }],
+  [
+    'negative amount',
+    'POST',
+    '/v2/request',
+    { body: { amount: '-1', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia', payee } },
+  ],
+  [
+    'unknown currency',
+    'POST',
+    '/v2/request',
+    { body: { amount: '1', invoiceCurrency: 'NOPE', paymentCurrency: 'FAU-sepolia', payee } },
+  ],
+  [
+    'missing payee',
+    'POST',
+    '/v2/request',
+    { body: { amount: '1', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia' } },
+  ],
+  [
+    'past recurrence',
+    'POST',
+    '/v2/request',
+    {
+      body: {
+        amount: '1',
+        invoiceCurrency: 'FAU-sepolia',
+        paymentCurrency: 'FAU-sepolia',
+        payee,
+        recurrence: { startDate: '2020-01-01', frequency: 'DAILY' },
+      },
+    },
+  ],
+  [
+    'preflight',
+    'OPTIONS',
+    '/v2/request',
+    { headers: { origin: 'https://app.example', 'access-control-request-headers': 'x-api-key,x-client-id' } },
+  ],
+]
+
+describe('Express and MSW answer the same', () => {
+  it.each(cases)('%s', async (_name, method, path, options) => {
+    const [http, msw] = await Promise.all(t.clients.map((c) => c.call(method, path, options)))
+    expect(msw!.status).toBe(http!.status)
+    expect(msw!.body).toEqual(http!.body)
+    expect(http!.status).not.toBe(500)
+  })
+
+  it('preflight allows every header the sandbox reads', async () => {
+    for (const client of t.clients) {
+      const res = await client.call('OPTIONS', '/v2/request', { apiKey: null })
+      expect(res.status).toBe(204)
+      const allowed = res.headers.get('access-control-allow-headers')!.split(',')
+      for (const h of ['x-api-key', 'x-client-id', 'content-type', 'authorization', 'x-sandbox-scenario']) {
+        expect(allowed).toContain(h)
+      }
+    }
+  })
+})

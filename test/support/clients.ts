@@ -1,0 +1,88 @@
+// The same API client over the two transports: a real HTTP server (Express) and in-process MSW handlers.
+import { randomBytes } from 'node:crypto'
+import { setupServer } from 'msw/node'
+import type { Sandbox } from '../../src/sandbox.ts'
+import { type RunningServer, startServer } from '../../src/server.ts'
+import { createHandlers } from '../../src/transports/msw.ts'
+
+/** A response as the tests read it. */
+export interface ApiResponse<T = any> {
+  status: number
+  body: T
+  headers: Headers
+  text: string
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  apiKey?: string | null
+  headers?: Record<string, string>
+  body?: unknown
+  rawBody?: string
+  query?: Record<string, string | undefined>
+}
+
+/** A client of one transport. */
+export interface ApiClient {
+  transport: 'http' | 'msw'
+  baseUrl: string
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>
+}
+
+/** A fresh API key per test keeps tests isolated without any reset. */
+export function newApiKey(): string {
+  return `rn_test_${randomBytes(8).toString('hex')}`
+}
+
+function makeClient(transport: 'http' | 'msw', baseUrl: string, defaultKey: () => string): ApiClient {
+  return {
+    transport,
+    baseUrl,
+    async call(method, path, options = {}) {
+      const url = new URL(baseUrl + path)
+      for (const [k, v] of Object.entries(options.query ?? {}))
+        if (v !== undefined) url.searchParams.set(k, v)
+      const headers: Record<string, string> = { ...options.headers }
+      const apiKey = options.apiKey === undefined ? defaultKey() : options.apiKey
+      if (apiKey !== null) headers['x-api-key'] = apiKey
+      let body: string | undefined
+      if (options.rawBody !== undefined) body = options.rawBody
+      else if (options.body !== undefined) {
+        body = JSON.stringify(options.body)
+        headers['content-type'] ??= 'application/json'
+      }
+      const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) })
+      const text = await res.text()
+      let parsed: unknown = text
+      try {
+        parsed = text ? JSON.parse(text) : undefined
+      } catch {}
+      return { status: res.status, body: parsed as any, headers: res.headers, text }
+    },
+  }
+}
+
+/** Both transports over one sandbox: an HTTP server on an OS-assigned port, and MSW handlers on a fake base URL. */
+export interface Transports {
+  sandbox: Sandbox
+  server: RunningServer
+  clients: ApiClient[]
+  close(): Promise<void>
+}
+
+/** Starts one sandbox (with its chain) and exposes it through both transports. */
+export async function startTransports(defaultKey: () => string = newApiKey): Promise<Transports> {
+  const server = await startServer()
+  const mswBase = 'https://api.request.network'
+  const msw = setupServer(...createHandlers(server.sandbox, { baseUrl: mswBase }))
+  msw.listen({ onUnhandledRequest: 'bypass' })
+  return {
+    sandbox: server.sandbox,
+    server,
+    clients: [makeClient('http', server.url, defaultKey), makeClient('msw', mswBase, defaultKey)],
+    async close() {
+      msw.close()
+      await server.close()
+    },
+  }
+}

@@ -1,0 +1,105 @@
+// Validates sandbox responses against the real service's published OpenAPI documents (../shared/reference).
+// Where a response has a schema, it is used (OpenAPI 3.0 `nullable` mapped to JSON Schema); where it only
+// has examples, a schema is derived from them: the same keys with the same JSON types (either example fits).
+import { readFileSync } from 'node:fs'
+import { Ajv, type ValidateFunction } from 'ajv'
+import { parse } from 'yaml'
+
+type Json = Record<string, unknown>
+const reference = new URL('../../../shared/reference/', import.meta.url)
+
+/** The two documents: FULL (v1+v2, 0.8.1) and V2 (0.13.0). */
+export const documents = {
+  full: parse(readFileSync(new URL('openapi-v1-v2.yaml', reference), 'utf8')) as Json,
+  v2: JSON.parse(readFileSync(new URL('openapi-v2.json', reference), 'utf8')) as Json,
+}
+export type DocumentName = keyof typeof documents
+
+function resolveRefs(node: unknown, doc: Json, seen = new Set<string>()): unknown {
+  if (Array.isArray(node)) return node.map((n) => resolveRefs(n, doc, seen))
+  if (!node || typeof node !== 'object') return node
+  const obj = node as Json
+  if (typeof obj.$ref === 'string') {
+    const ref = obj.$ref
+    if (seen.has(ref)) return {}
+    const target = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((acc, key) => (acc as Json)?.[key], doc)
+    return resolveRefs(target, doc, new Set([...seen, ref]))
+  }
+  const out: Json = {}
+  for (const [key, value] of Object.entries(obj)) {
+    if (key === 'example' || key === 'examples' || key === 'description' || key === 'x-feature-flag') continue
+    out[key] = resolveRefs(value, doc, seen)
+  }
+  if (out.nullable === true) {
+    delete out.nullable
+    if (typeof out.type === 'string') out.type = [out.type, 'null']
+    else return { anyOf: [out, { type: 'null' }] }
+    if (Array.isArray(out.enum)) out.enum = [...out.enum, null]
+  }
+  return out
+}
+
+function schemaFromExample(value: unknown): Json {
+  if (value === null) return { type: 'null' }
+  if (Array.isArray(value))
+    return value.length ? { type: 'array', items: schemaFromExample(value[0]) } : { type: 'array' }
+  if (typeof value === 'object') {
+    const properties: Json = {}
+    for (const [k, v] of Object.entries(value as Json)) properties[k] = schemaFromExample(v)
+    return { type: 'object', properties, required: Object.keys(properties) }
+  }
+  if (typeof value === 'number') return { type: 'number' }
+  return { type: typeof value }
+}
+
+const ajv = new Ajv({ strict: false, allErrors: true })
+const cache = new Map<string, ValidateFunction | null>()
+
+/** The validator of one documented response, or null when the document says nothing about its body. */
+export function responseValidator(
+  doc: DocumentName,
+  method: string,
+  path: string,
+  status: number,
+): ValidateFunction | null {
+  const key = `${doc} ${method} ${path} ${status}`
+  if (cache.has(key)) return cache.get(key)!
+  const document = documents[doc]
+  const operation = ((document.paths as Json)[path] as Json | undefined)?.[method.toLowerCase()] as
+    | Json
+    | undefined
+  if (!operation) throw new Error(`${doc} documents no ${method} ${path}`)
+  const response = (operation.responses as Json)[String(status)] as Json | undefined
+  if (!response) throw new Error(`${doc} documents no ${status} for ${method} ${path}`)
+  const content = (response.content as Json | undefined)?.['application/json'] as Json | undefined
+  let schema: unknown = null
+  if (content?.schema) schema = resolveRefs(content.schema, document)
+  else if (content?.examples) {
+    const examples = Object.values(content.examples as Json).map((e) => (e as Json).value)
+    schema = { anyOf: examples.map(schemaFromExample) }
+  } else if (content && 'example' in content) schema = schemaFromExample(content.example)
+  const validator = schema ? ajv.compile(schema as Json) : null
+  cache.set(key, validator)
+  return validator
+}
+
+/** Throws with ajv's errors when `body` does not fit the documented response (no-op when nothing is documented). */
+export function assertMatchesDocument(
+  doc: DocumentName,
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+): boolean {
+  const validate = responseValidator(doc, method, path, status)
+  if (!validate) return false
+  if (!validate(body)) {
+    throw new Error(
+      `${method} ${path} ${status} does not match ${doc}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`,
+    )
+  }
+  return true
+}
