@@ -9,6 +9,7 @@ Options:
   --host <addr>       address to bind (env HOST; default 127.0.0.1, 0.0.0.0 in Docker)
   --api-keys <a,b>    strict mode: only these API keys pass (env SANDBOX_API_KEYS)
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
+  --networks <a,b>    live networks, one anvil each (env SANDBOX_NETWORKS; default sepolia)
   --no-chain          run without a chain (no balance checks, no /rpc)
   --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
   -h, --help          this text
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
       'api-keys': { type: 'string' },
       'rpc-url': { type: 'string' },
       'no-chain': { type: 'boolean' },
-      network: { type: 'string' },
+      networks: { type: 'string' },
       seed: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -45,7 +46,10 @@ async function main(): Promise<void> {
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     chain: values['no-chain'] ? false : rpcUrl ? { rpcUrl } : 'embedded',
-    network: (values.network ?? 'sepolia') as NetworkName,
+    networks: (values.networks ?? env.SANDBOX_NETWORKS ?? 'sepolia')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean) as NetworkName[],
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(seed !== undefined ? { seed: Number(seed) } : {}),
   })
@@ -56,7 +60,12 @@ async function main(): Promise<void> {
     `  health:  ${server.url}/__sandbox/health`,
   ]
   if (chain) {
-    lines.push(`  chain:   ${chain.network} (chain id ${chain.chainId}), JSON-RPC at ${server.url}/rpc`)
+    for (const c of server.sandbox.chains.values()) {
+      const alias = c === chain ? ` (also ${server.url}/rpc)` : ''
+      lines.push(
+        `  chain:   ${c.network} (chain id ${c.chainId}), JSON-RPC at ${server.url}/rpc/${c.network}${alias}`,
+      )
+    }
     lines.push(
       `  funded:  ${chain.accounts[0]?.address} (key ${chain.accounts[0]?.privateKey}) and 9 more, see /__sandbox/chain`,
     )

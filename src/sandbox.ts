@@ -6,6 +6,7 @@ import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import type { SharedState } from './contract/route-context.ts'
 import { createDispatcher } from './dispatch.ts'
+import { EventBus } from './events/event-bus.ts'
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
 import { routes } from './routes.ts'
 import { createIdGenerator } from './store/ids.ts'
@@ -18,7 +19,8 @@ export interface SandboxOptions {
    * (installing the contracts on it); `false` runs without a chain (no balance checks, no /rpc).
    */
   chain?: 'embedded' | { rpcUrl: string } | false
-  network?: NetworkName
+  /** networks to run, one anvil each (default ['sepolia']); the first one is served at /rpc */
+  networks?: NetworkName[]
   /** strict mode: only these API keys pass (otherwise every key is its own tenant) */
   apiKeys?: string[]
   /** makes ids and fake data the same run after run */
@@ -27,45 +29,65 @@ export interface SandboxOptions {
   log?: (message: string, error?: unknown) => void
 }
 
-/** One sandbox: all state of all tenants, the chain, and the dispatcher both transports call. */
+/** One sandbox: all state of all tenants, the chains, and the dispatcher both transports call. */
 export interface Sandbox {
   /** handles one neutral request (what the Express app and the MSW handlers call) */
   dispatch(request: NeutralRequest): Promise<NeutralResponse>
   shared: SharedState
+  /** the first live chain */
   chain: LiveChain | null
+  /** every live chain by network */
+  chains: ReadonlyMap<string, LiveChain>
   /** forgets one tenant's world */
   reset(tenant: string): void
-  /** stops the embedded chain */
+  /** stops timers and every embedded chain */
   close(): Promise<void>
+}
+
+async function startChains(
+  option: SandboxOptions['chain'],
+  wanted: NetworkName[],
+  shared: Pick<SharedState, 'currencies' | 'networks'>,
+): Promise<LiveChain[]> {
+  if (option === false) return []
+  if (typeof option === 'object' && wanted.length > 1) {
+    throw new Error('an rpcUrl serves one network: run several networks with embedded chains')
+  }
+  return Promise.all(
+    wanted.map((network) =>
+      startChain({
+        network,
+        ...(typeof option === 'object' ? { rpcUrl: option.rpcUrl } : {}),
+        currencies: [...shared.currencies.all],
+        contracts: (shared.networks[network]?.contracts ?? {}) as ChainContracts,
+      }),
+    ),
+  )
 }
 
 /** Creates a sandbox; with the default options it spawns its own anvil chain. */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const currencies = loadCurrencyCatalog()
   const networks = loadNetworkTable()
-  const network = options.network ?? 'sepolia'
-  const chainOption = options.chain ?? 'embedded'
-  const chain =
-    chainOption === false
-      ? null
-      : await startChain({
-          network,
-          ...(typeof chainOption === 'object' ? { rpcUrl: chainOption.rpcUrl } : {}),
-          currencies: [...currencies.all],
-          contracts: (networks[network]?.contracts ?? {}) as ChainContracts,
-        })
+  const wanted = options.networks?.length ? [...new Set(options.networks)] : (['sepolia'] as NetworkName[])
+  for (const network of wanted) if (!networks[network]) throw new Error(`unknown network ${network}`)
+  const started = await startChains(options.chain ?? 'embedded', wanted, { currencies, networks })
+  const chains = new Map<string, LiveChain>(started.map((c) => [c.network, c]))
+  const chain = started[0] ?? null
   const log =
     options.log ??
     ((message: string, error?: unknown) => console.error(`[request-sandbox] ${message}`, error ?? ''))
-  const offrampAddress = privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address
-  const tenants = new Tenants()
+  const tenants = new Tenants(log)
+  const ids = createIdGenerator(options.seed)
   const shared: SharedState = {
     currencies,
     networks,
     chain,
-    ids: createIdGenerator(options.seed),
+    chains,
+    events: new EventBus(ids, log),
+    ids,
     tenants,
-    offrampAddress,
+    offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     now: () => new Date(),
     log,
   }
@@ -79,11 +101,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     dispatch,
     shared,
     chain,
+    chains,
     reset: (tenant) => tenants.reset(tenant),
     async close() {
       if (closed) return
       closed = true
-      await chain?.stop()
+      tenants.dispose()
+      await Promise.all(started.map((c) => c.stop()))
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { LiveChain } from '../chain/types.ts'
+import type { EventBus } from '../events/event-bus.ts'
 import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
@@ -9,12 +10,16 @@ import type { NetworkTable } from './networks.ts'
 export interface SharedState {
   currencies: CurrencyCatalog
   networks: NetworkTable
-  /** the embedded (or connected) chain; null when the sandbox runs without one */
+  /** the first live chain (what /rpc serves); null when the sandbox runs without a chain */
   chain: LiveChain | null
+  /** every live chain by network name (one anvil each) */
+  chains: ReadonlyMap<string, LiveChain>
+  events: EventBus
   ids: IdGenerator
   tenants: Tenants
   /** the sandbox's off-ramp deposit address: crypto-to-fiat requests are paid to it */
   offrampAddress: string
+  /** real time (a tenant's time is world.clock.now()) */
   now(): Date
   log(message: string, error?: unknown): void
 }

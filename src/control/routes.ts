@@ -48,6 +48,13 @@ export const controlRoutes = [
           contracts: chain.contracts,
           tokens: chain.tokens,
           accounts: chain.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
+          chains: [...ctx.shared.chains.values()].map((c) => ({
+            network: c.network,
+            chainId: c.chainId,
+            rpcUrl: host ? `http://${host}/rpc/${c.network}` : c.rpcUrl,
+            contracts: c.contracts,
+            tokens: c.tokens,
+          })),
           roles: {
             deployer: chain.roles.deployer.address,
             relayer: chain.roles.relayer.address,
@@ -57,23 +64,30 @@ export const controlRoutes = [
       }
     },
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/rpc',
-    auth: 'public',
-    summary: 'JSON-RPC of the live chain, on the sandbox port',
-    rawBody: true,
-    async handler(ctx, { body }) {
-      const { chain } = ctx.shared
-      if (!chain) throw new SandboxError(404, 'This sandbox runs without a chain')
-      const upstream = await fetch(chain.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: typeof body === 'string' ? body : '',
-      }).catch((error: Error) => {
-        throw new SandboxError(503, `Chain unavailable: ${error.message}`)
-      })
-      return { status: upstream.status, body: await upstream.text(), contentType: 'application/json' }
-    },
-  }),
+  ...['/rpc', '/rpc/:network'].map((path) =>
+    defineRoute({
+      method: 'POST',
+      path,
+      auth: 'public',
+      summary: 'JSON-RPC of a live chain (the first one at /rpc), on the sandbox port',
+      rawBody: true,
+      async handler(ctx, { body, params }) {
+        const network = (params as { network?: string }).network
+        const chain = network ? ctx.shared.chains.get(network) : ctx.shared.chain
+        if (!chain)
+          throw new SandboxError(
+            404,
+            network ? `No live chain for network ${network}` : 'This sandbox runs without a chain',
+          )
+        const upstream = await fetch(chain.rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: typeof body === 'string' ? body : '',
+        }).catch((error: Error) => {
+          throw new SandboxError(503, `Chain unavailable: ${error.message}`)
+        })
+        return { status: upstream.status, body: await upstream.text(), contentType: 'application/json' }
+      },
+    }),
+  ),
 ]

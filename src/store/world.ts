@@ -1,20 +1,34 @@
+import type { SandboxEvent } from '../events/event-bus.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
+import { TenantClock } from './clock.ts'
 import { Table } from './table.ts'
 
-/** Everything one tenant (API key x scenario) owns. A fresh world is created on the tenant's first call. */
+/**
+ * Everything one tenant (credential x scenario) owns. A fresh world is created on the tenant's first call.
+ * Each resource adds its collections here (as Tables) and nowhere else.
+ */
 export interface World {
   tenant: string
   scenario: string
+  clock: TenantClock
+  /** the world's domain events, oldest first (webhooks and the journal read them) */
+  events: SandboxEvent[]
   requests: Table<typeof RequestRecord, 'requestId'>
   /** payment reference -> request id */
   requestsByReference: Map<string, string>
 }
 
 /** Creates an empty world for a tenant. */
-export function createWorld(tenant: string, scenario: string): World {
+export function createWorld(
+  tenant: string,
+  scenario: string,
+  log: (message: string, error: unknown) => void,
+): World {
   return {
     tenant,
     scenario,
+    clock: new TenantClock(log),
+    events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
   }

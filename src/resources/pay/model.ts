@@ -41,8 +41,8 @@ const chainToNetwork: Record<string, string> = {
 }
 
 function contractAddress(ctx: RouteContext, network: string, name: string): Address {
-  const { chain, networks } = ctx.shared
-  const live = chain?.network === network ? chain.contracts[name] : undefined
+  const { chains, networks } = ctx.shared
+  const live = chains.get(network)?.contracts[name]
   const published = networks[network]?.contracts[name]
   const address = live ?? published
   if (!address) throw new PaymentNotPossibleError(`${name} is not deployed on ${network}`)
@@ -113,7 +113,7 @@ export async function buildPayment(
   const reference = record.paymentReference as `0x${string}`
   const to = getAddress(record.paymentAddress)
   const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
-  const chain = ctx.shared.chain?.network === record.network ? ctx.shared.chain : null
+  const chain = ctx.shared.chains.get(record.network) ?? null
   const transactions: ServiceTransaction[] = []
   let hasEnoughBalance = true
   let hasEnoughGas = true

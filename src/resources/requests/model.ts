@@ -36,14 +36,14 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
   }
   if (body.recurrence) {
     const start = parseDateOrTimestamp(body.recurrence.startDate)!
-    if (startOfUtcDay(start) < startOfUtcDay(shared.now())) {
+    if (startOfUtcDay(start) < startOfUtcDay(world.clock.now())) {
       throw new RequestFieldError('recurrence.startDate', 'Start date cannot be in the past')
     }
   }
   const payee = body.payee ? getAddress(body.payee) : null
   const paymentAddress = payee ?? shared.offrampAddress
   const salt = shared.ids.hex(8)
-  const createdAt = shared.now().toISOString()
+  const createdAt = world.clock.now().toISOString()
   const canonical = JSON.stringify({
     amount: body.amount,
     createdAt,

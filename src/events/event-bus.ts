@@ -1,0 +1,64 @@
+import type { IdGenerator } from '../store/ids.ts'
+import type { World } from '../store/world.ts'
+
+/** Event types the real service sends as webhooks (api-contract §5), plus the sandbox's own `request.created`. */
+export type EventType =
+  | 'payment.confirmed'
+  | 'payment.partial'
+  | 'payment.failed'
+  | 'payment.processing'
+  | 'payment.refunded'
+  | 'request.recurring'
+  | 'compliance.updated'
+  | 'payment_detail.updated'
+
+/** Something that happened in a tenant's world; `payload` is the webhook body the service would send. */
+export interface SandboxEvent {
+  id: string
+  type: EventType
+  tenant: string
+  scenario: string
+  at: string
+  payload: Record<string, unknown>
+}
+
+/** Receives every event of every world (webhook delivery, test harness). */
+export type EventListener = (event: SandboxEvent, world: World) => void | Promise<void>
+
+/** Records each event in its world's log and hands it to the listeners (webhook delivery subscribes here). */
+export class EventBus {
+  readonly #listeners = new Set<EventListener>()
+  readonly #ids: IdGenerator
+  readonly #log: (message: string, error: unknown) => void
+
+  constructor(ids: IdGenerator, log: (message: string, error: unknown) => void) {
+    this.#ids = ids
+    this.#log = log
+  }
+
+  /** Emits an event in `world` at the world's clock time. `payload.event` is set to the type. */
+  emit(world: World, type: EventType, payload: Record<string, unknown>): SandboxEvent {
+    const at = world.clock.now()
+    const event: SandboxEvent = {
+      id: this.#ids.ulid(at.getTime()),
+      type,
+      tenant: world.tenant,
+      scenario: world.scenario,
+      at: at.toISOString(),
+      payload: { event: type, ...payload },
+    }
+    world.events.push(event)
+    for (const listener of this.#listeners) {
+      Promise.resolve()
+        .then(() => listener(event, world))
+        .catch((error) => this.#log(`event listener failed on ${type}`, error))
+    }
+    return event
+  }
+
+  /** Subscribes to every event; returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+}
