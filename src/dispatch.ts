@@ -1,9 +1,11 @@
 import type { z } from 'zod'
+import { type AuthOptions, authenticate, type Caller } from './auth/authenticate.ts'
+import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
 import type { RouteDefinition } from './contract/route.ts'
 import type { RouteContext, SharedState } from './contract/route-context.ts'
 import { renderError } from './errors/render-error.ts'
-import { FieldListError, SandboxError, UnauthorizedError } from './errors/sandbox-error.ts'
+import { FieldListError, SandboxError } from './errors/sandbox-error.ts'
 
 /** Request headers a browser app may send; preflights allow all of them. */
 export const CORS_ALLOWED_HEADERS = [
@@ -32,9 +34,9 @@ interface CompiledRoute {
 }
 
 /** Options of the dispatcher that come from the sandbox's configuration. */
-export interface DispatchOptions {
-  /** strict mode: only these API keys pass; undefined accepts any non-empty key */
-  apiKeys?: ReadonlySet<string>
+export interface DispatchOptions extends AuthOptions {
+  /** run around every matched call, outermost first */
+  middleware?: Middleware[]
 }
 
 function compile(route: RouteDefinition<unknown, unknown, unknown>): CompiledRoute {
@@ -118,17 +120,33 @@ export function createDispatcher(
     if (!match) throw new SandboxError(404, `Cannot ${method} ${request.path}`)
     const { route } = match.route
 
-    let tenant: string | null = null
-    if (route.auth === 'api') {
-      const key = request.headers['x-api-key']?.trim()
-      if (!key || (options.apiKeys && !options.apiKeys.has(key))) throw new UnauthorizedError()
-      tenant = key
-    }
-
-    const rawParams: Record<string, string> = {}
-    match.route.names.forEach((name, i) => {
+    const caller: Caller | null = route.auth === 'api' ? authenticate(request, route, shared, options) : null
+    const call: CallInfo = { request, route, caller, scenario: 'default', shared }
+    const run = async (): Promise<NeutralResponse> => {
       try {
-        rawParams[name] = decodeURIComponent(match.values[i]!)
+        return await runRoute(match.route, match.values, call)
+      } catch (error) {
+        return renderError(error, shared.log)
+      }
+    }
+    const chain = (options.middleware ?? []).reduceRight<() => Promise<NeutralResponse>>(
+      (next, middleware) => () => middleware(call, next),
+      run,
+    )
+    return chain()
+  }
+
+  async function runRoute(
+    compiledRoute: CompiledRoute,
+    values: string[],
+    call: CallInfo,
+  ): Promise<NeutralResponse> {
+    const { route } = compiledRoute
+    const { request } = call
+    const rawParams: Record<string, string> = {}
+    compiledRoute.names.forEach((name, i) => {
+      try {
+        rawParams[name] = decodeURIComponent(values[i]!)
       } catch {
         throw new SandboxError(400, `Malformed path parameter ${name}`)
       }
@@ -141,12 +159,13 @@ export function createDispatcher(
         ? request.rawBody
         : undefined
 
+    const tenant = call.caller?.tenant ?? null
     const ctx: RouteContext = {
       shared,
       tenant,
       get world() {
         if (tenant === null) throw new Error(`route ${route.path} is public and has no world`)
-        return shared.tenants.get(tenant)
+        return shared.tenants.get(tenant, call.scenario)
       },
     }
     const result = await route.handler(ctx, { params, query, body, request })

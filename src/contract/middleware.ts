@@ -1,0 +1,21 @@
+import type { Caller } from '../auth/authenticate.ts'
+import type { NeutralRequest, NeutralResponse } from './neutral.ts'
+import type { RouteDefinition } from './route.ts'
+import type { SharedState } from './route-context.ts'
+
+/** What a middleware knows about the call it wraps. Middlewares may set `scenario` before the handler runs. */
+export interface CallInfo {
+  request: NeutralRequest
+  route: RouteDefinition<unknown, unknown, unknown>
+  /** null on public routes */
+  caller: Caller | null
+  /** the scenario whose world the call uses ('default' unless a middleware picks another) */
+  scenario: string
+  shared: SharedState
+}
+
+/**
+ * Wraps every matched, authenticated call (scenario selection, fault injection, journal). Call `next()` to run
+ * the rest of the chain and the handler; errors thrown by `next()` are already rendered into the response.
+ */
+export type Middleware = (call: CallInfo, next: () => Promise<NeutralResponse>) => Promise<NeutralResponse>
