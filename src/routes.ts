@@ -1,4 +1,5 @@
 import type { RouteDefinition } from './contract/route.ts'
+import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
@@ -10,4 +11,5 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...payRoutes,
   ...requestRoutes,
   ...controlRoutes,
+  ...clockRoutes,
 ]

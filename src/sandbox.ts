@@ -5,6 +5,7 @@ import type { ChainContracts, LiveChain, NetworkName } from './chain/types.ts'
 import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import type { SharedState } from './contract/route-context.ts'
+import { syncChainTime } from './control/clock.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
@@ -78,6 +79,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     options.log ??
     ((message: string, error?: unknown) => console.error(`[request-sandbox] ${message}`, error ?? ''))
   const tenants = new Tenants(log)
+  tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(chains.values(), now)))
   const ids = createIdGenerator(options.seed)
   const shared: SharedState = {
     currencies,

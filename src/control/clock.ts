@@ -1,0 +1,68 @@
+import { z } from 'zod'
+import type { LiveChain } from '../chain/types.ts'
+import { parseDateOrTimestamp } from '../contract/primitives.ts'
+import { defineRoute } from '../contract/route.ts'
+import { BadRequestError } from '../errors/sandbox-error.ts'
+
+/**
+ * Moves every live chain's time up to `now` when it is behind (anvil time only moves forward and is shared by
+ * all tenants: chain time follows the furthest tenant clock). Mines one block at that time.
+ */
+export async function syncChainTime(chains: Iterable<LiveChain>, now: Date): Promise<void> {
+  const target = BigInt(Math.floor(now.getTime() / 1000))
+  for (const chain of chains) {
+    const block = await chain.publicClient.getBlock({ blockTag: 'latest' })
+    if (block.timestamp >= target) continue
+    await chain.testClient.setNextBlockTimestamp({ timestamp: target })
+    await chain.testClient.mine({ blocks: 1 })
+  }
+}
+
+const AdvanceBody = z.union([
+  z
+    .object({
+      seconds: z
+        .number()
+        .positive()
+        .max(100 * 365 * 86400),
+    })
+    .strict(),
+  z.object({ to: z.string() }).strict(),
+])
+
+/** The tenant clock: read it, move it forward (timed transitions and recurring payments run as they fall due). */
+export const clockRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/clock',
+    auth: 'api',
+    summary: "The caller's clock and what is scheduled on it",
+    handler: (ctx) => ({
+      status: 200,
+      body: { now: ctx.world.clock.now().toISOString(), pending: ctx.world.clock.pending() },
+    }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/clock/advance',
+    auth: 'api',
+    summary: "Moves the caller's clock forward by {seconds} or to {to} (ISO time); the chains' time follows",
+    body: AdvanceBody,
+    async handler(ctx, { body }) {
+      const clock = ctx.world.clock
+      let ms: number
+      if ('seconds' in body) ms = body.seconds * 1000
+      else {
+        const to = parseDateOrTimestamp(body.to)
+        if (!to) throw new BadRequestError('to must be an ISO 8601 timestamp or a YYYY-MM-DD date')
+        ms = to.getTime() - clock.now().getTime()
+        if (ms < 0)
+          throw new BadRequestError(
+            `The clock only moves forward: it is already ${clock.now().toISOString()}`,
+          )
+      }
+      const now = await clock.advance(ms)
+      return { status: 200, body: { now: now.toISOString(), pending: clock.pending() } }
+    },
+  }),
+]
