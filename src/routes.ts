@@ -3,6 +3,7 @@ import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
+import { rateRoutes } from './resources/rates/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
@@ -12,4 +13,5 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...requestRoutes,
   ...controlRoutes,
   ...clockRoutes,
+  ...rateRoutes,
 ]

@@ -1,5 +1,6 @@
 import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { type PaymentDetector, startDetector } from './chain/detector.ts'
 import { startChain } from './chain/start-chain.ts'
 import type { ChainContracts, LiveChain, NetworkName } from './chain/types.ts'
 import { loadNetworkTable } from './contract/networks.ts'
@@ -9,6 +10,9 @@ import { syncChainTime } from './control/clock.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
+import { ConversionRegistry } from './resources/rates/registry.ts'
+import { createDetectionSink } from './resources/requests/detection.ts'
+import { PaymentReferenceIndex } from './resources/requests/reference-index.ts'
 import { routes } from './routes.ts'
 import { createIdGenerator } from './store/ids.ts'
 import { Tenants } from './store/tenants.ts'
@@ -39,6 +43,8 @@ export interface Sandbox {
   chain: LiveChain | null
   /** every live chain by network */
   chains: ReadonlyMap<string, LiveChain>
+  /** the payment detector of each live chain (sync() waits until the chain's payments are recorded) */
+  detectors: ReadonlyMap<string, PaymentDetector>
   /** forgets one tenant's world */
   reset(tenant: string): void
   /** stops timers and every embedded chain */
@@ -81,6 +87,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const tenants = new Tenants(log)
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(chains.values(), now)))
   const ids = createIdGenerator(options.seed)
+  const conversion = new ConversionRegistry(currencies, networks, chains)
+  await conversion.installDefaults()
   const shared: SharedState = {
     currencies,
     networks,
@@ -89,6 +97,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     events: new EventBus(ids, log),
     ids,
     tenants,
+    paymentReferences: new PaymentReferenceIndex(),
+    conversion,
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     now: () => new Date(),
     log,
@@ -98,16 +108,25 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     shared,
     options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {},
   )
+  const sink = createDetectionSink(shared)
+  const detectors = new Map<string, PaymentDetector>(
+    started.map((c) => [
+      c.network,
+      startDetector({ chain: c, proxies: () => conversion.proxies(c.network), sink, log }),
+    ]),
+  )
   let closed = false
   return {
     dispatch,
     shared,
     chain,
     chains,
+    detectors,
     reset: (tenant) => tenants.reset(tenant),
     async close() {
       if (closed) return
       closed = true
+      await Promise.all([...detectors.values()].map((d) => d.stop()))
       tenants.dispose()
       await Promise.all(started.map((c) => c.stop()))
     },

@@ -1,6 +1,8 @@
 import type { LiveChain } from '../chain/types.ts'
 import type { EventBus } from '../events/event-bus.ts'
 import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
+import type { ConversionRegistry } from '../resources/rates/registry.ts'
+import type { PaymentReferenceIndex } from '../resources/requests/reference-index.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
 import type { World } from '../store/world.ts'
@@ -17,6 +19,10 @@ export interface SharedState {
   events: EventBus
   ids: IdGenerator
   tenants: Tenants
+  /** keccak256(payment reference) -> requests of any tenant: what the payment detector matches logs against */
+  paymentReferences: PaymentReferenceIndex
+  /** rates, conversion routes and the conversion contracts installed on the live chains */
+  conversion: ConversionRegistry
   /** the sandbox's off-ramp deposit address: crypto-to-fiat requests are paid to it */
   offrampAddress: string
   /** real time (a tenant's time is world.clock.now()) */

@@ -1,7 +1,16 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
+import { RateRecord } from '../resources/rates/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
 import { Table } from './table.ts'
+
+/** Behaviour of a world that scenarios switch (typed so scenario files are checked). */
+export interface WorldRules {
+  /** how crypto-to-fiat payments end: `fiat_sent` (default), `failed` (after the checks) or `bounced` (after the fiat left) */
+  offrampOutcome: 'fiat_sent' | 'failed' | 'bounced'
+  /** seconds of tenant clock between two off-ramp sub-statuses (default 5) */
+  offrampStepSeconds: number
+}
 
 /**
  * Everything one tenant (credential x scenario) owns. A fresh world is created on the tenant's first call.
@@ -11,11 +20,14 @@ export interface World {
   tenant: string
   scenario: string
   clock: TenantClock
+  rules: WorldRules
   /** the world's domain events, oldest first (webhooks and the journal read them) */
   events: SandboxEvent[]
   requests: Table<typeof RequestRecord, 'requestId'>
   /** payment reference -> request id */
   requestsByReference: Map<string, string>
+  /** USD price overrides set with POST /__sandbox/rates (empty: the fixture's rates) */
+  rates: Table<typeof RateRecord, 'currency'>
 }
 
 /** Creates an empty world for a tenant. */
@@ -28,8 +40,10 @@ export function createWorld(
     tenant,
     scenario,
     clock: new TenantClock(log),
+    rules: { offrampOutcome: 'fiat_sent', offrampStepSeconds: 5 },
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
+    rates: new Table(RateRecord, 'currency'),
   }
 }

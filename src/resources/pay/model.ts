@@ -1,11 +1,12 @@
 // Differences from the real service: without a wallet (query `wallet` or the request's `payer`), or for a
 // network the sandbox does not run, nothing can be read from a chain: the approval is always included and
-// hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields).
+// hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields). Conversion
+// payments are quoted by the chain's own ChainlinkConversionPath (see conversion.ts).
 import { type Address, getAddress } from 'viem'
 import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
-import { remainingBaseUnits, startListening } from '../requests/model.ts'
+import { isConversion, remainingUnits, startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import {
   approveTransaction,
@@ -14,6 +15,7 @@ import {
   NO_FEE_ADDRESS,
   type ServiceTransaction,
 } from './calldata.ts'
+import { planConversion } from './conversion.ts'
 import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
 import type { SameChainPayResponse } from './schema.ts'
 
@@ -30,7 +32,13 @@ export interface PayOptions {
 }
 
 /** Gas the sandbox budgets per step when it checks `hasEnoughGas` (measured on anvil, rounded up). */
-const GAS = { approve: 60_000n, erc20Payment: 110_000n, ethPayment: 70_000n }
+const GAS = {
+  approve: 60_000n,
+  erc20Payment: 110_000n,
+  ethPayment: 70_000n,
+  erc20Conversion: 170_000n,
+  ethConversion: 140_000n,
+}
 
 const chainToNetwork: Record<string, string> = {
   BASE: 'base',
@@ -71,11 +79,6 @@ function rejectUnsupportedFlows(
     }
     throw new PaymentNotPossibleError('Crypto-to-fiat payments are not available in this sandbox version')
   }
-  if (record.invoiceCurrency !== record.paymentCurrency) {
-    throw new PaymentNotPossibleError(
-      `Conversion payments (${record.invoiceCurrency} invoiced, paid in ${record.paymentCurrency}) are not available in this sandbox version`,
-    )
-  }
   void ctx
 }
 
@@ -94,7 +97,7 @@ function amountToPay(
     }
     return toBaseUnits(query.amount, currency.decimals)
   }
-  const remaining = remainingBaseUnits(ctx, record)
+  const remaining = remainingUnits(ctx.shared, record)
   if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
   return remaining
 }
@@ -107,6 +110,7 @@ export async function buildPayment(
 ): Promise<SameChainPayResponse> {
   const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
   rejectUnsupportedFlows(ctx, record, query, currency)
+  if (isConversion(record)) return buildConversionPayment(ctx, record, query, currency)
   const amount = amountToPay(ctx, record, query, currency)
   const fee = query.feePercentage ? percentageOf(amount, query.feePercentage) : 0n
   const feeAddress = query.feeAddress ? getAddress(query.feeAddress) : NO_FEE_ADDRESS
@@ -156,6 +160,47 @@ export async function buildPayment(
       stepsRequired: transactions.length,
       needsApproval,
       approvalTransactionIndex: needsApproval ? 0 : null,
+      paymentTransactionIndex: transactions.length - 1,
+      hasEnoughBalance,
+      hasEnoughGas,
+    },
+  }
+}
+
+async function buildConversionPayment(
+  ctx: RouteContext,
+  record: RequestRecord,
+  query: PayOptions,
+  currency: CurrencyFixture,
+): Promise<SameChainPayResponse> {
+  const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
+  const plan = await planConversion(ctx, record, query, wallet)
+  const chain = ctx.shared.chains.get(record.network) ?? null
+  let hasEnoughBalance = true
+  let hasEnoughGas = true
+  if (chain && wallet) {
+    const [native, gasPrice, balance] = await Promise.all([
+      chain.balanceOf('native', wallet),
+      chain.publicClient.getGasPrice(),
+      plan.token ? chain.balanceOf(plan.token, wallet) : Promise.resolve(0n),
+    ])
+    if (currency.type === 'ETH') {
+      // The whole value (quote + slippage) is sent, the excess refunded: the wallet must hold all of it.
+      hasEnoughBalance = native >= plan.maxToSpend
+      hasEnoughGas = native >= plan.maxToSpend + GAS.ethConversion * gasPrice
+    } else {
+      hasEnoughBalance = balance >= plan.quoted
+      hasEnoughGas = native >= ((plan.needsApproval ? GAS.approve : 0n) + GAS.erc20Conversion) * gasPrice
+    }
+  }
+  await startListening(ctx, record)
+  const transactions = plan.transactions
+  return {
+    transactions,
+    metadata: {
+      stepsRequired: transactions.length,
+      needsApproval: plan.needsApproval,
+      approvalTransactionIndex: plan.needsApproval ? 0 : null,
       paymentTransactionIndex: transactions.length - 1,
       hasEnoughBalance,
       hasEnoughGas,
