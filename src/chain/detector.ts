@@ -195,11 +195,7 @@ export class PaymentDetector {
       }
       this.#checkpoints.delete(number)
     }
-    const { chainId, network } = this.#options.chain
-    this.#options.log(
-      `chain ${network} changed under the detector (head ${head.number}, last scanned ${this.#last?.number}): rescanning from block ${fork ? fork.number + 1n : 0n}`,
-    )
-    await this.#options.sink.rollback(chainId, fork ? fork.number + 1n : 0n)
+    await this.#options.sink.rollback(this.#options.chain.chainId, fork ? fork.number + 1n : 0n)
     this.#last = fork
   }
 
@@ -318,6 +314,10 @@ export function pairLogs(logs: RawLog[], proxies: ReadonlyMap<string, ProxyKind>
     paired.push({ log, kind, conversion })
   }
   return paired
+}
+
+function isOutOfRange(error: unknown): boolean {
+  return /BlockOutOfRange|block height is/i.test(String((error as { details?: string })?.details ?? ''))
 }
 
 function isConnectionError(error: unknown): boolean {
