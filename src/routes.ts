@@ -3,6 +3,7 @@ import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
+import { paymentRoutes } from './resources/payments/routes.ts'
 import { rateRoutes } from './resources/rates/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 
@@ -14,4 +15,5 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...controlRoutes,
   ...clockRoutes,
   ...rateRoutes,
+  ...paymentRoutes,
 ]
