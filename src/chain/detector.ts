@@ -136,8 +136,10 @@ export class PaymentDetector {
         try {
           await this.#scanOnce()
         } catch (error) {
-          // A chain that is restarting refuses connections: the next tick retries.
-          if (!isConnectionError(error))
+          // A chain restarting refuses connections (the next tick retries); one reverted between two reads
+          // answers a block out of range (read it again now).
+          if (isOutOfRange(error)) this.#again = true
+          else if (!isConnectionError(error))
             this.#options.log(`payment detection on ${this.#options.chain.network} failed`, error)
         }
       } while (this.#again && !this.#stopped)

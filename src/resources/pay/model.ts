@@ -2,8 +2,9 @@
 // network the sandbox does not run, nothing can be read from a chain: the approval is always included and
 // hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields). Conversion
 // payments are quoted by the chain's own ChainlinkConversionPath (see conversion.ts).
-import { type Address, getAddress } from 'viem'
+import type { Address } from 'viem'
 import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { isConversion, remainingUnits, startListening } from '../requests/model.ts'
