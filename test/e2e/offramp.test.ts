@@ -3,8 +3,8 @@
 import { type Address, decodeFunctionData, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { execute, until } from '../support/chain.ts'
+import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
 let t: Transports
@@ -25,7 +25,12 @@ describe.each([
   async function payOfframp(apiKey: string) {
     const created = await client().call('POST', '/v2/request', {
       apiKey,
-      body: { amount: '50', invoiceCurrency: 'USDC-sepolia', paymentCurrency: 'USDC-sepolia', isCryptoToFiatAvailable: true },
+      body: {
+        amount: '50',
+        invoiceCurrency: 'USDC-sepolia',
+        paymentCurrency: 'USDC-sepolia',
+        isCryptoToFiatAvailable: true,
+      },
     })
     const { requestId } = created.body
     const pay = await client().call('GET', `/v2/request/${requestId}/pay`, { apiKey })
@@ -46,8 +51,15 @@ describe.each([
     const usdc = t.sandbox.chain!.tokens['USDC-sepolia']!
     const before = await t.sandbox.chain!.balanceOf(usdc, t.sandbox.shared.offrampAddress as Address)
     const { requestId, status, first } = await payOfframp(apiKey)
-    expect(await t.sandbox.chain!.balanceOf(usdc, t.sandbox.shared.offrampAddress as Address)).toBe(before + parseUnits('50', 6))
-    expect(first.body).toMatchObject({ hasBeenPaid: false, status: 'processing', subStatus: 'initiated', isListening: false })
+    expect(await t.sandbox.chain!.balanceOf(usdc, t.sandbox.shared.offrampAddress as Address)).toBe(
+      before + parseUnits('50', 6),
+    )
+    expect(first.body).toMatchObject({
+      hasBeenPaid: false,
+      status: 'processing',
+      subStatus: 'initiated',
+      isListening: false,
+    })
     assertMatchesDocument('v2', 'GET', '/v2/request/{requestId}', 200, first.body)
     expect(processing(apiKey)).toEqual(['initiated'])
     expect(world(apiKey).events[0]!.payload).toMatchObject({
@@ -61,7 +73,11 @@ describe.each([
 
     for (const expected of ['pending_internal_assessment', 'ongoing_checks', 'sending_fiat']) {
       await advance(apiKey, 5)
-      expect((await status()).body).toMatchObject({ hasBeenPaid: false, status: 'processing', subStatus: expected })
+      expect((await status()).body).toMatchObject({
+        hasBeenPaid: false,
+        status: 'processing',
+        subStatus: expected,
+      })
     }
     await advance(apiKey, 5)
     const done = await status()
@@ -70,7 +86,13 @@ describe.each([
       ...Array(5).fill('payment.processing'),
       'payment.confirmed',
     ])
-    expect(processing(apiKey)).toEqual(['initiated', 'pending_internal_assessment', 'ongoing_checks', 'sending_fiat', 'fiat_sent'])
+    expect(processing(apiKey)).toEqual([
+      'initiated',
+      'pending_internal_assessment',
+      'ongoing_checks',
+      'sending_fiat',
+      'fiat_sent',
+    ])
     expect(world(apiKey).events.at(-1)!.payload).toMatchObject({
       event: 'payment.confirmed',
       requestId,
@@ -81,16 +103,23 @@ describe.each([
     })
   })
 
-  it.each(['failed', 'bounced'] as const)('ends in %s when the world says so, with payment.failed', async (outcome) => {
-    const apiKey = newApiKey()
-    world(apiKey).rules.offrampOutcome = outcome
-    const { status } = await payOfframp(apiKey)
-    await advance(apiKey, 30)
-    expect((await status()).body).toMatchObject({ hasBeenPaid: false, status: 'failed', subStatus: outcome })
-    expect(processing(apiKey).at(-1)).toBe(outcome)
-    const failed = world(apiKey).events.filter((e) => e.type === 'payment.failed')
-    expect(failed).toHaveLength(1)
-    expect(failed[0]!.payload).toMatchObject({ subStatus: outcome, paymentProcessor: 'request-tech' })
-    expect(world(apiKey).events.some((e) => e.type === 'payment.confirmed')).toBe(false)
-  })
+  it.each(['failed', 'bounced'] as const)(
+    'ends in %s when the world says so, with payment.failed',
+    async (outcome) => {
+      const apiKey = newApiKey()
+      world(apiKey).rules.offrampOutcome = outcome
+      const { status } = await payOfframp(apiKey)
+      await advance(apiKey, 30)
+      expect((await status()).body).toMatchObject({
+        hasBeenPaid: false,
+        status: 'failed',
+        subStatus: outcome,
+      })
+      expect(processing(apiKey).at(-1)).toBe(outcome)
+      const failed = world(apiKey).events.filter((e) => e.type === 'payment.failed')
+      expect(failed).toHaveLength(1)
+      expect(failed[0]!.payload).toMatchObject({ subStatus: outcome, paymentProcessor: 'request-tech' })
+      expect(world(apiKey).events.some((e) => e.type === 'payment.confirmed')).toBe(false)
+    },
+  )
 })
