@@ -3,6 +3,7 @@ import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
+import { payoutRoutes } from './resources/payouts/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
@@ -10,6 +11,7 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...currencyRoutes,
   ...payRoutes,
   ...requestRoutes,
+  ...payoutRoutes,
   ...controlRoutes,
   ...clockRoutes,
 ]
