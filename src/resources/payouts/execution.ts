@@ -35,7 +35,7 @@ export function worldContext(ctx: RouteContext): RouteContext {
 export async function scheduleNext(ctx: RouteContext, id: string, notBefore: Date): Promise<void> {
   const { world } = ctx
   const payout = world.recurringPayouts.get(id)
-  if (!payout || payout.status !== 'active' || payout.processedPayments >= payout.totalPayments) return
+  if (payout?.status !== 'active' || payout.processedPayments >= payout.totalPayments) return
   const index = payout.processedPayments + 1
   const due = dueDate(payout, index)
   const at = due > notBefore ? due : notBefore
@@ -80,7 +80,7 @@ async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, in
 async function runPayment(ctx: RouteContext, id: string, index: number, at: Date): Promise<void> {
   const { world, shared } = ctx
   const payout = world.recurringPayouts.get(id)
-  if (!payout || payout.status !== 'active' || payout.processedPayments + 1 !== index) return
+  if (payout?.status !== 'active' || payout.processedPayments + 1 !== index) return
   await world.recurringPayouts.update(id, (draft) => {
     draft.timerId = null
   })
