@@ -3,6 +3,7 @@
 import { type Address, keccak256, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { payoutOfChildRequest } from '../../src/resources/payouts/execution.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import {
@@ -131,6 +132,11 @@ describe.each(['http', 'msw'] as const)('recurring payouts on chain through %s',
     // Each execution is its own request, linked to the payout's original request.
     const child = await client().call('GET', `/v2/request/${status.body.requests[0].requestId}`, { apiKey })
     expect(child.body.originalRequestId).toMatch(/^01[0-9a-f]{64}$/)
+    expect(child.body.isListening).toBe(true)
+    expect(payoutOfChildRequest(t.sandbox.shared.tenants.get(apiKey), child.body.requestId)).toEqual({
+      id: created.body.id,
+      index: 1,
+    })
     const events = t.sandbox.shared.tenants.get(apiKey).events
     const confirmed = events.filter((e) => e.type === 'payment.confirmed').map((e) => e.payload)
     expect(confirmed).toHaveLength(3)

@@ -7,7 +7,8 @@ import type { SchedulePermitValues } from '../../chain/recurring.ts'
 import { RelayFailure } from '../../chain/relayer.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
-import { createRequest } from '../requests/model.ts'
+import type { World } from '../../store/world.ts'
+import { createRequest, startListening } from '../requests/model.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
 
 /** Seconds between two payments of each frequency (the proxy takes a fixed period: a month is 30 days). */
@@ -21,6 +22,18 @@ export const PERIOD_SECONDS = {
 /** When payment `index` (1-based) falls due, as the proxy computes it. */
 export function dueDate(payout: RecurringPayoutRecord, index: number): Date {
   return new Date((payout.permit.firstPayment + (index - 1) * payout.permit.periodSeconds) * 1000)
+}
+
+/** The recurring payout and payment index a child request was created for (for payment detection). */
+export function payoutOfChildRequest(
+  world: World,
+  requestId: string,
+): { id: string; index: number } | undefined {
+  for (const payout of world.recurringPayouts.all()) {
+    const child = payout.requests.find((r) => r.requestId === requestId)
+    if (child) return { id: payout.id, index: child.index }
+  }
+  return undefined
 }
 
 /** A context that outlives the call that created it (timed tasks run after the HTTP call has returned). */
@@ -62,6 +75,8 @@ async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, in
     originalRequestId: payout.originalRequestId,
     originalRequestPaymentReference: payout.originalRequestPaymentReference,
   })
+  // The service watches each execution's reference, as it does once a request's calldata was asked for.
+  await startListening(ctx, record)
   const child = { index, requestId: record.requestId, paymentReference: record.paymentReference }
   await ctx.world.recurringPayouts.update(payout.id, (draft) => {
     draft.requests.push(child)
