@@ -1,4 +1,5 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
+import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RateRecord } from '../resources/rates/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
@@ -28,6 +29,8 @@ export interface World {
   requestsByReference: Map<string, string>
   /** USD price overrides set with POST /__sandbox/rates (empty: the fixture's rates) */
   rates: Table<typeof RateRecord, 'currency'>
+  /** recurring payouts (POST /v2/payouts with recurrence) by id */
+  recurringPayouts: Table<typeof RecurringPayoutRecord, 'id'>
 }
 
 /** Creates an empty world for a tenant. */
@@ -45,5 +48,6 @@ export function createWorld(
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
     rates: new Table(RateRecord, 'currency'),
+    recurringPayouts: new Table(RecurringPayoutRecord, 'id'),
   }
 }

@@ -2,6 +2,7 @@
 // detected on its own chains. `amount` is human-readable in the payment currency (the documented schema; its
 // examples show base units). Conversion fields: source is the invoice side, destination the paid side.
 import type { RouteContext } from '../../contract/route-context.ts'
+import { payoutOfChildRequest } from '../payouts/execution.ts'
 import { divWad, formatWad, toWad, WAD } from '../rates/decimal.ts'
 import type { DetectedPayment, RequestRecord } from '../requests/schema.ts'
 import { hasBeenPaid } from '../requests/status.ts'
@@ -71,7 +72,7 @@ function shape(ctx: RouteContext, r: RequestRecord, p: DetectedPayment) {
           ]
         : []),
     ],
-    recurringPaymentId: null,
+    recurringPaymentId: payoutOfChildRequest(ctx.world, r.requestId)?.id ?? null,
     rateProvider: rate ? ('chainlink' as const) : null,
     request: {
       requestId: r.requestId,

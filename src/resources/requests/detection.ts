@@ -6,6 +6,7 @@ import type { DetectedTransfer, DetectorSink } from '../../chain/detector.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import type { SharedState } from '../../contract/route-context.ts'
 import type { World } from '../../store/world.ts'
+import { payoutOfChildRequest } from '../payouts/execution.ts'
 import { divWad, formatWad, formatWadFixed, mulWad, unitsToWad } from '../rates/decimal.ts'
 import { paymentEventPayload } from './events.ts'
 import { isConversion, isFullyPaid } from './model.ts'
@@ -113,6 +114,8 @@ async function applyTo(
     draft.isListening = !isFullyPaid(shared, draft) && draft.payRequestedAt !== null
   }))!
   const paidNow = isFullyPaid(shared, updated)
+  // A recurring payout's execution is announced by the relayer that sent it (with recurringPayment.id).
+  if (payoutOfChildRequest(world, requestId)) return
   if (isOfframpRequest(shared, updated)) {
     if (!paidNow) shared.events.emit(world, 'payment.partial', paymentEventPayload(shared, updated, payment))
     else if (!wasPaid) await startOfframp(shared, world, requestId, payment)
