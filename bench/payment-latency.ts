@@ -57,7 +57,11 @@ export async function measurePaymentLatency(options: PaymentLatencyOptions = {})
         headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { body: JSON.stringify(body) } : {}),
       })
-      return (await res.json()) as any
+      return (await res.json()) as {
+        requestId: string
+        hasBeenPaid?: boolean
+        transactions: { to: Hex; data: Hex; value: { hex: Hex } }[]
+      }
     }
     const receiptToPaid: number[] = []
     const createToPaid: number[] = []
@@ -72,7 +76,7 @@ export async function measurePaymentLatency(options: PaymentLatencyOptions = {})
       })
       const pay = await api('GET', `/v2/request/${created.requestId}/pay?wallet=${account.address}`)
       let hash: Hex = '0x'
-      for (const tx of pay.transactions as { to: Hex; data: Hex; value: { hex: Hex } }[]) {
+      for (const tx of pay.transactions) {
         hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value.hex) })
         if (tx !== pay.transactions.at(-1))
           await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 1 })

@@ -6,7 +6,7 @@ import {
   ETH_TRANSFER_TOPIC,
   type ProxyKind,
   pairLogs,
-} from './detector.ts'
+} from './payment-logs.ts'
 
 const feeProxy = '0x399f5ee127ce7432e4921a61b8cf52b0af52cbfe'
 const conversionProxy = '0xad61121dafaae495095cd466022b519cb7503a4e'
