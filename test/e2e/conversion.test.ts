@@ -212,6 +212,8 @@ describe.each([
     [{ rates: [{ from: 'XYZ', to: 'USD', rate: '1' }] }, 'rates.0.from'],
     [{ rates: [{ from: 'EUR', to: 'USD', rate: '0' }] }, 'rates.0.rate'],
     [{ rates: [{ from: 'EUR', to: 'EUR', rate: '2' }] }, 'rates.0.to'],
+    [{ rates: [{ from: 'EUR', to: 'USD', rate: '1'.padEnd(60, '0') }] }, 'rates.0.rate'],
+    [{ rates: [{ from: 'USD', to: 'EUR', rate: '0.0000000000000000001' }] }, 'rates.0.rate'],
     [{ rates: [] }, 'rates'],
     [{}, 'rates'],
   ])('rejects rates %j with 400 Validation failed naming %s', async (body, field) => {

@@ -6,6 +6,9 @@ import { divWad, formatWad, mulWad, toWad, WAD } from './decimal.ts'
 import { RateFieldError } from './errors.ts'
 import type { SetRatesBody } from './schema.ts'
 
+/** The largest USD price a currency may be given (10^15 USD). */
+const MAX_USD_PRICE = toWad('1000000000000000')
+
 /** The caller's rates: USD prices in force, which of them it set, and each executable route's rate. */
 export function listRates(ctx: RouteContext) {
   const { shared, world } = ctx
@@ -59,6 +62,8 @@ export async function setRates(ctx: RouteContext, body: SetRatesBody) {
         : [from.id, prices.has(to.id) ? mulWad(rate, prices.get(to.id)!) : null]
     if (price === null) throw new RateFieldError(`rates.${i}.to`, `No USD price is known for ${to.id}`)
     if (price === 0n) throw new RateFieldError(`rates.${i}.rate`, 'rate is too small')
+    // Feeds answer int256 with 8 decimals: keep prices where every derived rate stays representable.
+    if (price > MAX_USD_PRICE) throw new RateFieldError(`rates.${i}.rate`, 'rate is too large')
     for (const id of aliasesOf(ctx, target)) {
       prices.set(id, price)
       changed.set(id, price)
