@@ -1,4 +1,7 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
+import { ClientIdRecord } from '../resources/client-ids/schema.ts'
+import { PayerRecord } from '../resources/payers/schema.ts'
+import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
 import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RateRecord } from '../resources/rates/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
@@ -31,6 +34,12 @@ export interface World {
   rates: Table<typeof RateRecord, 'currency'>
   /** recurring payouts (POST /v2/payouts with recurrence) by id */
   recurringPayouts: Table<typeof RecurringPayoutRecord, 'id'>
+  /** payers by clientUserId (compliance data and statuses) */
+  payers: Table<typeof PayerRecord, 'clientUserId'>
+  /** bank payment details by id (each names its payer) */
+  paymentDetails: Table<typeof PaymentDetailRecord, 'id'>
+  /** client IDs by internal id (TenantDirectory maps the public clientId here) */
+  clientIds: Table<typeof ClientIdRecord, 'id'>
 }
 
 /** Creates an empty world for a tenant. */
@@ -49,5 +58,8 @@ export function createWorld(
     requestsByReference: new Map(),
     rates: new Table(RateRecord, 'currency'),
     recurringPayouts: new Table(RecurringPayoutRecord, 'id'),
+    payers: new Table(PayerRecord, 'clientUserId'),
+    paymentDetails: new Table(PaymentDetailRecord, 'id'),
+    clientIds: new Table(ClientIdRecord, 'id'),
   }
 }

@@ -5,6 +5,7 @@ import { type Address, encodeFunctionData, getAddress } from 'viem'
 import { readConversion } from '../../chain/conversion-contracts.ts'
 import { bigNumberJson, decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
+import { effectiveFee } from '../client-ids/fees.ts'
 import { mulWad, unitsToWad, wadToUnits } from '../rates/decimal.ts'
 import { remainingUnits } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
@@ -72,10 +73,11 @@ export async function planConversion(
   if (!stack || !proxy)
     throw new PaymentNotPossibleError(`No conversion proxy for ${paid.id} on ${record.network}`)
   const amount = invoiceAmount(ctx, record, query)
-  const fee = query.feePercentage ? percentageOf(amount, query.feePercentage) : 0n
+  const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
+  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
   const requestAmount = padForChainlink(amount, invoice)
   const feeAmount = padForChainlink(fee, invoice)
-  const feeAddress = query.feeAddress ? getAddress(query.feeAddress) : NO_FEE_ADDRESS
+  const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const chain = shared.chains.get(record.network)
   let quoted: bigint
   if (chain) quoted = await readConversion(chain, stack.path, requestAmount + feeAmount, route.path)

@@ -6,6 +6,7 @@ import type { Address } from 'viem'
 import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
+import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { isConversion, remainingUnits, startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
@@ -18,6 +19,7 @@ import {
 } from './calldata.ts'
 import { planConversion } from './conversion.ts'
 import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import { offrampChoice } from './offramp.ts'
 import type { SameChainPayResponse } from './schema.ts'
 
 /** What the pay endpoints take from their query (v1 passes a subset). */
@@ -74,12 +76,6 @@ function rejectUnsupportedFlows(
       )
     }
   }
-  if (query.clientUserId) {
-    if (!record.isCryptoToFiatAvailable) {
-      throw new PaymentNotPossibleError('Crypto-to-fiat payment is not available for this request')
-    }
-    throw new PaymentNotPossibleError('Crypto-to-fiat payments are not available in this sandbox version')
-  }
   void ctx
 }
 
@@ -111,12 +107,19 @@ export async function buildPayment(
 ): Promise<SameChainPayResponse> {
   const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
   rejectUnsupportedFlows(ctx, record, query, currency)
+  const offramp = offrampChoice(ctx, record, query, currency)
+  if (offramp)
+    await ctx.world.requests.update(record.requestId, (draft) => {
+      draft.offramp = offramp
+    })
   if (isConversion(record)) return buildConversionPayment(ctx, record, query, currency)
   const amount = amountToPay(ctx, record, query, currency)
-  const fee = query.feePercentage ? percentageOf(amount, query.feePercentage) : 0n
-  const feeAddress = query.feeAddress ? getAddress(query.feeAddress) : NO_FEE_ADDRESS
+  const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
+  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const reference = record.paymentReference as `0x${string}`
-  const to = getAddress(record.paymentAddress)
+  // An off-ramp payment goes to the off-ramp's deposit address, with the request's reference.
+  const to = getAddress(offramp ? ctx.shared.offrampAddress : record.paymentAddress)
   const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
   const chain = ctx.shared.chains.get(record.network) ?? null
   const transactions: ServiceTransaction[] = []

@@ -22,7 +22,8 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
  * conversion proxy for the others) and, for conversions, the invoice currency as the path's first hop.
  */
 export function paysRequest(shared: SharedState, record: RequestRecord, t: DetectedTransfer): boolean {
-  if (record.network !== t.network || !same(t.to, record.paymentAddress)) return false
+  const toOfframp = record.offramp !== null && same(t.to, shared.offrampAddress)
+  if (record.network !== t.network || !(same(t.to, record.paymentAddress) || toOfframp)) return false
   const paid = shared.currencies.byId(record.paymentCurrency)
   const invoice = shared.currencies.byId(record.invoiceCurrency)
   if (!paid || !invoice) return false

@@ -18,18 +18,20 @@ const PATHS: Record<World['rules']['offrampOutcome'], SubStatus[]> = {
 
 /** Whether payments of this request go to the sandbox's off-ramp (crypto-to-fiat). */
 export function isOfframpRequest(shared: SharedState, record: RequestRecord): boolean {
+  if (!record.isCryptoToFiatAvailable) return false
   return (
-    record.isCryptoToFiatAvailable &&
-    record.paymentAddress.toLowerCase() === shared.offrampAddress.toLowerCase()
+    record.offramp !== null || record.paymentAddress.toLowerCase() === shared.offrampAddress.toLowerCase()
   )
 }
 
 function processingPayload(
+  world: World,
   record: RequestRecord,
   state: OfframpState,
   payment: DetectedPayment,
   currency: string,
 ) {
+  const detail = state.paymentDetailsId ? world.paymentDetails.get(state.paymentDetailsId) : undefined
   return {
     ...requestEventFields(record),
     offrampId: state.id,
@@ -43,6 +45,7 @@ function processingPayload(
       paymentDetailsId: state.paymentDetailsId,
       cryptoAmount: payment.paidAmount,
       cryptoCurrency: currency,
+      fiatCurrency: detail?.currency ?? null,
       txHash: payment.txHash,
     },
   }
@@ -65,7 +68,7 @@ async function moveTo(
   shared.events.emit(
     world,
     'payment.processing',
-    processingPayload(updated, updated.offrampState, payment, currency),
+    processingPayload(world, updated, updated.offrampState, payment, currency),
   )
   if (subStatus === 'fiat_sent') {
     shared.events.emit(
