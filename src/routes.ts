@@ -1,9 +1,11 @@
 import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
+import { sandboxRoutes } from './control/sandbox-routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
+import { webhookRoutes } from './resources/webhooks/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
 export const routes: readonly RouteDefinition<any, any, any>[] = [
@@ -12,4 +14,6 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...requestRoutes,
   ...controlRoutes,
   ...clockRoutes,
+  ...sandboxRoutes,
+  ...webhookRoutes,
 ]

@@ -6,9 +6,16 @@ import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import type { SharedState } from './contract/route-context.ts'
 import { syncChainTime } from './control/clock.ts'
+import { createControl, type SandboxControl } from './control/control.ts'
+import { Journal } from './control/journal.ts'
+import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './control/middleware.ts'
+import { ScenarioEngine } from './control/scenarios/engine.ts'
+import { loadScenarios } from './control/scenarios/registry.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
+import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-delivery.ts'
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
+import { WebhookRegistry } from './resources/webhooks/registry.ts'
 import { routes } from './routes.ts'
 import { createIdGenerator } from './store/ids.ts'
 import { Tenants } from './store/tenants.ts'
@@ -28,6 +35,14 @@ export interface SandboxOptions {
   seed?: number
   /** where unexpected errors are reported (default: console.error) */
   log?: (message: string, error?: unknown) => void
+  /** the scenario of keys that chose none (default 'default') */
+  scenario?: string
+  /** folders of extra scenarios (TypeScript, JavaScript or JSON files) beside the built-in ones */
+  scenarioDirs?: string[]
+  /** webhook delivery: retry schedule, timeout, a server-wide URL and secret */
+  webhooks?: WebhookDeliveryOptions
+  /** the largest `x-sandbox-delay` accepted, in ms (default 30 000) */
+  maxDelayMs?: number
 }
 
 /** One sandbox: all state of all tenants, the chains, and the dispatcher both transports call. */
@@ -39,6 +54,8 @@ export interface Sandbox {
   chain: LiveChain | null
   /** every live chain by network */
   chains: ReadonlyMap<string, LiveChain>
+  /** the control API (/__sandbox/*) as methods */
+  control: SandboxControl
   /** forgets one tenant's world */
   reset(tenant: string): void
   /** stops timers and every embedded chain */
@@ -81,7 +98,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const tenants = new Tenants(log)
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(chains.values(), now)))
   const ids = createIdGenerator(options.seed)
-  const shared: SharedState = {
+  const journal = new Journal(ids)
+  const registry = await loadScenarios(options.scenarioDirs).catch(async (error: unknown) => {
+    await Promise.all(started.map((c) => c.stop()))
+    throw error
+  })
+  // The scenario engine needs the finished shared state (its seeds call the models): set right below.
+  const shared = {
     currencies,
     networks,
     chain,
@@ -89,25 +112,53 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     events: new EventBus(ids, log),
     ids,
     tenants,
+    journal,
+    webhooks: new WebhookDelivery(new WebhookRegistry(ids), { ids, journal, tenants }, options.webhooks),
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     now: () => new Date(),
     log,
+  } as Omit<SharedState, 'scenarios'> as SharedState
+  try {
+    shared.scenarios = new ScenarioEngine(shared, registry, {
+      ...(options.scenario ? { defaultScenario: options.scenario } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    })
+  } catch (error) {
+    await Promise.all(started.map((c) => c.stop()))
+    throw error
   }
-  const dispatch = createDispatcher(
-    routes,
-    shared,
-    options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {},
-  )
+  tenants.onCreate((world) => shared.scenarios.applyRules(world))
+  shared.events.subscribe((event) => {
+    journal.record(event.tenant, {
+      type: 'event',
+      at: event.at,
+      scenario: event.scenario,
+      eventId: event.id,
+      event: event.type,
+      payload: event.payload,
+    })
+    shared.webhooks.handleEvent(event)
+  })
+  const dispatch = createDispatcher(routes, shared, {
+    ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+    middleware: [
+      journalMiddleware(shared),
+      scenarioMiddleware(shared),
+      faultMiddleware(shared, options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
+    ],
+  })
   let closed = false
   return {
     dispatch,
     shared,
     chain,
     chains,
-    reset: (tenant) => tenants.reset(tenant),
+    control: createControl(shared),
+    reset: (tenant) => createControl(shared).reset(tenant),
     async close() {
       if (closed) return
       closed = true
+      shared.webhooks.close()
       tenants.dispose()
       await Promise.all(started.map((c) => c.stop()))
     },

@@ -1,5 +1,8 @@
 import type { LiveChain } from '../chain/types.ts'
+import type { Journal } from '../control/journal.ts'
+import type { ScenarioEngine } from '../control/scenarios/engine.ts'
 import type { EventBus } from '../events/event-bus.ts'
+import type { WebhookDelivery } from '../events/webhook-delivery.ts'
 import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
@@ -19,6 +22,12 @@ export interface SharedState {
   tenants: Tenants
   /** the sandbox's off-ramp deposit address: crypto-to-fiat requests are paid to it */
   offrampAddress: string
+  /** scenario selection per key and seeding per world */
+  scenarios: ScenarioEngine
+  /** every key's API calls, events and webhook deliveries */
+  journal: Journal
+  /** webhook registrations and delivery */
+  webhooks: WebhookDelivery
   /** real time (a tenant's time is world.clock.now()) */
   now(): Date
   log(message: string, error?: unknown): void

@@ -1,6 +1,7 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
+import type { WorldRules } from './rules.ts'
 import { Table } from './table.ts'
 
 /**
@@ -11,6 +12,8 @@ export interface World {
   tenant: string
   scenario: string
   clock: TenantClock
+  /** behaviour knobs set by the world's scenario (src/store/rules.ts); empty in the default scenario */
+  rules: WorldRules
   /** the world's domain events, oldest first (webhooks and the journal read them) */
   events: SandboxEvent[]
   requests: Table<typeof RequestRecord, 'requestId'>
@@ -28,6 +31,7 @@ export function createWorld(
     tenant,
     scenario,
     clock: new TenantClock(log),
+    rules: {},
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),

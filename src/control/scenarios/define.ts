@@ -1,0 +1,55 @@
+// What a scenario file exports. This module has no runtime imports on purpose: scenario files are loaded
+// through tsx's importer (from src/ or from the compiled build), and a second copy of this module is harmless.
+// Scenario files reach the resource models only through the seed API they are handed, never by importing src/.
+import type { Faker } from '@faker-js/faker'
+import type { z } from 'zod'
+import type { SandboxAccount } from '../../chain/types.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import type { CreateRequestBody, RequestRecord } from '../../resources/requests/schema.ts'
+import type { WorldRules } from '../../store/rules.ts'
+import type { World } from '../../store/world.ts'
+
+/** The ids a scenario seeds, by the names it documents in `creates` (listed by GET /__sandbox/scenarios). */
+export type SeededIds = Record<string, string>
+
+/** What a seed function gets: the world being seeded, a seeded faker, and the models the API itself uses. */
+export interface ScenarioSeedApi {
+  /** the world (tenant x scenario) being seeded; its rules are already set */
+  world: World
+  /** a faker seeded from the sandbox seed, the scenario name and the tenant: the same data run after run */
+  faker: Faker
+  /** the context the models take (ids drawn from the scenario's own seeded generator) */
+  ctx: RouteContext
+  /** a new key pair from the faker: the same under the same --seed, empty on chain until funded */
+  wallet(): SandboxAccount
+  /** the scenario's payer: a wallet funded with `rules.payerBalances` (the same wallet on every call) */
+  payer(): Promise<SandboxAccount>
+  /** the faucet: mints `amount` of a token, or sets the ETH balance, of `address` */
+  fund(address: string, currency: string, amount: string): Promise<void>
+  /** creates a request through the request model (the same schema and rules as POST /v2/request) */
+  createRequest(body: z.input<typeof CreateRequestBody>): Promise<RequestRecord>
+  /** pays a request on chain from `from` with the calldata GET /pay returns; the transaction hashes */
+  pay(requestId: string, from: SandboxAccount, options?: { amount?: string }): Promise<string[]>
+  /** resolves when the chain detector has recorded `count` payments for the request (throws after timeout) */
+  waitForPayments(requestId: string, count: number, timeoutMs?: number): Promise<RequestRecord>
+}
+
+/** A named state an integrator can switch to: starting data (seed) and behaviour (rules). */
+export interface ScenarioDefinition {
+  /** lower-case words joined by dashes; a file's name must be `<name>.ts` (or .js, .mjs, .json) */
+  name: string
+  description: string
+  /** the ids the seed returns, name -> what it is (documentation for GET /__sandbox/scenarios) */
+  creates?: Record<string, string>
+  /** behaviour of the scenario's worlds (latency, failure status, rate limit, payer balances, outcomes) */
+  rules?: WorldRules
+  /** set while the scenario needs something this sandbox version lacks: selecting it answers 501 with this */
+  pending?: string
+  /** builds the starting state through the seed API; returns the ids named in `creates` */
+  seed?: (api: ScenarioSeedApi) => Promise<SeededIds | undefined> | SeededIds | undefined
+}
+
+/** Declares a scenario (an identity function that gives the file its types). */
+export function defineScenario(definition: ScenarioDefinition): ScenarioDefinition {
+  return definition
+}
