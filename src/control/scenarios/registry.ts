@@ -67,7 +67,8 @@ function fromJson(text: string, file: string): ScenarioDefinition {
 }
 
 async function loadFile(file: string): Promise<ScenarioDefinition> {
-  if (extname(file) === '.json') return fromJson(readFileSync(file, 'utf8'), file)
+  if (extname(file) === '.json')
+    return Definition.parse(fromJson(readFileSync(file, 'utf8'), file)) as ScenarioDefinition
   const url = pathToFileURL(file).href
   // tsx's importer compiles TypeScript whether or not the process runs under tsx (compiled build, plain node).
   const loaded = /\.m?ts$/.test(file)
