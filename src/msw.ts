@@ -1,7 +1,7 @@
 // `request-sandbox/msw`: what an app's test suite imports to answer its Request Network API calls in-process,
 // with a fresh isolated tenant per test (its own API key: no global reset, safe with parallel test files).
 import { randomBytes } from 'node:crypto'
-import type { RequestHandler } from 'msw'
+import { bypass, type RequestHandler } from 'msw'
 import type { LiveChain } from './chain/types.ts'
 import type { FaucetResult } from './control/faucet.ts'
 import type { JournalEntry, JournalFilter } from './control/journal.ts'
@@ -147,7 +147,8 @@ function bindTenant(sandbox: Sandbox, apiKey: string, next: () => number): TestT
 
 /**
  * A sandbox for app tests. Webhook retries default to 100, 250, 500 ms here (the service waits 1, 5, 15 s)
- * so a test of a failing receiver stays fast; pass `webhooks.retryDelaysMs` to change it.
+ * so a test of a failing receiver stays fast; pass `webhooks.retryDelaysMs` to change it. Webhooks delivered
+ * to a URL bypass MSW (they are meant for a real server, such as the app's dev server).
  */
 export async function createTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
   const { baseUrl = 'https://api.request.network', sandbox: given, ...sandboxOptions } = options
@@ -155,7 +156,12 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     given ??
     (await createSandbox({
       ...sandboxOptions,
-      webhooks: { retryDelaysMs: [100, 250, 500], ...sandboxOptions.webhooks },
+      // Deliveries to URLs go to the network, around the app's own MSW handlers (and onUnhandledRequest).
+      webhooks: {
+        retryDelaysMs: [100, 250, 500],
+        fetch: (request) => fetch(bypass(request)),
+        ...sandboxOptions.webhooks,
+      },
     }))
   let counter = 0
   return {

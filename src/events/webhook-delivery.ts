@@ -21,6 +21,8 @@ export interface WebhookDeliveryOptions {
   url?: string
   /** its signing secret (--webhook-secret; generated when absent) */
   secret?: string
+  /** how deliveries to URLs are sent (default: global fetch; the MSW harness passes one that bypasses MSW) */
+  fetch?: (request: Request) => Promise<Response>
 }
 
 /** One attempt of a delivery. */
@@ -81,6 +83,7 @@ export class WebhookDelivery {
   readonly #deliveries = new Map<string, Map<string, DeliveryRecord>>()
   readonly #timers = new Map<string, NodeJS.Timeout>()
   readonly #handlers = new Map<string, WebhookHandler>()
+  readonly #fetch: (request: Request) => Promise<Response>
   #closed = false
 
   constructor(
@@ -93,6 +96,7 @@ export class WebhookDelivery {
     // The service retries at most 3 times (retry count 0..3): a longer schedule is cut there.
     this.retryDelaysMs = (options.retryDelaysMs ?? [1000, 5000, 15000]).slice(0, 3)
     this.timeoutMs = options.timeoutMs ?? 5000
+    this.#fetch = options.fetch ?? ((request) => fetch(request))
     this.defaultTarget = options.url
       ? { id: 'default', url: options.url, secret: options.secret ?? deps.ids.hex(32) }
       : null
@@ -251,7 +255,9 @@ export class WebhookDelivery {
     const handler = this.#handlers.get(url)
     const signal = AbortSignal.timeout(this.timeoutMs)
     if (!handler) {
-      const response = await fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' })
+      const response = await this.#fetch(
+        new Request(url, { method: 'POST', headers, body, signal, redirect: 'manual' }),
+      )
       // Only the status matters; the body is dropped without waiting (an intercepted fetch may never end it).
       void response.body?.cancel().catch(() => undefined)
       return response.status
