@@ -4,6 +4,7 @@ import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
+import { payoutRoutes } from './resources/payouts/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 import { webhookRoutes } from './resources/webhooks/routes.ts'
 
@@ -12,6 +13,7 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...currencyRoutes,
   ...payRoutes,
   ...requestRoutes,
+  ...payoutRoutes,
   ...controlRoutes,
   ...clockRoutes,
   ...sandboxRoutes,

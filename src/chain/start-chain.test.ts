@@ -67,6 +67,7 @@ describe('startChain (sepolia)', () => {
     expect(chain.contracts).toEqual({
       ERC20FeeProxy: sepolia.ERC20FeeProxy,
       EthereumFeeProxy: sepolia.EthereumFeeProxy,
+      ERC20RecurringPaymentProxy: sepolia.ERC20RecurringPaymentProxy,
     })
     expect(Object.keys(chain.tokens).sort()).toEqual(sepoliaTokens.map((c) => c.id).sort())
     expect(chain.tokens['USDC-sepolia']).toBe(chain.tokens['fUSDC-sepolia'])

@@ -1,3 +1,4 @@
+import type { Relayer } from '../chain/relayer.ts'
 import type { LiveChain } from '../chain/types.ts'
 import type { Journal } from '../control/journal.ts'
 import type { ScenarioEngine } from '../control/scenarios/engine.ts'
@@ -17,6 +18,8 @@ export interface SharedState {
   chain: LiveChain | null
   /** every live chain by network name (one anvil each) */
   chains: ReadonlyMap<string, LiveChain>
+  /** the recurring-payment relayer of each live chain that has a recurring proxy */
+  relayers: ReadonlyMap<string, Relayer>
   events: EventBus
   ids: IdGenerator
   tenants: Tenants

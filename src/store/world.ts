@@ -1,4 +1,5 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
+import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
 import type { WorldRules } from './rules.ts'
@@ -19,6 +20,8 @@ export interface World {
   requests: Table<typeof RequestRecord, 'requestId'>
   /** payment reference -> request id */
   requestsByReference: Map<string, string>
+  /** recurring payouts (POST /v2/payouts with recurrence) by id */
+  recurringPayouts: Table<typeof RecurringPayoutRecord, 'id'>
 }
 
 /** Creates an empty world for a tenant. */
@@ -35,5 +38,6 @@ export function createWorld(
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
+    recurringPayouts: new Table(RecurringPayoutRecord, 'id'),
   }
 }

@@ -48,10 +48,11 @@ export function createApp(sandbox: Sandbox): Express {
       const { text, truncated } = await readBody(req)
       const response = await sandbox.dispatch(toNeutral(req, text))
       const { text: out, contentType } = serializeResponse(response)
-      res.status(response.status)
-      for (const [key, value] of Object.entries(response.headers)) res.setHeader(key, value)
-      if (contentType) res.setHeader('content-type', contentType)
-      if (truncated) res.setHeader('connection', 'close')
+      const headers: Record<string, string | number> = { ...response.headers }
+      if (contentType) headers['content-type'] = contentType
+      if (out !== null) headers['content-length'] = Buffer.byteLength(out)
+      if (truncated) headers.connection = 'close'
+      res.writeHead(response.status, headers)
       res.end(out ?? undefined)
       if (truncated) req.destroy()
     } catch (error) {

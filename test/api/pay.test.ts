@@ -158,7 +158,7 @@ describe.each(['http', 'msw'] as const)('pay calldata through %s', (transport) =
     [
       { chain: 'SOLANA', token: 'USDC' },
       'chain',
-      "Invalid enum value. Expected 'BASE' | 'OPTIMISM' | 'ARBITRUM' | 'ETHEREUM' | 'POLYGON', received 'SOLANA'",
+      "Invalid enum value. Expected 'POLYGON' | 'BASE' | 'OPTIMISM' | 'ETHEREUM' | 'ARBITRUM', received 'SOLANA'",
     ],
     [
       { chain: 'BASE', token: 'DOGE' },

@@ -1,8 +1,9 @@
 // Differences from the real service: without a wallet (query `wallet` or the request's `payer`), or for a
 // network the sandbox does not run, nothing can be read from a chain: the approval is always included and
 // hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields).
-import { type Address, getAddress } from 'viem'
+import type { Address } from 'viem'
 import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { remainingBaseUnits, startListening } from '../requests/model.ts'

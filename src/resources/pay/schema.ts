@@ -6,8 +6,9 @@ import { FieldListError } from '../../errors/sandbox-error.ts'
 const enumMessage = (values: readonly string[]) => (issue: { input?: unknown }) =>
   `Invalid enum value. Expected ${values.map((v) => `'${v}'`).join(' | ')}, received '${String(issue.input)}'`
 
-const v2Chains = ['BASE', 'OPTIMISM', 'ARBITRUM', 'ETHEREUM', 'POLYGON'] as const
-const v1Chains = ['BASE', 'OPTIMISM', 'ARBITRUM', 'ETHEREUM'] as const
+// in the order the service's error messages list them
+const v2Chains = ['POLYGON', 'BASE', 'OPTIMISM', 'ETHEREUM', 'ARBITRUM'] as const
+const v1Chains = ['BASE', 'OPTIMISM', 'ETHEREUM', 'ARBITRUM'] as const
 const v2Tokens = ['USDC', 'USDT'] as const
 const v1Tokens = ['USDC', 'USDT', 'DAI'] as const
 

@@ -1,8 +1,10 @@
-// Differences from the real service: requestId is `01` + keccak256 of the sandbox's own canonical JSON of
-// the request (the real one hashes a signed Request Network action stored on IPFS); same shape, not the
-// same value. The payment reference follows Request Network's formula exactly.
-import { getAddress, keccak256, toHex } from 'viem'
+// Differences from the real service: requestId is `01` + a 32-byte hash (SHA-256, native and fast) of the
+// sandbox's own canonical JSON of the request; the real one is keccak256 of a signed Request Network action
+// stored on IPFS: same shape, not the same value. The payment reference follows Request Network's formula exactly.
+import { createHash } from 'node:crypto'
+import { keccak256, toHex } from 'viem'
 import { toBaseUnits } from '../../contract/amounts.ts'
+import { checksum } from '../../contract/checksum.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { RequestFieldError, RequestNotFoundError } from './errors.ts'
@@ -40,7 +42,7 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
       throw new RequestFieldError('recurrence.startDate', 'Start date cannot be in the past')
     }
   }
-  const payee = body.payee ? getAddress(body.payee) : null
+  const payee = body.payee ? checksum(body.payee) : null
   const paymentAddress = payee ?? shared.offrampAddress
   const salt = shared.ids.hex(8)
   const createdAt = world.clock.now().toISOString()
@@ -53,7 +55,7 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
     paymentCurrency: payment.id,
     salt,
   })
-  const requestId = `01${keccak256(toHex(canonical)).slice(2)}`
+  const requestId = `01${createHash('sha256').update(canonical).digest('hex')}`
   const record = await world.requests.insert({
     requestId,
     paymentReference: paymentReferenceOf(requestId, salt, paymentAddress),
@@ -64,7 +66,7 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
     network: payment.network,
     payee,
     paymentAddress,
-    payer: body.payer ? getAddress(body.payer) : null,
+    payer: body.payer ? checksum(body.payer) : null,
     recurrence: body.recurrence ?? null,
     isCryptoToFiatAvailable: cryptoToFiat,
     customerInfo: body.customerInfo ?? null,

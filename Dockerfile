@@ -1,0 +1,30 @@
+# Request Sandbox: API, /rpc and health on one port, with its own anvil chain.
+#   docker build -t request-sandbox .
+#   docker run -p 8080:8080 request-sandbox
+# Debian-based Node image (anvil's binary is linked against glibc, so not Alpine); Node 26 is the current LTS.
+
+FROM node:26-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY src ./src
+COPY fixtures ./fixtures
+RUN node scripts/build.mjs
+
+FROM node:26-slim
+WORKDIR /app
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
+COPY package.json package-lock.json ./
+# Runtime dependencies only; anvil's binary comes in its platform package (no install script needed).
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+COPY fixtures ./fixtures
+COPY scenarios ./scenarios
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/__sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+USER node
+CMD ["node", "bin/request-sandbox.mjs"]

@@ -1,0 +1,67 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+
+/** A free TCP port from the OS. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+export function treeRss(pid: number): number {
+  let total = 0
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
+  for (const child of childrenOf(pid)) total += treeRss(child)
+  return total
+}
+
+function childrenOf(pid: number): number[] {
+  const out: number[] = []
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim()
+    if (text) out.push(...text.split(/\s+/).map(Number))
+  }
+  return out
+}
+
+/** Polls `url` until it answers 200; returns the time it took. */
+export async function waitFor200(url: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      const res = await fetch(url)
+      if (res.status === 200) return
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 in ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 5))
+  }
+}
+
+/** Starts a child process and stops it (by pid) on `stop()`. */
+export function startChild(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; stop(): Promise<void> } {
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return {
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        process.kill(child.pid!, 'SIGTERM')
+      }),
+  }
+}

@@ -1,0 +1,93 @@
+// `npm run bench`: throughput against a bare node:http baseline, cold start, memory. Prints figures; no thresholds fail.
+import { load } from './load.ts'
+import { freePort, startChild, treeRss, waitFor200 } from './processes.ts'
+
+const root = new URL('..', import.meta.url).pathname
+const durationMs = Number(process.env.BENCH_MS ?? 3000)
+const concurrency = 32
+const body = JSON.stringify({
+  amount: '10',
+  invoiceCurrency: 'FAU-sepolia',
+  paymentCurrency: 'FAU-sepolia',
+  payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
+})
+const json = { 'content-type': 'application/json', 'x-api-key': 'bench' }
+
+async function measure(base: string) {
+  await load({ url: `${base}/v1/currencies`, method: 'GET', headers: json, concurrency, durationMs: 500 })
+  const read = await load({
+    url: `${base}/v1/currencies`,
+    method: 'GET',
+    headers: json,
+    concurrency,
+    durationMs,
+  })
+  const create = await load({
+    url: `${base}/v2/request`,
+    method: 'POST',
+    body,
+    headers: json,
+    concurrency,
+    durationMs,
+  })
+  return { read, create }
+}
+
+async function coldStart(): Promise<number> {
+  const port = await freePort()
+  const started = performance.now()
+  const sandbox = startChild('node', [`${root}bin/request-sandbox.mjs`, '--port', String(port)])
+  await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`)
+  const ms = performance.now() - started
+  await sandbox.stop()
+  return ms
+}
+
+async function main() {
+  const barePort = await freePort()
+  const bare = startChild('node', [`${root}bench/bare-server.mjs`, String(barePort)])
+  await new Promise((r) => bare.child.stdout!.once('data', r))
+  const bareFigures = await measure(`http://127.0.0.1:${barePort}`)
+  await bare.stop()
+
+  const port = await freePort()
+  const sandbox = startChild('node', [`${root}bin/request-sandbox.mjs`, '--port', String(port)])
+  await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`)
+  const figures = await measure(`http://127.0.0.1:${port}`)
+
+  // memory after 10,000 created requests (those made by the create run count too)
+  const created = figures.create.completed
+  const extra = Math.max(0, 10_000 - created)
+  if (extra > 0) {
+    await load({
+      url: `http://127.0.0.1:${port}/v2/request`,
+      method: 'POST',
+      body,
+      headers: { ...json, 'x-api-key': 'bench-memory' },
+      concurrency,
+      durationMs: Math.ceil((extra / Math.max(figures.create.rps, 1)) * 1000) + 200,
+    })
+  }
+  const rssMb = treeRss(sandbox.child.pid!) / 1024 / 1024
+  await sandbox.stop()
+
+  const starts = [await coldStart(), await coldStart(), await coldStart()]
+  const row = (name: string, s: { rps: number }, b: { rps: number }, target: number) =>
+    `${name.padEnd(22)} sandbox ${s.rps.toFixed(0).padStart(6)} req/s   bare ${b.rps.toFixed(0).padStart(6)} req/s   ratio ${(s.rps / b.rps).toFixed(2)}x (target >= ${target}x)`
+  console.log(`Request Sandbox benchmark (${durationMs} ms per run, ${concurrency} in flight, 2 processes)`)
+  console.log(row('GET /v1/currencies', figures.read, bareFigures.read, 0.5))
+  console.log(row('POST /v2/request', figures.create, bareFigures.create, 0.3))
+  console.log(
+    `cold start (spawn -> health 200, chain deployed): ${starts.map((s) => `${s.toFixed(0)} ms`).join(', ')} (target <= 1000 ms)`,
+  )
+  console.log(
+    `resident memory, sandbox + anvil, after ${Math.max(created, 10_000)} created requests: ${rssMb.toFixed(0)} MB (target < 250 MB)`,
+  )
+  const errors = figures.read.errors + figures.create.errors
+  if (errors) console.log(`errors during the sandbox runs: ${errors}`)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
