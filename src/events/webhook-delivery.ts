@@ -1,12 +1,14 @@
 // Webhook delivery as the service documents it (api-contract §5): a POST of compact JSON signed with
 // HMAC-SHA256 (hex) of the exact body bytes, a ULID delivery id, a retry count 0..3, a 5 s timeout, and
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
-import { createHmac } from 'node:crypto'
 import type { Journal } from '../control/journal.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
 import type { SandboxEvent } from './event-bus.ts'
+import { type DeliveryRecord, deliveryHeaders, webhookBody } from './webhook-format.ts'
+
+export { type DeliveryAttempt, type DeliveryRecord, signWebhook, webhookBody } from './webhook-format.ts'
 
 /** An app's webhook route called in-process (a Fetch Request in, a Response out). */
 export type WebhookHandler = (request: Request) => Response | Promise<Response>
@@ -25,48 +27,10 @@ export interface WebhookDeliveryOptions {
   fetch?: (request: Request) => Promise<Response>
 }
 
-/** One attempt of a delivery. */
-export interface DeliveryAttempt {
-  retryCount: number
-  at: string
-  status: number | null
-  error: string | null
-  durationMs: number
-}
-
-/** One event sent to one webhook, with all its attempts. */
-export interface DeliveryRecord {
-  id: string
-  tenant: string
-  scenario: string
-  webhookId: string
-  url: string
-  event: string
-  eventId: string | null
-  test: boolean
-  /** the exact bytes sent and signed */
-  body: string
-  state: 'pending' | 'delivered' | 'failed'
-  attempts: DeliveryAttempt[]
-}
-
 interface Target {
   id: string
   url: string
   secret: string
-}
-
-/** Adds `requestID` beside `requestId` (and the reverse): the service sends both (api-contract §6.2). */
-export function webhookBody(payload: Record<string, unknown>): string {
-  const out = { ...payload }
-  if (out.requestId !== undefined && out.requestID === undefined) out.requestID = out.requestId
-  if (out.requestID !== undefined && out.requestId === undefined) out.requestId = out.requestID
-  return JSON.stringify(out)
-}
-
-/** Lower-case hex HMAC-SHA256 of the body with the secret (a UTF-8 key), as receivers verify it. */
-export function signWebhook(body: string, secret: string): string {
-  return createHmac('sha256', secret).update(body, 'utf8').digest('hex')
 }
 
 const MAX_DELIVERIES_PER_KEY = 500
@@ -203,14 +167,7 @@ export class WebhookDelivery {
 
   async #attempt(record: DeliveryRecord, retryCount: number): Promise<void> {
     if (this.#closed) return
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'request-sandbox-webhooks',
-      'x-request-network-signature': signWebhook(record.body, this.#secretOf(record)),
-      'x-request-network-delivery': record.id,
-      'x-request-network-retry-count': String(retryCount),
-      ...(record.test ? { 'x-request-network-test': 'true' } : {}),
-    }
+    const headers = deliveryHeaders(record, retryCount, this.#secretOf(record))
     const started = Date.now()
     let status: number | null = null
     let error: string | null = null

@@ -32,6 +32,8 @@ describe.each(['http', 'msw'] as const)('scenarios through %s', (transport) => {
         'slow',
         'request-paid',
         'request-partially-paid',
+        'payout-cancelled',
+        'payout-paused-insufficient-funds',
       ]),
     )
     for (const scenario of res.body.scenarios) {

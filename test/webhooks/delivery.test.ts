@@ -2,7 +2,6 @@
 // The retry schedule is shortened (the service waits 1 s, 5 s, 15 s); everything else is as in production.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
-import { createSandbox } from '../../src/sandbox.ts'
 import { type ApiClient, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
@@ -217,43 +216,5 @@ describe.each(['http', 'msw'] as const)('webhook delivery through %s', (transpor
     expect(receiver.received).toHaveLength(1)
     expect(got!.path).toBe('/webhook?for=alice')
     expect(t.sandbox.control.deliveries(bob)).toEqual([])
-  })
-})
-
-describe('a server-wide webhook URL (--webhook-url / WEBHOOK_URL)', () => {
-  it("gets every key's events, signed with --webhook-secret", async () => {
-    const own = await startReceiver()
-    own.secret = 'container-secret'
-    const sandbox = await createSandbox({
-      chain: false,
-      webhooks: { url: own.url, secret: 'container-secret' },
-    })
-    try {
-      await sandbox.control.emit('key-one', 'payment.confirmed', { requestId: 'a' })
-      await sandbox.control.emit('key-two', 'compliance.updated', { clientUserId: 'u' })
-      const got = await own.waitFor(2)
-      expect(got.every((r) => r.signatureValid)).toBe(true)
-      expect(got.map((r) => r.body.event).sort()).toEqual(['compliance.updated', 'payment.confirmed'])
-      await until(
-        () => (sandbox.control.journal('key-one', { types: ['delivery'] }).length === 1 ? true : undefined),
-        'the journal entry of the delivery',
-      )
-    } finally {
-      await sandbox.close()
-      await own.close()
-    }
-  })
-
-  it('keeps the documented schedule by default: retries after 1 s, 5 s and 15 s, 5 s per attempt', async () => {
-    const sandbox = await createSandbox({ chain: false })
-    try {
-      expect(sandbox.shared.webhooks.retryDelaysMs).toEqual([1000, 5000, 15000])
-      expect(sandbox.shared.webhooks.timeoutMs).toBe(5000)
-      const longer = await createSandbox({ chain: false, webhooks: { retryDelaysMs: [1, 2, 3, 4, 5] } })
-      expect(longer.shared.webhooks.retryDelaysMs).toEqual([1, 2, 3])
-      await longer.close()
-    } finally {
-      await sandbox.close()
-    }
   })
 })

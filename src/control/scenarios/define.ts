@@ -5,9 +5,34 @@ import type { Faker } from '@faker-js/faker'
 import type { z } from 'zod'
 import type { SandboxAccount } from '../../chain/types.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
+import type { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
+import type { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
+import type { PayoutBody } from '../../resources/payouts/schema.ts'
 import type { CreateRequestBody, RequestRecord } from '../../resources/requests/schema.ts'
 import type { WorldRules } from '../../store/rules.ts'
 import type { World } from '../../store/world.ts'
+
+type Bound<F> = F extends (ctx: RouteContext, ...args: infer A) => infer R ? (...args: A) => R : never
+
+/** A transaction as the API returns it (`value` as ethers' BigNumber JSON or a hex string). */
+export interface ServiceTx {
+  to: string
+  data: string
+  value: { hex: string } | string
+}
+
+/** The resource models, bound to the world being seeded, called exactly as the routes call them. */
+export interface SeedModels {
+  payouts: {
+    /** POST /v2/payouts with a recurrence (the body is validated by the route's schema first) */
+    createRecurring(body: z.input<typeof PayoutBody>): ReturnType<typeof createRecurringPayout>
+    /** POST /v2/payouts without recurrence: a request and its pay calldata */
+    createOneTime(body: z.input<typeof PayoutBody>): ReturnType<typeof createOneTimePayout>
+    activate: Bound<typeof activatePayout>
+    update: Bound<typeof updatePayout>
+    get: Bound<typeof getPayout>
+  }
+}
 
 /** The ids a scenario seeds, by the names it documents in `creates` (listed by GET /__sandbox/scenarios). */
 export type SeededIds = Record<string, string>
@@ -30,6 +55,17 @@ export interface ScenarioSeedApi {
   createRequest(body: z.input<typeof CreateRequestBody>): Promise<RequestRecord>
   /** pays a request on chain from `from` with the calldata GET /pay returns; the transaction hashes */
   pay(requestId: string, from: SandboxAccount, options?: { amount?: string }): Promise<string[]>
+  /** sends transactions as the API returns them from `from` on a live network (default: the first one) */
+  send(from: SandboxAccount, transactions: ServiceTx[], network?: string): Promise<string[]>
+  /** signs EIP-712 typed data with `from`'s key (permits, as a payer's wallet would) */
+  signTypedData(
+    from: SandboxAccount,
+    typedData: { domain: unknown; types: unknown; primaryType: string; message: unknown },
+  ): Promise<string>
+  /** the resource models bound to this world (requests: use createRequest) */
+  models: SeedModels
+  /** polls `check` (every 50 ms) until it returns a value; throws naming `what` after the timeout */
+  waitFor<T>(check: () => T | undefined, what: string, timeoutMs?: number): Promise<T>
   /** resolves when the chain detector has recorded `count` payments for the request (throws after timeout) */
   waitForPayments(requestId: string, count: number, timeoutMs?: number): Promise<RequestRecord>
 }

@@ -7,12 +7,15 @@ import { sandboxChain } from '../../chain/start-chain.ts'
 import type { SandboxAccount } from '../../chain/types.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
+import { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
+import { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
+import { PayoutBody } from '../../resources/payouts/schema.ts'
 import { createRequest, getRequest } from '../../resources/requests/model.ts'
 import { CreateRequestBody } from '../../resources/requests/schema.ts'
 import { createIdGenerator } from '../../store/ids.ts'
 import type { World } from '../../store/world.ts'
 import { faucet } from '../faucet.ts'
-import type { ScenarioSeedApi } from './define.ts'
+import type { ScenarioSeedApi, ServiceTx } from './define.ts'
 
 /** A 32-bit seed from the sandbox seed, the scenario and the tenant (different keys never share wallets). */
 export function scenarioSeed(sandboxSeed: number, scenario: string, tenant: string): number {
@@ -41,6 +44,32 @@ export async function createSeedApi(
     const privateKey = faker.string.hexadecimal({ length: 64, casing: 'lower', prefix: '0x' }) as Hex
     return { address: privateKeyToAccount(privateKey).address, privateKey }
   }
+  const send = async (
+    from: SandboxAccount,
+    transactions: ServiceTx[],
+    network?: string,
+  ): Promise<string[]> => {
+    const chain = network ? shared.chains.get(network) : shared.chain
+    if (!chain) throw new Error(`sending transactions needs a live ${network ?? ''} chain`)
+    const client = createWalletClient({
+      account: privateKeyToAccount(from.privateKey),
+      chain: sandboxChain(chain.network, chain.chainId, chain.rpcUrl, shared.currencies.all),
+      transport: http(chain.rpcUrl),
+    })
+    const hashes: string[] = []
+    for (const tx of transactions) {
+      const value = typeof tx.value === 'string' ? tx.value : tx.value.hex
+      const hash = await client.sendTransaction({
+        to: getAddress(tx.to),
+        data: tx.data as Hex,
+        value: BigInt(value),
+      })
+      const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+      if (receipt.status !== 'success') throw new Error(`seed transaction ${hash} reverted`)
+      hashes.push(hash)
+    }
+    return hashes
+  }
   const fund = async (address: string, currency: string, amount: string): Promise<void> => {
     await faucet(shared, { address: address as Hex, currency, amount })
   }
@@ -62,44 +91,51 @@ export async function createSeedApi(
       return payer
     },
     createRequest: (body) => createRequest(ctx, CreateRequestBody.parse(body)),
+    send,
+    signTypedData: (from, typedData) =>
+      privateKeyToAccount(from.privateKey).signTypedData(typedData as never),
+    models: {
+      payouts: {
+        createRecurring(body) {
+          const parsed = PayoutBody.parse(body)
+          if (!parsed.recurrence) throw new Error('createRecurring needs a recurrence')
+          return createRecurringPayout(ctx, parsed)
+        },
+        createOneTime: (body) =>
+          createOneTimePayout(ctx, PayoutBody.parse({ ...body, recurrence: undefined })),
+        activate: (id, signature) => activatePayout(ctx, id, signature),
+        update: (id, action) => updatePayout(ctx, id, action),
+        get: (id) => getPayout(ctx, id),
+      },
+    },
+    waitFor: (check, what, timeoutMs) => waitFor(check, what, timeoutMs),
     async pay(requestId, from, options = {}) {
       const record = getRequest(ctx, requestId)
-      const chain = shared.chains.get(record.network)
-      if (!chain) throw new Error(`paying needs a live ${record.network} chain`)
       const payment = await buildPayment(ctx, record, {
         wallet: from.address,
         ...(options.amount ? { amount: options.amount } : {}),
       })
-      const client = createWalletClient({
-        account: privateKeyToAccount(from.privateKey),
-        chain: sandboxChain(chain.network, chain.chainId, chain.rpcUrl, shared.currencies.all),
-        transport: http(chain.rpcUrl),
-      })
-      const hashes: string[] = []
-      for (const tx of payment.transactions) {
-        const hash = await client.sendTransaction({
-          to: getAddress(tx.to),
-          data: tx.data as Hex,
-          value: BigInt(tx.value.hex),
-        })
-        const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-        if (receipt.status !== 'success') throw new Error(`seed transaction ${hash} reverted`)
-        hashes.push(hash)
-      }
-      return hashes
+      return send(from, payment.transactions, record.network)
     },
-    async waitForPayments(requestId, count, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs
-      for (;;) {
-        const record = getRequest(ctx, requestId)
-        if (record.payments.length >= count) return record
-        if (Date.now() > deadline) {
-          throw new Error(
-            `the chain detector recorded ${record.payments.length} of ${count} payments in ${timeoutMs} ms`,
-          )
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
+    waitForPayments(requestId, count, timeoutMs = 15_000) {
+      return waitFor(
+        () => {
+          const record = getRequest(ctx, requestId)
+          return record.payments.length >= count ? record : undefined
+        },
+        `the chain detector to record ${count} payment(s) of ${requestId}`,
+        timeoutMs,
+      )
     },
+  }
+}
+
+async function waitFor<T>(check: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = check()
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
