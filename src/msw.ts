@@ -96,16 +96,16 @@ async function poll<T>(find: () => T | undefined, timeoutMs: number, what: strin
   }
 }
 
-function bindTenant(sandbox: Sandbox, apiKey: string, next: () => number): TestTenant {
+function bindTenant(sandbox: Sandbox, apiKey: string, baseUrl: string, next: () => number): TestTenant {
   const { control } = sandbox
   const shared = sandbox.shared
-  const world = () => control.world(apiKey)
+  const world = () => control.world(apiKey, undefined, baseUrl)
   return {
     apiKey,
     headers: { 'x-api-key': apiKey },
     chain: sandbox.chain,
-    use: (scenario) => control.useScenario(apiKey, scenario),
-    scenario: () => control.scenario(apiKey),
+    use: (scenario) => control.useScenario(apiKey, scenario, baseUrl),
+    scenario: () => control.scenario(apiKey, undefined, baseUrl),
     world,
     clock: {
       now: async () => (await world()).clock.now(),
@@ -170,7 +170,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     baseUrl,
     async tenant(tenantOptions = {}) {
       const apiKey = tenantOptions.apiKey ?? `rn_test_${randomBytes(12).toString('hex')}`
-      const tenant = bindTenant(sandbox, apiKey, () => ++counter)
+      const tenant = bindTenant(sandbox, apiKey, baseUrl, () => ++counter)
       if (tenantOptions.scenario) await tenant.use(tenantOptions.scenario)
       return tenant
     },

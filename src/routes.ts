@@ -2,10 +2,15 @@ import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
+import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
+import { payerPageRoutes } from './resources/payers/page-routes.ts'
+import { payerControlRoutes, payerRoutes } from './resources/payers/routes.ts'
+import { paymentDetailControlRoutes, paymentDetailRoutes } from './resources/payment-details/routes.ts'
 import { payoutRoutes } from './resources/payouts/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
+import { sessionRoutes } from './resources/sessions/routes.ts'
 import { webhookRoutes } from './resources/webhooks/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
@@ -16,6 +21,13 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...payoutRoutes,
   ...controlRoutes,
   ...clockRoutes,
+  ...payerRoutes,
+  ...paymentDetailRoutes,
+  ...clientIdRoutes,
+  ...payerControlRoutes,
+  ...paymentDetailControlRoutes,
+  ...payerPageRoutes,
+  ...sessionRoutes,
   ...sandboxRoutes,
   ...webhookRoutes,
 ]

@@ -14,13 +14,13 @@ export interface SandboxControl {
   /** drops every world of the key (they are seeded afresh on next use) and its journal; webhooks stay */
   reset(tenant: string): void
   /** the scenario the key runs in (or `scenario`), seeded, with the ids its seed created */
-  scenario(tenant: string, scenario?: string): Promise<ScenarioState>
-  /** switches the key to a scenario (PUT /__sandbox/scenario) and seeds it */
-  useScenario(tenant: string, name: string): Promise<ScenarioState>
+  scenario(tenant: string, scenario?: string, baseUrl?: string): Promise<ScenarioState>
+  /** switches the key to a scenario (PUT /__sandbox/scenario) and seeds it (links use `baseUrl`) */
+  useScenario(tenant: string, name: string, baseUrl?: string): Promise<ScenarioState>
   /** every scenario with what it creates (and the ids seeded in the key's worlds) */
   scenarios(tenant?: string): ReturnType<ScenarioEngine['list']>
   /** the key's seeded world of its current scenario (or `scenario`) */
-  world(tenant: string, scenario?: string): Promise<World>
+  world(tenant: string, scenario?: string, baseUrl?: string): Promise<World>
   /** moves the key's clock forward (its timed transitions run; the chains' time follows) */
   advanceClock(tenant: string, seconds: number, scenario?: string): Promise<Date>
   /** mints a token or sets the ETH balance of an address */
@@ -56,15 +56,15 @@ export function createControl(shared: SharedState): SandboxControl {
       shared.tenants.reset(tenant)
       shared.journal.clear(tenant)
     },
-    async scenario(tenant, scenario) {
-      return scenarios.state(await scenarios.world(tenant, scenario))
+    async scenario(tenant, scenario, baseUrl) {
+      return scenarios.state(await scenarios.world(tenant, scenario, baseUrl))
     },
-    async useScenario(tenant, name) {
+    async useScenario(tenant, name, baseUrl) {
       scenarios.select(tenant, name)
-      return scenarios.state(await scenarios.world(tenant, name))
+      return scenarios.state(await scenarios.world(tenant, name, baseUrl))
     },
     scenarios: (tenant) => scenarios.list(tenant ?? null),
-    world: (tenant, scenario) => scenarios.world(tenant, scenario),
+    world: (tenant, scenario, baseUrl) => scenarios.world(tenant, scenario, baseUrl),
     async advanceClock(tenant, seconds, scenario) {
       const world = await scenarios.world(tenant, scenario)
       return world.clock.advance(seconds * 1000)

@@ -5,6 +5,7 @@ import type { CallInfo, Middleware } from '../contract/middleware.ts'
 import type { NeutralResponse } from '../contract/neutral.ts'
 import type { SharedState } from '../contract/route-context.ts'
 import { renderError } from '../errors/render-error.ts'
+import { publicBaseUrl } from '../resources/payers/links.ts'
 import { faultResponse, RateWindows, requestedFaults, sleep } from './faults.ts'
 import { journalBody } from './journal.ts'
 
@@ -57,7 +58,9 @@ export function scenarioMiddleware(shared: SharedState): Middleware {
       call.scenario = name
       // Control routes seed only when they need the state (GET/PUT /__sandbox/scenario): a scenario whose seed
       // fails must never lock its key out of the control API.
-      if (!isControlRoute(call)) await shared.scenarios.world(call.caller.tenant, name)
+      if (!isControlRoute(call)) {
+        await shared.scenarios.world(call.caller.tenant, name, publicBaseUrl(call.request))
+      }
       return next()
     })
 }

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
 import { defineRoute } from '../contract/route.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
+import { publicBaseUrl } from '../resources/payers/links.ts'
 import { createControl } from './control.ts'
 import { FaucetBody } from './faucet.ts'
 
@@ -64,7 +65,10 @@ export const sandboxRoutes = [
     path: '/__sandbox/scenario',
     auth: 'api',
     summary: "The call's scenario (x-sandbox-scenario or the key's choice), seeded, with its ids",
-    handler: async (ctx) => ({ status: 200, body: await ctx.shared.scenarios.state(ctx.world) }),
+    handler: async (ctx, { request }) => ({
+      status: 200,
+      body: await ctx.shared.scenarios.state(ctx.world, publicBaseUrl(request)),
+    }),
   }),
   defineRoute({
     method: 'PUT',
@@ -72,9 +76,9 @@ export const sandboxRoutes = [
     auth: 'api',
     summary: "Switches the caller's key to a scenario (seeded on first use); 400 lists the known names",
     body: z.object({ scenario: z.string().min(1) }).strict(),
-    handler: async (ctx, { body }) => ({
+    handler: async (ctx, { body, request }) => ({
       status: 200,
-      body: await createControl(ctx.shared).useScenario(ctx.tenant!, body.scenario),
+      body: await createControl(ctx.shared).useScenario(ctx.tenant!, body.scenario, publicBaseUrl(request)),
     }),
   }),
   defineRoute({

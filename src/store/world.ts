@@ -1,4 +1,7 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
+import { ClientIdRecord } from '../resources/client-ids/schema.ts'
+import { PayerRecord } from '../resources/payers/schema.ts'
+import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
 import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
@@ -22,6 +25,12 @@ export interface World {
   requestsByReference: Map<string, string>
   /** recurring payouts (POST /v2/payouts with recurrence) by id */
   recurringPayouts: Table<typeof RecurringPayoutRecord, 'id'>
+  /** payers by clientUserId (compliance data and statuses) */
+  payers: Table<typeof PayerRecord, 'clientUserId'>
+  /** bank payment details by id (each names its payer) */
+  paymentDetails: Table<typeof PaymentDetailRecord, 'id'>
+  /** client IDs by internal id (TenantDirectory maps the public clientId here) */
+  clientIds: Table<typeof ClientIdRecord, 'id'>
 }
 
 /** Creates an empty world for a tenant. */
@@ -39,5 +48,8 @@ export function createWorld(
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
     recurringPayouts: new Table(RecurringPayoutRecord, 'id'),
+    payers: new Table(PayerRecord, 'clientUserId'),
+    paymentDetails: new Table(PaymentDetailRecord, 'id'),
+    clientIds: new Table(ClientIdRecord, 'id'),
   }
 }

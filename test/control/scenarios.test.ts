@@ -34,6 +34,10 @@ describe.each(['http', 'msw'] as const)('scenarios through %s', (transport) => {
         'request-partially-paid',
         'payout-cancelled',
         'payout-paused-insufficient-funds',
+        'kyc-not-started',
+        'kyc-approved',
+        'kyc-rejected',
+        'payment-details-approved',
       ]),
     )
     for (const scenario of res.body.scenarios) {

@@ -5,12 +5,23 @@ import type { Faker } from '@faker-js/faker'
 import type { z } from 'zod'
 import type { SandboxAccount } from '../../chain/types.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
+import type {
+  applyKycAction,
+  complianceView,
+  forceCompliance,
+  getPayer,
+  markAgreementCompleted,
+} from '../../resources/payers/model.ts'
+import type { CreatePayerBody, PayerRecord } from '../../resources/payers/schema.ts'
+import type { forcePaymentDetailStatus } from '../../resources/payment-details/model.ts'
+import type { CreatePaymentDetailBody, PaymentDetailRecord } from '../../resources/payment-details/schema.ts'
 import type { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
 import type { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
 import type { PayoutBody } from '../../resources/payouts/schema.ts'
 import type { CreateRequestBody, RequestRecord } from '../../resources/requests/schema.ts'
 import type { WorldRules } from '../../store/rules.ts'
 import type { World } from '../../store/world.ts'
+import type { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
 type Bound<F> = F extends (ctx: RouteContext, ...args: infer A) => infer R ? (...args: A) => R : never
 
@@ -23,6 +34,25 @@ export interface ServiceTx {
 
 /** The resource models, bound to the world being seeded, called exactly as the routes call them. */
 export interface SeedModels {
+  payers: {
+    /** POST /v2/payer (agreement and KYC links use the seed's baseUrl) */
+    create(body: z.input<typeof CreatePayerBody>): Promise<PayerRecord>
+    /** PATCH /v2/payer/{clientUserId} {agreementCompleted: true} */
+    completeAgreement(clientUserId: string): ReturnType<typeof markAgreementCompleted>
+    /** what the payer does on the KYC page: submit, approve, reject, retry */
+    kyc(clientUserId: string, action: Parameters<typeof applyKycAction>[2]): ReturnType<typeof applyKycAction>
+    /** the forced transition of POST /__sandbox/payers/{clientUserId}/compliance */
+    force: Bound<typeof forceCompliance>
+    get: Bound<typeof getPayer>
+    /** what GET /v2/payer/{clientUserId} answers (statuses and the agreement and KYC links) */
+    view(clientUserId: string): ReturnType<typeof complianceView>
+  }
+  paymentDetails: {
+    /** POST /v2/payer/{clientUserId}/payment-details (validated by the route's schema first) */
+    create(clientUserId: string, body: z.input<typeof CreatePaymentDetailBody>): Promise<PaymentDetailRecord>
+    /** the forced transition of POST /__sandbox/payers/{clientUserId}/payment-details/{id} */
+    force: Bound<typeof forcePaymentDetailStatus>
+  }
   payouts: {
     /** POST /v2/payouts with a recurrence (the body is validated by the route's schema first) */
     createRecurring(body: z.input<typeof PayoutBody>): ReturnType<typeof createRecurringPayout>
@@ -45,8 +75,18 @@ export interface ScenarioSeedApi {
   faker: Faker
   /** the context the models take (ids drawn from the scenario's own seeded generator) */
   ctx: RouteContext
+  /** where the client reached the sandbox (for links such as a payer's agreementUrl) */
+  baseUrl: string
   /** a new key pair from the faker: the same under the same --seed, empty on chain until funded */
   wallet(): SandboxAccount
+  /** a payer body (POST /v2/payer) made by the faker: a US individual whose clientUserId is an e-mail address */
+  payerBody(): ReturnType<typeof fakePayerBody>
+  /** US bank details (POST /v2/payer/{id}/payment-details) for that payer, valid on local rails */
+  bankDetails(payer: {
+    firstName: string
+    lastName: string
+    dateOfBirth: string
+  }): ReturnType<typeof fakeBankDetails>
   /** the scenario's payer: a wallet funded with `rules.payerBalances` (the same wallet on every call) */
   payer(): Promise<SandboxAccount>
   /** the faucet: mints `amount` of a token, or sets the ETH balance, of `address` */

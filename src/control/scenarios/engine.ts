@@ -86,27 +86,30 @@ export class ScenarioEngine {
     if (rules) world.rules = structuredClone(rules)
   }
 
-  /** The world of `tenant` under `scenario`, seeded (the seed runs once per world; concurrent callers share it). */
-  async world(tenant: string, scenario: string = this.selected(tenant)): Promise<World> {
+  /**
+   * The world of `tenant` under `scenario`, seeded (the seed runs once per world; concurrent callers share it).
+   * `baseUrl` is where the caller reached the sandbox (links the seed hands out, such as a payer's kycUrl).
+   */
+  async world(tenant: string, scenario: string = this.selected(tenant), baseUrl?: string): Promise<World> {
     this.resolve(scenario)
     const world = this.#shared.tenants.get(tenant, scenario)
-    await this.ready(world)
+    await this.ready(world, baseUrl)
     return world
   }
 
   /** Seeds a world if it has not been; resolves to the ids the seed returned. */
-  ready(world: World): Promise<SeededIds> {
+  ready(world: World, baseUrl?: string): Promise<SeededIds> {
     let seeding = this.#seeding.get(world)
     if (!seeding) {
-      seeding = this.#runSeed(world)
+      seeding = this.#runSeed(world, baseUrl)
       this.#seeding.set(world, seeding)
     }
     return seeding
   }
 
   /** The scenario state of a seeded world. */
-  async state(world: World): Promise<ScenarioState> {
-    const ids = await this.ready(world)
+  async state(world: World, baseUrl?: string): Promise<ScenarioState> {
+    const ids = await this.ready(world, baseUrl)
     const definition = this.resolve(world.scenario)
     return {
       scenario: definition.name,
@@ -132,7 +135,7 @@ export class ScenarioEngine {
     })
   }
 
-  async #runSeed(world: World): Promise<SeededIds> {
+  async #runSeed(world: World, baseUrl: string | undefined): Promise<SeededIds> {
     const definition = this.resolve(world.scenario)
     if (!definition.seed) {
       this.#seeded.set(world, {})
@@ -140,7 +143,7 @@ export class ScenarioEngine {
     }
     const seed = this.#seed === null ? null : scenarioSeed(this.#seed, world.scenario, world.tenant)
     try {
-      const ids = (await definition.seed(await createSeedApi(this.#shared, world, seed))) ?? {}
+      const ids = (await definition.seed(await createSeedApi(this.#shared, world, seed, baseUrl))) ?? {}
       this.#seeded.set(world, ids)
       return ids
     } catch (error) {

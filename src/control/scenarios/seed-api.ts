@@ -7,6 +7,17 @@ import { sandboxChain } from '../../chain/start-chain.ts'
 import type { SandboxAccount } from '../../chain/types.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
+import {
+  applyKycAction,
+  complianceView,
+  createPayer,
+  forceCompliance,
+  getPayer,
+  markAgreementCompleted,
+} from '../../resources/payers/model.ts'
+import { CreatePayerBody } from '../../resources/payers/schema.ts'
+import { createPaymentDetail, forcePaymentDetailStatus } from '../../resources/payment-details/model.ts'
+import { CreatePaymentDetailBody } from '../../resources/payment-details/schema.ts'
 import { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
 import { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
 import { PayoutBody } from '../../resources/payouts/schema.ts'
@@ -16,6 +27,7 @@ import { createIdGenerator } from '../../store/ids.ts'
 import type { World } from '../../store/world.ts'
 import { faucet } from '../faucet.ts'
 import type { ScenarioSeedApi, ServiceTx } from './define.ts'
+import { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
 /** A 32-bit seed from the sandbox seed, the scenario and the tenant (different keys never share wallets). */
 export function scenarioSeed(sandboxSeed: number, scenario: string, tenant: string): number {
@@ -30,6 +42,7 @@ export async function createSeedApi(
   shared: SharedState,
   world: World,
   seed: number | null,
+  baseUrl = 'http://localhost',
 ): Promise<ScenarioSeedApi> {
   // faker is loaded on the first seed only: a sandbox whose keys never pick a scenario does not pay for it.
   const { base, en, Faker } = await import('@faker-js/faker')
@@ -78,8 +91,11 @@ export async function createSeedApi(
     world,
     faker,
     ctx,
+    baseUrl,
     wallet,
     fund,
+    payerBody: () => fakePayerBody(faker),
+    bankDetails: (payer) => fakeBankDetails(faker, payer),
     payer() {
       payer ??= (async () => {
         const account = wallet()
@@ -95,6 +111,18 @@ export async function createSeedApi(
     signTypedData: (from, typedData) =>
       privateKeyToAccount(from.privateKey).signTypedData(typedData as never),
     models: {
+      payers: {
+        create: (body) => createPayer(ctx, CreatePayerBody.parse(body), baseUrl),
+        completeAgreement: (id) => markAgreementCompleted(ctx, id, 'agreement_patch'),
+        kyc: (id, action) => applyKycAction(ctx, id, action),
+        force: (id, next) => forceCompliance(ctx, id, next),
+        get: (id) => getPayer(ctx, id),
+        view: (id) => complianceView(getPayer(ctx, id)),
+      },
+      paymentDetails: {
+        create: (id, body) => createPaymentDetail(ctx, id, CreatePaymentDetailBody.parse(body)),
+        force: (clientUserId, id, status) => forcePaymentDetailStatus(ctx, clientUserId, id, status),
+      },
       payouts: {
         createRecurring(body) {
           const parsed = PayoutBody.parse(body)
