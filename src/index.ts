@@ -5,5 +5,5 @@ export { defineScenario, type ScenarioDefinition, type ScenarioSeedApi } from '.
 export { signWebhook, type WebhookDeliveryOptions, type WebhookHandler } from './events/webhook-delivery.ts'
 export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
 export { type RunningServer, type StartServerOptions, startServer } from './server.ts'
-export type { WorldRules } from './store/rules.ts'
+export type { WorldRules, WorldRulesInput } from './store/rules.ts'
 export { createApp } from './transports/express.ts'

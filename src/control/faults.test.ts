@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import { worldRules } from '../store/rules.ts'
 import { createWorld } from '../store/world.ts'
 import { faultResponse, RateWindows, requestedFaults } from './faults.ts'
 
 describe('faults', () => {
   it('counts calls in fixed windows of the tenant clock and names the seconds left', async () => {
     const world = createWorld('k', 'rate-limited', () => undefined)
-    world.rules = { rateLimit: { limit: 2, windowSeconds: 60 } }
+    world.rules = worldRules({ rateLimit: { limit: 2, windowSeconds: 60 } })
     const windows = new RateWindows()
     expect(windows.take(world)).toBeNull()
     expect(windows.take(world)).toBeNull()

@@ -23,10 +23,20 @@ export const WorldRulesSchema = z
     agreementOutcome: z.enum(['completed', 'rejected', 'pending']).optional(),
     /** status bank payment details reach after review (payment-details resource, `payment_detail.updated`) */
     bankDetailOutcome: z.enum(['approved', 'rejected', 'failed', 'pending']).optional(),
-    /** where a crypto-to-fiat off-ramp ends (`payment.processing` subStatus before `payment.confirmed`/failure) */
-    offrampOutcome: z.enum(['fiat_sent', 'failed', 'bounced']).optional(),
+    /** how crypto-to-fiat payments end: `fiat_sent` (then payment.confirmed), `failed` or `bounced` */
+    offrampOutcome: z.enum(['fiat_sent', 'failed', 'bounced']).default('fiat_sent'),
+    /** seconds of tenant clock between two off-ramp sub-statuses */
+    offrampStepSeconds: z.number().int().min(0).max(86_400).default(5),
   })
   .strict()
 
-/** Rules of a world (see WorldRulesSchema for what each field does). */
+/** Rules of a world, defaults filled in (see WorldRulesSchema for what each field does). */
 export type WorldRules = z.infer<typeof WorldRulesSchema>
+
+/** Rules as a scenario writes them: every field optional, the others take their defaults. */
+export type WorldRulesInput = z.input<typeof WorldRulesSchema>
+
+/** The rules of a world whose scenario sets `rules` (defaults for the rest). */
+export function worldRules(rules: WorldRulesInput = {}): WorldRules {
+  return WorldRulesSchema.parse(rules)
+}

@@ -5,7 +5,7 @@ import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
 import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
-import type { WorldRules } from './rules.ts'
+import { type WorldRules, worldRules } from './rules.ts'
 import { Table } from './table.ts'
 
 /**
@@ -43,7 +43,7 @@ export function createWorld(
     tenant,
     scenario,
     clock: new TenantClock(log),
-    rules: {},
+    rules: worldRules(),
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),

@@ -184,7 +184,7 @@ describe.each(['http', 'msw'] as const)('scenarios through %s', (transport) => {
     expect(res.status).toBe(200)
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000)
     const state = await client().call('GET', '/__sandbox/scenario', { apiKey, headers })
-    expect(state.body.rules).toEqual({ latencyMs: 2000 })
+    expect(state.body.rules).toMatchObject({ latencyMs: 2000, offrampOutcome: 'fiat_sent' })
     const quick = Date.now()
     const overridden = await client().call('GET', '/v1/currencies', {
       apiKey,

@@ -19,7 +19,7 @@ import type { activatePayout, getPayout, updatePayout } from '../../resources/pa
 import type { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
 import type { PayoutBody } from '../../resources/payouts/schema.ts'
 import type { CreateRequestBody, RequestRecord } from '../../resources/requests/schema.ts'
-import type { WorldRules } from '../../store/rules.ts'
+import type { WorldRulesInput } from '../../store/rules.ts'
 import type { World } from '../../store/world.ts'
 import type { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
@@ -118,7 +118,7 @@ export interface ScenarioDefinition {
   /** the ids the seed returns, name -> what it is (documentation for GET /__sandbox/scenarios) */
   creates?: Record<string, string>
   /** behaviour of the scenario's worlds (latency, failure status, rate limit, payer balances, outcomes) */
-  rules?: WorldRules
+  rules?: WorldRulesInput
   /** set while the scenario needs something this sandbox version lacks: selecting it answers 501 with this */
   pending?: string
   /** builds the starting state through the seed API; returns the ids named in `creates` */

@@ -2,6 +2,7 @@
 // Selection: header x-sandbox-scenario, else the key's PUT /__sandbox/scenario choice, else --scenario.
 import type { SharedState } from '../../contract/route-context.ts'
 import { SandboxError } from '../../errors/sandbox-error.ts'
+import { worldRules } from '../../store/rules.ts'
 import type { World } from '../../store/world.ts'
 import type { ScenarioDefinition, SeededIds } from './define.ts'
 import type { ScenarioRegistry } from './registry.ts'
@@ -83,7 +84,7 @@ export class ScenarioEngine {
   /** Copies the scenario's rules onto a new world (registered as a Tenants onCreate hook). */
   applyRules(world: World): void {
     const rules = this.registry.get(world.scenario)?.rules
-    if (rules) world.rules = structuredClone(rules)
+    if (rules) world.rules = worldRules(structuredClone(rules))
   }
 
   /**

@@ -4,6 +4,7 @@ import { keccak256, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../resources/pay/abis.ts'
 import { createSandbox, type Sandbox } from '../../sandbox.ts'
+import { worldRules } from '../../store/rules.ts'
 import { createSeedApi } from './seed-api.ts'
 
 let sandbox: Sandbox
@@ -15,7 +16,7 @@ afterAll(async () => sandbox?.close())
 describe('the seed API', () => {
   it('funds the payer from the rules and pays a request on chain with the /pay calldata', async () => {
     const world = sandbox.shared.tenants.get('seed-api-pay', 'default')
-    world.rules = { payerBalances: { 'ETH-sepolia-sepolia': '1', 'FAU-sepolia': '100' } }
+    world.rules = worldRules({ payerBalances: { 'ETH-sepolia-sepolia': '1', 'FAU-sepolia': '100' } })
     const api = await createSeedApi(sandbox.shared, world, 42)
     const payer = await api.payer()
     expect(await api.payer()).toEqual(payer)
