@@ -51,6 +51,8 @@ describe.each(['http', 'msw'] as const)('fault headers through %s', (transport) 
     expect(res.status).toBe(429)
     expect(res.body).toEqual({ statusCode: 429, message: 'ThrottlerException: Too Many Requests' })
     expect(res.headers.get('retry-after')).toBe('1')
+    expect(res.headers.get('x-sandbox-fault')).toBe('x-sandbox-status')
+    expect(res.headers.get('access-control-expose-headers')).toContain('x-sandbox-fault')
   })
 
   it.each([
