@@ -5,13 +5,18 @@ import { startServer } from './server.ts'
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain
 
 Options:
-  --port <n>          port to listen on (env PORT; default 8080)
+  --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL
+                      from the first line, "Request Sandbox listening on <url> ...")
   --host <addr>       address to bind (env HOST; default 127.0.0.1, 0.0.0.0 in Docker)
   --api-keys <a,b>    strict mode: only these API keys pass (env SANDBOX_API_KEYS)
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
   --networks <a,b>    live networks, one anvil each (env SANDBOX_NETWORKS; default sepolia)
   --no-chain          run without a chain (no balance checks, no /rpc)
   --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
+  --scenario <name>   scenario of keys that choose none (env SANDBOX_SCENARIO; default: default)
+  --scenarios <dir>   extra scenario files (.ts, .js, .json); repeatable (env SANDBOX_SCENARIOS, comma list)
+  --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
+  --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
   -h, --help          this text
 `
 
@@ -25,6 +30,10 @@ async function main(): Promise<void> {
       'no-chain': { type: 'boolean' },
       networks: { type: 'string' },
       seed: { type: 'string' },
+      scenario: { type: 'string' },
+      scenarios: { type: 'string', multiple: true },
+      'webhook-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -40,6 +49,12 @@ async function main(): Promise<void> {
     .filter(Boolean)
   const rpcUrl = values['rpc-url'] ?? env.SANDBOX_RPC_URL
   const seed = values.seed ?? env.SANDBOX_SEED
+  const scenarioDirs = values.scenarios ?? env.SANDBOX_SCENARIOS?.split(',').filter(Boolean) ?? []
+  const scenario = values.scenario ?? env.SANDBOX_SCENARIO
+  const webhookUrl = values['webhook-url'] ?? env.WEBHOOK_URL
+  const webhookSecret = values['webhook-secret'] ?? env.WEBHOOK_SECRET
+  if (webhookUrl && !/^https?:\/\/[^\s]+$/.test(webhookUrl))
+    throw new Error(`invalid --webhook-url ${webhookUrl}`)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`)
   const started = Date.now()
   const server = await startServer({
@@ -52,13 +67,24 @@ async function main(): Promise<void> {
       .filter(Boolean) as NetworkName[],
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(seed !== undefined ? { seed: Number(seed) } : {}),
+    ...(scenario ? { scenario } : {}),
+    ...(scenarioDirs.length ? { scenarioDirs } : {}),
+    ...(webhookUrl
+      ? { webhooks: { url: webhookUrl, ...(webhookSecret ? { secret: webhookSecret } : {}) } }
+      : {}),
   })
   const chain = server.sandbox.chain
+  const hook = server.sandbox.shared.webhooks.defaultTarget
   const lines = [
     `Request Sandbox listening on ${server.url} (ready in ${Date.now() - started} ms)`,
     `  API:     ${server.url}/v2/request  (any x-api-key${apiKeys?.length ? `; strict: ${apiKeys.join(', ')}` : ''})`,
     `  health:  ${server.url}/__sandbox/health`,
+    `  scenario: ${server.sandbox.shared.scenarios.defaultScenario} (of ${server.sandbox.shared.scenarios.registry.names().length}: GET /__sandbox/scenarios)`,
   ]
+  if (hook)
+    lines.push(
+      `  webhooks: every event to ${hook.url} (secret ${webhookSecret ? 'from --webhook-secret' : hook.secret})`,
+    )
   if (chain) {
     for (const c of server.sandbox.chains.values()) {
       const alias = c === chain ? ` (also ${server.url}/rpc)` : ''

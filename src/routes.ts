@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
+import { sandboxRoutes } from './control/sandbox-routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
@@ -12,6 +13,7 @@ import { payoutRoutes } from './resources/payouts/routes.ts'
 import { rateRoutes } from './resources/rates/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 import { sessionRoutes } from './resources/sessions/routes.ts'
+import { webhookRoutes } from './resources/webhooks/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
 export const routes: readonly RouteDefinition<any, any, any>[] = [
@@ -30,4 +32,6 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...paymentDetailControlRoutes,
   ...payerPageRoutes,
   ...sessionRoutes,
+  ...sandboxRoutes,
+  ...webhookRoutes,
 ]

@@ -9,12 +9,19 @@ import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import type { SharedState } from './contract/route-context.ts'
 import { syncChainTime } from './control/clock.ts'
+import { createControl, type SandboxControl } from './control/control.ts'
+import { Journal } from './control/journal.ts'
+import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './control/middleware.ts'
+import { ScenarioEngine } from './control/scenarios/engine.ts'
+import { loadScenarios } from './control/scenarios/registry.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
+import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-delivery.ts'
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
 import { ConversionRegistry } from './resources/rates/registry.ts'
 import { createDetectionSink } from './resources/requests/detection.ts'
 import { PaymentReferenceIndex } from './resources/requests/reference-index.ts'
+import { WebhookRegistry } from './resources/webhooks/registry.ts'
 import { routes } from './routes.ts'
 import { createIdGenerator } from './store/ids.ts'
 import { Tenants } from './store/tenants.ts'
@@ -38,6 +45,14 @@ export interface SandboxOptions {
   seed?: number
   /** where unexpected errors are reported (default: console.error) */
   log?: (message: string, error?: unknown) => void
+  /** the scenario of keys that chose none (default 'default') */
+  scenario?: string
+  /** folders of extra scenarios (TypeScript, JavaScript or JSON files) beside the built-in ones */
+  scenarioDirs?: string[]
+  /** webhook delivery: retry schedule, timeout, a server-wide URL and secret */
+  webhooks?: WebhookDeliveryOptions
+  /** the largest `x-sandbox-delay` accepted, in ms (default 30 000) */
+  maxDelayMs?: number
 }
 
 /** One sandbox: all state of all tenants, the chains, and the dispatcher both transports call. */
@@ -51,6 +66,8 @@ export interface Sandbox {
   chains: ReadonlyMap<string, LiveChain>
   /** the payment detector of each live chain (sync() waits until the chain's payments are recorded) */
   detectors: ReadonlyMap<string, PaymentDetector>
+  /** the control API (/__sandbox/*) as methods */
+  control: SandboxControl
   /** forgets one tenant's world */
   reset(tenant: string): void
   /** stops timers and every embedded chain */
@@ -93,9 +110,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const tenants = new Tenants(log)
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(chains.values(), now)))
   const ids = createIdGenerator(options.seed)
+  const stopChains = () => Promise.all(started.map((c) => c.stop()))
   const conversion = new ConversionRegistry(currencies, networks, chains)
-  await conversion.installDefaults()
-  const shared: SharedState = {
+  const journal = new Journal(ids)
+  let registry: Awaited<ReturnType<typeof loadScenarios>>
+  try {
+    await conversion.installDefaults()
+    registry = await loadScenarios(options.scenarioDirs)
+  } catch (error) {
+    await stopChains()
+    throw error
+  }
+  // The scenario engine needs the finished shared state (its seeds call the models): set right below.
+  const shared = {
     currencies,
     networks,
     chain,
@@ -116,15 +143,41 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       kycReviewMs: options.complianceDelayMs ?? 5000,
       paymentDetailReviewMs: options.paymentDetailDelayMs ?? 3000,
     },
+    journal,
+    webhooks: new WebhookDelivery(new WebhookRegistry(ids), { ids, journal, tenants }, options.webhooks),
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     now: () => new Date(),
     log,
+  } as Omit<SharedState, 'scenarios'> as SharedState
+  try {
+    shared.scenarios = new ScenarioEngine(shared, registry, {
+      ...(options.scenario ? { defaultScenario: options.scenario } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    })
+  } catch (error) {
+    await stopChains()
+    throw error
   }
-  const dispatch = createDispatcher(
-    routes,
-    shared,
-    options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {},
-  )
+  tenants.onCreate((world) => shared.scenarios.applyRules(world))
+  shared.events.subscribe((event) => {
+    journal.record(event.tenant, {
+      type: 'event',
+      at: event.at,
+      scenario: event.scenario,
+      eventId: event.id,
+      event: event.type,
+      payload: event.payload,
+    })
+    shared.webhooks.handleEvent(event)
+  })
+  const dispatch = createDispatcher(routes, shared, {
+    ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+    middleware: [
+      journalMiddleware(shared),
+      scenarioMiddleware(shared),
+      faultMiddleware(shared, options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
+    ],
+  })
   const sink = createDetectionSink(shared)
   const detectors = new Map<string, PaymentDetector>(
     started.map((c) => [
@@ -132,6 +185,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       startDetector({ chain: c, proxies: () => conversion.proxies(c.network), sink, log }),
     ]),
   )
+  const control = createControl(shared)
   let closed = false
   return {
     dispatch,
@@ -139,10 +193,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     chain,
     chains,
     detectors,
-    reset: (tenant) => tenants.reset(tenant),
+    control,
+    reset: (tenant) => control.reset(tenant),
     async close() {
       if (closed) return
       closed = true
+      shared.webhooks.close()
       await Promise.all([...detectors.values()].map((d) => d.stop()))
       tenants.dispose()
       await Promise.all(started.map((c) => c.stop()))

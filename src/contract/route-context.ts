@@ -2,7 +2,10 @@ import type { Caller } from '../auth/authenticate.ts'
 import type { TenantDirectory } from '../auth/directory.ts'
 import type { Relayer } from '../chain/relayer.ts'
 import type { LiveChain } from '../chain/types.ts'
+import type { Journal } from '../control/journal.ts'
+import type { ScenarioEngine } from '../control/scenarios/engine.ts'
 import type { EventBus } from '../events/event-bus.ts'
+import type { WebhookDelivery } from '../events/webhook-delivery.ts'
 import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
 import type { ConversionRegistry } from '../resources/rates/registry.ts'
 import type { PaymentReferenceIndex } from '../resources/requests/reference-index.ts'
@@ -34,6 +37,12 @@ export interface SharedState {
   compliance: { kycReviewMs: number; paymentDetailReviewMs: number }
   /** the sandbox's off-ramp deposit address: crypto-to-fiat requests are paid to it */
   offrampAddress: string
+  /** scenario selection per key and seeding per world */
+  scenarios: ScenarioEngine
+  /** every key's API calls, events and webhook deliveries */
+  journal: Journal
+  /** webhook registrations and delivery */
+  webhooks: WebhookDelivery
   /** real time (a tenant's time is world.clock.now()) */
   now(): Date
   log(message: string, error?: unknown): void

@@ -30,6 +30,18 @@ export class Tenants {
     return world
   }
 
+  /** The world of `tenant` under `scenario` if it exists (never creates one). */
+  peek(tenant: string, scenario = 'default'): World | undefined {
+    return this.#worlds.get(`${scenario}\u0000${tenant}`)
+  }
+
+  /** Drops one world (key x scenario): the next call creates and seeds it afresh. */
+  drop(tenant: string, scenario: string): void {
+    const key = `${scenario}\u0000${tenant}`
+    this.#worlds.get(key)?.clock.dispose()
+    this.#worlds.delete(key)
+  }
+
   /** Drops the worlds of one tenant (every scenario); the next call starts fresh. */
   reset(tenant: string): void {
     for (const [key, world] of this.#worlds) {

@@ -6,15 +6,8 @@ import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RateRecord } from '../resources/rates/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
+import { type WorldRules, worldRules } from './rules.ts'
 import { Table } from './table.ts'
-
-/** Behaviour of a world that scenarios switch (typed so scenario files are checked). */
-export interface WorldRules {
-  /** how crypto-to-fiat payments end: `fiat_sent` (default), `failed` (after the checks) or `bounced` (after the fiat left) */
-  offrampOutcome: 'fiat_sent' | 'failed' | 'bounced'
-  /** seconds of tenant clock between two off-ramp sub-statuses (default 5) */
-  offrampStepSeconds: number
-}
 
 /**
  * Everything one tenant (credential x scenario) owns. A fresh world is created on the tenant's first call.
@@ -24,6 +17,7 @@ export interface World {
   tenant: string
   scenario: string
   clock: TenantClock
+  /** behaviour knobs set by the world's scenario (src/store/rules.ts) */
   rules: WorldRules
   /** the world's domain events, oldest first (webhooks and the journal read them) */
   events: SandboxEvent[]
@@ -52,7 +46,7 @@ export function createWorld(
     tenant,
     scenario,
     clock: new TenantClock(log),
-    rules: { offrampOutcome: 'fiat_sent', offrampStepSeconds: 5 },
+    rules: worldRules(),
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),

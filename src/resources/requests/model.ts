@@ -48,9 +48,9 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
   const paymentAddress = payee ?? shared.offrampAddress
   const salt = shared.ids.hex(8)
   const createdAt = world.clock.now().toISOString()
+  // no timestamp in the hash: under --seed the salt sequence repeats, and so do the ids
   const canonical = JSON.stringify({
     amount: body.amount,
-    createdAt,
     invoiceCurrency: invoice.id,
     payee: paymentAddress.toLowerCase(),
     payer: body.payer?.toLowerCase() ?? null,

@@ -1,0 +1,84 @@
+// The control API as plain functions of the sandbox: the /__sandbox/* routes and the test harness both call
+// these, so a test that drives the sandbox in-process does exactly what an HTTP client of the control API does.
+import type { SharedState } from '../contract/route-context.ts'
+import { NotFoundError } from '../errors/sandbox-error.ts'
+import type { EventType, SandboxEvent } from '../events/event-bus.ts'
+import type { DeliveryRecord } from '../events/webhook-delivery.ts'
+import type { World } from '../store/world.ts'
+import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
+import type { JournalEntry, JournalFilter } from './journal.ts'
+import type { ScenarioEngine, ScenarioState } from './scenarios/engine.ts'
+
+/** The control API of one sandbox, for one key at a time. */
+export interface SandboxControl {
+  /** drops every world of the key (they are seeded afresh on next use) and its journal; webhooks stay */
+  reset(tenant: string): void
+  /** the scenario the key runs in (or `scenario`), seeded, with the ids its seed created */
+  scenario(tenant: string, scenario?: string, baseUrl?: string): Promise<ScenarioState>
+  /** switches the key to a scenario (PUT /__sandbox/scenario) and seeds it (links use `baseUrl`) */
+  useScenario(tenant: string, name: string, baseUrl?: string): Promise<ScenarioState>
+  /** every scenario with what it creates (and the ids seeded in the key's worlds) */
+  scenarios(tenant?: string): ReturnType<ScenarioEngine['list']>
+  /** the key's seeded world of its current scenario (or `scenario`) */
+  world(tenant: string, scenario?: string, baseUrl?: string): Promise<World>
+  /** moves the key's clock forward (its timed transitions run; the chains' time follows) */
+  advanceClock(tenant: string, seconds: number, scenario?: string): Promise<Date>
+  /** mints a token or sets the ETH balance of an address */
+  faucet(body: FaucetBody): Promise<FaucetResult>
+  /** the key's journal, newest first */
+  journal(tenant: string, filter?: JournalFilter): JournalEntry[]
+  /** the key's webhook deliveries, newest first */
+  deliveries(tenant: string): DeliveryRecord[]
+  /** sends a delivery again (404 when the key has no such delivery) */
+  redeliver(tenant: string, deliveryId: string): DeliveryRecord
+  /** emits a domain event in the key's world, as a resource would (journal, webhooks) */
+  emit(
+    tenant: string,
+    type: EventType,
+    payload: Record<string, unknown>,
+    scenario?: string,
+  ): Promise<SandboxEvent>
+}
+
+/** 404 for a delivery id the key does not have. */
+export class DeliveryNotFoundError extends NotFoundError {
+  override name = 'DeliveryNotFoundError'
+  constructor() {
+    super('Delivery not found')
+  }
+}
+
+/** Builds the control API over a sandbox's shared state. */
+export function createControl(shared: SharedState): SandboxControl {
+  const { scenarios } = shared
+  return {
+    reset(tenant) {
+      shared.tenants.reset(tenant)
+      shared.journal.clear(tenant)
+    },
+    async scenario(tenant, scenario, baseUrl) {
+      return scenarios.state(await scenarios.world(tenant, scenario, baseUrl))
+    },
+    async useScenario(tenant, name, baseUrl) {
+      scenarios.select(tenant, name)
+      return scenarios.state(await scenarios.world(tenant, name, baseUrl))
+    },
+    scenarios: (tenant) => scenarios.list(tenant ?? null),
+    world: (tenant, scenario, baseUrl) => scenarios.world(tenant, scenario, baseUrl),
+    async advanceClock(tenant, seconds, scenario) {
+      const world = await scenarios.world(tenant, scenario)
+      return world.clock.advance(seconds * 1000)
+    },
+    faucet: (body) => faucet(shared, body),
+    journal: (tenant, filter) => shared.journal.list(tenant, filter),
+    deliveries: (tenant) => shared.webhooks.deliveries(tenant),
+    redeliver(tenant, deliveryId) {
+      const record = shared.webhooks.redeliver(tenant, deliveryId)
+      if (!record) throw new DeliveryNotFoundError()
+      return record
+    },
+    async emit(tenant, type, payload, scenario) {
+      return shared.events.emit(await scenarios.world(tenant, scenario), type, payload)
+    },
+  }
+}

@@ -1,0 +1,81 @@
+// The faucet: tokens are minted to the address (added to what it holds), the native balance is set to the
+// amount (so a wallet can also be emptied, for "not enough gas" tests). The chains are shared by every tenant.
+import { getAddress } from 'viem'
+import { z } from 'zod'
+import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
+import { Address } from '../contract/primitives.ts'
+import type { SharedState } from '../contract/route-context.ts'
+import { BadRequestError, SandboxError } from '../errors/sandbox-error.ts'
+
+/** Body of POST /__sandbox/faucet. */
+export const FaucetBody = z
+  .object({
+    address: Address,
+    /** a currency id of a live network: `FAU-sepolia`, `USDC-sepolia`, `ETH-sepolia-sepolia` */
+    currency: z.string().min(1),
+    amount: z
+      .string()
+      .regex(/^\d{1,30}(\.\d{1,36})?$/, 'amount must be a decimal number written as a string'),
+  })
+  .strict()
+export type FaucetBody = z.infer<typeof FaucetBody>
+
+/** What the faucet did. */
+export interface FaucetResult {
+  address: string
+  currency: string
+  network: string
+  /** minted (tokens) or set (native), human units */
+  amount: string
+  /** the address's balance afterwards, human units */
+  balance: string
+  /** the mint transaction; null for the native balance (set directly on the node) */
+  txHash: string | null
+}
+
+/** Mints a token or sets the native balance of an address on the currency's live chain. */
+export async function faucet(shared: SharedState, body: FaucetBody): Promise<FaucetResult> {
+  const currency = shared.currencies.byId(body.currency)
+  if (!currency || currency.type === 'ISO4217') {
+    throw new BadRequestError(
+      `Currency ${body.currency} is not a token of the sandbox's list: use an id such as FAU-sepolia or ETH-sepolia-sepolia`,
+    )
+  }
+  const chain = shared.chains.get(currency.network)
+  if (!chain) {
+    const live = [...shared.chains.keys()].join(', ') || 'none (this sandbox runs without a chain)'
+    throw new BadRequestError(
+      `${currency.id} is on ${currency.network}, which is not a live network here (live: ${live})`,
+    )
+  }
+  if (decimalsOf(body.amount) > currency.decimals) {
+    throw new BadRequestError(`amount has more decimals than ${currency.id} supports (${currency.decimals})`)
+  }
+  const amount = toBaseUnits(body.amount, currency.decimals)
+  const address = getAddress(body.address)
+  let txHash: string | null = null
+  try {
+    if (currency.type === 'ETH') {
+      await chain.testClient.setBalance({ address, value: amount })
+    } else {
+      const token = chain.tokens[currency.id]
+      if (!token) throw new BadRequestError(`${currency.id} is not installed on the ${chain.network} chain`)
+      txHash = await chain.fund(token, address, amount)
+    }
+  } catch (error) {
+    if (error instanceof SandboxError) throw error
+    throw new SandboxError(503, `Chain unavailable: ${(error as Error).message.split('\n')[0]}`)
+  }
+  const balance = await chain.balanceOf(
+    currency.type === 'ETH' ? 'native' : chain.tokens[currency.id]!,
+    address,
+  )
+  return {
+    address,
+    currency: currency.id,
+    network: currency.network,
+    amount: body.amount,
+    balance: fromBaseUnits(balance, currency.decimals),
+    txHash,
+  }
+}

@@ -1,0 +1,135 @@
+// What happened to one key, newest first: its API calls (recorded by a middleware), the events of its worlds,
+// and every webhook delivery attempt. Bounded per key so a long-running sandbox does not grow without end.
+import type { IdGenerator } from '../store/ids.ts'
+
+/** An API call as the journal keeps it. */
+export interface CallEntry {
+  type: 'call'
+  method: string
+  path: string
+  query: Record<string, string>
+  status: number
+  durationMs: number
+  /** the request body as sent (cut at 4 KB) */
+  requestBody: unknown
+  /** the response body (cut at 4 KB) */
+  responseBody: unknown
+  /** the fault that answered instead of the handler, if any */
+  fault?: string
+}
+
+/** A domain event of one of the key's worlds (its payload is the webhook body). */
+export interface EventEntry {
+  type: 'event'
+  eventId: string
+  event: string
+  payload: Record<string, unknown>
+}
+
+/** One webhook delivery attempt. */
+export interface DeliveryEntry {
+  type: 'delivery'
+  deliveryId: string
+  webhookId: string
+  url: string
+  event: string
+  test: boolean
+  retryCount: number
+  /** the receiver's status, null when it could not be reached or timed out */
+  status: number | null
+  error: string | null
+  durationMs: number
+  /** after this attempt: delivered, will be retried, or given up */
+  outcome: 'delivered' | 'retrying' | 'failed'
+}
+
+/** What every journal entry carries. */
+export type JournalEntry = (CallEntry | EventEntry | DeliveryEntry) & {
+  id: string
+  /** the time of the key's world (tenant clock) when it happened */
+  at: string
+  scenario: string
+}
+
+/** Distributes Omit over the entry union. */
+export type NewJournalEntry =
+  | (CallEntry & { at: string; scenario: string })
+  | (EventEntry & { at: string; scenario: string })
+  | (DeliveryEntry & { at: string; scenario: string })
+
+/** Filters of GET /__sandbox/journal. */
+export interface JournalFilter {
+  types?: JournalEntry['type'][]
+  /** event type (events and deliveries) */
+  event?: string
+  /** path prefix (calls) */
+  path?: string
+  /** only entries strictly after this time */
+  since?: Date
+  scenario?: string
+  limit?: number
+}
+
+const MAX_BODY = 4096
+
+/** Keeps a body in the journal unless it is large. */
+export function journalBody(value: unknown): unknown {
+  if (value === undefined) return null
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  if (text.length <= MAX_BODY) {
+    if (typeof value !== 'string') return value
+    try {
+      return JSON.parse(value)
+    } catch {
+      return value
+    }
+  }
+  return { truncated: true, bytes: Buffer.byteLength(text), start: text.slice(0, 256) }
+}
+
+/** The journals of every key of one sandbox. */
+export class Journal {
+  readonly #entries = new Map<string, JournalEntry[]>()
+  readonly #ids: IdGenerator
+  readonly #capacity: number
+
+  constructor(ids: IdGenerator, capacity = 2000) {
+    this.#ids = ids
+    this.#capacity = capacity
+  }
+
+  /** Appends an entry to a key's journal (the oldest entries go past the capacity). */
+  record(tenant: string, entry: NewJournalEntry): JournalEntry {
+    const full = { id: this.#ids.ulid(Date.parse(entry.at)), ...entry } as JournalEntry
+    let list = this.#entries.get(tenant)
+    if (!list) {
+      list = []
+      this.#entries.set(tenant, list)
+    }
+    list.push(full)
+    if (list.length > this.#capacity) list.splice(0, list.length - this.#capacity)
+    return full
+  }
+
+  /** A key's entries, newest first, filtered. */
+  list(tenant: string, filter: JournalFilter = {}): JournalEntry[] {
+    const out: JournalEntry[] = []
+    const list = this.#entries.get(tenant) ?? []
+    const limit = filter.limit ?? 100
+    for (let i = list.length - 1; i >= 0 && out.length < limit; i--) {
+      const entry = list[i]!
+      if (filter.types && !filter.types.includes(entry.type)) continue
+      if (filter.scenario && entry.scenario !== filter.scenario) continue
+      if (filter.since && Date.parse(entry.at) <= filter.since.getTime()) continue
+      if (filter.event && (entry.type === 'call' || entry.event !== filter.event)) continue
+      if (filter.path && (entry.type !== 'call' || !entry.path.startsWith(filter.path))) continue
+      out.push(entry)
+    }
+    return out
+  }
+
+  /** Forgets a key's journal (POST /__sandbox/reset). */
+  clear(tenant: string): void {
+    this.#entries.delete(tenant)
+  }
+}

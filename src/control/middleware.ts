@@ -1,0 +1,96 @@
+// The sandbox's own per-call behaviour, as dispatcher middlewares (outermost first): the journal, scenario
+// selection (and seeding), and faults. The control API (/__sandbox/*) is never faulted nor journaled, so a
+// key stuck in `service-unavailable` can always switch back.
+import type { CallInfo, Middleware } from '../contract/middleware.ts'
+import type { NeutralResponse } from '../contract/neutral.ts'
+import type { SharedState } from '../contract/route-context.ts'
+import { renderError } from '../errors/render-error.ts'
+import { publicBaseUrl } from '../resources/payers/links.ts'
+import { faultResponse, RateWindows, requestedFaults, sleep } from './faults.ts'
+import { journalBody } from './journal.ts'
+
+/** Whether a route belongs to the sandbox's control API. */
+export function isControlRoute(call: CallInfo): boolean {
+  return call.route.path.startsWith('/__sandbox')
+}
+
+async function guarded(call: CallInfo, run: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
+  try {
+    return await run()
+  } catch (error) {
+    return renderError(error, call.shared.log)
+  }
+}
+
+/** Records every API call of a key (method, path, status, bodies, duration) in its journal. */
+export function journalMiddleware(shared: SharedState): Middleware {
+  return async (call, next) => {
+    if (!call.caller || isControlRoute(call)) return next()
+    const started = Date.now()
+    const response = await guarded(call, next)
+    const { request } = call
+    const world = shared.tenants.peek(call.caller.tenant, call.scenario)
+    shared.journal.record(call.caller.tenant, {
+      type: 'call',
+      at: (world?.clock.now() ?? shared.now()).toISOString(),
+      scenario: call.scenario,
+      method: request.method.toUpperCase(),
+      path: request.path,
+      query: request.query,
+      status: response.status,
+      durationMs: Date.now() - started,
+      requestBody: journalBody(request.rawBody),
+      responseBody: journalBody(response.body),
+      ...(response.headers['x-sandbox-fault'] ? { fault: response.headers['x-sandbox-fault'] } : {}),
+    })
+    return response
+  }
+}
+
+/** Picks the call's world: `x-sandbox-scenario`, else the key's chosen scenario; seeds it before API calls. */
+export function scenarioMiddleware(shared: SharedState): Middleware {
+  return (call, next) =>
+    guarded(call, async () => {
+      if (!call.caller) return next()
+      const header = call.request.headers['x-sandbox-scenario']?.trim()
+      const name = header || shared.scenarios.selected(call.caller.tenant)
+      shared.scenarios.resolve(name)
+      call.scenario = name
+      // Control routes seed only when they need the state (GET/PUT /__sandbox/scenario): a scenario whose seed
+      // fails must never lock its key out of the control API.
+      if (!isControlRoute(call)) {
+        await shared.scenarios.world(call.caller.tenant, name, publicBaseUrl(call.request))
+      }
+      return next()
+    })
+}
+
+/** Options of the fault middleware. */
+export interface FaultOptions {
+  /** the largest x-sandbox-delay accepted, ms (default 30 000) */
+  maxDelayMs?: number
+}
+
+/** Latency, forced statuses and rate limits, from the call's headers and its world's rules. */
+export function faultMiddleware(shared: SharedState, options: FaultOptions = {}): Middleware {
+  const windows = new RateWindows()
+  const maxDelayMs = options.maxDelayMs ?? 30_000
+  return (call, next) =>
+    guarded(call, async () => {
+      if (!call.caller || isControlRoute(call)) return next()
+      const asked = requestedFaults(call.request.headers, maxDelayMs)
+      const world = shared.tenants.get(call.caller.tenant, call.scenario)
+      await sleep(asked.delayMs ?? world.rules.latencyMs ?? 0)
+      const wait = windows.take(world)
+      if (wait !== null) return tagged(faultResponse(429, wait), 'rate-limit')
+      const status = asked.status ?? world.rules.failureStatus
+      if (status !== undefined)
+        return tagged(faultResponse(status), asked.status ? 'x-sandbox-status' : 'rules')
+      return next()
+    })
+}
+
+function tagged(response: NeutralResponse, fault: string): NeutralResponse {
+  response.headers['x-sandbox-fault'] = fault
+  return response
+}

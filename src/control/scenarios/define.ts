@@ -1,0 +1,131 @@
+// What a scenario file exports. This module has no runtime imports on purpose: scenario files are loaded
+// through tsx's importer (from src/ or from the compiled build), and a second copy of this module is harmless.
+// Scenario files reach the resource models only through the seed API they are handed, never by importing src/.
+import type { Faker } from '@faker-js/faker'
+import type { z } from 'zod'
+import type { SandboxAccount } from '../../chain/types.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import type {
+  applyKycAction,
+  complianceView,
+  forceCompliance,
+  getPayer,
+  markAgreementCompleted,
+} from '../../resources/payers/model.ts'
+import type { CreatePayerBody, PayerRecord } from '../../resources/payers/schema.ts'
+import type { forcePaymentDetailStatus } from '../../resources/payment-details/model.ts'
+import type { CreatePaymentDetailBody, PaymentDetailRecord } from '../../resources/payment-details/schema.ts'
+import type { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
+import type { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
+import type { PayoutBody } from '../../resources/payouts/schema.ts'
+import type { CreateRequestBody, RequestRecord } from '../../resources/requests/schema.ts'
+import type { WorldRulesInput } from '../../store/rules.ts'
+import type { World } from '../../store/world.ts'
+import type { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
+
+type Bound<F> = F extends (ctx: RouteContext, ...args: infer A) => infer R ? (...args: A) => R : never
+
+/** A transaction as the API returns it (`value` as ethers' BigNumber JSON or a hex string). */
+export interface ServiceTx {
+  to: string
+  data: string
+  value: { hex: string } | string
+}
+
+/** The resource models, bound to the world being seeded, called exactly as the routes call them. */
+export interface SeedModels {
+  payers: {
+    /** POST /v2/payer (agreement and KYC links use the seed's baseUrl) */
+    create(body: z.input<typeof CreatePayerBody>): Promise<PayerRecord>
+    /** PATCH /v2/payer/{clientUserId} {agreementCompleted: true} */
+    completeAgreement(clientUserId: string): ReturnType<typeof markAgreementCompleted>
+    /** what the payer does on the KYC page: submit, approve, reject, retry */
+    kyc(clientUserId: string, action: Parameters<typeof applyKycAction>[2]): ReturnType<typeof applyKycAction>
+    /** the forced transition of POST /__sandbox/payers/{clientUserId}/compliance */
+    force: Bound<typeof forceCompliance>
+    get: Bound<typeof getPayer>
+    /** what GET /v2/payer/{clientUserId} answers (statuses and the agreement and KYC links) */
+    view(clientUserId: string): ReturnType<typeof complianceView>
+  }
+  paymentDetails: {
+    /** POST /v2/payer/{clientUserId}/payment-details (validated by the route's schema first) */
+    create(clientUserId: string, body: z.input<typeof CreatePaymentDetailBody>): Promise<PaymentDetailRecord>
+    /** the forced transition of POST /__sandbox/payers/{clientUserId}/payment-details/{id} */
+    force: Bound<typeof forcePaymentDetailStatus>
+  }
+  payouts: {
+    /** POST /v2/payouts with a recurrence (the body is validated by the route's schema first) */
+    createRecurring(body: z.input<typeof PayoutBody>): ReturnType<typeof createRecurringPayout>
+    /** POST /v2/payouts without recurrence: a request and its pay calldata */
+    createOneTime(body: z.input<typeof PayoutBody>): ReturnType<typeof createOneTimePayout>
+    activate: Bound<typeof activatePayout>
+    update: Bound<typeof updatePayout>
+    get: Bound<typeof getPayout>
+  }
+}
+
+/** The ids a scenario seeds, by the names it documents in `creates` (listed by GET /__sandbox/scenarios). */
+export type SeededIds = Record<string, string>
+
+/** What a seed function gets: the world being seeded, a seeded faker, and the models the API itself uses. */
+export interface ScenarioSeedApi {
+  /** the world (tenant x scenario) being seeded; its rules are already set */
+  world: World
+  /** a faker seeded from the sandbox seed, the scenario name and the tenant: the same data run after run */
+  faker: Faker
+  /** the context the models take (ids drawn from the scenario's own seeded generator) */
+  ctx: RouteContext
+  /** where the client reached the sandbox (for links such as a payer's agreementUrl) */
+  baseUrl: string
+  /** a new key pair from the faker: the same under the same --seed, empty on chain until funded */
+  wallet(): SandboxAccount
+  /** a payer body (POST /v2/payer) made by the faker: a US individual whose clientUserId is an e-mail address */
+  payerBody(): ReturnType<typeof fakePayerBody>
+  /** US bank details (POST /v2/payer/{id}/payment-details) for that payer, valid on local rails */
+  bankDetails(payer: {
+    firstName: string
+    lastName: string
+    dateOfBirth: string
+  }): ReturnType<typeof fakeBankDetails>
+  /** the scenario's payer: a wallet funded with `rules.payerBalances` (the same wallet on every call) */
+  payer(): Promise<SandboxAccount>
+  /** the faucet: mints `amount` of a token, or sets the ETH balance, of `address` */
+  fund(address: string, currency: string, amount: string): Promise<void>
+  /** creates a request through the request model (the same schema and rules as POST /v2/request) */
+  createRequest(body: z.input<typeof CreateRequestBody>): Promise<RequestRecord>
+  /** pays a request on chain from `from` with the calldata GET /pay returns; the transaction hashes */
+  pay(requestId: string, from: SandboxAccount, options?: { amount?: string }): Promise<string[]>
+  /** sends transactions as the API returns them from `from` on a live network (default: the first one) */
+  send(from: SandboxAccount, transactions: ServiceTx[], network?: string): Promise<string[]>
+  /** signs EIP-712 typed data with `from`'s key (permits, as a payer's wallet would) */
+  signTypedData(
+    from: SandboxAccount,
+    typedData: { domain: unknown; types: unknown; primaryType: string; message: unknown },
+  ): Promise<string>
+  /** the resource models bound to this world (requests: use createRequest) */
+  models: SeedModels
+  /** polls `check` (every 50 ms) until it returns a value; throws naming `what` after the timeout */
+  waitFor<T>(check: () => T | undefined, what: string, timeoutMs?: number): Promise<T>
+  /** resolves when the chain detector has recorded `count` payments for the request (throws after timeout) */
+  waitForPayments(requestId: string, count: number, timeoutMs?: number): Promise<RequestRecord>
+}
+
+/** A named state an integrator can switch to: starting data (seed) and behaviour (rules). */
+export interface ScenarioDefinition {
+  /** lower-case words joined by dashes; a file's name must be `<name>.ts` (or .js, .mjs, .json) */
+  name: string
+  description: string
+  /** the ids the seed returns, name -> what it is (documentation for GET /__sandbox/scenarios) */
+  creates?: Record<string, string>
+  /** behaviour of the scenario's worlds (latency, failure status, rate limit, payer balances, outcomes) */
+  rules?: WorldRulesInput
+  /** set while the scenario needs something this sandbox version lacks: selecting it answers 501 with this */
+  pending?: string
+  /** builds the starting state through the seed API; returns the ids named in `creates` */
+  seed?: (api: ScenarioSeedApi) => Promise<SeededIds | undefined> | SeededIds | undefined
+}
+
+/** Declares a scenario (an identity function that gives the file its types). */
+export function defineScenario(definition: ScenarioDefinition): ScenarioDefinition {
+  return definition
+}

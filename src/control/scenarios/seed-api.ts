@@ -1,0 +1,169 @@
+// The seed API handed to a scenario's seed: state is built only through the models the API itself uses
+// (createRequest, buildPayment, the faucet), so a seeded world is one the API could have produced.
+import { createHash } from 'node:crypto'
+import { createWalletClient, getAddress, type Hex, http } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { sandboxChain } from '../../chain/start-chain.ts'
+import type { SandboxAccount } from '../../chain/types.ts'
+import type { RouteContext, SharedState } from '../../contract/route-context.ts'
+import { buildPayment } from '../../resources/pay/model.ts'
+import {
+  applyKycAction,
+  complianceView,
+  createPayer,
+  forceCompliance,
+  getPayer,
+  markAgreementCompleted,
+} from '../../resources/payers/model.ts'
+import { CreatePayerBody } from '../../resources/payers/schema.ts'
+import { createPaymentDetail, forcePaymentDetailStatus } from '../../resources/payment-details/model.ts'
+import { CreatePaymentDetailBody } from '../../resources/payment-details/schema.ts'
+import { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
+import { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
+import { PayoutBody } from '../../resources/payouts/schema.ts'
+import { createRequest, getRequest } from '../../resources/requests/model.ts'
+import { CreateRequestBody } from '../../resources/requests/schema.ts'
+import { createIdGenerator } from '../../store/ids.ts'
+import type { World } from '../../store/world.ts'
+import { faucet } from '../faucet.ts'
+import type { ScenarioSeedApi, ServiceTx } from './define.ts'
+import { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
+
+/** A 32-bit seed from the sandbox seed, the scenario and the tenant (different keys never share wallets). */
+export function scenarioSeed(sandboxSeed: number, scenario: string, tenant: string): number {
+  return createHash('sha256')
+    .update(`${sandboxSeed}\u0000${scenario}\u0000${tenant}`)
+    .digest()
+    .readUInt32BE(0)
+}
+
+/** Builds the seed API of one world. `seed` is null when the sandbox runs without --seed (random data). */
+export async function createSeedApi(
+  shared: SharedState,
+  world: World,
+  seed: number | null,
+  baseUrl = 'http://localhost',
+): Promise<ScenarioSeedApi> {
+  // faker is loaded on the first seed only: a sandbox whose keys never pick a scenario does not pay for it.
+  const { base, en, Faker } = await import('@faker-js/faker')
+  const number = seed ?? Buffer.from(shared.ids.bytes(4)).readUInt32BE(0)
+  const faker = new Faker({ locale: [en, base] })
+  faker.seed(number)
+  const ctxShared: SharedState = seed === null ? shared : { ...shared, ids: createIdGenerator(number) }
+  const ctx: RouteContext = { shared: ctxShared, tenant: world.tenant, world }
+  let payer: Promise<SandboxAccount> | undefined
+
+  const wallet = (): SandboxAccount => {
+    const privateKey = faker.string.hexadecimal({ length: 64, casing: 'lower', prefix: '0x' }) as Hex
+    return { address: privateKeyToAccount(privateKey).address, privateKey }
+  }
+  const send = async (
+    from: SandboxAccount,
+    transactions: ServiceTx[],
+    network?: string,
+  ): Promise<string[]> => {
+    const chain = network ? shared.chains.get(network) : shared.chain
+    if (!chain) throw new Error(`sending transactions needs a live ${network ?? ''} chain`)
+    const client = createWalletClient({
+      account: privateKeyToAccount(from.privateKey),
+      chain: sandboxChain(chain.network, chain.chainId, chain.rpcUrl, shared.currencies.all),
+      transport: http(chain.rpcUrl),
+    })
+    const hashes: string[] = []
+    for (const tx of transactions) {
+      const value = typeof tx.value === 'string' ? tx.value : tx.value.hex
+      const hash = await client.sendTransaction({
+        to: getAddress(tx.to),
+        data: tx.data as Hex,
+        value: BigInt(value),
+      })
+      const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+      if (receipt.status !== 'success') throw new Error(`seed transaction ${hash} reverted`)
+      hashes.push(hash)
+    }
+    return hashes
+  }
+  const fund = async (address: string, currency: string, amount: string): Promise<void> => {
+    await faucet(shared, { address: address as Hex, currency, amount })
+  }
+
+  return {
+    world,
+    faker,
+    ctx,
+    baseUrl,
+    wallet,
+    fund,
+    payerBody: () => fakePayerBody(faker),
+    bankDetails: (payer) => fakeBankDetails(faker, payer),
+    payer() {
+      payer ??= (async () => {
+        const account = wallet()
+        for (const [currency, amount] of Object.entries(world.rules.payerBalances ?? {})) {
+          await fund(account.address, currency, amount)
+        }
+        return account
+      })()
+      return payer
+    },
+    createRequest: (body) => createRequest(ctx, CreateRequestBody.parse(body)),
+    send,
+    signTypedData: (from, typedData) =>
+      privateKeyToAccount(from.privateKey).signTypedData(typedData as never),
+    models: {
+      payers: {
+        create: (body) => createPayer(ctx, CreatePayerBody.parse(body), baseUrl),
+        completeAgreement: (id) => markAgreementCompleted(ctx, id, 'agreement_patch'),
+        kyc: (id, action) => applyKycAction(ctx, id, action),
+        force: (id, next) => forceCompliance(ctx, id, next),
+        get: (id) => getPayer(ctx, id),
+        view: (id) => complianceView(getPayer(ctx, id)),
+      },
+      paymentDetails: {
+        create: (id, body) => createPaymentDetail(ctx, id, CreatePaymentDetailBody.parse(body)),
+        force: (clientUserId, id, status) => forcePaymentDetailStatus(ctx, clientUserId, id, status),
+      },
+      payouts: {
+        createRecurring(body) {
+          const parsed = PayoutBody.parse(body)
+          if (!parsed.recurrence) throw new Error('createRecurring needs a recurrence')
+          return createRecurringPayout(ctx, parsed)
+        },
+        createOneTime: (body) =>
+          createOneTimePayout(ctx, PayoutBody.parse({ ...body, recurrence: undefined })),
+        activate: (id, signature) => activatePayout(ctx, id, signature),
+        update: (id, action) => updatePayout(ctx, id, action),
+        get: (id) => getPayout(ctx, id),
+      },
+    },
+    waitFor: (check, what, timeoutMs) => waitFor(check, what, timeoutMs),
+    async pay(requestId, from, options = {}) {
+      const record = getRequest(ctx, requestId)
+      const payment = await buildPayment(ctx, record, {
+        wallet: from.address,
+        ...(options.amount ? { amount: options.amount } : {}),
+      })
+      return send(from, payment.transactions, record.network)
+    },
+    waitForPayments(requestId, count, timeoutMs = 15_000) {
+      return waitFor(
+        () => {
+          const record = getRequest(ctx, requestId)
+          return record.payments.length >= count ? record : undefined
+        },
+        `the chain detector to record ${count} payment(s) of ${requestId}`,
+        timeoutMs,
+      )
+    },
+  }
+}
+
+async function waitFor<T>(check: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = check()
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -1,0 +1,111 @@
+// Differences from the real service: webhooks are managed with the tenant's x-api-key (the service uses a
+// dashboard session cookie, or x-client-id on its Auth API) and belong to the key, serving all its scenario
+// worlds. http:// URLs are accepted so local receivers work. Test sends carry placeholder ids.
+import type { RouteContext } from '../../contract/route-context.ts'
+import { IssueListError, type ServiceIssue } from '../../errors/sandbox-error.ts'
+import type { DeliveryRecord } from '../../events/webhook-delivery.ts'
+import { NoActiveWebhooksError, WebhookExistsError, WebhookNotFoundError } from './errors.ts'
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookRecord } from './schema.ts'
+import { testPayload } from './test-payloads.ts'
+
+/** zod 3's name of a value's type, as the service's issue messages write it. */
+function typeName(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (typeof value === 'number' && Number.isNaN(value)) return 'nan'
+  return typeof value
+}
+
+/** The zod 3 issue for a field that must be a string (the service validates with zod 3). */
+function stringIssue(value: unknown, field: string): ServiceIssue | null {
+  if (typeof value === 'string') return null
+  const received = typeName(value)
+  return {
+    code: 'invalid_type',
+    expected: 'string',
+    received,
+    path: [field],
+    message: received === 'undefined' ? 'Required' : `Expected string, received ${received}`,
+  }
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body))
+    return body as Record<string, unknown>
+  const received = typeName(body)
+  throw new IssueListError([
+    {
+      code: 'invalid_type',
+      expected: 'object',
+      received,
+      path: [],
+      message: `Expected object, received ${received}`,
+    },
+  ])
+}
+
+/** Reads `{url}` as the service's zod pipe does: 400 with the issue list when it is not an http(s) URL. */
+export function parseWebhookUrl(body: unknown): string {
+  const { url } = objectBody(body)
+  const issue = stringIssue(url, 'url')
+  if (issue) throw new IssueListError([issue])
+  let parsed: URL | null = null
+  try {
+    parsed = new URL(url as string)
+  } catch {}
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new IssueListError([
+      { validation: 'url', code: 'invalid_string', message: 'Invalid url', path: ['url'] },
+    ])
+  }
+  return url as string
+}
+
+/** Reads `{eventType}`: 400 `invalid_enum_value` with the options, exactly as the service's example. */
+export function parseTestEventType(body: unknown): WebhookEventType {
+  const { eventType } = objectBody(body)
+  const issue = stringIssue(eventType, 'eventType')
+  if (issue) throw new IssueListError([issue])
+  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType as string)) {
+    const expected = WEBHOOK_EVENT_TYPES.map((t) => `'${t}'`).join(' | ')
+    throw new IssueListError([
+      {
+        code: 'invalid_enum_value',
+        options: [...WEBHOOK_EVENT_TYPES],
+        path: ['eventType'],
+        message: `Invalid enum value. Expected ${expected}, received '${eventType}'`,
+      },
+    ])
+  }
+  return eventType as WebhookEventType
+}
+
+/** POST /v2/webhook: registers a URL for the caller's key; 400 when the key has it already. */
+export function createWebhook(ctx: RouteContext, url: string): WebhookRecord {
+  const { registry } = ctx.shared.webhooks
+  const tenant = ctx.tenant!
+  if (registry.list(tenant).some((w) => w.url === url)) throw new WebhookExistsError()
+  return registry.add(tenant, url, ctx.world.clock.now())
+}
+
+/** PUT /v2/webhook/{id}: enables a disabled webhook, disables an enabled one. */
+export function toggleWebhook(ctx: RouteContext, id: string): WebhookRecord {
+  const record = ctx.shared.webhooks.registry.get(ctx.tenant!, id)
+  if (!record) throw new WebhookNotFoundError()
+  record.isActive = !record.isActive
+  return record
+}
+
+/** DELETE /v2/webhook/{id}. */
+export function deleteWebhook(ctx: RouteContext, id: string): void {
+  if (!ctx.shared.webhooks.registry.delete(ctx.tenant!, id)) throw new WebhookNotFoundError()
+}
+
+/** POST /v2/webhook/test: a test event to every active webhook of the key; 404 when there is none. */
+export function sendTestWebhook(ctx: RouteContext, type: WebhookEventType): DeliveryRecord[] {
+  const delivery = ctx.shared.webhooks
+  const tenant = ctx.tenant!
+  if (!delivery.hasTargets(tenant)) throw new NoActiveWebhooksError()
+  const world = ctx.world
+  return delivery.sendTest(tenant, world.scenario, testPayload(type, ctx.shared.ids, world.clock.now()))
+}

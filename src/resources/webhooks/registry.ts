@@ -1,0 +1,45 @@
+import type { IdGenerator } from '../../store/ids.ts'
+import type { WebhookRecord } from './schema.ts'
+
+/** The webhooks of every key (a key's webhooks serve all its scenario worlds; a reset keeps them). */
+export class WebhookRegistry {
+  readonly #byTenant = new Map<string, Map<string, WebhookRecord>>()
+  readonly #ids: IdGenerator
+
+  constructor(ids: IdGenerator) {
+    this.#ids = ids
+  }
+
+  /** Registers a URL for a key; `secret` defaults to 32 random bytes as hex (the service's format). */
+  add(tenant: string, url: string, at: Date, secret?: string): WebhookRecord {
+    const record: WebhookRecord = {
+      id: this.#ids.ulid(at.getTime()),
+      url,
+      secret: secret ?? this.#ids.hex(32),
+      isActive: true,
+      createdAt: at.toISOString(),
+    }
+    let hooks = this.#byTenant.get(tenant)
+    if (!hooks) {
+      hooks = new Map()
+      this.#byTenant.set(tenant, hooks)
+    }
+    hooks.set(record.id, record)
+    return record
+  }
+
+  /** A key's webhooks, oldest first. */
+  list(tenant: string): WebhookRecord[] {
+    return [...(this.#byTenant.get(tenant)?.values() ?? [])]
+  }
+
+  /** One of a key's webhooks. */
+  get(tenant: string, id: string): WebhookRecord | undefined {
+    return this.#byTenant.get(tenant)?.get(id)
+  }
+
+  /** Removes one of a key's webhooks. */
+  delete(tenant: string, id: string): boolean {
+    return this.#byTenant.get(tenant)?.delete(id) ?? false
+  }
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod'
+import { defineRoute } from '../../contract/route.ts'
+import {
+  createWebhook,
+  deleteWebhook,
+  parseTestEventType,
+  parseWebhookUrl,
+  sendTestWebhook,
+  toggleWebhook,
+} from './model.ts'
+import { CreateWebhookResponse, WebhookRecord } from './schema.ts'
+
+const IdParams = z.object({ webhookId: z.string() })
+
+/** Webhook management (FULL's /v1|v2/webhook): register, list, toggle, delete, send a test event. */
+export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
+  defineRoute({
+    method: 'POST',
+    path: `${version}/webhook`,
+    auth: 'api',
+    summary: 'Register a webhook URL; answers its id and signing secret',
+    body: z.unknown(),
+    responses: { 201: CreateWebhookResponse },
+    handler(ctx, { body }) {
+      const record = createWebhook(ctx, parseWebhookUrl(body))
+      return { status: 201, body: { id: record.id, secret: record.secret } }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${version}/webhook`,
+    auth: 'api',
+    summary: "The key's webhooks",
+    responses: { 200: z.array(WebhookRecord) },
+    handler: (ctx) => ({ status: 200, body: ctx.shared.webhooks.registry.list(ctx.tenant!) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `${version}/webhook/test`,
+    auth: 'api',
+    summary: 'Send a test event to every active webhook of the key',
+    body: z.unknown(),
+    handler(ctx, { body }) {
+      const deliveries = sendTestWebhook(ctx, parseTestEventType(body))
+      return { status: 201, body: { deliveryIds: deliveries.map((d) => d.id) } }
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: `${version}/webhook/:webhookId`,
+    auth: 'api',
+    summary: 'Enable or disable a webhook',
+    params: IdParams,
+    handler(ctx, { params }) {
+      toggleWebhook(ctx, params.webhookId)
+      return { status: 200 }
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: `${version}/webhook/:webhookId`,
+    auth: 'api',
+    summary: 'Delete a webhook',
+    params: IdParams,
+    handler(ctx, { params }) {
+      deleteWebhook(ctx, params.webhookId)
+      return { status: 200 }
+    },
+  }),
+])
