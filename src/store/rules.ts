@@ -17,12 +17,10 @@ export const WorldRulesSchema = z
       .optional(),
     /** what the scenario's payer wallet holds on chain when the seed creates it: currency id -> human amount */
     payerBalances: z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/)).optional(),
-    /** KYC result the payer compliance flow reaches for payers submitted in this world (payers resource) */
+    /** what the KYC review decides for a submitted KYC (payers resource; default approved; pending = never decides) */
     kycOutcome: z.enum(['approved', 'rejected', 'pending', 'retry_required']).optional(),
-    /** agreement result the payer compliance flow reaches (payers resource) */
-    agreementOutcome: z.enum(['completed', 'rejected', 'pending']).optional(),
     /** status bank payment details reach after review (payment-details resource, `payment_detail.updated`) */
-    bankDetailOutcome: z.enum(['approved', 'rejected', 'failed', 'pending']).optional(),
+    bankDetailOutcome: z.enum(['approved', 'failed', 'pending']).optional(),
     /** how crypto-to-fiat payments end: `fiat_sent` (then payment.confirmed), `failed` or `bounced` */
     offrampOutcome: z.enum(['fiat_sent', 'failed', 'bounced']).default('fiat_sent'),
     /** seconds of tenant clock between two off-ramp sub-statuses */

@@ -79,7 +79,7 @@ async function cancelReview(ctx: RouteContext, record: PayerRecord): Promise<Pay
   }))!
 }
 
-/** Schedules the provider's decision on a submitted KYC: approved after the configured delay if still pending. */
+/** Schedules the provider's decision on a submitted KYC after the configured delay, if still pending: approved, or the world's `kycOutcome` rule. */
 async function scheduleReview(ctx: RouteContext, record: PayerRecord): Promise<PayerRecord> {
   const { world, shared } = ctx
   const at = new Date(world.clock.now().getTime() + shared.compliance.kycReviewMs)
@@ -91,7 +91,8 @@ async function scheduleReview(ctx: RouteContext, record: PayerRecord): Promise<P
     const cleared = (await world.payers.update(current.clientUserId, (d) => {
       d.kycReviewTimer = null
     }))!
-    await move(bound, cleared, { kycStatus: 'approved' }, 'kyc_review_approved')
+    const outcome = world.rules.kycOutcome ?? 'approved'
+    if (outcome !== 'pending') await move(bound, cleared, { kycStatus: outcome }, `kyc_review_${outcome}`)
   })
   return (await world.payers.update(record.clientUserId, (d) => {
     d.kycReviewTimer = timer

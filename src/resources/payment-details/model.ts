@@ -115,7 +115,8 @@ export async function createPaymentDetail(
   const bound: RouteContext = { shared, tenant: world.tenant, caller: null, world }
   const reviewTimer = world.clock.schedule(at, `payment detail ${id} review`, async () => {
     const current = world.paymentDetails.get(id)
-    if (current?.status === 'pending') await setStatus(bound, current, 'approved', 'review_approved')
+    const outcome = world.rules.bankDetailOutcome ?? 'approved'
+    if (current?.status === 'pending' && outcome !== 'pending') await setStatus(bound, current, outcome, `review_${outcome}`)
   })
   const stored = (await world.paymentDetails.update(id, (d) => {
     if (d.status === 'pending') d.reviewTimer = reviewTimer
