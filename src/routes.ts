@@ -1,15 +1,19 @@
 import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
+import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
+import { paymentIntentRoutes } from './resources/payment-intents/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
 export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...currencyRoutes,
   ...payRoutes,
+  ...paymentIntentRoutes,
   ...requestRoutes,
+  ...batchPayoutRoutes,
   ...controlRoutes,
   ...clockRoutes,
 ]

@@ -1,5 +1,6 @@
 import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { createOperator } from './chain/operator.ts'
 import { startChain } from './chain/start-chain.ts'
 import type { ChainContracts, LiveChain, NetworkName } from './chain/types.ts'
 import { loadNetworkTable } from './contract/networks.ts'
@@ -86,6 +87,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     networks,
     chain,
     chains,
+    operator: createOperator(chains),
     events: new EventBus(ids, log),
     ids,
     tenants,

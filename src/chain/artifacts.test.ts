@@ -36,4 +36,19 @@ describe('committed artifacts', () => {
     const file = readFileSync(new URL('./artifacts/SandboxToken.json', import.meta.url), 'utf8')
     expect(serializeArtifact(fresh)).toBe(file)
   }, 60_000)
+
+  it('SandboxPermit2.json matches a fresh compile of contracts/SandboxPermit2.sol', () => {
+    const solFile = fileURLToPath(new URL('../../contracts/SandboxPermit2.sol', import.meta.url))
+    const committed = artifacts.SandboxPermit2
+    expect(committed.source).toBe('own')
+    expect(committed.sourceSha256, `contracts/SandboxPermit2.sol changed: ${REBUILD}`).toBe(
+      sha256File(solFile),
+    )
+    const fresh = compileOwnContracts().find((a) => a.contractName === 'SandboxPermit2')!
+    expect(fresh.solcVersion).toBe(committed.solcVersion)
+    expect(fresh.bytecode, `bytecode differs: ${REBUILD}`).toBe(committed.bytecode)
+    expect(fresh.abi).toEqual(committed.abi)
+    const file = readFileSync(new URL('./artifacts/SandboxPermit2.json', import.meta.url), 'utf8')
+    expect(serializeArtifact(fresh)).toBe(file)
+  }, 60_000)
 })

@@ -1,3 +1,4 @@
+import type { SandboxOperator } from '../chain/operator.ts'
 import type { LiveChain } from '../chain/types.ts'
 import type { EventBus } from '../events/event-bus.ts'
 import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
@@ -14,6 +15,8 @@ export interface SharedState {
   chain: LiveChain | null
   /** every live chain by network name (one anvil each) */
   chains: ReadonlyMap<string, LiveChain>
+  /** the cross-chain operator (settles payment intents on the live chains); null without a chain */
+  operator: SandboxOperator | null
   events: EventBus
   ids: IdGenerator
   tenants: Tenants

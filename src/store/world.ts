@@ -1,4 +1,5 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
+import { PaymentIntentRecord } from '../resources/payment-intents/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
 import { Table } from './table.ts'
@@ -16,6 +17,10 @@ export interface World {
   requests: Table<typeof RequestRecord, 'requestId'>
   /** payment reference -> request id */
   requestsByReference: Map<string, string>
+  /** cross-chain payment intents issued by /pay, by paymentIntentId */
+  paymentIntents: Table<typeof PaymentIntentRecord, 'id'>
+  /** intents whose send is being checked (a second send of the same intent is refused at once) */
+  paymentIntentsInFlight: Set<string>
 }
 
 /** Creates an empty world for a tenant. */
@@ -31,5 +36,7 @@ export function createWorld(
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
+    paymentIntents: new Table(PaymentIntentRecord, 'id'),
+    paymentIntentsInFlight: new Set(),
   }
 }

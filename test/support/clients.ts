@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import { setupServer } from 'msw/node'
 import type { Sandbox } from '../../src/sandbox.ts'
-import { type RunningServer, startServer } from '../../src/server.ts'
+import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
 import { createHandlers } from '../../src/transports/msw.ts'
 
 /** A response as the tests read it. */
@@ -70,9 +70,12 @@ export interface Transports {
   close(): Promise<void>
 }
 
-/** Starts one sandbox (with its chain) and exposes it through both transports. */
-export async function startTransports(defaultKey: () => string = newApiKey): Promise<Transports> {
-  const server = await startServer()
+/** Starts one sandbox (with its chain, or the chains of `options.networks`) and exposes it through both transports. */
+export async function startTransports(
+  defaultKey: () => string = newApiKey,
+  options: StartServerOptions = {},
+): Promise<Transports> {
+  const server = await startServer(options)
   const mswBase = 'https://api.request.network'
   const msw = setupServer(...createHandlers(server.sandbox, { baseUrl: mswBase }))
   msw.listen({ onUnhandledRequest: 'bypass' })

@@ -103,3 +103,35 @@ export function assertMatchesDocument(
   }
   return true
 }
+
+/**
+ * Throws unless `body` has the keys and JSON types of one of the documented examples of that response: for responses
+ * whose examples and schema disagree (the batch payout keys), and as a closer check where the schema is loose.
+ */
+export function assertMatchesExamples(
+  doc: DocumentName,
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  exampleNames?: string[],
+): void {
+  const operation = ((documents[doc].paths as Json)[path] as Json | undefined)?.[method.toLowerCase()] as
+    | Json
+    | undefined
+  const content = (
+    ((operation?.responses as Json | undefined)?.[String(status)] as Json | undefined)?.content as
+      | Json
+      | undefined
+  )?.['application/json'] as Json | undefined
+  const examples = Object.entries((content?.examples as Json | undefined) ?? {})
+    .filter(([name]) => !exampleNames || exampleNames.includes(name))
+    .map(([, e]) => (e as Json).value)
+  if (examples.length === 0) throw new Error(`${doc} has no examples for ${method} ${path} ${status}`)
+  const validate = ajv.compile({ anyOf: examples.map(schemaFromExample) })
+  if (!validate(body)) {
+    throw new Error(
+      `${method} ${path} ${status} fits none of the ${doc} examples: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 800)}`,
+    )
+  }
+}

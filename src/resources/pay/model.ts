@@ -1,6 +1,7 @@
 // Differences from the real service: without a wallet (query `wallet` or the request's `payer`), or for a
 // network the sandbox does not run, nothing can be read from a chain: the approval is always included and
-// hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields).
+// hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields). The crosschain
+// variant (chain + token naming another network or token) lives in crosschain.ts.
 import type { Address } from 'viem'
 import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
@@ -15,8 +16,9 @@ import {
   NO_FEE_ADDRESS,
   type ServiceTransaction,
 } from './calldata.ts'
+import { buildCrosschainPayment, crosschainSource } from './crosschain.ts'
 import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
-import type { SameChainPayResponse } from './schema.ts'
+import type { PayResponse } from './schema.ts'
 
 /** What the pay endpoints take from their query (v1 passes a subset). */
 export interface PayOptions {
@@ -33,14 +35,6 @@ export interface PayOptions {
 /** Gas the sandbox budgets per step when it checks `hasEnoughGas` (measured on anvil, rounded up). */
 const GAS = { approve: 60_000n, erc20Payment: 110_000n, ethPayment: 70_000n }
 
-const chainToNetwork: Record<string, string> = {
-  BASE: 'base',
-  OPTIMISM: 'optimism',
-  ARBITRUM: 'arbitrum-one',
-  ETHEREUM: 'mainnet',
-  POLYGON: 'matic',
-}
-
 function contractAddress(ctx: RouteContext, network: string, name: string): Address {
   const { chains, networks } = ctx.shared
   const live = chains.get(network)?.contracts[name]
@@ -50,22 +44,7 @@ function contractAddress(ctx: RouteContext, network: string, name: string): Addr
   return getAddress(address)
 }
 
-function rejectUnsupportedFlows(
-  ctx: RouteContext,
-  record: RequestRecord,
-  query: PayOptions,
-  currency: CurrencyFixture,
-) {
-  if (query.chain && query.token) {
-    const sameChain = chainToNetwork[query.chain] === record.network && query.token === currency.symbol
-    if (!sameChain) {
-      if (currency.symbol === 'FAU')
-        throw new PaymentNotPossibleError('FAU is not supported in crosschain payment.')
-      throw new PaymentNotPossibleError(
-        `Crosschain payment from ${query.token} on ${query.chain} is not available in this sandbox version; pay on ${record.network} without chain and token`,
-      )
-    }
-  }
+function rejectUnsupportedFlows(ctx: RouteContext, record: RequestRecord, query: PayOptions) {
   if (query.clientUserId) {
     if (!record.isCryptoToFiatAvailable) {
       throw new PaymentNotPossibleError('Crypto-to-fiat payment is not available for this request')
@@ -100,14 +79,21 @@ function amountToPay(
   return remaining
 }
 
-/** Builds the same-chain calldata of a request and reads the payer's balance, allowance and gas from the chain. */
+/**
+ * Builds the same-chain calldata of a request and reads the payer's balance, allowance and gas from the chain;
+ * when chain + token name another source, issues a crosschain payment intent instead.
+ */
 export async function buildPayment(
   ctx: RouteContext,
   record: RequestRecord,
   query: PayOptions,
-): Promise<SameChainPayResponse> {
+): Promise<PayResponse> {
+  const source = crosschainSource(ctx, record, query)
+  if (source) {
+    return buildCrosschainPayment(ctx, record, query, source, (c) => amountToPay(ctx, record, query, c))
+  }
   const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
-  rejectUnsupportedFlows(ctx, record, query, currency)
+  rejectUnsupportedFlows(ctx, record, query)
   const amount = amountToPay(ctx, record, query, currency)
   const fee = query.feePercentage ? percentageOf(amount, query.feePercentage) : 0n
   const feeAddress = query.feeAddress ? getAddress(query.feeAddress) : NO_FEE_ADDRESS
