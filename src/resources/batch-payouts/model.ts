@@ -5,9 +5,10 @@
 // are refused; the batch fee is the contract's constructor value (0) and no USD fee limit path is sent; the
 // transaction is answered as `batchPaymentTransaction`, the key of the service's examples and of real clients,
 // not the `ERC20BatchPaymentTransaction`/`ETHBatchPaymentTransaction` of its schema.
-import { type Address, encodeFunctionData, getAddress, type Hex, maxUint256 } from 'viem'
+import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem'
 import { artifacts } from '../../chain/artifacts.ts'
 import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
+import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { erc20Abi } from '../pay/abis.ts'
 import { NO_FEE_ADDRESS } from '../pay/calldata.ts'

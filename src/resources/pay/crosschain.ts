@@ -4,31 +4,22 @@
 // cross-chain fee is a flat 0.1% as in the service's example; the typed data names the sandbox's own contracts and
 // keys (SandboxPermit2 at Permit2's address, the sandbox operator as spender, operator and treasury); both chains must
 // be running in the sandbox, since the sandbox settles the intent for real.
-import { type Address, encodeFunctionData, getAddress, keccak256, maxUint256, parseAbi, toHex } from 'viem'
+import { type Address, encodeFunctionData, keccak256, maxUint256, parseAbi, toHex } from 'viem'
 import { artifacts } from '../../chain/artifacts.ts'
 import { PERMIT2_ADDRESS } from '../../chain/install-contracts.ts'
 import type { LiveChain } from '../../chain/types.ts'
 import { percentageOf } from '../../contract/amounts.ts'
+import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { intentTypedData, permitTypedData } from '../payment-intents/typed-data.ts'
 import { startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import { NO_FEE_ADDRESS } from './calldata.ts'
+import { type CrosschainQuery, refuseCrosschain } from './crosschain-source.ts'
 import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
 import type { CrosschainPayResponse } from './schema.ts'
 
-/** The `chain` values of the pay query and the networks they name. */
-export const CHAIN_TO_NETWORK: Readonly<Record<string, string>> = {
-  BASE: 'base',
-  OPTIMISM: 'optimism',
-  ARBITRUM: 'arbitrum-one',
-  ETHEREUM: 'mainnet',
-  POLYGON: 'matic',
-}
-const MAINNETS = new Set(Object.values(CHAIN_TO_NETWORK))
-/** Destination currencies a cross-chain payment can settle in (USDT0 is Tether's token where USDT is bridged). */
-const CROSSCHAIN_SYMBOLS = new Set(['USDC', 'USDT', 'USDT0'])
 /** The cross-chain fee, in basis points of the payment (0.1%, as the service's example intent charges). */
 const CROSSCHAIN_FEE_BPS = 10n
 /** The operator id the witness carries (a fixed identifier of the sandbox operator). */
@@ -41,66 +32,11 @@ const erc20PermitAbi = parseAbi([
   'function nonces(address owner) view returns (uint256)',
 ])
 
-/** The options of the pay query this module reads. */
-export interface CrosschainQuery {
-  wallet?: string
-  chain?: string
-  token?: string
-  clientUserId?: string
-  feePercentage?: string
-  feeAddress?: string
-}
-
-/** The source currency named by `chain` + `token` when it differs from the request's; null for a same-chain payment. */
-export function crosschainSource(
-  ctx: RouteContext,
-  record: RequestRecord,
-  query: CrosschainQuery,
-): { network: string; currency: CurrencyFixture | undefined } | null {
-  if (!query.chain || !query.token) return null
-  const network = CHAIN_TO_NETWORK[query.chain] ?? query.chain.toLowerCase()
-  const onNetwork = ctx.shared.currencies.all.filter((c) => c.network === network && c.type === 'ERC20')
-  const currency =
-    onNetwork.find((c) => c.symbol === query.token) ??
-    (query.token === 'USDT' ? onNetwork.find((c) => c.symbol === 'USDT0') : undefined)
-  if (currency?.id === record.paymentCurrency) return null
-  return { network, currency }
-}
-
 /** `value` scaled from `from` decimals to `to` decimals, rounded up (the payer never sends less than owed). */
 function rescale(value: bigint, from: number, to: number): bigint {
   if (to >= from) return value * 10n ** BigInt(to - from)
   const divisor = 10n ** BigInt(from - to)
   return (value + divisor - 1n) / divisor
-}
-
-function refuse(
-  ctx: RouteContext,
-  record: RequestRecord,
-  destination: CurrencyFixture,
-  sourceNetwork: string,
-) {
-  if (!CROSSCHAIN_SYMBOLS.has(destination.symbol)) {
-    throw new PaymentNotPossibleError(`${destination.symbol} is not supported in crosschain payment.`)
-  }
-  if (record.invoiceCurrency !== record.paymentCurrency) {
-    throw new PaymentNotPossibleError(
-      `Crosschain payment of conversion requests (${record.invoiceCurrency} invoiced, paid in ${record.paymentCurrency}) is not available in this sandbox version`,
-    )
-  }
-  if (!MAINNETS.has(record.network)) {
-    throw new PaymentNotPossibleError(
-      `Crosschain payments are only available between mainnet networks; this request is paid on ${record.network}`,
-    )
-  }
-  for (const network of [sourceNetwork, record.network]) {
-    if (!ctx.shared.chains.has(network)) {
-      const running = [...ctx.shared.chains.keys()].join(',') || 'none'
-      throw new PaymentNotPossibleError(
-        `Crosschain payment needs ${network} running in this sandbox (running: ${running}); start it with --networks ${[...new Set([record.network, sourceNetwork])].join(',')}`,
-      )
-    }
-  }
 }
 
 /**
@@ -145,7 +81,7 @@ export async function buildCrosschainPayment(
 ): Promise<CrosschainPayResponse> {
   const { shared, world } = ctx
   const destination = shared.currencies.byId(record.paymentCurrency)!
-  refuse(ctx, record, destination, source.network)
+  refuseCrosschain(ctx, record, destination, source.network)
   if (query.clientUserId) {
     throw new PaymentNotPossibleError(
       'Crypto-to-fiat payments cannot be made crosschain: omit chain and token',

@@ -16,7 +16,8 @@ import {
   NO_FEE_ADDRESS,
   type ServiceTransaction,
 } from './calldata.ts'
-import { buildCrosschainPayment, crosschainSource } from './crosschain.ts'
+import { buildCrosschainPayment } from './crosschain.ts'
+import { crosschainSource } from './crosschain-source.ts'
 import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
 import type { PayResponse } from './schema.ts'
 

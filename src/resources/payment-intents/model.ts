@@ -5,7 +5,8 @@
 // Differences from the real service: its checks and their messages are not documented; the sandbox answers 400 with
 // the reason. Balance and allowance are not checked here but by the settlement, which fails with a
 // `payment.failed` event as a bridge would (the send itself was accepted).
-import { type Address, getAddress, type Hex, isHex } from 'viem'
+import { type Address, type Hex, isHex } from 'viem'
+import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { PaymentIntentNotFoundError, PaymentIntentRefusedError } from './errors.ts'
 import type { PaymentIntentRecord, SendIntentBody, SignedData } from './schema.ts'

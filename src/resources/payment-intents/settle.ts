@@ -11,13 +11,6 @@ import type { World } from '../../store/world.ts'
 import type { PaymentIntentRecord } from './schema.ts'
 import { type IntentTypedData, type PermitTypedData, WITNESS_TYPE_STRING, witnessHash } from './typed-data.ts'
 
-/** `subStatus` values of the cross-chain `payment.processing` events, in order. */
-export const CROSSCHAIN_STAGES = [
-  'crosschain_initiated',
-  'source_funds_received',
-  'destination_payment_sent',
-] as const
-
 /** A settlement step that failed for a reason the payer can fix (announced with this subStatus). */
 class SettlementFailure extends Error {
   constructor(
