@@ -27,6 +27,13 @@ export const RN_CONTRACTS: Readonly<Record<string, string>> = {
   BatchConversionPayments: 'BatchConversionPayments__factory.js',
 }
 
+/** Our own contracts: artifact name -> its file under contracts/ (every deployable contract there must be listed). */
+export const OWN_CONTRACTS: Readonly<Record<string, string>> = {
+  SandboxToken: 'SandboxToken.sol',
+  RecurringPaymentProxy: 'RecurringPaymentProxy.sol',
+  SandboxPermit2: 'SandboxPermit2.sol',
+}
+
 /** solc settings of our own contracts (changing them changes the committed bytecode). */
 export const SOLC_SETTINGS = {
   evmVersion: 'cancun',
@@ -101,6 +108,12 @@ export function compileOwnContracts(): ArtifactFile[] {
       })
     }
   }
+  const listed = Object.keys(OWN_CONTRACTS).sort().join(',')
+  const built = artifacts
+    .map((a) => a.contractName)
+    .sort()
+    .join(',')
+  if (listed !== built) throw new Error(`contracts/ builds [${built}] but OWN_CONTRACTS lists [${listed}]`)
   return artifacts
 }
 

@@ -5,6 +5,7 @@ import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
 import { paymentIntentRoutes } from './resources/payment-intents/routes.ts'
+import { payoutRoutes } from './resources/payouts/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
@@ -14,6 +15,7 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...paymentIntentRoutes,
   ...requestRoutes,
   ...batchPayoutRoutes,
+  ...payoutRoutes,
   ...controlRoutes,
   ...clockRoutes,
 ]

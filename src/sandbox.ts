@@ -1,6 +1,7 @@
 import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createOperator } from './chain/operator.ts'
+import { createRelayer, type Relayer } from './chain/relayer.ts'
 import { startChain } from './chain/start-chain.ts'
 import type { ChainContracts, LiveChain, NetworkName } from './chain/types.ts'
 import { loadNetworkTable } from './contract/networks.ts'
@@ -88,6 +89,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     chain,
     chains,
     operator: createOperator(chains),
+    relayers: new Map(
+      started.flatMap((c) => {
+        const relayer = createRelayer(c)
+        return relayer ? [[c.network, relayer] as [string, Relayer]] : []
+      }),
+    ),
     events: new EventBus(ids, log),
     ids,
     tenants,

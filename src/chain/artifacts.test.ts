@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
   compileOwnContracts,
+  OWN_CONTRACTS,
   RN_CONTRACTS,
   serializeArtifact,
   sha256File,
@@ -22,33 +23,24 @@ describe('committed artifacts', () => {
     for (const name of Object.keys(RN_CONTRACTS)) {
       expect(artifacts[name as keyof typeof artifacts].source).toBe('@requestnetwork/smart-contracts@0.48.0')
     }
-    expect(artifacts.SandboxToken.source).toBe('own')
+    for (const name of Object.keys(OWN_CONTRACTS)) {
+      expect(artifacts[name as keyof typeof artifacts].source).toBe('own')
+    }
   })
 
-  it('SandboxToken.json matches a fresh compile of contracts/SandboxToken.sol', () => {
-    const solFile = fileURLToPath(new URL('../../contracts/SandboxToken.sol', import.meta.url))
-    const committed = artifacts.SandboxToken
-    expect(committed.sourceSha256, `contracts/SandboxToken.sol changed: ${REBUILD}`).toBe(sha256File(solFile))
-    const fresh = compileOwnContracts().find((a) => a.contractName === 'SandboxToken')!
-    expect(fresh.solcVersion).toBe(committed.solcVersion)
-    expect(fresh.bytecode, `bytecode differs: ${REBUILD}`).toBe(committed.bytecode)
-    expect(fresh.abi).toEqual(committed.abi)
-    const file = readFileSync(new URL('./artifacts/SandboxToken.json', import.meta.url), 'utf8')
-    expect(serializeArtifact(fresh)).toBe(file)
-  }, 60_000)
-
-  it('SandboxPermit2.json matches a fresh compile of contracts/SandboxPermit2.sol', () => {
-    const solFile = fileURLToPath(new URL('../../contracts/SandboxPermit2.sol', import.meta.url))
-    const committed = artifacts.SandboxPermit2
-    expect(committed.source).toBe('own')
-    expect(committed.sourceSha256, `contracts/SandboxPermit2.sol changed: ${REBUILD}`).toBe(
-      sha256File(solFile),
-    )
-    const fresh = compileOwnContracts().find((a) => a.contractName === 'SandboxPermit2')!
-    expect(fresh.solcVersion).toBe(committed.solcVersion)
-    expect(fresh.bytecode, `bytecode differs: ${REBUILD}`).toBe(committed.bytecode)
-    expect(fresh.abi).toEqual(committed.abi)
-    const file = readFileSync(new URL('./artifacts/SandboxPermit2.json', import.meta.url), 'utf8')
-    expect(serializeArtifact(fresh)).toBe(file)
+  it('every own artifact matches a fresh compile of its contracts/*.sol file', () => {
+    const fresh = compileOwnContracts()
+    expect(fresh.map((a) => a.contractName).sort()).toEqual(Object.keys(OWN_CONTRACTS).sort())
+    for (const [name, sol] of Object.entries(OWN_CONTRACTS)) {
+      const solFile = fileURLToPath(new URL(`../../contracts/${sol}`, import.meta.url))
+      const committed = artifacts[name as keyof typeof artifacts]
+      expect(committed.sourceSha256, `contracts/${sol} changed: ${REBUILD}`).toBe(sha256File(solFile))
+      const compiled = fresh.find((a) => a.contractName === name)!
+      expect(compiled.solcVersion).toBe(committed.solcVersion)
+      expect(compiled.bytecode, `${name} bytecode differs: ${REBUILD}`).toBe(committed.bytecode)
+      expect(compiled.abi).toEqual(committed.abi)
+      const file = readFileSync(new URL(`./artifacts/${name}.json`, import.meta.url), 'utf8')
+      expect(serializeArtifact(compiled)).toBe(file)
+    }
   }, 60_000)
 })

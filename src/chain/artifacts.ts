@@ -5,6 +5,7 @@ import type { Abi, Hex } from 'viem'
 export const ARTIFACT_NAMES = [
   'SandboxToken',
   'SandboxPermit2',
+  'RecurringPaymentProxy',
   'ERC20FeeProxy',
   'EthereumFeeProxy',
   'ERC20Proxy',

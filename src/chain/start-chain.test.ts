@@ -69,6 +69,7 @@ describe('startChain (sepolia)', () => {
       EthereumFeeProxy: sepolia.EthereumFeeProxy,
       BatchConversionPayments: sepolia.BatchConversionPayments,
       Permit2: PERMIT2_ADDRESS,
+      ERC20RecurringPaymentProxy: sepolia.ERC20RecurringPaymentProxy,
     })
     expect(Object.keys(chain.tokens).sort()).toEqual(sepoliaTokens.map((c) => c.id).sort())
     expect(chain.tokens['USDC-sepolia']).toBe(chain.tokens['fUSDC-sepolia'])

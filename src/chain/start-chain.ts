@@ -18,6 +18,7 @@ import {
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
 import { type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
+import { installRecurringProxy } from './recurring.ts'
 import type { ChainCurrency, LiveChain, NetworkName, SandboxAccount, StartChainOptions } from './types.ts'
 
 /** anvil's default mnemonic: its 10 accounts are the sandbox's user wallets. */
@@ -77,7 +78,7 @@ export function sandboxChain(
 }
 
 /** Runs tasks one after another (one sender, one nonce sequence); a failure does not block later tasks. */
-function serialQueue(): <T>(task: () => Promise<T>) => Promise<T> {
+export function serialQueue(): <T>(task: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve()
   return (task) => {
     const run = tail.then(task, task)
@@ -131,8 +132,9 @@ async function setUpChain(
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 })
   const testClient = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 })
   const ctx: ChainContext = { rpcUrl, publicClient, testClient, roles }
-  const [installed] = await Promise.all([
+  const [installed, recurring] = await Promise.all([
     installContracts(ctx, { network, currencies: options.currencies, contracts: options.contracts }),
+    installRecurringProxy(ctx, options.contracts),
     ...Object.values(roles).map((r) => testClient.setBalance({ address: r.address, value: ROLE_BALANCE })),
   ])
 
@@ -171,7 +173,7 @@ async function setUpChain(
     pid: anvil?.pid ?? null,
     publicClient,
     testClient,
-    contracts: installed.contracts,
+    contracts: { ...installed.contracts, ...recurring },
     tokens: installed.tokens,
     accounts,
     roles,

@@ -1,4 +1,5 @@
 import type { SandboxOperator } from '../chain/operator.ts'
+import type { Relayer } from '../chain/relayer.ts'
 import type { LiveChain } from '../chain/types.ts'
 import type { EventBus } from '../events/event-bus.ts'
 import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
@@ -17,6 +18,8 @@ export interface SharedState {
   chains: ReadonlyMap<string, LiveChain>
   /** the cross-chain operator (settles payment intents on the live chains); null without a chain */
   operator: SandboxOperator | null
+  /** the recurring-payment relayer of each live chain that has a recurring proxy */
+  relayers: ReadonlyMap<string, Relayer>
   events: EventBus
   ids: IdGenerator
   tenants: Tenants

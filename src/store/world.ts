@@ -1,5 +1,6 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
 import { PaymentIntentRecord } from '../resources/payment-intents/schema.ts'
+import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
 import { Table } from './table.ts'
@@ -21,6 +22,8 @@ export interface World {
   paymentIntents: Table<typeof PaymentIntentRecord, 'id'>
   /** intents whose send is being checked (a second send of the same intent is refused at once) */
   paymentIntentsInFlight: Set<string>
+  /** recurring payouts (POST /v2/payouts with recurrence) by id */
+  recurringPayouts: Table<typeof RecurringPayoutRecord, 'id'>
 }
 
 /** Creates an empty world for a tenant. */
@@ -38,5 +41,6 @@ export function createWorld(
     requestsByReference: new Map(),
     paymentIntents: new Table(PaymentIntentRecord, 'id'),
     paymentIntentsInFlight: new Set(),
+    recurringPayouts: new Table(RecurringPayoutRecord, 'id'),
   }
 }

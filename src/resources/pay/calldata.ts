@@ -16,12 +16,16 @@ export interface ServiceTransaction {
 /** The fee address the service encodes when no fee is asked (seen in its calldata). */
 export const NO_FEE_ADDRESS: Address = '0x000000000000000000000000000000000000dEaD'
 
-/** `approve(spender, max)`, as Request Network's payment processor approves (MAX_ALLOWANCE). */
-export function approveTransaction(token: Address, spender: Address): ServiceTransaction {
+/** `approve(spender, amount)`; by default max, as Request Network's payment processor approves (MAX_ALLOWANCE). */
+export function approveTransaction(
+  token: Address,
+  spender: Address,
+  amount: bigint = maxUint256,
+): ServiceTransaction {
   return {
     to: token,
     value: bigNumberJson(0n),
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }),
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] }),
   }
 }
 

@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import { defineRoute } from '../../contract/route.ts'
+import { activatePayout, getPayout, payoutStatus, updatePayout } from './lifecycle.ts'
+import { createOneTimePayout, createRecurringPayout } from './model.ts'
+import { ActivateBody, PayoutBody, UpdateBody } from './schema.ts'
+
+const IdParams = z.object({ id: z.string() })
+
+/** Routes of payouts: create (one-time or recurring), and the recurring payout's activation, status and control. */
+export const payoutRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/v2/payouts',
+    auth: 'api',
+    summary: 'Initiate a payment: one-time (request + calldata) or recurring (permit + approval)',
+    body: PayoutBody,
+    async handler(ctx, { body }) {
+      const created = body.recurrence
+        ? await createRecurringPayout(ctx, body)
+        : await createOneTimePayout(ctx, body)
+      return { status: 201, body: created }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/payouts/recurring/:id',
+    auth: 'api',
+    summary: 'Submit the recurring payment permit signature (activates the schedule)',
+    params: IdParams,
+    body: ActivateBody,
+    async handler(ctx, { params, body }) {
+      return { status: 201, body: await activatePayout(ctx, params.id, body.permitSignature) }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/payouts/recurring/:id',
+    auth: 'api',
+    summary: 'Get the status of a recurring payment',
+    params: IdParams,
+    handler(ctx, { params }) {
+      return { status: 200, body: payoutStatus(getPayout(ctx, params.id)) }
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v2/payouts/recurring/:id',
+    auth: 'api',
+    summary: 'Cancel or unpause a recurring payment',
+    params: IdParams,
+    body: UpdateBody,
+    async handler(ctx, { params, body }) {
+      return { status: 200, body: await updatePayout(ctx, params.id, body.action) }
+    },
+  }),
+]

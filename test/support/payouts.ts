@@ -1,0 +1,137 @@
+// Helpers for recurring payout tests: a fresh funded payer per test, sending the API's transactions exactly as
+// returned, signing the SchedulePermit as a wallet would.
+import {
+  type Address,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  type LocalAccount,
+  parseAbi,
+  parseEther,
+  parseUnits,
+  type TransactionReceipt,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { expect } from 'vitest'
+import type { LiveChain } from '../../src/chain/types.ts'
+import type { ApiClient } from './clients.ts'
+
+/** A transaction as the API returns it: `value` as BigNumber JSON, or a hex string on the cancel endpoint. */
+export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } | Hex }
+
+/** A fresh address nobody else uses (payee, fee address). */
+export function freshAddress(): Address {
+  return privateKeyToAccount(generatePrivateKey()).address
+}
+
+/** A fresh payer with 10 ETH and `tokens` whole tokens of `token`. */
+export async function fundedPayer(chain: LiveChain, token: Address, tokens = '100'): Promise<LocalAccount> {
+  const account = privateKeyToAccount(generatePrivateKey())
+  await chain.fund('native', account.address, parseEther('10'))
+  await chain.fund(token, account.address, parseUnits(tokens, 18))
+  return account
+}
+
+/** Sends one API transaction from `account`, exactly as returned (value read from its hex). */
+export async function sendApiTransaction(
+  chain: LiveChain,
+  account: LocalAccount,
+  tx: ApiTransaction,
+): Promise<TransactionReceipt> {
+  const wallet = createWalletClient({
+    account,
+    chain: chain.publicClient.chain,
+    transport: http(chain.rpcUrl),
+  })
+  const value = BigInt(typeof tx.value === 'string' ? tx.value : tx.value.hex)
+  const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value, chain: null })
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
+  expect(receipt.status).toBe('success')
+  return receipt
+}
+
+/** Moves `amount` of `token` from `account` to `to` (to empty a payer's balance). */
+export async function transferToken(
+  chain: LiveChain,
+  account: LocalAccount,
+  token: Address,
+  to: Address,
+  amount: bigint,
+): Promise<void> {
+  const wallet = createWalletClient({
+    account,
+    chain: chain.publicClient.chain,
+    transport: http(chain.rpcUrl),
+  })
+  const abi = parseAbi(['function transfer(address to, uint256 amount) returns (bool)'])
+  const hash = await wallet.writeContract({
+    address: token,
+    abi,
+    functionName: 'transfer',
+    args: [to, amount],
+    chain: null,
+  })
+  await chain.publicClient.waitForTransactionReceipt({ hash })
+}
+
+/** Signs the API's recurringPaymentPermit (ethers-v5 shape) with viem, primaryType SchedulePermit. */
+export function signPermit(
+  account: LocalAccount,
+  permit: { domain: any; types: any; values: any },
+): Promise<Hex> {
+  return account.signTypedData({
+    domain: permit.domain,
+    types: permit.types,
+    primaryType: 'SchedulePermit',
+    message: permit.values,
+  })
+}
+
+/** A DAILY recurring payout body of `totalPayments` × `amount` FAU (1% fee) from `payer`, starting today. */
+export function recurringBody(
+  payer: Address,
+  options: { totalPayments?: number; amount?: string; payee?: Address; feeAddress?: Address } = {},
+) {
+  return {
+    payee: options.payee ?? freshAddress(),
+    amount: options.amount ?? '10',
+    invoiceCurrency: 'FAU-sepolia',
+    paymentCurrency: 'FAU-sepolia',
+    feePercentage: '1',
+    feeAddress: options.feeAddress ?? freshAddress(),
+    recurrence: {
+      startDate: new Date().toISOString().slice(0, 10),
+      frequency: 'DAILY',
+      totalPayments: options.totalPayments ?? 3,
+      payer: getAddress(payer),
+    },
+  }
+}
+
+/** Creates a recurring payout, sends its approval, signs and activates it; returns the creation body and id. */
+export async function activePayout(
+  client: ApiClient,
+  apiKey: string,
+  chain: LiveChain,
+  payer: LocalAccount,
+  body: ReturnType<typeof recurringBody>,
+) {
+  const created = await client.call('POST', '/v2/payouts', { apiKey, body })
+  expect(created.status, JSON.stringify(created.body)).toBe(201)
+  for (const tx of created.body.transactions) await sendApiTransaction(chain, payer, tx)
+  const permitSignature = await signPermit(payer, created.body.recurringPaymentPermit)
+  const activated = await client.call('POST', `/v2/payouts/recurring/${created.body.id}`, {
+    apiKey,
+    body: { permitSignature },
+  })
+  expect(activated.status, JSON.stringify(activated.body)).toBe(201)
+  return { created: created.body, id: created.body.id as string, permitSignature }
+}
+
+/** Moves the tenant clock (and the chain) forward; resolves when every payment that fell due has run. */
+export async function advance(client: ApiClient, apiKey: string, seconds: number) {
+  const res = await client.call('POST', '/__sandbox/clock/advance', { apiKey, body: { seconds } })
+  expect(res.status).toBe(200)
+  return res.body
+}
