@@ -33,12 +33,14 @@ describe.each(['http', 'msw'] as const)('live networks through %s', (transport) 
       network: keyof typeof expected
       chainId: number
       rpcUrl: string
+      anvilRpcUrl: string
       contracts: Record<string, Address>
       tokens: Record<string, Address>
     }[]
     expect(chains.map((c) => [c.network, c.chainId])).toEqual(Object.entries(expected))
     for (const chain of chains) {
       if (transport === 'http') expect(chain.rpcUrl).toBe(`${client().baseUrl}/rpc/${chain.network}`)
+      expect(chain.anvilRpcUrl).toBe(t.sandbox.chains.get(chain.network)!.rpcUrl)
       const contracts = published[chain.network]!.contracts
       for (const name of ['ERC20FeeProxy', 'EthereumFeeProxy', 'BatchConversionPayments']) {
         expect(chain.contracts[name]).toBe(contracts[name])
