@@ -120,7 +120,8 @@ export function createDispatcher(
     if (!match) throw new SandboxError(404, `Cannot ${method} ${request.path}`)
     const { route } = match.route
 
-    const caller: Caller | null = route.auth === 'api' ? authenticate(request, route, shared, options) : null
+    const caller: Caller | null =
+      route.auth === 'api' ? await authenticate(request, route, shared, options) : null
     const call: CallInfo = { request, route, caller, scenario: 'default', shared }
     const run = async (): Promise<NeutralResponse> => {
       try {
@@ -163,6 +164,7 @@ export function createDispatcher(
     const ctx: RouteContext = {
       shared,
       tenant,
+      caller: call.caller,
       get world() {
         if (tenant === null) throw new Error(`route ${route.path} is public and has no world`)
         return shared.tenants.get(tenant, call.scenario)

@@ -2,11 +2,16 @@ import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
+import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
+import { payerPageRoutes } from './resources/payers/page-routes.ts'
+import { payerControlRoutes, payerRoutes } from './resources/payers/routes.ts'
+import { paymentDetailControlRoutes, paymentDetailRoutes } from './resources/payment-details/routes.ts'
 import { paymentIntentRoutes } from './resources/payment-intents/routes.ts'
 import { payoutRoutes } from './resources/payouts/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
+import { sessionRoutes } from './resources/sessions/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
 export const routes: readonly RouteDefinition<any, any, any>[] = [
@@ -18,4 +23,11 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...payoutRoutes,
   ...controlRoutes,
   ...clockRoutes,
+  ...payerRoutes,
+  ...paymentDetailRoutes,
+  ...clientIdRoutes,
+  ...payerControlRoutes,
+  ...paymentDetailControlRoutes,
+  ...payerPageRoutes,
+  ...sessionRoutes,
 ]

@@ -1,5 +1,6 @@
 import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { TenantDirectory } from './auth/directory.ts'
 import { createOperator } from './chain/operator.ts'
 import { createRelayer, type Relayer } from './chain/relayer.ts'
 import { startChain } from './chain/start-chain.ts'
@@ -26,6 +27,10 @@ export interface SandboxOptions {
   networks?: NetworkName[]
   /** strict mode: only these API keys pass (otherwise every key is its own tenant) */
   apiKeys?: string[]
+  /** tenant-clock ms a submitted KYC waits before the sandbox's provider approves it (default 5000) */
+  complianceDelayMs?: number
+  /** tenant-clock ms a new bank payment detail stays pending before it is approved (default 3000) */
+  paymentDetailDelayMs?: number
   /** makes ids and fake data the same run after run */
   seed?: number
   /** where unexpected errors are reported (default: console.error) */
@@ -98,6 +103,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     events: new EventBus(ids, log),
     ids,
     tenants,
+    directory: new TenantDirectory(),
+    compliance: {
+      kycReviewMs: options.complianceDelayMs ?? 5000,
+      paymentDetailReviewMs: options.paymentDetailDelayMs ?? 3000,
+    },
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     now: () => new Date(),
     log,

@@ -1,3 +1,5 @@
+import type { Caller } from '../auth/authenticate.ts'
+import type { TenantDirectory } from '../auth/directory.ts'
 import type { SandboxOperator } from '../chain/operator.ts'
 import type { Relayer } from '../chain/relayer.ts'
 import type { LiveChain } from '../chain/types.ts'
@@ -23,6 +25,10 @@ export interface SharedState {
   events: EventBus
   ids: IdGenerator
   tenants: Tenants
+  /** credentials that name their tenant indirectly: client IDs, session tokens, payer page links */
+  directory: TenantDirectory
+  /** delays of the compliance provider's timed decisions, in tenant-clock milliseconds */
+  compliance: { kycReviewMs: number; paymentDetailReviewMs: number }
   /** the sandbox's off-ramp deposit address: crypto-to-fiat requests are paid to it */
   offrampAddress: string
   /** real time (a tenant's time is world.clock.now()) */
@@ -35,6 +41,8 @@ export interface RouteContext {
   shared: SharedState
   /** the caller's credential, null on public routes */
   tenant: string | null
+  /** who called (how, and with which client ID); null or absent on public routes */
+  caller?: Caller | null
   /** the caller's world; throws on public routes */
   readonly world: World
 }

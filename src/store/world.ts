@@ -1,4 +1,7 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
+import { ClientIdRecord } from '../resources/client-ids/schema.ts'
+import { PayerRecord } from '../resources/payers/schema.ts'
+import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
 import { PaymentIntentRecord } from '../resources/payment-intents/schema.ts'
 import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
@@ -24,6 +27,12 @@ export interface World {
   paymentIntentsInFlight: Set<string>
   /** recurring payouts (POST /v2/payouts with recurrence) by id */
   recurringPayouts: Table<typeof RecurringPayoutRecord, 'id'>
+  /** payers by clientUserId (compliance data and statuses) */
+  payers: Table<typeof PayerRecord, 'clientUserId'>
+  /** bank payment details by id (each names its payer) */
+  paymentDetails: Table<typeof PaymentDetailRecord, 'id'>
+  /** client IDs by internal id (TenantDirectory maps the public clientId here) */
+  clientIds: Table<typeof ClientIdRecord, 'id'>
 }
 
 /** Creates an empty world for a tenant. */
@@ -42,5 +51,8 @@ export function createWorld(
     paymentIntents: new Table(PaymentIntentRecord, 'id'),
     paymentIntentsInFlight: new Set(),
     recurringPayouts: new Table(RecurringPayoutRecord, 'id'),
+    payers: new Table(PayerRecord, 'clientUserId'),
+    paymentDetails: new Table(PaymentDetailRecord, 'id'),
+    clientIds: new Table(ClientIdRecord, 'id'),
   }
 }

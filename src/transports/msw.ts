@@ -17,6 +17,10 @@ async function toNeutral(request: Request, prefix: string): Promise<NeutralReque
   request.headers.forEach((value, key) => {
     headers[key.toLowerCase()] = value
   })
+  // fetch hides Host: give the core the address the app used, as an HTTP request would carry it (links)
+  headers.host ??= url.host
+  headers['x-forwarded-proto'] ??= url.protocol.replace(/:$/, '')
+  if (prefix) headers['x-forwarded-prefix'] ??= prefix
   const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text()
   const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname
   return { method: request.method, path, query, headers, rawBody: text === '' ? undefined : text }

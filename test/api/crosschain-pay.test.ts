@@ -141,6 +141,30 @@ describe.each(['http', 'msw'] as const)('crosschain pay through %s', (transport)
     expect(values.witness.amount).toBe('102600000')
   })
 
+  it("applies a client ID's own fee to the intent when called with x-client-id and Origin", async () => {
+    const apiKey = newApiKey()
+    const { requestId } = await create(apiKey, '100', 'USDC-base')
+    const created = await client().call('POST', '/v2/client-ids', {
+      apiKey,
+      body: { label: 'shop', allowedDomains: ['https://shop.example'], feePercentage: '1.5', feeAddress },
+    })
+    expect(created.status).toBe(201)
+    const res = await client().call('GET', `/v2/request/${requestId}/pay`, {
+      apiKey: null,
+      headers: { 'x-client-id': created.body.clientId, origin: 'https://shop.example' },
+      query: { wallet, chain: 'ARBITRUM', token: 'USDC', feePercentage: '5', feeAddress: wallet },
+    })
+    expect(res.status).toBe(200)
+    const values = JSON.parse(res.body.paymentIntent).values
+    expect(values.permitted.map((p: { amount: string }) => p.amount)).toEqual([
+      '100000000',
+      '1500000',
+      '100000',
+    ])
+    const intent = t.sandbox.shared.tenants.get(apiKey).paymentIntents.get(res.body.paymentIntentId)!
+    expect(intent.feeAddress).toBe(feeAddress)
+  })
+
   it('reads v1 by payment reference and pays same-chain when chain and token name the request own source', async () => {
     const apiKey = newApiKey()
     const { requestId, paymentReference } = await create(apiKey, '3', 'USDC-base')

@@ -112,6 +112,18 @@ const cases: [string, string, string, CallOptions?][] = [
       },
     },
   ],
+  ['unknown payer', 'GET', '/v2/payer/nobody%40example.com'],
+  ['invalid payer body', 'POST', '/v1/payer', { body: { clientUserId: 'x', email: 'nope', country: 'XX' } }],
+  ['agreement flag missing', 'PATCH', '/v2/payer/nobody', { body: {} }],
+  ['payment details of an unknown payer', 'POST', '/v2/payer/nobody/payment-details', { body: {} }],
+  ['unknown client ID record', 'GET', '/v2/client-ids/01HXEXAMPLE123'],
+  [
+    'unknown x-client-id',
+    'GET',
+    '/v2/currencies',
+    { apiKey: null, headers: { 'x-client-id': 'cli_000000000000' } },
+  ],
+  ['unknown page link', 'GET', '/__sandbox/payer-pages/0123/kyc', { apiKey: null }],
   [
     'preflight',
     'OPTIONS',

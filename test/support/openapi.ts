@@ -3,6 +3,7 @@
 // has examples, a schema is derived from them: the same keys with the same JSON types (either example fits).
 import { readFileSync } from 'node:fs'
 import { Ajv, type ValidateFunction } from 'ajv'
+import addFormats from 'ajv-formats'
 import { parse } from 'yaml'
 
 type Json = Record<string, unknown>
@@ -56,6 +57,8 @@ function schemaFromExample(value: unknown): Json {
 }
 
 const ajv = new Ajv({ strict: false, allErrors: true })
+// formats the documents use (uri, uuid, email, date-time) are checked, not ignored
+addFormats.default(ajv)
 const cache = new Map<string, ValidateFunction | null>()
 
 /** The validator of one documented response, or null when the document says nothing about its body. */

@@ -10,6 +10,7 @@ import { artifacts } from '../../chain/artifacts.ts'
 import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
+import { effectiveFee } from '../client-ids/fees.ts'
 import { erc20Abi } from '../pay/abis.ts'
 import { NO_FEE_ADDRESS } from '../pay/calldata.ts'
 import { createRequest, getRequest, remainingBaseUnits, startListening } from '../requests/model.ts'
@@ -99,6 +100,7 @@ export async function buildBatchPayout(
     ? await Promise.all(body.requests.map((item) => createRequest(ctx, { ...item, payer: body.payer })))
     : existing
 
+  const feeAsked = effectiveFee(ctx, body) // a client ID's own fee overrides the API-passed one, as on pay
   const erc20: RequestDetail[] = []
   const native: RequestDetail[] = []
   const perToken = new Map<Address, bigint>()
@@ -106,7 +108,7 @@ export async function buildBatchPayout(
   for (const record of records) {
     const amount = remainingBaseUnits(ctx, record)
     if (amount <= 0n) throw new BatchNotPossibleError(`Request ${record.requestId} has already been paid`)
-    const fee = body.feePercentage ? percentageOf(amount, body.feePercentage) : 0n
+    const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
     const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
     const detail = {
       recipient: getAddress(record.paymentAddress),
@@ -142,7 +144,7 @@ export async function buildBatchPayout(
     ...(erc20.length ? [{ paymentNetworkId: BATCH_MULTI_ERC20, requestDetails: erc20 }] : []),
     ...(native.length ? [{ paymentNetworkId: BATCH_NATIVE, requestDetails: native }] : []),
   ]
-  const feeAddress = body.feeAddress ? getAddress(body.feeAddress) : NO_FEE_ADDRESS
+  const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const data = encodeFunctionData({
     abi: artifacts.BatchConversionPayments.abi,
     functionName: 'batchPayments',

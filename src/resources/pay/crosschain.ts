@@ -11,6 +11,7 @@ import type { LiveChain } from '../../chain/types.ts'
 import { percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
+import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { intentTypedData, permitTypedData } from '../payment-intents/typed-data.ts'
 import { startListening } from '../requests/model.ts'
@@ -98,8 +99,9 @@ export async function buildCrosschainPayment(
       `Crosschain payments must be of at least 1 ${destination.symbol} (expectedAmount less than 1 is rejected)`,
     )
   }
-  const fee = query.feePercentage ? percentageOf(amount, query.feePercentage) : 0n
-  const feeAddress = query.feeAddress ? getAddress(query.feeAddress) : NO_FEE_ADDRESS
+  const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one, as same-chain
+  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const sourceChain = shared.chains.get(source.network)!
   const destinationChain = shared.chains.get(record.network)!
   const operator = shared.operator!.address

@@ -6,6 +6,7 @@ import type { Address } from 'viem'
 import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
+import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { remainingBaseUnits, startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
@@ -96,8 +97,9 @@ export async function buildPayment(
   const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
   rejectUnsupportedFlows(ctx, record, query)
   const amount = amountToPay(ctx, record, query, currency)
-  const fee = query.feePercentage ? percentageOf(amount, query.feePercentage) : 0n
-  const feeAddress = query.feeAddress ? getAddress(query.feeAddress) : NO_FEE_ADDRESS
+  const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
+  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const reference = record.paymentReference as `0x${string}`
   const to = getAddress(record.paymentAddress)
   const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null

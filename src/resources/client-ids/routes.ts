@@ -1,0 +1,94 @@
+import { z } from 'zod'
+import { defineRoute } from '../../contract/route.ts'
+import { createClientId, getClientId, listClientIds, revokeClientId, updateClientId } from './model.ts'
+import { type ClientIdRecord, CreateClientIdBody, UpdateClientIdBody } from './schema.ts'
+
+const IdParams = z.object({ id: z.string().min(1) })
+
+/** The settings every full view carries. */
+function settings(r: ClientIdRecord) {
+  return {
+    id: r.id,
+    clientId: r.clientId,
+    label: r.label,
+    allowedDomains: r.allowedDomains,
+    feePercentage: r.feePercentage,
+    feeAddress: r.feeAddress,
+    operatorWalletAddress: r.operatorWalletAddress,
+    defaultPreApprovalExpiry: r.defaultPreApprovalExpiry,
+    defaultAuthorizationExpiry: r.defaultAuthorizationExpiry,
+    status: r.status,
+  }
+}
+
+/** `GET /v2/client-ids/{id}` (and DELETE): everything, with createdAt, updatedAt and lastUsedAt. */
+function fullView(r: ClientIdRecord) {
+  return { ...settings(r), createdAt: r.createdAt, updatedAt: r.updatedAt, lastUsedAt: r.lastUsedAt }
+}
+
+/** Client IDs (endpoint 15 and its neighbours): API key or session token, never a client ID itself. */
+export const clientIdRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/v2/client-ids',
+    auth: 'api',
+    summary: 'Create a client ID',
+    body: CreateClientIdBody,
+    async handler(ctx, { body }) {
+      const r = await createClientId(ctx, body)
+      return { status: 201, body: { ...settings(r), createdAt: r.createdAt } }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/client-ids',
+    auth: 'api',
+    summary: 'List client IDs',
+    handler(ctx) {
+      return {
+        status: 200,
+        body: listClientIds(ctx).map((r) => ({
+          id: r.id,
+          clientId: r.clientId,
+          label: r.label,
+          allowedDomains: r.allowedDomains,
+          status: r.status,
+          createdAt: r.createdAt,
+          lastUsedAt: r.lastUsedAt,
+        })),
+      }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/client-ids/:id',
+    auth: 'api',
+    summary: 'Get a client ID',
+    params: IdParams,
+    handler(ctx, { params }) {
+      return { status: 200, body: fullView(getClientId(ctx, params.id)) }
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/v2/client-ids/:id',
+    auth: 'api',
+    summary: 'Update a client ID',
+    params: IdParams,
+    body: UpdateClientIdBody,
+    async handler(ctx, { params, body }) {
+      const r = await updateClientId(ctx, params.id, body)
+      return { status: 200, body: { ...settings(r), updatedAt: r.updatedAt } }
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v2/client-ids/:id',
+    auth: 'api',
+    summary: 'Revoke a client ID (final)',
+    params: IdParams,
+    async handler(ctx, { params }) {
+      return { status: 200, body: fullView(await revokeClientId(ctx, params.id)) }
+    },
+  }),
+]

@@ -1,0 +1,181 @@
+// Differences from the real service: the agreement and KYC are run by the sandbox itself (pages under
+// /__sandbox/payer-pages/, no Sumsub or pay.so): the agreement is `pending` as soon as the payer is created (its
+// link is issued), completing it initiates KYC, and a submitted KYC is approved after `complianceDelayMs` of
+// the tenant clock unless decided on the KYC page or forced. A second POST for the same clientUserId is refused
+// (400) rather than answered with the current status. Payment details do not require a compliant payer.
+import type { RouteContext } from '../../contract/route-context.ts'
+import { DuplicateKeyError } from '../../store/table.ts'
+import {
+  type ComplianceState,
+  completeAgreement,
+  IllegalMove,
+  isCompliant,
+  type KycAction,
+  kycMoves,
+} from './compliance.ts'
+import { IllegalComplianceMoveError, PayerExistsError, PayerNotFoundError } from './errors.ts'
+import { payerLinks } from './links.ts'
+import type { CreatePayerBody, KycStatus, PayerRecord } from './schema.ts'
+
+/** One of the caller's payers; 404 in the documented words otherwise. */
+export function getPayer(ctx: RouteContext, clientUserId: string): PayerRecord {
+  const record = ctx.world.payers.get(clientUserId)
+  if (!record) throw new PayerNotFoundError(clientUserId)
+  return record
+}
+
+/** The compliance view real clients read (GET payer): statuses at the top level, with the links. */
+export function complianceView(record: PayerRecord) {
+  return {
+    kycStatus: record.kycStatus,
+    agreementStatus: record.agreementStatus,
+    isCompliant: isCompliant(record),
+    userId: record.userId,
+    ...payerLinks(record.linkBase, record.pageToken),
+  }
+}
+
+/** Stores the new statuses and emits `compliance.updated` with the webhook's fields; no-op when unchanged. */
+async function move(
+  ctx: RouteContext,
+  record: PayerRecord,
+  next: Partial<ComplianceState>,
+  trigger: string,
+): Promise<PayerRecord> {
+  const state: ComplianceState = {
+    agreementStatus: next.agreementStatus ?? record.agreementStatus,
+    kycStatus: next.kycStatus ?? record.kycStatus,
+  }
+  if (state.agreementStatus === record.agreementStatus && state.kycStatus === record.kycStatus) return record
+  const { world, shared } = ctx
+  const now = world.clock.now().toISOString()
+  const updated = (await world.payers.update(record.clientUserId, (draft) => {
+    draft.agreementStatus = state.agreementStatus
+    draft.kycStatus = state.kycStatus
+    draft.updatedAt = now
+  }))!
+  shared.events.emit(world, 'compliance.updated', {
+    clientUserId: record.clientUserId,
+    kycStatus: state.kycStatus,
+    agreementStatus: state.agreementStatus,
+    isCompliant: isCompliant(state),
+    timestamp: now,
+    rawPayload: {
+      provider: 'request-sandbox',
+      userId: record.userId,
+      trigger,
+      previous: { agreementStatus: record.agreementStatus, kycStatus: record.kycStatus },
+    },
+  })
+  return updated
+}
+
+/** Cancels the scheduled KYC review of a payer, if any. */
+async function cancelReview(ctx: RouteContext, record: PayerRecord): Promise<PayerRecord> {
+  if (record.kycReviewTimer === null) return record
+  ctx.world.clock.cancel(record.kycReviewTimer)
+  return (await ctx.world.payers.update(record.clientUserId, (d) => {
+    d.kycReviewTimer = null
+  }))!
+}
+
+/** Schedules the provider's decision on a submitted KYC: approved after the configured delay if still pending. */
+async function scheduleReview(ctx: RouteContext, record: PayerRecord): Promise<PayerRecord> {
+  const { world, shared } = ctx
+  const at = new Date(world.clock.now().getTime() + shared.compliance.kycReviewMs)
+  const bound: RouteContext = { shared, tenant: world.tenant, caller: null, world }
+  const timer = world.clock.schedule(at, `kyc review of ${record.clientUserId}`, async () => {
+    // a cancelled review never runs (clock.cancel), so a pending KYC here is the one this review was for
+    const current = world.payers.get(record.clientUserId)
+    if (current?.kycStatus !== 'pending') return
+    const cleared = (await world.payers.update(current.clientUserId, (d) => {
+      d.kycReviewTimer = null
+    }))!
+    await move(bound, cleared, { kycStatus: 'approved' }, 'kyc_review_approved')
+  })
+  return (await world.payers.update(record.clientUserId, (d) => {
+    d.kycReviewTimer = timer
+  }))!
+}
+
+/** Creates a payer: statuses not_started, then the agreement link is issued (agreement pending, one event). */
+export async function createPayer(
+  ctx: RouteContext,
+  body: CreatePayerBody,
+  linkBase: string,
+): Promise<PayerRecord> {
+  const { world, shared } = ctx
+  if (world.payers.get(body.clientUserId)) throw new PayerExistsError(body.clientUserId)
+  const now = world.clock.now().toISOString()
+  const pageToken = shared.ids.hex(16)
+  let record: PayerRecord
+  try {
+    record = await world.payers.insert({
+      ...body,
+      companyName: body.companyName ?? null,
+      addressLine2: body.addressLine2 ?? null,
+      sourceOfFunds: body.sourceOfFunds ?? null,
+      businessActivity: body.businessActivity ?? null,
+      userId: shared.ids.uuid(),
+      agreementStatus: 'not_started',
+      kycStatus: 'not_started',
+      pageToken,
+      linkBase,
+      kycReviewTimer: null,
+      createdAt: now,
+      updatedAt: now,
+    })
+  } catch (error) {
+    if (error instanceof DuplicateKeyError) throw new PayerExistsError(body.clientUserId)
+    throw error
+  }
+  shared.directory.pageTokenToPayer.set(pageToken, {
+    tenant: world.tenant,
+    scenario: world.scenario,
+    clientUserId: record.clientUserId,
+  })
+  return move(ctx, record, { agreementStatus: 'pending' }, 'agreement_issued')
+}
+
+/** Completes the payer's agreement (PATCH or the agreement page); twice is harmless. */
+export async function markAgreementCompleted(
+  ctx: RouteContext,
+  clientUserId: string,
+  trigger: string,
+): Promise<PayerRecord> {
+  const record = getPayer(ctx, clientUserId)
+  const next = completeAgreement(record)
+  if (next instanceof IllegalMove) throw new IllegalComplianceMoveError(next.message)
+  return move(ctx, record, next, trigger)
+}
+
+/** Runs a KYC page action: each status it passes through is one move and one event. */
+export async function applyKycAction(
+  ctx: RouteContext,
+  clientUserId: string,
+  action: KycAction,
+): Promise<PayerRecord> {
+  let record = getPayer(ctx, clientUserId)
+  const moves = kycMoves(record.kycStatus, action)
+  if (moves instanceof IllegalMove) throw new IllegalComplianceMoveError(moves.message)
+  record = await cancelReview(ctx, record)
+  for (const kycStatus of moves) record = await move(ctx, record, { kycStatus }, `kyc_page_${action}`)
+  if (record.kycStatus === 'pending') record = await scheduleReview(ctx, record)
+  return record
+}
+
+/** Forces statuses directly (tests): skips intermediate states, cancels a pending review, emits one event. */
+export async function forceCompliance(
+  ctx: RouteContext,
+  clientUserId: string,
+  next: {
+    kycStatus?: KycStatus | undefined
+    agreementStatus?: ComplianceState['agreementStatus'] | undefined
+  },
+): Promise<PayerRecord> {
+  const record = await cancelReview(ctx, getPayer(ctx, clientUserId))
+  const state: Partial<ComplianceState> = {}
+  if (next.kycStatus) state.kycStatus = next.kycStatus
+  if (next.agreementStatus) state.agreementStatus = next.agreementStatus
+  return move(ctx, record, state, 'forced')
+}

@@ -1,0 +1,96 @@
+// Public routes behind agreementUrl and kycUrl: the token in the link names the payer (TenantDirectory), so the
+// pages work in a browser without the tenant's API key, which never appears in a URL.
+import { z } from 'zod'
+import { defineRoute } from '../../contract/route.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import { isCompliant } from './compliance.ts'
+import { PageLinkNotFoundError } from './errors.ts'
+import { applyKycAction, getPayer, markAgreementCompleted } from './model.ts'
+import { agreementPage, kycPage, unknownLinkPage } from './pages.ts'
+import type { PayerRecord } from './schema.ts'
+
+const TokenParams = z.object({ token: z.string() })
+const html = 'text/html; charset=utf-8'
+
+/** The payer a link token names, with a context bound to its tenant's world; null for unknown tokens. */
+function resolve(ctx: RouteContext, token: string): { ctx: RouteContext; clientUserId: string } | null {
+  const owner = ctx.shared.directory.pageTokenToPayer.get(token)
+  if (!owner) return null
+  const world = ctx.shared.tenants.get(owner.tenant, owner.scenario)
+  if (!world.payers.get(owner.clientUserId)) return null
+  return {
+    ctx: { shared: ctx.shared, tenant: owner.tenant, caller: null, world },
+    clientUserId: owner.clientUserId,
+  }
+}
+
+function mustResolve(ctx: RouteContext, token: string) {
+  const found = resolve(ctx, token)
+  if (!found) throw new PageLinkNotFoundError()
+  return found
+}
+
+const state = (p: PayerRecord) => ({
+  agreementStatus: p.agreementStatus,
+  kycStatus: p.kycStatus,
+  isCompliant: isCompliant(p),
+})
+
+/** The agreement and KYC pages and their actions. */
+export const payerPageRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/payer-pages/:token/agreement',
+    auth: 'public',
+    summary: 'The agreement page behind agreementUrl (embeddable in an iframe)',
+    params: TokenParams,
+    handler(ctx, { params }) {
+      const found = resolve(ctx, params.token)
+      if (!found) return { status: 404, body: unknownLinkPage(), contentType: html }
+      return { status: 200, body: agreementPage(getPayer(found.ctx, found.clientUserId)), contentType: html }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/payer-pages/:token/agreement',
+    auth: 'public',
+    summary: 'Signs the agreement (what the agreement page posts)',
+    params: TokenParams,
+    async handler(ctx, { params }) {
+      const found = mustResolve(ctx, params.token)
+      return {
+        status: 200,
+        body: state(await markAgreementCompleted(found.ctx, found.clientUserId, 'agreement_page')),
+      }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/payer-pages/:token/kyc',
+    auth: 'public',
+    summary: 'The KYC page behind kycUrl',
+    params: TokenParams,
+    handler(ctx, { params }) {
+      const found = resolve(ctx, params.token)
+      if (!found) return { status: 404, body: unknownLinkPage(), contentType: html }
+      const seconds = ctx.shared.compliance.kycReviewMs / 1000
+      return {
+        status: 200,
+        body: kycPage(getPayer(found.ctx, found.clientUserId), seconds),
+        contentType: html,
+      }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/payer-pages/:token/kyc',
+    auth: 'public',
+    summary: 'A KYC page action: submit, approve, reject or retry',
+    params: TokenParams,
+    body: z.object({ action: z.enum(['submit', 'approve', 'reject', 'retry']) }),
+    async handler(ctx, { params, body }) {
+      const found = mustResolve(ctx, params.token)
+      return { status: 200, body: state(await applyKycAction(found.ctx, found.clientUserId, body.action)) }
+    },
+  }),
+]

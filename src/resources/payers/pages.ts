@@ -1,0 +1,121 @@
+// The two pages behind agreementUrl and kycUrl. They stand in for the real providers' pages (the agreement iframe
+// and the identity check): plain HTML, no external assets, actions posted back to the same path as JSON.
+import { isCompliant } from './compliance.ts'
+import type { PayerRecord } from './schema.ts'
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  )
+
+function layout(title: string, body: string, script = ''): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Request Sandbox</title>
+<style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
+h1{font-size:1.4rem} .note{color:#57606a;font-size:.9rem} .status{font-weight:600}
+button{font:inherit;padding:.5rem 1rem;margin:.25rem .5rem .25rem 0;border-radius:6px;border:1px solid #8c959f;cursor:pointer}
+button.primary{background:#0b6e4f;color:#fff;border-color:#0b6e4f} button:disabled{opacity:.5;cursor:default}
+#error{color:#b3261e}
+</style></head><body>
+<p class="note">Request Sandbox — a test stand-in for the compliance provider. Nothing here is real.</p>
+${body}
+<p id="error" role="alert"></p>
+<script>
+async function act(body) {
+  document.getElementById('error').textContent = ''
+  const res = await fetch(location.pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const json = await res.json().catch(() => ({}))
+  if (!res.ok) { document.getElementById('error').textContent = json.message || ('Error ' + res.status); throw new Error(json.message) }
+  return json
+}
+${script}
+</script></body></html>`
+}
+
+const who = (p: PayerRecord) =>
+  `${escapeHtml(p.firstName)} ${escapeHtml(p.lastName)}${p.companyName ? ` (${escapeHtml(p.companyName)})` : ''} &lt;${escapeHtml(p.email)}&gt;`
+
+/** The agreement page: sign, then tell the embedding app with `postMessage({agreements: "complete"})`. */
+export function agreementPage(payer: PayerRecord): string {
+  const done = payer.agreementStatus === 'completed'
+  return layout(
+    'Agreement',
+    `<h1>Off-ramp terms of service</h1>
+<p>Payer: ${who(payer)}</p>
+<p>By signing, the payer accepts that crypto payments made to them may be converted to fiat and sent to their bank account.</p>
+<p>Agreement status: <span id="status" class="status">${payer.agreementStatus}</span></p>
+${
+  done
+    ? '<p>The agreement is signed.</p>'
+    : `<label><input type="checkbox" id="accept"> I have read and accept the terms</label><br>
+<button id="sign" class="primary" disabled>Sign agreement</button>`
+}`,
+    done
+      ? ''
+      : `const accept = document.getElementById('accept'), sign = document.getElementById('sign')
+accept.addEventListener('change', () => { sign.disabled = !accept.checked })
+sign.addEventListener('click', async () => {
+  sign.disabled = true
+  try {
+    const state = await act({ agreementCompleted: true })
+    document.getElementById('status').textContent = state.agreementStatus
+    // what the real provider's page sends to the app that embeds it
+    window.parent.postMessage({ agreements: 'complete' }, '*')
+  } catch { sign.disabled = false }
+})`,
+  )
+}
+
+const kycButtons: Record<string, string[]> = {
+  initiated: ['submit', 'approve', 'reject'],
+  retry_required: ['submit', 'approve', 'reject'],
+  pending: ['approve', 'reject'],
+  rejected: ['retry'],
+}
+const kycLabels: Record<string, string> = {
+  submit: 'Submit documents',
+  approve: 'Approve now',
+  reject: 'Reject',
+  retry: 'Start again',
+}
+
+/** The KYC page: submit (approved after the review delay), or decide at once: approve or reject; retry after a rejection. */
+export function kycPage(payer: PayerRecord, reviewSeconds: number): string {
+  const actions = kycButtons[payer.kycStatus] ?? []
+  const hint =
+    payer.kycStatus === 'not_started'
+      ? '<p>Identity verification starts once the agreement is signed.</p>'
+      : payer.kycStatus === 'initiated' || payer.kycStatus === 'retry_required'
+        ? `<p>Submit documents to have them approved ${reviewSeconds} s later (tenant clock), or decide now.</p>`
+        : payer.kycStatus === 'pending'
+          ? `<p>Documents submitted: the sandbox approves them ${reviewSeconds} s (tenant clock) after submission, or decide now.</p>`
+          : isCompliant(payer)
+            ? '<p>Verified: this payer is compliant.</p>'
+            : ''
+  return layout(
+    'Identity verification',
+    `<h1>Identity verification</h1>
+<p>Payer: ${who(payer)}</p>
+<p>KYC status: <span id="status" class="status">${payer.kycStatus}</span></p>
+${hint}
+${actions.map((a) => `<button id="${a}" data-action="${a}"${a === 'submit' || a === 'approve' ? ' class="primary"' : ''}>${kycLabels[a]}</button>`).join('\n')}`,
+    `for (const button of document.querySelectorAll('button[data-action]')) {
+  button.addEventListener('click', async () => {
+    for (const b of document.querySelectorAll('button')) b.disabled = true
+    try { await act({ action: button.dataset.action }); location.reload() }
+    catch { for (const b of document.querySelectorAll('button')) b.disabled = false }
+  })
+}`,
+  )
+}
+
+/** The page answered for a link the sandbox never issued. */
+export function unknownLinkPage(): string {
+  return layout(
+    'Link not valid',
+    '<h1>This link is not valid</h1><p>It was never issued, or its tenant was reset.</p>',
+  )
+}
