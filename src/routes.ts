@@ -9,7 +9,9 @@ import { payerPageRoutes } from './resources/payers/page-routes.ts'
 import { payerControlRoutes, payerRoutes } from './resources/payers/routes.ts'
 import { paymentDetailControlRoutes, paymentDetailRoutes } from './resources/payment-details/routes.ts'
 import { paymentIntentRoutes } from './resources/payment-intents/routes.ts'
+import { paymentRoutes } from './resources/payments/routes.ts'
 import { payoutRoutes } from './resources/payouts/routes.ts'
+import { rateRoutes } from './resources/rates/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 import { sessionRoutes } from './resources/sessions/routes.ts'
 
@@ -23,6 +25,8 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...payoutRoutes,
   ...controlRoutes,
   ...clockRoutes,
+  ...rateRoutes,
+  ...paymentRoutes,
   ...payerRoutes,
   ...paymentDetailRoutes,
   ...clientIdRoutes,

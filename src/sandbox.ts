@@ -1,6 +1,7 @@
 import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { TenantDirectory } from './auth/directory.ts'
+import { type PaymentDetector, startDetector } from './chain/detector.ts'
 import { createOperator } from './chain/operator.ts'
 import { createRelayer, type Relayer } from './chain/relayer.ts'
 import { startChain } from './chain/start-chain.ts'
@@ -12,6 +13,9 @@ import { syncChainTime } from './control/clock.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
+import { ConversionRegistry } from './resources/rates/registry.ts'
+import { createDetectionSink } from './resources/requests/detection.ts'
+import { PaymentReferenceIndex } from './resources/requests/reference-index.ts'
 import { routes } from './routes.ts'
 import { createIdGenerator } from './store/ids.ts'
 import { Tenants } from './store/tenants.ts'
@@ -46,6 +50,8 @@ export interface Sandbox {
   chain: LiveChain | null
   /** every live chain by network */
   chains: ReadonlyMap<string, LiveChain>
+  /** the payment detector of each live chain (sync() waits until the chain's payments are recorded) */
+  detectors: ReadonlyMap<string, PaymentDetector>
   /** forgets one tenant's world */
   reset(tenant: string): void
   /** stops timers and every embedded chain */
@@ -88,6 +94,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const tenants = new Tenants(log)
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(chains.values(), now)))
   const ids = createIdGenerator(options.seed)
+  const conversion = new ConversionRegistry(currencies, networks, chains)
+  await conversion.installDefaults()
   const shared: SharedState = {
     currencies,
     networks,
@@ -103,6 +111,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     events: new EventBus(ids, log),
     ids,
     tenants,
+    paymentReferences: new PaymentReferenceIndex(),
+    conversion,
     directory: new TenantDirectory(),
     compliance: {
       kycReviewMs: options.complianceDelayMs ?? 5000,
@@ -117,16 +127,25 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     shared,
     options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {},
   )
+  const sink = createDetectionSink(shared)
+  const detectors = new Map<string, PaymentDetector>(
+    started.map((c) => [
+      c.network,
+      startDetector({ chain: c, proxies: () => conversion.proxies(c.network), sink, log }),
+    ]),
+  )
   let closed = false
   return {
     dispatch,
     shared,
     chain,
     chains,
+    detectors,
     reset: (tenant) => tenants.reset(tenant),
     async close() {
       if (closed) return
       closed = true
+      await Promise.all([...detectors.values()].map((d) => d.stop()))
       tenants.dispose()
       await Promise.all(started.map((c) => c.stop()))
     },

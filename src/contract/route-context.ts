@@ -5,6 +5,8 @@ import type { Relayer } from '../chain/relayer.ts'
 import type { LiveChain } from '../chain/types.ts'
 import type { EventBus } from '../events/event-bus.ts'
 import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
+import type { ConversionRegistry } from '../resources/rates/registry.ts'
+import type { PaymentReferenceIndex } from '../resources/requests/reference-index.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
 import type { World } from '../store/world.ts'
@@ -25,6 +27,10 @@ export interface SharedState {
   events: EventBus
   ids: IdGenerator
   tenants: Tenants
+  /** keccak256(payment reference) -> requests of any tenant: what the payment detector matches logs against */
+  paymentReferences: PaymentReferenceIndex
+  /** rates, conversion routes and the conversion contracts installed on the live chains */
+  conversion: ConversionRegistry
   /** credentials that name their tenant indirectly: client IDs, session tokens, payer page links */
   directory: TenantDirectory
   /** delays of the compliance provider's timed decisions, in tenant-clock milliseconds */

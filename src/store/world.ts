@@ -4,9 +4,18 @@ import { PayerRecord } from '../resources/payers/schema.ts'
 import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
 import { PaymentIntentRecord } from '../resources/payment-intents/schema.ts'
 import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
+import { RateRecord } from '../resources/rates/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
 import { Table } from './table.ts'
+
+/** Behaviour of a world that scenarios switch (typed so scenario files are checked). */
+export interface WorldRules {
+  /** how crypto-to-fiat payments end: `fiat_sent` (default), `failed` (after the checks) or `bounced` (after the fiat left) */
+  offrampOutcome: 'fiat_sent' | 'failed' | 'bounced'
+  /** seconds of tenant clock between two off-ramp sub-statuses (default 5) */
+  offrampStepSeconds: number
+}
 
 /**
  * Everything one tenant (credential x scenario) owns. A fresh world is created on the tenant's first call.
@@ -16,6 +25,7 @@ export interface World {
   tenant: string
   scenario: string
   clock: TenantClock
+  rules: WorldRules
   /** the world's domain events, oldest first (webhooks and the journal read them) */
   events: SandboxEvent[]
   requests: Table<typeof RequestRecord, 'requestId'>
@@ -25,6 +35,8 @@ export interface World {
   paymentIntents: Table<typeof PaymentIntentRecord, 'id'>
   /** intents whose send is being checked (a second send of the same intent is refused at once) */
   paymentIntentsInFlight: Set<string>
+  /** USD price overrides set with POST /__sandbox/rates (empty: the fixture's rates) */
+  rates: Table<typeof RateRecord, 'currency'>
   /** recurring payouts (POST /v2/payouts with recurrence) by id */
   recurringPayouts: Table<typeof RecurringPayoutRecord, 'id'>
   /** payers by clientUserId (compliance data and statuses) */
@@ -45,11 +57,13 @@ export function createWorld(
     tenant,
     scenario,
     clock: new TenantClock(log),
+    rules: { offrampOutcome: 'fiat_sent', offrampStepSeconds: 5 },
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
     paymentIntents: new Table(PaymentIntentRecord, 'id'),
     paymentIntentsInFlight: new Set(),
+    rates: new Table(RateRecord, 'currency'),
     recurringPayouts: new Table(RecurringPayoutRecord, 'id'),
     payers: new Table(PayerRecord, 'clientUserId'),
     paymentDetails: new Table(PaymentDetailRecord, 'id'),

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifacts } from '../../src/chain/artifacts.ts'
 import { erc20Abi } from '../../src/resources/pay/abis.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
-import { erc20PaymentLogs, ethPaymentLogs, walletOn } from '../support/crosschain.ts'
+import { erc20PaymentLogs, ethPaymentLogs, waitFor, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 
 let t: Transports
@@ -34,6 +34,21 @@ describe.each([
   const sepolia = () => t.sandbox.chains.get('sepolia')!
   const base = () => t.sandbox.chains.get('base')!
   const batch = (apiKey: string, body: unknown) => client().call('POST', BATCH, { apiKey, body })
+  /** Each request reads as paid through the API (the detector saw its own log) and got its payment.confirmed. */
+  async function expectPaid(apiKey: string, ids: string[]) {
+    for (const id of ids) {
+      const status = await waitFor(async () => {
+        const res = await client().call('GET', `/v2/request/${id}`, { apiKey })
+        return res.body.hasBeenPaid ? res.body : undefined
+      })
+      expect(status).toMatchObject({ hasBeenPaid: true, status: 'paid' })
+    }
+    const confirmed = t.sandbox.shared.tenants
+      .get(apiKey)
+      .events.filter((e) => e.type === 'payment.confirmed')
+      .map((e) => e.payload.requestId)
+    expect(confirmed.sort()).toEqual([...ids].sort())
+  }
 
   it('pays three ERC-20 requests in one transaction after one approval per token; each request has its own log', async () => {
     const apiKey = newApiKey()
@@ -94,6 +109,10 @@ describe.each([
       })
       expect(await sepolia().balanceOf(sepolia().tokens[item.paymentCurrency]!, item.payee)).toBe(amount)
     }
+    await expectPaid(
+      apiKey,
+      records.map((r) => r.requestId),
+    )
   })
 
   it('pays two ETH requests on base in one transaction whose value is their sum, with no approval', async () => {
@@ -130,6 +149,13 @@ describe.each([
       expect(logs[0]!.args).toMatchObject({ to: record.payee, amount: expected, feeAmount: 0n })
       expect(await base().balanceOf('native', record.payee as Address)).toBe(expected)
     }
+    await expectPaid(
+      apiKey,
+      t.sandbox.shared.tenants
+        .get(apiKey)
+        .requests.all()
+        .map((r) => r.requestId),
+    )
   })
 
   it('pays existing requests by requestIds and answers no approval once the payer has approved', async () => {
@@ -159,9 +185,11 @@ describe.each([
     for (const id of ids) {
       const { paymentReference } = t.sandbox.shared.tenants.get(apiKey).requests.get(id)!
       expect(await erc20PaymentLogs(sepolia(), paymentReference as Hex)).toHaveLength(1)
-      const status = await client().call('GET', `/v2/request/${id}`, { apiKey })
-      expect(status.body.isListening).toBe(true)
     }
+    await expectPaid(apiKey, ids)
+    const again = await batch(apiKey, { requestIds: ids, payer: payer.account.address })
+    expect(again.status).toBe(400)
+    expect(again.body.message).toBe(`Request ${ids[0]} has already been paid`)
   })
 
   it('refuses requests on different networks with the documented 400 and creates none', async () => {

@@ -91,7 +91,7 @@ describe.each(['http', 'msw'] as const)('payouts through %s', (transport) => {
     const res = await call('POST', '/v2/payouts', apiKey, {
       payee,
       amount: '10',
-      invoiceCurrency: 'USD',
+      invoiceCurrency: 'JPY',
       paymentCurrency: 'ETH-sepolia-sepolia',
     })
     expect(res.status).toBe(400)

@@ -1,6 +1,7 @@
 // A request on base paid from arbitrum-one: the payer signs the intent the pay endpoint answers, sends it, and the
 // sandbox operator settles it for real on both chains. The payee is paid on base through ERC20FeeProxy with the
-// request's reference; the payer's arbitrum-one balance goes down by exactly the amounts the intent named.
+// request's reference, the detector marks the request paid from that log, and the payer's arbitrum-one balance goes
+// down by exactly the amounts the intent named.
 import { type Address, type Hex, maxUint256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -90,6 +91,19 @@ describe.each([
       txHash: log!.transactionHash,
     })
     expect(world.events.some((e) => e.type === 'payment.failed')).toBe(false)
+
+    // The detector marks the request paid on base from that log, as for any payment.
+    const status = await waitFor(async () => {
+      const res = await client().call('GET', `/v2/request/${run.requestId}`, { apiKey })
+      return res.body.hasBeenPaid ? res.body : undefined
+    })
+    expect(status).toMatchObject({ hasBeenPaid: true, status: 'paid', txHash: log!.transactionHash })
+    const confirmed = await waitFor(() => world.events.find((e) => e.type === 'payment.confirmed'))
+    expect(confirmed.payload).toMatchObject({
+      requestId: run.requestId,
+      paymentReference,
+      txHash: log!.transactionHash,
+    })
   }
 
   it('settles a USDC request on base paid with arbitrum-one USDC and an EIP-2612 permit', async () => {

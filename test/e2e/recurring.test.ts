@@ -129,10 +129,15 @@ describe.each(['http', 'msw'] as const)('recurring payouts on chain through %s',
     expect((await chain().balanceOf(fau(), body.payee)) - before.payee).toBe(parseUnits('30', 18))
     expect((await chain().balanceOf(fau(), body.feeAddress)) - before.fee).toBe(parseUnits('0.3', 18))
 
-    // Each execution is its own request, linked to the payout's original request.
+    // Each execution is its own request, linked to the payout's original request, and detected as paid.
+    await t.sandbox.detectors.get('sepolia')!.sync()
     const child = await client().call('GET', `/v2/request/${status.body.requests[0].requestId}`, { apiKey })
     expect(child.body.originalRequestId).toMatch(/^01[0-9a-f]{64}$/)
-    expect(child.body.isListening).toBe(true)
+    expect(child.body).toMatchObject({
+      hasBeenPaid: true,
+      isListening: false,
+      payments: [{ type: 'recurring' }],
+    })
     expect(payoutOfChildRequest(t.sandbox.shared.tenants.get(apiKey), child.body.requestId)).toEqual({
       id: created.body.id,
       index: 1,

@@ -13,7 +13,7 @@ import type { RouteContext } from '../../contract/route-context.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import { erc20Abi } from '../pay/abis.ts'
 import { NO_FEE_ADDRESS } from '../pay/calldata.ts'
-import { createRequest, getRequest, remainingBaseUnits, startListening } from '../requests/model.ts'
+import { createRequest, getRequest, remainingUnits, startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import { BatchFieldError, BatchNotPossibleError, MixedNetworksError } from './errors.ts'
 import type { BatchPayoutBody, BatchPayoutResponse } from './schema.ts'
@@ -106,7 +106,7 @@ export async function buildBatchPayout(
   const perToken = new Map<Address, bigint>()
   let value = 0n
   for (const record of records) {
-    const amount = remainingBaseUnits(ctx, record)
+    const amount = remainingUnits(ctx.shared, record)
     if (amount <= 0n) throw new BatchNotPossibleError(`Request ${record.requestId} has already been paid`)
     const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
     const currency = ctx.shared.currencies.byId(record.paymentCurrency)!

@@ -58,6 +58,8 @@ export function conversionRoutes(
   const targets = currencies
     .conversionTargets(source.id)
     .map((id) => currencies.byId(id)!)
+    // On a live chain, only the routes its conversion contracts can execute.
+    .filter((c) => !ctx.shared.chains.has(c.network) || ctx.shared.conversion.route(source.id, c.id))
     .map((c) => ({ ...publicCurrency(c), hash: c.hash.toLowerCase() }))
   if (query.networks !== undefined) {
     const networks = query.networks

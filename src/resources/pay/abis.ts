@@ -19,3 +19,13 @@ export const ethFeeProxyAbi = parseAbi([
   'function transferWithReferenceAndFee(address _to, bytes _paymentReference, uint256 _feeAmount, address _feeAddress) payable',
   'event TransferWithReferenceAndFee(address to, uint256 amount, bytes indexed paymentReference, uint256 feeAmount, address feeAddress)',
 ])
+
+/** Request Network's Erc20ConversionProxy payment function. */
+export const erc20ConversionProxyAbi = parseAbi([
+  'function transferFromWithReferenceAndFee(address _to, uint256 _requestAmount, address[] _path, bytes _paymentReference, uint256 _feeAmount, address _feeAddress, uint256 _maxToSpend, uint256 _maxRateTimespan)',
+])
+
+/** Request Network's EthConversionProxy payment function (payable; the excess value is refunded). */
+export const ethConversionProxyAbi = parseAbi([
+  'function transferWithReferenceAndFee(address _to, uint256 _requestAmount, address[] _path, bytes _paymentReference, uint256 _feeAmount, address _feeAddress, uint256 _maxRateTimespan) payable',
+])

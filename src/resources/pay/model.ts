@@ -1,14 +1,15 @@
 // Differences from the real service: without a wallet (query `wallet` or the request's `payer`), or for a
 // network the sandbox does not run, nothing can be read from a chain: the approval is always included and
-// hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields). The crosschain
-// variant (chain + token naming another network or token) lives in crosschain.ts.
+// hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields). Conversion
+// payments are quoted by the chain's own ChainlinkConversionPath (see conversion.ts). The crosschain variant (chain +
+// token naming another network or token) lives in crosschain.ts.
 import type { Address } from 'viem'
 import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
-import { remainingBaseUnits, startListening } from '../requests/model.ts'
+import { isConversion, remainingUnits, startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import {
   approveTransaction,
@@ -17,10 +18,12 @@ import {
   NO_FEE_ADDRESS,
   type ServiceTransaction,
 } from './calldata.ts'
+import { planConversion } from './conversion.ts'
 import { buildCrosschainPayment } from './crosschain.ts'
 import { crosschainSource } from './crosschain-source.ts'
 import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
-import type { PayResponse } from './schema.ts'
+import { offrampChoice } from './offramp.ts'
+import type { PayResponse, SameChainPayResponse } from './schema.ts'
 
 /** What the pay endpoints take from their query (v1 passes a subset). */
 export interface PayOptions {
@@ -35,7 +38,13 @@ export interface PayOptions {
 }
 
 /** Gas the sandbox budgets per step when it checks `hasEnoughGas` (measured on anvil, rounded up). */
-const GAS = { approve: 60_000n, erc20Payment: 110_000n, ethPayment: 70_000n }
+const GAS = {
+  approve: 60_000n,
+  erc20Payment: 110_000n,
+  ethPayment: 70_000n,
+  erc20Conversion: 170_000n,
+  ethConversion: 140_000n,
+}
 
 function contractAddress(ctx: RouteContext, network: string, name: string): Address {
   const { chains, networks } = ctx.shared
@@ -44,21 +53,6 @@ function contractAddress(ctx: RouteContext, network: string, name: string): Addr
   const address = live ?? published
   if (!address) throw new PaymentNotPossibleError(`${name} is not deployed on ${network}`)
   return getAddress(address)
-}
-
-function rejectUnsupportedFlows(ctx: RouteContext, record: RequestRecord, query: PayOptions) {
-  if (query.clientUserId) {
-    if (!record.isCryptoToFiatAvailable) {
-      throw new PaymentNotPossibleError('Crypto-to-fiat payment is not available for this request')
-    }
-    throw new PaymentNotPossibleError('Crypto-to-fiat payments are not available in this sandbox version')
-  }
-  if (record.invoiceCurrency !== record.paymentCurrency) {
-    throw new PaymentNotPossibleError(
-      `Conversion payments (${record.invoiceCurrency} invoiced, paid in ${record.paymentCurrency}) are not available in this sandbox version`,
-    )
-  }
-  void ctx
 }
 
 function amountToPay(
@@ -76,7 +70,7 @@ function amountToPay(
     }
     return toBaseUnits(query.amount, currency.decimals)
   }
-  const remaining = remainingBaseUnits(ctx, record)
+  const remaining = remainingUnits(ctx.shared, record)
   if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
   return remaining
 }
@@ -95,13 +89,19 @@ export async function buildPayment(
     return buildCrosschainPayment(ctx, record, query, source, (c) => amountToPay(ctx, record, query, c))
   }
   const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
-  rejectUnsupportedFlows(ctx, record, query)
+  const offramp = offrampChoice(ctx, record, query, currency)
+  if (offramp)
+    await ctx.world.requests.update(record.requestId, (draft) => {
+      draft.offramp = offramp
+    })
+  if (isConversion(record)) return buildConversionPayment(ctx, record, query, currency)
   const amount = amountToPay(ctx, record, query, currency)
   const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
   const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const reference = record.paymentReference as `0x${string}`
-  const to = getAddress(record.paymentAddress)
+  // An off-ramp payment goes to the off-ramp's deposit address, with the request's reference.
+  const to = getAddress(offramp ? ctx.shared.offrampAddress : record.paymentAddress)
   const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
   const chain = ctx.shared.chains.get(record.network) ?? null
   const transactions: ServiceTransaction[] = []
@@ -146,6 +146,47 @@ export async function buildPayment(
       stepsRequired: transactions.length,
       needsApproval,
       approvalTransactionIndex: needsApproval ? 0 : null,
+      paymentTransactionIndex: transactions.length - 1,
+      hasEnoughBalance,
+      hasEnoughGas,
+    },
+  }
+}
+
+async function buildConversionPayment(
+  ctx: RouteContext,
+  record: RequestRecord,
+  query: PayOptions,
+  currency: CurrencyFixture,
+): Promise<SameChainPayResponse> {
+  const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
+  const plan = await planConversion(ctx, record, query, wallet)
+  const chain = ctx.shared.chains.get(record.network) ?? null
+  let hasEnoughBalance = true
+  let hasEnoughGas = true
+  if (chain && wallet) {
+    const [native, gasPrice, balance] = await Promise.all([
+      chain.balanceOf('native', wallet),
+      chain.publicClient.getGasPrice(),
+      plan.token ? chain.balanceOf(plan.token, wallet) : Promise.resolve(0n),
+    ])
+    if (currency.type === 'ETH') {
+      // The whole value (quote + slippage) is sent, the excess refunded: the wallet must hold all of it.
+      hasEnoughBalance = native >= plan.maxToSpend
+      hasEnoughGas = native >= plan.maxToSpend + GAS.ethConversion * gasPrice
+    } else {
+      hasEnoughBalance = balance >= plan.quoted
+      hasEnoughGas = native >= ((plan.needsApproval ? GAS.approve : 0n) + GAS.erc20Conversion) * gasPrice
+    }
+  }
+  await startListening(ctx, record)
+  const transactions = plan.transactions
+  return {
+    transactions,
+    metadata: {
+      stepsRequired: transactions.length,
+      needsApproval: plan.needsApproval,
+      approvalTransactionIndex: plan.needsApproval ? 0 : null,
       paymentTransactionIndex: transactions.length - 1,
       hasEnoughBalance,
       hasEnoughGas,

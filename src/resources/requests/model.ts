@@ -1,12 +1,14 @@
 // Differences from the real service: requestId is `01` + a 32-byte hash (SHA-256, native and fast) of the
 // sandbox's own canonical JSON of the request; the real one is keccak256 of a signed Request Network action
 // stored on IPFS: same shape, not the same value. The payment reference follows Request Network's formula exactly.
+// Amounts of a request are counted in its invoice currency: conversion payments count for what their
+// conversion event says.
 import { createHash } from 'node:crypto'
 import { keccak256, toHex } from 'viem'
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { checksum } from '../../contract/checksum.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
+import type { RouteContext, SharedState } from '../../contract/route-context.ts'
 import { RequestFieldError, RequestNotFoundError } from './errors.ts'
 import type { CreateRequestBody, RequestRecord } from './schema.ts'
 
@@ -74,11 +76,16 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
     originalRequestId: body.originalRequestId ?? null,
     originalRequestPaymentReference: body.originalRequestPaymentReference ?? null,
     isListening: false,
+    payRequestedAt: null,
     isRecurrenceStopped: false,
     createdAt,
     payments: [],
+    offramp: null,
+    offrampState: null,
   })
   world.requestsByReference.set(record.paymentReference, record.requestId)
+  // Payments are matched across tenants by reference: every request must be in this index.
+  shared.paymentReferences.add(record.paymentReference, world, record.requestId)
   return record
 }
 
@@ -98,9 +105,11 @@ export function getRequestByReference(ctx: RouteContext, paymentReference: strin
 
 /** Marks a request as listened to (the service starts listening on its reference at the first /pay call). */
 export async function startListening(ctx: RouteContext, record: RequestRecord): Promise<void> {
-  if (record.isListening || isFullyPaid(ctx, record)) return
+  const listening = !isFullyPaid(ctx.shared, record)
+  if (record.payRequestedAt && record.isListening === listening) return
   await ctx.world.requests.update(record.requestId, (draft) => {
-    draft.isListening = true
+    draft.payRequestedAt ??= ctx.world.clock.now().toISOString()
+    draft.isListening = listening
   })
 }
 
@@ -116,19 +125,28 @@ export async function setRecurrenceStopped(
   })
 }
 
-/** Whether detected payments cover the expected amount (same-currency requests; conversion comes with rates). */
-export function isFullyPaid(ctx: RouteContext, record: RequestRecord): boolean {
-  return record.payments.length > 0 && remainingBaseUnits(ctx, record) <= 0n
+/** Whether the request is invoiced in one currency and paid in another (through a conversion proxy). */
+export function isConversion(record: RequestRecord): boolean {
+  return record.invoiceCurrency !== record.paymentCurrency
 }
 
-/** Expected minus paid, in the payment currency's base units (negative on overpayment). */
-export function remainingBaseUnits(ctx: RouteContext, record: RequestRecord): bigint {
-  const paid = record.payments.reduce((sum, p) => sum + BigInt(p.amountRaw), 0n)
-  return expectedBaseUnits(ctx, record) - paid
+/** Whether detected payments cover the expected amount. */
+export function isFullyPaid(shared: SharedState, record: RequestRecord): boolean {
+  return record.payments.length > 0 && remainingUnits(shared, record) <= 0n
 }
 
-/** The expected amount in the payment currency's base units (same-currency requests). */
-export function expectedBaseUnits(ctx: RouteContext, record: RequestRecord): bigint {
-  const payment = ctx.shared.currencies.byId(record.paymentCurrency)!
-  return toBaseUnits(record.amount, payment.decimals)
+/** Sum of detected payments, in the invoice currency's base units. */
+export function paidUnits(record: RequestRecord): bigint {
+  return record.payments.reduce((sum, p) => sum + BigInt(p.amountRaw), 0n)
+}
+
+/** Expected minus paid, in the invoice currency's base units (negative on overpayment). */
+export function remainingUnits(shared: SharedState, record: RequestRecord): bigint {
+  return expectedUnits(shared, record) - paidUnits(record)
+}
+
+/** The expected amount in the invoice currency's base units. */
+export function expectedUnits(shared: SharedState, record: RequestRecord): bigint {
+  const invoice = shared.currencies.byId(record.invoiceCurrency)!
+  return toBaseUnits(record.amount, invoice.decimals)
 }

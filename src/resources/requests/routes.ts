@@ -1,55 +1,12 @@
 import { z } from 'zod'
 import { Address } from '../../contract/primitives.ts'
 import { defineRoute } from '../../contract/route.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import {
-  createRequest,
-  getRequest,
-  getRequestByReference,
-  isFullyPaid,
-  setRecurrenceStopped,
-} from './model.ts'
-import { CreateRequestBody, CreateRequestResponse, type RequestRecord, RequestStatusV1 } from './schema.ts'
+import { createRequest, getRequest, getRequestByReference, setRecurrenceStopped } from './model.ts'
+import { CreateRequestBody, CreateRequestResponse, RequestStatusV1 } from './schema.ts'
+import { statusV1, statusV2 } from './status.ts'
 
 const RequestIdParams = z.object({ requestId: z.string() })
 const ReferenceParams = z.object({ paymentReference: z.string() })
-
-/** The status fields both versions share. */
-function statusV1(ctx: RouteContext, record: RequestRecord) {
-  const paid = isFullyPaid(ctx, record)
-  return {
-    hasBeenPaid: paid,
-    paymentReference: record.paymentReference,
-    requestId: record.requestId,
-    isListening: record.isListening,
-    txHash: record.payments.at(-1)?.txHash ?? null,
-  }
-}
-
-/** The v2 status body (the V2 document's optional fields that the sandbox knows). */
-function statusV2(ctx: RouteContext, record: RequestRecord) {
-  return {
-    ...statusV1(ctx, record),
-    status: record.payments.length === 0 ? 'pending' : isFullyPaid(ctx, record) ? 'paid' : 'partially_paid',
-    isCryptoToFiatAvailable: record.isCryptoToFiatAvailable,
-    isRecurrenceStopped: record.isRecurrenceStopped,
-    ...(record.recurrence ? { recurrence: record.recurrence } : {}),
-    ...(record.originalRequestId ? { originalRequestId: record.originalRequestId } : {}),
-    ...(record.originalRequestPaymentReference
-      ? { originalRequestPaymentReference: record.originalRequestPaymentReference }
-      : {}),
-    customerInfo: record.customerInfo,
-    reference: record.reference,
-    payments: record.payments.map((p) => ({
-      amount: p.amount,
-      txHash: p.txHash,
-      timestamp: p.timestamp,
-      fee: p.feeAmount,
-      feeAddress: p.feeAddress,
-      network: p.network,
-    })),
-  }
-}
 
 /** Routes of the request resource: create, read status, stop recurrence. */
 export const requestRoutes = [
@@ -83,7 +40,7 @@ export const requestRoutes = [
     summary: 'Get the status of a request',
     params: RequestIdParams,
     handler(ctx, { params }) {
-      return { status: 200, body: statusV2(ctx, getRequest(ctx, params.requestId)) }
+      return { status: 200, body: statusV2(ctx.shared, ctx.world, getRequest(ctx, params.requestId)) }
     },
   }),
   defineRoute({
@@ -106,7 +63,7 @@ export const requestRoutes = [
     params: ReferenceParams,
     responses: { 200: RequestStatusV1 },
     handler(ctx, { params }) {
-      return { status: 200, body: statusV1(ctx, getRequestByReference(ctx, params.paymentReference)) }
+      return { status: 200, body: statusV1(ctx.shared, getRequestByReference(ctx, params.paymentReference)) }
     },
   }),
 ]

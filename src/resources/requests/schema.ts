@@ -48,21 +48,57 @@ export type CreateRequestBody = z.infer<typeof CreateRequestBody>
 /** 201 of `POST /v2/request`. */
 export const CreateRequestResponse = z.object({ paymentReference: PaymentReference, requestId: RequestId })
 
-/** One payment detected on chain for a request. */
+/** One payment detected on chain for a request (amounts human-readable unless `Raw`). */
 export const DetectedPayment = z.object({
+  id: z.string(),
+  /** `chainId:txHash:logIndex`: a log is counted once */
+  key: z.string(),
+  type: z.enum(['direct', 'conversion', 'crosschain', 'recurring']),
+  /** what the payment counts for, in the invoice currency */
   amount: z.string(),
-  /** base units */
   amountRaw: z.string(),
+  /** what reached the payee, in the payment currency */
+  paidAmount: z.string(),
+  paidAmountRaw: z.string(),
+  /** the proxy fee, in the payment currency */
   feeAmount: z.string(),
+  feeAmountRaw: z.string(),
   feeAddress: z.string(),
+  /** gas paid by the sender, in the chain's native currency */
+  gasFee: z.string(),
   txHash: z.string(),
   blockNumber: z.number(),
+  blockHash: z.string(),
   logIndex: z.number(),
+  chainId: z.number(),
+  network: z.string(),
+  proxy: z.string(),
   timestamp: z.string(),
   from: z.string().nullable(),
-  network: z.string(),
+  to: z.string(),
+  /** 1 payment-currency unit = conversionRate invoice-currency units (conversion payments) */
+  conversionRate: z.string().nullable(),
+  amountInUsd: z.string().nullable(),
 })
 export type DetectedPayment = z.infer<typeof DetectedPayment>
+
+/** Where a crypto-to-fiat payment stands (off-ramp sub-statuses, api-contract §5). */
+export const OfframpState = z.object({
+  id: z.string(),
+  clientUserId: z.string().nullable(),
+  paymentDetailsId: z.string().nullable(),
+  subStatus: z.enum([
+    'initiated',
+    'pending_internal_assessment',
+    'ongoing_checks',
+    'sending_fiat',
+    'fiat_sent',
+    'failed',
+    'bounced',
+  ]),
+  updatedAt: z.string(),
+})
+export type OfframpState = z.infer<typeof OfframpState>
 
 /** A stored request (never returned as-is: the routes shape it as the service does). */
 export const RequestRecord = z.object({
@@ -84,9 +120,14 @@ export const RequestRecord = z.object({
   originalRequestId: z.string().nullable(),
   originalRequestPaymentReference: z.string().nullable(),
   isListening: z.boolean(),
+  /** when /pay was first called: the service listens from then until the request is paid */
+  payRequestedAt: z.string().nullable().default(null),
   isRecurrenceStopped: z.boolean(),
   createdAt: z.string(),
   payments: z.array(DetectedPayment),
+  /** the off-ramp chosen at /pay (clientUserId + paymentDetailsId), then its progress once paid */
+  offramp: z.object({ clientUserId: z.string(), paymentDetailsId: z.string() }).nullable().default(null),
+  offrampState: OfframpState.nullable().default(null),
 })
 export type RequestRecord = z.infer<typeof RequestRecord>
 

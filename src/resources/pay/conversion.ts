@@ -1,0 +1,124 @@
+// Differences from the real service: `_maxToSpend` (and the value of an ETH conversion) carries a fixed
+// slippage allowance of SLIPPAGE_BPS over the rate the chain quotes now; the real service's allowance is
+// not documented. `_maxRateTimespan` is 0 (no staleness check), as Request Network's payment processor sends.
+import { type Address, encodeFunctionData, getAddress } from 'viem'
+import { readConversion } from '../../chain/conversion-contracts.ts'
+import { bigNumberJson, decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import { effectiveFee } from '../client-ids/fees.ts'
+import { mulWad, unitsToWad, wadToUnits } from '../rates/decimal.ts'
+import { remainingUnits } from '../requests/model.ts'
+import type { RequestRecord } from '../requests/schema.ts'
+import { erc20ConversionProxyAbi, ethConversionProxyAbi } from './abis.ts'
+import { approveTransaction, NO_FEE_ADDRESS, type ServiceTransaction } from './calldata.ts'
+import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import type { PayOptions } from './model.ts'
+
+/** Slippage allowed between the quote and the payment, in basis points (2%). */
+export const SLIPPAGE_BPS = 200n
+/** Decimals Chainlink uses for fiat: request amounts in fiat are padded to them on chain. */
+export const CHAINLINK_FIAT_DECIMALS = 8
+
+/** A request amount as the conversion proxies take it: fiat padded to 8 decimals, tokens as they are. */
+export function padForChainlink(units: bigint, currency: { type: string; decimals: number }): bigint {
+  return currency.type === 'ISO4217'
+    ? units * 10n ** BigInt(CHAINLINK_FIAT_DECIMALS - currency.decimals)
+    : units
+}
+
+/** What a conversion payment will cost, and the transactions that make it. */
+export interface ConversionPlan {
+  transactions: ServiceTransaction[]
+  needsApproval: boolean
+  /** payment-currency base units the chain converts amount + fee to now */
+  quoted: bigint
+  maxToSpend: bigint
+  proxy: Address
+  token: Address | null
+}
+
+/** The invoice-currency amount to pay now: the `amount` asked, else what remains. */
+function invoiceAmount(ctx: RouteContext, record: RequestRecord, query: PayOptions): bigint {
+  const invoice = ctx.shared.currencies.byId(record.invoiceCurrency)!
+  if (query.amount !== undefined) {
+    if (decimalsOf(query.amount) > invoice.decimals)
+      throw new PayFieldError(
+        'amount',
+        `Amount has more decimals than ${invoice.id} supports (${invoice.decimals})`,
+      )
+    return toBaseUnits(query.amount, invoice.decimals)
+  }
+  const remaining = remainingUnits(ctx.shared, record)
+  if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
+  return remaining
+}
+
+/**
+ * Builds an Erc20ConversionProxy / EthConversionProxy payment: amount and fee in the invoice currency (fiat
+ * padded to 8 decimals), path [invoice, payment], `_maxToSpend` = the chain's quote plus slippage.
+ */
+export async function planConversion(
+  ctx: RouteContext,
+  record: RequestRecord,
+  query: PayOptions,
+  wallet: Address | null,
+): Promise<ConversionPlan> {
+  const { shared } = ctx
+  const invoice = shared.currencies.byId(record.invoiceCurrency)!
+  const paid = shared.currencies.byId(record.paymentCurrency)!
+  const route = shared.conversion.route(invoice.id, paid.id)
+  if (!route) throw new PaymentNotPossibleError(`No conversion route from ${invoice.id} to ${paid.id}`)
+  const stack = shared.conversion.stackFor(ctx.world, record.network)
+  const proxy = paid.type === 'ETH' ? stack?.ethProxy : stack?.erc20Proxy
+  if (!stack || !proxy)
+    throw new PaymentNotPossibleError(`No conversion proxy for ${paid.id} on ${record.network}`)
+  const amount = invoiceAmount(ctx, record, query)
+  const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
+  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const requestAmount = padForChainlink(amount, invoice)
+  const feeAmount = padForChainlink(fee, invoice)
+  const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
+  const chain = shared.chains.get(record.network)
+  let quoted: bigint
+  if (chain) quoted = await readConversion(chain, stack.path, requestAmount + feeAmount, route.path)
+  else {
+    const rate = shared.conversion.rate(ctx.world, invoice.id, paid.id)!
+    quoted = wadToUnits(mulWad(unitsToWad(amount + fee, invoice.decimals), rate), paid.decimals) + 1n
+  }
+  const maxToSpend = (quoted * (10_000n + SLIPPAGE_BPS) + 9_999n) / 10_000n
+  const to = getAddress(record.paymentAddress)
+  const reference = record.paymentReference as `0x${string}`
+  if (paid.type === 'ETH') {
+    const data = encodeFunctionData({
+      abi: ethConversionProxyAbi,
+      functionName: 'transferWithReferenceAndFee',
+      args: [to, requestAmount, route.path, reference, feeAmount, feeAddress, 0n],
+    })
+    return {
+      transactions: [{ to: proxy, data, value: bigNumberJson(maxToSpend) }],
+      needsApproval: false,
+      quoted,
+      maxToSpend,
+      proxy,
+      token: null,
+    }
+  }
+  const token = getAddress(paid.address)
+  const needsApproval = chain && wallet ? (await chain.allowance(token, wallet, proxy)) < maxToSpend : true
+  const data = encodeFunctionData({
+    abi: erc20ConversionProxyAbi,
+    functionName: 'transferFromWithReferenceAndFee',
+    args: [to, requestAmount, route.path, reference, feeAmount, feeAddress, maxToSpend, 0n],
+  })
+  return {
+    transactions: [
+      ...(needsApproval ? [approveTransaction(token, proxy)] : []),
+      { to: proxy, data, value: bigNumberJson(0n) },
+    ],
+    needsApproval,
+    quoted,
+    maxToSpend,
+    proxy,
+    token,
+  }
+}

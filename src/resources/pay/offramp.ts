@@ -1,0 +1,58 @@
+// Differences from the real service: the off-ramp provider is the sandbox itself; its deposit address is
+// shared.offrampAddress and the checks are the ones the API documents (compliant payer, approved details).
+import type { RouteContext } from '../../contract/route-context.ts'
+import type { CurrencyFixture } from '../currencies/schema.ts'
+import { isCompliant } from '../payers/compliance.ts'
+import { getPayer } from '../payers/model.ts'
+import { PaymentDetailNotFoundError } from '../payment-details/errors.ts'
+import { findPaymentDetail } from '../payment-details/model.ts'
+import { isConversion } from '../requests/model.ts'
+import type { RequestRecord } from '../requests/schema.ts'
+import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import type { PayOptions } from './model.ts'
+
+/** The off-ramp a payment goes through: whose bank account receives the fiat. */
+export interface OfframpChoice {
+  clientUserId: string
+  paymentDetailsId: string
+}
+
+/**
+ * Checks the off-ramp parameters of `/pay` in the order a caller fixes them: the request allows crypto-to-fiat,
+ * the payer exists (404) and is compliant, the payment detail is the payer's (404) and approved, the payment is
+ * an ERC-20 without conversion. A crypto-to-fiat request without payee can only be paid this way.
+ */
+export function offrampChoice(
+  ctx: RouteContext,
+  record: RequestRecord,
+  query: PayOptions,
+  currency: CurrencyFixture,
+): OfframpChoice | null {
+  const { clientUserId, paymentDetailsId } = query
+  if (!clientUserId || !paymentDetailsId) {
+    if (record.isCryptoToFiatAvailable && !record.payee)
+      throw new PayFieldError(
+        'clientUserId',
+        'clientUserId and paymentDetailsId are required to pay a crypto-to-fiat request without payee',
+      )
+    return null
+  }
+  if (!record.isCryptoToFiatAvailable)
+    throw new PaymentNotPossibleError('Crypto-to-fiat payment is not available for this request')
+  const payer = getPayer(ctx, clientUserId)
+  if (!isCompliant(payer))
+    throw new PaymentNotPossibleError(
+      `Payer with client user ID ${clientUserId} is not compliant (KYC ${payer.kycStatus}, agreement ${payer.agreementStatus})`,
+    )
+  const detail = findPaymentDetail(ctx.world, clientUserId, paymentDetailsId)
+  if (!detail) throw new PaymentDetailNotFoundError(paymentDetailsId)
+  if (detail.status !== 'approved')
+    throw new PaymentNotPossibleError(
+      `Payment details with ID ${paymentDetailsId} are not approved (status: ${detail.status})`,
+    )
+  if (isConversion(record) || currency.type !== 'ERC20')
+    throw new PaymentNotPossibleError(
+      'Crypto-to-fiat payments are made in an ERC-20 token, without conversion',
+    )
+  return { clientUserId, paymentDetailsId }
+}

@@ -1,0 +1,16 @@
+import { defineRoute } from '../../contract/route.ts'
+import { searchPayments } from './model.ts'
+import { PaymentSearchQuery, PaymentSearchResponse } from './schema.ts'
+
+/** Payment search (`GET /v2/payments`). */
+export const paymentRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v2/payments',
+    auth: 'api',
+    summary: 'Search payments by transaction, wallet, reference, request, type, currencies and dates',
+    query: PaymentSearchQuery,
+    responses: { 200: PaymentSearchResponse },
+    handler: (ctx, { query }) => ({ status: 200, body: searchPayments(ctx, query) }),
+  }),
+]

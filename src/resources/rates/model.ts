@@ -1,0 +1,85 @@
+// Differences from the real service: the real API reads Chainlink (and other) feeds and offers no way to
+// set a rate; this is the sandbox's own control surface. Rates are USD prices; "1 from = rate to" sets the
+// USD price of `from` (of `to` when `from` is USD) and every route through that currency follows.
+import type { RouteContext } from '../../contract/route-context.ts'
+import { divWad, formatWad, mulWad, toWad, WAD } from './decimal.ts'
+import { RateFieldError } from './errors.ts'
+import type { SetRatesBody } from './schema.ts'
+
+/** The largest USD price a currency may be given (10^15 USD). */
+const MAX_USD_PRICE = toWad('1000000000000000')
+
+/** The caller's rates: USD prices in force, which of them it set, and each executable route's rate. */
+export function listRates(ctx: RouteContext) {
+  const { shared, world } = ctx
+  const prices = shared.conversion.prices(world)
+  const networks = [...shared.chains.keys()]
+  return {
+    source: shared.conversion.fixture.source,
+    usd: Object.fromEntries([...prices].map(([id, wad]) => [id, formatWad(wad, 12)])),
+    overridden: world.rates.all().map((r) => r.currency),
+    routes: networks.flatMap((network) => {
+      const stack = shared.conversion.stackFor(world, network)
+      return shared.conversion.routes(network).map((r) => ({
+        from: r.from.id,
+        to: r.to.id,
+        network,
+        rate: formatWad(shared.conversion.rate(world, r.from.id, r.to.id)!, 12),
+        path: r.path,
+        proxy: (r.to.type === 'ETH' ? stack?.ethProxy : stack?.erc20Proxy) ?? null,
+      }))
+    }),
+  }
+}
+
+/** Currencies that share a token with `id` (same network and address) move together: one feed serves them. */
+function aliasesOf(ctx: RouteContext, id: string): string[] {
+  const currency = ctx.shared.currencies.byId(id)!
+  if (currency.type !== 'ERC20') return [currency.id]
+  return ctx.shared.currencies.all
+    .filter(
+      (c) => c.network === currency.network && c.address.toLowerCase() === currency.address.toLowerCase(),
+    )
+    .map((c) => c.id)
+}
+
+/** Applies "1 from = rate to" entries in order, then puts the caller's prices on every live chain. */
+export async function setRates(ctx: RouteContext, body: SetRatesBody) {
+  const { shared, world } = ctx
+  const prices = shared.conversion.prices(world)
+  const changed = new Map<string, bigint>()
+  body.rates.forEach((entry, i) => {
+    const from = shared.currencies.byId(entry.from)
+    if (!from) throw new RateFieldError(`rates.${i}.from`, `Currency ${entry.from} not found`)
+    const to = shared.currencies.byId(entry.to)
+    if (!to) throw new RateFieldError(`rates.${i}.to`, `Currency ${entry.to} not found`)
+    if (from.id === to.id) throw new RateFieldError(`rates.${i}.to`, 'from and to must differ')
+    const rate = toWad(entry.rate)
+    if (rate === 0n) throw new RateFieldError(`rates.${i}.rate`, 'rate must be greater than 0')
+    const [target, price] =
+      from.id === 'USD'
+        ? [to.id, divWad(WAD, rate)]
+        : [from.id, prices.has(to.id) ? mulWad(rate, prices.get(to.id)!) : null]
+    if (price === null) throw new RateFieldError(`rates.${i}.to`, `No USD price is known for ${to.id}`)
+    if (price === 0n) throw new RateFieldError(`rates.${i}.rate`, 'rate is too small')
+    // Feeds answer int256 with 8 decimals: keep prices where every derived rate stays representable.
+    if (price > MAX_USD_PRICE) throw new RateFieldError(`rates.${i}.rate`, 'rate is too large')
+    for (const id of aliasesOf(ctx, target)) {
+      prices.set(id, price)
+      changed.set(id, price)
+    }
+  })
+  const setAt = world.clock.now().toISOString()
+  for (const [currency, price] of changed) {
+    world.rates.delete(currency)
+    await world.rates.insert({ currency, usd: formatWad(price), setAt })
+  }
+  if (shared.chains.size > 0) await shared.conversion.applyWorldRates(world)
+  return listRates(ctx)
+}
+
+/** Forgets the caller's overrides: the fixture's rates (and the shared conversion contracts) apply again. */
+export function resetRates(ctx: RouteContext) {
+  for (const r of ctx.world.rates.all()) ctx.world.rates.delete(r.currency)
+  return listRates(ctx)
+}

@@ -1,0 +1,225 @@
+// Differences from the real service: rates come from fixtures/rates.json (USD prices) and per-tenant
+// overrides, not from live Chainlink feeds; every route of conversion-routes.json is backed by one
+// AggregatorMock answering price(payment)/price(invoice) directly (path [invoice, payment]), where mainnet
+// Chainlink would often route through USD. A tenant with its own rates gets its own conversion stack
+// (path contract, feeds, proxies) at sandbox addresses, since on-chain feeds are shared by every tenant.
+import { readFileSync } from 'node:fs'
+import type { Address } from 'viem'
+import { getAddress } from 'viem'
+import {
+  type ConversionStack,
+  FEED_DECIMALS,
+  type FeedSpec,
+  installConversionStack,
+  installFeeds,
+  sandboxAddress,
+} from '../../chain/conversion-contracts.ts'
+import type { ProxyKind } from '../../chain/detector.ts'
+import type { LiveChain } from '../../chain/types.ts'
+import type { NetworkTable } from '../../contract/networks.ts'
+import type { World } from '../../store/world.ts'
+import type { CurrencyCatalog } from '../currencies/catalog.ts'
+import type { CurrencyFixture } from '../currencies/schema.ts'
+import { divWad, toWad } from './decimal.ts'
+import { RatesFixture } from './schema.ts'
+
+/** A conversion route on one network: invoice currency -> payment currency, and the feed behind it. */
+export interface ConversionRoute {
+  from: CurrencyFixture
+  to: CurrencyFixture
+  network: string
+  /** `_path` of the conversion proxies: [invoice currency hash, payment token or native hash] */
+  path: [Address, Address]
+}
+
+/** Loads fixtures/rates.json. */
+export function loadRatesFixture(fixturesDir = new URL('../../../fixtures/', import.meta.url)): RatesFixture {
+  return RatesFixture.parse(JSON.parse(readFileSync(new URL('rates.json', fixturesDir), 'utf8')))
+}
+
+const worldKey = (world: World) => `${world.tenant}\u0000${world.scenario}`
+
+/** Rates (fixture + tenant overrides), conversion routes, and the conversion stacks installed on live chains. */
+export class ConversionRegistry {
+  readonly fixture: RatesFixture
+  readonly #currencies: CurrencyCatalog
+  readonly #networks: NetworkTable
+  readonly #chains: ReadonlyMap<string, LiveChain>
+  readonly #defaults = new Map<string, ConversionStack>()
+  /** world key -> network -> that world's own stack */
+  readonly #tenantStacks = new Map<string, Map<string, ConversionStack>>()
+  readonly #queues = new Map<string, Promise<void>>()
+
+  constructor(
+    currencies: CurrencyCatalog,
+    networks: NetworkTable,
+    chains: ReadonlyMap<string, LiveChain>,
+    fixture: RatesFixture = loadRatesFixture(),
+  ) {
+    this.#currencies = currencies
+    this.#networks = networks
+    this.#chains = chains
+    this.fixture = fixture
+  }
+
+  /** USD prices (wads) in force for `world`: the fixture, then the world's overrides. */
+  prices(world: World | null): Map<string, bigint> {
+    const prices = new Map(Object.entries(this.fixture.usd).map(([id, v]) => [id, toWad(v)]))
+    for (const r of world?.rates.all() ?? []) prices.set(r.currency, toWad(r.usd))
+    return prices
+  }
+
+  /** 1 `from` = rate `to` (a wad), or null when either has no price. */
+  rate(world: World | null, fromId: string, toId: string): bigint | null {
+    const prices = this.prices(world)
+    const from = prices.get(fromId)
+    const to = prices.get(toId)
+    return from && to ? divWad(from, to) : null
+  }
+
+  /** The routes of conversion-routes.json on `network` that the sandbox can execute (price and proxy known). */
+  routes(network: string): ConversionRoute[] {
+    const stack = this.#defaults.get(network) ?? this.#publishedStack(network)
+    return stack ? this.#routesWith(network, stack) : []
+  }
+
+  /** The route from `fromId` to `toId` (on the payment currency's network), if the sandbox can execute it. */
+  route(fromId: string, toId: string): ConversionRoute | undefined {
+    const to = this.#currencies.byId(toId)
+    return to ? this.routes(to.network).find((r) => r.from.id === fromId && r.to.id === to.id) : undefined
+  }
+
+  /** The conversion stack `world` pays through on `network` (its own once it set rates; published addresses off chain). */
+  stackFor(world: World | null, network: string): ConversionStack | null {
+    if (world && world.rates.size > 0) {
+      const own = this.#tenantStacks.get(worldKey(world))?.get(network)
+      if (own) return own
+    }
+    return this.#defaults.get(network) ?? this.#publishedStack(network)
+  }
+
+  /** Installs the default stack and feeds on every live chain (at startup). */
+  async installDefaults(): Promise<void> {
+    await Promise.all(
+      [...this.#chains.values()].map(async (chain) => {
+        const stack = this.#stackOf(chain, null)
+        await installConversionStack(chain, stack, this.#feeds(chain.network, stack, null))
+        this.#defaults.set(chain.network, stack)
+        chain.contracts.ChainlinkConversionPath = stack.path
+        if (stack.erc20Proxy) chain.contracts.Erc20ConversionProxy = stack.erc20Proxy
+        if (stack.ethProxy) chain.contracts.EthConversionProxy = stack.ethProxy
+      }),
+    )
+  }
+
+  /** Puts `world`'s current prices on chain: its own stack on every live chain (installed on first use). */
+  applyWorldRates(world: World): Promise<void> {
+    const key = worldKey(world)
+    const run = (this.#queues.get(key) ?? Promise.resolve()).then(async () => {
+      const own = this.#tenantStacks.get(key) ?? new Map<string, ConversionStack>()
+      this.#tenantStacks.set(key, own)
+      await Promise.all(
+        [...this.#chains.values()].map(async (chain) => {
+          const existing = own.get(chain.network)
+          const stack = existing ?? this.#stackOf(chain, key)
+          const feeds = this.#feeds(chain.network, stack, world)
+          if (existing) await installFeeds(chain, feeds)
+          else await installConversionStack(chain, stack, feeds)
+          own.set(chain.network, stack)
+        }),
+      )
+    })
+    this.#queues.set(
+      key,
+      run.catch(() => undefined),
+    )
+    return run
+  }
+
+  /** Every payment proxy of `network` the detector must read, default and per-tenant, by lower-case address. */
+  proxies(network: string): Map<string, ProxyKind> {
+    const map = new Map<string, ProxyKind>()
+    const chain = this.#chains.get(network)
+    if (chain?.contracts.ERC20FeeProxy) map.set(chain.contracts.ERC20FeeProxy.toLowerCase(), 'erc20-fee')
+    if (chain?.contracts.EthereumFeeProxy) map.set(chain.contracts.EthereumFeeProxy.toLowerCase(), 'eth-fee')
+    const stacks = [
+      this.#defaults.get(network),
+      ...[...this.#tenantStacks.values()].map((m) => m.get(network)),
+    ]
+    for (const s of stacks) {
+      if (s?.erc20Proxy) map.set(s.erc20Proxy.toLowerCase(), 'erc20-conversion')
+      if (s?.ethProxy) map.set(s.ethProxy.toLowerCase(), 'eth-conversion')
+    }
+    return map
+  }
+
+  #publishedStack(network: string): ConversionStack | null {
+    if (this.#chains.has(network)) return null
+    const c = this.#networks[network]?.contracts ?? {}
+    if (!c.Erc20ConversionProxy && !c.EthConversionProxy) return null
+    const native = this.#currencies.all.find((x) => x.network === network && x.type === 'ETH')
+    return {
+      path: getAddress(c.ChainlinkConversionPath ?? sandboxAddress(`${network}:ChainlinkConversionPath`)),
+      erc20Proxy: c.Erc20ConversionProxy ? getAddress(c.Erc20ConversionProxy) : null,
+      ethProxy: c.EthConversionProxy ? getAddress(c.EthConversionProxy) : null,
+      nativeHash: getAddress(native?.hash ?? sandboxAddress(`${network}:native`)),
+      erc20FeeProxy: c.ERC20FeeProxy ? getAddress(c.ERC20FeeProxy) : null,
+      ethFeeProxy: c.EthereumFeeProxy ? getAddress(c.EthereumFeeProxy) : null,
+    }
+  }
+
+  /** Addresses of a stack on a live chain: published ones for the default stack, sandbox ones otherwise. */
+  #stackOf(chain: LiveChain, scope: string | null): ConversionStack {
+    const published = this.#networks[chain.network]?.contracts ?? {}
+    const at = (name: string) =>
+      getAddress(
+        scope === null && published[name]
+          ? published[name]!
+          : sandboxAddress(`${chain.network}:${scope ?? 'default'}:${name}`),
+      )
+    const native = this.#currencies.all.find((x) => x.network === chain.network && x.type === 'ETH')
+    return {
+      path: at('ChainlinkConversionPath'),
+      erc20Proxy: chain.contracts.ERC20FeeProxy ? at('Erc20ConversionProxy') : null,
+      ethProxy: chain.contracts.EthereumFeeProxy && native ? at('EthConversionProxy') : null,
+      nativeHash: getAddress(native?.hash ?? sandboxAddress(`${chain.network}:native`)),
+      erc20FeeProxy: chain.contracts.ERC20FeeProxy ?? null,
+      ethFeeProxy: chain.contracts.EthereumFeeProxy ?? null,
+    }
+  }
+
+  /** One feed per distinct (payment, invoice) pair of the network's routes, answering at `world`'s prices. */
+  #feeds(network: string, stack: ConversionStack, world: World | null): FeedSpec[] {
+    const feeds = new Map<string, FeedSpec>()
+    const prices = this.prices(world)
+    for (const route of this.#routesWith(network, stack)) {
+      const [quote, base] = route.path
+      const key = `${base}:${quote}`.toLowerCase()
+      if (feeds.has(key)) continue
+      const answer =
+        divWad(prices.get(route.to.id)!, prices.get(route.from.id)!) / 10n ** BigInt(18 - FEED_DECIMALS)
+      feeds.set(key, {
+        base,
+        quote,
+        answer: answer > 0n ? answer : 1n,
+        address: sandboxAddress(`${network}:${stack.path}:feed:${key}`),
+      })
+    }
+    return [...feeds.values()]
+  }
+
+  /** Routes of conversion-routes.json on `network` with a price on both sides and a proxy in `stack`. */
+  #routesWith(network: string, stack: ConversionStack): ConversionRoute[] {
+    const routes: ConversionRoute[] = []
+    for (const from of this.#currencies.all) {
+      for (const toId of this.#currencies.conversionTargets(from.id)) {
+        const to = this.#currencies.byId(toId)!
+        if (to.network !== network || !(from.id in this.fixture.usd) || !(to.id in this.fixture.usd)) continue
+        if (!(to.type === 'ETH' ? stack.ethProxy : stack.erc20Proxy)) continue
+        const paid = getAddress(to.type === 'ETH' ? to.hash : to.address)
+        routes.push({ from, to, network, path: [getAddress(from.hash), paid] })
+      }
+    }
+    return routes
+  }
+}

@@ -1,0 +1,31 @@
+import { defineRoute } from '../../contract/route.ts'
+import { listRates, resetRates, setRates } from './model.ts'
+import { SetRatesBody } from './schema.ts'
+
+/** The sandbox's rate control: read, set (per tenant, on chain), reset to the fixture. */
+export const rateRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/rates',
+    auth: 'api',
+    summary: "The caller's conversion rates: USD prices and each executable route",
+    handler: (ctx) => ({ status: 200, body: listRates(ctx) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/rates',
+    auth: 'api',
+    summary: 'Sets rates for the caller ({rates:[{from, to, rate}]}: 1 from = rate to); the chain follows',
+    body: SetRatesBody,
+    async handler(ctx, { body }) {
+      return { status: 200, body: await setRates(ctx, body) }
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/__sandbox/rates',
+    auth: 'api',
+    summary: "Drops the caller's rate overrides (the fixture's rates apply again)",
+    handler: (ctx) => ({ status: 200, body: resetRates(ctx) }),
+  }),
+]

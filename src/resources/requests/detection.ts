@@ -1,0 +1,164 @@
+// Differences from the real service: payments are read from the sandbox's own chains only (no TheGraph, no
+// LiFi fallback); a payment counts as soon as its block is mined (anvil has no reorgs but evm_revert, which
+// rolls payments back). A payment made after the request is already paid emits payment.confirmed again.
+import type { Hex } from 'viem'
+import type { DetectedTransfer, DetectorSink } from '../../chain/detector.ts'
+import { fromBaseUnits } from '../../contract/amounts.ts'
+import type { SharedState } from '../../contract/route-context.ts'
+import type { World } from '../../store/world.ts'
+import { payoutOfChildRequest } from '../payouts/execution.ts'
+import { divWad, formatWad, formatWadFixed, mulWad, unitsToWad } from '../rates/decimal.ts'
+import { paymentEventPayload } from './events.ts'
+import { isConversion, isFullyPaid } from './model.ts'
+import { isOfframpRequest, startOfframp } from './offramp.ts'
+import type { DetectedPayment, RequestRecord } from './schema.ts'
+
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.toLowerCase() === b.toLowerCase()
+
+/**
+ * Whether a log pays this request, by Request Network's rules: the request's network, its payment address
+ * as `to`, its token (ERC-20), the proxy of its payment network (fee proxy for same-currency requests,
+ * conversion proxy for the others) and, for conversions, the invoice currency as the path's first hop.
+ */
+export function paysRequest(shared: SharedState, record: RequestRecord, t: DetectedTransfer): boolean {
+  const toOfframp = record.offramp !== null && same(t.to, shared.offrampAddress)
+  if (record.network !== t.network || !(same(t.to, record.paymentAddress) || toOfframp)) return false
+  const paid = shared.currencies.byId(record.paymentCurrency)
+  const invoice = shared.currencies.byId(record.invoiceCurrency)
+  if (!paid || !invoice) return false
+  const conversion = isConversion(record)
+  switch (t.kind) {
+    case 'erc20-fee':
+      return !conversion && paid.type === 'ERC20' && same(t.tokenAddress, paid.address)
+    case 'eth-fee':
+      return !conversion && paid.type === 'ETH'
+    case 'erc20-conversion':
+      return (
+        conversion &&
+        paid.type === 'ERC20' &&
+        same(t.tokenAddress, paid.address) &&
+        same(t.conversion?.currency, invoice.hash)
+      )
+    case 'eth-conversion':
+      return conversion && paid.type === 'ETH' && same(t.conversion?.currency, invoice.hash)
+  }
+}
+
+/** What a log counts for, in the invoice currency's base units (conversion events pad fiat to 8 decimals). */
+function creditedUnits(shared: SharedState, record: RequestRecord, t: DetectedTransfer): bigint {
+  if (!t.conversion) return t.amount
+  const invoice = shared.currencies.byId(record.invoiceCurrency)!
+  return invoice.type === 'ISO4217'
+    ? t.conversion.requestAmount / 10n ** BigInt(8 - invoice.decimals)
+    : t.conversion.requestAmount
+}
+
+function toPayment(
+  shared: SharedState,
+  world: World,
+  record: RequestRecord,
+  t: DetectedTransfer,
+): DetectedPayment {
+  const invoice = shared.currencies.byId(record.invoiceCurrency)!
+  const paid = shared.currencies.byId(record.paymentCurrency)!
+  const credited = creditedUnits(shared, record, t)
+  const creditedWad = unitsToWad(credited, invoice.decimals)
+  const paidWad = unitsToWad(t.amount, paid.decimals)
+  const usd = shared.conversion.rate(world, invoice.id, 'USD')
+  return {
+    id: shared.ids.ulid(t.timestamp.getTime()),
+    key: `${t.chainId}:${t.txHash}:${t.logIndex}`,
+    type: t.conversion
+      ? 'conversion'
+      : record.originalRequestId || record.recurrence
+        ? 'recurring'
+        : 'direct',
+    amount: fromBaseUnits(credited, invoice.decimals),
+    amountRaw: credited.toString(),
+    paidAmount: fromBaseUnits(t.amount, paid.decimals),
+    paidAmountRaw: t.amount.toString(),
+    feeAmount: fromBaseUnits(t.feeAmount, paid.decimals),
+    feeAmountRaw: t.feeAmount.toString(),
+    feeAddress: t.feeAddress,
+    gasFee: fromBaseUnits(t.gasFee, 18),
+    txHash: t.txHash,
+    blockNumber: Number(t.blockNumber),
+    blockHash: t.blockHash,
+    logIndex: t.logIndex,
+    chainId: t.chainId,
+    network: t.network,
+    proxy: t.proxy,
+    timestamp: t.timestamp.toISOString(),
+    from: t.from,
+    to: t.to,
+    conversionRate: t.conversion && paidWad > 0n ? formatWad(divWad(creditedWad, paidWad), 12) : null,
+    amountInUsd: usd === null ? null : formatWadFixed(mulWad(creditedWad, usd), 2),
+  }
+}
+
+/** Records one transfer on one request (once per log) and announces it. */
+async function applyTo(
+  shared: SharedState,
+  world: World,
+  requestId: string,
+  t: DetectedTransfer,
+): Promise<void> {
+  const record = world.requests.get(requestId)
+  if (!record || !paysRequest(shared, record, t)) return
+  const payment = toPayment(shared, world, record, t)
+  if (record.payments.some((p) => p.key === payment.key)) return
+  const wasPaid = isFullyPaid(shared, record)
+  const updated = (await world.requests.update(requestId, (draft) => {
+    draft.payments.push(payment)
+    draft.payments.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex)
+    draft.isListening = !isFullyPaid(shared, draft) && draft.payRequestedAt !== null
+  }))!
+  const paidNow = isFullyPaid(shared, updated)
+  // A recurring payout's execution is announced by the relayer that sent it (with recurringPayment.id).
+  if (payoutOfChildRequest(world, requestId)) return
+  if (isOfframpRequest(shared, updated)) {
+    if (!paidNow) shared.events.emit(world, 'payment.partial', paymentEventPayload(shared, updated, payment))
+    else if (!wasPaid) await startOfframp(shared, world, requestId, payment)
+    return
+  }
+  shared.events.emit(
+    world,
+    paidNow ? 'payment.confirmed' : 'payment.partial',
+    paymentEventPayload(shared, updated, payment),
+  )
+}
+
+/** Drops payments of `chainId` from block `fromBlock` on, in every live world; listening resumes where it applies. */
+async function rollback(shared: SharedState, chainId: number, fromBlock: bigint): Promise<void> {
+  for (const world of shared.tenants.all()) {
+    for (const record of world.requests.all()) {
+      const gone = record.payments.filter((p) => p.chainId === chainId && BigInt(p.blockNumber) >= fromBlock)
+      if (gone.length === 0) continue
+      await world.requests.update(record.requestId, (draft) => {
+        draft.payments = draft.payments.filter((p) => !gone.some((g) => g.key === p.key))
+        draft.isListening = !isFullyPaid(shared, draft) && draft.payRequestedAt !== null
+      })
+    }
+  }
+}
+
+/** The detector's sink: matches logs to the requests of every tenant through shared.paymentReferences. */
+export function createDetectionSink(shared: SharedState): DetectorSink {
+  return {
+    watches: (hash: Hex) => shared.paymentReferences.has(hash),
+    async apply(transfers) {
+      const live = new Set(shared.tenants.all())
+      for (const t of transfers) {
+        for (const entry of shared.paymentReferences.lookup(t.referenceHash, live)) {
+          try {
+            await applyTo(shared, entry.world, entry.requestId, t)
+          } catch (error) {
+            shared.log(`recording payment ${t.txHash}:${t.logIndex} failed`, error)
+          }
+        }
+      }
+    },
+    rollback: (chainId, fromBlock) => rollback(shared, chainId, fromBlock),
+  }
+}

@@ -1,0 +1,119 @@
+// Differences from the real service: no fiat moves. Once the crypto leg is detected at the sandbox's off-ramp
+// deposit address, the off-ramp walks through the documented sub-statuses on the tenant clock
+// (world.rules.offrampStepSeconds apart, so tests advance the clock instead of waiting) and ends as
+// world.rules.offrampOutcome says: fiat_sent (then payment.confirmed with isCryptoToFiat), failed or bounced.
+import type { SharedState } from '../../contract/route-context.ts'
+import type { World } from '../../store/world.ts'
+import { paymentEventPayload, requestEventFields } from './events.ts'
+import type { DetectedPayment, OfframpState, RequestRecord } from './schema.ts'
+
+type SubStatus = OfframpState['subStatus']
+
+/** The sub-statuses an off-ramp goes through for each outcome, after `initiated`. */
+const PATHS: Record<World['rules']['offrampOutcome'], SubStatus[]> = {
+  fiat_sent: ['pending_internal_assessment', 'ongoing_checks', 'sending_fiat', 'fiat_sent'],
+  failed: ['pending_internal_assessment', 'ongoing_checks', 'failed'],
+  bounced: ['pending_internal_assessment', 'ongoing_checks', 'sending_fiat', 'bounced'],
+}
+
+/** Whether payments of this request go to the sandbox's off-ramp (crypto-to-fiat). */
+export function isOfframpRequest(shared: SharedState, record: RequestRecord): boolean {
+  if (!record.isCryptoToFiatAvailable) return false
+  return (
+    record.offramp !== null || record.paymentAddress.toLowerCase() === shared.offrampAddress.toLowerCase()
+  )
+}
+
+function processingPayload(
+  world: World,
+  record: RequestRecord,
+  state: OfframpState,
+  payment: DetectedPayment,
+  currency: string,
+) {
+  const detail = state.paymentDetailsId ? world.paymentDetails.get(state.paymentDetailsId) : undefined
+  return {
+    ...requestEventFields(record),
+    offrampId: state.id,
+    timestamp: state.updatedAt,
+    subStatus: state.subStatus,
+    paymentProcessor: 'request-tech',
+    rawPayload: {
+      id: state.id,
+      status: state.subStatus,
+      clientUserId: state.clientUserId,
+      paymentDetailsId: state.paymentDetailsId,
+      cryptoAmount: payment.paidAmount,
+      cryptoCurrency: currency,
+      fiatCurrency: detail?.currency ?? null,
+      txHash: payment.txHash,
+    },
+  }
+}
+
+async function moveTo(
+  shared: SharedState,
+  world: World,
+  requestId: string,
+  subStatus: SubStatus,
+  payment: DetectedPayment,
+) {
+  const updated = await world.requests.update(requestId, (draft) => {
+    if (!draft.offrampState) return
+    draft.offrampState.subStatus = subStatus
+    draft.offrampState.updatedAt = world.clock.now().toISOString()
+  })
+  if (!updated?.offrampState) return
+  const currency = shared.currencies.byId(updated.paymentCurrency)?.symbol ?? updated.paymentCurrency
+  shared.events.emit(
+    world,
+    'payment.processing',
+    processingPayload(world, updated, updated.offrampState, payment, currency),
+  )
+  if (subStatus === 'fiat_sent') {
+    shared.events.emit(
+      world,
+      'payment.confirmed',
+      paymentEventPayload(shared, updated, updated.payments.at(-1) ?? payment, {
+        isCryptoToFiat: true,
+        subStatus,
+      }),
+    )
+  } else if (subStatus === 'failed' || subStatus === 'bounced') {
+    shared.events.emit(world, 'payment.failed', {
+      ...requestEventFields(updated),
+      offrampId: updated.offrampState.id,
+      timestamp: updated.offrampState.updatedAt,
+      subStatus,
+      paymentProcessor: 'request-tech',
+    })
+  }
+}
+
+/** Starts the off-ramp of a fully paid crypto-to-fiat request: `initiated` now, the rest on the tenant clock. */
+export async function startOfframp(
+  shared: SharedState,
+  world: World,
+  requestId: string,
+  payment: DetectedPayment,
+) {
+  const record = world.requests.get(requestId)
+  if (!record || record.offrampState) return
+  const now = world.clock.now()
+  await world.requests.update(requestId, (draft) => {
+    draft.offrampState = {
+      id: `offramp_${shared.ids.ulid(now.getTime())}`,
+      clientUserId: draft.offramp?.clientUserId ?? null,
+      paymentDetailsId: draft.offramp?.paymentDetailsId ?? null,
+      subStatus: 'initiated',
+      updatedAt: now.toISOString(),
+    }
+  })
+  await moveTo(shared, world, requestId, 'initiated', payment)
+  const step = world.rules.offrampStepSeconds * 1000
+  PATHS[world.rules.offrampOutcome].forEach((subStatus, i) => {
+    world.clock.schedule(new Date(now.getTime() + (i + 1) * step), `offramp ${requestId} ${subStatus}`, () =>
+      moveTo(shared, world, requestId, subStatus, payment),
+    )
+  })
+}

@@ -1,0 +1,54 @@
+import { type Hex, keccak256 } from 'viem'
+import type { World } from '../../store/world.ts'
+
+/** One request a reference hash points to. */
+export interface ReferenceEntry {
+  world: World
+  requestId: string
+}
+
+/**
+ * The sandbox-wide index the payment detector reads: keccak256(8 reference bytes) — the proxies' topic1 —
+ * to the request(s) of any tenant that carry that reference. Kept by createRequest; shared by every tenant
+ * because a chain log does not say whose it is.
+ */
+export class PaymentReferenceIndex {
+  readonly #entries = new Map<Hex, ReferenceEntry[]>()
+
+  /** topic1 of a payment log carrying `paymentReference` (`0x` + 16 hex digits). */
+  static hashOf(paymentReference: string): Hex {
+    return keccak256(paymentReference.toLowerCase() as Hex)
+  }
+
+  /** Registers a request under its payment reference. */
+  add(paymentReference: string, world: World, requestId: string): void {
+    const hash = PaymentReferenceIndex.hashOf(paymentReference)
+    const list = this.#entries.get(hash) ?? []
+    if (!list.some((e) => e.world === world && e.requestId === requestId)) list.push({ world, requestId })
+    this.#entries.set(hash, list)
+  }
+
+  /** Whether any request carries the reference whose hash is `hash`. */
+  has(hash: Hex): boolean {
+    return this.#entries.has(hash.toLowerCase() as Hex)
+  }
+
+  /** The requests under a reference hash, restricted to worlds that are still alive (`live`). */
+  lookup(hash: Hex, live: ReadonlySet<World>): ReferenceEntry[] {
+    const key = hash.toLowerCase() as Hex
+    const list = this.#entries.get(key)
+    if (!list) return []
+    const alive = list.filter((e) => live.has(e.world))
+    // Worlds dropped by a reset are forgotten here, lazily.
+    if (alive.length !== list.length) {
+      if (alive.length) this.#entries.set(key, alive)
+      else this.#entries.delete(key)
+    }
+    return alive
+  }
+
+  /** Number of reference hashes indexed. */
+  get size(): number {
+    return this.#entries.size
+  }
+}

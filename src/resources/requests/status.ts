@@ -1,0 +1,155 @@
+// Differences from the real service: USD amounts and rates come from the sandbox's rates (fixture and tenant
+// overrides), always reported with rateSource `chainlink`; fees list the gas and proxy fees actually paid.
+import { fromBaseUnits } from '../../contract/amounts.ts'
+import type { SharedState } from '../../contract/route-context.ts'
+import type { World } from '../../store/world.ts'
+import { formatWad, formatWadFixed, mulWad, toWad, unitsToWad } from '../rates/decimal.ts'
+import { expectedUnits, isConversion, isFullyPaid, paidUnits } from './model.ts'
+import { isOfframpRequest } from './offramp.ts'
+import type { RequestRecord } from './schema.ts'
+
+/** Whether the request counts as paid: fully paid, and for crypto-to-fiat once the fiat was sent. */
+export function hasBeenPaid(shared: SharedState, record: RequestRecord): boolean {
+  if (!isFullyPaid(shared, record)) return false
+  return !isOfframpRequest(shared, record) || record.offrampState?.subStatus === 'fiat_sent'
+}
+
+/** `status`: pending, partially_paid, paid; processing or failed while a crypto-to-fiat payment is off-ramped. */
+export function statusOf(shared: SharedState, record: RequestRecord): string {
+  if (record.payments.length === 0) return 'pending'
+  if (!isFullyPaid(shared, record)) return 'partially_paid'
+  const sub = isOfframpRequest(shared, record) ? record.offrampState?.subStatus : undefined
+  if (sub === 'failed' || sub === 'bounced') return 'failed'
+  if (sub && sub !== 'fiat_sent') return 'processing'
+  return 'paid'
+}
+
+/** The v1 status body (also the core of v2). */
+export function statusV1(shared: SharedState, record: RequestRecord) {
+  return {
+    hasBeenPaid: hasBeenPaid(shared, record),
+    paymentReference: record.paymentReference,
+    requestId: record.requestId,
+    isListening: record.isListening,
+    txHash: record.payments.at(-1)?.txHash ?? null,
+  }
+}
+
+const usdOf = (shared: SharedState, world: World, currency: string, units: bigint, decimals: number) => {
+  const rate = shared.conversion.rate(world, currency, 'USD')
+  return rate === null ? null : formatWadFixed(mulWad(unitsToWad(units, decimals), rate), 2)
+}
+
+function conversionFields(shared: SharedState, world: World, record: RequestRecord) {
+  const invoice = shared.currencies.byId(record.invoiceCurrency)!
+  const expected = expectedUnits(shared, record)
+  const paid = paidUnits(record)
+  const remaining = expected > paid ? expected - paid : 0n
+  const market = shared.conversion.rate(world, record.paymentCurrency, record.invoiceCurrency)
+  const fully = isFullyPaid(shared, record)
+  const single = record.payments.length === 1 ? record.payments[0]! : null
+  const paymentsUsd = record.payments.map((p) => (p.amountInUsd === null ? null : toWad(p.amountInUsd)))
+  const paidUsd = paymentsUsd.every((v) => v !== null)
+    ? formatWadFixed(
+        paymentsUsd.reduce<bigint>((s, v) => s + v!, 0n),
+        2,
+      )
+    : null
+  return {
+    amountInUsd:
+      fully && paidUsd !== null ? paidUsd : usdOf(shared, world, invoice.id, expected, invoice.decimals),
+    conversionRate:
+      record.payments.length === 0
+        ? market === null
+          ? null
+          : formatWad(market, 12)
+        : fully && single
+          ? single.conversionRate
+          : null,
+    rateSource: 'chainlink',
+    conversionBreakdown:
+      record.payments.length === 0
+        ? null
+        : {
+            paidAmount: fromBaseUnits(paid, invoice.decimals),
+            paidAmountInUsd: paidUsd,
+            remainingAmount: fromBaseUnits(remaining, invoice.decimals),
+            remainingAmountInUsd: usdOf(shared, world, invoice.id, remaining, invoice.decimals),
+            currentMarketRate: fully || market === null ? null : formatWad(market, 12),
+            currentMarketRateSource: fully ? null : 'chainlink',
+            payments: record.payments.map((p) => ({
+              amount: p.amount,
+              amountInUsd: p.amountInUsd,
+              conversionRate: p.conversionRate,
+              rateSource: 'chainlink',
+              timestamp: p.timestamp,
+            })),
+          },
+  }
+}
+
+function fees(shared: SharedState, record: RequestRecord) {
+  if (record.payments.length === 0) return []
+  const paidIn = shared.currencies.byId(record.paymentCurrency)!
+  const gas = record.payments.reduce((s, p) => s + toWad(p.gasFee), 0n)
+  const platform = record.payments.reduce((s, p) => s + BigInt(p.feeAmountRaw), 0n)
+  return [
+    ...(platform > 0n
+      ? [
+          {
+            type: 'platform',
+            provider: 'request-network',
+            amount: fromBaseUnits(platform, paidIn.decimals),
+            currency: paidIn.symbol,
+          },
+        ]
+      : []),
+    { type: 'gas', provider: record.network, amount: formatWad(gas), currency: 'ETH' },
+  ]
+}
+
+/** The v2 status body: the V2 document's fields the sandbox knows, and the DOCS' amount fields. */
+export function statusV2(shared: SharedState, world: World, record: RequestRecord) {
+  const invoice = shared.currencies.byId(record.invoiceCurrency)!
+  const expected = expectedUnits(shared, record)
+  const paid = paidUnits(record)
+  const conversion = isConversion(record)
+  return {
+    ...statusV1(shared, record),
+    status: statusOf(shared, record),
+    ...(record.offrampState ? { subStatus: record.offrampState.subStatus } : {}),
+    isCryptoToFiatAvailable: record.isCryptoToFiatAvailable,
+    isRecurrenceStopped: record.isRecurrenceStopped,
+    ...(record.recurrence ? { recurrence: record.recurrence } : {}),
+    ...(record.originalRequestId ? { originalRequestId: record.originalRequestId } : {}),
+    ...(record.originalRequestPaymentReference
+      ? { originalRequestPaymentReference: record.originalRequestPaymentReference }
+      : {}),
+    customerInfo: record.customerInfo,
+    reference: record.reference,
+    requestAmount: record.amount,
+    invoiceCurrency: record.invoiceCurrency,
+    paymentCurrency: record.paymentCurrency,
+    paidAmount: fromBaseUnits(paid, invoice.decimals),
+    remainingAmount: fromBaseUnits(expected > paid ? expected - paid : 0n, invoice.decimals),
+    ...(paid > expected ? { excessAmount: fromBaseUnits(paid - expected, invoice.decimals) } : {}),
+    payerAddress: record.payments.at(-1)?.from ?? null,
+    payments: record.payments.map((p) => ({
+      id: p.id,
+      amount: p.amount,
+      paidAmount: p.paidAmount,
+      txHash: p.txHash,
+      timestamp: p.timestamp,
+      fee: p.feeAmount,
+      feeAddress: p.feeAddress,
+      network: p.network,
+      payer: p.from,
+      type: p.type,
+      ...(p.conversionRate ? { conversionRate: p.conversionRate } : {}),
+    })),
+    ...(conversion
+      ? conversionFields(shared, world, record)
+      : { amountInUsd: usdOf(shared, world, invoice.id, expected, invoice.decimals) }),
+    fees: fees(shared, record),
+  }
+}
