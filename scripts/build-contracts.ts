@@ -31,6 +31,7 @@ export const RN_CONTRACTS: Readonly<Record<string, string>> = {
 export const OWN_CONTRACTS: Readonly<Record<string, string>> = {
   SandboxToken: 'SandboxToken.sol',
   RecurringPaymentProxy: 'RecurringPaymentProxy.sol',
+  SandboxPermit2: 'SandboxPermit2.sol',
 }
 
 /** solc settings of our own contracts (changing them changes the committed bytecode). */

@@ -2,12 +2,14 @@ import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
+import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
 import { payerPageRoutes } from './resources/payers/page-routes.ts'
 import { payerControlRoutes, payerRoutes } from './resources/payers/routes.ts'
 import { paymentDetailControlRoutes, paymentDetailRoutes } from './resources/payment-details/routes.ts'
+import { paymentIntentRoutes } from './resources/payment-intents/routes.ts'
 import { paymentRoutes } from './resources/payments/routes.ts'
 import { payoutRoutes } from './resources/payouts/routes.ts'
 import { rateRoutes } from './resources/rates/routes.ts'
@@ -19,7 +21,9 @@ import { webhookRoutes } from './resources/webhooks/routes.ts'
 export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...currencyRoutes,
   ...payRoutes,
+  ...paymentIntentRoutes,
   ...requestRoutes,
+  ...batchPayoutRoutes,
   ...payoutRoutes,
   ...controlRoutes,
   ...clockRoutes,

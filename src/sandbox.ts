@@ -2,6 +2,7 @@ import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { TenantDirectory } from './auth/directory.ts'
 import { type PaymentDetector, startDetector } from './chain/detector.ts'
+import { createOperator } from './chain/operator.ts'
 import { createRelayer, type Relayer } from './chain/relayer.ts'
 import { startChain } from './chain/start-chain.ts'
 import type { ChainContracts, LiveChain, NetworkName } from './chain/types.ts'
@@ -127,6 +128,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     networks,
     chain,
     chains,
+    operator: createOperator(chains),
     relayers: new Map(
       started.flatMap((c) => {
         const relayer = createRelayer(c)

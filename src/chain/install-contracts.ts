@@ -42,6 +42,32 @@ export interface InstalledContracts {
 /** Request Network contracts whose constructors leave nothing that can't be copied: installed at their real addresses. */
 export const CODE_ONLY_CONTRACTS = ['ERC20FeeProxy', 'EthereumFeeProxy'] as const
 
+/** Permit2's canonical address (the same on every chain): the sandbox's own SandboxPermit2 is installed there. */
+export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
+
+const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000'
+
+/**
+ * Request Network's BatchConversionPayments at its published address: its constructor only writes storage (proxy
+ * addresses, owner = the deployer, batch fee 0), which installAt copies. Conversion proxies the chain does not run
+ * are passed as the zero address (batches with conversion are not offered).
+ */
+async function installBatch(ctx: ChainContext, contracts: ChainContracts, installed: ChainContracts) {
+  const address = contracts.BatchConversionPayments
+  if (!address || !installed.ERC20FeeProxy || !installed.EthereumFeeProxy) return []
+  const args = [
+    installed.ERC20FeeProxy,
+    installed.EthereumFeeProxy,
+    installed.Erc20ConversionProxy ?? ZERO_ADDRESS,
+    installed.EthConversionProxy ?? ZERO_ADDRESS,
+    installed.ChainlinkConversionPath ?? ZERO_ADDRESS,
+    ctx.roles.deployer.address,
+  ]
+  return [
+    ['BatchConversionPayments', await installAt(ctx, artifacts.BatchConversionPayments, args, address)],
+  ] as const
+}
+
 type PrestateDiff = { post?: Record<string, { code?: Hex; storage?: Record<Hex, Hex> }> }
 
 /** Calls a JSON-RPC method that viem's public client does not type (debug_*, anvil_*). */
@@ -163,7 +189,8 @@ export function tokensOf(
 
 /**
  * Installs, at their real addresses and without transactions, the code-only Request Network proxies listed in
- * `contracts` and one SandboxToken per distinct ERC-20 address of `network` (minter = roles.deployer).
+ * `contracts`, BatchConversionPayments where it is listed, the sandbox's SandboxPermit2 at Permit2's address, and
+ * one SandboxToken per distinct ERC-20 address of `network` (minter = roles.deployer).
  */
 export async function installContracts(
   ctx: ChainContext,
@@ -178,9 +205,18 @@ export async function installContracts(
     const address = await installAt(ctx, artifacts.SandboxToken, args, getAddress(head.address!))
     return { address, decimals: head.decimals, ids: group.map((c) => c.id) }
   })
-  const [installedProxies, tokenList] = await Promise.all([Promise.all(proxies), Promise.all(tokens)])
+  const permit2 = installAt(ctx, artifacts.SandboxPermit2, [], PERMIT2_ADDRESS).then(
+    (a) => ['Permit2', a] as const,
+  )
+  const [installedProxies, tokenList, installedPermit2] = await Promise.all([
+    Promise.all(proxies),
+    Promise.all(tokens),
+    permit2,
+  ])
+  const proxyMap: ChainContracts = Object.fromEntries(installedProxies)
+  const batch = await installBatch(ctx, options.contracts, proxyMap)
   return {
-    contracts: Object.fromEntries(installedProxies),
+    contracts: { ...proxyMap, ...Object.fromEntries(batch), [installedPermit2[0]]: installedPermit2[1] },
     tokens: Object.fromEntries(tokenList.flatMap((t) => t.ids.map((id) => [id, t.address]))),
     tokenList,
   }

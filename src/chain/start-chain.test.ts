@@ -16,7 +16,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnAnvil } from './anvil.ts'
 import { artifacts } from './artifacts.ts'
-import { deployAt, installAt } from './install-contracts.ts'
+import { deployAt, installAt, PERMIT2_ADDRESS } from './install-contracts.ts'
 import { type StartedChain, startChain } from './start-chain.ts'
 import type { ChainCurrency, SandboxAccount } from './types.ts'
 
@@ -67,6 +67,8 @@ describe('startChain (sepolia)', () => {
     expect(chain.contracts).toEqual({
       ERC20FeeProxy: sepolia.ERC20FeeProxy,
       EthereumFeeProxy: sepolia.EthereumFeeProxy,
+      BatchConversionPayments: sepolia.BatchConversionPayments,
+      Permit2: PERMIT2_ADDRESS,
       ERC20RecurringPaymentProxy: sepolia.ERC20RecurringPaymentProxy,
     })
     expect(Object.keys(chain.tokens).sort()).toEqual(sepoliaTokens.map((c) => c.id).sort())

@@ -1,5 +1,6 @@
 import type { Caller } from '../auth/authenticate.ts'
 import type { TenantDirectory } from '../auth/directory.ts'
+import type { SandboxOperator } from '../chain/operator.ts'
 import type { Relayer } from '../chain/relayer.ts'
 import type { LiveChain } from '../chain/types.ts'
 import type { Journal } from '../control/journal.ts'
@@ -22,6 +23,8 @@ export interface SharedState {
   chain: LiveChain | null
   /** every live chain by network name (one anvil each) */
   chains: ReadonlyMap<string, LiveChain>
+  /** the cross-chain operator (settles payment intents on the live chains); null without a chain */
+  operator: SandboxOperator | null
   /** the recurring-payment relayer of each live chain that has a recurring proxy */
   relayers: ReadonlyMap<string, Relayer>
   events: EventBus

@@ -52,6 +52,7 @@ export const controlRoutes = [
             network: c.network,
             chainId: c.chainId,
             rpcUrl: host ? `http://${host}/rpc/${c.network}` : c.rpcUrl,
+            anvilRpcUrl: c.rpcUrl,
             contracts: c.contracts,
             tokens: c.tokens,
           })),

@@ -2,6 +2,7 @@ import type { SandboxEvent } from '../events/event-bus.ts'
 import { ClientIdRecord } from '../resources/client-ids/schema.ts'
 import { PayerRecord } from '../resources/payers/schema.ts'
 import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
+import { PaymentIntentRecord } from '../resources/payment-intents/schema.ts'
 import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RateRecord } from '../resources/rates/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
@@ -24,6 +25,10 @@ export interface World {
   requests: Table<typeof RequestRecord, 'requestId'>
   /** payment reference -> request id */
   requestsByReference: Map<string, string>
+  /** cross-chain payment intents issued by /pay, by paymentIntentId */
+  paymentIntents: Table<typeof PaymentIntentRecord, 'id'>
+  /** intents whose send is being checked (a second send of the same intent is refused at once) */
+  paymentIntentsInFlight: Set<string>
   /** USD price overrides set with POST /__sandbox/rates (empty: the fixture's rates) */
   rates: Table<typeof RateRecord, 'currency'>
   /** recurring payouts (POST /v2/payouts with recurrence) by id */
@@ -50,6 +55,8 @@ export function createWorld(
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
+    paymentIntents: new Table(PaymentIntentRecord, 'id'),
+    paymentIntentsInFlight: new Set(),
     rates: new Table(RateRecord, 'currency'),
     recurringPayouts: new Table(RecurringPayoutRecord, 'id'),
     payers: new Table(PayerRecord, 'clientUserId'),

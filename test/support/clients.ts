@@ -70,7 +70,7 @@ export interface Transports {
   close(): Promise<void>
 }
 
-/** Starts one sandbox (with its chain, unless `options.chain` is false) and exposes it through both transports. */
+/** Starts one sandbox (its chains from `options.networks`, none if `options.chain` is false) and exposes it through both transports. */
 export async function startTransports(
   defaultKey: () => string = newApiKey,
   options: StartServerOptions = {},

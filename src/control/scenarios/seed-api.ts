@@ -143,6 +143,9 @@ export async function createSeedApi(
         wallet: from.address,
         ...(options.amount ? { amount: options.amount } : {}),
       })
+      // no chain/token in the options: always the same-chain answer
+      if (!('transactions' in payment))
+        throw new Error(`scenario seed got a cross-chain answer for ${requestId}`)
       return send(from, payment.transactions, record.network)
     },
     waitForPayments(requestId, count, timeoutMs = 15_000) {

@@ -1,7 +1,8 @@
 // Differences from the real service: without a wallet (query `wallet` or the request's `payer`), or for a
 // network the sandbox does not run, nothing can be read from a chain: the approval is always included and
 // hasEnoughBalance/hasEnoughGas are reported true (the OpenAPI document requires both fields). Conversion
-// payments are quoted by the chain's own ChainlinkConversionPath (see conversion.ts).
+// payments are quoted by the chain's own ChainlinkConversionPath (see conversion.ts). The crosschain variant (chain +
+// token naming another network or token) lives in crosschain.ts.
 import type { Address } from 'viem'
 import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
@@ -18,9 +19,11 @@ import {
   type ServiceTransaction,
 } from './calldata.ts'
 import { planConversion } from './conversion.ts'
+import { buildCrosschainPayment } from './crosschain.ts'
+import { crosschainSource } from './crosschain-source.ts'
 import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
 import { offrampChoice } from './offramp.ts'
-import type { SameChainPayResponse } from './schema.ts'
+import type { PayResponse, SameChainPayResponse } from './schema.ts'
 
 /** What the pay endpoints take from their query (v1 passes a subset). */
 export interface PayOptions {
@@ -43,14 +46,6 @@ const GAS = {
   ethConversion: 140_000n,
 }
 
-const chainToNetwork: Record<string, string> = {
-  BASE: 'base',
-  OPTIMISM: 'optimism',
-  ARBITRUM: 'arbitrum-one',
-  ETHEREUM: 'mainnet',
-  POLYGON: 'matic',
-}
-
 function contractAddress(ctx: RouteContext, network: string, name: string): Address {
   const { chains, networks } = ctx.shared
   const live = chains.get(network)?.contracts[name]
@@ -58,25 +53,6 @@ function contractAddress(ctx: RouteContext, network: string, name: string): Addr
   const address = live ?? published
   if (!address) throw new PaymentNotPossibleError(`${name} is not deployed on ${network}`)
   return getAddress(address)
-}
-
-function rejectUnsupportedFlows(
-  ctx: RouteContext,
-  record: RequestRecord,
-  query: PayOptions,
-  currency: CurrencyFixture,
-) {
-  if (query.chain && query.token) {
-    const sameChain = chainToNetwork[query.chain] === record.network && query.token === currency.symbol
-    if (!sameChain) {
-      if (currency.symbol === 'FAU')
-        throw new PaymentNotPossibleError('FAU is not supported in crosschain payment.')
-      throw new PaymentNotPossibleError(
-        `Crosschain payment from ${query.token} on ${query.chain} is not available in this sandbox version; pay on ${record.network} without chain and token`,
-      )
-    }
-  }
-  void ctx
 }
 
 function amountToPay(
@@ -99,14 +75,20 @@ function amountToPay(
   return remaining
 }
 
-/** Builds the same-chain calldata of a request and reads the payer's balance, allowance and gas from the chain. */
+/**
+ * Builds the same-chain calldata of a request and reads the payer's balance, allowance and gas from the chain;
+ * when chain + token name another source, issues a crosschain payment intent instead.
+ */
 export async function buildPayment(
   ctx: RouteContext,
   record: RequestRecord,
   query: PayOptions,
-): Promise<SameChainPayResponse> {
+): Promise<PayResponse> {
+  const source = crosschainSource(ctx, record, query)
+  if (source) {
+    return buildCrosschainPayment(ctx, record, query, source, (c) => amountToPay(ctx, record, query, c))
+  }
   const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
-  rejectUnsupportedFlows(ctx, record, query, currency)
   const offramp = offrampChoice(ctx, record, query, currency)
   if (offramp)
     await ctx.world.requests.update(record.requestId, (draft) => {

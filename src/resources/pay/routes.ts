@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineRoute } from '../../contract/route.ts'
 import { getRequest, getRequestByReference } from '../requests/model.ts'
 import { buildPayment } from './model.ts'
-import { PayQueryV1, PayQueryV2, payQueryInvalid, SameChainPayResponse } from './schema.ts'
+import { PayQueryV1, PayQueryV2, PayResponse, payQueryInvalid } from './schema.ts'
 
 /** Routes of the payment calldata endpoints (8 and 9). */
 export const payRoutes = [
@@ -14,7 +14,7 @@ export const payRoutes = [
     params: z.object({ requestId: z.string() }),
     query: PayQueryV2,
     onInvalid: payQueryInvalid,
-    responses: { 200: SameChainPayResponse },
+    responses: { 200: PayResponse },
     async handler(ctx, { params, query }) {
       const record = getRequest(ctx, params.requestId)
       return { status: 200, body: await buildPayment(ctx, record, query) }
@@ -28,7 +28,7 @@ export const payRoutes = [
     params: z.object({ paymentReference: z.string() }),
     query: PayQueryV1,
     onInvalid: payQueryInvalid,
-    responses: { 200: SameChainPayResponse },
+    responses: { 200: PayResponse },
     async handler(ctx, { params, query }) {
       const record = getRequestByReference(ctx, params.paymentReference)
       return { status: 200, body: await buildPayment(ctx, record, query) }

@@ -93,3 +93,20 @@ export const SameChainPayResponse = z.object({
   }),
 })
 export type SameChainPayResponse = z.infer<typeof SameChainPayResponse>
+
+/** 200 of the pay endpoints, crosschain variant: a payment intent to sign (JSON strings of EIP-712 typed data). */
+export const CrosschainPayResponse = z.object({
+  paymentIntentId: z.string(),
+  paymentIntent: z.string(),
+  approvalPermitPayload: z.string().nullable().optional(),
+  approvalCalldata: z
+    .object({ to: z.string(), data: z.string(), value: z.literal('0x0') })
+    .nullable()
+    .optional(),
+  metadata: z.object({ supportsEIP2612: z.boolean() }),
+})
+export type CrosschainPayResponse = z.infer<typeof CrosschainPayResponse>
+
+/** 200 of the pay endpoints: either variant. */
+export const PayResponse = z.union([SameChainPayResponse, CrosschainPayResponse])
+export type PayResponse = z.infer<typeof PayResponse>

@@ -116,7 +116,8 @@ export async function createPaymentDetail(
   const reviewTimer = world.clock.schedule(at, `payment detail ${id} review`, async () => {
     const current = world.paymentDetails.get(id)
     const outcome = world.rules.bankDetailOutcome ?? 'approved'
-    if (current?.status === 'pending' && outcome !== 'pending') await setStatus(bound, current, outcome, `review_${outcome}`)
+    if (current?.status === 'pending' && outcome !== 'pending')
+      await setStatus(bound, current, outcome, `review_${outcome}`)
   })
   const stored = (await world.paymentDetails.update(id, (d) => {
     if (d.status === 'pending') d.reviewTimer = reviewTimer

@@ -1,0 +1,220 @@
+// The cross-chain variant of the pay endpoints (legacy payment-intent flow, api-contract §4): when `chain` and
+// `token` name another network or token than the request's, the answer is a Permit2 batch-witness intent to sign.
+// Differences from the real service: the source and destination stablecoins are taken at 1:1 (no quote); the
+// cross-chain fee is a flat 0.1% as in the service's example; the typed data names the sandbox's own contracts and
+// keys (SandboxPermit2 at Permit2's address, the sandbox operator as spender, operator and treasury); both chains must
+// be running in the sandbox, since the sandbox settles the intent for real.
+import { type Address, encodeFunctionData, keccak256, maxUint256, parseAbi, toHex } from 'viem'
+import { artifacts } from '../../chain/artifacts.ts'
+import { PERMIT2_ADDRESS } from '../../chain/install-contracts.ts'
+import type { LiveChain } from '../../chain/types.ts'
+import { percentageOf } from '../../contract/amounts.ts'
+import { checksum as getAddress } from '../../contract/checksum.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import { effectiveFee } from '../client-ids/fees.ts'
+import type { CurrencyFixture } from '../currencies/schema.ts'
+import { intentTypedData, permitTypedData } from '../payment-intents/typed-data.ts'
+import { startListening } from '../requests/model.ts'
+import type { RequestRecord } from '../requests/schema.ts'
+import { NO_FEE_ADDRESS } from './calldata.ts'
+import { type CrosschainQuery, refuseCrosschain } from './crosschain-source.ts'
+import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import type { CrosschainPayResponse } from './schema.ts'
+
+/** The cross-chain fee, in basis points of the payment (0.1%, as the service's example intent charges). */
+const CROSSCHAIN_FEE_BPS = 10n
+/** The operator id the witness carries (a fixed identifier of the sandbox operator). */
+export const OPERATOR_ID = keccak256(toHex('request-sandbox:crosschain-operator'))
+const INTENT_LIFETIME_S = 3600
+const PROCESSING_DELAY_S = 5 * 3600
+
+const erc20PermitAbi = parseAbi([
+  'function approve(address spender, uint256 amount) returns (bool)',
+  'function nonces(address owner) view returns (uint256)',
+])
+
+/** `value` scaled from `from` decimals to `to` decimals, rounded up (the payer never sends less than owed). */
+function rescale(value: bigint, from: number, to: number): bigint {
+  if (to >= from) return value * 10n ** BigInt(to - from)
+  const divisor = 10n ** BigInt(from - to)
+  return (value + divisor - 1n) / divisor
+}
+
+/**
+ * Picks an unused Permit2 nonce: the issue time in ms, as the service does, bumped past the nonces issued to this
+ * wallet in any world (chains are shared by every tenant) and those already used on chain.
+ */
+async function intentNonce(
+  ctx: RouteContext,
+  chain: LiveChain,
+  wallet: Address,
+  ms: number,
+): Promise<bigint> {
+  const taken = new Set<string>()
+  for (const world of ctx.shared.tenants.all()) {
+    for (const intent of world.paymentIntents.all())
+      if (intent.source.account === wallet) taken.add(intent.nonce)
+  }
+  let nonce = BigInt(ms)
+  for (;;) {
+    while (taken.has(nonce.toString())) nonce += 1n
+    const bits = await chain.publicClient.readContract({
+      address: PERMIT2_ADDRESS,
+      abi: artifacts.SandboxPermit2.abi,
+      functionName: 'nonceBitmap',
+      args: [wallet, nonce >> 8n],
+    })
+    if (((bits as bigint) & (1n << (nonce & 0xffn))) === 0n) return nonce
+    nonce += 1n
+  }
+}
+
+/**
+ * Issues a payment intent for paying `record` from `source` and answers it as the service's crosschain variant.
+ * `amount` is what the payee receives, in the destination token's base units.
+ */
+export async function buildCrosschainPayment(
+  ctx: RouteContext,
+  record: RequestRecord,
+  query: CrosschainQuery,
+  source: { network: string; currency: CurrencyFixture | undefined },
+  amountOf: (currency: CurrencyFixture) => bigint,
+): Promise<CrosschainPayResponse> {
+  const { shared, world } = ctx
+  const destination = shared.currencies.byId(record.paymentCurrency)!
+  refuseCrosschain(ctx, record, destination, source.network)
+  if (query.clientUserId) {
+    throw new PaymentNotPossibleError(
+      'Crypto-to-fiat payments cannot be made crosschain: omit chain and token',
+    )
+  }
+  const from = source.currency
+  if (!from) throw new PaymentNotPossibleError(`${query.token} is not available on ${source.network}`)
+  const walletInput = query.wallet ?? record.payer
+  if (!walletInput) throw new PayFieldError('wallet', 'wallet is required for crosschain payments')
+  const wallet = getAddress(walletInput)
+  const amount = amountOf(destination)
+  if (amount < 10n ** BigInt(destination.decimals)) {
+    throw new PaymentNotPossibleError(
+      `Crosschain payments must be of at least 1 ${destination.symbol} (expectedAmount less than 1 is rejected)`,
+    )
+  }
+  const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one, as same-chain
+  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
+  const sourceChain = shared.chains.get(source.network)!
+  const destinationChain = shared.chains.get(record.network)!
+  const operator = shared.operator!.address
+  const token = getAddress(from.address!)
+  const destinationToken = getAddress(destination.address!)
+
+  const payment = rescale(amount, destination.decimals, from.decimals)
+  const platformFee = rescale(fee, destination.decimals, from.decimals)
+  const crosschainFee = (payment * CROSSCHAIN_FEE_BPS) / 10_000n
+  const permitted = [payment, platformFee, crosschainFee]
+  const total = permitted.reduce((a, b) => a + b, 0n)
+
+  // Chain time can run ahead of this tenant's clock (another tenant advanced it): deadlines count from the later.
+  const block = await sourceChain.publicClient.getBlock({ blockTag: 'latest' })
+  const nowMs = world.clock.now().getTime()
+  const base = Math.max(Math.floor(nowMs / 1000), Number(block.timestamp))
+  const deadline = base + INTENT_LIFETIME_S
+  const nonce = await intentNonce(ctx, sourceChain, wallet, Math.max(nowMs, base * 1000))
+
+  const typed = intentTypedData(sourceChain.chainId, {
+    permitted: permitted.map((value) => ({ token, amount: value.toString() })),
+    spender: operator,
+    nonce: nonce.toString(),
+    deadline: String(deadline),
+    witness: {
+      payment_type: 0,
+      operator_data: { operatorId: OPERATOR_ID, operator, treasury_account: operator, fee: '0' },
+      amount: total.toString(),
+      source: { account: wallet, network_id: String(sourceChain.chainId), payment_token: token },
+      destination: {
+        account: getAddress(record.paymentAddress),
+        network_id: String(destinationChain.chainId),
+        payment_token: destinationToken,
+      },
+      processing_date: String(base + PROCESSING_DELAY_S),
+      expires_at: String(deadline),
+    },
+  })
+  const supportsEIP2612 = Boolean(from.permit)
+  let approvalPermitPayload: string | null = null
+  if (supportsEIP2612) {
+    const permitNonce = await sourceChain.publicClient.readContract({
+      address: token,
+      abi: erc20PermitAbi,
+      functionName: 'nonces',
+      args: [wallet],
+    })
+    const permit = permitTypedData({
+      token,
+      name: from.name,
+      version: from.permit!,
+      chainId: sourceChain.chainId,
+      owner: wallet,
+      nonce: permitNonce,
+      deadline,
+    })
+    approvalPermitPayload = JSON.stringify(permit, null, 2)
+  }
+  const paymentIntent = JSON.stringify(typed, null, 2)
+  const intent = await world.paymentIntents.insert({
+    id: shared.ids.ulid(nowMs),
+    requestId: record.requestId,
+    paymentReference: record.paymentReference,
+    source: {
+      network: source.network,
+      chainId: sourceChain.chainId,
+      currencyId: from.id,
+      token,
+      account: wallet,
+    },
+    destination: {
+      network: record.network,
+      chainId: destinationChain.chainId,
+      currencyId: destination.id,
+      token: destinationToken,
+      account: getAddress(record.paymentAddress),
+    },
+    permitted: permitted.map(String),
+    destinationAmount: amount.toString(),
+    destinationFee: fee.toString(),
+    feeAddress,
+    nonce: nonce.toString(),
+    deadline,
+    paymentIntent,
+    supportsEIP2612,
+    approvalPermitPayload,
+    status: 'issued',
+    intentSignature: null,
+    permitSignature: null,
+    failureReason: null,
+    sourceTxHash: null,
+    destinationTxHash: null,
+    createdAt: new Date(nowMs).toISOString(),
+    submittedAt: null,
+  })
+  await startListening(ctx, record)
+  // As the service's examples show: the approval that does not apply is left out.
+  return {
+    paymentIntentId: intent.id,
+    paymentIntent,
+    ...(approvalPermitPayload
+      ? { approvalPermitPayload }
+      : {
+          approvalCalldata: {
+            to: token,
+            data: encodeFunctionData({
+              abi: erc20PermitAbi,
+              functionName: 'approve',
+              args: [PERMIT2_ADDRESS, maxUint256],
+            }),
+            value: '0x0' as const,
+          },
+        }),
+    metadata: { supportsEIP2612 },
+  }
+}

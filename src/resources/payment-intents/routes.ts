@@ -1,0 +1,34 @@
+import { z } from 'zod'
+import { defineRoute } from '../../contract/route.ts'
+import { sendPaymentIntent } from './model.ts'
+import { SendIntentBody } from './schema.ts'
+
+const IntentParams = z.object({ paymentIntentId: z.string() })
+
+/** Routes of the payment-intent endpoints (10 and 11): send a signed cross-chain intent. */
+export const paymentIntentRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/v2/request/payment-intents/:paymentIntentId',
+    auth: 'api',
+    summary: 'Send a payment intent (200, no body: "Payment intent sent successfully")',
+    params: IntentParams,
+    body: SendIntentBody,
+    async handler(ctx, { params, body }) {
+      await sendPaymentIntent(ctx, params.paymentIntentId, body)
+      return { status: 200 }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/request/:paymentIntentId/send',
+    auth: 'api',
+    summary: 'Send a payment intent (v1; no success status documented: Nest answers a POST with 201)',
+    params: IntentParams,
+    body: SendIntentBody,
+    async handler(ctx, { params, body }) {
+      await sendPaymentIntent(ctx, params.paymentIntentId, body)
+      return { status: 201 }
+    },
+  }),
+]

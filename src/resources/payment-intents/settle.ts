@@ -1,0 +1,128 @@
+// Settles an accepted payment intent on the live chains, as the service's operator and bridge would:
+// 1. source chain: submit the payer's EIP-2612 permit (if sent), then pull the permitted amounts through Permit2
+//    (the sandbox's own SandboxPermit2 checks the payer's signature, nonce and deadline on chain) to the treasury;
+// 2. destination chain: the bridged amount reaches the operator (minted) and is paid to the payee through
+//    ERC20FeeProxy with the request's payment reference, so the payment detector sees an ordinary payment.
+// Progress is announced as `payment.processing` events; a failure as `payment.failed`. Nothing is retried.
+import type { Address, Hex } from 'viem'
+import { revertReason } from '../../chain/operator.ts'
+import type { SharedState } from '../../contract/route-context.ts'
+import type { World } from '../../store/world.ts'
+import type { PaymentIntentRecord } from './schema.ts'
+import { type IntentTypedData, type PermitTypedData, WITNESS_TYPE_STRING, witnessHash } from './typed-data.ts'
+
+/** A settlement step that failed for a reason the payer can fix (announced with this subStatus). */
+class SettlementFailure extends Error {
+  constructor(
+    readonly subStatus: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+function basePayload(intent: PaymentIntentRecord) {
+  return {
+    requestId: intent.requestId,
+    requestID: intent.requestId,
+    paymentReference: intent.paymentReference,
+    paymentIntentId: intent.id,
+    paymentProcessor: 'request-network',
+    sourceNetwork: intent.source.network,
+    destinationNetwork: intent.destination.network,
+  }
+}
+
+async function pullOnSource(shared: SharedState, intent: PaymentIntentRecord): Promise<Hex> {
+  const operator = shared.operator!
+  const chain = shared.chains.get(intent.source.network)!
+  const owner = intent.source.account as Address
+  const token = intent.source.token as Address
+  const total = intent.permitted.reduce((sum, v) => sum + BigInt(v), 0n)
+  const balance = await chain.balanceOf(token, owner)
+  if (balance < total) {
+    throw new SettlementFailure(
+      'insufficient_funds',
+      `${owner} holds ${balance} base units of ${intent.source.currencyId}; the intent moves ${total}`,
+    )
+  }
+  let allowance = await chain.allowance(token, owner, chain.contracts.Permit2!)
+  // A permit is only submitted when it is needed: an earlier one (or an approve) may already cover the intent,
+  // and this permit's nonce may then be spent.
+  if (allowance < total && intent.permitSignature && intent.approvalPermitPayload) {
+    const permit = JSON.parse(intent.approvalPermitPayload) as PermitTypedData
+    await operator.submitPermit(intent.source.network, {
+      token,
+      owner,
+      value: BigInt(permit.values.value),
+      deadline: BigInt(permit.values.deadline),
+      signature: intent.permitSignature as Hex,
+    })
+    allowance = await chain.allowance(token, owner, chain.contracts.Permit2!)
+  }
+  if (allowance < total) {
+    throw new SettlementFailure(
+      'insufficient_allowance',
+      `${owner} has not approved Permit2 for ${total} base units of ${intent.source.currencyId} on ${intent.source.network} (allowance ${allowance}): ${intent.supportsEIP2612 ? 'send signedApprovalPermit' : 'send approvalCalldata first'}`,
+    )
+  }
+  const typed = JSON.parse(intent.paymentIntent) as IntentTypedData
+  const hash = await operator.pullWithWitness(intent.source.network, {
+    owner,
+    permitted: typed.values.permitted.map((p) => ({ token: p.token, amount: BigInt(p.amount) })),
+    nonce: BigInt(typed.values.nonce),
+    deadline: BigInt(typed.values.deadline),
+    witness: witnessHash(typed.values.witness),
+    witnessTypeString: WITNESS_TYPE_STRING,
+    signature: intent.intentSignature as Hex,
+    recipients: typed.values.permitted.map(() => typed.values.witness.operator_data.treasury_account),
+  })
+  return hash
+}
+
+/** Runs the settlement of an accepted intent; records the outcome on the intent and announces each step. */
+export async function settleIntent(shared: SharedState, world: World, id: string): Promise<void> {
+  const intent = world.paymentIntents.get(id)
+  if (intent?.status !== 'accepted') return
+  const emit = (subStatus: string, extra: Record<string, unknown> = {}) =>
+    shared.events.emit(world, 'payment.processing', {
+      ...basePayload(intent),
+      timestamp: world.clock.now().toISOString(),
+      subStatus,
+      ...extra,
+    })
+  emit('crosschain_initiated')
+  try {
+    const sourceTxHash = await pullOnSource(shared, intent)
+    await world.paymentIntents.update(id, (draft) => {
+      draft.sourceTxHash = sourceTxHash
+    })
+    emit('source_funds_received', { txHash: sourceTxHash, network: intent.source.network })
+    const destinationTxHash = await shared.operator!.payThroughFeeProxy(intent.destination.network, {
+      token: intent.destination.token as Address,
+      to: intent.destination.account as Address,
+      amount: BigInt(intent.destinationAmount),
+      reference: intent.paymentReference as Hex,
+      fee: BigInt(intent.destinationFee),
+      feeAddress: intent.feeAddress as Address,
+    })
+    await world.paymentIntents.update(id, (draft) => {
+      draft.status = 'completed'
+      draft.destinationTxHash = destinationTxHash
+    })
+    emit('destination_payment_sent', { txHash: destinationTxHash, network: intent.destination.network })
+  } catch (error) {
+    const subStatus = error instanceof SettlementFailure ? error.subStatus : 'failed'
+    const reason = error instanceof SettlementFailure ? error.message : revertReason(error)
+    await world.paymentIntents.update(id, (draft) => {
+      draft.status = 'failed'
+      draft.failureReason = reason
+    })
+    shared.events.emit(world, 'payment.failed', {
+      ...basePayload(intent),
+      timestamp: world.clock.now().toISOString(),
+      subStatus,
+      reason,
+    })
+  }
+}
