@@ -1,5 +1,6 @@
 // `npm run bench`: throughput against a bare node:http baseline, cold start, memory. Prints figures; no thresholds fail.
 import { load } from './load.ts'
+import { formatPaymentLatency, measurePaymentLatency } from './payment-latency.ts'
 import { freePort, startChild, treeRss, waitFor200 } from './processes.ts'
 
 const root = new URL('..', import.meta.url).pathname
@@ -43,6 +44,26 @@ async function coldStart(): Promise<number> {
   return ms
 }
 
+/** Resident memory of a fresh sandbox process and its anvil after exactly `count` created requests. */
+async function memoryAfter(count: number): Promise<number> {
+  const port = await freePort()
+  const sandbox = startChild('node', [`${root}bin/request-sandbox.mjs`, '--port', String(port)])
+  await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`)
+  const headers = { ...json, 'x-api-key': 'bench-memory' }
+  for (let done = 0; done < count; done += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, count - done) }, () =>
+        fetch(`http://127.0.0.1:${port}/v2/request`, { method: 'POST', headers, body }).then((r) =>
+          r.arrayBuffer(),
+        ),
+      ),
+    )
+  }
+  const rss = treeRss(sandbox.child.pid!) / 1024 / 1024
+  await sandbox.stop()
+  return rss
+}
+
 async function main() {
   const barePort = await freePort()
   const bare = startChild('node', [`${root}bench/bare-server.mjs`, String(barePort)])
@@ -55,21 +76,8 @@ async function main() {
   await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`)
   const figures = await measure(`http://127.0.0.1:${port}`)
 
-  // memory after 10,000 created requests (those made by the create run count too)
-  const created = figures.create.completed
-  const extra = Math.max(0, 10_000 - created)
-  if (extra > 0) {
-    await load({
-      url: `http://127.0.0.1:${port}/v2/request`,
-      method: 'POST',
-      body,
-      headers: { ...json, 'x-api-key': 'bench-memory' },
-      concurrency,
-      durationMs: Math.ceil((extra / Math.max(figures.create.rps, 1)) * 1000) + 200,
-    })
-  }
-  const rssMb = treeRss(sandbox.child.pid!) / 1024 / 1024
   await sandbox.stop()
+  const rssMb = await memoryAfter(10_000)
 
   const starts = [await coldStart(), await coldStart(), await coldStart()]
   const row = (name: string, s: { rps: number }, b: { rps: number }, target: number) =>
@@ -81,8 +89,9 @@ async function main() {
     `cold start (spawn -> health 200, chain deployed): ${starts.map((s) => `${s.toFixed(0)} ms`).join(', ')} (target <= 1000 ms)`,
   )
   console.log(
-    `resident memory, sandbox + anvil, after ${Math.max(created, 10_000)} created requests: ${rssMb.toFixed(0)} MB (target < 250 MB)`,
+    `resident memory, sandbox + anvil, after 10000 created requests: ${rssMb.toFixed(0)} MB (target < 250 MB)`,
   )
+  console.log(formatPaymentLatency(await measurePaymentLatency({ runs: 30 })))
   const errors = figures.read.errors + figures.create.errors
   if (errors) console.log(`errors during the sandbox runs: ${errors}`)
 }

@@ -103,7 +103,8 @@ export function createDispatcher(
     } catch (error) {
       response = renderError(error, shared.log)
     }
-    response.headers = { ...corsHeaders, ...response.headers }
+    // browsers send Origin on every cross-origin call: answer them with CORS headers, skip the bytes otherwise
+    if (request.headers.origin !== undefined) response.headers = { ...corsHeaders, ...response.headers }
     return response
   }
 
@@ -124,11 +125,17 @@ export function createDispatcher(
       route.auth === 'api' ? await authenticate(request, route, shared, options) : null
     const call: CallInfo = { request, route, caller, scenario: 'default', shared }
     const run = async (): Promise<NeutralResponse> => {
+      let response: NeutralResponse
       try {
-        return await runRoute(match.route, match.values, call)
+        response = await runRoute(match.route, match.values, call)
       } catch (error) {
-        return renderError(error, shared.log)
+        response = renderError(error, shared.log)
       }
+      // serialised once, here: the transports send this text and the journal keeps it
+      if (response.body !== undefined && !response.contentType && response.text === undefined) {
+        response.text = JSON.stringify(response.body)
+      }
+      return response
     }
     const chain = (options.middleware ?? []).reduceRight<() => Promise<NeutralResponse>>(
       (next, middleware) => () => middleware(call, next),
@@ -176,6 +183,7 @@ export function createDispatcher(
       headers: result.headers ?? {},
       body: result.body,
       ...(result.contentType ? { contentType: result.contentType } : {}),
+      ...(result.text !== undefined ? { text: result.text } : {}),
     }
   }
 }

@@ -102,6 +102,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const networks = loadNetworkTable()
   const wanted = options.networks?.length ? [...new Set(options.networks)] : (['sepolia'] as NetworkName[])
   for (const network of wanted) if (!networks[network]) throw new Error(`unknown network ${network}`)
+  // scenario files load (tsx compiles the TypeScript ones) while anvil boots in its own process
+  const scenariosLoading = loadScenarios(options.scenarioDirs)
+  scenariosLoading.catch(() => {})
   const started = await startChains(options.chain ?? 'embedded', wanted, { currencies, networks })
   const chains = new Map<string, LiveChain>(started.map((c) => [c.network, c]))
   const chain = started[0] ?? null
@@ -116,8 +119,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const journal = new Journal(ids)
   let registry: Awaited<ReturnType<typeof loadScenarios>>
   try {
-    await conversion.installDefaults()
-    registry = await loadScenarios(options.scenarioDirs)
+    ;[, registry] = await Promise.all([conversion.installDefaults(), scenariosLoading])
   } catch (error) {
     await stopChains()
     throw error

@@ -16,6 +16,8 @@ export interface NeutralResponse {
   headers: Record<string, string>
   body: unknown
   contentType?: string
+  /** `body` already serialised as JSON (the dispatcher does it once; transports and the journal reuse it) */
+  text?: string
 }
 
 /** Largest accepted request body, as the service's body parser (1 MB). */

@@ -20,6 +20,8 @@ export interface RouteResult {
   headers?: Record<string, string>
   /** a non-JSON body (HTML page, raw JSON-RPC text) is sent as a string with this content type */
   contentType?: string
+  /** `body` already serialised (an immutable answer kept with its JSON): sent as-is */
+  text?: string
 }
 
 /** Turns zod issues of one request part into the error the service answers for that endpoint. */

@@ -72,6 +72,25 @@ export interface JournalFilter {
 
 const MAX_BODY = 4096
 
+/**
+ * A body as the call carried it, kept as text (cut at 4 KB) and parsed only when the journal is read: the hot
+ * path of every API call must not serialise or parse twice.
+ */
+export class RawBody {
+  readonly text: string | undefined
+  readonly bytes: number
+  constructor(value: string | undefined) {
+    this.bytes = value === undefined ? 0 : value.length
+    this.text = value === undefined || value.length <= MAX_BODY ? value : value.slice(0, 256)
+  }
+  /** The journal's view: parsed JSON, the text itself, or a truncation note. */
+  view(): unknown {
+    if (this.text === undefined) return null
+    if (this.bytes > MAX_BODY) return { truncated: true, bytes: this.bytes, start: this.text }
+    return journalBody(this.text)
+  }
+}
+
 /** Keeps a body in the journal unless it is large. */
 export function journalBody(value: unknown): unknown {
   if (value === undefined) return null
@@ -86,6 +105,8 @@ export function journalBody(value: unknown): unknown {
   }
   return { truncated: true, bytes: Buffer.byteLength(text), start: text.slice(0, 256) }
 }
+
+const view = (body: unknown) => (body instanceof RawBody ? body.view() : body)
 
 /** The journals of every key of one sandbox. */
 export class Journal {
@@ -123,7 +144,11 @@ export class Journal {
       if (filter.since && Date.parse(entry.at) <= filter.since.getTime()) continue
       if (filter.event && (entry.type === 'call' || entry.event !== filter.event)) continue
       if (filter.path && (entry.type !== 'call' || !entry.path.startsWith(filter.path))) continue
-      out.push(entry)
+      out.push(
+        entry.type === 'call'
+          ? { ...entry, requestBody: view(entry.requestBody), responseBody: view(entry.responseBody) }
+          : entry,
+      )
     }
     return out
   }

@@ -7,7 +7,7 @@ import type { SharedState } from '../contract/route-context.ts'
 import { renderError } from '../errors/render-error.ts'
 import { publicBaseUrl } from '../resources/payers/links.ts'
 import { faultResponse, RateWindows, requestedFaults, sleep } from './faults.ts'
-import { journalBody } from './journal.ts'
+import { RawBody } from './journal.ts'
 
 /** Whether a route belongs to the sandbox's control API. */
 export function isControlRoute(call: CallInfo): boolean {
@@ -39,8 +39,10 @@ export function journalMiddleware(shared: SharedState): Middleware {
       query: request.query,
       status: response.status,
       durationMs: Date.now() - started,
-      requestBody: journalBody(request.rawBody),
-      responseBody: journalBody(response.body),
+      requestBody: new RawBody(request.rawBody),
+      responseBody: new RawBody(
+        response.text ?? (typeof response.body === 'string' ? response.body : JSON.stringify(response.body)),
+      ),
       ...(response.headers['x-sandbox-fault'] ? { fault: response.headers['x-sandbox-fault'] } : {}),
     })
     return response

@@ -43,10 +43,24 @@ function seededByteSource(seed: number): (count: number) => Uint8Array {
   }
 }
 
+/** Crypto-random bytes drawn from a 4 KB pool: one randomBytes call per few hundred ids, not per id. */
+function pooledRandomSource(): (count: number) => Uint8Array {
+  let pool = Buffer.alloc(0)
+  let offset = 0
+  return (count) => {
+    if (offset + count > pool.length) {
+      pool = randomBytes(Math.max(4096, count))
+      offset = 0
+    }
+    const out = new Uint8Array(pool.subarray(offset, offset + count))
+    offset += count
+    return out
+  }
+}
+
 /** Creates an id generator; with a seed every id sequence is the same run after run. */
 export function createIdGenerator(seed?: number): IdGenerator {
-  const source =
-    seed === undefined ? (count: number) => new Uint8Array(randomBytes(count)) : seededByteSource(seed)
+  const source = seed === undefined ? pooledRandomSource() : seededByteSource(seed)
   const hex = (count: number) => Buffer.from(source(count)).toString('hex')
   return {
     bytes: source,

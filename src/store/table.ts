@@ -10,33 +10,35 @@ export class DuplicateKeyError extends Error {
 }
 
 /**
- * An @msw/data collection (zod-validated records, queries for search endpoints) with an index on one
- * key, so lookups by id stay O(1) however many records a tenant creates.
+ * An @msw/data collection (zod-validated records, queries for search endpoints) with an index on one key, so
+ * lookups by id stay O(1) however many records a tenant creates. Records are validated by the schema when
+ * inserted; they enter the collection lazily, the first time it is queried or the record changes, because the
+ * collection's own bookkeeping (deep sanitising, ids) costs as much as the rest of a create and most records
+ * are never queried.
  */
 export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
-  readonly collection: Collection<S>
+  readonly #collection: Collection<S>
+  readonly #schema: S
   readonly #index = new Map<string, z.infer<S>>()
-  /** keys being inserted: two concurrent inserts of one key must not both pass */
-  readonly #inserting = new Set<string>()
+  /** keys inserted but not yet in the collection */
+  #pending = new Set<string>()
+  #flushing: Promise<void> = Promise.resolve()
   readonly #key: K
 
   constructor(schema: S, key: K) {
-    this.collection = new Collection({ schema })
+    this.#collection = new Collection({ schema })
+    this.#schema = schema
     this.#key = key
   }
 
   /** Validates and stores a record; its key must be new (a duplicate throws DuplicateKeyError). */
   async insert(record: z.input<S>): Promise<z.infer<S>> {
     const key = String((record as Record<string, unknown>)[this.#key])
-    if (this.#index.has(key) || this.#inserting.has(key)) throw new DuplicateKeyError(key)
-    this.#inserting.add(key)
-    try {
-      const created = (await this.collection.create(record as never)) as z.infer<S>
-      this.#index.set(String(created[this.#key]), created)
-      return created
-    } finally {
-      this.#inserting.delete(key)
-    }
+    if (this.#index.has(key)) throw new DuplicateKeyError(key)
+    const validated = this.#schema.parse(record) as z.infer<S>
+    this.#index.set(key, validated)
+    this.#pending.add(key)
+    return validated
   }
 
   /** The record with this key, if any. */
@@ -46,9 +48,10 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
 
   /** Applies `mutate` to the record with this key (a draft: mutate it in place) and returns the new record. */
   async update(key: string, mutate: (draft: z.infer<S>) => void): Promise<z.infer<S> | undefined> {
+    await this.#flush()
     const current = this.#index.get(key)
     if (!current) return undefined
-    const updated = (await this.collection.update(current as never, { data: mutate as never })) as
+    const updated = (await this.#collection.update(current as never, { data: mutate as never })) as
       | z.infer<S>
       | undefined
     if (updated) this.#index.set(key, updated)
@@ -59,7 +62,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   delete(key: string): boolean {
     const current = this.#index.get(key)
     if (!current) return false
-    this.collection.delete(current as never)
+    if (!this.#pending.delete(key)) this.#collection.delete(current as never)
     this.#index.delete(key)
     return true
   }
@@ -69,7 +72,29 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     return [...this.#index.values()]
   }
 
+  /** The @msw/data collection with every record in it, for queries. */
+  async collection(): Promise<Collection<S>> {
+    await this.#flush()
+    return this.#collection
+  }
+
   get size(): number {
     return this.#index.size
+  }
+
+  /** Moves pending records into the collection, one flush at a time. */
+  #flush(): Promise<void> {
+    if (this.#pending.size === 0) return this.#flushing
+    this.#flushing = this.#flushing.then(async () => {
+      const keys = this.#pending
+      this.#pending = new Set()
+      for (const key of keys) {
+        const record = this.#index.get(key)
+        if (!record) continue
+        const created = (await this.#collection.create(record as never)) as z.infer<S>
+        if (this.#index.get(key) === record) this.#index.set(key, created)
+      }
+    })
+    return this.#flushing
   }
 }

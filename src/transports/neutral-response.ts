@@ -7,5 +7,8 @@ export function serializeResponse(response: NeutralResponse): {
 } {
   if (response.body === undefined || response.status === 204) return { text: null, contentType: null }
   if (response.contentType) return { text: String(response.body), contentType: response.contentType }
-  return { text: JSON.stringify(response.body), contentType: 'application/json; charset=utf-8' }
+  return {
+    text: response.text ?? JSON.stringify(response.body),
+    contentType: 'application/json; charset=utf-8',
+  }
 }

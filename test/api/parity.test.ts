@@ -132,22 +132,38 @@ const cases: [string, string, string, CallOptions?][] = [
   ],
 ]
 
-describe('Express and MSW answer the same', () => {
+describe('the node listener, the Express app and MSW answer the same', () => {
   it.each(cases)('%s', async (_name, method, path, options) => {
-    const [http, msw] = await Promise.all(t.clients.map((c) => c.call(method, path, options)))
+    const [http, msw, viaExpress] = await Promise.all(
+      [...t.clients, t.express].map((c) => c.call(method, path, options)),
+    )
     expect(msw!.status).toBe(http!.status)
     expect(msw!.body).toEqual(http!.body)
+    expect(viaExpress!.status).toBe(http!.status)
+    expect(viaExpress!.body).toEqual(http!.body)
     expect(http!.status).not.toBe(500)
   })
 
   it('preflight allows every header the sandbox reads', async () => {
-    for (const client of t.clients) {
+    for (const client of [...t.clients, t.express]) {
       const res = await client.call('OPTIONS', '/v2/request', { apiKey: null })
       expect(res.status).toBe(204)
       const allowed = res.headers.get('access-control-allow-headers')!.split(',')
       for (const h of ['x-api-key', 'x-client-id', 'content-type', 'authorization', 'x-sandbox-scenario']) {
         expect(allowed).toContain(h)
       }
+    }
+  })
+
+  it('answers a browser call (with Origin) with CORS headers, errors included, and a server call without', async () => {
+    for (const client of [...t.clients, t.express]) {
+      for (const path of ['/v1/currencies?id=FAU-sepolia', '/v1/currencies?id=NOPE']) {
+        const browser = await client.call('GET', path, { headers: { origin: 'https://shop.example' } })
+        expect(browser.headers.get('access-control-allow-origin'), client.transport).toBe('*')
+        expect(browser.headers.get('access-control-expose-headers')).toContain('retry-after')
+      }
+      const server = await client.call('GET', '/v1/currencies?id=FAU-sepolia')
+      expect(server.headers.get('access-control-allow-origin')).toBeNull()
     }
   })
 })

@@ -47,7 +47,10 @@ describe.each(['http', 'msw'] as const)('fault headers through %s', (transport) 
   )
 
   it('answers x-sandbox-status 429 in the throttler shape with Retry-After', async () => {
-    const res = await client().call('GET', '/v1/currencies', { headers: { 'x-sandbox-status': '429' } })
+    // as a browser app sends it (with Origin), so the CORS headers say what it may read
+    const res = await client().call('GET', '/v1/currencies', {
+      headers: { 'x-sandbox-status': '429', origin: 'https://app.example' },
+    })
     expect(res.status).toBe(429)
     expect(res.body).toEqual({ statusCode: 429, message: 'ThrottlerException: Too Many Requests' })
     expect(res.headers.get('retry-after')).toBe('1')

@@ -1,8 +1,12 @@
 // The same API client over the two transports: a real HTTP server (Express) and in-process MSW handlers.
 import { randomBytes } from 'node:crypto'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
 import { setupServer } from 'msw/node'
 import type { Sandbox } from '../../src/sandbox.ts'
 import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
+import { createApp } from '../../src/transports/express.ts'
 import { createHandlers } from '../../src/transports/msw.ts'
 
 /** A response as the tests read it. */
@@ -24,7 +28,7 @@ export interface CallOptions {
 
 /** A client of one transport. */
 export interface ApiClient {
-  transport: 'http' | 'msw'
+  transport: 'http' | 'msw' | 'express'
   baseUrl: string
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>
 }
@@ -34,7 +38,7 @@ export function newApiKey(): string {
   return `rn_test_${randomBytes(8).toString('hex')}`
 }
 
-function makeClient(transport: 'http' | 'msw', baseUrl: string, defaultKey: () => string): ApiClient {
+function makeClient(transport: ApiClient['transport'], baseUrl: string, defaultKey: () => string): ApiClient {
   return {
     transport,
     baseUrl,
@@ -66,7 +70,10 @@ function makeClient(transport: 'http' | 'msw', baseUrl: string, defaultKey: () =
 export interface Transports {
   sandbox: Sandbox
   server: RunningServer
+  /** the node listener (http) and MSW; every behaviour test runs through both */
   clients: ApiClient[]
+  /** the Express app (createApp) mounted under /rn of a host Express app, for the parity test */
+  express: ApiClient
   close(): Promise<void>
 }
 
@@ -79,12 +86,24 @@ export async function startTransports(
   const mswBase = 'https://api.request.network'
   const msw = setupServer(...createHandlers(server.sandbox, { baseUrl: mswBase }))
   msw.listen({ onUnhandledRequest: 'bypass' })
+  // the Express app over the same sandbox, mounted under a prefix as an app embedding it would
+  const host = express()
+  host.use('/rn', createApp(server.sandbox))
+  const expressServer = await new Promise<Server>((resolve) => {
+    const s = host.listen(0, '127.0.0.1', () => resolve(s))
+  })
+  const expressBase = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}/rn`
   return {
     sandbox: server.sandbox,
     server,
     clients: [makeClient('http', server.url, defaultKey), makeClient('msw', mswBase, defaultKey)],
+    express: makeClient('express', expressBase, defaultKey),
     async close() {
       msw.close()
+      await new Promise<void>((resolve) => {
+        expressServer.close(() => resolve())
+        expressServer.closeAllConnections()
+      })
       await server.close()
     },
   }

@@ -1,7 +1,7 @@
 // Loads the built-in scenarios (top-level scenarios/) and the user's (--scenarios <dir>). A scenario is only
 // ever looked up by name in this registry, never by path: a name from a header cannot reach the file system.
 // Files must sit directly in their folder (a symlink pointing outside is refused) and be named after the scenario.
-import { readdirSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { basename, extname, join, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { z } from 'zod'
@@ -106,8 +106,17 @@ export async function loadScenarioDir(dir: string): Promise<ScenarioDefinition[]
   return out
 }
 
-/** The folder of the built-in scenarios (top-level scenarios/, beside src/ and the compiled build). */
-export const BUILT_IN_SCENARIOS = fileURLToPath(new URL('../../../scenarios/', import.meta.url))
+/**
+ * The folder of the built-in scenarios: the top-level scenarios/ beside src/, or, when this module runs from the
+ * compiled build, dist/scenarios/ (the same files transpiled by `npm run build`, so start-up compiles nothing).
+ */
+export const BUILT_IN_SCENARIOS = (() => {
+  const compiled = fileURLToPath(new URL('../../scenarios/', import.meta.url))
+  const inBuild = import.meta.url.endsWith('/dist/control/scenarios/registry.js')
+  return inBuild && existsSync(compiled)
+    ? compiled
+    : fileURLToPath(new URL('../../../scenarios/', import.meta.url))
+})()
 
 /** Every scenario a sandbox knows, by name. */
 export class ScenarioRegistry {

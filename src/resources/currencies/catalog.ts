@@ -9,6 +9,13 @@ export interface CurrencyCatalog {
   byId(id: string): CurrencyFixture | undefined
   /** invoice currency id -> payment currency ids it converts to (fixtures/conversion-routes.json) */
   conversionTargets(id: string): readonly string[]
+  /** the token as the service returns it (built once: the list never changes) */
+  publicOf(currency: CurrencyFixture): Currency
+  /**
+   * The answer for one list query, computed once and kept with its JSON text (the list is immutable, so the
+   * same query always answers the same bytes); at most 256 distinct queries are kept.
+   */
+  memo<T>(key: string, compute: () => T): { value: T; text: string }
 }
 
 /** Strips fixture-only fields so a token reads exactly as the service returns it. */
@@ -28,6 +35,8 @@ export function loadCurrencyCatalog(
     .record(z.string(), z.array(z.string()))
     .parse(JSON.parse(readFileSync(new URL('conversion-routes.json', fixturesDir), 'utf8')))
   const exact = new Map(all.map((c) => [c.id, c]))
+  const publicByFixture = new Map(all.map((c) => [c, Object.freeze(publicCurrency(c))]))
+  const answers = new Map<string, { value: unknown; text: string }>()
   const folded = new Map(all.map((c) => [c.id.toLowerCase(), c]))
   for (const [from, targets] of Object.entries(routes)) {
     for (const id of [from, ...targets])
@@ -36,6 +45,17 @@ export function loadCurrencyCatalog(
   return {
     all,
     byId: (id) => exact.get(id) ?? folded.get(id.toLowerCase()),
+    publicOf: (currency) => publicByFixture.get(currency) ?? publicCurrency(currency),
+    memo<T>(key: string, compute: () => T) {
+      let answer = answers.get(key)
+      if (!answer) {
+        const value = compute()
+        answer = { value, text: JSON.stringify(value) }
+        if (answers.size >= 256) answers.delete(answers.keys().next().value!)
+        answers.set(key, answer)
+      }
+      return answer as { value: T; text: string }
+    },
     conversionTargets: (id) => routes[exact.get(id)?.id ?? folded.get(id.toLowerCase())?.id ?? ''] ?? [],
   }
 }

@@ -1,6 +1,5 @@
 import type { RouteContext } from '../../contract/route-context.ts'
 import { IssueListError, NotFoundError } from '../../errors/sandbox-error.ts'
-import { publicCurrency } from './catalog.ts'
 import type { Currency } from './schema.ts'
 
 const same = (a: string | undefined, b: string) => a === undefined || a.toLowerCase() === b.toLowerCase()
@@ -32,7 +31,7 @@ export function listCurrencies(
     if (!found || !same(query.network, found.network ?? '') || !same(query.symbol, found.symbol)) {
       throw new NotFoundError('Token not found')
     }
-    return publicCurrency(found)
+    return currencies.publicOf(found)
   }
   const matches = currencies.all.filter(
     (c) =>
@@ -41,9 +40,9 @@ export function listCurrencies(
   if (query.firstOnly === 'true') {
     const first = matches[0]
     if (!first) throw new NotFoundError('Token not found')
-    return publicCurrency(first)
+    return currencies.publicOf(first)
   }
-  return matches.map(publicCurrency)
+  return matches.map((c) => currencies.publicOf(c))
 }
 
 /** `GET /v2/currencies/{currencyId}/conversion-routes`: tokens `currencyId` converts to, by network(s). */
@@ -60,7 +59,7 @@ export function conversionRoutes(
     .map((id) => currencies.byId(id)!)
     // On a live chain, only the routes its conversion contracts can execute.
     .filter((c) => !ctx.shared.chains.has(c.network) || ctx.shared.conversion.route(source.id, c.id))
-    .map((c) => ({ ...publicCurrency(c), hash: c.hash.toLowerCase() }))
+    .map((c) => ({ ...ctx.shared.currencies.publicOf(c), hash: c.hash.toLowerCase() }))
   if (query.networks !== undefined) {
     const networks = query.networks
       .split(',')

@@ -15,7 +15,12 @@ export const currencyRoutes = [
       summary: 'List supported currencies',
       query: CurrencyQuery,
       responses: { 200: listResponse },
-      handler: (ctx, { query }) => ({ status: 200, body: listCurrencies(ctx, query) }),
+      handler(ctx, { query }) {
+        // errors (400/404) are thrown inside compute, so only answers are kept
+        const key = JSON.stringify([query.network, query.symbol, query.id, query.firstOnly])
+        const { value, text } = ctx.shared.currencies.memo(key, () => listCurrencies(ctx, query))
+        return { status: 200, body: value, text }
+      },
     }),
   ),
   ...(['/v1', '/v2'] as const).map((version) =>

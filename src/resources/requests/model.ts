@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { keccak256, toHex } from 'viem'
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { checksum } from '../../contract/checksum.ts'
+import { keccakUtf8 } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
 import { RequestFieldError, RequestNotFoundError } from './errors.ts'
@@ -14,7 +15,7 @@ import type { CreateRequestBody, RequestRecord } from './schema.ts'
 
 /** Request Network's payment reference: last 8 bytes of keccak256(lower(requestId + salt + address)). */
 export function paymentReferenceOf(requestId: string, salt: string, address: string): `0x${string}` {
-  return `0x${keccak256(toHex(`${requestId}${salt}${address}`.toLowerCase())).slice(-16)}`
+  return `0x${keccakUtf8(`${requestId}${salt}${address}`.toLowerCase()).slice(-16)}`
 }
 
 function startOfUtcDay(date: Date): number {

@@ -1,4 +1,5 @@
-import { type Hex, keccak256 } from 'viem'
+import type { Hex } from 'viem'
+import { keccakHex } from '../../contract/keccak.ts'
 import type { World } from '../../store/world.ts'
 
 /** One request a reference hash points to. */
@@ -14,14 +15,28 @@ export interface ReferenceEntry {
  */
 export class PaymentReferenceIndex {
   readonly #entries = new Map<Hex, ReferenceEntry[]>()
+  /** references added since the last lookup: hashed on the next read, so creating a request costs no keccak */
+  #pending: { paymentReference: string; world: World; requestId: string }[] = []
 
   /** topic1 of a payment log carrying `paymentReference` (`0x` + 16 hex digits). */
   static hashOf(paymentReference: string): Hex {
-    return keccak256(paymentReference.toLowerCase() as Hex)
+    return keccakHex(paymentReference.toLowerCase())
   }
 
   /** Registers a request under its payment reference. */
   add(paymentReference: string, world: World, requestId: string): void {
+    this.#pending.push({ paymentReference, world, requestId })
+  }
+
+  #flush(): void {
+    if (!this.#pending.length) return
+    const pending = this.#pending
+    this.#pending = []
+    for (const { paymentReference, world, requestId } of pending)
+      this.#index(paymentReference, world, requestId)
+  }
+
+  #index(paymentReference: string, world: World, requestId: string): void {
     const hash = PaymentReferenceIndex.hashOf(paymentReference)
     const list = this.#entries.get(hash) ?? []
     if (!list.some((e) => e.world === world && e.requestId === requestId)) list.push({ world, requestId })
@@ -30,11 +45,13 @@ export class PaymentReferenceIndex {
 
   /** Whether any request carries the reference whose hash is `hash`. */
   has(hash: Hex): boolean {
+    this.#flush()
     return this.#entries.has(hash.toLowerCase() as Hex)
   }
 
   /** The requests under a reference hash, restricted to worlds that are still alive (`live`). */
   lookup(hash: Hex, live: ReadonlySet<World>): ReferenceEntry[] {
+    this.#flush()
     const key = hash.toLowerCase() as Hex
     const list = this.#entries.get(key)
     if (!list) return []
@@ -49,6 +66,7 @@ export class PaymentReferenceIndex {
 
   /** Number of reference hashes indexed. */
   get size(): number {
+    this.#flush()
     return this.#entries.size
   }
 }

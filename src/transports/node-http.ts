@@ -1,0 +1,81 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { MAX_BODY_BYTES, type NeutralRequest } from '../contract/neutral.ts'
+import type { Sandbox } from '../sandbox.ts'
+import { serializeResponse } from './neutral-response.ts'
+
+/** Reads the body as text, stopping one byte past the limit so the core answers 413 without buffering more. */
+function readBody(req: IncomingMessage): Promise<{ text: string | undefined; truncated: boolean }> {
+  // no Content-Length and no Transfer-Encoding: the request has no body (RFC 9112 §6.3)
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    return Promise.resolve({ text: undefined, truncated: false })
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let truncated = false
+    req.on('data', (chunk: Buffer) => {
+      if (truncated) return
+      size += chunk.length
+      chunks.push(chunk)
+      if (size > MAX_BODY_BYTES) {
+        truncated = true
+        req.pause()
+        resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated })
+      }
+    })
+    req.on('end', () => {
+      if (!truncated)
+        resolve({ text: size === 0 ? undefined : Buffer.concat(chunks).toString('utf8'), truncated })
+    })
+    req.on('error', reject)
+  })
+}
+
+/** The neutral request of a Node request; `req.url` is relative to where the listener is mounted. */
+function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRequest {
+  const raw = req.url ?? '/'
+  const mark = raw.indexOf('?')
+  const query: Record<string, string> = {}
+  if (mark >= 0) {
+    for (const [key, value] of new URLSearchParams(raw.slice(mark + 1)))
+      if (!(key in query)) query[key] = value
+  }
+  const headers: Record<string, string> = {}
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return { method: req.method ?? 'GET', path: mark >= 0 ? raw.slice(0, mark) : raw, query, headers, rawBody }
+}
+
+/**
+ * A Node request listener serving the sandbox's whole route table (API, control API, /rpc) through its
+ * dispatcher: what `startServer` listens with, and what the Express app mounts.
+ */
+export function createRequestListener(sandbox: Sandbox): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    void handle(sandbox, req, res)
+  }
+}
+
+async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const { text, truncated } = await readBody(req)
+    const response = await sandbox.dispatch(toNeutral(req, text))
+    const { text: out, contentType } = serializeResponse(response)
+    const headers: Record<string, string | number> = { ...response.headers }
+    if (contentType) headers['content-type'] = contentType
+    if (out !== null) headers['content-length'] = Buffer.byteLength(out)
+    if (truncated) headers.connection = 'close'
+    res.writeHead(response.status, headers)
+    res.end(out ?? undefined)
+    if (truncated) req.destroy()
+  } catch (error) {
+    sandbox.shared.log('transport failure', error)
+    if (!res.headersSent) {
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+      res.end(
+        JSON.stringify({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }),
+      )
+    }
+  }
+}
