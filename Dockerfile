@@ -11,6 +11,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY fixtures ./fixtures
+COPY scenarios ./scenarios
 RUN node scripts/build.mjs
 
 FROM node:26-slim
