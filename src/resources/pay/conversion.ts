@@ -3,15 +3,15 @@
 // not documented. `_maxRateTimespan` is 0 (no staleness check), as Request Network's payment processor sends.
 import { type Address, encodeFunctionData, getAddress } from 'viem'
 import { readConversion } from '../../chain/conversion-contracts.ts'
-import { bigNumberJson, decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import { mulWad, unitsToWad, wadToUnits } from '../rates/decimal.ts'
-import { remainingUnits } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import { erc20ConversionProxyAbi, ethConversionProxyAbi } from './abis.ts'
+import { amountToPay } from './amount.ts'
 import { approveTransaction, NO_FEE_ADDRESS, type ServiceTransaction } from './calldata.ts'
-import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import { PaymentNotPossibleError } from './errors.ts'
 import type { PayOptions } from './model.ts'
 
 /** Slippage allowed between the quote and the payment, in basis points (2%). */
@@ -37,22 +37,6 @@ export interface ConversionPlan {
   token: Address | null
 }
 
-/** The invoice-currency amount to pay now: the `amount` asked, else what remains. */
-function invoiceAmount(ctx: RouteContext, record: RequestRecord, query: PayOptions): bigint {
-  const invoice = ctx.shared.currencies.byId(record.invoiceCurrency)!
-  if (query.amount !== undefined) {
-    if (decimalsOf(query.amount) > invoice.decimals)
-      throw new PayFieldError(
-        'amount',
-        `Amount has more decimals than ${invoice.id} supports (${invoice.decimals})`,
-      )
-    return toBaseUnits(query.amount, invoice.decimals)
-  }
-  const remaining = remainingUnits(ctx.shared, record)
-  if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
-  return remaining
-}
-
 /**
  * Builds an Erc20ConversionProxy / EthConversionProxy payment: amount and fee in the invoice currency (fiat
  * padded to 8 decimals), path [invoice, payment], `_maxToSpend` = the chain's quote plus slippage.
@@ -72,7 +56,7 @@ export async function planConversion(
   const proxy = paid.type === 'ETH' ? stack?.ethProxy : stack?.erc20Proxy
   if (!stack || !proxy)
     throw new PaymentNotPossibleError(`No conversion proxy for ${paid.id} on ${record.network}`)
-  const amount = invoiceAmount(ctx, record, query)
+  const amount = amountToPay(ctx, record, query, invoice)
   const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
   const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
   const requestAmount = padForChainlink(amount, invoice)

@@ -4,13 +4,14 @@
 // payments are quoted by the chain's own ChainlinkConversionPath (see conversion.ts). The crosschain variant (chain +
 // token naming another network or token) lives in crosschain.ts.
 import type { Address } from 'viem'
-import { decimalsOf, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import { percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
-import { isConversion, remainingUnits, startListening } from '../requests/model.ts'
+import { isConversion, startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
+import { amountToPay } from './amount.ts'
 import {
   approveTransaction,
   erc20PaymentTransaction,
@@ -21,7 +22,7 @@ import {
 import { planConversion } from './conversion.ts'
 import { buildCrosschainPayment } from './crosschain.ts'
 import { crosschainSource } from './crosschain-source.ts'
-import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import { PaymentNotPossibleError } from './errors.ts'
 import { offrampChoice } from './offramp.ts'
 import type { PayResponse, SameChainPayResponse } from './schema.ts'
 
@@ -53,26 +54,6 @@ function contractAddress(ctx: RouteContext, network: string, name: string): Addr
   const address = live ?? published
   if (!address) throw new PaymentNotPossibleError(`${name} is not deployed on ${network}`)
   return getAddress(address)
-}
-
-function amountToPay(
-  ctx: RouteContext,
-  record: RequestRecord,
-  query: PayOptions,
-  currency: CurrencyFixture,
-): bigint {
-  if (query.amount !== undefined) {
-    if (decimalsOf(query.amount) > currency.decimals) {
-      throw new PayFieldError(
-        'amount',
-        `Amount has more decimals than ${currency.id} supports (${currency.decimals})`,
-      )
-    }
-    return toBaseUnits(query.amount, currency.decimals)
-  }
-  const remaining = remainingUnits(ctx.shared, record)
-  if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
-  return remaining
 }
 
 /**

@@ -4,7 +4,6 @@
 // Amounts of a request are counted in its invoice currency: conversion payments count for what their
 // conversion event says.
 import { createHash } from 'node:crypto'
-import { keccak256, toHex } from 'viem'
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { checksum } from '../../contract/checksum.ts'
 import { keccakUtf8 } from '../../contract/keccak.ts'

@@ -1,0 +1,31 @@
+import { decimalsOf, toBaseUnits } from '../../contract/amounts.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import type { CurrencyFixture } from '../currencies/schema.ts'
+import { remainingUnits } from '../requests/model.ts'
+import type { RequestRecord } from '../requests/schema.ts'
+import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import type { PayOptions } from './model.ts'
+
+/**
+ * The amount to pay now, in base units of `currency` (the request's invoice currency: what remains is counted
+ * in it): the `amount` asked, else what remains; 400 when it is finer than the currency or nothing remains.
+ */
+export function amountToPay(
+  ctx: RouteContext,
+  record: RequestRecord,
+  query: PayOptions,
+  currency: CurrencyFixture,
+): bigint {
+  if (query.amount !== undefined) {
+    if (decimalsOf(query.amount) > currency.decimals) {
+      throw new PayFieldError(
+        'amount',
+        `Amount has more decimals than ${currency.id} supports (${currency.decimals})`,
+      )
+    }
+    return toBaseUnits(query.amount, currency.decimals)
+  }
+  const remaining = remainingUnits(ctx.shared, record)
+  if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
+  return remaining
+}
