@@ -211,4 +211,27 @@ describe.each(['http', 'msw'] as const)('pay calldata through %s', (transport) =
       error: 'Bad Request',
     })
   })
+
+  it('builds calldata on the published mainnet contracts for a network the sandbox does not run', async () => {
+    const apiKey = newApiKey()
+    const usdc = await create(apiKey, {
+      amount: '3',
+      invoiceCurrency: 'USDC-mainnet',
+      paymentCurrency: 'USDC-mainnet',
+      payee,
+    })
+    const res = await client().call('GET', `/v2/request/${usdc.requestId}/pay`, { apiKey })
+    expect(res.status).toBe(200)
+    // mainnet's ERC20FeeProxy (the same hex as FAU on Sepolia, as the contract fact sheet notes)
+    expect(res.body.transactions[0].to).toBe('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48')
+    expect(res.body.transactions[1].to).toBe('0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C')
+    const eth = await create(apiKey, {
+      amount: '1',
+      invoiceCurrency: 'ETH-mainnet',
+      paymentCurrency: 'ETH-mainnet',
+      payee,
+    })
+    const native = await client().call('GET', `/v2/request/${eth.requestId}/pay`, { apiKey })
+    expect(native.body.transactions[0].to).toBe('0xfCFBcfc4f5A421089e3Df45455F7f4985FE2D6a8')
+  })
 })
