@@ -22,6 +22,9 @@ export interface SandboxEvent {
   payload: Record<string, unknown>
 }
 
+/** How many events a world keeps (the oldest go first). */
+export const MAX_EVENTS_PER_WORLD = 10_000
+
 /** Receives every event of every world (webhook delivery, test harness). */
 export type EventListener = (event: SandboxEvent, world: World) => void | Promise<void>
 
@@ -48,6 +51,9 @@ export class EventBus {
       payload: { event: type, ...payload },
     }
     world.events.push(event)
+    // bounded, like the journal: a long-running sandbox keeps the newest events of each world
+    if (world.events.length > MAX_EVENTS_PER_WORLD)
+      world.events.splice(0, world.events.length - MAX_EVENTS_PER_WORLD)
     for (const listener of this.#listeners) {
       Promise.resolve()
         .then(() => listener(event, world))
