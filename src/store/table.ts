@@ -46,15 +46,24 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     return this.#index.get(key)
   }
 
-  /** Applies `mutate` to the record with this key (a draft: mutate it in place) and returns the new record. */
+  /**
+   * Applies `mutate` to a copy of the record with this key (a draft: mutate it in place), validates the result and
+   * stores it. No draft library: @msw/data's own update goes through one that refuses records built in another
+   * realm (jest's module sandbox), so the new record replaces the old one in the collection instead.
+   */
   async update(key: string, mutate: (draft: z.infer<S>) => void): Promise<z.infer<S> | undefined> {
-    await this.#flush()
     const current = this.#index.get(key)
     if (!current) return undefined
-    const updated = (await this.#collection.update(current as never, { data: mutate as never })) as
-      | z.infer<S>
-      | undefined
-    if (updated) this.#index.set(key, updated)
+    const draft = structuredClone(current) as z.infer<S>
+    mutate(draft)
+    const updated = this.#schema.parse(draft) as z.infer<S>
+    if (String(updated[this.#key]) !== key) throw new Error(`an update cannot change the key ${key}`)
+    await this.#flushing
+    if (!this.#pending.has(key)) {
+      this.#collection.delete(current as never)
+      this.#pending.add(key)
+    }
+    this.#index.set(key, updated)
     return updated
   }
 

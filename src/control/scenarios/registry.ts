@@ -112,7 +112,7 @@ export async function loadScenarioDir(dir: string): Promise<ScenarioDefinition[]
  */
 export const BUILT_IN_SCENARIOS = (() => {
   const compiled = fileURLToPath(new URL('../../scenarios/', import.meta.url))
-  const inBuild = import.meta.url.endsWith('/dist/control/scenarios/registry.js')
+  const inBuild = import.meta.url.endsWith('/control/scenarios/registry.js')
   return inBuild && existsSync(compiled)
     ? compiled
     : fileURLToPath(new URL('../../../scenarios/', import.meta.url))
