@@ -11,8 +11,30 @@ const packages = lock.packages
 
 function platformOf(name) {
   const tokens = name.split('/').pop().split('-')
-  const os = ['darwin', 'linux', 'win32', 'android', 'freebsd'].find((o) => tokens.includes(o))
-  const cpuToken = ['arm64', 'x64', 'amd64', 'ia32', 'arm'].find((c) => tokens.includes(c))
+  const os = [
+    'darwin',
+    'linux',
+    'win32',
+    'android',
+    'freebsd',
+    'openbsd',
+    'netbsd',
+    'sunos',
+    'aix',
+    'openharmony',
+  ].find((o) => tokens.includes(o))
+  const cpuToken = [
+    'arm64',
+    'x64',
+    'amd64',
+    'ia32',
+    'arm',
+    'loong64',
+    'ppc64',
+    'riscv64',
+    's390x',
+    'mips64el',
+  ].find((c) => tokens.includes(c))
   if (!os || !cpuToken) return null
   const entry = { os: [os], cpu: [cpuToken === 'amd64' ? 'x64' : cpuToken] }
   if (os === 'linux') entry.libc = [tokens.includes('musl') ? 'musl' : 'glibc']
@@ -20,15 +42,25 @@ function platformOf(name) {
 }
 
 const added = []
+const unknown = []
 for (const [key, entry] of Object.entries(packages)) {
   for (const [dep, version] of Object.entries(entry.optionalDependencies ?? {})) {
     const target = `node_modules/${dep}`
     if (packages[target]) continue
     const platform = platformOf(dep)
-    if (!platform) continue
+    if (!platform) {
+      unknown.push(`${dep}@${version} (for ${key || 'root'})`)
+      continue
+    }
     packages[target] = { version, ...(entry.dev ? { dev: true } : {}), optional: true, ...platform }
     added.push(`${dep}@${version} (for ${key || 'root'})`)
   }
+}
+if (unknown.length) {
+  console.error(
+    `optional dependencies missing from the lock whose platform is not recognised:\n  ${unknown.join('\n  ')}`,
+  )
+  process.exit(1)
 }
 if (process.argv.includes('--check')) {
   if (added.length) {
