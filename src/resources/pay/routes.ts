@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { defineRoute } from '../../contract/route.ts'
 import { getRequest, getRequestByReference } from '../requests/model.ts'
 import { buildPayment } from './model.ts'
-import { PayQueryV1, PayQueryV2, PayResponse, payQueryInvalid } from './schema.ts'
+import { paymentRoutes } from './payment-routes.ts'
+import { PayQueryV1, PayQueryV2, PayResponse, payQueryInvalid, RoutesQuery } from './schema.ts'
 
 /** Routes of the payment calldata endpoints (8 and 9). */
 export const payRoutes = [
@@ -34,4 +35,21 @@ export const payRoutes = [
       return { status: 200, body: await buildPayment(ctx, record, query) }
     },
   }),
+  ...(['v1', 'v2'] as const).map((version) =>
+    defineRoute({
+      method: 'GET',
+      path: version === 'v2' ? '/v2/request/:requestId/routes' : '/v1/request/:paymentReference/routes',
+      auth: 'api',
+      summary: 'The payment routes a wallet can pay a request by',
+      params: z.object({ requestId: z.string().optional(), paymentReference: z.string().optional() }),
+      query: RoutesQuery,
+      onInvalid: payQueryInvalid,
+      handler(ctx, { params, query }) {
+        const record = params.requestId
+          ? getRequest(ctx, params.requestId)
+          : getRequestByReference(ctx, params.paymentReference ?? '')
+        return { status: 200, body: paymentRoutes(ctx, record, query) }
+      },
+    }),
+  ),
 ]

@@ -110,3 +110,19 @@ export type CrosschainPayResponse = z.infer<typeof CrosschainPayResponse>
 /** 200 of the pay endpoints: either variant. */
 export const PayResponse = z.union([SameChainPayResponse, CrosschainPayResponse])
 export type PayResponse = z.infer<typeof PayResponse>
+
+/** Query of the routes endpoints: `wallet` is checked by the model (400 `Invalid or missing wallet address`). */
+export const RoutesQuery = z
+  .object({
+    wallet: z.string().optional(),
+    amount: amount.optional(),
+    feePercentage: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, { message: 'feePercentage must be a number between 0 and 100' })
+      .refine((v) => Number(v) <= 100, { message: 'feePercentage must be a number between 0 and 100' })
+      .optional(),
+    feeAddress: wallet.optional(),
+  })
+  .superRefine(
+    together('feePercentage', 'feeAddress', 'feePercentage and feeAddress must be provided together'),
+  )

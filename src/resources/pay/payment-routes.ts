@@ -1,0 +1,165 @@
+// `GET /v2/request/{requestId}/routes` (and v1 by reference): the ways a wallet can pay a request, as real clients
+// ask before /pay (easy-invoice picks routes[0] and passes its chain and token back to /pay). Every route listed is
+// one /pay accepts: the same-chain route, and a cross-chain route per live mainnet source whose stablecoin the
+// sandbox can settle. Differences from the real service: no LiFi quotes, so no price impact and a flat cross-chain
+// fee; `feeInUSD` (read by clients, not in the documents) comes from the sandbox's rates.
+import { isAddress } from 'viem'
+import { fromBaseUnits, percentageOf } from '../../contract/amounts.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import { BadRequestError } from '../../errors/sandbox-error.ts'
+import { effectiveFee } from '../client-ids/fees.ts'
+import type { CurrencyFixture } from '../currencies/schema.ts'
+import { formatWad, mulWad, unitsToWad } from '../rates/decimal.ts'
+import type { RequestRecord } from '../requests/schema.ts'
+import { amountToPay } from './amount.ts'
+import { CHAIN_TO_NETWORK, crosschainSource, refuseCrosschain } from './crosschain-source.ts'
+import { PaymentNotPossibleError } from './errors.ts'
+
+/** The cross-chain fee the sandbox's operator takes (the documents' example: 0.1%). */
+const CROSSCHAIN_FEE = '0.1'
+/** How long the sandbox's cross-chain settlement takes, in seconds (it lands within a second or two). */
+const CROSSCHAIN_SPEED = 5
+
+const NETWORK_TO_CHAIN: Record<string, string> = {
+  sepolia: 'SEPOLIA',
+  ...Object.fromEntries(Object.entries(CHAIN_TO_NETWORK).map(([chain, network]) => [network, chain])),
+}
+
+/** Query of the routes endpoints. */
+export interface RoutesQuery {
+  wallet?: string
+  amount?: string
+  feePercentage?: string
+  feeAddress?: string
+}
+
+interface FeeItem {
+  type: 'platform' | 'crosschain'
+  stage: 'sending' | 'overall'
+  provider: string
+  amount: string
+  amountInUSD?: string
+  currency: string
+  receiverAddress?: string
+  network: string
+}
+
+function usd(ctx: RouteContext, currency: CurrencyFixture, units: bigint): string | undefined {
+  const rate = ctx.shared.conversion.rate(ctx.world, currency.id, 'USD')
+  return rate === null ? undefined : formatWad(mulWad(unitsToWad(units, currency.decimals), rate), 6)
+}
+
+function route(
+  ctx: RouteContext,
+  id: string,
+  chain: string,
+  currency: CurrencyFixture,
+  items: FeeItem[],
+  feeUnits: bigint,
+  feeFraction: number,
+  extra: Record<string, unknown>,
+) {
+  const feeInUSD = usd(ctx, currency, feeUnits)
+  return {
+    id,
+    fee: feeFraction,
+    ...(feeInUSD !== undefined ? { feeInUSD } : {}),
+    feeBreakdown: items,
+    speed: extra.speed ?? 'FAST',
+    price_impact: 0,
+    chain,
+    token: currency.symbol.split('-')[0]!,
+    ...extra,
+  }
+}
+
+/** The routes a wallet can pay `record` by; [] when nothing remains to pay. */
+export function paymentRoutes(ctx: RouteContext, record: RequestRecord, query: RoutesQuery) {
+  if (!query.wallet || !isAddress(query.wallet, { strict: false })) {
+    throw new BadRequestError('Invalid or missing wallet address')
+  }
+  const { currencies, chains } = ctx.shared
+  const invoice = currencies.byId(record.invoiceCurrency)!
+  const paid = currencies.byId(record.paymentCurrency)!
+  let amount: bigint
+  try {
+    amount = amountToPay(ctx, record, query, invoice)
+  } catch (error) {
+    if (error instanceof PaymentNotPossibleError) return { routes: [] } // fully paid
+    throw error
+  }
+  const asked = effectiveFee(ctx, query)
+  const platformPercent = asked.feePercentage ?? '0'
+  const platformUnits = percentageOf(amount, platformPercent)
+  const platformItems = (network: string, currency: CurrencyFixture, units: bigint): FeeItem[] => {
+    if (units === 0n) return []
+    const inUsd = usd(ctx, currency, units)
+    return [
+      {
+        type: 'platform',
+        stage: 'sending',
+        provider: 'request-network',
+        amount: fromBaseUnits(units, currency.decimals),
+        ...(inUsd !== undefined ? { amountInUSD: inUsd } : {}),
+        currency: currency.symbol,
+        ...(asked.feeAddress ? { receiverAddress: asked.feeAddress } : {}),
+        network,
+      },
+    ]
+  }
+  const sameChainFeeCurrency = record.invoiceCurrency === record.paymentCurrency ? paid : invoice
+  const routes = [
+    route(
+      ctx,
+      'REQUEST_NETWORK_PAYMENT',
+      NETWORK_TO_CHAIN[record.network] ?? record.network.toUpperCase(),
+      paid,
+      platformItems(record.network, sameChainFeeCurrency, platformUnits),
+      platformUnits,
+      Number(platformPercent) / 100,
+      record.isCryptoToFiatAvailable ? { isCryptoToFiat: true } : {},
+    ),
+  ]
+  if (amount < 10n ** BigInt(paid.decimals) || record.isCryptoToFiatAvailable) return { routes }
+  for (const [chain, network] of Object.entries(CHAIN_TO_NETWORK)) {
+    if (!chains.has(network)) continue
+    for (const token of ['USDC', 'USDT']) {
+      const source = crosschainSource(ctx, record, { chain, token })
+      if (!source?.currency) continue
+      try {
+        refuseCrosschain(ctx, record, paid, source.network)
+      } catch {
+        continue
+      }
+      const crosschainUnits = percentageOf(amount, CROSSCHAIN_FEE)
+      const crosschainUsd = usd(ctx, paid, crosschainUnits)
+      const items: FeeItem[] = [
+        ...platformItems(source.network, paid, platformUnits),
+        {
+          type: 'crosschain',
+          stage: 'overall',
+          provider: 'request-sandbox',
+          amount: fromBaseUnits(crosschainUnits, paid.decimals),
+          ...(crosschainUsd !== undefined ? { amountInUSD: crosschainUsd } : {}),
+          currency: source.currency.symbol,
+          network: source.network,
+        },
+      ]
+      const destinationChain = NETWORK_TO_CHAIN[record.network]!
+      routes.push(
+        route(
+          ctx,
+          `${chain}_${destinationChain}_${token}_${paid.symbol}`,
+          chain,
+          source.currency,
+          items,
+          platformUnits + crosschainUnits,
+          (Number(platformPercent) + Number(CROSSCHAIN_FEE)) / 100,
+          // `token` is what /pay takes back (USDT names USDT0 where Tether's token is bridged)
+          { speed: CROSSCHAIN_SPEED, token },
+        ),
+      )
+    }
+  }
+  return { routes }
+}
