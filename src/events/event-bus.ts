@@ -5,6 +5,8 @@ import type { World } from '../store/world.ts'
 export type EventType =
   | 'payment.confirmed'
   | 'payment.partial'
+  | 'payment.confirmed.client_id'
+  | 'payment.partial.client_id'
   | 'payment.failed'
   | 'payment.processing'
   | 'payment.refunded'

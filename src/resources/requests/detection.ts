@@ -122,11 +122,11 @@ async function applyTo(
     else if (!wasPaid) await startOfframp(shared, world, requestId, payment)
     return
   }
-  shared.events.emit(
-    world,
-    paidNow ? 'payment.confirmed' : 'payment.partial',
-    paymentEventPayload(shared, updated, payment),
-  )
+  const type = paidNow ? 'payment.confirmed' : 'payment.partial'
+  const payload = paymentEventPayload(shared, updated, payment)
+  shared.events.emit(world, type, payload)
+  // DOCS: requests made with a client ID also get the `.client_id` variant, sent in addition to the base event
+  if (updated.clientId) shared.events.emit(world, `${type}.client_id`, payload)
 }
 
 /** Drops payments of `chainId` from block `fromBlock` on, in every live world; listening resumes where it applies. */

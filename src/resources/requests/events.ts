@@ -71,5 +71,7 @@ export function paymentEventPayload(
       : {}),
     ...(record.customerInfo ? { customerInfo: record.customerInfo } : {}),
     ...(record.reference ? { reference: record.reference } : {}),
+    // requests made with a client ID (a checkout widget): the app records the sale by its clientId
+    ...(record.clientId ? { clientId: record.clientId, origin: record.origin } : {}),
   }
 }

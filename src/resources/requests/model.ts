@@ -58,8 +58,11 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
     salt,
   })
   const requestId = `01${createHash('sha256').update(canonical).digest('hex')}`
+  const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
   const record = await world.requests.insert({
     requestId,
+    clientId: grant?.clientId ?? null,
+    origin: grant?.origin ?? null,
     paymentReference: paymentReferenceOf(requestId, salt, paymentAddress),
     salt,
     amount: body.amount,

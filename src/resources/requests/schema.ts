@@ -122,6 +122,9 @@ export const RequestRecord = z.object({
   isListening: z.boolean(),
   /** when /pay was first called: the service listens from then until the request is paid */
   payRequestedAt: z.string().nullable().default(null),
+  /** the public client ID and Origin of a request created with client-ID auth (payment events carry them) */
+  clientId: z.string().nullable().default(null),
+  origin: z.string().nullable().default(null),
   isRecurrenceStopped: z.boolean(),
   createdAt: z.string(),
   payments: z.array(DetectedPayment),
