@@ -87,6 +87,35 @@ describe.each(['http', 'msw'] as const)('payment routes through %s', (transport)
     assertMatchesDocument('v2', 'GET', '/v2/request/{requestId}/routes', 200, res.body)
   })
 
+  it('counts the fee of a conversion request in its invoice currency', async () => {
+    const apiKey = newApiKey()
+    const { requestId } = await create(apiKey, {
+      amount: '100',
+      invoiceCurrency: 'USD',
+      paymentCurrency: 'USDC-sepolia',
+      payee,
+    })
+    const res = await client().call('GET', `/v2/request/${requestId}/routes`, {
+      apiKey,
+      query: { wallet, feePercentage: '1', feeAddress },
+    })
+    expect(res.status).toBe(200)
+    const [direct] = res.body.routes
+    expect(direct).toMatchObject({
+      id: 'REQUEST_NETWORK_PAYMENT',
+      chain: 'SEPOLIA',
+      token: 'USDC',
+      fee: 0.01,
+      feeInUSD: '1',
+    })
+    expect(direct.feeBreakdown[0]).toMatchObject({
+      type: 'platform',
+      amount: '1',
+      amountInUSD: '1',
+      currency: 'USD',
+    })
+  })
+
   it('lists cross-chain routes from the live mainnets, and /pay accepts each with its chain and token', async () => {
     const apiKey = newApiKey()
     const { requestId } = await create(apiKey, {

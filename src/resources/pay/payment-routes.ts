@@ -49,27 +49,32 @@ function usd(ctx: RouteContext, currency: CurrencyFixture, units: bigint): strin
   return rate === null ? undefined : formatWad(mulWad(unitsToWad(units, currency.decimals), rate), 6)
 }
 
+/** One route as the documents shape it; the fee is counted in `feeCurrency` units (for `feeInUSD`). */
 function route(
   ctx: RouteContext,
-  id: string,
-  chain: string,
-  currency: CurrencyFixture,
-  items: FeeItem[],
-  feeUnits: bigint,
-  feeFraction: number,
-  extra: Record<string, unknown>,
+  spec: {
+    id: string
+    chain: string
+    token: string
+    feeCurrency: CurrencyFixture
+    feeUnits: bigint
+    feeFraction: number
+    items: FeeItem[]
+    speed: 'FAST' | number
+    isCryptoToFiat?: boolean
+  },
 ) {
-  const feeInUSD = usd(ctx, currency, feeUnits)
+  const feeInUSD = usd(ctx, spec.feeCurrency, spec.feeUnits)
   return {
-    id,
-    fee: feeFraction,
+    id: spec.id,
+    fee: spec.feeFraction,
     ...(feeInUSD !== undefined ? { feeInUSD } : {}),
-    feeBreakdown: items,
-    speed: extra.speed ?? 'FAST',
+    feeBreakdown: spec.items,
+    speed: spec.speed,
     price_impact: 0,
-    chain,
-    token: currency.symbol.split('-')[0]!,
-    ...extra,
+    chain: spec.chain,
+    token: spec.token,
+    ...(spec.isCryptoToFiat ? { isCryptoToFiat: true } : {}),
   }
 }
 
@@ -109,16 +114,18 @@ export function paymentRoutes(ctx: RouteContext, record: RequestRecord, query: R
   }
   const sameChainFeeCurrency = record.invoiceCurrency === record.paymentCurrency ? paid : invoice
   const routes = [
-    route(
-      ctx,
-      'REQUEST_NETWORK_PAYMENT',
-      NETWORK_TO_CHAIN[record.network] ?? record.network.toUpperCase(),
-      paid,
-      platformItems(record.network, sameChainFeeCurrency, platformUnits),
-      platformUnits,
-      Number(platformPercent) / 100,
-      record.isCryptoToFiatAvailable ? { isCryptoToFiat: true } : {},
-    ),
+    route(ctx, {
+      id: 'REQUEST_NETWORK_PAYMENT',
+      chain: NETWORK_TO_CHAIN[record.network] ?? record.network.toUpperCase(),
+      token: paid.symbol.split('-')[0]!,
+      // a conversion request counts its amounts, hence its fee, in the invoice currency
+      feeCurrency: sameChainFeeCurrency,
+      feeUnits: platformUnits,
+      feeFraction: Number(platformPercent) / 100,
+      items: platformItems(record.network, sameChainFeeCurrency, platformUnits),
+      speed: 'FAST',
+      isCryptoToFiat: record.isCryptoToFiatAvailable,
+    }),
   ]
   if (amount < 10n ** BigInt(paid.decimals) || record.isCryptoToFiatAvailable) return { routes }
   for (const [chain, network] of Object.entries(CHAIN_TO_NETWORK)) {
@@ -147,17 +154,17 @@ export function paymentRoutes(ctx: RouteContext, record: RequestRecord, query: R
       ]
       const destinationChain = NETWORK_TO_CHAIN[record.network]!
       routes.push(
-        route(
-          ctx,
-          `${chain}_${destinationChain}_${token}_${paid.symbol}`,
+        route(ctx, {
+          id: `${chain}_${destinationChain}_${token}_${paid.symbol}`,
           chain,
-          source.currency,
+          // what /pay takes back (USDT names USDT0 where Tether's token is bridged)
+          token,
+          feeCurrency: paid,
+          feeUnits: platformUnits + crosschainUnits,
+          feeFraction: (Number(platformPercent) + Number(CROSSCHAIN_FEE)) / 100,
           items,
-          platformUnits + crosschainUnits,
-          (Number(platformPercent) + Number(CROSSCHAIN_FEE)) / 100,
-          // `token` is what /pay takes back (USDT names USDT0 where Tether's token is bridged)
-          { speed: CROSSCHAIN_SPEED, token },
-        ),
+          speed: CROSSCHAIN_SPEED,
+        }),
       )
     }
   }
