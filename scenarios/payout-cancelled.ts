@@ -18,7 +18,7 @@ export default defineScenario({
   async seed(api) {
     const payer = await api.payer()
     const payee = api.faker.finance.ethereumAddress()
-    const created = await api.models.payouts.createRecurring({
+    const created = await api.startRecurringPayout(payer, {
       amount: '10',
       invoiceCurrency: 'FAU-sepolia',
       paymentCurrency: 'FAU-sepolia',
@@ -30,14 +30,6 @@ export default defineScenario({
         payer: payer.address,
       },
     })
-    await api.send(payer, created.transactions)
-    const permit = created.recurringPaymentPermit
-    const signature = await api.signTypedData(payer, {
-      ...permit,
-      primaryType: 'SchedulePermit',
-      message: permit.values,
-    })
-    await api.models.payouts.activate(created.id, signature)
     const paid = await api.waitFor(() => {
       const payout = api.models.payouts.get(created.id)
       if (payout.status === 'paused') throw new Error(`the first payment failed: ${payout.failureReason}`)

@@ -15,7 +15,7 @@ export default defineScenario({
   rules: { payerBalances: { 'ETH-sepolia-sepolia': '1' } },
   async seed(api) {
     const payer = await api.payer()
-    const created = await api.models.payouts.createRecurring({
+    const created = await api.startRecurringPayout(payer, {
       amount: '10',
       invoiceCurrency: 'FAU-sepolia',
       paymentCurrency: 'FAU-sepolia',
@@ -27,14 +27,6 @@ export default defineScenario({
         payer: payer.address,
       },
     })
-    await api.send(payer, created.transactions)
-    const permit = created.recurringPaymentPermit
-    const signature = await api.signTypedData(payer, {
-      ...permit,
-      primaryType: 'SchedulePermit',
-      message: permit.values,
-    })
-    await api.models.payouts.activate(created.id, signature)
     const paused = await api.waitFor(() => {
       const payout = api.models.payouts.get(created.id)
       return payout.status === 'paused' ? payout : undefined

@@ -102,6 +102,14 @@ export interface ScenarioSeedApi {
     from: SandboxAccount,
     typedData: { domain: unknown; types: unknown; primaryType: string; message: unknown },
   ): Promise<string>
+  /**
+   * Creates a recurring payout and activates it as the payer's wallet would: sends the returned approval, signs the
+   * SchedulePermit, submits the signature. Returns the creation answer (its `id` is the payout id).
+   */
+  startRecurringPayout(
+    payer: SandboxAccount,
+    body: z.input<typeof PayoutBody>,
+  ): ReturnType<typeof createRecurringPayout>
   /** the resource models bound to this world (requests: use createRequest) */
   models: SeedModels
   /** polls `check` (every 50 ms) until it returns a value; throws naming `what` after the timeout */

@@ -136,6 +136,20 @@ export async function createSeedApi(
         get: (id) => getPayout(ctx, id),
       },
     },
+    async startRecurringPayout(payer, body) {
+      const parsed = PayoutBody.parse(body)
+      if (!parsed.recurrence) throw new Error('startRecurringPayout needs a recurrence')
+      const created = await createRecurringPayout(ctx, parsed)
+      await send(payer, created.transactions)
+      const permit = created.recurringPaymentPermit
+      const signature = await privateKeyToAccount(payer.privateKey).signTypedData({
+        ...permit,
+        primaryType: 'SchedulePermit',
+        message: permit.values,
+      } as never)
+      await activatePayout(ctx, created.id, signature)
+      return created
+    },
     waitFor: (check, what, timeoutMs) => waitFor(check, what, timeoutMs),
     async pay(requestId, from, options = {}) {
       const record = getRequest(ctx, requestId)
