@@ -9,6 +9,8 @@ Options:
                       from the first line, "Request Sandbox listening on <url> ...")
   --host <addr>       address to bind (env HOST; default 127.0.0.1, 0.0.0.0 in Docker)
   --api-keys <a,b>    strict mode: only these API keys pass (env SANDBOX_API_KEYS)
+  --rpc-admin <m,..>  strict mode: JSON-RPC admin methods keys may call through /rpc (names, evm_*, or *;
+                      env SANDBOX_RPC_ADMIN). Without strict mode any API key may call them.
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
   --networks <a,b>    live networks, one anvil each (env SANDBOX_NETWORKS; default sepolia)
   --no-chain          run without a chain (no balance checks, no /rpc)
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       'api-keys': { type: 'string' },
       'rpc-url': { type: 'string' },
+      'rpc-admin': { type: 'string' },
       'no-chain': { type: 'boolean' },
       networks: { type: 'string' },
       seed: { type: 'string' },
@@ -48,6 +51,10 @@ async function main(): Promise<void> {
     .map((k) => k.trim())
     .filter(Boolean)
   const rpcUrl = values['rpc-url'] ?? env.SANDBOX_RPC_URL
+  const rpcAdmin = (values['rpc-admin'] ?? env.SANDBOX_RPC_ADMIN)
+    ?.split(',')
+    .map((m) => m.trim())
+    .filter(Boolean)
   const seed = values.seed ?? env.SANDBOX_SEED
   const scenarioDirs = values.scenarios ?? env.SANDBOX_SCENARIOS?.split(',').filter(Boolean) ?? []
   const scenario = values.scenario ?? env.SANDBOX_SCENARIO
@@ -66,6 +73,7 @@ async function main(): Promise<void> {
       .map((n) => n.trim())
       .filter(Boolean) as NetworkName[],
     ...(apiKeys?.length ? { apiKeys } : {}),
+    ...(rpcAdmin?.length ? { rpcAdmin } : {}),
     ...(seed !== undefined ? { seed: Number(seed) } : {}),
     ...(scenario ? { scenario } : {}),
     ...(scenarioDirs.length ? { scenarioDirs } : {}),

@@ -74,6 +74,15 @@ function parseJsonBody(request: NeutralRequest): unknown {
   }
 }
 
+/** The raw body of a route that takes it as text, refused with 413 past the limit (never cut). */
+function rawBodyWithinLimit(request: NeutralRequest): string | undefined {
+  const raw = request.rawBody
+  if (raw !== undefined && Buffer.byteLength(raw) > MAX_BODY_BYTES) {
+    throw new SandboxError(413, 'request entity too large')
+  }
+  return raw
+}
+
 function validate<T>(
   schema: z.ZodType<T> | undefined,
   value: unknown,
@@ -164,7 +173,7 @@ export function createDispatcher(
     const body = route.body
       ? validate(route.body, parseJsonBody(request) ?? {}, 'body', route)
       : route.rawBody
-        ? request.rawBody
+        ? rawBodyWithinLimit(request)
         : undefined
 
     const tenant = call.caller?.tenant ?? null

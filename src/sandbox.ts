@@ -13,6 +13,7 @@ import { syncChainTime } from './control/clock.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import { Journal } from './control/journal.ts'
 import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './control/middleware.ts'
+import { rpcGuardMiddleware } from './control/rpc-guard.ts'
 import { ScenarioEngine } from './control/scenarios/engine.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
 import { createDispatcher } from './dispatch.ts'
@@ -54,6 +55,11 @@ export interface SandboxOptions {
   webhooks?: WebhookDeliveryOptions
   /** the largest `x-sandbox-delay` accepted, in ms (default 30 000) */
   maxDelayMs?: number
+  /**
+   * JSON-RPC admin methods (anvil_*, evm_*, ...) the strict-mode keys may call through /rpc: names, `prefix_*`, or
+   * `*`. Without strict mode any API key may call them; without a key, nobody.
+   */
+  rpcAdmin?: string[]
 }
 
 /** One sandbox: all state of all tenants, the chains, and the dispatcher both transports call. */
@@ -177,6 +183,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const dispatch = createDispatcher(routes, shared, {
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
     middleware: [
+      rpcGuardMiddleware({
+        ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+        ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
+      }),
       journalMiddleware(shared),
       scenarioMiddleware(shared),
       faultMiddleware(shared, options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),

@@ -1,0 +1,96 @@
+// The guard of the JSON-RPC proxy (/rpc, /rpc/{network}). The chain is shared by every key, so methods that change
+// it for everyone (anvil_*, evm_*, hardhat_*, debug_*, and anything else that is not eth_*, net_* or web3_*) need an
+// API key, are refused to web pages, and in strict mode (--api-keys) pass only when --rpc-admin allows them.
+// What wallets need (eth_*, net_*, web3_*) stays open, CORS included.
+import type { Middleware } from '../contract/middleware.ts'
+import { MAX_BODY_BYTES } from '../contract/neutral.ts'
+import { SandboxError, UnauthorizedError } from '../errors/sandbox-error.ts'
+
+/** Options of the /rpc guard. */
+export interface RpcGuardOptions {
+  /** strict mode: only these API keys pass */
+  apiKeys?: ReadonlySet<string>
+  /**
+   * Admin methods strict-mode keys may call: exact names, prefixes ending in `*` (`evm_*`), or `*` for all.
+   * Without strict mode, any API key may call them.
+   */
+  rpcAdmin?: readonly string[]
+}
+
+// eth_sendUnsignedTransaction (anvil) sends from any address without its key: an impersonation, not a wallet call.
+const openMethod = /^(eth|net|web3)_/
+const adminEthMethods = new Set(['eth_sendUnsignedTransaction'])
+
+/** Whether a JSON-RPC method changes or reads the shared chain beyond what a wallet does (needs a key). */
+export function isAdminRpcMethod(method: string): boolean {
+  return !openMethod.test(method) || adminEthMethods.has(method)
+}
+
+/** The method names of a JSON-RPC body (one call or a batch); [] when the body is not JSON-RPC. */
+export function rpcMethods(rawBody: string | undefined): string[] {
+  // past the limit the dispatcher answers 413 before anything reaches the chain
+  if (!rawBody || rawBody.length > MAX_BODY_BYTES) return []
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(rawBody)
+  } catch {
+    return []
+  }
+  const calls = Array.isArray(parsed) ? parsed : [parsed]
+  return calls.flatMap((c) =>
+    c && typeof c === 'object' && typeof (c as { method?: unknown }).method === 'string'
+      ? [(c as { method: string }).method]
+      : [],
+  )
+}
+
+function allowedBy(patterns: readonly string[], method: string): boolean {
+  return patterns.some(
+    (p) => p === '*' || p === method || (p.endsWith('*') && method.startsWith(p.slice(0, -1))),
+  )
+}
+
+/** Whether a route is the JSON-RPC proxy. */
+export function isRpcRoute(path: string): boolean {
+  return path === '/rpc' || path.startsWith('/rpc/')
+}
+
+/** Refuses admin JSON-RPC methods to callers without a key, to web pages, and in strict mode unless allowed. */
+export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
+  const allowed = options.rpcAdmin ?? []
+  return async (call, next) => {
+    if (!isRpcRoute(call.route.path)) return next()
+    const admin = rpcMethods(call.request.rawBody).filter(isAdminRpcMethod)
+    if (admin.length === 0) return next()
+    const { headers } = call.request
+    const names = [...new Set(admin)].join(', ')
+    // A web page can send text/plain without a preflight, and any page sends an Origin: neither may touch the chain.
+    if (headers.origin !== undefined || headers['sec-fetch-site'] !== undefined) {
+      throw new SandboxError(
+        403,
+        `${names} changes the chain of every key: refused to web pages (the call has an Origin); call it from a script or a test`,
+      )
+    }
+    const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+    if (type !== 'application/json') {
+      throw new SandboxError(415, `${names} needs an application/json body (got ${type || 'none'})`)
+    }
+    const key = headers['x-api-key']?.trim()
+    if (!key) {
+      throw new UnauthorizedError(
+        `${names} changes the chain of every key: send an x-api-key (eth_*, net_* and web3_* need none)`,
+      )
+    }
+    if (options.apiKeys) {
+      if (!options.apiKeys.has(key)) throw new UnauthorizedError()
+      const refused = [...new Set(admin)].filter((m) => !allowedBy(allowed, m))
+      if (refused.length > 0) {
+        throw new SandboxError(
+          403,
+          `${refused.join(', ')} changes the chain of every key: refused in strict mode (allow it with --rpc-admin ${refused[0]})`,
+        )
+      }
+    }
+    return next()
+  }
+}
