@@ -17,6 +17,8 @@ Options:
   --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
   --scenario <name>   scenario of keys that choose none (env SANDBOX_SCENARIO; default: default)
   --scenarios <dir>   extra scenario files (.ts, .js, .json); repeatable (env SANDBOX_SCENARIOS, comma list)
+  --headers-timeout <ms>  a client has this long to send its headers (env SANDBOX_HEADERS_TIMEOUT_MS; 10000)
+  --request-timeout <ms>  ... and its whole request (env SANDBOX_REQUEST_TIMEOUT_MS; 30000); slower: 408, closed
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
   -h, --help          this text
@@ -36,6 +38,8 @@ async function main(): Promise<void> {
       scenario: { type: 'string' },
       scenarios: { type: 'string', multiple: true },
       'webhook-url': { type: 'string' },
+      'headers-timeout': { type: 'string' },
+      'request-timeout': { type: 'string' },
       'webhook-secret': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -60,9 +64,16 @@ async function main(): Promise<void> {
   const scenario = values.scenario ?? env.SANDBOX_SCENARIO
   const webhookUrl = values['webhook-url'] ?? env.WEBHOOK_URL
   const webhookSecret = values['webhook-secret'] ?? env.WEBHOOK_SECRET
-  if (webhookUrl && !/^https?:\/\/[^\s]+$/.test(webhookUrl))
-    throw new Error(`invalid --webhook-url ${webhookUrl}`)
+  if (webhookUrl && (!/^https?:\/\/[^\s]+$/.test(webhookUrl) || /^https?:\/\/[^/]*@/.test(webhookUrl)))
+    throw new Error(`invalid --webhook-url ${webhookUrl} (an http(s) URL without credentials)`)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`)
+  const headersMs = values['headers-timeout'] ?? env.SANDBOX_HEADERS_TIMEOUT_MS
+  const requestMs = values['request-timeout'] ?? env.SANDBOX_REQUEST_TIMEOUT_MS
+  for (const [flag, v] of [
+    ['--headers-timeout', headersMs],
+    ['--request-timeout', requestMs],
+  ] as const)
+    if (v !== undefined && !(Number(v) > 0)) throw new Error(`invalid ${flag} ${v}`)
   const started = Date.now()
   const server = await startServer({
     port,
@@ -74,6 +85,10 @@ async function main(): Promise<void> {
       .filter(Boolean) as NetworkName[],
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),
+    timeouts: {
+      ...(headersMs !== undefined ? { headersMs: Number(headersMs) } : {}),
+      ...(requestMs !== undefined ? { requestMs: Number(requestMs) } : {}),
+    },
     ...(seed !== undefined ? { seed: Number(seed) } : {}),
     ...(scenario ? { scenario } : {}),
     ...(scenarioDirs.length ? { scenarioDirs } : {}),

@@ -6,6 +6,7 @@ import type { RouteDefinition } from './contract/route.ts'
 import type { RouteContext, SharedState } from './contract/route-context.ts'
 import { renderError } from './errors/render-error.ts'
 import { FieldListError, SandboxError } from './errors/sandbox-error.ts'
+import type { IdGenerator } from './store/ids.ts'
 
 /** Request headers a browser app may send; preflights allow all of them. */
 export const CORS_ALLOWED_HEADERS = [
@@ -37,6 +38,8 @@ interface CompiledRoute {
 export interface DispatchOptions extends AuthOptions {
   /** run around every matched call, outermost first */
   middleware?: Middleware[]
+  /** with --seed: the id generator of each key (handlers of a key's calls draw from it instead of shared.ids) */
+  idsFor?: (tenant: string) => IdGenerator
 }
 
 function compile(route: RouteDefinition<unknown, unknown, unknown>): CompiledRoute {
@@ -178,7 +181,7 @@ export function createDispatcher(
 
     const tenant = call.caller?.tenant ?? null
     const ctx: RouteContext = {
-      shared,
+      shared: tenant !== null && options.idsFor ? { ...shared, ids: options.idsFor(tenant) } : shared,
       tenant,
       caller: call.caller,
       get world() {

@@ -26,6 +26,7 @@ import { PaymentReferenceIndex } from './resources/requests/reference-index.ts'
 import { WebhookRegistry } from './resources/webhooks/registry.ts'
 import { routes } from './routes.ts'
 import { createIdGenerator } from './store/ids.ts'
+import { TenantIds } from './store/tenant-ids.ts'
 import { Tenants } from './store/tenants.ts'
 
 /** Options of createSandbox. */
@@ -180,8 +181,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     })
     shared.webhooks.handleEvent(event)
   })
+  const tenantIds = options.seed !== undefined ? new TenantIds(options.seed) : null
   const dispatch = createDispatcher(routes, shared, {
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+    ...(tenantIds ? { idsFor: (tenant: string) => tenantIds.for(tenant) } : {}),
     middleware: [
       rpcGuardMiddleware({
         ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),

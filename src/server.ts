@@ -11,6 +11,30 @@ export interface StartServerOptions extends SandboxOptions {
   host?: string
   /** serve through the Express app instead of the bare request listener (same routes, slower; for tests of createApp) */
   express?: boolean
+  /** how long a client may take to send its headers and its whole request, in ms: slower ones get 408 and are closed */
+  timeouts?: ServerTimeouts
+}
+
+/** Limits on slow or stuck clients (Node's headersTimeout / requestTimeout). */
+export interface ServerTimeouts {
+  /** until the last header line (default 10 000) */
+  headersMs?: number
+  /** until the last body byte (default 30 000; at least headersMs) */
+  requestMs?: number
+}
+
+/** The Node server options that close slow clients within the configured time, checked every second or faster. */
+export function timeoutOptions(timeouts: ServerTimeouts = {}) {
+  const headersTimeout = timeouts.headersMs ?? 10_000
+  const requestTimeout = Math.max(timeouts.requestMs ?? 30_000, headersTimeout)
+  for (const [name, ms] of Object.entries({ headersTimeout, requestTimeout }))
+    if (!Number.isFinite(ms) || ms <= 0) throw new Error(`invalid ${name} ${ms}`)
+  return {
+    headersTimeout,
+    requestTimeout,
+    // Node checks the two timeouts on this interval (30 s by default): a stuck client would get up to that much more
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeout / 4))),
+  }
 }
 
 /** A running sandbox server. */
@@ -26,7 +50,10 @@ export interface RunningServer {
 /** Creates a sandbox and serves it over HTTP (what `npm start` and the e2e tests run). */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const sandbox = await createSandbox(options)
-  const server = createServer(options.express ? createApp(sandbox) : createRequestListener(sandbox))
+  const server = createServer(
+    timeoutOptions(options.timeouts),
+    options.express ? createApp(sandbox) : createRequestListener(sandbox),
+  )
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)

@@ -90,7 +90,14 @@ export class ForbiddenError extends SandboxError {
 /** 400 whose message is a zod issue list (E2), as the currencies and webhook-test endpoints answer. */
 export class IssueListError extends SandboxError {
   override name = 'IssueListError'
-  constructor(issues: ServiceIssue[]) {
+  constructor(all: ServiceIssue[]) {
+    const seen = new Set<string>()
+    const issues = all.filter((i) => {
+      const id = `${i.path.join('.')}\u0000${i.message}`
+      if (seen.has(id)) return false
+      seen.add(id)
+      return true
+    })
     super(400, issues[0]?.message ?? 'Bad Request', {
       body: { statusCode: 400, message: issues, error: 'Bad Request' },
     })
@@ -100,7 +107,15 @@ export class IssueListError extends SandboxError {
 /** 400 `Validation failed` with a field list (E3), as the pay endpoints answer query errors. */
 export class FieldListError extends SandboxError {
   override name = 'FieldListError'
-  constructor(errors: FieldError[], options: { withStatusCode?: boolean } = {}) {
+  constructor(all: FieldError[], options: { withStatusCode?: boolean } = {}) {
+    // zod runs every check of a field, so two checks with one message (format, then range) would list it twice
+    const seen = new Set<string>()
+    const errors = all.filter((e) => {
+      const id = `${e.field}\u0000${e.message}`
+      if (seen.has(id)) return false
+      seen.add(id)
+      return true
+    })
     super(400, 'Validation failed', {
       body: options.withStatusCode
         ? { statusCode: 400, message: 'Validation failed', errors }

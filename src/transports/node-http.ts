@@ -70,6 +70,8 @@ async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerRespons
     res.end(out ?? undefined)
     if (truncated) req.destroy()
   } catch (error) {
+    // the client went away (or was closed for being too slow) before its body arrived: nobody to answer
+    if (req.destroyed && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return
     sandbox.shared.log('transport failure', error)
     if (!res.headersSent) {
       res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })

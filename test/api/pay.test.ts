@@ -174,6 +174,12 @@ describe.each(['http', 'msw'] as const)('pay calldata through %s', (transport) =
       'feePercentage must be a number between 0 and 100',
     ],
     [{ feeAddress }, 'feePercentage', 'feePercentage and feeAddress must be provided together'],
+    // two failing checks with one message (format and range) are listed once
+    [
+      { feePercentage: 'abc', feeAddress },
+      'feePercentage',
+      'feePercentage must be a number between 0 and 100',
+    ],
   ])('answers query errors as Validation failed field lists (%o)', async (query, field, message) => {
     const apiKey = newApiKey()
     const { requestId } = await create(apiKey, {

@@ -84,6 +84,19 @@ describe.each(['http', 'msw'] as const)('webhook management through %s', (transp
       { url: 'ftp://example.com/x' },
       { validation: 'url', code: 'invalid_string', message: 'Invalid url', path: ['url'] },
     ],
+    [
+      { url: 'javascript:alert(1)' },
+      { validation: 'url', code: 'invalid_string', message: 'Invalid url', path: ['url'] },
+    ],
+    [
+      { url: 'https://user:secret@example.com/hook' },
+      {
+        validation: 'url',
+        code: 'invalid_string',
+        message: 'Invalid url: credentials (user:password@) are not allowed in a webhook URL',
+        path: ['url'],
+      },
+    ],
   ])('rejects a bad registration body %o with the zod issue list', async (body, issue) => {
     const res = await client().call('POST', '/v2/webhook', { body })
     expect(res.status).toBe(400)

@@ -58,6 +58,17 @@ export function parseWebhookUrl(body: unknown): string {
       { validation: 'url', code: 'invalid_string', message: 'Invalid url', path: ['url'] },
     ])
   }
+  // fetch refuses URLs with credentials: such a webhook could be registered but never delivered
+  if (parsed.username || parsed.password) {
+    throw new IssueListError([
+      {
+        validation: 'url',
+        code: 'invalid_string',
+        message: 'Invalid url: credentials (user:password@) are not allowed in a webhook URL',
+        path: ['url'],
+      },
+    ])
+  }
   return url as string
 }
 
