@@ -19,6 +19,8 @@ Options:
   --scenarios <dir>   extra scenario files (.ts, .js, .json); repeatable (env SANDBOX_SCENARIOS, comma list)
   --headers-timeout <ms>  a client has this long to send its headers (env SANDBOX_HEADERS_TIMEOUT_MS; 10000)
   --request-timeout <ms>  ... and its whole request (env SANDBOX_REQUEST_TIMEOUT_MS; 30000); slower: 408, closed
+  --max-worlds <n>    worlds (key x scenario) kept in memory; the least recently used past it is dropped
+                      (env SANDBOX_MAX_WORLDS; default 1000)
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
   -h, --help          this text
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
       scenarios: { type: 'string', multiple: true },
       'webhook-url': { type: 'string' },
       'headers-timeout': { type: 'string' },
+      'max-worlds': { type: 'string' },
       'request-timeout': { type: 'string' },
       'webhook-secret': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -74,6 +77,9 @@ async function main(): Promise<void> {
     ['--request-timeout', requestMs],
   ] as const)
     if (v !== undefined && !(Number(v) > 0)) throw new Error(`invalid ${flag} ${v}`)
+  const maxWorlds = values['max-worlds'] ?? env.SANDBOX_MAX_WORLDS
+  if (maxWorlds !== undefined && !(Number.isInteger(Number(maxWorlds)) && Number(maxWorlds) > 0))
+    throw new Error(`invalid --max-worlds ${maxWorlds}`)
   const started = Date.now()
   const server = await startServer({
     port,
@@ -85,6 +91,7 @@ async function main(): Promise<void> {
       .filter(Boolean) as NetworkName[],
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),
+    ...(maxWorlds !== undefined ? { maxWorlds: Number(maxWorlds) } : {}),
     timeouts: {
       ...(headersMs !== undefined ? { headersMs: Number(headersMs) } : {}),
       ...(requestMs !== undefined ? { requestMs: Number(requestMs) } : {}),

@@ -54,6 +54,12 @@ export interface SandboxOptions {
   scenarioDirs?: string[]
   /** webhook delivery: retry schedule, timeout, a server-wide URL and secret */
   webhooks?: WebhookDeliveryOptions
+  /**
+   * Worlds (key x scenario) kept in memory (default 1000). Past it the least recently used one is evicted: its
+   * state is dropped (the key starts afresh, as after a reset), and when none of its key's worlds is left, the key's
+   * journal and seeded id sequence go too.
+   */
+  maxWorlds?: number
   /** the largest `x-sandbox-delay` accepted, in ms (default 30 000) */
   maxDelayMs?: number
   /**
@@ -118,7 +124,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const log =
     options.log ??
     ((message: string, error?: unknown) => console.error(`[request-sandbox] ${message}`, error ?? ''))
-  const tenants = new Tenants(log)
+  const tenants = new Tenants(log, options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {})
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(chains.values(), now)))
   const ids = createIdGenerator(options.seed)
   const stopChains = () => Promise.all(started.map((c) => c.stop()))
@@ -182,6 +188,16 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     shared.webhooks.handleEvent(event)
   })
   const tenantIds = options.seed !== undefined ? new TenantIds(options.seed) : null
+  // a world leaving memory takes along what other pieces kept for it: nothing may keep it alive
+  tenants.onDrop((world, reason, lastOfTenant) => {
+    shared.paymentReferences.forget(world)
+    shared.directory.forgetWorld(world.tenant, world.scenario)
+    if (lastOfTenant && reason !== 'drop') tenantIds?.forget(world.tenant)
+    if (lastOfTenant && reason === 'evict') {
+      journal.clear(world.tenant)
+      shared.directory.forgetSessions(world.tenant)
+    }
+  })
   const dispatch = createDispatcher(routes, shared, {
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
     ...(tenantIds ? { idsFor: (tenant: string) => tenantIds.for(tenant) } : {}),

@@ -32,4 +32,20 @@ export class TenantDirectory {
   readonly sessionToTenant = new Map<string, SessionEntry>()
   /** token in an agreementUrl / kycUrl -> the payer it belongs to */
   readonly pageTokenToPayer = new Map<string, PayerPageOwner>()
+
+  /** Forgets the client IDs and page links of a world that left memory (their records went with it). */
+  forgetWorld(tenant: string, scenario: string): void {
+    for (const map of [this.clientIdToTenant, this.pageTokenToPayer] as Map<
+      string,
+      ClientIdOwner | PayerPageOwner
+    >[])
+      for (const [token, owner] of map)
+        if (owner.tenant === tenant && owner.scenario === scenario) map.delete(token)
+  }
+
+  /** Forgets a key's session tokens (all of its worlds left memory). */
+  forgetSessions(tenant: string): void {
+    for (const [token, entry] of this.sessionToTenant)
+      if (entry.tenant === tenant) this.sessionToTenant.delete(token)
+  }
 }

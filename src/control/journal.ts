@@ -81,7 +81,8 @@ export class RawBody {
   readonly bytes: number
   constructor(value: string | undefined) {
     this.bytes = value === undefined ? 0 : value.length
-    this.text = value === undefined || value.length <= MAX_BODY ? value : value.slice(0, 256)
+    // a slice would keep the whole body alive (V8 sliced strings point into their parent): keep a copy
+    this.text = value === undefined || value.length <= MAX_BODY ? value : copyString(value.slice(0, 256))
   }
   /** The journal's view: parsed JSON, the text itself, or a truncation note. */
   view(): unknown {
@@ -103,7 +104,13 @@ export function journalBody(value: unknown): unknown {
       return value
     }
   }
-  return { truncated: true, bytes: Buffer.byteLength(text), start: text.slice(0, 256) }
+  return { truncated: true, bytes: Buffer.byteLength(text), start: copyString(text.slice(0, 256)) }
+}
+
+/** A string that owns its characters: not a slice of a larger string V8 would keep alive for it. */
+export function copyString(value: string): string {
+  // flattening a cons string copies the characters into a new sequential string; the slice(1) then points into it
+  return ` ${value}`.slice(1)
 }
 
 const view = (body: unknown) => (body instanceof RawBody ? body.view() : body)

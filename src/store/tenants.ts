@@ -3,14 +3,35 @@ import { createWorld, type World } from './world.ts'
 /** Called once for each new world (scenario seeding, clock-to-chain wiring). */
 export type WorldInitializer = (world: World) => void
 
+/**
+ * Called when a world leaves memory (reset, a failed seed, eviction past the cap), so what other pieces keep
+ * for it (reference index, credential directory) goes too. `lastOfTenant`: no world of its key is left.
+ */
+export type WorldDropListener = (
+  world: World,
+  reason: 'reset' | 'drop' | 'evict',
+  lastOfTenant: boolean,
+) => void
+
+/** Options of Tenants. */
+export interface TenantsOptions {
+  /** worlds kept in memory; past it the least recently used world is evicted (default 1000) */
+  maxWorlds?: number
+}
+
 /** The worlds of every tenant of one sandbox, created lazily; keyed by credential and scenario. */
 export class Tenants {
+  // insertion order is use order: a world used again moves to the end, the first one is the least recently used
   readonly #worlds = new Map<string, World>()
+  readonly #perTenant = new Map<string, number>()
   readonly #log: (message: string, error: unknown) => void
   readonly #initializers: WorldInitializer[] = []
+  readonly #dropListeners: WorldDropListener[] = []
+  readonly #maxWorlds: number
 
-  constructor(log: (message: string, error: unknown) => void) {
+  constructor(log: (message: string, error: unknown) => void, options: TenantsOptions = {}) {
     this.#log = log
+    this.#maxWorlds = Math.max(1, options.maxWorlds ?? 1000)
   }
 
   /** Registers a function run on every world when it is created. */
@@ -18,15 +39,28 @@ export class Tenants {
     this.#initializers.push(initializer)
   }
 
+  /** Registers a function run on every world that leaves memory. */
+  onDrop(listener: WorldDropListener): void {
+    this.#dropListeners.push(listener)
+  }
+
   /** The world of `tenant` under `scenario`, created on first use. */
   get(tenant: string, scenario = 'default'): World {
     const key = `${scenario}\u0000${tenant}`
     let world = this.#worlds.get(key)
-    if (!world) {
-      world = createWorld(tenant, scenario, this.#log)
-      this.#worlds.set(key, world)
-      for (const init of this.#initializers) init(world)
+    if (world) {
+      // most recently used last; cheap enough per call (a delete and a set on a Map)
+      if (this.#worlds.size > 1) {
+        this.#worlds.delete(key)
+        this.#worlds.set(key, world)
+      }
+      return world
     }
+    world = createWorld(tenant, scenario, this.#log)
+    this.#worlds.set(key, world)
+    this.#perTenant.set(tenant, (this.#perTenant.get(tenant) ?? 0) + 1)
+    for (const init of this.#initializers) init(world)
+    this.#evictPastCap()
     return world
   }
 
@@ -37,18 +71,17 @@ export class Tenants {
 
   /** Drops one world (key x scenario): the next call creates and seeds it afresh. */
   drop(tenant: string, scenario: string): void {
-    const key = `${scenario}\u0000${tenant}`
-    this.#worlds.get(key)?.clock.dispose()
-    this.#worlds.delete(key)
+    this.#remove(`${scenario}\u0000${tenant}`, 'drop')
   }
 
   /** Drops the worlds of one tenant (every scenario); the next call starts fresh. */
   reset(tenant: string): void {
-    for (const [key, world] of this.#worlds) {
-      if (world.tenant !== tenant) continue
-      world.clock.dispose()
-      this.#worlds.delete(key)
-    }
+    for (const [key, world] of this.#worlds) if (world.tenant === tenant) this.#remove(key, 'reset')
+  }
+
+  /** Number of worlds in memory. */
+  get size(): number {
+    return this.#worlds.size
   }
 
   /** Every world, for cross-tenant work such as matching a payment log to its request. */
@@ -60,5 +93,30 @@ export class Tenants {
   dispose(): void {
     for (const world of this.#worlds.values()) world.clock.dispose()
     this.#worlds.clear()
+    this.#perTenant.clear()
+  }
+
+  #evictPastCap(): void {
+    while (this.#worlds.size > this.#maxWorlds) {
+      const oldest = this.#worlds.keys().next().value as string
+      this.#remove(oldest, 'evict')
+    }
+  }
+
+  #remove(key: string, reason: 'reset' | 'drop' | 'evict'): void {
+    const world = this.#worlds.get(key)
+    if (!world) return
+    world.clock.dispose()
+    this.#worlds.delete(key)
+    const left = (this.#perTenant.get(world.tenant) ?? 1) - 1
+    if (left > 0) this.#perTenant.set(world.tenant, left)
+    else this.#perTenant.delete(world.tenant)
+    for (const listener of this.#dropListeners) {
+      try {
+        listener(world, reason, left === 0)
+      } catch (error) {
+        this.#log(`world drop listener failed (${reason})`, error)
+      }
+    }
   }
 }

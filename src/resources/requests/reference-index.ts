@@ -43,6 +43,17 @@ export class PaymentReferenceIndex {
     this.#entries.set(hash, list)
   }
 
+  /** Forgets every request of a world that left memory (reset, eviction): nothing keeps the world alive. */
+  forget(world: World): void {
+    this.#pending = this.#pending.filter((p) => p.world !== world)
+    for (const [hash, list] of this.#entries) {
+      if (!list.some((e) => e.world === world)) continue
+      const kept = list.filter((e) => e.world !== world)
+      if (kept.length) this.#entries.set(hash, kept)
+      else this.#entries.delete(hash)
+    }
+  }
+
   /** Whether any request carries the reference whose hash is `hash`. */
   has(hash: Hex): boolean {
     this.#flush()
