@@ -1,7 +1,10 @@
 // `npm run bench`: throughput against a bare node:http baseline, cold start, memory. Prints figures; no thresholds fail.
+// `npm run bench -- soak`: the 90 s memory soak (bench/soak.ts); `npm run bench -- fuzz`: the long fuzz (bench/fuzz.ts).
+import { fuzz } from './fuzz.ts'
 import { load } from './load.ts'
 import { formatPaymentLatency, measurePaymentLatency } from './payment-latency.ts'
 import { freePort, startChild, treeRss, waitFor200 } from './processes.ts'
+import { soak } from './soak.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const durationMs = Number(process.env.BENCH_MS ?? 3000)
@@ -96,7 +99,16 @@ async function main() {
   if (errors) console.log(`errors during the sandbox runs: ${errors}`)
 }
 
-main().catch((error) => {
+const only = process.argv[2]
+const run =
+  only === 'soak'
+    ? () => soak().then(() => {})
+    : only === 'fuzz'
+      ? async () => {
+          if (await fuzz()) process.exitCode = 1
+        }
+      : main
+run().catch((error) => {
   console.error(error)
   process.exit(1)
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createIdGenerator } from '../store/ids.ts'
-import { Journal, journalBody } from './journal.ts'
+import { Journal, journalBody, RawBody } from './journal.ts'
 
 const call = (path: string, at: string) =>
   ({
@@ -28,10 +28,34 @@ describe('the journal', () => {
     expect(journal.list('a')).toEqual([])
   })
 
+  it('bounds the bytes of each key and of all keys, the keys written least recently losing entries first', () => {
+    const journal = new Journal(createIdGenerator(1), { perKeyBytes: 10_000, totalBytes: 25_000 })
+    const big = (path: string) => ({
+      ...call(path, new Date(0).toISOString()),
+      responseBody: new RawBody('x'.repeat(3000)),
+    })
+    for (let i = 0; i < 10; i++) journal.record('a', big(`/a${i}`))
+    // 3,300 bytes an entry: three fit in 10,000
+    expect(journal.list('a').map((e) => (e.type === 'call' ? e.path : ''))).toEqual(['/a9', '/a8', '/a7'])
+    for (let i = 0; i < 3; i++) journal.record('b', big(`/b${i}`))
+    journal.record('c', big('/c0'))
+    journal.record('c', big('/c1'))
+    // 8 entries do not fit in 25,000: a (written least recently) gives up its oldest first
+    expect(journal.bytes).toBeLessThanOrEqual(25_000)
+    expect(journal.list('a').map((e) => (e.type === 'call' ? e.path : ''))).toEqual(['/a9', '/a8'])
+    expect(journal.list('b')).toHaveLength(3)
+    expect(journal.list('c')).toHaveLength(2)
+    journal.clear('b')
+    expect(journal.bytes).toBe(4 * 3300)
+  })
+
   it('keeps small bodies and summarises large ones', () => {
     expect(journalBody('{"a":1}')).toEqual({ a: 1 })
     expect(journalBody('not json')).toBe('not json')
     expect(journalBody(undefined)).toBeNull()
     expect(journalBody('x'.repeat(5000))).toMatchObject({ truncated: true, bytes: 5000 })
+    const raw = new RawBody(`{"pad":"${'y'.repeat(10_000)}"}`)
+    expect(raw.text).toHaveLength(256)
+    expect(raw.view()).toMatchObject({ truncated: true, bytes: 10_010 })
   })
 })

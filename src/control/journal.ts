@@ -115,34 +115,88 @@ export function copyString(value: string): string {
 
 const view = (body: unknown) => (body instanceof RawBody ? body.view() : body)
 
-/** The journals of every key of one sandbox. */
-export class Journal {
-  readonly #entries = new Map<string, JournalEntry[]>()
-  readonly #ids: IdGenerator
-  readonly #capacity: number
+/** Bounds of the journal. */
+export interface JournalLimits {
+  /** entries per key (default 2000) */
+  perKey?: number
+  /** bytes kept per key, bodies counted (default 2 MiB) */
+  perKeyBytes?: number
+  /** bytes kept for all keys together (default 32 MiB): past it, the keys written least recently lose their oldest entries */
+  totalBytes?: number
+}
 
-  constructor(ids: IdGenerator, capacity = 2000) {
+interface KeyJournal {
+  entries: JournalEntry[]
+  sizes: number[]
+  bytes: number
+}
+
+// what an entry costs beside its bodies (object, id, time, path, query), roughly
+const ENTRY_OVERHEAD = 300
+const rawSize = (body: unknown) => (body instanceof RawBody ? (body.text?.length ?? 0) : 0)
+
+function entrySize(entry: JournalEntry): number {
+  if (entry.type === 'call') return ENTRY_OVERHEAD + rawSize(entry.requestBody) + rawSize(entry.responseBody)
+  if (entry.type === 'event') return ENTRY_OVERHEAD + 1000
+  return ENTRY_OVERHEAD + entry.url.length + (entry.error?.length ?? 0)
+}
+
+/** The journals of every key of one sandbox, bounded per key and in total. */
+export class Journal {
+  // insertion order is write order: the first key is the one written least recently
+  readonly #keys = new Map<string, KeyJournal>()
+  readonly #ids: IdGenerator
+  readonly #perKey: number
+  readonly #perKeyBytes: number
+  readonly #totalBytes: number
+  #bytes = 0
+
+  constructor(ids: IdGenerator, limits: number | JournalLimits = {}) {
+    const l = typeof limits === 'number' ? { perKey: limits } : limits
     this.#ids = ids
-    this.#capacity = capacity
+    this.#perKey = l.perKey ?? 2000
+    this.#perKeyBytes = l.perKeyBytes ?? 2 * 1024 * 1024
+    this.#totalBytes = l.totalBytes ?? 32 * 1024 * 1024
   }
 
-  /** Appends an entry to a key's journal (the oldest entries go past the capacity). */
+  /** Appends an entry to a key's journal (the oldest entries go past the bounds). */
   record(tenant: string, entry: NewJournalEntry): JournalEntry {
     const full = { id: this.#ids.ulid(Date.parse(entry.at)), ...entry } as JournalEntry
-    let list = this.#entries.get(tenant)
-    if (!list) {
-      list = []
-      this.#entries.set(tenant, list)
+    let key = this.#keys.get(tenant)
+    if (key) this.#keys.delete(tenant)
+    else key = { entries: [], sizes: [], bytes: 0 }
+    this.#keys.set(tenant, key)
+    const size = entrySize(full)
+    key.entries.push(full)
+    key.sizes.push(size)
+    key.bytes += size
+    this.#bytes += size
+    while (key.entries.length > 1 && (key.entries.length > this.#perKey || key.bytes > this.#perKeyBytes))
+      this.#dropOldest(key)
+    for (const [name, oldest] of this.#keys) {
+      if (this.#bytes <= this.#totalBytes || oldest === key) break
+      while (oldest.entries.length && this.#bytes > this.#totalBytes) this.#dropOldest(oldest)
+      if (!oldest.entries.length) this.#keys.delete(name)
     }
-    list.push(full)
-    if (list.length > this.#capacity) list.splice(0, list.length - this.#capacity)
     return full
+  }
+
+  #dropOldest(key: KeyJournal): void {
+    key.entries.shift()
+    const size = key.sizes.shift() ?? 0
+    key.bytes -= size
+    this.#bytes -= size
+  }
+
+  /** Bytes the journal holds (estimated: bodies plus a fixed cost per entry). */
+  get bytes(): number {
+    return this.#bytes
   }
 
   /** A key's entries, newest first, filtered. */
   list(tenant: string, filter: JournalFilter = {}): JournalEntry[] {
     const out: JournalEntry[] = []
-    const list = this.#entries.get(tenant) ?? []
+    const list = this.#keys.get(tenant)?.entries ?? []
     const limit = filter.limit ?? 100
     for (let i = list.length - 1; i >= 0 && out.length < limit; i--) {
       const entry = list[i]!
@@ -162,6 +216,9 @@ export class Journal {
 
   /** Forgets a key's journal (POST /__sandbox/reset). */
   clear(tenant: string): void {
-    this.#entries.delete(tenant)
+    const key = this.#keys.get(tenant)
+    if (!key) return
+    this.#bytes -= key.bytes
+    this.#keys.delete(tenant)
   }
 }
