@@ -4,7 +4,8 @@ import { TenantDirectory } from './auth/directory.ts'
 import { type PaymentDetector, startDetector } from './chain/detector.ts'
 import { createOperator } from './chain/operator.ts'
 import { createRelayer, type Relayer } from './chain/relayer.ts'
-import { startChain } from './chain/start-chain.ts'
+import { type StartedChain, startChain } from './chain/start-chain.ts'
+import { superviseChain } from './chain/supervisor.ts'
 import type { ChainContracts, LiveChain, NetworkName } from './chain/types.ts'
 import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
@@ -92,7 +93,7 @@ async function startChains(
   option: SandboxOptions['chain'],
   wanted: NetworkName[],
   shared: Pick<SharedState, 'currencies' | 'networks'>,
-): Promise<LiveChain[]> {
+): Promise<StartedChain[]> {
   if (option === false) return []
   if (typeof option === 'object' && wanted.length > 1) {
     throw new Error('an rpcUrl serves one network: run several networks with embedded chains')
@@ -120,6 +121,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   scenariosLoading.catch(() => {})
   const started = await startChains(options.chain ?? 'embedded', wanted, { currencies, networks })
   const chains = new Map<string, LiveChain>(started.map((c) => [c.network, c]))
+  // an embedded anvil that dies comes back within a second or two, with the state it had
+  const supervisors = new Map(
+    started.flatMap((c) =>
+      c.pid !== null
+        ? [[c.network, superviseChain(c, { ...(options.log ? { log: options.log } : {}) })] as const]
+        : [],
+    ),
+  )
   const chain = started[0] ?? null
   const log =
     options.log ??
@@ -127,7 +136,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const tenants = new Tenants(log, options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {})
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(chains.values(), now)))
   const ids = createIdGenerator(options.seed)
-  const stopChains = () => Promise.all(started.map((c) => c.stop()))
+  const stopChains = async () => {
+    await Promise.all([...supervisors.values()].map((sup) => sup.stop()))
+    await Promise.all(started.map((c) => c.stop()))
+  }
   const conversion = new ConversionRegistry(currencies, networks, chains)
   const journal = new Journal(ids)
   let registry: Awaited<ReturnType<typeof loadScenarios>>
@@ -164,6 +176,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     webhooks: new WebhookDelivery(new WebhookRegistry(ids), { ids, journal, tenants }, options.webhooks),
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     now: () => new Date(),
+    supervisors,
     log,
   } as Omit<SharedState, 'scenarios'> as SharedState
   try {
@@ -234,7 +247,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       shared.webhooks.close()
       await Promise.all([...detectors.values()].map((d) => d.stop()))
       tenants.dispose()
-      await Promise.all(started.map((c) => c.stop()))
+      await stopChains()
     },
   }
 }

@@ -2,6 +2,7 @@ import type { Caller } from '../auth/authenticate.ts'
 import type { TenantDirectory } from '../auth/directory.ts'
 import type { SandboxOperator } from '../chain/operator.ts'
 import type { Relayer } from '../chain/relayer.ts'
+import type { ChainSupervisor } from '../chain/supervisor.ts'
 import type { LiveChain } from '../chain/types.ts'
 import type { Journal } from '../control/journal.ts'
 import type { ScenarioEngine } from '../control/scenarios/engine.ts'
@@ -46,6 +47,8 @@ export interface SharedState {
   journal: Journal
   /** webhook registrations and delivery */
   webhooks: WebhookDelivery
+  /** the supervisor of each embedded chain (restarts a dead anvil with its state; health reads it) */
+  supervisors: ReadonlyMap<string, ChainSupervisor>
   /** real time (a tenant's time is world.clock.now()) */
   now(): Date
   log(message: string, error?: unknown): void

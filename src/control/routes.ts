@@ -1,5 +1,6 @@
 import { defineRoute } from '../contract/route.ts'
 import { SandboxError } from '../errors/sandbox-error.ts'
+import { chainHealth } from './health.ts'
 
 /** The sandbox's own surface that needs no credential: health, chain info and the JSON-RPC proxy. */
 export const controlRoutes = [
@@ -7,27 +8,9 @@ export const controlRoutes = [
     method: 'GET',
     path: '/__sandbox/health',
     auth: 'public',
-    summary: 'Health: 200 when the chain answers',
-    async handler(ctx) {
-      const { chain } = ctx.shared
-      if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
-      try {
-        const blockNumber = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
-        return {
-          status: 200,
-          body: { status: 'ok', chain: { chainId: chain.chainId, blockNumber: Number(blockNumber) } },
-        }
-      } catch (error) {
-        return {
-          status: 503,
-          body: {
-            statusCode: 503,
-            message: `Chain unavailable: ${(error as Error).message}`,
-            error: 'Service Unavailable',
-          },
-        }
-      }
-    },
+    summary:
+      'Health: 200 when every chain answers with its contracts; 503 degraded with the reason otherwise',
+    handler: (ctx) => chainHealth(ctx.shared),
   }),
   defineRoute({
     method: 'GET',

@@ -1,0 +1,146 @@
+// Keeps an embedded anvil alive: its state is saved every second (anvil_dumpState, only when the chain moved or
+// every few seconds otherwise), and when the process dies it is started again on the same port with that state
+// (anvil_loadState), so every client, the detector and the wallets keep their URL. Meanwhile health says `degraded`.
+import { type AnvilProcess, spawnAnvil } from './anvil.ts'
+import type { StartedChain } from './start-chain.ts'
+
+/** What GET /__sandbox/health reports of one chain. */
+export interface ChainHealth {
+  network: string
+  status: 'ok' | 'degraded'
+  /** why it is degraded */
+  reason?: string
+  /** how many times anvil was restarted */
+  restarts: number
+  /** when the state the chain would come back with was saved (ISO), null before the first save */
+  savedAt: string | null
+}
+
+/** Options of superviseChain. */
+export interface ChainSupervisorOptions {
+  /** how often the process is checked (default 200 ms) */
+  checkMs?: number
+  /** how often the state is saved when the chain moved (default 1000 ms) */
+  saveMs?: number
+  log?: (message: string, error?: unknown) => void
+}
+
+/** A supervised chain. */
+export interface ChainSupervisor {
+  health(): ChainHealth
+  /** the last saved state (anvil_dumpState's hex), null before the first save */
+  savedState(): string | null
+  /** saves the state now */
+  save(): Promise<void>
+  /** resolves once the chain answers again (at once when it does) */
+  ready(): Promise<void>
+  /** stops supervising and the anvil it restarted, if any */
+  stop(): Promise<void>
+}
+
+async function rpc<T>(url: string, method: string, params: unknown[] = [], timeoutMs = 2000): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    signal: AbortSignal.timeout(timeoutMs),
+  })
+  const body = (await response.json()) as { result?: T; error?: { message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.message}`)
+  return body.result as T
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Supervises the anvil a chain spawned (a chain reached by --rpc-url has none: its health is checked elsewhere). */
+export function superviseChain(chain: StartedChain, options: ChainSupervisorOptions = {}): ChainSupervisor {
+  const log = options.log ?? (() => {})
+  const saveMs = options.saveMs ?? 1000
+  const port = Number(new URL(chain.rpcUrl).port)
+  let pid = chain.pid
+  let restarted: AnvilProcess | null = null
+  let state: string | null = null
+  let savedAt: Date | null = null
+  let savedBlock: string | null = null
+  let lastSaveTry = 0
+  let degraded: string | null = null
+  let restarts = 0
+  let busy = false
+  let stopped = false
+  let waiters: (() => void)[] = []
+
+  async function save(force = false): Promise<void> {
+    const block = await rpc<string>(chain.rpcUrl, 'eth_blockNumber')
+    // a chain that made no block may still have changed (faucet ETH, admin calls): saved every 5 s anyway
+    if (!force && block === savedBlock && Date.now() - (savedAt?.getTime() ?? 0) < 5 * saveMs) return
+    state = await rpc<string>(chain.rpcUrl, 'anvil_dumpState', [], 10_000)
+    savedBlock = block
+    savedAt = new Date()
+  }
+
+  async function restart(): Promise<void> {
+    const since = new Date()
+    degraded = `anvil of ${chain.network} (pid ${pid}) exited at ${since.toISOString()}; restarting it with the state saved at ${savedAt?.toISOString() ?? 'start'}`
+    log(degraded)
+    try {
+      const next = await spawnAnvil({ chainId: chain.chainId, port })
+      if (state) await rpc(next.rpcUrl, 'anvil_loadState', [state], 10_000)
+      restarted = next
+      pid = next.pid
+      chain.pid = next.pid
+      restarts++
+      degraded = null
+      log(`anvil of ${chain.network} restarted in ${Date.now() - since.getTime()} ms (pid ${next.pid})`)
+      for (const w of waiters) w()
+      waiters = []
+    } catch (error) {
+      degraded = `anvil of ${chain.network} exited and could not be restarted yet: ${(error as Error).message}`
+      log(degraded, error)
+    }
+  }
+
+  async function tick(): Promise<void> {
+    if (busy || stopped || pid === null) return
+    busy = true
+    try {
+      if (!alive(pid)) await restart()
+      else if (Date.now() - lastSaveTry >= saveMs) {
+        lastSaveTry = Date.now()
+        await save().catch(() => {})
+      }
+    } finally {
+      busy = false
+    }
+  }
+
+  const timer = setInterval(() => void tick(), options.checkMs ?? 200)
+  timer.unref()
+  void tick()
+
+  return {
+    health: () => ({
+      network: chain.network,
+      status: degraded ? 'degraded' : 'ok',
+      ...(degraded ? { reason: degraded } : {}),
+      restarts,
+      savedAt: savedAt?.toISOString() ?? null,
+    }),
+    savedState: () => state,
+    save: () => save(true),
+    ready: () => (degraded ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      for (const w of waiters) w()
+      waiters = []
+      await restarted?.stop()
+    },
+  }
+}

@@ -1,0 +1,71 @@
+// GET /__sandbox/health: `ok` when every live chain answers and has its contracts; otherwise 503 `degraded` in the
+// service's error shape with the reason (an anvil being restarted by its supervisor, a node that does not answer,
+// a dev node reset under --rpc-url that lost the contracts).
+import type { SharedState } from '../contract/route-context.ts'
+
+type HealthAnswer = { status: number; body: Record<string, unknown> }
+
+async function probe(shared: SharedState, network: string) {
+  const chain = shared.chains.get(network)!
+  const supervised = shared.supervisors.get(network)?.health()
+  if (supervised?.status === 'degraded')
+    return { network, chainId: chain.chainId, reason: supervised.reason! }
+  try {
+    const proxy = chain.contracts.ERC20FeeProxy
+    const [blockNumber, code] = await Promise.all([
+      chain.publicClient.getBlockNumber({ cacheTime: 0 }),
+      proxy ? chain.publicClient.getCode({ address: proxy }) : Promise.resolve('0x00'),
+    ])
+    if (!code || code === '0x')
+      return {
+        network,
+        chainId: chain.chainId,
+        reason: `ERC20FeeProxy is missing on ${network} at ${proxy} (was the node reset?)`,
+      }
+    return {
+      network,
+      chainId: chain.chainId,
+      blockNumber: Number(blockNumber),
+      ...(supervised ? { restarts: supervised.restarts } : {}),
+    }
+  } catch (error) {
+    return {
+      network,
+      chainId: chain.chainId,
+      reason: `${network} does not answer: ${(error as Error).message.split('\\n')[0]}`,
+    }
+  }
+}
+
+/** The health answer: 200 ok, or 503 degraded naming what is wrong. */
+export async function chainHealth(shared: SharedState): Promise<HealthAnswer> {
+  const { chain } = shared
+  if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
+  const chains = await Promise.all([...shared.chains.keys()].map((network) => probe(shared, network)))
+  const broken = chains.filter(
+    (c): c is (typeof chains)[number] & { reason: string } => 'reason' in c && !!c.reason,
+  )
+  const first = chains[0]!
+  if (broken.length) {
+    const reason = broken.map((c) => c.reason).join('; ')
+    return {
+      status: 503,
+      body: {
+        statusCode: 503,
+        message: `Chain unavailable: ${reason}`,
+        error: 'Service Unavailable',
+        status: 'degraded',
+        reason,
+        chains,
+      },
+    }
+  }
+  return {
+    status: 200,
+    body: {
+      status: 'ok',
+      chain: { chainId: chain.chainId, blockNumber: (first as { blockNumber?: number }).blockNumber },
+      chains,
+    },
+  }
+}
