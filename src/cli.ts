@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
-import type { NetworkName } from './chain/types.ts'
+import type { NetworkName } from './chain/index.ts'
 import { startServer } from './server.ts'
 
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain

@@ -1,6 +1,7 @@
 // Keeps an embedded anvil alive: its state is saved every second (anvil_dumpState, only when the chain moved or
 // every few seconds otherwise), and when the process dies it is started again on the same port with that state
 // (anvil_loadState), so every client, the detector and the wallets keep their URL. Meanwhile health says `degraded`.
+import type { Address } from 'viem'
 import { type AnvilProcess, spawnAnvil } from './anvil.ts'
 import type { StartedChain } from './start-chain.ts'
 
@@ -48,6 +49,15 @@ async function rpc<T>(url: string, method: string, params: unknown[] = [], timeo
   const body = (await response.json()) as { result?: T; error?: { message: string } }
   if (body.error) throw new Error(`${method}: ${body.error.message}`)
   return body.result as T
+}
+
+/** Whether a contract is deployed at `address` (health checks a dev node under --rpc-url was not reset). */
+export async function hasCode(
+  chain: { publicClient: StartedChain['publicClient'] },
+  address: Address,
+): Promise<boolean> {
+  const code = await chain.publicClient.getCode({ address })
+  return !!code && code !== '0x'
 }
 
 function alive(pid: number): boolean {

@@ -1,6 +1,7 @@
 // GET /__sandbox/health: `ok` when every live chain answers and has its contracts; otherwise 503 `degraded` in the
 // service's error shape with the reason (an anvil being restarted by its supervisor, a node that does not answer,
 // a dev node reset under --rpc-url that lost the contracts).
+import { blockNumber, hasCode } from '../chain/index.ts'
 import type { SharedState } from '../contract/route-context.ts'
 
 type HealthAnswer = { status: number; body: Record<string, unknown> }
@@ -12,11 +13,11 @@ async function probe(shared: SharedState, network: string) {
     return { network, chainId: chain.chainId, reason: supervised.reason! }
   try {
     const proxy = chain.contracts.ERC20FeeProxy
-    const [blockNumber, code] = await Promise.all([
-      chain.publicClient.getBlockNumber({ cacheTime: 0 }),
-      proxy ? chain.publicClient.getCode({ address: proxy }) : Promise.resolve('0x00'),
+    const [number, installed] = await Promise.all([
+      blockNumber(chain),
+      proxy ? hasCode(chain, proxy) : Promise.resolve(true),
     ])
-    if (!code || code === '0x')
+    if (!installed)
       return {
         network,
         chainId: chain.chainId,
@@ -25,7 +26,7 @@ async function probe(shared: SharedState, network: string) {
     return {
       network,
       chainId: chain.chainId,
-      blockNumber: Number(blockNumber),
+      blockNumber: number,
       ...(supervised ? { restarts: supervised.restarts } : {}),
     }
   } catch (error) {

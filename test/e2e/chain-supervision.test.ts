@@ -1,7 +1,7 @@
 // anvil killed under the sandbox: it is back within 2 s with the state it had (paid requests stay paid, balances
 // and contracts where they were); meanwhile health says degraded and calls needing the chain answer 503, never 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { StartedChain } from '../../src/chain/start-chain.ts'
+import type { StartedChain } from '../../src/chain/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
