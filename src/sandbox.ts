@@ -128,13 +128,26 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   scenariosLoading.catch(() => {})
   const started = await startChains(options.chain ?? 'embedded', wanted, { currencies, networks })
   const chains = new Map<string, LiveChain>(started.map((c) => [c.network, c]))
-  // an embedded anvil that dies comes back within a second or two, with the state it had
+  // after a reset of a node reached by rpcUrl (called seconds after start-up, when `conversion` exists)
+  const reinstallChain = async (c: StartedChain) => {
+    await startChain({
+      network: c.network,
+      rpcUrl: c.rpcUrl,
+      currencies: [...currencies.all],
+      contracts: (networks[c.network]?.contracts ?? {}) as ChainContracts,
+    })
+    await conversion.installDefaults()
+  }
+  // an embedded anvil that dies comes back within a second or two, with the state it had; a node reached by rpcUrl
+  // that was reset gets the contracts again
   const supervisors = new Map(
-    started.flatMap((c) =>
-      c.pid !== null
-        ? [[c.network, superviseChain(c, { ...(options.log ? { log: options.log } : {}) })] as const]
-        : [],
-    ),
+    started.map((c) => [
+      c.network,
+      superviseChain(c, {
+        ...(options.log ? { log: options.log } : {}),
+        ...(c.pid === null ? { reinstall: () => reinstallChain(c) } : {}),
+      }),
+    ]),
   )
   const chain = started[0] ?? null
   const log =

@@ -1,6 +1,8 @@
 // Keeps an embedded anvil alive: its state is saved every second (anvil_dumpState, only when the chain moved or
 // every few seconds otherwise), and when the process dies it is started again on the same port with that state
 // (anvil_loadState), so every client, the detector and the wallets keep their URL. Meanwhile health says `degraded`.
+// A chain reached by --rpc-url (no process of ours) is checked instead: when its node was reset and the contracts
+// are gone, `reinstall` puts them back.
 import type { Address } from 'viem'
 import { type AnvilProcess, spawnAnvil } from './anvil.ts'
 import type { StartedChain } from './start-chain.ts'
@@ -24,6 +26,8 @@ export interface ChainSupervisorOptions {
   /** how often the state is saved when the chain moved (default 1000 ms) */
   saveMs?: number
   log?: (message: string, error?: unknown) => void
+  /** a chain reached by rpcUrl: installs the contracts again when ERC20FeeProxy is gone (checked every saveMs) */
+  reinstall?: () => Promise<void>
 }
 
 /** A supervised chain. */
@@ -116,11 +120,40 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
     }
   }
 
+  async function checkRemote(): Promise<void> {
+    const proxy = chain.contracts.ERC20FeeProxy
+    if (!options.reinstall || !proxy) return
+    let installed: boolean
+    try {
+      installed = await hasCode(chain, proxy)
+    } catch {
+      return // a node that does not answer: health reports it, nothing to reinstall yet
+    }
+    if (installed) return
+    const since = Date.now()
+    degraded = `the node at ${chain.rpcUrl} lost the contracts (ERC20FeeProxy at ${proxy}; was it reset?): reinstalling them`
+    log(degraded)
+    try {
+      await options.reinstall()
+      restarts++
+      degraded = null
+      log(`contracts reinstalled on ${chain.network} in ${Date.now() - since} ms`)
+    } catch (error) {
+      degraded = `the node at ${chain.rpcUrl} lost the contracts and reinstalling them failed: ${(error as Error).message}`
+      log(degraded, error)
+    }
+  }
+
   async function tick(): Promise<void> {
-    if (busy || stopped || pid === null) return
+    if (busy || stopped) return
     busy = true
     try {
-      if (!alive(pid)) await restart()
+      if (pid === null) {
+        if (Date.now() - lastSaveTry >= saveMs) {
+          lastSaveTry = Date.now()
+          await checkRemote()
+        }
+      } else if (!alive(pid)) await restart()
       else if (Date.now() - lastSaveTry >= saveMs) {
         lastSaveTry = Date.now()
         await save().catch(() => {})
