@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { type AuthOptions, authenticate, type Caller } from './auth/authenticate.ts'
+import { allowsCredentials } from './auth/portal-session.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
 import type { RouteDefinition } from './contract/route.ts'
@@ -96,7 +97,7 @@ export function createDispatcher(
 
   return async function dispatch(request) {
     const method = request.method.toUpperCase()
-    if (method === 'OPTIONS') return { status: 204, headers: { ...corsHeaders }, body: undefined }
+    if (method === 'OPTIONS') return { status: 204, headers: cors(request), body: undefined }
     let response: NeutralResponse
     try {
       response = await handle(method, request)
@@ -104,8 +105,20 @@ export function createDispatcher(
       response = renderError(error, shared.log)
     }
     // browsers send Origin on every cross-origin call: answer them with CORS headers, skip the bytes otherwise
-    if (request.headers.origin !== undefined) response.headers = { ...corsHeaders, ...response.headers }
+    if (request.headers.origin !== undefined) response.headers = { ...cors(request), ...response.headers }
     return response
+  }
+
+  /** CORS headers; the portal's cookie routes name the Origin and allow credentials (browsers send the cookie). */
+  function cors(request: NeutralRequest): Record<string, string> {
+    const origin = request.headers.origin
+    if (!origin || origin === 'null' || !allowsCredentials(request.path)) return { ...corsHeaders }
+    return {
+      ...corsHeaders,
+      'access-control-allow-origin': origin,
+      'access-control-allow-credentials': 'true',
+      vary: 'Origin',
+    }
   }
 
   async function handle(method: string, request: NeutralRequest): Promise<NeutralResponse> {

@@ -12,6 +12,7 @@ import { paymentDetailControlRoutes, paymentDetailRoutes } from './resources/pay
 import { paymentIntentRoutes } from './resources/payment-intents/routes.ts'
 import { paymentRoutes } from './resources/payments/routes.ts'
 import { payoutRoutes } from './resources/payouts/routes.ts'
+import { portalRoutes } from './resources/portal/routes.ts'
 import { rateRoutes } from './resources/rates/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 import { sessionRoutes } from './resources/sessions/routes.ts'
@@ -38,4 +39,5 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...sessionRoutes,
   ...sandboxRoutes,
   ...webhookRoutes,
+  ...portalRoutes,
 ]
