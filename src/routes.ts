@@ -6,6 +6,7 @@ import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
+import { payeeDestinationRoutes } from './resources/payee-destinations/routes.ts'
 import { payerPageRoutes } from './resources/payers/page-routes.ts'
 import { payerControlRoutes, payerRoutes } from './resources/payers/routes.ts'
 import { paymentDetailControlRoutes, paymentDetailRoutes } from './resources/payment-details/routes.ts'
@@ -39,5 +40,6 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...sessionRoutes,
   ...sandboxRoutes,
   ...webhookRoutes,
+  ...payeeDestinationRoutes,
   ...portalRoutes,
 ]

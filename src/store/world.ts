@@ -1,5 +1,6 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
 import { ClientIdRecord } from '../resources/client-ids/schema.ts'
+import { PayeeDestinationRecord, type SigningNonce } from '../resources/payee-destinations/schema.ts'
 import { PayerRecord } from '../resources/payers/schema.ts'
 import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
 import { PaymentIntentRecord } from '../resources/payment-intents/schema.ts'
@@ -39,6 +40,10 @@ export interface World {
   paymentDetails: Table<typeof PaymentDetailRecord, 'id'>
   /** client IDs by internal id (TenantDirectory maps the public clientId here) */
   clientIds: Table<typeof ClientIdRecord, 'id'>
+  /** payee destinations by `network:wallet:token` */
+  payeeDestinations: Table<typeof PayeeDestinationRecord, 'id'>
+  /** nonces issued by /v2/payee-destination/signing-data (single use) */
+  payeeSigningNonces: Map<string, SigningNonce>
 }
 
 /** Creates an empty world for a tenant. */
@@ -62,5 +67,7 @@ export function createWorld(
     payers: new Table(PayerRecord, 'clientUserId'),
     paymentDetails: new Table(PaymentDetailRecord, 'id'),
     clientIds: new Table(ClientIdRecord, 'id'),
+    payeeDestinations: new Table(PayeeDestinationRecord, 'id'),
+    payeeSigningNonces: new Map(),
   }
 }
