@@ -5,6 +5,7 @@ import { sandboxRoutes } from './control/sandbox-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
+import { journeyRoutes } from './resources/journeys/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
 import { payeeDestinationRoutes } from './resources/payee-destinations/routes.ts'
 import { payerPageRoutes } from './resources/payers/page-routes.ts'
@@ -42,4 +43,5 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...webhookRoutes,
   ...payeeDestinationRoutes,
   ...portalRoutes,
+  ...journeyRoutes,
 ]

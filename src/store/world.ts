@@ -1,5 +1,6 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
 import { ClientIdRecord } from '../resources/client-ids/schema.ts'
+import { JourneyRecord } from '../resources/journeys/schema.ts'
 import { PayeeDestinationRecord, type SigningNonce } from '../resources/payee-destinations/schema.ts'
 import { PayerRecord } from '../resources/payers/schema.ts'
 import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
@@ -44,6 +45,10 @@ export interface World {
   payeeDestinations: Table<typeof PayeeDestinationRecord, 'id'>
   /** nonces issued by /v2/payee-destination/signing-data (single use) */
   payeeSigningNonces: Map<string, SigningNonce>
+  /** journeys (tracking references) created by this tenant, with their reported steps */
+  journeys: Table<typeof JourneyRecord, 'id'>
+  /** txReference of a reported step -> its journey id (processors may report against either) */
+  journeyTxReferences: Map<string, string>
 }
 
 /** Creates an empty world for a tenant. */
@@ -69,5 +74,7 @@ export function createWorld(
     clientIds: new Table(ClientIdRecord, 'id'),
     payeeDestinations: new Table(PayeeDestinationRecord, 'id'),
     payeeSigningNonces: new Map(),
+    journeys: new Table(JourneyRecord, 'id'),
+    journeyTxReferences: new Map(),
   }
 }
