@@ -45,7 +45,8 @@ export function testPayload(type: WebhookEventType, ids: IdGenerator, now: Date)
         amount: '50.0',
         totalAmountPaid: '50.0',
         expectedAmount: '100.0',
-        fees: [],
+        // the DOCS example lists no fee; a real partial payment lists its gas like any other
+        fees: [{ type: 'network', amount: '0.01', currency: 'ETH' }],
       }
     case 'payment.failed':
       return {
