@@ -8,7 +8,7 @@ import { parse } from 'yaml'
 import { ROUTE_NOT_FOUND_HEADER } from '../../src/errors/sandbox-error.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
-type Json = Record<string, any>
+type Json = Record<string, unknown>
 const official = new URL('../fixtures/official/', import.meta.url)
 const documents: Json[] = [
   parse(readFileSync(new URL('openapi-v1-v2.yaml', official), 'utf8')),
@@ -20,8 +20,8 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete']
 const operations = [
   ...new Set([
     ...documents.flatMap((doc) =>
-      Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-        Object.keys(item as Json)
+      Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+        Object.keys(item)
           .filter((m) => METHODS.includes(m))
           .map((m) => `${m.toUpperCase()} ${path}`),
       ),
