@@ -138,6 +138,23 @@ describe.each(['http', 'msw'] as const)('GET /v2/request through %s', (transport
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field])
   })
 
+  it("answers a client ID (x-client-id + Origin) with its creator's requests", async () => {
+    const apiKey = newApiKey()
+    const shop = 'https://shop.example.com'
+    const id = await client().call('POST', '/v2/client-ids', {
+      apiKey,
+      body: { label: 'widget', allowedDomains: [shop] },
+    })
+    const created = await client().call('POST', '/v2/request', { apiKey, body: body(wallet, '5') })
+    const res = await client().call('GET', '/v2/request', {
+      apiKey: null,
+      headers: { 'x-client-id': id.body.clientId, origin: shop },
+      query: { walletAddress: wallet },
+    })
+    expect(res.status).toBe(200)
+    expect(res.body.requests.map((r: { requestId: string }) => r.requestId)).toEqual([created.body.requestId])
+  })
+
   it('needs a credential', async () => {
     const res = await list(null, { walletAddress: wallet })
     expect(res.status).toBe(401)
