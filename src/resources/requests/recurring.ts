@@ -62,14 +62,14 @@ export async function createInvoice(ctx: RouteContext, body: CreateRequestBody):
       nextIndex: 1,
       nextDate: null,
       timerId: null,
-      children: [],
+      childCount: 0,
     })
     await scheduleNextChild(timedContext(ctx), record.requestId)
   }
   return record
 }
 
-/** Arms the one timer of a schedule: the next child, at its due date (never one already past while stopped). */
+/** Arms the one timer of a schedule: the next child at its due date (`skipPast`: never one already due). */
 async function scheduleNextChild(ctx: RouteContext, requestId: string, skipPast = false): Promise<void> {
   const { world } = ctx
   const schedule = world.recurringRequests.get(requestId)
@@ -115,19 +115,23 @@ async function createChild(ctx: RouteContext, requestId: string, index: number):
       draft.origin = original.origin
     })
   }
+  const start = new Date(schedule.startDate)
+  const next = occurrenceDate(start, schedule.frequency, index + 1)
+  const timerId = world.clock.schedule(next, `recurring request ${requestId}: child ${index + 1}`, () =>
+    createChild(ctx, requestId, index + 1),
+  )
   await world.recurringRequests.update(requestId, (draft) => {
-    draft.children.push({ index, requestId: child.requestId, paymentReference: child.paymentReference })
+    draft.childCount += 1
     draft.nextIndex = index + 1
-    draft.timerId = null
-    draft.nextDate = null
+    draft.nextDate = next.toISOString()
+    draft.timerId = timerId
   })
   shared.events.emit(world, 'request.recurring', {
     ...requestEventFields(child),
     originalRequestId: original.requestId,
     originalRequestPaymentReference: original.paymentReference,
-    timestamp: occurrenceDate(new Date(schedule.startDate), schedule.frequency, index).toISOString(),
+    timestamp: occurrenceDate(start, schedule.frequency, index).toISOString(),
   })
-  await scheduleNextChild(ctx, requestId)
 }
 
 /** The request that carries the recurrence of `record`: itself, or the original of a child. */
@@ -152,9 +156,11 @@ export async function setRecurrence(
   const root = recurringRoot(ctx, record)
   if (options.strict && stopped && root.isRecurrenceStopped) throw new RecurrenceAlreadyStoppedError()
   const schedule = world.recurringRequests.get(root.requestId)
-  const series = [root.requestId, ...(schedule?.children.map((c) => c.requestId) ?? [])]
-  for (const id of series) {
-    await world.requests.update(id, (draft) => {
+  const series = world.requests
+    .all()
+    .filter((r) => r.requestId === root.requestId || r.originalRequestId === root.requestId)
+  for (const { requestId } of series) {
+    await world.requests.update(requestId, (draft) => {
       draft.isRecurrenceStopped = stopped
     })
   }

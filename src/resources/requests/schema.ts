@@ -144,7 +144,8 @@ export const RecurringRequestRecord = z.object({
   nextIndex: z.number().int().min(1),
   nextDate: z.string().nullable(),
   timerId: z.number().nullable(),
-  children: z.array(z.object({ index: z.number(), requestId: z.string(), paymentReference: z.string() })),
+  /** how many children were created (they carry originalRequestId; no list here, so a long series stays cheap) */
+  childCount: z.number().int().min(0),
 })
 export type RecurringRequestRecord = z.infer<typeof RecurringRequestRecord>
 
