@@ -157,6 +157,29 @@ describe.each(['http', 'msw'] as const)('payouts through %s', (transport) => {
     )
   })
 
+  it("answers a recurring payout with its id and its parent request's requestId and paymentReference (the V2 schema requires requestId)", async () => {
+    const apiKey = newApiKey()
+    const account = await fundedPayer(chain(), chain().tokens['FAU-sepolia']!)
+    const res = await call('POST', '/v2/payouts', apiKey, recurringBody(account.address))
+    expect(res.status).toBe(201)
+    assertMatchesDocument('v2', 'POST', '/v2/payouts', 201, res.body)
+    assertMatchesDocument('full', 'POST', '/v2/payouts', 201, res.body)
+    expect(res.body.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/)
+    expect(res.body.requestId).toMatch(/^01[0-9a-f]{64}$/)
+    // the parent request: the one the payout's child requests name as originalRequestId
+    const parent = await call('GET', `/v2/request/${res.body.requestId}`, apiKey)
+    expect(parent.status).toBe(200)
+    expect(parent.body).toMatchObject({
+      paymentReference: res.body.paymentReference,
+      recurrence: { frequency: 'DAILY' },
+    })
+    const payout = t.sandbox.shared.tenants.get(apiKey).recurringPayouts.get(res.body.id)!
+    expect([payout.originalRequestId, payout.originalRequestPaymentReference]).toEqual([
+      res.body.requestId,
+      res.body.paymentReference,
+    ])
+  })
+
   it('counts the allowance other running payouts of the payer need, and asks for no approval when it is there', async () => {
     const apiKey = newApiKey()
     const fau = chain().tokens['FAU-sepolia']!

@@ -109,7 +109,8 @@ describe.each(['http', 'msw'] as const)('requests through %s', (transport) => {
 
   it('stops a recurrence with PATCH (200, no body)', async () => {
     const apiKey = newApiKey()
-    const created = await client().call('POST', '/v2/request', { apiKey, body: invoice })
+    const recurrence = { startDate: new Date().toISOString().slice(0, 10), frequency: 'MONTHLY' }
+    const created = await client().call('POST', '/v2/request', { apiKey, body: { ...invoice, recurrence } })
     const patched = await client().call('PATCH', `/v2/request/${created.body.requestId}`, {
       apiKey,
       body: { isRecurrenceStopped: true },

@@ -21,7 +21,8 @@ import { CreatePaymentDetailBody } from '../../resources/payment-details/schema.
 import { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
 import { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
 import { PayoutBody } from '../../resources/payouts/schema.ts'
-import { createRequest, getRequest } from '../../resources/requests/model.ts'
+import { getRequest } from '../../resources/requests/model.ts'
+import { createInvoice } from '../../resources/requests/recurring.ts'
 import { CreateRequestBody } from '../../resources/requests/schema.ts'
 import { createIdGenerator } from '../../store/ids.ts'
 import type { World } from '../../store/world.ts'
@@ -90,7 +91,8 @@ export async function createSeedApi(
       })()
       return payer
     },
-    createRequest: (body) => createRequest(ctx, CreateRequestBody.parse(body)),
+    // as POST /v2/request creates it: a request with recurrence starts producing its children
+    createRequest: (body) => createInvoice(ctx, CreateRequestBody.parse(body)),
     send,
     signTypedData: (from, typedData) =>
       privateKeyToAccount(from.privateKey).signTypedData(typedData as never),
