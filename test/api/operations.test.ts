@@ -37,23 +37,6 @@ const PENDING: Record<string, string> = {
       .filter((op) => op.split(' ')[1]!.startsWith('/v2/secure-payments'))
       .map((op) => [op, 'issue 15']),
   ),
-  ...Object.fromEntries(
-    operations
-      .filter((op) => op.split(' ')[1]!.startsWith('/v2/payee-destination'))
-      .map((op) => [op, 'issue 14 item 6']),
-  ),
-  ...Object.fromEntries(
-    operations
-      .filter((op) =>
-        /^\/v[12]\/(auth|key)(\/|$)|^\/v2\/platforms\/me$|^\/v2\/request-tech/.test(op.split(' ')[1]!),
-      )
-      .map((op) => [op, 'issue 14 item 7']),
-  ),
-  ...Object.fromEntries(
-    operations
-      .filter((op) => op.split(' ')[1]!.startsWith('/v2/journey'))
-      .map((op) => [op, 'issue 14 item 8']),
-  ),
 }
 
 /** A concrete path for a documented one: placeholders for its parameters. */
