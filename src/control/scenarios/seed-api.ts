@@ -6,6 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { sandboxChain } from '../../chain/start-chain.ts'
 import type { SandboxAccount } from '../../chain/types.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
+import { waitFor } from '../../harness/wait.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
 import {
   applyKycAction,
@@ -88,9 +89,8 @@ export async function createSeedApi(
   }
 
   return {
-    world,
     faker,
-    ctx,
+    clock: { now: () => world.clock.now() },
     baseUrl,
     wallet,
     fund,
@@ -150,7 +150,7 @@ export async function createSeedApi(
       await activatePayout(ctx, created.id, signature)
       return created
     },
-    waitFor: (check, what, timeoutMs) => waitFor(check, what, timeoutMs),
+    waitFor: (check, what, timeoutMs = 15_000) => waitFor(check, { what, timeoutMs, intervalMs: 50 }),
     async pay(requestId, from, options = {}) {
       const record = getRequest(ctx, requestId)
       const payment = await buildPayment(ctx, record, {
@@ -168,19 +168,12 @@ export async function createSeedApi(
           const record = getRequest(ctx, requestId)
           return record.payments.length >= count ? record : undefined
         },
-        `the chain detector to record ${count} payment(s) of ${requestId}`,
-        timeoutMs,
+        {
+          what: `the chain detector to record ${count} payment(s) of ${requestId}`,
+          timeoutMs,
+          intervalMs: 50,
+        },
       )
     },
-  }
-}
-
-async function waitFor<T>(check: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = check()
-    if (found !== undefined) return found
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
