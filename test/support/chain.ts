@@ -1,19 +1,14 @@
 // Paying from the tests: a default anvil account signs locally (as a browser or a backend wallet would) and
-// sends the calldata the API returned, through the sandbox's own /rpc or straight to anvil.
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  type Hex,
-  http,
-  type TransactionReceipt,
-} from 'viem'
+// sends the calldata the API returned, through the sandbox's own /rpc or straight to anvil, with the sandbox's
+// own sender (src/harness/wallet.ts, which the scenario seeds use too).
+import type { Address, Hex, TransactionReceipt } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { sendApiTransactions, walletClients } from '../../src/harness/wallet.ts'
 import type { Sandbox } from '../../src/sandbox.ts'
 
 /** A transaction as the pay endpoints return it. */
 export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } }
+export { until } from './wait.ts'
 
 /** A fresh address nobody holds a key of in the tests (a payee whose balance starts at zero). */
 export function freshAddress(): Address {
@@ -23,52 +18,22 @@ export function freshAddress(): Address {
 /** Wallet and public clients of default account `index`, on `rpcUrl` (default: the chain's own anvil). */
 export function payer(sandbox: Sandbox, index: number, rpcUrl = sandbox.chain!.rpcUrl) {
   const info = sandbox.chain!
-  const chain = defineChain({
-    id: info.chainId,
-    name: 'sandbox',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  })
   const account = privateKeyToAccount(info.accounts[index]!.privateKey)
-  const transport = http(rpcUrl)
-  return {
+  const { publicClient, wallet } = walletClients(
+    { chainId: info.chainId, rpcUrl, name: 'sandbox' },
     account,
-    publicClient: createPublicClient({ chain, transport, pollingInterval: 5 }),
-    wallet: createWalletClient({ account, chain, transport }),
-  }
+    5,
+  )
+  return { account, publicClient, wallet }
 }
 
 /** Sends the API's transactions in order from account `index`; each must succeed. */
-export async function execute(
+export function execute(
   sandbox: Sandbox,
-  transactions: ApiTransaction[],
+  transactions: readonly ApiTransaction[],
   index: number,
 ): Promise<TransactionReceipt[]> {
-  const { wallet, publicClient } = payer(sandbox, index)
-  const receipts: TransactionReceipt[] = []
-  for (const tx of transactions) {
-    const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value.hex) })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
-    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`)
-    receipts.push(receipt)
-  }
-  return receipts
-}
-
-/** Calls `read` until `ok` holds (every 5 ms, up to `timeoutMs`); returns the value and how long it took. */
-export async function until<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 5_000,
-): Promise<{ value: T; ms: number }> {
-  const start = performance.now()
-  for (;;) {
-    const value = await read()
-    if (ok(value)) return { value, ms: performance.now() - start }
-    if (performance.now() - start > timeoutMs)
-      throw new Error(
-        `condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value).slice(0, 600)}`,
-      )
-    await new Promise((r) => setTimeout(r, 5))
-  }
+  const chain = sandbox.chain!
+  const account = privateKeyToAccount(chain.accounts[index]!.privateKey)
+  return sendApiTransactions(chain, account, transactions, { pollingInterval: 5 })
 }

@@ -1,45 +1,28 @@
 // Helpers for tests that pay on the sandbox's chains: a wallet of a default account reached through the sandbox's own
 // /rpc/{network} (over either transport), signing of a crosschain pay answer, and reading proxy logs by reference.
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  type Hex,
-  http,
-  keccak256,
-  parseEventLogs,
-} from 'viem'
+import { type Address, type Hex, keccak256, parseEventLogs } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { LiveChain } from '../../src/chain/types.ts'
+import { type ApiTransaction, sendApiTransactions, walletClients } from '../../src/harness/wallet.ts'
 import { erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/resources/pay/abis.ts'
 import type { ApiClient } from './clients.ts'
 
 /** A default account's wallet on one live chain, through the sandbox's JSON-RPC proxy of `client`'s transport. */
 export function walletOn(client: ApiClient, chain: LiveChain, accountIndex: number) {
-  const url = `${client.baseUrl}/rpc/${chain.network}`
-  const viemChain = defineChain({
-    id: chain.chainId,
+  const target = {
+    chainId: chain.chainId,
+    rpcUrl: `${client.baseUrl}/rpc/${chain.network}`,
     name: chain.network,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [url] } },
-  })
+  }
   const account = privateKeyToAccount(chain.accounts[accountIndex]!.privateKey)
-  const publicClient = createPublicClient({ chain: viemChain, transport: http(url), pollingInterval: 50 })
-  const wallet = createWalletClient({ account, chain: viemChain, transport: http(url) })
+  const { publicClient } = walletClients(target, account)
   return {
     account,
     publicClient,
     /** sends an API transaction object as a wallet would and waits for a successful receipt */
-    async send(tx: { to: Address; data: Hex; value: unknown }) {
-      const value =
-        typeof tx.value === 'object' && tx.value !== null
-          ? BigInt((tx.value as { hex: string }).hex)
-          : BigInt(tx.value as string | number)
-      const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value })
-      const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-      if (receipt.status !== 'success') throw new Error(`${hash} reverted`)
-      return receipt
+    async send(tx: ApiTransaction) {
+      const [receipt] = await sendApiTransactions(target, account, [tx])
+      return receipt!
     },
   }
 }
@@ -114,18 +97,4 @@ export async function ethPaymentLogs(chain: LiveChain, reference: Hex) {
   return parseEventLogs({ abi: ethFeeProxyAbi, logs, eventName: 'TransferWithReferenceAndFee' }).filter(
     (l) => l.topics[1] === keccak256(reference),
   )
-}
-
-/** Polls `probe` every 20 ms until it returns something other than undefined (fails after `timeoutMs`). */
-export async function waitFor<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }

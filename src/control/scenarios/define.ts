@@ -5,6 +5,7 @@ import type { Faker } from '@faker-js/faker'
 import type { z } from 'zod'
 import type { SandboxAccount } from '../../chain/types.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
+import type { ApiTransaction } from '../../harness/wallet.ts'
 import type {
   applyKycAction,
   complianceView,
@@ -25,11 +26,7 @@ import type { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 type Bound<F> = F extends (ctx: RouteContext, ...args: infer A) => infer R ? (...args: A) => R : never
 
 /** A transaction as the API returns it (`value` as ethers' BigNumber JSON or a hex string). */
-export interface ServiceTx {
-  to: string
-  data: string
-  value: { hex: string } | string
-}
+export type ServiceTx = ApiTransaction
 
 /** The resource models, bound to the world being seeded, called exactly as the routes call them. */
 export interface SeedModels {

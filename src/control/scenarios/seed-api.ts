@@ -1,12 +1,12 @@
 // The seed API handed to a scenario's seed: state is built only through the models the API itself uses
 // (createRequest, buildPayment, the faucet), so a seeded world is one the API could have produced.
 import { createHash } from 'node:crypto'
-import { createWalletClient, getAddress, type Hex, http } from 'viem'
+import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { sandboxChain } from '../../chain/start-chain.ts'
 import type { SandboxAccount } from '../../chain/types.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
 import { waitFor } from '../../harness/wait.ts'
+import { sendApiTransactions } from '../../harness/wallet.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
 import {
   applyKycAction,
@@ -65,24 +65,14 @@ export async function createSeedApi(
   ): Promise<string[]> => {
     const chain = network ? shared.chains.get(network) : shared.chain
     if (!chain) throw new Error(`sending transactions needs a live ${network ?? ''} chain`)
-    const client = createWalletClient({
-      account: privateKeyToAccount(from.privateKey),
-      chain: sandboxChain(chain.network, chain.chainId, chain.rpcUrl, shared.currencies.all),
-      transport: http(chain.rpcUrl),
+    const receipts = await sendApiTransactions(
+      chain,
+      privateKeyToAccount(from.privateKey),
+      transactions,
+    ).catch((error: Error) => {
+      throw new Error(`seed ${error.message}`)
     })
-    const hashes: string[] = []
-    for (const tx of transactions) {
-      const value = typeof tx.value === 'string' ? tx.value : tx.value.hex
-      const hash = await client.sendTransaction({
-        to: getAddress(tx.to),
-        data: tx.data as Hex,
-        value: BigInt(value),
-      })
-      const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-      if (receipt.status !== 'success') throw new Error(`seed transaction ${hash} reverted`)
-      hashes.push(hash)
-    }
-    return hashes
+    return receipts.map((r) => r.transactionHash)
   }
   const fund = async (address: string, currency: string, amount: string): Promise<void> => {
     await faucet(shared, { address: address as Hex, currency, amount })
