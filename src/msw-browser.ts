@@ -5,6 +5,7 @@
 // The tenant (`remoteTenant`) has the same interface as the in-process harness's (`HarnessTenant`).
 import { bypass, HttpResponse, http, type RequestHandler } from 'msw'
 
+export { type WaitOptions, waitFor } from './contract/wait.ts'
 export { journalQuery, type RemoteTenant, remoteTenant } from './harness/remote.ts'
 export type {
   EventType,
@@ -19,7 +20,6 @@ export type {
   SandboxEvent,
   ScenarioState,
 } from './harness/types.ts'
-export { type WaitForOptions, waitFor } from './harness/wait.ts'
 
 /** Options of createRemoteHandlers. */
 export interface RemoteHandlersOptions {

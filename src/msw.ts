@@ -8,6 +8,7 @@ import { createHandlers } from './transports/msw.ts'
 
 export type { LiveChain, NetworkName, SandboxAccount } from './chain/types.ts'
 export type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
+export { type WaitOptions, waitFor } from './contract/wait.ts'
 export { defineScenario, type ScenarioDefinition, type ScenarioSeedApi } from './control/scenarios/define.ts'
 export type { EventType, SandboxEvent } from './events/event-bus.ts'
 export { signWebhook, type WebhookHandler } from './events/webhook-delivery.ts'
@@ -20,7 +21,6 @@ export type {
   HarnessWebhook,
   HarnessWebhook as TestWebhook,
 } from './harness/types.ts'
-export { type WaitForOptions, waitFor } from './harness/wait.ts'
 export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
 export { type CreateHandlersOptions, createHandlers } from './transports/msw.ts'
 

@@ -1,11 +1,11 @@
 // The harness in-process: a tenant bound to a sandbox object's control API (what `createTestSandbox` hands out).
 // Webhooks may go to an in-process handler (the app's route) as well as to a URL.
-import type { LiveChain } from '../chain/types.ts'
+import type { LiveChain } from '../chain/index.ts'
+import { waitFor } from '../contract/wait.ts'
 import { deliveryView } from '../control/control.ts'
 import type { WebhookHandler } from '../events/webhook-delivery.ts'
 import type { Sandbox } from '../sandbox.ts'
 import type { HarnessTenant } from './types.ts'
-import { waitFor } from './wait.ts'
 
 /** A tenant of the in-process harness: the common harness plus the live chain object itself. */
 export interface TestTenant extends HarnessTenant<WebhookHandler | string> {

@@ -2,6 +2,7 @@
 // `request-sandbox/msw/browser` hands out). Only fetch and msw's `bypass` are used, so it bundles for a browser;
 // webhooks go to URLs only (a browser has no route the sandbox could call in-process).
 import { bypass } from 'msw'
+import { waitFor } from '../contract/wait.ts'
 import type { JournalFilter } from '../control/journal.ts'
 import type {
   FaucetResult,
@@ -13,7 +14,6 @@ import type {
   SandboxEvent,
   ScenarioState,
 } from './types.ts'
-import { waitFor } from './wait.ts'
 
 /** A tenant of a running sandbox server, driven through its control API. */
 export type RemoteTenant = HarnessTenant<string>

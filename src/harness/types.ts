@@ -3,7 +3,7 @@
 // (`createTestSandbox` in `request-sandbox/msw`, ./in-process.ts) and over HTTP against a running server's control
 // API (`remoteTenant` in `request-sandbox/msw/browser`, ./remote.ts). Types only: the browser bundle may import it.
 import type { Address } from 'viem'
-import type { NetworkName } from '../chain/types.ts'
+import type { NetworkName } from '../chain/index.ts'
 import type { FaucetResult } from '../control/faucet.ts'
 import type { JournalEntry, JournalFilter } from '../control/journal.ts'
 import type { ScenarioState } from '../control/scenarios/engine.ts'

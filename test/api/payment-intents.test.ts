@@ -3,7 +3,7 @@
 import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { PERMIT2_ADDRESS } from '../../src/chain/install-contracts.ts'
+import { PERMIT2_ADDRESS } from '../../src/chain/index.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { type CrosschainAnswer, erc20PaymentLogs, signAnswer, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'

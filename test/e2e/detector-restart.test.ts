@@ -61,7 +61,7 @@ describeTransports(
       await until(status, (r) => r.body.payments.length === 1)
       await restart(port, args)
       await pay()
-      const { value } = await until(status, (r) => r.body.hasBeenPaid, 10_000)
+      const { value } = await until(status, (r) => r.body.hasBeenPaid, { timeoutMs: 10_000, intervalMs: 5 })
       expect(value.body.payments.map((p: { amount: string }) => p.amount)).toEqual(['4', '6'])
       await t!.sandbox.detectors.get('sepolia')!.sync()
       expect((await status()).body.payments).toHaveLength(2)
@@ -72,7 +72,10 @@ describeTransports(
       await pay()
       await until(status, (r) => r.body.hasBeenPaid)
       await restart(port, [])
-      const { value } = await until(status, (r) => r.body.payments.length === 0, 10_000)
+      const { value } = await until(status, (r) => r.body.payments.length === 0, {
+        timeoutMs: 10_000,
+        intervalMs: 5,
+      })
       expect(value.body).toMatchObject({ hasBeenPaid: false, status: 'pending', isListening: true })
     })
   },

@@ -1,14 +1,22 @@
 // Paying from the tests: a default anvil account signs locally (as a browser or a backend wallet would) and
-// sends the calldata the API returned, through the sandbox's own /rpc or straight to anvil, with the sandbox's
-// own sender (src/harness/wallet.ts, which the scenario seeds use too).
-import type { Address, Hex, TransactionReceipt } from 'viem'
+// sends the calldata the API returned, through the sandbox's own /rpc or straight to anvil.
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  type TransactionReceipt,
+} from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { sendApiTransactions, walletClients } from '../../src/harness/wallet.ts'
+import { sendApiTransactions } from '../../src/chain/index.ts'
 import type { Sandbox } from '../../src/sandbox.ts'
+
+export { until } from './wait.ts'
 
 /** A transaction as the pay endpoints return it. */
 export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } }
-export { until } from './wait.ts'
 
 /** A fresh address nobody holds a key of in the tests (a payee whose balance starts at zero). */
 export function freshAddress(): Address {
@@ -18,22 +26,27 @@ export function freshAddress(): Address {
 /** Wallet and public clients of default account `index`, on `rpcUrl` (default: the chain's own anvil). */
 export function payer(sandbox: Sandbox, index: number, rpcUrl = sandbox.chain!.rpcUrl) {
   const info = sandbox.chain!
+  const chain = defineChain({
+    id: info.chainId,
+    name: 'sandbox',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
   const account = privateKeyToAccount(info.accounts[index]!.privateKey)
-  const { publicClient, wallet } = walletClients(
-    { chainId: info.chainId, rpcUrl, name: 'sandbox' },
+  const transport = http(rpcUrl)
+  return {
     account,
-    5,
-  )
-  return { account, publicClient, wallet }
+    publicClient: createPublicClient({ chain, transport, pollingInterval: 5 }),
+    wallet: createWalletClient({ account, chain, transport }),
+  }
 }
 
 /** Sends the API's transactions in order from account `index`; each must succeed. */
-export function execute(
+export async function execute(
   sandbox: Sandbox,
-  transactions: readonly ApiTransaction[],
+  transactions: ApiTransaction[],
   index: number,
 ): Promise<TransactionReceipt[]> {
   const chain = sandbox.chain!
-  const account = privateKeyToAccount(chain.accounts[index]!.privateKey)
-  return sendApiTransactions(chain, account, transactions, { pollingInterval: 5 })
+  return sendApiTransactions(chain, chain.accounts[index]!.privateKey, transactions, { pollingInterval: 5 })
 }

@@ -1,27 +1,41 @@
 // Helpers for tests that pay on the sandbox's chains: a wallet of a default account reached through the sandbox's own
 // /rpc/{network} (over either transport), signing of a crosschain pay answer, and reading proxy logs by reference.
-import { type Address, type Hex, keccak256, parseEventLogs } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  defineChain,
+  type Hex,
+  http,
+  keccak256,
+  parseEventLogs,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { LiveChain } from '../../src/chain/types.ts'
-import { type ApiTransaction, sendApiTransactions, walletClients } from '../../src/harness/wallet.ts'
-import { erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import {
+  type ApiTransaction,
+  erc20FeeProxyAbi,
+  ethFeeProxyAbi,
+  type LiveChain,
+  sendApiTransactions,
+} from '../../src/chain/index.ts'
 import type { ApiClient } from './clients.ts'
 
 /** A default account's wallet on one live chain, through the sandbox's JSON-RPC proxy of `client`'s transport. */
 export function walletOn(client: ApiClient, chain: LiveChain, accountIndex: number) {
-  const target = {
-    chainId: chain.chainId,
-    rpcUrl: `${client.baseUrl}/rpc/${chain.network}`,
+  const url = `${client.baseUrl}/rpc/${chain.network}`
+  const viemChain = defineChain({
+    id: chain.chainId,
     name: chain.network,
-  }
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  })
   const account = privateKeyToAccount(chain.accounts[accountIndex]!.privateKey)
-  const { publicClient } = walletClients(target, account)
+  const publicClient = createPublicClient({ chain: viemChain, transport: http(url), pollingInterval: 50 })
   return {
     account,
     publicClient,
     /** sends an API transaction object as a wallet would and waits for a successful receipt */
     async send(tx: ApiTransaction) {
-      const [receipt] = await sendApiTransactions(target, account, [tx])
+      const [receipt] = await sendApiTransactions(chain, account, [tx], { rpcUrl: url })
       return receipt!
     },
   }

@@ -14,8 +14,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
-import type { LiveChain } from '../../src/chain/types.ts'
-import { sendApiTransactions } from '../../src/harness/wallet.ts'
+import { type LiveChain, sendApiTransactions } from '../../src/chain/index.ts'
 import { freshAddress } from './chain.ts'
 import type { ApiClient } from './clients.ts'
 
@@ -32,7 +31,7 @@ export async function fundedPayer(chain: LiveChain, token: Address, tokens = '10
   return account
 }
 
-/** Sends one API transaction from `account`, exactly as returned (value read from its hex); it must succeed. */
+/** Sends one API transaction from `account`, exactly as returned (value read from its hex). */
 export async function sendApiTransaction(
   chain: LiveChain,
   account: LocalAccount,

@@ -3,10 +3,9 @@
 import { createHash } from 'node:crypto'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { SandboxAccount } from '../../chain/types.ts'
+import { type SandboxAccount, sendApiTransactions } from '../../chain/index.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
-import { waitFor } from '../../harness/wait.ts'
-import { sendApiTransactions } from '../../harness/wallet.ts'
+import { waitFor } from '../../contract/wait.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
 import {
   applyKycAction,
@@ -65,14 +64,8 @@ export async function createSeedApi(
   ): Promise<string[]> => {
     const chain = network ? shared.chains.get(network) : shared.chain
     if (!chain) throw new Error(`sending transactions needs a live ${network ?? ''} chain`)
-    const receipts = await sendApiTransactions(
-      chain,
-      privateKeyToAccount(from.privateKey),
-      transactions,
-    ).catch((error: Error) => {
-      throw new Error(`seed ${error.message}`)
-    })
-    return receipts.map((r) => r.transactionHash)
+    const receipts = await sendApiTransactions(chain, from.privateKey, transactions)
+    return receipts.map((receipt) => receipt.transactionHash)
   }
   const fund = async (address: string, currency: string, amount: string): Promise<void> => {
     await faucet(shared, { address: address as Hex, currency, amount })
