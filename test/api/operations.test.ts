@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { ROUTE_NOT_FOUND_HEADER } from '../../src/errors/sandbox-error.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 type Json = Record<string, unknown>
 const official = new URL('../fixtures/official/', import.meta.url)
@@ -66,44 +66,47 @@ describe('the official surface', () => {
   })
 })
 
-describe.each(['http', 'msw'] as const)('every operation through %s', (transport) => {
-  const client = () => t.clients.find((c) => c.transport === transport)!
-  const send = (op: string) => {
-    const [method, path] = op.split(' ') as [string, string]
-    return client().call(method, concrete(path), {
-      apiKey: newApiKey(),
-      ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+describeTransports(
+  'every operation through %s',
+  () => t,
+  (client) => {
+    const send = (op: string) => {
+      const [method, path] = op.split(' ') as [string, string]
+      return client().call(method, concrete(path), {
+        apiKey: newApiKey(),
+        ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+      })
+    }
+
+    it('marks a route-not-found 404 (and only it) with its header, distinct from a resource 404', async () => {
+      const missing = await client().call('GET', '/v2/nothing-here')
+      expect(missing.status).toBe(404)
+      expect(missing.body).toEqual({
+        statusCode: 404,
+        message: 'Cannot GET /v2/nothing-here',
+        error: 'Not Found',
+      })
+      expect(missing.headers.get(ROUTE_NOT_FOUND_HEADER)).toBe('true')
+      const wrongMethod = await client().call('PUT', '/v2/currencies')
+      expect([wrongMethod.status, wrongMethod.headers.get(ROUTE_NOT_FOUND_HEADER)]).toEqual([404, 'true'])
+      const resource = await client().call('GET', `/v2/request/01${'0'.repeat(64)}`)
+      expect(resource.body).toEqual({ statusCode: 404, message: 'Request not found', error: 'Not Found' })
+      expect(resource.headers.get(ROUTE_NOT_FOUND_HEADER)).toBeNull()
     })
-  }
 
-  it('marks a route-not-found 404 (and only it) with its header, distinct from a resource 404', async () => {
-    const missing = await client().call('GET', '/v2/nothing-here')
-    expect(missing.status).toBe(404)
-    expect(missing.body).toEqual({
-      statusCode: 404,
-      message: 'Cannot GET /v2/nothing-here',
-      error: 'Not Found',
+    it.each(operations.filter((op) => !(op in PENDING)))('serves %s', async (op) => {
+      const res = await send(op)
+      expect(res.headers.get(ROUTE_NOT_FOUND_HEADER), `${op}: ${res.text}`).toBeNull()
+      // an answer of the operation itself: its own error for placeholder input, never a crash
+      expect(res.status, `${op}: ${res.text}`).toBeLessThan(500)
     })
-    expect(missing.headers.get(ROUTE_NOT_FOUND_HEADER)).toBe('true')
-    const wrongMethod = await client().call('PUT', '/v2/currencies')
-    expect([wrongMethod.status, wrongMethod.headers.get(ROUTE_NOT_FOUND_HEADER)]).toEqual([404, 'true'])
-    const resource = await client().call('GET', `/v2/request/01${'0'.repeat(64)}`)
-    expect(resource.body).toEqual({ statusCode: 404, message: 'Request not found', error: 'Not Found' })
-    expect(resource.headers.get(ROUTE_NOT_FOUND_HEADER)).toBeNull()
-  })
 
-  it.each(operations.filter((op) => !(op in PENDING)))('serves %s', async (op) => {
-    const res = await send(op)
-    expect(res.headers.get(ROUTE_NOT_FOUND_HEADER), `${op}: ${res.text}`).toBeNull()
-    // an answer of the operation itself: its own error for placeholder input, never a crash
-    expect(res.status, `${op}: ${res.text}`).toBeLessThan(500)
-  })
-
-  it.each(Object.entries(PENDING))('%s is pending (%s): still a route-not-found 404', async (op) => {
-    const res = await send(op)
-    expect(
-      [res.status, res.headers.get(ROUTE_NOT_FOUND_HEADER)],
-      `${op} is served now: drop it from PENDING`,
-    ).toEqual([404, 'true'])
-  })
-})
+    it.each(Object.entries(PENDING))('%s is pending (%s): still a route-not-found 404', async (op) => {
+      const res = await send(op)
+      expect(
+        [res.status, res.headers.get(ROUTE_NOT_FOUND_HEADER)],
+        `${op} is served now: drop it from PENDING`,
+      ).toEqual([404, 'true'])
+    })
+  },
+)

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paymentEventPayload } from '../../src/resources/requests/events.ts'
 import type { DetectedPayment } from '../../src/resources/requests/schema.ts'
 import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
-import { type ApiClient, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import {
+  type ApiClient,
+  describeTransports,
+  newApiKey,
+  startTransports,
+  type Transports,
+} from '../support/clients.ts'
 import { createPayer, usBankDetails } from '../support/compliance.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
@@ -86,65 +92,67 @@ async function realEvents(client: ApiClient, apiKey: string) {
   return byType
 }
 
-describe.each(['http', 'msw'] as const)('test webhook payloads through %s', (transport) => {
-  const client = () => t.clients.find((c) => c.transport === transport)!
+describeTransports(
+  'test webhook payloads through %s',
+  () => t,
+  (client) => {
+    it('carry, for every event type, every field of the real event of that type', async () => {
+      const apiKey = newApiKey()
+      const real = await realEvents(client(), apiKey)
+      for (const type of ['request.recurring', 'compliance.updated', 'payment_detail.updated'])
+        expect(real.has(type), type).toBe(true)
+      // payment.confirmed and payment.partial as the payment detector builds them
+      const world = t.sandbox.shared.tenants.get(apiKey)
+      const [request] = world.requests.all()
+      const payment: DetectedPayment = {
+        id: 'p1',
+        key: '1:0xabc:0',
+        type: 'direct',
+        amount: '10',
+        amountRaw: '1000',
+        paidAmount: '0.004',
+        paidAmountRaw: '4000000000000000',
+        feeAmount: '0',
+        feeAmountRaw: '0',
+        feeAddress: '0x0000000000000000000000000000000000000000',
+        gasFee: '0.0001',
+        txHash: `0x${'ab'.repeat(32)}`,
+        blockNumber: 1,
+        blockHash: `0x${'cd'.repeat(32)}`,
+        logIndex: 0,
+        chainId: 11155111,
+        network: 'sepolia',
+        proxy: '0x0000000000000000000000000000000000000001',
+        timestamp: new Date().toISOString(),
+        from: '0x2e2E5C79F571ef1658d4C2d3684a1FE97DD30570',
+        to: request!.paymentAddress,
+        conversionRate: null,
+        amountInUsd: null,
+      }
+      const confirmed = paymentEventPayload(t.sandbox.shared, { ...request!, payments: [payment] }, payment)
+      real.set('payment.confirmed', { event: 'payment.confirmed', ...confirmed })
+      real.set('payment.partial', { event: 'payment.partial', ...confirmed })
 
-  it('carry, for every event type, every field of the real event of that type', async () => {
-    const apiKey = newApiKey()
-    const real = await realEvents(client(), apiKey)
-    for (const type of ['request.recurring', 'compliance.updated', 'payment_detail.updated'])
-      expect(real.has(type), type).toBe(true)
-    // payment.confirmed and payment.partial as the payment detector builds them
-    const world = t.sandbox.shared.tenants.get(apiKey)
-    const [request] = world.requests.all()
-    const payment: DetectedPayment = {
-      id: 'p1',
-      key: '1:0xabc:0',
-      type: 'direct',
-      amount: '10',
-      amountRaw: '1000',
-      paidAmount: '0.004',
-      paidAmountRaw: '4000000000000000',
-      feeAmount: '0',
-      feeAmountRaw: '0',
-      feeAddress: '0x0000000000000000000000000000000000000000',
-      gasFee: '0.0001',
-      txHash: `0x${'ab'.repeat(32)}`,
-      blockNumber: 1,
-      blockHash: `0x${'cd'.repeat(32)}`,
-      logIndex: 0,
-      chainId: 11155111,
-      network: 'sepolia',
-      proxy: '0x0000000000000000000000000000000000000001',
-      timestamp: new Date().toISOString(),
-      from: '0x2e2E5C79F571ef1658d4C2d3684a1FE97DD30570',
-      to: request!.paymentAddress,
-      conversionRate: null,
-      amountInUsd: null,
-    }
-    const confirmed = paymentEventPayload(t.sandbox.shared, { ...request!, payments: [payment] }, payment)
-    real.set('payment.confirmed', { event: 'payment.confirmed', ...confirmed })
-    real.set('payment.partial', { event: 'payment.partial', ...confirmed })
-
-    const hook = await client().call('POST', '/v2/webhook', { apiKey, body: { url: receiver.url } })
-    receiver.secret = hook.body.secret
-    receiver.received.length = 0
-    for (const eventType of WEBHOOK_EVENT_TYPES) {
-      const res = await client().call('POST', '/v2/webhook/test', { apiKey, body: { eventType } })
-      expect(res.status, eventType).toBe(201)
-    }
-    const got = await receiver.waitFor(WEBHOOK_EVENT_TYPES.length)
-    for (const eventType of WEBHOOK_EVENT_TYPES) {
-      const test = got.find((r) => r.body.event === eventType)
-      expect(test, eventType).toBeDefined()
-      const expected = real.has(eventType) ? keyPaths(real.get(eventType)) : documented[eventType]!
-      expect(expected.length, eventType).toBeGreaterThan(3)
-      expect(keyPaths(test!.body), eventType).toEqual(expect.arrayContaining(expected))
-    }
-    const recurring = got.find((r) => r.body.event === 'request.recurring')!.body
-    expect(recurring.originalRequestPaymentReference).toMatch(/^0x[0-9a-f]{16}$/)
-    const refunded = got.find((r) => r.body.event === 'payment.refunded')!.body
-    expect(refunded.refundedTo).toMatch(/^0x[0-9a-fA-F]{40}$/)
-    expect(refunded.refundAmount).toMatch(/^\d+\.\d+$/)
-  })
-})
+      const hook = await client().call('POST', '/v2/webhook', { apiKey, body: { url: receiver.url } })
+      receiver.secret = hook.body.secret
+      receiver.received.length = 0
+      for (const eventType of WEBHOOK_EVENT_TYPES) {
+        const res = await client().call('POST', '/v2/webhook/test', { apiKey, body: { eventType } })
+        expect(res.status, eventType).toBe(201)
+      }
+      const got = await receiver.waitFor(WEBHOOK_EVENT_TYPES.length)
+      for (const eventType of WEBHOOK_EVENT_TYPES) {
+        const test = got.find((r) => r.body.event === eventType)
+        expect(test, eventType).toBeDefined()
+        const expected = real.has(eventType) ? keyPaths(real.get(eventType)) : documented[eventType]!
+        expect(expected.length, eventType).toBeGreaterThan(3)
+        expect(keyPaths(test!.body), eventType).toEqual(expect.arrayContaining(expected))
+      }
+      const recurring = got.find((r) => r.body.event === 'request.recurring')!.body
+      expect(recurring.originalRequestPaymentReference).toMatch(/^0x[0-9a-f]{16}$/)
+      const refunded = got.find((r) => r.body.event === 'payment.refunded')!.body
+      expect(refunded.refundedTo).toMatch(/^0x[0-9a-fA-F]{40}$/)
+      expect(refunded.refundAmount).toMatch(/^\d+\.\d+$/)
+    })
+  },
+)
