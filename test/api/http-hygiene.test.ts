@@ -3,7 +3,7 @@
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TenantIds } from '../../src/store/tenant-ids.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 const SEED = 4242
 let t: Transports
@@ -65,33 +65,35 @@ describe('slow clients on the HTTP server', () => {
   })
 })
 
-describe.each(['http', 'msw'] as const)('seeded ids through %s', (transport) => {
-  const client = () => t.clients.find((c) => c.transport === transport)!
+describeTransports(
+  'seeded ids through %s',
+  () => t,
+  (client) => {
+    it('gives each key its own id sequence: the same whatever other keys do, never another key’s', async () => {
+      const [a, b] = [newApiKey(), newApiKey()]
+      const session = async (apiKey: string) =>
+        (await client().call('POST', '/__sandbox/sessions', { apiKey, body: {} })).body.token as string
+      const clientId = async (apiKey: string) => {
+        const res = await client().call('POST', '/v2/client-ids', {
+          apiKey,
+          body: { label: 'shop', allowedDomains: ['https://shop.example'] },
+        })
+        expect(res.status).toBe(201)
+        return res.body.clientId as string
+      }
+      // interleaved: a, b, b, a
+      const aSession = await session(a)
+      const bSession = await session(b)
+      const bClient = await clientId(b)
+      const aClient = await clientId(a)
+      expect(aSession).not.toBe(bSession)
+      expect(aClient).not.toBe(bClient)
 
-  it('gives each key its own id sequence: the same whatever other keys do, never another key’s', async () => {
-    const [a, b] = [newApiKey(), newApiKey()]
-    const session = async (apiKey: string) =>
-      (await client().call('POST', '/__sandbox/sessions', { apiKey, body: {} })).body.token as string
-    const clientId = async (apiKey: string) => {
-      const res = await client().call('POST', '/v2/client-ids', {
-        apiKey,
-        body: { label: 'shop', allowedDomains: ['https://shop.example'] },
-      })
-      expect(res.status).toBe(201)
-      return res.body.clientId as string
-    }
-    // interleaved: a, b, b, a
-    const aSession = await session(a)
-    const bSession = await session(b)
-    const bClient = await clientId(b)
-    const aClient = await clientId(a)
-    expect(aSession).not.toBe(bSession)
-    expect(aClient).not.toBe(bClient)
-
-    // what key a draws depends only on the seed and the key: a fresh generator for it predicts both ids
-    const predicted = new TenantIds(SEED).for(a)
-    expect(aSession).toBe(`sess_${predicted.hex(24)}`)
-    predicted.ulid() // the client ID record's own id comes first
-    expect(aClient).toBe(`cli_${predicted.hex(6)}`)
-  })
-})
+      // what key a draws depends only on the seed and the key: a fresh generator for it predicts both ids
+      const predicted = new TenantIds(SEED).for(a)
+      expect(aSession).toBe(`sess_${predicted.hex(24)}`)
+      predicted.ulid() // the client ID record's own id comes first
+      expect(aClient).toBe(`cli_${predicted.hex(6)}`)
+    })
+  },
+)

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StartedChain } from '../../src/chain/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports
 const logged: string[] = []
@@ -12,64 +12,64 @@ beforeAll(async () => {
 })
 afterAll(async () => t?.close())
 
-describe.each([
-  ['http', 3],
-  ['msw', 4],
-] as const)('chain supervision through %s', (transport, account) => {
-  const client = () => t.clients.find((c) => c.transport === transport)!
+describeTransports(
+  'chain supervision through %s',
+  () => t,
+  { http: 3, msw: 4 },
+  (client, account) => {
+    it('restarts a killed anvil within 2 s with its state: paid stays paid, balances and blocks kept, new payments detected', async () => {
+      const apiKey = newApiKey()
+      const payee = freshAddress()
+      const created = await client().call('POST', '/v2/request', {
+        apiKey,
+        body: { amount: '7', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia', payee },
+      })
+      const requestId = created.body.requestId as string
+      const status = () => client().call('GET', `/v2/request/${requestId}`, { apiKey })
+      const pay = await client().call('GET', `/v2/request/${requestId}/pay`, { apiKey })
+      await execute(t.sandbox, pay.body.transactions, account)
+      await until(status, (r) => r.body.hasBeenPaid)
+      const chain = t.sandbox.chain! as StartedChain
+      const token = chain.tokens['FAU-sepolia']!
+      const balance = await chain.balanceOf(token, payee)
+      const block = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
+      await t.sandbox.shared.supervisors.get('sepolia')!.save()
 
-  it('restarts a killed anvil within 2 s with its state: paid stays paid, balances and blocks kept, new payments detected', async () => {
-    const apiKey = newApiKey()
-    const payee = freshAddress()
-    const created = await client().call('POST', '/v2/request', {
-      apiKey,
-      body: { amount: '7', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia', payee },
+      const killedAt = performance.now()
+      process.kill(chain.pid!, 'SIGKILL')
+      // anvil is usually back before a call can see it down (the outage itself is tested at the end of the file)
+      const { value: up } = await until(
+        () => client().call('GET', '/__sandbox/health', { apiKey: null }),
+        (r) => r.status === 200,
+        { timeoutMs: 5000 },
+      )
+      expect(performance.now() - killedAt).toBeLessThan(2000 + 500)
+      expect(up.body.chains[0]).toMatchObject({ network: 'sepolia', restarts: expect.any(Number) })
+      expect(await chain.balanceOf(token, payee)).toBe(balance)
+      expect(await chain.publicClient.getBlockNumber({ cacheTime: 0 })).toBeGreaterThanOrEqual(block)
+      await t.sandbox.detectors.get('sepolia')!.sync()
+      expect((await status()).body).toMatchObject({ hasBeenPaid: true, status: 'paid' })
+
+      // the chain works as before: a new request is paid and detected
+      const next = await client().call('POST', '/v2/request', {
+        apiKey,
+        body: { amount: '2', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia', payee },
+      })
+      const nextPay = await client().call('GET', `/v2/request/${next.body.requestId}/pay`, { apiKey })
+      await execute(t.sandbox, nextPay.body.transactions, account)
+      await until(
+        () => client().call('GET', `/v2/request/${next.body.requestId}`, { apiKey }),
+        (r) => r.body.hasBeenPaid,
+      )
+      expect(logged.filter((m) => m.includes('unexpected error'))).toEqual([])
+      expect(
+        logged.some((m) =>
+          /anvil of sepolia \(pid \d+\) exited .* restarting it with the state saved at/.test(m),
+        ),
+      ).toBe(true)
     })
-    const requestId = created.body.requestId as string
-    const status = () => client().call('GET', `/v2/request/${requestId}`, { apiKey })
-    const pay = await client().call('GET', `/v2/request/${requestId}/pay`, { apiKey })
-    await execute(t.sandbox, pay.body.transactions, account)
-    await until(status, (r) => r.body.hasBeenPaid)
-    const chain = t.sandbox.chain! as StartedChain
-    const token = chain.tokens['FAU-sepolia']!
-    const balance = await chain.balanceOf(token, payee)
-    const block = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
-    await t.sandbox.shared.supervisors.get('sepolia')!.save()
-
-    const killedAt = performance.now()
-    process.kill(chain.pid!, 'SIGKILL')
-    // anvil is usually back before a call can see it down (the outage itself is tested at the end of the file)
-    const { value: up } = await until(
-      () => client().call('GET', '/__sandbox/health', { apiKey: null }),
-      (r) => r.status === 200,
-      5000,
-    )
-    expect(performance.now() - killedAt).toBeLessThan(2000 + 500)
-    expect(up.body.chains[0]).toMatchObject({ network: 'sepolia', restarts: expect.any(Number) })
-    expect(await chain.balanceOf(token, payee)).toBe(balance)
-    expect(await chain.publicClient.getBlockNumber({ cacheTime: 0 })).toBeGreaterThanOrEqual(block)
-    await t.sandbox.detectors.get('sepolia')!.sync()
-    expect((await status()).body).toMatchObject({ hasBeenPaid: true, status: 'paid' })
-
-    // the chain works as before: a new request is paid and detected
-    const next = await client().call('POST', '/v2/request', {
-      apiKey,
-      body: { amount: '2', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia', payee },
-    })
-    const nextPay = await client().call('GET', `/v2/request/${next.body.requestId}/pay`, { apiKey })
-    await execute(t.sandbox, nextPay.body.transactions, account)
-    await until(
-      () => client().call('GET', `/v2/request/${next.body.requestId}`, { apiKey }),
-      (r) => r.body.hasBeenPaid,
-    )
-    expect(logged.filter((m) => m.includes('unexpected error'))).toEqual([])
-    expect(
-      logged.some((m) =>
-        /anvil of sepolia \(pid \d+\) exited .* restarting it with the state saved at/.test(m),
-      ),
-    ).toBe(true)
-  })
-})
+  },
+)
 
 describe('a chain that stays down', () => {
   it('answers health 503 degraded with the reason, and 503 (never 500) to calls that need the chain', async () => {

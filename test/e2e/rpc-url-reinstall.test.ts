@@ -37,7 +37,7 @@ describe('a dev node reset under --rpc-url', () => {
     await until(
       () => client.call('GET', '/__sandbox/health', { apiKey: null }),
       (r) => r.status === 200,
-      15_000,
+      { timeoutMs: 15_000 },
     )
     expect(await hasCode(chain, chain.contracts.ERC20FeeProxy!)).toBe(true)
     expect(logged.some((m) => /lost the contracts/.test(m))).toBe(true)
@@ -57,7 +57,7 @@ describe('a dev node reset under --rpc-url', () => {
     await until(
       () => client.call('GET', `/v2/request/${created.body.requestId}`, { apiKey }),
       (r) => r.body.hasBeenPaid,
-      10_000,
+      { timeoutMs: 10_000 },
     )
   })
 })
