@@ -25,6 +25,9 @@ COPY bin ./bin
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
 EXPOSE 8080
+# state kept across restarts when SANDBOX_STATE_DIR=/data is set (docker run -v sandbox-data:/data -e SANDBOX_STATE_DIR=/data)
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/__sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 USER node

@@ -20,6 +20,7 @@ Options:
   --scenarios <dir>   extra scenario files (.ts, .js, .json); repeatable (env SANDBOX_SCENARIOS, comma list)
   --headers-timeout <ms>  a client has this long to send its headers (env SANDBOX_HEADERS_TIMEOUT_MS; 10000)
   --request-timeout <ms>  ... and its whole request (env SANDBOX_REQUEST_TIMEOUT_MS; 30000); slower: 408, closed
+  --state-dir <dir>   keep the state across restarts in this folder (env SANDBOX_STATE_DIR; /data in Docker)
   --max-worlds <n>    worlds (key x scenario) kept in memory; the least recently used past it is dropped
                       (env SANDBOX_MAX_WORLDS; default 1000)
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
       'webhook-url': { type: 'string' },
       'headers-timeout': { type: 'string' },
       'max-worlds': { type: 'string' },
+      'state-dir': { type: 'string' },
       'request-timeout': { type: 'string' },
       'webhook-secret': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -98,6 +100,9 @@ async function main(): Promise<void> {
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),
     ...(maxWorlds !== undefined ? { maxWorlds: Number(maxWorlds) } : {}),
+    ...((values['state-dir'] ?? env.SANDBOX_STATE_DIR)
+      ? { stateDir: (values['state-dir'] ?? env.SANDBOX_STATE_DIR)! }
+      : {}),
     timeouts: {
       ...(headersMs !== undefined ? { headersMs: Number(headersMs) } : {}),
       ...(requestMs !== undefined ? { requestMs: Number(requestMs) } : {}),

@@ -24,6 +24,7 @@ import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './contro
 import { rpcGuardMiddleware } from './control/rpc-guard.ts'
 import { ScenarioEngine } from './control/scenarios/engine.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
+import { StateDir } from './control/state-dir.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-delivery.ts'
@@ -68,6 +69,11 @@ export interface SandboxOptions {
    * journal and seeded id sequence go too.
    */
   maxWorlds?: number
+  /**
+   * Keeps the state across restarts in this folder (saved every second, atomically): worlds, clocks, scenario
+   * choices, webhooks, client IDs, sessions and each embedded chain's anvil state. Without it, state lives in memory.
+   */
+  stateDir?: string
   /** the largest `x-sandbox-delay` accepted, in ms (default 30 000) */
   maxDelayMs?: number
   /**
@@ -244,6 +250,22 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       faultMiddleware(shared, options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
     ],
   })
+  // --state-dir: what a previous run saved comes back before the first call and the first detector scan
+  let stateDir: StateDir | null = null
+  if (options.stateDir) {
+    stateDir = new StateDir(
+      options.stateDir,
+      shared,
+      new Set(started.filter((c) => c.pid !== null).map((c) => c.network)),
+    )
+    try {
+      await stateDir.load()
+    } catch (error) {
+      await stopChains()
+      throw error
+    }
+    stateDir.start()
+  }
   const sink = createDetectionSink(shared)
   const detectors = new Map<string, PaymentDetector>(
     started.map((c) => [
@@ -264,6 +286,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async close() {
       if (closed) return
       closed = true
+      await stateDir?.stop().catch((error) => log('--state-dir: last save failed', error))
       shared.webhooks.close()
       await Promise.all([...detectors.values()].map((d) => d.stop()))
       tenants.dispose()

@@ -37,6 +37,8 @@ export interface ChainSupervisor {
   savedState(): string | null
   /** saves the state now */
   save(): Promise<void>
+  /** loads a saved state into the chain (a restart with --state-dir) */
+  restore(state: string): Promise<void>
   /** resolves once the chain answers again (at once when it does) */
   ready(): Promise<void>
   /** stops supervising and the anvil it restarted, if any */
@@ -177,6 +179,12 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
     }),
     savedState: () => state,
     save: () => save(true),
+    async restore(saved) {
+      await rpc(chain.rpcUrl, 'anvil_loadState', [saved], 30_000)
+      state = saved
+      savedAt = new Date()
+      savedBlock = await rpc<string>(chain.rpcUrl, 'eth_blockNumber')
+    },
     ready: () => (degraded ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     async stop() {
       stopped = true

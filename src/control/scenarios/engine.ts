@@ -81,6 +81,22 @@ export class ScenarioEngine {
     else this.#selected.set(tenant, name)
   }
 
+  /** Every key's chosen scenario (those that chose one), for --state-dir. */
+  selections(): [string, string][] {
+    return [...this.#selected]
+  }
+
+  /** The ids a world's seed created, once it has run (for --state-dir). */
+  seededIds(world: World): SeededIds | undefined {
+    return this.#seeded.get(world)
+  }
+
+  /** Marks a restored world as seeded with the ids its seed created before the restart: the seed does not run again. */
+  markSeeded(world: World, ids: SeededIds): void {
+    this.#seeded.set(world, ids)
+    this.#seeding.set(world, Promise.resolve(ids))
+  }
+
   /** Copies the scenario's rules onto a new world (registered as a Tenants onCreate hook). */
   applyRules(world: World): void {
     const rules = this.registry.get(world.scenario)?.rules

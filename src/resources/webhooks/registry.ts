@@ -25,6 +25,21 @@ export class WebhookRegistry {
     return this.#owners.get(tenant) ?? tenant
   }
 
+  /** Every key's webhooks and owners, for --state-dir. */
+  entries(): { hooks: [string, WebhookRecord[]][]; owners: [string, string][] } {
+    return {
+      hooks: [...this.#byTenant].map(([tenant, hooks]) => [tenant, [...hooks.values()]]),
+      owners: [...this.#owners],
+    }
+  }
+
+  /** Puts back what `entries()` returned (a restart with --state-dir). */
+  restore(saved: ReturnType<WebhookRegistry['entries']>): void {
+    for (const [tenant, owner] of saved.owners) this.#owners.set(tenant, owner)
+    for (const [tenant, hooks] of saved.hooks)
+      this.#byTenant.set(tenant, new Map(hooks.map((h) => [h.id, h])))
+  }
+
   /** Registers a URL for a key; `secret` defaults to 32 random bytes as hex (the service's format). */
   add(tenant: string, url: string, at: Date, secret?: string): WebhookRecord {
     tenant = this.#owner(tenant)

@@ -1,0 +1,234 @@
+// --state-dir: the sandbox's state kept across restarts. Every second (when it changed) the worlds (every Table and
+// Map of each world, its clock, rules and seeded ids), the keys' scenario choices, webhooks, client IDs, sessions and
+// payer page links go to `state.json`, and each embedded chain's anvil state (saved by its supervisor) to
+// `chain-<network>.state`; each file is written to a temporary name, synced, then renamed over the old one, so a
+// SIGKILL leaves the previous complete file. A restart loads them back before serving. What is not kept: the journal,
+// webhook delivery records and their pending retries, timed compliance and payment-detail reviews (recurring payouts
+// are rescheduled on their clocks), and the state of a node reached by --rpc-url (not ours).
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs'
+import { join } from 'node:path'
+import type { ChainSupervisor } from '../chain/index.ts'
+import type { SharedState } from '../contract/route-context.ts'
+import { scheduleNext } from '../resources/payouts/execution.ts'
+import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
+import type { WorldRules } from '../store/rules.ts'
+import { Table } from '../store/table.ts'
+import type { World } from '../store/world.ts'
+
+/** The format of state.json this version writes and reads. */
+export const STATE_FORMAT = 1
+
+interface SavedWorld {
+  tenant: string
+  scenario: string
+  clockOffsetMs: number
+  rules: WorldRules
+  seeded: Record<string, unknown> | null
+  tables: Record<string, unknown[]>
+  maps: Record<string, [string, unknown][]>
+}
+
+interface SavedState {
+  format: number
+  savedAt: string
+  worlds: SavedWorld[]
+  selections: [string, string][]
+  webhooks: ReturnType<WebhookRegistry['entries']>
+  directory: {
+    clientIds: [string, unknown][]
+    sessions: [string, unknown][]
+    pageTokens: [string, unknown][]
+  }
+}
+
+/** Writes `text` so that `path` always holds a complete file: temporary file, fsync, rename. */
+export function writeAtomically(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`
+  const fd = openSync(tmp, 'w')
+  try {
+    writeSync(fd, text)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  renameSync(tmp, path)
+}
+
+function snapshotWorld(world: World, shared: SharedState): SavedWorld {
+  const tables: Record<string, unknown[]> = {}
+  const maps: Record<string, [string, unknown][]> = {}
+  for (const [name, value] of Object.entries(world)) {
+    if (value instanceof Table) tables[name] = value.all()
+    else if (value instanceof Map) maps[name] = [...value]
+  }
+  return {
+    tenant: world.tenant,
+    scenario: world.scenario,
+    clockOffsetMs: world.clock.now().getTime() - Date.now(),
+    rules: world.rules,
+    seeded: (shared.scenarios.seededIds(world) as Record<string, unknown> | undefined) ?? null,
+    tables,
+    maps,
+  }
+}
+
+async function restoreWorld(saved: SavedWorld, shared: SharedState): Promise<void> {
+  const world = shared.tenants.get(saved.tenant, saved.scenario)
+  world.rules = saved.rules
+  const fields = world as unknown as Record<string, unknown>
+  for (const [name, records] of Object.entries(saved.tables)) {
+    const table = fields[name]
+    if (!(table instanceof Table)) continue
+    for (const record of records) await table.insert(record as never)
+  }
+  for (const [name, entries] of Object.entries(saved.maps)) {
+    const map = fields[name]
+    if (map instanceof Map) for (const [k, v] of entries) map.set(k, v)
+  }
+  for (const request of world.requests.all())
+    shared.paymentReferences.add(request.paymentReference, world, request.requestId)
+  shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
+  if (saved.clockOffsetMs > 1000) await world.clock.advance(saved.clockOffsetMs)
+  // recurring payouts go on on their clocks (their old timers died with the process)
+  const ctx = { shared, tenant: world.tenant, world }
+  for (const payout of world.recurringPayouts.all()) {
+    if (payout.status !== 'active') continue
+    await world.recurringPayouts.update(payout.id, (draft) => {
+      draft.timerId = null
+    })
+    await scheduleNext(ctx, payout.id, world.clock.now())
+  }
+}
+
+/** The state dir of one sandbox: load once at start, then save every second until stopped. */
+export class StateDir {
+  readonly #dir: string
+  readonly #shared: SharedState
+  readonly #supervisors: ReadonlyMap<string, ChainSupervisor>
+  readonly #embedded: ReadonlySet<string>
+  #timer: NodeJS.Timeout | undefined
+  #lastText = ''
+  readonly #lastChain = new Map<string, string>()
+  #saving = false
+
+  constructor(dir: string, shared: SharedState, embedded: ReadonlySet<string>) {
+    this.#dir = dir
+    this.#shared = shared
+    this.#supervisors = shared.supervisors
+    this.#embedded = embedded
+    mkdirSync(dir, { recursive: true })
+  }
+
+  get #statePath(): string {
+    return join(this.#dir, 'state.json')
+  }
+
+  #chainPath(network: string): string {
+    return join(this.#dir, `chain-${network}.state`)
+  }
+
+  /** Loads what a previous run saved (nothing when the dir is new); refuses a state of another format. */
+  async load(): Promise<{ worlds: number } | null> {
+    for (const network of this.#embedded) {
+      const path = this.#chainPath(network)
+      if (!existsSync(path)) continue
+      const saved = readFileSync(path, 'utf8')
+      await this.#supervisors.get(network)!.restore(saved)
+      this.#lastChain.set(network, saved)
+    }
+    if (!existsSync(this.#statePath)) return null
+    const text = readFileSync(this.#statePath, 'utf8')
+    let state: SavedState
+    try {
+      state = JSON.parse(text) as SavedState
+    } catch (error) {
+      throw new Error(`--state-dir ${this.#dir}: state.json is not JSON (${(error as Error).message})`)
+    }
+    if (state.format !== STATE_FORMAT) {
+      throw new Error(
+        `--state-dir ${this.#dir} holds state format ${String(state.format)}; this version of request-sandbox reads format ${STATE_FORMAT}: start with an empty --state-dir, or move this one away`,
+      )
+    }
+    const { shared } = { shared: this.#shared }
+    for (const [tenant, name] of state.selections) {
+      try {
+        shared.scenarios.select(tenant, name)
+      } catch {
+        shared.log(
+          `--state-dir: scenario ${name} of a key is no longer known; the key runs in the default one`,
+        )
+      }
+    }
+    shared.webhooks.registry.restore(state.webhooks)
+    for (const [k, v] of state.directory.clientIds) shared.directory.clientIdToTenant.set(k, v as never)
+    for (const [k, v] of state.directory.sessions) shared.directory.sessionToTenant.set(k, v as never)
+    for (const [k, v] of state.directory.pageTokens) shared.directory.pageTokenToPayer.set(k, v as never)
+    for (const world of state.worlds) await restoreWorld(world, shared)
+    this.#lastText = text
+    return { worlds: state.worlds.length }
+  }
+
+  /** Saves every second from now on (the timer does not keep the process alive). */
+  start(): void {
+    this.#timer = setInterval(
+      () => void this.save().catch((e) => this.#shared.log('--state-dir: save failed', e)),
+      1000,
+    )
+    this.#timer.unref()
+  }
+
+  /** Writes what changed since the last save. */
+  async save(): Promise<void> {
+    if (this.#saving) return
+    this.#saving = true
+    try {
+      const shared = this.#shared
+      const state: SavedState = {
+        format: STATE_FORMAT,
+        savedAt: new Date().toISOString(),
+        worlds: [...shared.tenants.all()].map((w) => snapshotWorld(w, shared)),
+        selections: shared.scenarios.selections(),
+        webhooks: shared.webhooks.registry.entries(),
+        directory: {
+          clientIds: [...shared.directory.clientIdToTenant],
+          sessions: [...shared.directory.sessionToTenant],
+          pageTokens: [...shared.directory.pageTokenToPayer],
+        },
+      }
+      const text = JSON.stringify(state)
+      // savedAt changes every time: compare without it
+      if (text.slice(text.indexOf('"worlds"')) !== this.#lastText.slice(this.#lastText.indexOf('"worlds"')))
+        writeAtomically(this.#statePath, text)
+      this.#lastText = text
+      for (const network of this.#embedded) {
+        const chainState = this.#supervisors.get(network)?.savedState()
+        if (chainState && chainState !== this.#lastChain.get(network)) {
+          writeAtomically(this.#chainPath(network), chainState)
+          this.#lastChain.set(network, chainState)
+        }
+      }
+    } finally {
+      this.#saving = false
+    }
+  }
+
+  /** Stops the timer after a last save (the chains' states saved first). */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer)
+    for (const network of this.#embedded)
+      await this.#supervisors
+        .get(network)
+        ?.save()
+        .catch(() => {})
+    await this.save()
+  }
+}

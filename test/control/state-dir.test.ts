@@ -1,0 +1,116 @@
+// --state-dir: a sandbox stopped and started again on the same folder has the same keys' requests (paid ones paid),
+// clocks, scenario choices, webhooks, client IDs and sessions, and its chain's state (balances, contracts).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
+import { execute, freshAddress, until } from '../support/chain.ts'
+import { newApiKey } from '../support/clients.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
+let sandbox: Sandbox | null = null
+afterAll(async () => {
+  await sandbox?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const json = { 'content-type': 'application/json', host: '127.0.0.1:8080' }
+async function call(
+  method: string,
+  path: string,
+  apiKey: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await sandbox!.dispatch({
+    method,
+    path,
+    query: {},
+    headers: { ...json, 'x-api-key': apiKey, ...headers },
+    rawBody: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, body: res.body as any }
+}
+
+describe('--state-dir', () => {
+  it('restores requests (paid stays paid), clocks, scenario choice, webhooks, client IDs, sessions and the chain', async () => {
+    sandbox = await createSandbox({ stateDir: dir, log: () => {} })
+    const apiKey = newApiKey()
+    const payee = freshAddress()
+    const created = await call('POST', '/v2/request', apiKey, {
+      amount: '4',
+      invoiceCurrency: 'FAU-sepolia',
+      paymentCurrency: 'FAU-sepolia',
+      payee,
+    })
+    const { requestId } = created.body
+    const pay = await call('GET', `/v2/request/${requestId}/pay`, apiKey)
+    await execute(sandbox, pay.body.transactions, 1)
+    await until(
+      () => call('GET', `/v2/request/${requestId}`, apiKey),
+      (r) => r.body.hasBeenPaid,
+    )
+    const pending = await call('POST', '/v2/request', apiKey, {
+      amount: '9',
+      invoiceCurrency: 'FAU-sepolia',
+      paymentCurrency: 'FAU-sepolia',
+      payee,
+    })
+    await call('POST', '/__sandbox/clock/advance', apiKey, { seconds: 86_400 })
+    const clockBefore = (await call('GET', '/__sandbox/clock', apiKey)).body
+    const hook = await call('POST', '/v2/webhook', apiKey, { url: 'https://example.com/hook' })
+    const client = await call('POST', '/v2/client-ids', apiKey, { label: 'shop', allowedDomains: [] })
+    const session = await call('POST', '/__sandbox/sessions', apiKey, {})
+    const other = newApiKey()
+    await call('PUT', '/__sandbox/scenario', other, { scenario: 'insufficient-funds' })
+    const seeded = (await call('GET', '/__sandbox/scenario', other)).body
+    const balance = await sandbox.chain!.balanceOf(sandbox.chain!.tokens['FAU-sepolia']!, payee)
+    expect(balance).toBeGreaterThan(0n)
+    // saved continuously: within about a second, without waiting for a close
+    await until(
+      async () => (existsSync(join(dir, 'state.json')) ? readFileSync(join(dir, 'state.json'), 'utf8') : ''),
+      (text) => text.includes(pending.body.requestId) && text.includes(session.body.token),
+      { timeoutMs: 3000 },
+    )
+    await sandbox.close() // a last save
+    sandbox = null
+    expect(readdirSync(dir).sort()).toEqual(['chain-sepolia.state', 'state.json'])
+
+    sandbox = await createSandbox({ stateDir: dir, log: () => {} })
+    const paid = await call('GET', `/v2/request/${requestId}`, apiKey)
+    expect(paid.body).toMatchObject({ hasBeenPaid: true, status: 'paid' })
+    expect((await call('GET', `/v2/request/${pending.body.requestId}`, apiKey)).body.hasBeenPaid).toBe(false)
+    const clockAfter = (await call('GET', '/__sandbox/clock', apiKey)).body
+    expect(Date.parse(clockAfter.now)).toBeGreaterThanOrEqual(Date.parse(clockBefore.now))
+    expect(Date.parse(clockAfter.now) - Date.now()).toBeGreaterThan(86_000_000)
+    expect((await call('GET', '/v2/webhook', apiKey)).body).toEqual([
+      expect.objectContaining({ id: hook.body.id }),
+    ])
+    const used = await call('GET', '/v2/currencies', '', undefined, { 'x-client-id': client.body.clientId })
+    expect(used.status).toBe(200)
+    const bySession = await call('GET', '/v2/client-ids', '', undefined, {
+      authorization: `Bearer ${session.body.token}`,
+    })
+    expect(bySession.status).toBe(200)
+    const scenario = (await call('GET', '/__sandbox/scenario', other)).body
+    expect(scenario).toMatchObject({ scenario: 'insufficient-funds', ids: seeded.ids })
+    expect(await sandbox.chain!.balanceOf(sandbox.chain!.tokens['FAU-sepolia']!, payee)).toBe(balance)
+    // the restored pending request is paid on the restored chain and detected
+    const next = await call('GET', `/v2/request/${pending.body.requestId}/pay`, apiKey)
+    await execute(sandbox, next.body.transactions, 1)
+    await until(
+      () => call('GET', `/v2/request/${pending.body.requestId}`, apiKey),
+      (r) => r.body.hasBeenPaid,
+    )
+  })
+
+  it('refuses a state dir of another format with a clear message', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
+    writeFileSync(join(other, 'state.json'), JSON.stringify({ format: 99 }))
+    await expect(createSandbox({ stateDir: other, chain: false })).rejects.toThrow(
+      /holds state format 99; this version of request-sandbox reads format 1/,
+    )
+    rmSync(other, { recursive: true, force: true })
+  })
+})
