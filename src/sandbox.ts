@@ -64,9 +64,9 @@ export interface SandboxOptions {
   /** webhook delivery: retry schedule, timeout, a server-wide URL and secret */
   webhooks?: WebhookDeliveryOptions
   /**
-   * Worlds (key x scenario) kept in memory (default 1000). Past it the least recently used one is evicted: its
-   * state is dropped (the key starts afresh, as after a reset), and when none of its key's worlds is left, the key's
-   * journal and seeded id sequence go too.
+   * Worlds (key x scenario) kept in memory (default 1000). Past it the least recently used one is evicted: with
+   * `stateDir` to disk, back on its next use; without, its state is dropped (the key starts afresh, as after a
+   * reset), and when none of its key's worlds is left, the key's journal and seeded id sequence go too.
    */
   maxWorlds?: number
   /**
@@ -230,6 +230,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // a world leaving memory takes along what other pieces kept for it: nothing may keep it alive
   tenants.onDrop((world, reason, lastOfTenant) => {
     shared.paymentReferences.forget(world)
+    // with --state-dir an evicted world waits on disk: its credentials, sessions and id sequence stay valid
+    if (reason === 'evict' && options.stateDir) return
     shared.directory.forgetWorld(world.tenant, world.scenario)
     if (lastOfTenant && reason !== 'drop') tenantIds?.forget(world.tenant)
     if (lastOfTenant && reason === 'evict') {

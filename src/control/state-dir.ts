@@ -1,10 +1,11 @@
 // --state-dir: the sandbox's state kept across restarts. Every second (when it changed) the worlds (every Table and
 // Map of each world, its clock, rules and seeded ids), the keys' scenario choices, webhooks, client IDs, sessions and
 // payer page links go to `state.json`, and each embedded chain's anvil state (saved by its supervisor) to
-// `chain-<network>.state`; each file is written to a temporary name, synced, then renamed over the old one, so a
+// `chain-<network>.state`, and worlds evicted past --max-worlds to `evicted/` until their next use; each file is written to a temporary name, synced, then renamed over the old one, so a
 // SIGKILL leaves the previous complete file. A restart loads them back before serving. What is not kept: the journal,
 // webhook delivery records and their pending retries, timed compliance and payment-detail reviews (recurring payouts
 // are rescheduled on their clocks), and the state of a node reached by --rpc-url (not ours).
+import { createHash } from 'node:crypto'
 import {
   closeSync,
   existsSync,
@@ -13,6 +14,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
@@ -82,13 +84,19 @@ function snapshotWorld(world: World, shared: SharedState): SavedWorld {
 }
 
 async function restoreWorld(saved: SavedWorld, shared: SharedState): Promise<void> {
-  const world = shared.tenants.get(saved.tenant, saved.scenario)
+  await fillWorld(shared.tenants.get(saved.tenant, saved.scenario), saved, shared)
+}
+
+// Everything but the recurring payouts' rescheduling happens synchronously (Table.insert stores at once), so an
+// evicted world can be brought back inside Tenants.get.
+function fillWorld(world: World, saved: SavedWorld, shared: SharedState): Promise<void> {
   world.rules = saved.rules
   const fields = world as unknown as Record<string, unknown>
+  // no await before the end: every record is stored before this returns
+  const inserts: Promise<unknown>[] = []
   for (const [name, records] of Object.entries(saved.tables)) {
     const table = fields[name]
-    if (!(table instanceof Table)) continue
-    for (const record of records) await table.insert(record as never)
+    if (table instanceof Table) for (const record of records) inserts.push(table.insert(record as never))
   }
   for (const [name, entries] of Object.entries(saved.maps)) {
     const map = fields[name]
@@ -97,7 +105,12 @@ async function restoreWorld(saved: SavedWorld, shared: SharedState): Promise<voi
   for (const request of world.requests.all())
     shared.paymentReferences.add(request.paymentReference, world, request.requestId)
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
-  if (saved.clockOffsetMs > 1000) await world.clock.advance(saved.clockOffsetMs)
+  // advance moves the clock at once; what falls due runs after
+  const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()
+  return Promise.all([...inserts, advanced]).then(() => resumePayouts(world, shared))
+}
+
+async function resumePayouts(world: World, shared: SharedState): Promise<void> {
   // recurring payouts go on on their clocks (their old timers died with the process)
   const ctx = { shared, tenant: world.tenant, world }
   for (const payout of world.recurringPayouts.all()) {
@@ -125,7 +138,40 @@ export class StateDir {
     this.#shared = shared
     this.#supervisors = shared.supervisors
     this.#embedded = embedded
+    mkdirSync(join(dir, 'evicted'), { recursive: true })
+    // worlds past --max-worlds go to disk and come back on their next use; a reset forgets them there too
+    shared.tenants.onDrop((world, reason) => {
+      if (reason === 'evict')
+        writeAtomically(
+          this.#evictedPath(world.tenant, world.scenario),
+          JSON.stringify(snapshotWorld(world, shared)),
+        )
+    })
+    shared.tenants.onReset((tenant) => rmSync(this.#evictedDir(tenant), { recursive: true, force: true }))
+    shared.tenants.setReviver((world) => this.#revive(world))
+  }
+
+  #evictedDir(tenant: string): string {
+    return join(this.#dir, 'evicted', createHash('sha256').update(tenant).digest('hex').slice(0, 32))
+  }
+
+  #evictedPath(tenant: string, scenario: string): string {
+    const dir = this.#evictedDir(tenant)
     mkdirSync(dir, { recursive: true })
+    return join(dir, `${createHash('sha256').update(scenario).digest('hex').slice(0, 32)}.json`)
+  }
+
+  #revive(world: World): boolean {
+    const dir = this.#evictedDir(world.tenant)
+    if (!existsSync(dir)) return false
+    const path = this.#evictedPath(world.tenant, world.scenario)
+    if (!existsSync(path)) return false
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as SavedWorld
+    rmSync(path, { force: true })
+    fillWorld(world, saved, this.#shared).catch((error) =>
+      this.#shared.log('--state-dir: an evicted world came back incomplete', error),
+    )
+    return true
   }
 
   get #statePath(): string {

@@ -13,6 +13,12 @@ export type WorldDropListener = (
   lastOfTenant: boolean,
 ) => void
 
+/**
+ * Fills a world just created with what it held before it was evicted (--state-dir keeps evicted worlds on disk);
+ * false when there is nothing to bring back.
+ */
+export type WorldReviver = (world: World) => boolean
+
 /** Options of Tenants. */
 export interface TenantsOptions {
   /** worlds kept in memory; past it the least recently used world is evicted (default 1000) */
@@ -28,6 +34,8 @@ export class Tenants {
   readonly #initializers: WorldInitializer[] = []
   readonly #dropListeners: WorldDropListener[] = []
   readonly #maxWorlds: number
+  readonly #resetListeners: ((tenant: string) => void)[] = []
+  #reviver: WorldReviver | null = null
 
   constructor(log: (message: string, error: unknown) => void, options: TenantsOptions = {}) {
     this.#log = log
@@ -44,7 +52,17 @@ export class Tenants {
     this.#dropListeners.push(listener)
   }
 
-  /** The world of `tenant` under `scenario`, created on first use. */
+  /** Registers a function run on every reset of a key, whether or not it has worlds in memory. */
+  onReset(listener: (tenant: string) => void): void {
+    this.#resetListeners.push(listener)
+  }
+
+  /** Sets what brings evicted worlds back on their next use (--state-dir). */
+  setReviver(reviver: WorldReviver): void {
+    this.#reviver = reviver
+  }
+
+  /** The world of `tenant` under `scenario`, created on first use (or brought back, when it was evicted). */
   get(tenant: string, scenario = 'default'): World {
     const key = `${scenario}\u0000${tenant}`
     let world = this.#worlds.get(key)
@@ -60,6 +78,13 @@ export class Tenants {
     this.#worlds.set(key, world)
     this.#perTenant.set(tenant, (this.#perTenant.get(tenant) ?? 0) + 1)
     for (const init of this.#initializers) init(world)
+    if (this.#reviver) {
+      try {
+        this.#reviver(world)
+      } catch (error) {
+        this.#log(`world of a key could not be brought back from the state dir (it starts empty)`, error)
+      }
+    }
     this.#evictPastCap()
     return world
   }
@@ -77,6 +102,7 @@ export class Tenants {
   /** Drops the worlds of one tenant (every scenario); the next call starts fresh. */
   reset(tenant: string): void {
     for (const [key, world] of this.#worlds) if (world.tenant === tenant) this.#remove(key, 'reset')
+    for (const listener of this.#resetListeners) listener(tenant)
   }
 
   /** Number of worlds in memory. */

@@ -75,7 +75,7 @@ describe('--state-dir', () => {
     )
     await sandbox.close() // a last save
     sandbox = null
-    expect(readdirSync(dir).sort()).toEqual(['chain-sepolia.state', 'state.json'])
+    expect(readdirSync(dir).sort()).toEqual(['chain-sepolia.state', 'evicted', 'state.json'])
 
     sandbox = await createSandbox({ stateDir: dir, log: () => {} })
     const paid = await call('GET', `/v2/request/${requestId}`, apiKey)
@@ -103,6 +103,44 @@ describe('--state-dir', () => {
       () => call('GET', `/v2/request/${pending.body.requestId}`, apiKey),
       (r) => r.body.hasBeenPaid,
     )
+  })
+
+  it('keeps worlds evicted past --max-worlds on disk and brings them back on use; a reset forgets them', async () => {
+    await sandbox?.close()
+    const evictDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
+    sandbox = await createSandbox({ stateDir: evictDir, chain: false, maxWorlds: 3, log: () => {} })
+    const apiKey = newApiKey()
+    const body = {
+      amount: '5',
+      invoiceCurrency: 'FAU-sepolia',
+      paymentCurrency: 'FAU-sepolia',
+      payee: freshAddress(),
+    }
+    const created = await call('POST', '/v2/request', apiKey, body)
+    const client = await call('POST', '/v2/client-ids', apiKey, { label: 'shop', allowedDomains: [] })
+    await call('POST', '/__sandbox/clock/advance', apiKey, { seconds: 3600 })
+    for (let i = 0; i < 3; i++) await call('GET', '/v2/payments', newApiKey())
+    expect(sandbox.shared.tenants.peek(apiKey)).toBeUndefined()
+    expect(readdirSync(join(evictDir, 'evicted'))).toHaveLength(1)
+
+    // a client ID of the evicted world brings it back, then its requests and clock are there
+    const byClient = await call('GET', '/v2/currencies', '', undefined, {
+      'x-client-id': client.body.clientId,
+    })
+    expect(byClient.status).toBe(200)
+    const back = await call('GET', `/v2/request/${created.body.requestId}`, apiKey)
+    expect(back.status).toBe(200)
+    expect(back.body.paymentReference).toBe(created.body.paymentReference)
+    const clock = (await call('GET', '/__sandbox/clock', apiKey)).body
+    expect(Date.parse(clock.now) - Date.now()).toBeGreaterThan(3_500_000)
+
+    for (let i = 0; i < 3; i++) await call('GET', '/v2/payments', newApiKey())
+    expect(sandbox.shared.tenants.peek(apiKey)).toBeUndefined()
+    await call('POST', '/__sandbox/reset', apiKey)
+    expect((await call('GET', `/v2/request/${created.body.requestId}`, apiKey)).status).toBe(404)
+    await sandbox.close()
+    sandbox = null
+    rmSync(evictDir, { recursive: true, force: true })
   })
 
   it('refuses a state dir of another format with a clear message', async () => {
