@@ -3,8 +3,8 @@
 // payer page links go to `state.json`, and each embedded chain's anvil state (saved by its supervisor) to
 // `chain-<network>.state`, and worlds evicted past --max-worlds to `evicted/` until their next use; each file is written to a temporary name, synced, then renamed over the old one, so a
 // SIGKILL leaves the previous complete file. A restart loads them back before serving. What is not kept: the journal,
-// webhook delivery records and their pending retries, timed compliance and payment-detail reviews (recurring payouts
-// are rescheduled on their clocks), and the state of a node reached by --rpc-url (not ours).
+// webhook delivery records and their pending retries, pending payment-detail reviews (recurring requests and payouts
+// and KYC reviews are rescheduled on their clocks), and the state of a node reached by --rpc-url (not ours).
 import { createHash } from 'node:crypto'
 import {
   closeSync,
@@ -20,7 +20,9 @@ import {
 import { join } from 'node:path'
 import type { ChainSupervisor } from '../chain/index.ts'
 import type { SharedState } from '../contract/route-context.ts'
+import { resumeKycReview } from '../resources/payers/model.ts'
 import { scheduleNext } from '../resources/payouts/execution.ts'
+import { resumeRecurringSchedule } from '../resources/requests/recurring.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { WorldRules } from '../store/rules.ts'
 import { Table } from '../store/table.ts'
@@ -107,12 +109,15 @@ function fillWorld(world: World, saved: SavedWorld, shared: SharedState): Promis
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after
   const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()
-  return Promise.all([...inserts, advanced]).then(() => resumePayouts(world, shared))
+  return Promise.all([...inserts, advanced]).then(() => resumeTimers(world, shared))
 }
 
-async function resumePayouts(world: World, shared: SharedState): Promise<void> {
-  // recurring payouts go on on their clocks (their old timers died with the process)
+async function resumeTimers(world: World, shared: SharedState): Promise<void> {
+  // recurring requests and payouts go on on their clocks, pending KYC reviews are decided (their old timers died
+  // with the process); a pending payment-detail review is not re-armed (force it with its control route)
   const ctx = { shared, tenant: world.tenant, world }
+  for (const schedule of world.recurringRequests.all()) await resumeRecurringSchedule(ctx, schedule.requestId)
+  for (const payer of world.payers.all()) await resumeKycReview(ctx, payer)
   for (const payout of world.recurringPayouts.all()) {
     if (payout.status !== 'active') continue
     await world.recurringPayouts.update(payout.id, (draft) => {

@@ -118,6 +118,14 @@ describe('--state-dir', () => {
     }
     const created = await call('POST', '/v2/request', apiKey, body)
     const client = await call('POST', '/v2/client-ids', apiKey, { label: 'shop', allowedDomains: [] })
+    const recurring = await call('POST', '/v2/request', apiKey, {
+      amount: '10',
+      invoiceCurrency: 'USD',
+      paymentCurrency: 'ETH-sepolia-sepolia',
+      payee: freshAddress(),
+      recurrence: { startDate: new Date().toISOString().slice(0, 10), frequency: 'DAILY' },
+    })
+    expect(recurring.status).toBe(201)
     await call('POST', '/__sandbox/clock/advance', apiKey, { seconds: 3600 })
     for (let i = 0; i < 3; i++) await call('GET', '/v2/payments', newApiKey())
     expect(sandbox.shared.tenants.peek(apiKey)).toBeUndefined()
@@ -133,6 +141,15 @@ describe('--state-dir', () => {
     expect(back.body.paymentReference).toBe(created.body.paymentReference)
     const clock = (await call('GET', '/__sandbox/clock', apiKey)).body
     expect(Date.parse(clock.now) - Date.now()).toBeGreaterThan(3_500_000)
+    // the recurring schedule goes on on the clock: a day later its first child exists
+    const world = sandbox.shared.tenants.peek(apiKey)!
+    await until(
+      async () => world.clock.pending().map((p) => p.label),
+      (labels) => labels.some((l) => l.startsWith(`recurring request ${recurring.body.requestId}`)),
+    )
+    await call('POST', '/__sandbox/clock/advance', apiKey, { seconds: 86_400 })
+    const children = world.requests.all().filter((r) => r.originalRequestId === recurring.body.requestId)
+    expect(children.length).toBeGreaterThanOrEqual(1)
 
     for (let i = 0; i < 3; i++) await call('GET', '/v2/payments', newApiKey())
     expect(sandbox.shared.tenants.peek(apiKey)).toBeUndefined()

@@ -79,6 +79,12 @@ async function cancelReview(ctx: RouteContext, record: PayerRecord): Promise<Pay
   }))!
 }
 
+/** Arms a restored payer's KYC review again (its timer died with the process: --state-dir), if one was pending. */
+export async function resumeKycReview(ctx: RouteContext, record: PayerRecord): Promise<void> {
+  if (record.kycReviewTimer === null || record.kycStatus !== 'pending') return
+  await scheduleReview(ctx, record)
+}
+
 /** Schedules the provider's decision on a submitted KYC after the configured delay, if still pending: approved, or the world's `kycOutcome` rule. */
 async function scheduleReview(ctx: RouteContext, record: PayerRecord): Promise<PayerRecord> {
   const { world, shared } = ctx

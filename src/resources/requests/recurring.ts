@@ -69,6 +69,14 @@ export async function createInvoice(ctx: RouteContext, body: CreateRequestBody):
   return record
 }
 
+/** Arms a restored schedule again (its timer died with the process: --state-dir): the next child at its due date. */
+export async function resumeRecurringSchedule(ctx: RouteContext, requestId: string): Promise<void> {
+  await ctx.world.recurringRequests.update(requestId, (draft) => {
+    draft.timerId = null
+  })
+  await scheduleNextChild(timedContext(ctx), requestId)
+}
+
 /** Arms the one timer of a schedule: the next child at its due date (`skipPast`: never one already due). */
 async function scheduleNextChild(ctx: RouteContext, requestId: string, skipPast = false): Promise<void> {
   const { world } = ctx
