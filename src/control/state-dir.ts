@@ -1,10 +1,11 @@
 // --state-dir: the sandbox's state kept across restarts. Every second (when it changed) the worlds (every Table and
-// Map of each world, its clock, rules and seeded ids), the keys' scenario choices, webhooks, client IDs, sessions and
-// payer page links go to `state.json`, and each embedded chain's anvil state (saved by its supervisor) to
-// `chain-<network>.state`, and worlds evicted past --max-worlds to `evicted/` until their next use; each file is written to a temporary name, synced, then renamed over the old one, so a
-// SIGKILL leaves the previous complete file. A restart loads them back before serving. What is not kept: the journal,
-// webhook delivery records and their pending retries, pending payment-detail reviews (recurring requests and payouts
-// and KYC reviews are rescheduled on their clocks), and the state of a node reached by --rpc-url (not ours).
+// Map of each world, its clock, rules and seeded ids), the keys' scenario choices, webhooks and their delivery records,
+// client IDs, sessions and payer page links go to `state.json`; each embedded chain's anvil state (saved by its
+// supervisor) to `chain-<network>.state`; worlds evicted past --max-worlds to `evicted/` until their next use. Each
+// file is written to a temporary name, synced, then renamed over the old one, so a SIGKILL leaves the previous
+// complete file. A restart loads them back before serving: recurring requests and payouts, pending KYC reviews and
+// pending webhook retries are armed again. Not kept: the journal, pending payment-detail reviews, and the state of a
+// node reached by --rpc-url (not ours).
 import { createHash } from 'node:crypto'
 import {
   closeSync,
@@ -20,6 +21,7 @@ import {
 import { join } from 'node:path'
 import type { ChainSupervisor } from '../chain/index.ts'
 import type { SharedState } from '../contract/route-context.ts'
+import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import { resumeKycReview } from '../resources/payers/model.ts'
 import { scheduleNext } from '../resources/payouts/execution.ts'
 import { resumeRecurringSchedule } from '../resources/requests/recurring.ts'
@@ -47,6 +49,7 @@ interface SavedState {
   worlds: SavedWorld[]
   selections: [string, string][]
   webhooks: ReturnType<WebhookRegistry['entries']>
+  deliveries?: DeliveryRecord[]
   directory: {
     clientIds: [string, unknown][]
     sessions: [string, unknown][]
@@ -224,6 +227,8 @@ export class StateDir {
     for (const [k, v] of state.directory.sessions) shared.directory.sessionToTenant.set(k, v as never)
     for (const [k, v] of state.directory.pageTokens) shared.directory.pageTokenToPayer.set(k, v as never)
     for (const world of state.worlds) await restoreWorld(world, shared)
+    // pending retries resume once the worlds are back (their attempts read the world's clock)
+    shared.webhooks.restore(state.deliveries ?? [])
     this.#lastText = text
     return { worlds: state.worlds.length }
   }
@@ -249,6 +254,7 @@ export class StateDir {
         worlds: [...shared.tenants.all()].map((w) => snapshotWorld(w, shared)),
         selections: shared.scenarios.selections(),
         webhooks: shared.webhooks.registry.entries(),
+        deliveries: shared.webhooks.records(),
         directory: {
           clientIds: [...shared.directory.clientIdToTenant],
           sessions: [...shared.directory.sessionToTenant],

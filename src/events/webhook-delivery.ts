@@ -109,6 +109,25 @@ export class WebhookDelivery {
     return [...(this.#deliveries.get(tenant)?.values() ?? [])].reverse()
   }
 
+  /** Every key's delivery records, oldest first (--state-dir). */
+  records(): DeliveryRecord[] {
+    return [...this.#deliveries.values()].flatMap((mine) => [...mine.values()])
+  }
+
+  /** Puts back saved delivery records; the ones still pending get their next attempt now (--state-dir). */
+  restore(records: DeliveryRecord[]): void {
+    for (const record of records) {
+      let mine = this.#deliveries.get(record.tenant)
+      if (!mine) {
+        mine = new Map()
+        this.#deliveries.set(record.tenant, mine)
+      }
+      mine.set(record.id, record)
+      if (record.state === 'pending')
+        void this.#attempt(record, Math.min(record.attempts.length, this.retryDelaysMs.length))
+    }
+  }
+
   /** Routes deliveries for `url` to an in-process handler instead of the network (test harness). */
   route(url: string, handler: WebhookHandler): () => void {
     this.#handlers.set(url, handler)

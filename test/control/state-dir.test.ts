@@ -59,7 +59,9 @@ describe('--state-dir', () => {
     })
     await call('POST', '/__sandbox/clock/advance', apiKey, { seconds: 86_400 })
     const clockBefore = (await call('GET', '/__sandbox/clock', apiKey)).body
-    const hook = await call('POST', '/v2/webhook', apiKey, { url: 'https://example.com/hook' })
+    // a webhook nobody answers (a closed port): its delivery is still pending when the sandbox stops
+    const hook = await call('POST', '/v2/webhook', apiKey, { url: 'http://127.0.0.1:9/hook' })
+    await call('POST', '/v2/webhook/test', apiKey, { eventType: 'payment.confirmed' })
     const client = await call('POST', '/v2/client-ids', apiKey, { label: 'shop', allowedDomains: [] })
     const session = await call('POST', '/__sandbox/sessions', apiKey, {})
     const other = newApiKey()
@@ -87,6 +89,14 @@ describe('--state-dir', () => {
     expect((await call('GET', '/v2/webhook', apiKey)).body).toEqual([
       expect.objectContaining({ id: hook.body.id }),
     ])
+    // the delivery is back, and its retries went on (one more attempt after the restart)
+    const [delivery] = sandbox.shared.webhooks.deliveries(apiKey)
+    expect(delivery).toMatchObject({ webhookId: hook.body.id, test: true, state: 'pending' })
+    const attemptsAtRestart = delivery!.attempts.length
+    await until(
+      async () => delivery!.attempts.length,
+      (n) => n > attemptsAtRestart,
+    )
     const used = await call('GET', '/v2/currencies', '', undefined, { 'x-client-id': client.body.clientId })
     expect(used.status).toBe(200)
     const bySession = await call('GET', '/v2/client-ids', '', undefined, {
