@@ -84,6 +84,17 @@ export class RawBody {
     // a slice would keep the whole body alive (V8 sliced strings point into their parent): keep a copy
     this.text = value === undefined || value.length <= MAX_BODY ? value : copyString(value.slice(0, 256))
   }
+  /** A body saved by --state-dir: its kept text and its original size. */
+  static restored(text: string | undefined, bytes: number): RawBody {
+    const body = new RawBody(text)
+    ;(body as { bytes: number }).bytes = bytes
+    return body
+  }
+
+  toJSON(): { $raw: string | null; bytes: number } {
+    return { $raw: this.text ?? null, bytes: this.bytes }
+  }
+
   /** The journal's view: parsed JSON, the text itself, or a truncation note. */
   view(): unknown {
     if (this.text === undefined) return null
@@ -150,6 +161,7 @@ export class Journal {
   readonly #perKeyBytes: number
   readonly #totalBytes: number
   #bytes = 0
+  #changes = 0
 
   constructor(ids: IdGenerator, limits: number | JournalLimits = {}) {
     const l = typeof limits === 'number' ? { perKey: limits } : limits
@@ -159,9 +171,44 @@ export class Journal {
     this.#totalBytes = l.totalBytes ?? 32 * 1024 * 1024
   }
 
+  /** Counts changes (records, clears): --state-dir saves the journal when it moved. */
+  get changes(): number {
+    return this.#changes
+  }
+
+  /** Every key's entries, oldest first (--state-dir; bodies as `{$raw, bytes}`). */
+  export(): [string, JournalEntry[]][] {
+    return [...this.#keys].map(([tenant, key]) => [tenant, key.entries])
+  }
+
+  /** Puts back what `export()` saved, as parsed JSON. */
+  import(saved: [string, JournalEntry[]][]): void {
+    const raw = (v: unknown) => {
+      const r = v as { $raw?: string | null; bytes?: number } | null
+      return r && typeof r === 'object' && '$raw' in r
+        ? RawBody.restored(r.$raw ?? undefined, r.bytes ?? 0)
+        : v
+    }
+    for (const [tenant, entries] of saved) {
+      for (const entry of entries) {
+        const { id, ...rest } = entry
+        if (rest.type === 'call') {
+          rest.requestBody = raw(rest.requestBody)
+          rest.responseBody = raw(rest.responseBody)
+        }
+        this.#append(tenant, { id, ...rest } as JournalEntry)
+      }
+    }
+  }
+
   /** Appends an entry to a key's journal (the oldest entries go past the bounds). */
   record(tenant: string, entry: NewJournalEntry): JournalEntry {
     const full = { id: this.#ids.ulid(Date.parse(entry.at)), ...entry } as JournalEntry
+    return this.#append(tenant, full)
+  }
+
+  #append(tenant: string, full: JournalEntry): JournalEntry {
+    this.#changes++
     let key = this.#keys.get(tenant)
     if (key) this.#keys.delete(tenant)
     else key = { entries: [], sizes: [], bytes: 0 }
@@ -218,6 +265,7 @@ export class Journal {
   clear(tenant: string): void {
     const key = this.#keys.get(tenant)
     if (!key) return
+    this.#changes++
     this.#bytes -= key.bytes
     this.#keys.delete(tenant)
   }

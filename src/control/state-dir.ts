@@ -4,8 +4,8 @@
 // supervisor) to `chain-<network>.state`; worlds evicted past --max-worlds to `evicted/` until their next use. Each
 // file is written to a temporary name, synced, then renamed over the old one, so a SIGKILL leaves the previous
 // complete file. A restart loads them back before serving: recurring requests and payouts, pending KYC reviews and
-// pending webhook retries are armed again. Not kept: the journal, pending payment-detail reviews, and the state of a
-// node reached by --rpc-url (not ours).
+// pending webhook retries are armed again. The journal goes to `journal.json` every 5 s when it moved. Not kept:
+// pending payment-detail reviews, and the state of a node reached by --rpc-url (not ours).
 import { createHash } from 'node:crypto'
 import {
   closeSync,
@@ -140,6 +140,8 @@ export class StateDir {
   #lastText = ''
   readonly #lastChain = new Map<string, string>()
   #saving = false
+  #journalSavedAt = 0
+  #journalChanges = -1
 
   constructor(dir: string, shared: SharedState, embedded: ReadonlySet<string>) {
     this.#dir = dir
@@ -227,6 +229,14 @@ export class StateDir {
     for (const [k, v] of state.directory.sessions) shared.directory.sessionToTenant.set(k, v as never)
     for (const [k, v] of state.directory.pageTokens) shared.directory.pageTokenToPayer.set(k, v as never)
     for (const world of state.worlds) await restoreWorld(world, shared)
+    const journal = join(this.#dir, 'journal.json')
+    if (existsSync(journal)) {
+      try {
+        shared.journal.import(JSON.parse(readFileSync(journal, 'utf8')))
+      } catch (error) {
+        shared.log('--state-dir: journal.json could not be read; the journals start empty', error)
+      }
+    }
     // pending retries resume once the worlds are back (their attempts read the world's clock)
     shared.webhooks.restore(state.deliveries ?? [])
     this.#lastText = text
@@ -266,6 +276,12 @@ export class StateDir {
       if (text.slice(text.indexOf('"worlds"')) !== this.#lastText.slice(this.#lastText.indexOf('"worlds"')))
         writeAtomically(this.#statePath, text)
       this.#lastText = text
+      // the journal (up to 32 MiB) is saved every 5 s when it moved, not every second
+      if (shared.journal.changes !== this.#journalChanges && Date.now() - this.#journalSavedAt >= 5000) {
+        this.#journalChanges = shared.journal.changes
+        this.#journalSavedAt = Date.now()
+        writeAtomically(join(this.#dir, 'journal.json'), JSON.stringify(shared.journal.export()))
+      }
       for (const network of this.#embedded) {
         const chainState = this.#supervisors.get(network)?.savedState()
         if (chainState && chainState !== this.#lastChain.get(network)) {
@@ -281,6 +297,7 @@ export class StateDir {
   /** Stops the timer after a last save (the chains' states saved first). */
   async stop(): Promise<void> {
     clearInterval(this.#timer)
+    this.#journalSavedAt = 0
     for (const network of this.#embedded)
       await this.#supervisors
         .get(network)

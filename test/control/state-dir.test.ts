@@ -77,7 +77,7 @@ describe('--state-dir', () => {
     )
     await sandbox.close() // a last save
     sandbox = null
-    expect(readdirSync(dir).sort()).toEqual(['chain-sepolia.state', 'evicted', 'state.json'])
+    expect(readdirSync(dir).sort()).toEqual(['chain-sepolia.state', 'evicted', 'journal.json', 'state.json'])
 
     sandbox = await createSandbox({ stateDir: dir, log: () => {} })
     const paid = await call('GET', `/v2/request/${requestId}`, apiKey)
@@ -89,6 +89,17 @@ describe('--state-dir', () => {
     expect((await call('GET', '/v2/webhook', apiKey)).body).toEqual([
       expect.objectContaining({ id: hook.body.id }),
     ])
+    // the journal is back, bodies included
+    const journal = (await call('GET', '/__sandbox/journal', apiKey)).body.entries as {
+      type: string
+      path?: string
+      responseBody?: { requestId?: string }
+    }[]
+    expect(
+      journal.some(
+        (e) => e.type === 'call' && e.path === '/v2/request' && e.responseBody?.requestId === requestId,
+      ),
+    ).toBe(true)
     // the delivery is back, and its retries went on (one more attempt after the restart)
     const [delivery] = sandbox.shared.webhooks.deliveries(apiKey)
     expect(delivery).toMatchObject({ webhookId: hook.body.id, test: true, state: 'pending' })
