@@ -4,8 +4,8 @@
 // supervisor) to `chain-<network>.state`; worlds evicted past --max-worlds to `evicted/` until their next use. Each
 // file is written to a temporary name, synced, then renamed over the old one, so a SIGKILL leaves the previous
 // complete file. A restart loads them back before serving: recurring requests and payouts, pending KYC reviews and
-// pending webhook retries are armed again. The journal goes to `journal.json` every 5 s when it moved. Not kept:
-// pending payment-detail reviews, and the state of a node reached by --rpc-url (not ours).
+// pending webhook retries and payment-detail reviews are armed again. The journal goes to `journal.json` every 5 s
+// when it moved. Not kept: the state of a node reached by --rpc-url (not ours).
 import { createHash } from 'node:crypto'
 import {
   closeSync,
@@ -23,6 +23,7 @@ import type { ChainSupervisor } from '../chain/index.ts'
 import type { SharedState } from '../contract/route-context.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import { resumeKycReview } from '../resources/payers/model.ts'
+import { resumeDetailReview } from '../resources/payment-details/model.ts'
 import { scheduleNext } from '../resources/payouts/execution.ts'
 import { resumeRecurringSchedule } from '../resources/requests/recurring.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
@@ -117,10 +118,11 @@ function fillWorld(world: World, saved: SavedWorld, shared: SharedState): Promis
 
 async function resumeTimers(world: World, shared: SharedState): Promise<void> {
   // recurring requests and payouts go on on their clocks, pending KYC reviews are decided (their old timers died
-  // with the process); a pending payment-detail review is not re-armed (force it with its control route)
+  // with the process), and so are pending payment-detail reviews
   const ctx = { shared, tenant: world.tenant, world }
   for (const schedule of world.recurringRequests.all()) await resumeRecurringSchedule(ctx, schedule.requestId)
   for (const payer of world.payers.all()) await resumeKycReview(ctx, payer)
+  for (const detail of world.paymentDetails.all()) await resumeDetailReview(ctx, detail)
   for (const payout of world.recurringPayouts.all()) {
     if (payout.status !== 'active') continue
     await world.recurringPayouts.update(payout.id, (draft) => {

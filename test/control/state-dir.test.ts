@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
+import { payerBody, usBankDetails } from '../support/compliance.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
 let sandbox: Sandbox | null = null
@@ -148,6 +149,15 @@ describe('--state-dir', () => {
     })
     expect(recurring.status).toBe(201)
     await call('POST', '/__sandbox/clock/advance', apiKey, { seconds: 3600 })
+    // a bank detail whose review (3 s on the key's clock) is pending while the world is on disk
+    expect((await call('POST', '/v2/payer', apiKey, payerBody())).status).toBe(200)
+    const detail = await call(
+      'POST',
+      '/v2/payer/john.doe%40example.com/payment-details',
+      apiKey,
+      usBankDetails,
+    )
+    expect(detail.status).toBe(201)
     for (let i = 0; i < 3; i++) await call('GET', '/v2/payments', newApiKey())
     expect(sandbox.shared.tenants.peek(apiKey)).toBeUndefined()
     expect(readdirSync(join(evictDir, 'evicted'))).toHaveLength(1)
@@ -162,6 +172,10 @@ describe('--state-dir', () => {
     expect(back.body.paymentReference).toBe(created.body.paymentReference)
     const clock = (await call('GET', '/__sandbox/clock', apiKey)).body
     expect(Date.parse(clock.now) - Date.now()).toBeGreaterThan(3_500_000)
+    // the review goes on too: once the clock passes it, the detail is approved
+    await call('POST', '/__sandbox/clock/advance', apiKey, { seconds: 5 })
+    const details = await call('GET', '/v2/payer/john.doe%40example.com/payment-details', apiKey)
+    expect(JSON.stringify(details.body)).toContain('approved')
     // the recurring schedule goes on on the clock: a day later its first child exists
     const world = sandbox.shared.tenants.peek(apiKey)!
     await until(

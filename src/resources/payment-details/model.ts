@@ -111,7 +111,12 @@ export async function createPaymentDetail(
     },
   })
   // scheduled once the detail is stored, so even a zero delay finds it
-  const at = new Date(now.getTime() + shared.compliance.paymentDetailReviewMs)
+  return scheduleDetailReview(ctx, id, new Date(now.getTime() + shared.compliance.paymentDetailReviewMs))
+}
+
+/** The provider's decision on a pending detail at `at`: approved, or the world's `bankDetailOutcome` rule. */
+async function scheduleDetailReview(ctx: RouteContext, id: string, at: Date): Promise<PaymentDetailRecord> {
+  const { world, shared } = ctx
   const bound: RouteContext = { shared, tenant: world.tenant, caller: null, world }
   const reviewTimer = world.clock.schedule(at, `payment detail ${id} review`, async () => {
     const current = world.paymentDetails.get(id)
@@ -123,6 +128,13 @@ export async function createPaymentDetail(
     if (d.status === 'pending') d.reviewTimer = reviewTimer
   }))!
   return stored
+}
+
+/** Arms a restored detail's pending review again (its timer died with the process: --state-dir), when it was due. */
+export async function resumeDetailReview(ctx: RouteContext, record: PaymentDetailRecord): Promise<void> {
+  if (record.reviewTimer === null || record.status !== 'pending') return
+  const at = new Date(Date.parse(record.createdAt) + ctx.shared.compliance.paymentDetailReviewMs)
+  await scheduleDetailReview(ctx, record.id, at)
 }
 
 /** A payer's payment details, oldest first, or the one asked for; 404 for an unknown payer or id. */
