@@ -83,6 +83,9 @@ describe('--state-dir', () => {
     sandbox = await createSandbox({ stateDir: dir, log: () => {} })
     const paid = await call('GET', `/v2/request/${requestId}`, apiKey)
     expect(paid.body).toMatchObject({ hasBeenPaid: true, status: 'paid' })
+    // the detector reads the restored chain again: the payment still counts once
+    await sandbox.detectors.get('sepolia')!.sync()
+    expect((await call('GET', `/v2/request/${requestId}`, apiKey)).body.payments).toHaveLength(1)
     expect((await call('GET', `/v2/request/${pending.body.requestId}`, apiKey)).body.hasBeenPaid).toBe(false)
     const clockAfter = (await call('GET', '/__sandbox/clock', apiKey)).body
     expect(Date.parse(clockAfter.now)).toBeGreaterThanOrEqual(Date.parse(clockBefore.now))
