@@ -1,11 +1,12 @@
 import type { z } from 'zod'
-import { type AuthOptions, authenticate, type Caller } from './auth/authenticate.ts'
+import { type AuthOptions, authenticate } from './auth/authenticate.ts'
+import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
 import type { RouteDefinition } from './contract/route.ts'
 import type { RouteContext, SharedState } from './contract/route-context.ts'
+import { FieldListError, SandboxError } from './contract/sandbox-error.ts'
 import { renderError } from './errors/render-error.ts'
-import { FieldListError, SandboxError } from './errors/sandbox-error.ts'
 
 /** Request headers a browser app may send; preflights allow all of them. */
 export const CORS_ALLOWED_HEADERS = [

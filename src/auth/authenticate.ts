@@ -1,22 +1,10 @@
+import type { Caller, CredentialKind } from '../contract/caller.ts'
 import type { NeutralRequest } from '../contract/neutral.ts'
 import type { RouteDefinition } from '../contract/route.ts'
 import type { SharedState } from '../contract/route-context.ts'
-import { UnauthorizedError } from '../errors/sandbox-error.ts'
-import { authenticateClientId, type ClientIdGrant } from './client-id.ts'
+import { UnauthorizedError } from '../contract/sandbox-error.ts'
+import { authenticateClientId } from './client-id.ts'
 import { authenticateSession } from './session.ts'
-
-/** How a caller proved who it is. */
-export type CredentialKind = 'api-key' | 'client-id' | 'session'
-
-/** Who is calling: the tenant whose world the call reads and writes. */
-export interface Caller {
-  /** the tenant key (the API key; for client IDs and sessions, the API key that created them) */
-  tenant: string
-  /** how the caller proved it */
-  via: CredentialKind
-  /** the client ID used, on client-ID calls (its fee settings apply to calldata) */
-  clientId?: ClientIdGrant
-}
 
 /** Options of authentication that come from the sandbox's configuration. */
 export interface AuthOptions {

@@ -1,7 +1,7 @@
 // Session tokens (`Authorization: Bearer <token>`) stand for the tenant that asked for them; they expire on that
 // tenant's clock, so advancing the clock in a test expires them as real time would.
 import type { SharedState } from '../contract/route-context.ts'
-import { UnauthorizedError } from '../errors/sandbox-error.ts'
+import { UnauthorizedError } from '../contract/sandbox-error.ts'
 
 /** The tenant of a live session token; 401 when unknown or expired. */
 export function authenticateSession(token: string, shared: SharedState): string {

@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/authenticate.ts'
+import type { Caller } from './caller.ts'
 import type { NeutralRequest, NeutralResponse } from './neutral.ts'
 import type { RouteDefinition } from './route.ts'
 import type { SharedState } from './route-context.ts'

@@ -1,4 +1,3 @@
-import type { Caller } from '../auth/authenticate.ts'
 import type { TenantDirectory } from '../auth/directory.ts'
 import type { SandboxOperator } from '../chain/operator.ts'
 import type { Relayer } from '../chain/relayer.ts'
@@ -12,8 +11,9 @@ import type { ConversionRegistry } from '../resources/rates/registry.ts'
 import type { PaymentReferenceIndex } from '../resources/requests/reference-index.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
-import type { World } from '../store/world.ts'
+import type { Caller } from './caller.ts'
 import type { NetworkTable } from './networks.ts'
+import type { World } from './world.ts'
 
 /** What every tenant shares: one chain, one token list, one id source. Named as shared on purpose. */
 export interface SharedState {

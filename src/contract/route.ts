@@ -1,7 +1,7 @@
 import type { z } from 'zod'
-import type { SandboxError } from '../errors/sandbox-error.ts'
 import type { NeutralRequest } from './neutral.ts'
 import type { RouteContext } from './route-context.ts'
+import type { SandboxError } from './sandbox-error.ts'
 
 /** HTTP methods the route table uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'

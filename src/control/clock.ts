@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { LiveChain } from '../chain/types.ts'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
 import { defineRoute } from '../contract/route.ts'
-import { BadRequestError } from '../errors/sandbox-error.ts'
+import { BadRequestError } from '../contract/sandbox-error.ts'
 
 /**
  * Moves every live chain's time up to `now` when it is behind (anvil time only moves forward and is shared by

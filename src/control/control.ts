@@ -1,10 +1,11 @@
 // The control API as plain functions of the sandbox: the /__sandbox/* routes and the test harness both call
 // these, so a test that drives the sandbox in-process does exactly what an HTTP client of the control API does.
+
+import type { EventType, SandboxEvent } from '../contract/events.ts'
 import type { SharedState } from '../contract/route-context.ts'
-import { NotFoundError } from '../errors/sandbox-error.ts'
-import type { EventType, SandboxEvent } from '../events/event-bus.ts'
+import { NotFoundError } from '../contract/sandbox-error.ts'
+import type { World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
-import type { World } from '../store/world.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
 import type { ScenarioEngine, ScenarioState } from './scenarios/engine.ts'

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
 import { Address } from '../contract/primitives.ts'
 import type { SharedState } from '../contract/route-context.ts'
-import { BadRequestError, SandboxError } from '../errors/sandbox-error.ts'
+import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 
 /** Body of POST /__sandbox/faucet. */
 export const FaucetBody = z

@@ -1,5 +1,5 @@
 import { defineRoute } from '../contract/route.ts'
-import { SandboxError } from '../errors/sandbox-error.ts'
+import { SandboxError } from '../contract/sandbox-error.ts'
 
 /** The sandbox's own surface that needs no credential: health, chain info and the JSON-RPC proxy. */
 export const controlRoutes = [

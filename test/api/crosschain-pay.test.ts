@@ -3,6 +3,7 @@ import { decodeFunctionData, maxUint256 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PERMIT2_ADDRESS } from '../../src/chain/install-contracts.ts'
 import { erc20Abi } from '../../src/resources/pay/abis.ts'
+import { intentState } from '../../src/resources/payment-intents/state.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample, documents } from '../support/openapi.ts'
 
@@ -161,7 +162,9 @@ describe.each(['http', 'msw'] as const)('crosschain pay through %s', (transport)
       '1500000',
       '100000',
     ])
-    const intent = t.sandbox.shared.tenants.get(apiKey).paymentIntents.get(res.body.paymentIntentId)!
+    const intent = intentState(t.sandbox.shared.tenants.get(apiKey)).paymentIntents.get(
+      res.body.paymentIntentId,
+    )!
     expect(intent.feeAddress).toBe(feeAddress)
   })
 
@@ -220,7 +223,7 @@ describe.each(['http', 'msw'] as const)('crosschain pay through %s', (transport)
       message: 'Validation failed',
       errors: [{ field: 'wallet', message: 'wallet is required for crosschain payments' }],
     })
-    expect(t.sandbox.shared.tenants.get(apiKey).paymentIntents.size).toBe(0)
+    expect(intentState(t.sandbox.shared.tenants.get(apiKey)).paymentIntents.size).toBe(0)
   })
 
   it('refuses chain without token and unknown enum values with the documented field errors', async () => {

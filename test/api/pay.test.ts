@@ -1,6 +1,7 @@
 import { decodeFunctionData, maxUint256, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20Abi, erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
@@ -116,7 +117,7 @@ describe.each(['http', 'msw'] as const)('pay calldata through %s', (transport) =
     expect(pay.args[2]).toBe(40n * 10n ** 18n)
     const v2 = await client().call(
       'GET',
-      `/v2/request/${t.sandbox.shared.tenants.get(apiKey).requestsByReference.get(paymentReference)}/pay`,
+      `/v2/request/${requestState(t.sandbox.shared.tenants.get(apiKey)).requestsByReference.get(paymentReference)}/pay`,
       {
         apiKey,
         query: { amount: '40', feePercentage: '1', feeAddress },

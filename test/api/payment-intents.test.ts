@@ -4,6 +4,7 @@ import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PERMIT2_ADDRESS } from '../../src/chain/install-contracts.ts'
+import { intentState } from '../../src/resources/payment-intents/state.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import {
   type CrosschainAnswer,
@@ -154,7 +155,9 @@ describe.each([
     await waitFor(async () => ((await erc20PaymentLogs(base(), reference)).length ? true : undefined))
     const world = t.sandbox.shared.tenants.get(apiKey)
     await waitFor(() =>
-      world.paymentIntents.get(answer.paymentIntentId)!.status === 'completed' ? true : undefined,
+      intentState(world).paymentIntents.get(answer.paymentIntentId)!.status === 'completed'
+        ? true
+        : undefined,
     )
     const after = await chainState(payee)
     for (const version of ['v2', 'v1'] as const) {
@@ -192,7 +195,7 @@ describe.each([
       paymentReference: reference,
       paymentIntentId: answer.paymentIntentId,
     })
-    expect(world.paymentIntents.get(answer.paymentIntentId)!.status).toBe('failed')
+    expect(intentState(world).paymentIntents.get(answer.paymentIntentId)!.status).toBe('failed')
     expect(await erc20PaymentLogs(base(), reference)).toHaveLength(0)
     expect(
       await arbitrum().allowance(arbitrum().tokens['USDC-arbitrum-one']!, empty.address, PERMIT2_ADDRESS),
@@ -214,7 +217,7 @@ describe.each([
       expect(sent.status).toBe(200)
       const world = t.sandbox.shared.tenants.get(run.apiKey)
       const status = await waitFor(() => {
-        const s = world.paymentIntents.get(run.answer.paymentIntentId)!.status
+        const s = intentState(world).paymentIntents.get(run.answer.paymentIntentId)!.status
         return s === 'completed' || s === 'failed' ? s : undefined
       })
       expect(status).toBe('completed')

@@ -3,6 +3,7 @@
 import { keccak256, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import {
@@ -96,7 +97,7 @@ describe.each(['http', 'msw'] as const)('payouts through %s', (transport) => {
     })
     expect(res.status).toBe(400)
     expect(res.body.error).toBe('Bad Request')
-    expect(t.sandbox.shared.tenants.get(apiKey).requests.size).toBe(0)
+    expect(requestState(t.sandbox.shared.tenants.get(apiKey)).requests.size).toBe(0)
   })
 
   const base = { payee, amount: '10', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia' }

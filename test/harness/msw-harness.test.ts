@@ -5,6 +5,7 @@ import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestSandbox, type TestSandbox } from '../../src/msw.ts'
 import { createRemoteHandlers, remoteTenant } from '../../src/msw-browser.ts'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
@@ -60,7 +61,7 @@ describe('the MSW test harness', () => {
     const { requestId } = (await created.json()) as { requestId: string }
     expect((await fetch(`${base}/v2/request/${requestId}`, { headers: a.headers })).status).toBe(200)
     expect((await fetch(`${base}/v2/request/${requestId}`, { headers: b.headers })).status).toBe(404)
-    expect((await a.world()).requests.size).toBe(1)
+    expect(requestState(await a.world()).requests.size).toBe(1)
   })
 
   it('switches scenarios with use(), moves the clock and reads it back', async () => {

@@ -1,9 +1,9 @@
 // Which scenario a call runs in, and seeding each world (tenant x scenario) once, on first use.
 // Selection: header x-sandbox-scenario, else the key's PUT /__sandbox/scenario choice, else --scenario.
 import type { SharedState } from '../../contract/route-context.ts'
-import { SandboxError } from '../../errors/sandbox-error.ts'
-import { worldRules } from '../../store/rules.ts'
-import type { World } from '../../store/world.ts'
+import { worldRules } from '../../contract/rules.ts'
+import { SandboxError } from '../../contract/sandbox-error.ts'
+import type { World } from '../../contract/world.ts'
 import type { ScenarioDefinition, SeededIds } from './define.ts'
 import type { ScenarioRegistry } from './registry.ts'
 import { createSeedApi, scenarioSeed } from './seed-api.ts'

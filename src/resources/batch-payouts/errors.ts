@@ -1,4 +1,4 @@
-import { BadRequestError, FieldListError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, FieldListError } from '../../contract/sandbox-error.ts'
 
 /** 400 `All requests must be on the same network` (E1), exactly as the service documents it. */
 export class MixedNetworksError extends BadRequestError {

@@ -1,4 +1,4 @@
-import { BadRequestError, FieldListError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, FieldListError, NotFoundError } from '../../contract/sandbox-error.ts'
 
 /** 404 `Client ID not found` (also for another tenant's id). */
 export class ClientIdNotFoundError extends NotFoundError {

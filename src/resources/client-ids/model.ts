@@ -5,6 +5,7 @@ import { getAddress } from 'viem'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { ClientIdFieldError, ClientIdNotFoundError, RevokedClientIdError } from './errors.ts'
 import type { ClientIdRecord, CreateClientIdBody, UpdateClientIdBody } from './schema.ts'
+import { clientIdState } from './state.ts'
 
 /** A public client ID in the documented form (`cli_` + 12 lower-case hex), unique across the sandbox. */
 function newPublicClientId(ctx: RouteContext): string {
@@ -20,7 +21,7 @@ const checksum = (address: string | null | undefined) => (address ? getAddress(a
 export async function createClientId(ctx: RouteContext, body: CreateClientIdBody): Promise<ClientIdRecord> {
   const { world, shared } = ctx
   const now = world.clock.now()
-  const record = await world.clientIds.insert({
+  const record = await clientIdState(world).clientIds.insert({
     id: shared.ids.ulid(now.getTime()),
     clientId: newPublicClientId(ctx),
     label: body.label,
@@ -45,12 +46,12 @@ export async function createClientId(ctx: RouteContext, body: CreateClientIdBody
 
 /** The caller's client IDs, oldest first (revoked ones included, with their status). */
 export function listClientIds(ctx: RouteContext): ClientIdRecord[] {
-  return ctx.world.clientIds.all()
+  return clientIdState(ctx.world).clientIds.all()
 }
 
 /** One of the caller's client IDs by internal id; 404 otherwise. */
 export function getClientId(ctx: RouteContext, id: string): ClientIdRecord {
-  const record = ctx.world.clientIds.get(id)
+  const record = clientIdState(ctx.world).clientIds.get(id)
   if (!record) throw new ClientIdNotFoundError()
   return record
 }
@@ -73,7 +74,7 @@ export async function updateClientId(
     throw new ClientIdFieldError('feeAddress', 'feeAddress is required when feePercentage is set')
   }
   const now = ctx.world.clock.now().toISOString()
-  const updated = await ctx.world.clientIds.update(id, (draft) => {
+  const updated = await clientIdState(ctx.world).clientIds.update(id, (draft) => {
     if (body.label !== undefined) draft.label = body.label
     if (body.allowedDomains !== undefined) draft.allowedDomains = body.allowedDomains
     draft.feePercentage = feePercentage

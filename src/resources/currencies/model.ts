@@ -1,5 +1,5 @@
 import type { RouteContext } from '../../contract/route-context.ts'
-import { IssueListError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { IssueListError, NotFoundError } from '../../contract/sandbox-error.ts'
 import type { Currency } from './schema.ts'
 
 const same = (a: string | undefined, b: string) => a === undefined || a.toLowerCase() === b.toLowerCase()

@@ -13,6 +13,7 @@ import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
+import { intentState } from '../payment-intents/state.ts'
 import { intentTypedData, permitTypedData } from '../payment-intents/typed-data.ts'
 import { startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
@@ -52,7 +53,7 @@ async function intentNonce(
 ): Promise<bigint> {
   const taken = new Set<string>()
   for (const world of ctx.shared.tenants.all()) {
-    for (const intent of world.paymentIntents.all())
+    for (const intent of intentState(world).paymentIntents.all())
       if (intent.source.account === wallet) taken.add(intent.nonce)
   }
   let nonce = BigInt(ms)
@@ -161,7 +162,7 @@ export async function buildCrosschainPayment(
     approvalPermitPayload = JSON.stringify(permit, null, 2)
   }
   const paymentIntent = JSON.stringify(typed, null, 2)
-  const intent = await world.paymentIntents.insert({
+  const intent = await intentState(world).paymentIntents.insert({
     id: shared.ids.ulid(nowMs),
     requestId: record.requestId,
     paymentReference: record.paymentReference,

@@ -1,4 +1,4 @@
-import { BadRequestError, FieldListError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, FieldListError } from '../../contract/sandbox-error.ts'
 
 /** 400 for a request the sandbox cannot produce calldata for, with the reason. */
 export class PaymentNotPossibleError extends BadRequestError {

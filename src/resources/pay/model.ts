@@ -11,6 +11,7 @@ import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { isConversion, startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
+import { requestState } from '../requests/state.ts'
 import { amountToPay } from './amount.ts'
 import {
   approveTransaction,
@@ -72,7 +73,7 @@ export async function buildPayment(
   const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
   const offramp = offrampChoice(ctx, record, query, currency)
   if (offramp)
-    await ctx.world.requests.update(record.requestId, (draft) => {
+    await requestState(ctx.world).requests.update(record.requestId, (draft) => {
       draft.offramp = offramp
     })
   if (isConversion(record)) return buildConversionPayment(ctx, record, query, currency)

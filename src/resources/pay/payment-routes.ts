@@ -6,7 +6,7 @@
 import { isAddress } from 'viem'
 import { fromBaseUnits, percentageOf } from '../../contract/amounts.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
-import { BadRequestError } from '../../errors/sandbox-error.ts'
+import { BadRequestError } from '../../contract/sandbox-error.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { formatWad, mulWad, unitsToWad } from '../rates/decimal.ts'

@@ -16,10 +16,11 @@ import {
 import { IllegalComplianceMoveError, PayerExistsError, PayerNotFoundError } from './errors.ts'
 import { payerLinks } from './links.ts'
 import type { CreatePayerBody, KycStatus, PayerRecord } from './schema.ts'
+import { payerState } from './state.ts'
 
 /** One of the caller's payers; 404 in the documented words otherwise. */
 export function getPayer(ctx: RouteContext, clientUserId: string): PayerRecord {
-  const record = ctx.world.payers.get(clientUserId)
+  const record = payerState(ctx.world).payers.get(clientUserId)
   if (!record) throw new PayerNotFoundError(clientUserId)
   return record
 }
@@ -49,7 +50,7 @@ async function move(
   if (state.agreementStatus === record.agreementStatus && state.kycStatus === record.kycStatus) return record
   const { world, shared } = ctx
   const now = world.clock.now().toISOString()
-  const updated = (await world.payers.update(record.clientUserId, (draft) => {
+  const updated = (await payerState(world).payers.update(record.clientUserId, (draft) => {
     draft.agreementStatus = state.agreementStatus
     draft.kycStatus = state.kycStatus
     draft.updatedAt = now
@@ -74,7 +75,7 @@ async function move(
 async function cancelReview(ctx: RouteContext, record: PayerRecord): Promise<PayerRecord> {
   if (record.kycReviewTimer === null) return record
   ctx.world.clock.cancel(record.kycReviewTimer)
-  return (await ctx.world.payers.update(record.clientUserId, (d) => {
+  return (await payerState(ctx.world).payers.update(record.clientUserId, (d) => {
     d.kycReviewTimer = null
   }))!
 }
@@ -86,15 +87,15 @@ async function scheduleReview(ctx: RouteContext, record: PayerRecord): Promise<P
   const bound: RouteContext = { shared, tenant: world.tenant, caller: null, world }
   const timer = world.clock.schedule(at, `kyc review of ${record.clientUserId}`, async () => {
     // a cancelled review never runs (clock.cancel), so a pending KYC here is the one this review was for
-    const current = world.payers.get(record.clientUserId)
+    const current = payerState(world).payers.get(record.clientUserId)
     if (current?.kycStatus !== 'pending') return
-    const cleared = (await world.payers.update(current.clientUserId, (d) => {
+    const cleared = (await payerState(world).payers.update(current.clientUserId, (d) => {
       d.kycReviewTimer = null
     }))!
     const outcome = world.rules.kycOutcome ?? 'approved'
     if (outcome !== 'pending') await move(bound, cleared, { kycStatus: outcome }, `kyc_review_${outcome}`)
   })
-  return (await world.payers.update(record.clientUserId, (d) => {
+  return (await payerState(world).payers.update(record.clientUserId, (d) => {
     d.kycReviewTimer = timer
   }))!
 }
@@ -106,12 +107,12 @@ export async function createPayer(
   linkBase: string,
 ): Promise<PayerRecord> {
   const { world, shared } = ctx
-  if (world.payers.get(body.clientUserId)) throw new PayerExistsError(body.clientUserId)
+  if (payerState(world).payers.get(body.clientUserId)) throw new PayerExistsError(body.clientUserId)
   const now = world.clock.now().toISOString()
   const pageToken = shared.ids.hex(16)
   let record: PayerRecord
   try {
-    record = await world.payers.insert({
+    record = await payerState(world).payers.insert({
       ...body,
       companyName: body.companyName ?? null,
       addressLine2: body.addressLine2 ?? null,

@@ -8,6 +8,7 @@ import { PageLinkNotFoundError } from './errors.ts'
 import { applyKycAction, getPayer, markAgreementCompleted } from './model.ts'
 import { agreementPage, kycPage, unknownLinkPage } from './pages.ts'
 import type { PayerRecord } from './schema.ts'
+import { payerState } from './state.ts'
 
 const TokenParams = z.object({ token: z.string() })
 const html = 'text/html; charset=utf-8'
@@ -17,7 +18,7 @@ function resolve(ctx: RouteContext, token: string): { ctx: RouteContext; clientU
   const owner = ctx.shared.directory.pageTokenToPayer.get(token)
   if (!owner) return null
   const world = ctx.shared.tenants.get(owner.tenant, owner.scenario)
-  if (!world.payers.get(owner.clientUserId)) return null
+  if (!payerState(world).payers.get(owner.clientUserId)) return null
   return {
     ctx: { shared: ctx.shared, tenant: owner.tenant, caller: null, world },
     clientUserId: owner.clientUserId,

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { InvalidHandler } from '../../contract/route.ts'
 import { defineRoute } from '../../contract/route.ts'
-import { BadRequestError } from '../../errors/sandbox-error.ts'
+import { BadRequestError } from '../../contract/sandbox-error.ts'
 import { isCompliant } from './compliance.ts'
 import { publicBaseUrl } from './links.ts'
 import { complianceView, createPayer, forceCompliance, getPayer, markAgreementCompleted } from './model.ts'

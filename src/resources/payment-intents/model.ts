@@ -11,6 +11,7 @@ import type { RouteContext } from '../../contract/route-context.ts'
 import { PaymentIntentNotFoundError, PaymentIntentRefusedError } from './errors.ts'
 import type { PaymentIntentRecord, SendIntentBody, SignedData } from './schema.ts'
 import { settleIntent } from './settle.ts'
+import { intentState } from './state.ts'
 import {
   type IntentTypedData,
   type PermitTypedData,
@@ -119,17 +120,18 @@ export async function sendPaymentIntent(
 ): Promise<PaymentIntentRecord> {
   const { world, shared } = ctx
   const intent =
-    world.paymentIntents.get(paymentIntentId) ?? world.paymentIntents.get(paymentIntentId.toUpperCase())
+    intentState(world).paymentIntents.get(paymentIntentId) ??
+    intentState(world).paymentIntents.get(paymentIntentId.toUpperCase())
   if (!intent) throw new PaymentIntentNotFoundError()
-  if (intent.status !== 'issued' || world.paymentIntentsInFlight.has(intent.id)) {
+  if (intent.status !== 'issued' || intentState(world).paymentIntentsInFlight.has(intent.id)) {
     throw new PaymentIntentRefusedError(
       `Payment intent ${intent.id} has already been sent; an intent can be used once (get a new one from the pay endpoint)`,
     )
   }
-  world.paymentIntentsInFlight.add(intent.id)
+  intentState(world).paymentIntentsInFlight.add(intent.id)
   try {
     await checkSend(ctx, intent, body)
-    const accepted = (await world.paymentIntents.update(intent.id, (draft) => {
+    const accepted = (await intentState(world).paymentIntents.update(intent.id, (draft) => {
       draft.status = 'accepted'
       draft.submittedAt = world.clock.now().toISOString()
       draft.intentSignature = body.signedPaymentIntent.signature
@@ -140,6 +142,6 @@ export async function sendPaymentIntent(
     )
     return accepted
   } finally {
-    world.paymentIntentsInFlight.delete(intent.id)
+    intentState(world).paymentIntentsInFlight.delete(intent.id)
   }
 }

@@ -7,8 +7,9 @@
 import type { Address, Hex } from 'viem'
 import { revertReason } from '../../chain/operator.ts'
 import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
 import type { PaymentIntentRecord } from './schema.ts'
+import { intentState } from './state.ts'
 import { type IntentTypedData, type PermitTypedData, WITNESS_TYPE_STRING, witnessHash } from './typed-data.ts'
 
 /** A settlement step that failed for a reason the payer can fix (announced with this subStatus). */
@@ -82,7 +83,7 @@ async function pullOnSource(shared: SharedState, intent: PaymentIntentRecord): P
 
 /** Runs the settlement of an accepted intent; records the outcome on the intent and announces each step. */
 export async function settleIntent(shared: SharedState, world: World, id: string): Promise<void> {
-  const intent = world.paymentIntents.get(id)
+  const intent = intentState(world).paymentIntents.get(id)
   if (intent?.status !== 'accepted') return
   const emit = (subStatus: string, extra: Record<string, unknown> = {}) =>
     shared.events.emit(world, 'payment.processing', {
@@ -94,7 +95,7 @@ export async function settleIntent(shared: SharedState, world: World, id: string
   emit('crosschain_initiated')
   try {
     const sourceTxHash = await pullOnSource(shared, intent)
-    await world.paymentIntents.update(id, (draft) => {
+    await intentState(world).paymentIntents.update(id, (draft) => {
       draft.sourceTxHash = sourceTxHash
     })
     emit('source_funds_received', { txHash: sourceTxHash, network: intent.source.network })
@@ -106,7 +107,7 @@ export async function settleIntent(shared: SharedState, world: World, id: string
       fee: BigInt(intent.destinationFee),
       feeAddress: intent.feeAddress as Address,
     })
-    await world.paymentIntents.update(id, (draft) => {
+    await intentState(world).paymentIntents.update(id, (draft) => {
       draft.status = 'completed'
       draft.destinationTxHash = destinationTxHash
     })
@@ -114,7 +115,7 @@ export async function settleIntent(shared: SharedState, world: World, id: string
   } catch (error) {
     const subStatus = error instanceof SettlementFailure ? error.subStatus : 'failed'
     const reason = error instanceof SettlementFailure ? error.message : revertReason(error)
-    await world.paymentIntents.update(id, (draft) => {
+    await intentState(world).paymentIntents.update(id, (draft) => {
       draft.status = 'failed'
       draft.failureReason = reason
     })

@@ -5,6 +5,7 @@ import type { RouteContext } from '../../contract/route-context.ts'
 import { payoutOfChildRequest } from '../payouts/execution.ts'
 import { divWad, formatWad, toWad, WAD } from '../rates/decimal.ts'
 import type { DetectedPayment, RequestRecord } from '../requests/schema.ts'
+import { requestState } from '../requests/state.ts'
 import { hasBeenPaid } from '../requests/status.ts'
 import type { PaymentSearchQuery } from './schema.ts'
 
@@ -86,8 +87,8 @@ function shape(ctx: RouteContext, r: RequestRecord, p: DetectedPayment) {
 
 /** `GET /v2/payments`: the caller's detected payments matching every filter, newest first, paginated. */
 export function searchPayments(ctx: RouteContext, q: PaymentSearchQuery) {
-  const found = ctx.world.requests
-    .all()
+  const found = requestState(ctx.world)
+    .requests.all()
     .flatMap((r) => r.payments.filter((p) => matches(ctx, q, r, p)).map((p) => ({ r, p })))
     .sort(
       (a, b) =>

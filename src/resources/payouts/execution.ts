@@ -7,9 +7,10 @@ import type { SchedulePermitValues } from '../../chain/recurring.ts'
 import { RelayFailure } from '../../chain/relayer.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
 import { createRequest, startListening } from '../requests/model.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
+import { payoutState } from './state.ts'
 
 /** Seconds between two payments of each frequency (the proxy takes a fixed period: a month is 30 days). */
 export const PERIOD_SECONDS = {
@@ -29,7 +30,7 @@ export function payoutOfChildRequest(
   world: World,
   requestId: string,
 ): { id: string; index: number } | undefined {
-  for (const payout of world.recurringPayouts.all()) {
+  for (const payout of payoutState(world).recurringPayouts.all()) {
     const child = payout.requests.find((r) => r.requestId === requestId)
     if (child) return { id: payout.id, index: child.index }
   }
@@ -47,7 +48,7 @@ export function worldContext(ctx: RouteContext): RouteContext {
  */
 export async function scheduleNext(ctx: RouteContext, id: string, notBefore: Date): Promise<void> {
   const { world } = ctx
-  const payout = world.recurringPayouts.get(id)
+  const payout = payoutState(world).recurringPayouts.get(id)
   if (payout?.status !== 'active' || payout.processedPayments >= payout.totalPayments) return
   const index = payout.processedPayments + 1
   const due = dueDate(payout, index)
@@ -56,7 +57,7 @@ export async function scheduleNext(ctx: RouteContext, id: string, notBefore: Dat
   const timerId = world.clock.schedule(at, `recurring payout ${id}: payment ${index}`, () =>
     runPayment(ctx, id, index, at),
   )
-  await world.recurringPayouts.update(id, (draft) => {
+  await payoutState(world).recurringPayouts.update(id, (draft) => {
     draft.timerId = timerId
     draft.nextPaymentDate = at.toISOString()
   })
@@ -78,7 +79,7 @@ async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, in
   // The service watches each execution's reference, as it does once a request's calldata was asked for.
   await startListening(ctx, record)
   const child = { index, requestId: record.requestId, paymentReference: record.paymentReference }
-  await ctx.world.recurringPayouts.update(payout.id, (draft) => {
+  await payoutState(ctx.world).recurringPayouts.update(payout.id, (draft) => {
     draft.requests.push(child)
   })
   ctx.shared.events.emit(ctx.world, 'request.recurring', {
@@ -94,9 +95,9 @@ async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, in
 /** Triggers payment `index` on chain and records the outcome (payment and next timer, or pause). */
 async function runPayment(ctx: RouteContext, id: string, index: number, at: Date): Promise<void> {
   const { world, shared } = ctx
-  const payout = world.recurringPayouts.get(id)
+  const payout = payoutState(world).recurringPayouts.get(id)
   if (payout?.status !== 'active' || payout.processedPayments + 1 !== index) return
-  await world.recurringPayouts.update(id, (draft) => {
+  await payoutState(world).recurringPayouts.update(id, (draft) => {
     draft.timerId = null
   })
   const child = await childRequest(ctx, payout, index)
@@ -119,7 +120,7 @@ async function runPayment(ctx: RouteContext, id: string, index: number, at: Date
       dueAt: dueDate(payout, index),
     })
     const amount = fromBaseUnits(paid.amount, currency.decimals)
-    const updated = await world.recurringPayouts.update(id, (draft) => {
+    const updated = await payoutState(world).recurringPayouts.update(id, (draft) => {
       draft.processedPayments = index
       draft.lastPaymentDate = at.toISOString()
       draft.nextPaymentDate = null
@@ -164,7 +165,7 @@ async function runPayment(ctx: RouteContext, id: string, index: number, at: Date
   } catch (error) {
     const failure =
       error instanceof RelayFailure ? error : new RelayFailure(`Payment failed: ${String(error)}`, 'failed')
-    await world.recurringPayouts.update(id, (draft) => {
+    await payoutState(world).recurringPayouts.update(id, (draft) => {
       if (draft.status === 'active') draft.status = 'paused'
       draft.failureCount += 1
       draft.failureReason = failure.reason

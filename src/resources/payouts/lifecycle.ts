@@ -14,13 +14,14 @@ import {
 } from './errors.ts'
 import { scheduleNext, worldContext } from './execution.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
+import { payoutState } from './state.ts'
 
 /** Half the secp256k1 order: the proxy (like OpenZeppelin's ECDSA) refuses signatures with a larger `s`. */
 const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
 
 /** The caller's recurring payout, or 404 `Recurring payment not found`. */
 export function getPayout(ctx: RouteContext, id: string): RecurringPayoutRecord {
-  const payout = ctx.world.recurringPayouts.get(id)
+  const payout = payoutState(ctx.world).recurringPayouts.get(id)
   if (!payout) throw new RecurringPaymentNotFoundError()
   return payout
 }
@@ -72,7 +73,7 @@ export async function activatePayout(ctx: RouteContext, id: string, signature: s
     throw new RecurringPaymentStateError(`Recurring payment is ${payout.status}`)
   }
   if (!(await signedByPayer(payout, signature))) throw new InvalidPermitSignatureError()
-  await ctx.world.recurringPayouts.update(id, (draft) => {
+  await payoutState(ctx.world).recurringPayouts.update(id, (draft) => {
     draft.status = 'active'
     draft.signature = signature.toLowerCase()
   })
@@ -87,7 +88,7 @@ async function cancel(ctx: RouteContext, payout: RecurringPayoutRecord) {
     throw new RecurringPaymentStateError('Cannot cancel a completed recurring payment')
   }
   if (payout.timerId !== null) ctx.world.clock.cancel(payout.timerId)
-  const updated = (await ctx.world.recurringPayouts.update(payout.id, (draft) => {
+  const updated = (await payoutState(ctx.world).recurringPayouts.update(payout.id, (draft) => {
     draft.status = 'cancelled'
     draft.timerId = null
     draft.nextPaymentDate = null
@@ -117,7 +118,7 @@ async function cancel(ctx: RouteContext, payout: RecurringPayoutRecord) {
 
 async function unpause(ctx: RouteContext, payout: RecurringPayoutRecord) {
   if (payout.status !== 'paused') throw new RecurringPaymentStateError('Recurring payment is not paused')
-  await ctx.world.recurringPayouts.update(payout.id, (draft) => {
+  await payoutState(ctx.world).recurringPayouts.update(payout.id, (draft) => {
     draft.status = 'active'
   })
   // The missed payment is due now: it runs on the next clock tick, and the ones after it follow in order.

@@ -12,9 +12,11 @@ import { approveTransaction, NO_FEE_ADDRESS } from '../pay/calldata.ts'
 import { buildPayment } from '../pay/model.ts'
 import { RequestFieldError } from '../requests/errors.ts'
 import { createRequest } from '../requests/model.ts'
+import { requestState } from '../requests/state.ts'
 import { RecurringNotAvailableError } from './errors.ts'
 import { PERIOD_SECONDS } from './execution.ts'
 import type { PayoutBody, RecurringPayoutRecord } from './schema.ts'
+import { payoutState } from './state.ts'
 
 /** Grace after the last due date before the signed permit expires (see the note above). */
 const DEADLINE_GRACE_SECONDS = 10 * 365 * 86_400
@@ -39,8 +41,8 @@ export async function createOneTimePayout(ctx: RouteContext, body: PayoutBody) {
     return { requestId: record.requestId, paymentReference: record.paymentReference, ...payment }
   } catch (error) {
     // No calldata, no payout: the request the call created must not stay behind.
-    ctx.world.requests.delete(record.requestId)
-    ctx.world.requestsByReference.delete(record.paymentReference)
+    requestState(ctx.world).requests.delete(record.requestId)
+    requestState(ctx.world).requestsByReference.delete(record.paymentReference)
     throw error
   }
 }
@@ -48,7 +50,7 @@ export async function createOneTimePayout(ctx: RouteContext, body: PayoutBody) {
 /** What every still-running payout of `payer` on this proxy and token will pull: the allowance it already needs. */
 function committedAllowance(ctx: RouteContext, payer: Address, network: string, token: Address): bigint {
   let total = 0n
-  for (const p of ctx.world.recurringPayouts.all()) {
+  for (const p of payoutState(ctx.world).recurringPayouts.all()) {
     if (p.status !== 'active' && p.status !== 'paused') continue
     if (p.network !== network || !isAddressEqual(p.payer as Address, payer)) continue
     if (!isAddressEqual(p.permit.token as Address, token)) continue
@@ -135,7 +137,7 @@ export async function createRecurringPayout(ctx: RouteContext, body: PayoutBody)
   const current = await chain.allowance(token, payer, proxy)
   const additional = needed > current ? needed - current : 0n
   const id = ctx.shared.ids.ulid(ctx.world.clock.now().getTime())
-  await ctx.world.recurringPayouts.insert({
+  await payoutState(ctx.world).recurringPayouts.insert({
     id,
     status: 'pending',
     network: currency.network,

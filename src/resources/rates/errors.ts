@@ -1,4 +1,4 @@
-import { FieldListError } from '../../errors/sandbox-error.ts'
+import { FieldListError } from '../../contract/sandbox-error.ts'
 
 /** 400 `Validation failed` naming the rate entry field that cannot be applied. */
 export class RateFieldError extends FieldListError {

@@ -5,6 +5,7 @@ import type { RouteContext } from '../../contract/route-context.ts'
 import { divWad, formatWad, mulWad, toWad, WAD } from './decimal.ts'
 import { RateFieldError } from './errors.ts'
 import type { SetRatesBody } from './schema.ts'
+import { rateState } from './state.ts'
 
 /** The largest USD price a currency may be given (10^15 USD). */
 const MAX_USD_PRICE = toWad('1000000000000000')
@@ -17,7 +18,9 @@ export function listRates(ctx: RouteContext) {
   return {
     source: shared.conversion.fixture.source,
     usd: Object.fromEntries([...prices].map(([id, wad]) => [id, formatWad(wad, 12)])),
-    overridden: world.rates.all().map((r) => r.currency),
+    overridden: rateState(world)
+      .rates.all()
+      .map((r) => r.currency),
     routes: networks.flatMap((network) => {
       const stack = shared.conversion.stackFor(world, network)
       return shared.conversion.routes(network).map((r) => ({
@@ -71,8 +74,8 @@ export async function setRates(ctx: RouteContext, body: SetRatesBody) {
   })
   const setAt = world.clock.now().toISOString()
   for (const [currency, price] of changed) {
-    world.rates.delete(currency)
-    await world.rates.insert({ currency, usd: formatWad(price), setAt })
+    rateState(world).rates.delete(currency)
+    await rateState(world).rates.insert({ currency, usd: formatWad(price), setAt })
   }
   if (shared.chains.size > 0) await shared.conversion.applyWorldRates(world)
   return listRates(ctx)
@@ -80,6 +83,6 @@ export async function setRates(ctx: RouteContext, body: SetRatesBody) {
 
 /** Forgets the caller's overrides: the fixture's rates (and the shared conversion contracts) apply again. */
 export function resetRates(ctx: RouteContext) {
-  for (const r of ctx.world.rates.all()) ctx.world.rates.delete(r.currency)
+  for (const r of rateState(ctx.world).rates.all()) rateState(ctx.world).rates.delete(r.currency)
   return listRates(ctx)
 }

@@ -17,11 +17,12 @@ import {
 import type { ProxyKind } from '../../chain/detector.ts'
 import type { LiveChain } from '../../chain/types.ts'
 import type { NetworkTable } from '../../contract/networks.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
 import type { CurrencyCatalog } from '../currencies/catalog.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { divWad, toWad } from './decimal.ts'
 import { RatesFixture } from './schema.ts'
+import { rateState } from './state.ts'
 
 /** A conversion route on one network: invoice currency -> payment currency, and the feed behind it. */
 export interface ConversionRoute {
@@ -65,7 +66,7 @@ export class ConversionRegistry {
   /** USD prices (wads) in force for `world`: the fixture, then the world's overrides. */
   prices(world: World | null): Map<string, bigint> {
     const prices = new Map(Object.entries(this.fixture.usd).map(([id, v]) => [id, toWad(v)]))
-    for (const r of world?.rates.all() ?? []) prices.set(r.currency, toWad(r.usd))
+    for (const r of world ? rateState(world).rates.all() : []) prices.set(r.currency, toWad(r.usd))
     return prices
   }
 
@@ -91,7 +92,7 @@ export class ConversionRegistry {
 
   /** The conversion stack `world` pays through on `network` (its own once it set rates; published addresses off chain). */
   stackFor(world: World | null, network: string): ConversionStack | null {
-    if (world && world.rates.size > 0) {
+    if (world && rateState(world).rates.size > 0) {
       const own = this.#tenantStacks.get(worldKey(world))?.get(network)
       if (own) return own
     }

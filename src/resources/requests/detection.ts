@@ -5,13 +5,14 @@ import type { Hex } from 'viem'
 import type { DetectedTransfer, DetectorSink } from '../../chain/detector.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
 import { payoutOfChildRequest } from '../payouts/execution.ts'
 import { divWad, formatWad, formatWadFixed, mulWad, unitsToWad } from '../rates/decimal.ts'
 import { paymentEventPayload } from './events.ts'
 import { isConversion, isFullyPaid } from './model.ts'
 import { isOfframpRequest, startOfframp } from './offramp.ts'
 import type { DetectedPayment, RequestRecord } from './schema.ts'
+import { requestState } from './state.ts'
 
 const same = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase()
@@ -104,12 +105,12 @@ async function applyTo(
   requestId: string,
   t: DetectedTransfer,
 ): Promise<void> {
-  const record = world.requests.get(requestId)
+  const record = requestState(world).requests.get(requestId)
   if (!record || !paysRequest(shared, record, t)) return
   const payment = toPayment(shared, world, record, t)
   if (record.payments.some((p) => p.key === payment.key)) return
   const wasPaid = isFullyPaid(shared, record)
-  const updated = (await world.requests.update(requestId, (draft) => {
+  const updated = (await requestState(world).requests.update(requestId, (draft) => {
     draft.payments.push(payment)
     draft.payments.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex)
     draft.isListening = !isFullyPaid(shared, draft) && draft.payRequestedAt !== null
@@ -132,10 +133,10 @@ async function applyTo(
 /** Drops payments of `chainId` from block `fromBlock` on, in every live world; listening resumes where it applies. */
 async function rollback(shared: SharedState, chainId: number, fromBlock: bigint): Promise<void> {
   for (const world of shared.tenants.all()) {
-    for (const record of world.requests.all()) {
+    for (const record of requestState(world).requests.all()) {
       const gone = record.payments.filter((p) => p.chainId === chainId && BigInt(p.blockNumber) >= fromBlock)
       if (gone.length === 0) continue
-      await world.requests.update(record.requestId, (draft) => {
+      await requestState(world).requests.update(record.requestId, (draft) => {
         draft.payments = draft.payments.filter((p) => !gone.some((g) => g.key === p.key))
         draft.isListening = !isFullyPaid(shared, draft) && draft.payRequestedAt !== null
       })

@@ -1,4 +1,4 @@
-import { FieldListError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { FieldListError, NotFoundError } from '../../contract/sandbox-error.ts'
 
 /** 404 `Request not found`, as the service answers unknown request ids and references. */
 export class RequestNotFoundError extends NotFoundError {

@@ -11,6 +11,7 @@ import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
 import { RequestFieldError, RequestNotFoundError } from './errors.ts'
 import type { CreateRequestBody, RequestRecord } from './schema.ts'
+import { requestState } from './state.ts'
 
 /** Request Network's payment reference: last 8 bytes of keccak256(lower(requestId + salt + address)). */
 export function paymentReferenceOf(requestId: string, salt: string, address: string): `0x${string}` {
@@ -59,7 +60,7 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
   })
   const requestId = `01${createHash('sha256').update(canonical).digest('hex')}`
   const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
-  const record = await world.requests.insert({
+  const record = await requestState(world).requests.insert({
     requestId,
     clientId: grant?.clientId ?? null,
     origin: grant?.origin ?? null,
@@ -86,7 +87,7 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
     offramp: null,
     offrampState: null,
   })
-  world.requestsByReference.set(record.paymentReference, record.requestId)
+  requestState(world).requestsByReference.set(record.paymentReference, record.requestId)
   // Payments are matched across tenants by reference: every request must be in this index.
   shared.paymentReferences.add(record.paymentReference, world, record.requestId)
   return record
@@ -94,14 +95,14 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
 
 /** The caller's request with this id, or 404 `Request not found`. */
 export function getRequest(ctx: RouteContext, requestId: string): RequestRecord {
-  const record = ctx.world.requests.get(requestId.toLowerCase())
+  const record = requestState(ctx.world).requests.get(requestId.toLowerCase())
   if (!record) throw new RequestNotFoundError()
   return record
 }
 
 /** The caller's request with this payment reference, or 404 `Request not found`. */
 export function getRequestByReference(ctx: RouteContext, paymentReference: string): RequestRecord {
-  const id = ctx.world.requestsByReference.get(paymentReference.toLowerCase())
+  const id = requestState(ctx.world).requestsByReference.get(paymentReference.toLowerCase())
   if (!id) throw new RequestNotFoundError()
   return getRequest(ctx, id)
 }
@@ -110,7 +111,7 @@ export function getRequestByReference(ctx: RouteContext, paymentReference: strin
 export async function startListening(ctx: RouteContext, record: RequestRecord): Promise<void> {
   const listening = !isFullyPaid(ctx.shared, record)
   if (record.payRequestedAt && record.isListening === listening) return
-  await ctx.world.requests.update(record.requestId, (draft) => {
+  await requestState(ctx.world).requests.update(record.requestId, (draft) => {
     draft.payRequestedAt ??= ctx.world.clock.now().toISOString()
     draft.isListening = listening
   })
@@ -123,7 +124,7 @@ export async function setRecurrenceStopped(
   stopped: boolean,
 ): Promise<void> {
   const record = getRequest(ctx, requestId)
-  await ctx.world.requests.update(record.requestId, (draft) => {
+  await requestState(ctx.world).requests.update(record.requestId, (draft) => {
     draft.isRecurrenceStopped = stopped
   })
 }

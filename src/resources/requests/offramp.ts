@@ -3,9 +3,11 @@
 // (world.rules.offrampStepSeconds apart, so tests advance the clock instead of waiting) and ends as
 // world.rules.offrampOutcome says: fiat_sent (then payment.confirmed with isCryptoToFiat), failed or bounced.
 import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
+import { paymentDetailState } from '../payment-details/state.ts'
 import { paymentEventPayload, requestEventFields } from './events.ts'
 import type { DetectedPayment, OfframpState, RequestRecord } from './schema.ts'
+import { requestState } from './state.ts'
 
 type SubStatus = OfframpState['subStatus']
 
@@ -31,7 +33,9 @@ function processingPayload(
   payment: DetectedPayment,
   currency: string,
 ) {
-  const detail = state.paymentDetailsId ? world.paymentDetails.get(state.paymentDetailsId) : undefined
+  const detail = state.paymentDetailsId
+    ? paymentDetailState(world).paymentDetails.get(state.paymentDetailsId)
+    : undefined
   return {
     ...requestEventFields(record),
     offrampId: state.id,
@@ -58,7 +62,7 @@ async function moveTo(
   subStatus: SubStatus,
   payment: DetectedPayment,
 ) {
-  const updated = await world.requests.update(requestId, (draft) => {
+  const updated = await requestState(world).requests.update(requestId, (draft) => {
     if (!draft.offrampState) return
     draft.offrampState.subStatus = subStatus
     draft.offrampState.updatedAt = world.clock.now().toISOString()
@@ -97,10 +101,10 @@ export async function startOfframp(
   requestId: string,
   payment: DetectedPayment,
 ) {
-  const record = world.requests.get(requestId)
+  const record = requestState(world).requests.get(requestId)
   if (!record || record.offrampState) return
   const now = world.clock.now()
-  await world.requests.update(requestId, (draft) => {
+  await requestState(world).requests.update(requestId, (draft) => {
     draft.offrampState = {
       id: `offramp_${shared.ids.ulid(now.getTime())}`,
       clientUserId: draft.offramp?.clientUserId ?? null,

@@ -2,7 +2,7 @@
 // overrides), always reported with rateSource `chainlink`; fees list the gas and proxy fees actually paid.
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
 import { formatWad, formatWadFixed, mulWad, toWad, unitsToWad } from '../rates/decimal.ts'
 import { expectedUnits, isConversion, isFullyPaid, paidUnits } from './model.ts'
 import { isOfframpRequest } from './offramp.ts'

@@ -2,7 +2,7 @@
 // session); the sandbox issues them to any API key, bound to that key's tenant.
 import { z } from 'zod'
 import { defineRoute } from '../../contract/route.ts'
-import { NotFoundError } from '../../errors/sandbox-error.ts'
+import { NotFoundError } from '../../contract/sandbox-error.ts'
 
 const SessionBody = z.object({
   /** lifetime on the tenant's clock (default one day, at most 30 days) */

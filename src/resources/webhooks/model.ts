@@ -2,7 +2,7 @@
 // dashboard session cookie, or x-client-id on its Auth API) and belong to the key, serving all its scenario
 // worlds. http:// URLs are accepted so local receivers work. Test sends carry placeholder ids.
 import type { RouteContext } from '../../contract/route-context.ts'
-import { IssueListError, type ServiceIssue } from '../../errors/sandbox-error.ts'
+import { IssueListError, type ServiceIssue } from '../../contract/sandbox-error.ts'
 import type { DeliveryRecord } from '../../events/webhook-delivery.ts'
 import { NoActiveWebhooksError, WebhookExistsError, WebhookNotFoundError } from './errors.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookRecord } from './schema.ts'

@@ -1,0 +1,14 @@
+import { defineState, type World } from '../../contract/world.ts'
+import { Table } from '../../store/table.ts'
+import { RequestRecord } from './schema.ts'
+
+const requestsDef = defineState('requests', () => ({
+  requests: new Table(RequestRecord, 'requestId'),
+  /** payment reference -> request id */
+  requestsByReference: new Map<string, string>(),
+}))
+
+/** A world's requests, by id and by payment reference. */
+export function requestState(world: World) {
+  return world.state(requestsDef)
+}
