@@ -8,11 +8,11 @@ import { startChain } from './chain/start-chain.ts'
 import type { ChainContracts, LiveChain, NetworkName } from './chain/types.ts'
 import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
-import type { SharedState } from './contract/route-context.ts'
 import { syncChainTime } from './control/clock.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import { Journal } from './control/journal.ts'
 import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './control/middleware.ts'
+import type { SandboxState, SandboxStateWithoutScenarios } from './control/sandbox-state.ts'
 import { ScenarioEngine } from './control/scenarios/engine.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
 import { createDispatcher } from './dispatch.ts'
@@ -60,7 +60,7 @@ export interface SandboxOptions {
 export interface Sandbox {
   /** handles one neutral request (what the Express app and the MSW handlers call) */
   dispatch(request: NeutralRequest): Promise<NeutralResponse>
-  shared: SharedState
+  shared: SandboxState
   /** the first live chain */
   chain: LiveChain | null
   /** every live chain by network */
@@ -78,7 +78,7 @@ export interface Sandbox {
 async function startChains(
   option: SandboxOptions['chain'],
   wanted: NetworkName[],
-  shared: Pick<SharedState, 'currencies' | 'networks'>,
+  shared: Pick<SandboxState, 'currencies' | 'networks'>,
 ): Promise<LiveChain[]> {
   if (option === false) return []
   if (typeof option === 'object' && wanted.length > 1) {
@@ -124,8 +124,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await stopChains()
     throw error
   }
-  // The scenario engine needs the finished shared state (its seeds call the models): set right below.
-  const shared = {
+  const base: SandboxStateWithoutScenarios = {
     currencies,
     networks,
     chain,
@@ -140,6 +139,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     events: new EventBus(ids, log),
     ids,
     tenants,
+    worlds: tenants,
     paymentReferences: new PaymentReferenceIndex(),
     conversion,
     directory: new TenantDirectory(),
@@ -152,9 +152,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     now: () => new Date(),
     log,
-  } as Omit<SharedState, 'scenarios'> as SharedState
+  }
+  let scenarios: ScenarioEngine
   try {
-    shared.scenarios = new ScenarioEngine(shared, registry, {
+    scenarios = new ScenarioEngine(base, registry, {
       ...(options.scenario ? { defaultScenario: options.scenario } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
     })
@@ -162,6 +163,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await stopChains()
     throw error
   }
+  const shared: SandboxState = { ...base, scenarios }
   tenants.onCreate((world) => shared.scenarios.applyRules(world))
   shared.events.subscribe((event) => {
     journal.record(event.tenant, {

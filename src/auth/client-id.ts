@@ -2,7 +2,7 @@
 // record in that tenant's world decides. Unknown -> 401; inactive or revoked -> 403; a front-end ID (non-empty
 // allowedDomains) also needs an Origin it lists -> 403 otherwise. Back-end IDs (no domains) skip the Origin check.
 import type { ClientIdGrant } from '../contract/caller.ts'
-import type { SharedState } from '../contract/route-context.ts'
+import type { CredentialPorts } from '../contract/ports.ts'
 import { ForbiddenError, UnauthorizedError } from '../contract/sandbox-error.ts'
 import { clientIdState } from '../resources/client-ids/state.ts'
 import { requestOrigin } from './origins.ts'
@@ -11,10 +11,10 @@ import { requestOrigin } from './origins.ts'
 export async function authenticateClientId(
   clientId: string,
   originHeader: string | undefined,
-  shared: SharedState,
+  shared: CredentialPorts,
 ): Promise<ClientIdGrant> {
   const owner = shared.directory.clientIdToTenant.get(clientId)
-  const world = owner ? shared.tenants.get(owner.tenant, owner.scenario) : undefined
+  const world = owner ? shared.worlds.get(owner.tenant, owner.scenario) : undefined
   const record = owner && world ? clientIdState(world).clientIds.get(owner.id) : undefined
   if (!owner || !world || !record) throw new UnauthorizedError('Invalid client ID')
   if (record.status === 'revoked') throw new ForbiddenError('Client ID has been revoked')

@@ -1,8 +1,11 @@
 import { z } from 'zod'
 import type { LiveChain } from '../chain/types.ts'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
-import { defineRoute } from '../contract/route.ts'
+import { routesUsing } from '../contract/route.ts'
 import { BadRequestError } from '../contract/sandbox-error.ts'
+import type { SandboxState } from './sandbox-state.ts'
+
+const defineRoute = routesUsing<SandboxState>()
 
 /**
  * Moves every live chain's time up to `now` when it is behind (anvil time only moves forward and is shared by
@@ -35,7 +38,8 @@ export const clockRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/clock',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The caller's clock and what is scheduled on it",
     handler: (ctx) => ({
       status: 200,
@@ -45,7 +49,8 @@ export const clockRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/clock/advance',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Moves the caller's clock forward by {seconds} or to {to} (ISO time); the chains' time follows",
     body: AdvanceBody,
     async handler(ctx, { body }) {

@@ -2,12 +2,12 @@
 // these, so a test that drives the sandbox in-process does exactly what an HTTP client of the control API does.
 
 import type { EventType, SandboxEvent } from '../contract/events.ts'
-import type { SharedState } from '../contract/route-context.ts'
 import { NotFoundError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
+import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioEngine, ScenarioState } from './scenarios/engine.ts'
 
 /** The control API of one sandbox, for one key at a time. */
@@ -50,7 +50,7 @@ export class DeliveryNotFoundError extends NotFoundError {
 }
 
 /** Builds the control API over a sandbox's shared state. */
-export function createControl(shared: SharedState): SandboxControl {
+export function createControl(shared: SandboxState): SandboxControl {
   const { scenarios } = shared
   return {
     reset(tenant) {

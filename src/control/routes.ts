@@ -1,15 +1,19 @@
-import { defineRoute } from '../contract/route.ts'
+import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
+import type { SandboxState } from './sandbox-state.ts'
+
+const defineRoute = routesUsing<SandboxState>()
 
 /** The sandbox's own surface that needs no credential: health, chain info and the JSON-RPC proxy. */
 export const controlRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/health',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'Health: 200 when the chain answers',
     async handler(ctx) {
-      const { chain } = ctx.shared
+      const { chain } = ctx
       if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
       try {
         const blockNumber = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
@@ -32,10 +36,11 @@ export const controlRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/chain',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'The live chain: RPC URL, chain id, contracts, tokens and funded accounts',
     handler(ctx, { request }) {
-      const { chain } = ctx.shared
+      const { chain } = ctx
       if (!chain) throw new SandboxError(404, 'This sandbox runs without a chain')
       const host = request.headers.host
       return {
@@ -48,7 +53,7 @@ export const controlRoutes = [
           contracts: chain.contracts,
           tokens: chain.tokens,
           accounts: chain.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
-          chains: [...ctx.shared.chains.values()].map((c) => ({
+          chains: [...ctx.chains.values()].map((c) => ({
             network: c.network,
             chainId: c.chainId,
             rpcUrl: host ? `http://${host}/rpc/${c.network}` : c.rpcUrl,
@@ -69,12 +74,13 @@ export const controlRoutes = [
     defineRoute({
       method: 'POST',
       path,
-      auth: 'public',
+      credentials: ['public'],
+      surface: 'control',
       summary: 'JSON-RPC of a live chain (the first one at /rpc), on the sandbox port',
       rawBody: true,
       async handler(ctx, { body, params }) {
         const network = (params as { network?: string }).network
-        const chain = network ? ctx.shared.chains.get(network) : ctx.shared.chain
+        const chain = network ? ctx.chains.get(network) : ctx.chain
         if (!chain)
           throw new SandboxError(
             404,

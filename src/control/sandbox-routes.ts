@@ -1,10 +1,13 @@
 import { z } from 'zod'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
-import { defineRoute } from '../contract/route.ts'
+import { routesUsing } from '../contract/route.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import { publicBaseUrl } from '../resources/payers/links.ts'
 import { createControl } from './control.ts'
 import { FaucetBody } from './faucet.ts'
+import type { SandboxState } from './sandbox-state.ts'
+
+const defineRoute = routesUsing<SandboxState>()
 
 const JournalQuery = z.object({
   type: z
@@ -38,65 +41,71 @@ export const sandboxRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/reset',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary:
       "Drops the caller's worlds (every scenario of the key) and journal; webhooks and scenario choice stay",
     handler(ctx) {
-      createControl(ctx.shared).reset(ctx.tenant!)
-      return { status: 200, body: { reset: true, scenario: ctx.shared.scenarios.selected(ctx.tenant!) } }
+      createControl(ctx).reset(ctx.tenant!)
+      return { status: 200, body: { reset: true, scenario: ctx.scenarios.selected(ctx.tenant!) } }
     },
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/scenarios',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: 'Every scenario: name, description, rules, the ids it creates (and has seeded for the caller)',
     handler: (ctx) => ({
       status: 200,
       body: {
-        default: ctx.shared.scenarios.defaultScenario,
-        selected: ctx.shared.scenarios.selected(ctx.tenant!),
-        scenarios: ctx.shared.scenarios.list(ctx.tenant),
+        default: ctx.scenarios.defaultScenario,
+        selected: ctx.scenarios.selected(ctx.tenant!),
+        scenarios: ctx.scenarios.list(ctx.tenant),
       },
     }),
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/scenario',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The call's scenario (x-sandbox-scenario or the key's choice), seeded, with its ids",
     handler: async (ctx, { request }) => ({
       status: 200,
-      body: await ctx.shared.scenarios.state(ctx.world, publicBaseUrl(request)),
+      body: await ctx.scenarios.state(ctx.world, publicBaseUrl(request)),
     }),
   }),
   defineRoute({
     method: 'PUT',
     path: '/__sandbox/scenario',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Switches the caller's key to a scenario (seeded on first use); 400 lists the known names",
     body: z.object({ scenario: z.string().min(1) }).strict(),
     handler: async (ctx, { body, request }) => ({
       status: 200,
-      body: await createControl(ctx.shared).useScenario(ctx.tenant!, body.scenario, publicBaseUrl(request)),
+      body: await createControl(ctx).useScenario(ctx.tenant!, body.scenario, publicBaseUrl(request)),
     }),
   }),
   defineRoute({
     method: 'POST',
     path: '/__sandbox/faucet',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: 'Mints a token to an address, or sets its ETH balance, on the live chain of the currency',
     body: FaucetBody,
-    handler: async (ctx, { body }) => ({ status: 200, body: await createControl(ctx.shared).faucet(body) }),
+    handler: async (ctx, { body }) => ({ status: 200, body: await createControl(ctx).faucet(body) }),
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/journal',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The key's API calls, events and webhook delivery attempts, newest first",
     query: JournalQuery,
     handler(ctx, { query }) {
-      const entries = ctx.shared.journal.list(ctx.tenant!, {
+      const entries = ctx.journal.list(ctx.tenant!, {
         ...(query.type ? { types: query.type.split(',') as ('call' | 'event' | 'delivery')[] } : {}),
         ...(query.event ? { event: query.event } : {}),
         ...(query.path ? { path: query.path } : {}),
@@ -110,19 +119,21 @@ export const sandboxRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/webhooks/deliveries',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The key's webhook deliveries with every attempt, newest first",
-    handler: (ctx) => ({ status: 200, body: ctx.shared.webhooks.deliveries(ctx.tenant!).map(deliveryView) }),
+    handler: (ctx) => ({ status: 200, body: ctx.webhooks.deliveries(ctx.tenant!).map(deliveryView) }),
   }),
   defineRoute({
     method: 'POST',
     path: '/__sandbox/webhooks/:deliveryId/redeliver',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: 'Sends a delivery again (same delivery id and body, retry count from 0)',
     params: z.object({ deliveryId: z.string() }),
     handler: (ctx, { params }) => ({
       status: 202,
-      body: deliveryView(createControl(ctx.shared).redeliver(ctx.tenant!, params.deliveryId)),
+      body: deliveryView(createControl(ctx).redeliver(ctx.tenant!, params.deliveryId)),
     }),
   }),
 ]

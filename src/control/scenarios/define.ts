@@ -21,9 +21,10 @@ import type { activatePayout, getPayout, updatePayout } from '../../resources/pa
 import type { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
 import type { PayoutBody } from '../../resources/payouts/schema.ts'
 import type { CreateRequestBody, RequestRecord } from '../../resources/requests/schema.ts'
+import type { ResourceServices } from '../../resources/services.ts'
 import type { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
-type Bound<F> = F extends (ctx: RouteContext, ...args: infer A) => infer R ? (...args: A) => R : never
+type Bound<F> = F extends (ctx: never, ...args: infer A) => infer R ? (...args: A) => R : never
 
 /** A transaction as the API returns it (`value` as ethers' BigNumber JSON or a hex string). */
 export interface ServiceTx {
@@ -74,7 +75,7 @@ export interface ScenarioSeedApi {
   /** a faker seeded from the sandbox seed, the scenario name and the tenant: the same data run after run */
   faker: Faker
   /** the context the models take (ids drawn from the scenario's own seeded generator) */
-  ctx: RouteContext
+  ctx: RouteContext<ResourceServices>
   /** where the client reached the sandbox (for links such as a payer's agreementUrl) */
   baseUrl: string
   /** a new key pair from the faker: the same under the same --seed, empty on chain until funded */

@@ -63,6 +63,6 @@ describe('the seed API', () => {
     const b = await createSeedApi(sandbox.shared, world, 9)
     expect(a.wallet()).toEqual(b.wallet())
     expect(a.faker.person.fullName()).toBe(b.faker.person.fullName())
-    expect(a.ctx.shared.ids.hex(8)).toBe(b.ctx.shared.ids.hex(8))
+    expect(a.ctx.ids.hex(8)).toBe(b.ctx.ids.hex(8))
   })
 })

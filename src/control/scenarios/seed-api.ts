@@ -5,7 +5,6 @@ import { createWalletClient, getAddress, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { sandboxChain } from '../../chain/start-chain.ts'
 import type { SandboxAccount } from '../../chain/types.ts'
-import type { RouteContext, SharedState } from '../../contract/route-context.ts'
 import type { World } from '../../contract/world.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
 import {
@@ -24,8 +23,10 @@ import { createOneTimePayout, createRecurringPayout } from '../../resources/payo
 import { PayoutBody } from '../../resources/payouts/schema.ts'
 import { createRequest, getRequest } from '../../resources/requests/model.ts'
 import { CreateRequestBody } from '../../resources/requests/schema.ts'
+import { inWorld } from '../../resources/services.ts'
 import { createIdGenerator } from '../../store/ids.ts'
 import { faucet } from '../faucet.ts'
+import type { SandboxStateWithoutScenarios } from '../sandbox-state.ts'
 import type { ScenarioSeedApi, ServiceTx } from './define.ts'
 import { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
@@ -39,7 +40,7 @@ export function scenarioSeed(sandboxSeed: number, scenario: string, tenant: stri
 
 /** Builds the seed API of one world. `seed` is null when the sandbox runs without --seed (random data). */
 export async function createSeedApi(
-  shared: SharedState,
+  shared: SandboxStateWithoutScenarios,
   world: World,
   seed: number | null,
   baseUrl = 'http://localhost',
@@ -49,8 +50,9 @@ export async function createSeedApi(
   const number = seed ?? Buffer.from(shared.ids.bytes(4)).readUInt32BE(0)
   const faker = new Faker({ locale: [en, base] })
   faker.seed(number)
-  const ctxShared: SharedState = seed === null ? shared : { ...shared, ids: createIdGenerator(number) }
-  const ctx: RouteContext = { shared: ctxShared, tenant: world.tenant, world }
+  const services: SandboxStateWithoutScenarios =
+    seed === null ? shared : { ...shared, ids: createIdGenerator(number) }
+  const ctx = inWorld(services, world)
   let payer: Promise<SandboxAccount> | undefined
 
   const wallet = (): SandboxAccount => {

@@ -2,24 +2,27 @@
 // on its separate Auth API with cookie sessions); `allowedDomains` may be empty on create (a back-end ID, as the
 // docs describe) but needs 1-10 origins on update, as the interface says; `payeeDestinationId` is not modelled.
 import { getAddress } from 'viem'
-import type { RouteContext } from '../../contract/route-context.ts'
+import type { Uses } from '../services.ts'
 import { ClientIdFieldError, ClientIdNotFoundError, RevokedClientIdError } from './errors.ts'
 import type { ClientIdRecord, CreateClientIdBody, UpdateClientIdBody } from './schema.ts'
 import { clientIdState } from './state.ts'
 
+type Ctx = Uses<'directory' | 'ids'>
+
 /** A public client ID in the documented form (`cli_` + 12 lower-case hex), unique across the sandbox. */
-function newPublicClientId(ctx: RouteContext): string {
+function newPublicClientId(ctx: Ctx): string {
   for (;;) {
-    const candidate = `cli_${ctx.shared.ids.hex(6)}`
-    if (!ctx.shared.directory.clientIdToTenant.has(candidate)) return candidate
+    const candidate = `cli_${ctx.ids.hex(6)}`
+    if (!ctx.directory.clientIdToTenant.has(candidate)) return candidate
   }
 }
 
 const checksum = (address: string | null | undefined) => (address ? getAddress(address) : null)
 
 /** Creates an active client ID for the caller's tenant and indexes its public id. */
-export async function createClientId(ctx: RouteContext, body: CreateClientIdBody): Promise<ClientIdRecord> {
-  const { world, shared } = ctx
+export async function createClientId(ctx: Ctx, body: CreateClientIdBody): Promise<ClientIdRecord> {
+  const { world } = ctx
+  const shared = ctx
   const now = world.clock.now()
   const record = await clientIdState(world).clientIds.insert({
     id: shared.ids.ulid(now.getTime()),
@@ -45,12 +48,12 @@ export async function createClientId(ctx: RouteContext, body: CreateClientIdBody
 }
 
 /** The caller's client IDs, oldest first (revoked ones included, with their status). */
-export function listClientIds(ctx: RouteContext): ClientIdRecord[] {
+export function listClientIds(ctx: Ctx): ClientIdRecord[] {
   return clientIdState(ctx.world).clientIds.all()
 }
 
 /** One of the caller's client IDs by internal id; 404 otherwise. */
-export function getClientId(ctx: RouteContext, id: string): ClientIdRecord {
+export function getClientId(ctx: Ctx, id: string): ClientIdRecord {
   const record = clientIdState(ctx.world).clientIds.get(id)
   if (!record) throw new ClientIdNotFoundError()
   return record
@@ -58,7 +61,7 @@ export function getClientId(ctx: RouteContext, id: string): ClientIdRecord {
 
 /** Applies a PUT: absent fields stay, `null` unsets, a revoked ID never comes back, fees need their address. */
 export async function updateClientId(
-  ctx: RouteContext,
+  ctx: Ctx,
   id: string,
   body: UpdateClientIdBody,
 ): Promise<ClientIdRecord> {
@@ -92,7 +95,7 @@ export async function updateClientId(
 }
 
 /** Revokes a client ID for good (DELETE); revoking twice is harmless. */
-export async function revokeClientId(ctx: RouteContext, id: string): Promise<ClientIdRecord> {
+export async function revokeClientId(ctx: Ctx, id: string): Promise<ClientIdRecord> {
   const current = getClientId(ctx, id)
   if (current.status === 'revoked') return current
   return updateClientId(ctx, id, { status: 'revoked' })

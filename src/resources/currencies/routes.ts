@@ -1,7 +1,10 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { conversionRoutes, listCurrencies } from './model.ts'
 import { ConversionRoutesQuery, ConversionRoutesResponse, Currency, CurrencyQuery } from './schema.ts'
+
+const defineRoute = routesUsing<Services<'chains' | 'conversion' | 'currencies'>>()
 
 const listResponse = z.union([Currency, z.array(Currency)])
 
@@ -11,14 +14,15 @@ export const currencyRoutes = [
     defineRoute({
       method: 'GET',
       path,
-      auth: 'api',
+      credentials: path === '/v2/currencies' ? ['api-key', 'client-id'] : ['api-key'],
+      surface: 'api',
       summary: 'List supported currencies',
       query: CurrencyQuery,
       responses: { 200: listResponse },
       handler(ctx, { query }) {
         // errors (400/404) are thrown inside compute, so only answers are kept
         const key = JSON.stringify([query.network, query.symbol, query.id, query.firstOnly])
-        const { value, text } = ctx.shared.currencies.memo(key, () => listCurrencies(ctx, query))
+        const { value, text } = ctx.currencies.memo(key, () => listCurrencies(ctx, query))
         return { status: 200, body: value, text }
       },
     }),
@@ -27,7 +31,8 @@ export const currencyRoutes = [
     defineRoute({
       method: 'GET',
       path: `${version}/currencies/:currencyId/conversion-routes`,
-      auth: 'api',
+      credentials: version === '/v2' ? ['api-key', 'client-id'] : ['api-key'],
+      surface: 'api',
       summary: 'List the conversion routes of a currency',
       params: z.object({ currencyId: z.string() }),
       query: ConversionRoutesQuery,

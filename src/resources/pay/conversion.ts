@@ -4,15 +4,17 @@
 import { type Address, encodeFunctionData, getAddress } from 'viem'
 import { readConversion } from '../../chain/conversion-contracts.ts'
 import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import { mulWad, unitsToWad, wadToUnits } from '../rates/decimal.ts'
 import type { RequestRecord } from '../requests/schema.ts'
+import type { Uses } from '../services.ts'
 import { erc20ConversionProxyAbi, ethConversionProxyAbi } from './abis.ts'
 import { amountToPay } from './amount.ts'
 import { approveTransaction, NO_FEE_ADDRESS, type ServiceTransaction } from './calldata.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 import type { PayOptions } from './model.ts'
+
+type Ctx = Uses<'chains' | 'conversion' | 'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 
 /** Slippage allowed between the quote and the payment, in basis points (2%). */
 export const SLIPPAGE_BPS = 200n
@@ -42,12 +44,12 @@ export interface ConversionPlan {
  * padded to 8 decimals), path [invoice, payment], `_maxToSpend` = the chain's quote plus slippage.
  */
 export async function planConversion(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   query: PayOptions,
   wallet: Address | null,
 ): Promise<ConversionPlan> {
-  const { shared } = ctx
+  const shared = ctx
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   const paid = shared.currencies.byId(record.paymentCurrency)!
   const route = shared.conversion.route(invoice.id, paid.id)

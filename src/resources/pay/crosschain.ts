@@ -10,17 +10,21 @@ import { PERMIT2_ADDRESS } from '../../chain/install-contracts.ts'
 import type { LiveChain } from '../../chain/types.ts'
 import { percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
 import { intentState } from '../payment-intents/state.ts'
 import { intentTypedData, permitTypedData } from '../payment-intents/typed-data.ts'
 import { startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
+import type { Uses } from '../services.ts'
 import { NO_FEE_ADDRESS } from './calldata.ts'
 import { type CrosschainQuery, refuseCrosschain } from './crosschain-source.ts'
 import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
 import type { CrosschainPayResponse } from './schema.ts'
+
+type Ctx = Uses<
+  'chains' | 'currencies' | 'ids' | 'offrampAddress' | 'operator' | 'paymentReferences' | 'worlds'
+>
 
 /** The cross-chain fee, in basis points of the payment (0.1%, as the service's example intent charges). */
 const CROSSCHAIN_FEE_BPS = 10n
@@ -45,14 +49,9 @@ function rescale(value: bigint, from: number, to: number): bigint {
  * Picks an unused Permit2 nonce: the issue time in ms, as the service does, bumped past the nonces issued to this
  * wallet in any world (chains are shared by every tenant) and those already used on chain.
  */
-async function intentNonce(
-  ctx: RouteContext,
-  chain: LiveChain,
-  wallet: Address,
-  ms: number,
-): Promise<bigint> {
+async function intentNonce(ctx: Ctx, chain: LiveChain, wallet: Address, ms: number): Promise<bigint> {
   const taken = new Set<string>()
-  for (const world of ctx.shared.tenants.all()) {
+  for (const world of ctx.worlds.all()) {
     for (const intent of intentState(world).paymentIntents.all())
       if (intent.source.account === wallet) taken.add(intent.nonce)
   }
@@ -75,13 +74,14 @@ async function intentNonce(
  * `amount` is what the payee receives, in the destination token's base units.
  */
 export async function buildCrosschainPayment(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   query: CrosschainQuery,
   source: { network: string; currency: CurrencyFixture | undefined },
   amountOf: (currency: CurrencyFixture) => bigint,
 ): Promise<CrosschainPayResponse> {
-  const { shared, world } = ctx
+  const { world } = ctx
+  const shared = ctx
   const destination = shared.currencies.byId(record.paymentCurrency)!
   refuseCrosschain(ctx, record, destination, source.network)
   if (query.clientUserId) {

@@ -1,16 +1,36 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
 import { getRequest, getRequestByReference } from '../requests/model.ts'
+import type { Services } from '../services.ts'
 import { buildPayment } from './model.ts'
 import { paymentRoutes } from './payment-routes.ts'
 import { PayQueryV1, PayQueryV2, PayResponse, payQueryInvalid, RoutesQuery } from './schema.ts'
+
+const defineRoute =
+  routesUsing<
+    Services<
+      | 'chains'
+      | 'compliance'
+      | 'conversion'
+      | 'currencies'
+      | 'directory'
+      | 'events'
+      | 'ids'
+      | 'networks'
+      | 'offrampAddress'
+      | 'operator'
+      | 'paymentReferences'
+      | 'worlds'
+    >
+  >()
 
 /** Routes of the payment calldata endpoints (8 and 9). */
 export const payRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/request/:requestId/pay',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Get payment calldata by request id',
     params: z.object({ requestId: z.string() }),
     query: PayQueryV2,
@@ -24,7 +44,8 @@ export const payRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v1/request/:paymentReference/pay',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Get payment calldata by payment reference',
     params: z.object({ paymentReference: z.string() }),
     query: PayQueryV1,
@@ -39,7 +60,8 @@ export const payRoutes = [
     defineRoute({
       method: 'GET',
       path: version === 'v2' ? '/v2/request/:requestId/routes' : '/v1/request/:paymentReference/routes',
-      auth: 'api',
+      credentials: version === 'v2' ? ['api-key', 'client-id'] : ['api-key'],
+      surface: 'api',
       summary: 'The payment routes a wallet can pay a request by',
       params: z.object({ requestId: z.string().optional(), paymentReference: z.string().optional() }),
       query: RoutesQuery,

@@ -1,14 +1,16 @@
 // Differences from the real service: details are checked by the sandbox's own rules (checksums, per-rail
 // requirements) instead of the off-ramp provider's; a new detail is approved after `paymentDetailDelayMs` of the
 // tenant clock (the provider says under 60 s) unless forced; the payer does not have to be compliant first.
-import type { RouteContext } from '../../contract/route-context.ts'
 import type { World } from '../../contract/world.ts'
 import { PayerNotFoundError } from '../payers/errors.ts'
 import { payerState } from '../payers/state.ts'
+import { inWorld, type Uses } from '../services.ts'
 import { bankDetailProblems } from './bank-rules.ts'
 import { InvalidBankDetailsError, PaymentDetailNotFoundError, UserNotFoundError } from './errors.ts'
 import type { CreatePaymentDetailBody, PaymentDetailRecord, PaymentDetailStatus } from './schema.ts'
 import { paymentDetailState } from './state.ts'
+
+type Ctx = Uses<'compliance' | 'events' | 'ids'>
 
 /** A payer's payment detail by id, or undefined (for the pay endpoint's off-ramp parameters). */
 export function findPaymentDetail(
@@ -22,12 +24,13 @@ export function findPaymentDetail(
 
 /** Stores a status and emits `payment_detail.updated`; no-op when unchanged. */
 async function setStatus(
-  ctx: RouteContext,
+  ctx: Ctx,
   detail: PaymentDetailRecord,
   status: PaymentDetailStatus,
   trigger: string,
 ): Promise<PaymentDetailRecord> {
-  const { world, shared } = ctx
+  const { world } = ctx
+  const shared = ctx
   if (detail.reviewTimer !== null && status !== 'pending') world.clock.cancel(detail.reviewTimer)
   const now = world.clock.now().toISOString()
   const updated = (await paymentDetailState(world).paymentDetails.update(detail.id, (d) => {
@@ -54,11 +57,12 @@ async function setStatus(
 
 /** Validates the bank details for their rail and country, stores them `pending`, schedules their approval. */
 export async function createPaymentDetail(
-  ctx: RouteContext,
+  ctx: Ctx,
   clientUserId: string,
   body: CreatePaymentDetailBody,
 ): Promise<PaymentDetailRecord> {
-  const { world, shared } = ctx
+  const { world } = ctx
+  const shared = ctx
   const payer = payerState(world).payers.get(clientUserId)
   if (!payer) throw new UserNotFoundError(clientUserId)
   const problems = bankDetailProblems(body)
@@ -114,7 +118,7 @@ export async function createPaymentDetail(
   })
   // scheduled once the detail is stored, so even a zero delay finds it
   const at = new Date(now.getTime() + shared.compliance.paymentDetailReviewMs)
-  const bound: RouteContext = { shared, tenant: world.tenant, caller: null, world }
+  const bound = inWorld(ctx, world)
   const reviewTimer = world.clock.schedule(at, `payment detail ${id} review`, async () => {
     const current = paymentDetailState(world).paymentDetails.get(id)
     const outcome = world.rules.bankDetailOutcome ?? 'approved'
@@ -129,7 +133,7 @@ export async function createPaymentDetail(
 
 /** A payer's payment details, oldest first, or the one asked for; 404 for an unknown payer or id. */
 export function listPaymentDetails(
-  ctx: RouteContext,
+  ctx: Ctx,
   clientUserId: string,
   paymentDetailsId?: string,
 ): PaymentDetailRecord[] {
@@ -146,7 +150,7 @@ export function listPaymentDetails(
 
 /** Forces a detail's status (tests): cancels a pending approval and emits the event. */
 export async function forcePaymentDetailStatus(
-  ctx: RouteContext,
+  ctx: Ctx,
   clientUserId: string,
   id: string,
   status: PaymentDetailStatus,

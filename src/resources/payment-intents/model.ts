@@ -7,7 +7,7 @@
 // `payment.failed` event as a bridge would (the send itself was accepted).
 import { type Address, type Hex, isHex } from 'viem'
 import { checksum as getAddress } from '../../contract/checksum.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
+import type { Uses } from '../services.ts'
 import { PaymentIntentNotFoundError, PaymentIntentRefusedError } from './errors.ts'
 import type { PaymentIntentRecord, SendIntentBody, SignedData } from './schema.ts'
 import { settleIntent } from './settle.ts'
@@ -18,6 +18,8 @@ import {
   recoverIntentSigner,
   recoverPermitSigner,
 } from './typed-data.ts'
+
+type Ctx = Uses<'chains' | 'events' | 'operator'>
 
 function sameNumber(given: string, expected: string): boolean {
   try {
@@ -62,11 +64,7 @@ async function checkSigner(
   }
 }
 
-async function checkSend(
-  ctx: RouteContext,
-  intent: PaymentIntentRecord,
-  body: SendIntentBody,
-): Promise<void> {
+async function checkSend(ctx: Ctx, intent: PaymentIntentRecord, body: SendIntentBody): Promise<void> {
   const wallet = intent.source.account as Address
   checkNonceAndDeadline(
     'signedPaymentIntent',
@@ -75,7 +73,7 @@ async function checkSend(
     String(intent.deadline),
   )
   // The chain's time can be ahead of the tenant's clock (another tenant advanced it): the later one counts.
-  const chain = ctx.shared.chains.get(intent.source.network)
+  const chain = ctx.chains.get(intent.source.network)
   const chainTime = chain ? Number((await chain.publicClient.getBlock({ blockTag: 'latest' })).timestamp) : 0
   const now = Math.max(Math.floor(ctx.world.clock.now().getTime() / 1000), chainTime)
   if (now > intent.deadline) {
@@ -114,11 +112,12 @@ async function checkSend(
 
 /** Checks a signed intent, marks it accepted (once), and schedules its settlement on the chains. */
 export async function sendPaymentIntent(
-  ctx: RouteContext,
+  ctx: Ctx,
   paymentIntentId: string,
   body: SendIntentBody,
 ): Promise<PaymentIntentRecord> {
-  const { world, shared } = ctx
+  const { world } = ctx
+  const shared = ctx
   const intent =
     intentState(world).paymentIntents.get(paymentIntentId) ??
     intentState(world).paymentIntents.get(paymentIntentId.toUpperCase())

@@ -6,11 +6,13 @@
 // Progress is announced as `payment.processing` events; a failure as `payment.failed`. Nothing is retried.
 import type { Address, Hex } from 'viem'
 import { revertReason } from '../../chain/operator.ts'
-import type { SharedState } from '../../contract/route-context.ts'
 import type { World } from '../../contract/world.ts'
+import type { Services } from '../services.ts'
 import type { PaymentIntentRecord } from './schema.ts'
 import { intentState } from './state.ts'
 import { type IntentTypedData, type PermitTypedData, WITNESS_TYPE_STRING, witnessHash } from './typed-data.ts'
+
+type Shared = Services<'chains' | 'events' | 'operator'>
 
 /** A settlement step that failed for a reason the payer can fix (announced with this subStatus). */
 class SettlementFailure extends Error {
@@ -34,7 +36,7 @@ function basePayload(intent: PaymentIntentRecord) {
   }
 }
 
-async function pullOnSource(shared: SharedState, intent: PaymentIntentRecord): Promise<Hex> {
+async function pullOnSource(shared: Shared, intent: PaymentIntentRecord): Promise<Hex> {
   const operator = shared.operator!
   const chain = shared.chains.get(intent.source.network)!
   const owner = intent.source.account as Address
@@ -82,7 +84,7 @@ async function pullOnSource(shared: SharedState, intent: PaymentIntentRecord): P
 }
 
 /** Runs the settlement of an accepted intent; records the outcome on the intent and announces each step. */
-export async function settleIntent(shared: SharedState, world: World, id: string): Promise<void> {
+export async function settleIntent(shared: Shared, world: World, id: string): Promise<void> {
   const intent = intentState(world).paymentIntents.get(id)
   if (intent?.status !== 'accepted') return
   const emit = (subStatus: string, extra: Record<string, unknown> = {}) =>

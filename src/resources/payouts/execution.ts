@@ -6,11 +6,13 @@ import type { Address, Hex } from 'viem'
 import type { SchedulePermitValues } from '../../chain/recurring.ts'
 import { RelayFailure } from '../../chain/relayer.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
 import type { World } from '../../contract/world.ts'
 import { createRequest, startListening } from '../requests/model.ts'
+import { inWorld, type Uses } from '../services.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
 import { payoutState } from './state.ts'
+
+type Ctx = Uses<'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'>
 
 /** Seconds between two payments of each frequency (the proxy takes a fixed period: a month is 30 days). */
 export const PERIOD_SECONDS = {
@@ -38,15 +40,15 @@ export function payoutOfChildRequest(
 }
 
 /** A context that outlives the call that created it (timed tasks run after the HTTP call has returned). */
-export function worldContext(ctx: RouteContext): RouteContext {
-  return { shared: ctx.shared, tenant: ctx.tenant, world: ctx.world }
+export function worldContext(ctx: Ctx): Ctx {
+  return inWorld(ctx, ctx.world)
 }
 
 /**
  * Schedules the payout's next payment at its due time, or at `notBefore` when that is later (a payment is
  * never recorded before the one it follows, nor before the payout was (re)activated).
  */
-export async function scheduleNext(ctx: RouteContext, id: string, notBefore: Date): Promise<void> {
+export async function scheduleNext(ctx: Ctx, id: string, notBefore: Date): Promise<void> {
   const { world } = ctx
   const payout = payoutState(world).recurringPayouts.get(id)
   if (payout?.status !== 'active' || payout.processedPayments >= payout.totalPayments) return
@@ -64,7 +66,7 @@ export async function scheduleNext(ctx: RouteContext, id: string, notBefore: Dat
 }
 
 /** The child request of payment `index`: created on its first attempt (and announced), reused on a retry. */
-async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, index: number) {
+async function childRequest(ctx: Ctx, payout: RecurringPayoutRecord, index: number) {
   const existing = payout.requests.find((r) => r.index === index)
   if (existing) return existing
   const record = await createRequest(ctx, {
@@ -82,7 +84,7 @@ async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, in
   await payoutState(ctx.world).recurringPayouts.update(payout.id, (draft) => {
     draft.requests.push(child)
   })
-  ctx.shared.events.emit(ctx.world, 'request.recurring', {
+  ctx.events.emit(ctx.world, 'request.recurring', {
     originalRequestId: payout.originalRequestId,
     originalRequestPaymentReference: payout.originalRequestPaymentReference,
     requestId: child.requestId,
@@ -93,8 +95,9 @@ async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, in
 }
 
 /** Triggers payment `index` on chain and records the outcome (payment and next timer, or pause). */
-async function runPayment(ctx: RouteContext, id: string, index: number, at: Date): Promise<void> {
-  const { world, shared } = ctx
+async function runPayment(ctx: Ctx, id: string, index: number, at: Date): Promise<void> {
+  const { world } = ctx
+  const shared = ctx
   const payout = payoutState(world).recurringPayouts.get(id)
   if (payout?.status !== 'active' || payout.processedPayments + 1 !== index) return
   await payoutState(world).recurringPayouts.update(id, (draft) => {

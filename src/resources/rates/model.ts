@@ -1,18 +1,22 @@
 // Differences from the real service: the real API reads Chainlink (and other) feeds and offers no way to
 // set a rate; this is the sandbox's own control surface. Rates are USD prices; "1 from = rate to" sets the
 // USD price of `from` (of `to` when `from` is USD) and every route through that currency follows.
-import type { RouteContext } from '../../contract/route-context.ts'
+
+import type { Uses } from '../services.ts'
 import { divWad, formatWad, mulWad, toWad, WAD } from './decimal.ts'
 import { RateFieldError } from './errors.ts'
 import type { SetRatesBody } from './schema.ts'
 import { rateState } from './state.ts'
 
+type Ctx = Uses<'chains' | 'conversion' | 'currencies'>
+
 /** The largest USD price a currency may be given (10^15 USD). */
 const MAX_USD_PRICE = toWad('1000000000000000')
 
 /** The caller's rates: USD prices in force, which of them it set, and each executable route's rate. */
-export function listRates(ctx: RouteContext) {
-  const { shared, world } = ctx
+export function listRates(ctx: Ctx) {
+  const { world } = ctx
+  const shared = ctx
   const prices = shared.conversion.prices(world)
   const networks = [...shared.chains.keys()]
   return {
@@ -36,10 +40,10 @@ export function listRates(ctx: RouteContext) {
 }
 
 /** Currencies that share a token with `id` (same network and address) move together: one feed serves them. */
-function aliasesOf(ctx: RouteContext, id: string): string[] {
-  const currency = ctx.shared.currencies.byId(id)!
+function aliasesOf(ctx: Ctx, id: string): string[] {
+  const currency = ctx.currencies.byId(id)!
   if (currency.type !== 'ERC20') return [currency.id]
-  return ctx.shared.currencies.all
+  return ctx.currencies.all
     .filter(
       (c) => c.network === currency.network && c.address.toLowerCase() === currency.address.toLowerCase(),
     )
@@ -47,8 +51,9 @@ function aliasesOf(ctx: RouteContext, id: string): string[] {
 }
 
 /** Applies "1 from = rate to" entries in order, then puts the caller's prices on every live chain. */
-export async function setRates(ctx: RouteContext, body: SetRatesBody) {
-  const { shared, world } = ctx
+export async function setRates(ctx: Ctx, body: SetRatesBody) {
+  const { world } = ctx
+  const shared = ctx
   const prices = shared.conversion.prices(world)
   const changed = new Map<string, bigint>()
   body.rates.forEach((entry, i) => {
@@ -82,7 +87,7 @@ export async function setRates(ctx: RouteContext, body: SetRatesBody) {
 }
 
 /** Forgets the caller's overrides: the fixture's rates (and the shared conversion contracts) apply again. */
-export function resetRates(ctx: RouteContext) {
+export function resetRates(ctx: Ctx) {
   for (const r of rateState(ctx.world).rates.all()) rateState(ctx.world).rates.delete(r.currency)
   return listRates(ctx)
 }

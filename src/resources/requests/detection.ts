@@ -4,15 +4,19 @@
 import type { Hex } from 'viem'
 import type { DetectedTransfer, DetectorSink } from '../../chain/detector.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
-import type { SharedState } from '../../contract/route-context.ts'
 import type { World } from '../../contract/world.ts'
 import { payoutOfChildRequest } from '../payouts/execution.ts'
 import { divWad, formatWad, formatWadFixed, mulWad, unitsToWad } from '../rates/decimal.ts'
+import type { Services } from '../services.ts'
 import { paymentEventPayload } from './events.ts'
 import { isConversion, isFullyPaid } from './model.ts'
 import { isOfframpRequest, startOfframp } from './offramp.ts'
 import type { DetectedPayment, RequestRecord } from './schema.ts'
 import { requestState } from './state.ts'
+
+type Shared = Services<
+  'conversion' | 'currencies' | 'events' | 'ids' | 'log' | 'offrampAddress' | 'paymentReferences' | 'worlds'
+>
 
 const same = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase()
@@ -22,7 +26,7 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
  * as `to`, its token (ERC-20), the proxy of its payment network (fee proxy for same-currency requests,
  * conversion proxy for the others) and, for conversions, the invoice currency as the path's first hop.
  */
-export function paysRequest(shared: SharedState, record: RequestRecord, t: DetectedTransfer): boolean {
+export function paysRequest(shared: Shared, record: RequestRecord, t: DetectedTransfer): boolean {
   const toOfframp = record.offramp !== null && same(t.to, shared.offrampAddress)
   if (record.network !== t.network || !(same(t.to, record.paymentAddress) || toOfframp)) return false
   const paid = shared.currencies.byId(record.paymentCurrency)
@@ -47,7 +51,7 @@ export function paysRequest(shared: SharedState, record: RequestRecord, t: Detec
 }
 
 /** What a log counts for, in the invoice currency's base units (conversion events pad fiat to 8 decimals). */
-function creditedUnits(shared: SharedState, record: RequestRecord, t: DetectedTransfer): bigint {
+function creditedUnits(shared: Shared, record: RequestRecord, t: DetectedTransfer): bigint {
   if (!t.conversion) return t.amount
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   return invoice.type === 'ISO4217'
@@ -56,7 +60,7 @@ function creditedUnits(shared: SharedState, record: RequestRecord, t: DetectedTr
 }
 
 function toPayment(
-  shared: SharedState,
+  shared: Shared,
   world: World,
   record: RequestRecord,
   t: DetectedTransfer,
@@ -99,12 +103,7 @@ function toPayment(
 }
 
 /** Records one transfer on one request (once per log) and announces it. */
-async function applyTo(
-  shared: SharedState,
-  world: World,
-  requestId: string,
-  t: DetectedTransfer,
-): Promise<void> {
+async function applyTo(shared: Shared, world: World, requestId: string, t: DetectedTransfer): Promise<void> {
   const record = requestState(world).requests.get(requestId)
   if (!record || !paysRequest(shared, record, t)) return
   const payment = toPayment(shared, world, record, t)
@@ -131,8 +130,8 @@ async function applyTo(
 }
 
 /** Drops payments of `chainId` from block `fromBlock` on, in every live world; listening resumes where it applies. */
-async function rollback(shared: SharedState, chainId: number, fromBlock: bigint): Promise<void> {
-  for (const world of shared.tenants.all()) {
+async function rollback(shared: Shared, chainId: number, fromBlock: bigint): Promise<void> {
+  for (const world of shared.worlds.all()) {
     for (const record of requestState(world).requests.all()) {
       const gone = record.payments.filter((p) => p.chainId === chainId && BigInt(p.blockNumber) >= fromBlock)
       if (gone.length === 0) continue
@@ -145,11 +144,11 @@ async function rollback(shared: SharedState, chainId: number, fromBlock: bigint)
 }
 
 /** The detector's sink: matches logs to the requests of every tenant through shared.paymentReferences. */
-export function createDetectionSink(shared: SharedState): DetectorSink {
+export function createDetectionSink(shared: Shared): DetectorSink {
   return {
     watches: (hash: Hex) => shared.paymentReferences.has(hash),
     async apply(transfers) {
-      const live = new Set(shared.tenants.all())
+      const live = new Set(shared.worlds.all())
       for (const t of transfers) {
         for (const entry of shared.paymentReferences.lookup(t.referenceHash, live)) {
           try {

@@ -2,12 +2,14 @@
 // deposit address, the off-ramp walks through the documented sub-statuses on the tenant clock
 // (world.rules.offrampStepSeconds apart, so tests advance the clock instead of waiting) and ends as
 // world.rules.offrampOutcome says: fiat_sent (then payment.confirmed with isCryptoToFiat), failed or bounced.
-import type { SharedState } from '../../contract/route-context.ts'
 import type { World } from '../../contract/world.ts'
 import { paymentDetailState } from '../payment-details/state.ts'
+import type { Services } from '../services.ts'
 import { paymentEventPayload, requestEventFields } from './events.ts'
 import type { DetectedPayment, OfframpState, RequestRecord } from './schema.ts'
 import { requestState } from './state.ts'
+
+type Shared = Services<'currencies' | 'events' | 'ids' | 'offrampAddress'>
 
 type SubStatus = OfframpState['subStatus']
 
@@ -19,7 +21,7 @@ const PATHS: Record<World['rules']['offrampOutcome'], SubStatus[]> = {
 }
 
 /** Whether payments of this request go to the sandbox's off-ramp (crypto-to-fiat). */
-export function isOfframpRequest(shared: SharedState, record: RequestRecord): boolean {
+export function isOfframpRequest(shared: Shared, record: RequestRecord): boolean {
   if (!record.isCryptoToFiatAvailable) return false
   return (
     record.offramp !== null || record.paymentAddress.toLowerCase() === shared.offrampAddress.toLowerCase()
@@ -56,7 +58,7 @@ function processingPayload(
 }
 
 async function moveTo(
-  shared: SharedState,
+  shared: Shared,
   world: World,
   requestId: string,
   subStatus: SubStatus,
@@ -96,7 +98,7 @@ async function moveTo(
 
 /** Starts the off-ramp of a fully paid crypto-to-fiat request: `initiated` now, the rest on the tenant clock. */
 export async function startOfframp(
-  shared: SharedState,
+  shared: Shared,
   world: World,
   requestId: string,
   payment: DetectedPayment,

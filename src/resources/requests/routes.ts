@@ -1,9 +1,15 @@
 import { z } from 'zod'
 import { Address } from '../../contract/primitives.ts'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { createRequest, getRequest, getRequestByReference, setRecurrenceStopped } from './model.ts'
 import { CreateRequestBody, CreateRequestResponse, RequestStatusV1 } from './schema.ts'
 import { statusV1, statusV2 } from './status.ts'
+
+const defineRoute =
+  routesUsing<
+    Services<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
+  >()
 
 const RequestIdParams = z.object({ requestId: z.string() })
 const ReferenceParams = z.object({ paymentReference: z.string() })
@@ -13,7 +19,8 @@ export const requestRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/request',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Create a request',
     body: CreateRequestBody,
     responses: { 201: CreateRequestResponse },
@@ -25,7 +32,8 @@ export const requestRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v1/request',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Create a request (v1: answers requestID with a capital D)',
     body: CreateRequestBody.extend({ payee: Address }),
     async handler(ctx, { body }) {
@@ -36,17 +44,19 @@ export const requestRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/request/:requestId',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Get the status of a request',
     params: RequestIdParams,
     handler(ctx, { params }) {
-      return { status: 200, body: statusV2(ctx.shared, ctx.world, getRequest(ctx, params.requestId)) }
+      return { status: 200, body: statusV2(ctx, ctx.world, getRequest(ctx, params.requestId)) }
     },
   }),
   defineRoute({
     method: 'PATCH',
     path: '/v2/request/:requestId',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Stop or resume the recurrence of a request',
     params: RequestIdParams,
     body: z.object({ isRecurrenceStopped: z.boolean() }),
@@ -58,12 +68,13 @@ export const requestRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v1/request/:paymentReference',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Get the status of a request by payment reference',
     params: ReferenceParams,
     responses: { 200: RequestStatusV1 },
     handler(ctx, { params }) {
-      return { status: 200, body: statusV1(ctx.shared, getRequestByReference(ctx, params.paymentReference)) }
+      return { status: 200, body: statusV1(ctx, getRequestByReference(ctx, params.paymentReference)) }
     },
   }),
 ]

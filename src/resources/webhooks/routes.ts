@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import {
   createWebhook,
   deleteWebhook,
@@ -10,6 +11,8 @@ import {
 } from './model.ts'
 import { CreateWebhookResponse, WebhookRecord } from './schema.ts'
 
+const defineRoute = routesUsing<Services<'ids' | 'webhooks'>>()
+
 const IdParams = z.object({ webhookId: z.string() })
 
 /** Webhook management (FULL's /v1|v2/webhook): register, list, toggle, delete, send a test event. */
@@ -17,7 +20,8 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   defineRoute({
     method: 'POST',
     path: `${version}/webhook`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Register a webhook URL; answers its id and signing secret',
     body: z.unknown(),
     responses: { 201: CreateWebhookResponse },
@@ -29,15 +33,17 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   defineRoute({
     method: 'GET',
     path: `${version}/webhook`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: "The key's webhooks",
     responses: { 200: z.array(WebhookRecord) },
-    handler: (ctx) => ({ status: 200, body: ctx.shared.webhooks.registry.list(ctx.tenant!) }),
+    handler: (ctx) => ({ status: 200, body: ctx.webhooks.registry.list(ctx.tenant!) }),
   }),
   defineRoute({
     method: 'POST',
     path: `${version}/webhook/test`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Send a test event to every active webhook of the key',
     body: z.unknown(),
     handler(ctx, { body }) {
@@ -48,7 +54,8 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   defineRoute({
     method: 'PUT',
     path: `${version}/webhook/:webhookId`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Enable or disable a webhook',
     params: IdParams,
     handler(ctx, { params }) {
@@ -59,7 +66,8 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   defineRoute({
     method: 'DELETE',
     path: `${version}/webhook/:webhookId`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Delete a webhook',
     params: IdParams,
     handler(ctx, { params }) {
