@@ -1,6 +1,7 @@
 // Narrow ports onto sandbox-wide state that a few resources need and only the control plane owns: finding a
 // world by its tenant (cross-tenant work: payment matching, payer pages, sessions), and the directory of
 // credentials that name their tenant indirectly. The control plane's Tenants and TenantDirectory implement them.
+import type { EventType, SandboxEvent } from './events.ts'
 import type { World } from './world.ts'
 
 /** Read access to the worlds of every tenant (never creates tenants' choices, never drops a world). */
@@ -49,4 +50,10 @@ export interface CredentialDirectory {
 export interface CredentialPorts {
   directory: CredentialDirectory
   worlds: WorldLookup
+}
+
+/** Where resources send their events: recorded in the world's log and handed to the listeners. */
+export interface EventSink {
+  /** Emits an event in `world` at the world's clock time. `payload.event` is set to the type. */
+  emit(world: World, type: EventType, payload: Record<string, unknown>): SandboxEvent
 }

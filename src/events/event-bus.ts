@@ -1,4 +1,5 @@
-import type { EventSink, EventType, SandboxEvent } from '../contract/events.ts'
+import type { EventType, SandboxEvent } from '../contract/events.ts'
+import type { EventSink } from '../contract/ports.ts'
 import type { World } from '../contract/world.ts'
 import type { IdGenerator } from '../store/ids.ts'
 

@@ -9,13 +9,14 @@ import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem'
 import { artifacts } from '../../chain/artifacts.ts'
 import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import { erc20Abi } from '../pay/abis.ts'
 import { NO_FEE_ADDRESS } from '../pay/calldata.ts'
 import { createRequest, getRequest, remainingUnits, startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import type { Uses } from '../services.ts'
-import { BatchFieldError, BatchNotPossibleError, MixedNetworksError } from './errors.ts'
+import { BatchNotPossibleError, MixedNetworksError } from './errors.ts'
 import type { BatchPayoutBody, BatchPayoutResponse } from './schema.ts'
 
 type Ctx = Uses<'chains' | 'currencies' | 'ids' | 'networks' | 'offrampAddress' | 'paymentReferences'>
@@ -47,12 +48,12 @@ function batchNetwork(ctx: Ctx, body: BatchPayoutBody, existing: RequestRecord[]
   body.requests?.forEach((item, i) => {
     const invoice = ctx.currencies.byId(item.invoiceCurrency)
     if (!invoice)
-      throw new BatchFieldError(`requests.${i}.invoiceCurrency`, `Currency ${item.invoiceCurrency} not found`)
+      throw new OneFieldError(`requests.${i}.invoiceCurrency`, `Currency ${item.invoiceCurrency} not found`)
     const payment = ctx.currencies.byId(item.paymentCurrency)
     if (!payment)
-      throw new BatchFieldError(`requests.${i}.paymentCurrency`, `Currency ${item.paymentCurrency} not found`)
+      throw new OneFieldError(`requests.${i}.paymentCurrency`, `Currency ${item.paymentCurrency} not found`)
     if (payment.type === 'ISO4217') {
-      throw new BatchFieldError(
+      throw new OneFieldError(
         `requests.${i}.paymentCurrency`,
         `${payment.id} is a fiat currency and cannot be a payment currency`,
       )

@@ -2,8 +2,9 @@
 // on its separate Auth API with cookie sessions); `allowedDomains` may be empty on create (a back-end ID, as the
 // docs describe) but needs 1-10 origins on update, as the interface says; `payeeDestinationId` is not modelled.
 import { getAddress } from 'viem'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
 import type { Uses } from '../services.ts'
-import { ClientIdFieldError, ClientIdNotFoundError, RevokedClientIdError } from './errors.ts'
+import { ClientIdNotFoundError, RevokedClientIdError } from './errors.ts'
 import type { ClientIdRecord, CreateClientIdBody, UpdateClientIdBody } from './schema.ts'
 import { clientIdState } from './state.ts'
 
@@ -74,7 +75,7 @@ export async function updateClientId(
   const feePercentage = pick('feePercentage') as string | null
   const feeAddress = pick('feeAddress') as string | null
   if (feePercentage !== null && feeAddress === null) {
-    throw new ClientIdFieldError('feeAddress', 'feeAddress is required when feePercentage is set')
+    throw new OneFieldError('feeAddress', 'feeAddress is required when feePercentage is set')
   }
   const now = ctx.world.clock.now().toISOString()
   const updated = await clientIdState(ctx.world).clientIds.update(id, (draft) => {

@@ -3,7 +3,7 @@ import type { CurrencyFixture } from '../currencies/schema.ts'
 import { remainingUnits } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import type { Uses } from '../services.ts'
-import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import { PaymentNotPossibleError, payFieldError } from './errors.ts'
 import type { PayOptions } from './model.ts'
 
 type Ctx = Uses<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
@@ -20,7 +20,7 @@ export function amountToPay(
 ): bigint {
   if (query.amount !== undefined) {
     if (decimalsOf(query.amount) > currency.decimals) {
-      throw new PayFieldError(
+      throw payFieldError(
         'amount',
         `Amount has more decimals than ${currency.id} supports (${currency.decimals})`,
       )

@@ -18,16 +18,15 @@ import { startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import type { Uses } from '../services.ts'
 import { NO_FEE_ADDRESS } from './calldata.ts'
+import { CROSSCHAIN_FEE_PERCENT } from './crosschain-fee.ts'
 import { type CrosschainQuery, refuseCrosschain } from './crosschain-source.ts'
-import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import { PaymentNotPossibleError, payFieldError } from './errors.ts'
 import type { CrosschainPayResponse } from './schema.ts'
 
 type Ctx = Uses<
   'chains' | 'currencies' | 'ids' | 'offrampAddress' | 'operator' | 'paymentReferences' | 'worlds'
 >
 
-/** The cross-chain fee, in basis points of the payment (0.1%, as the service's example intent charges). */
-const CROSSCHAIN_FEE_BPS = 10n
 /** The operator id the witness carries (a fixed identifier of the sandbox operator). */
 export const OPERATOR_ID = keccak256(toHex('request-sandbox:crosschain-operator'))
 const INTENT_LIFETIME_S = 3600
@@ -92,7 +91,7 @@ export async function buildCrosschainPayment(
   const from = source.currency
   if (!from) throw new PaymentNotPossibleError(`${query.token} is not available on ${source.network}`)
   const walletInput = query.wallet ?? record.payer
-  if (!walletInput) throw new PayFieldError('wallet', 'wallet is required for crosschain payments')
+  if (!walletInput) throw payFieldError('wallet', 'wallet is required for crosschain payments')
   const wallet = getAddress(walletInput)
   const amount = amountOf(destination)
   if (amount < 10n ** BigInt(destination.decimals)) {
@@ -111,7 +110,7 @@ export async function buildCrosschainPayment(
 
   const payment = rescale(amount, destination.decimals, from.decimals)
   const platformFee = rescale(fee, destination.decimals, from.decimals)
-  const crosschainFee = (payment * CROSSCHAIN_FEE_BPS) / 10_000n
+  const crosschainFee = percentageOf(payment, CROSSCHAIN_FEE_PERCENT)
   const permitted = [payment, platformFee, crosschainFee]
   const total = permitted.reduce((a, b) => a + b, 0n)
 

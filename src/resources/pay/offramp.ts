@@ -8,7 +8,7 @@ import { findPaymentDetail } from '../payment-details/model.ts'
 import { isConversion } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import type { Uses } from '../services.ts'
-import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import { PaymentNotPossibleError, payFieldError } from './errors.ts'
 import type { PayOptions } from './model.ts'
 
 type Ctx = Uses<'compliance' | 'directory' | 'events' | 'ids' | 'offrampAddress'>
@@ -33,7 +33,7 @@ export function offrampChoice(
   const { clientUserId, paymentDetailsId } = query
   if (!clientUserId || !paymentDetailsId) {
     if (record.isCryptoToFiatAvailable && !record.payee)
-      throw new PayFieldError(
+      throw payFieldError(
         'clientUserId',
         'clientUserId and paymentDetailsId are required to pay a crypto-to-fiat request without payee',
       )

@@ -5,20 +5,19 @@
 // fee; `feeInUSD` (read by clients, not in the documents) comes from the sandbox's rates.
 import { isAddress } from 'viem'
 import { fromBaseUnits, percentageOf } from '../../contract/amounts.ts'
+import { formatWad } from '../../contract/decimal.ts'
 import { BadRequestError } from '../../contract/sandbox-error.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
-import { formatWad, mulWad, unitsToWad } from '../rates/decimal.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import type { Uses } from '../services.ts'
 import { amountToPay } from './amount.ts'
+import { CROSSCHAIN_FEE_PERCENT } from './crosschain-fee.ts'
 import { CHAIN_TO_NETWORK, crosschainSource, refuseCrosschain } from './crosschain-source.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 
 type Ctx = Uses<'chains' | 'conversion' | 'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 
-/** The cross-chain fee the sandbox's operator takes (the documents' example: 0.1%). */
-const CROSSCHAIN_FEE = '0.1'
 /** How long the sandbox's cross-chain settlement takes, in seconds (it lands within a second or two). */
 const CROSSCHAIN_SPEED = 5
 
@@ -47,8 +46,8 @@ interface FeeItem {
 }
 
 function usd(ctx: Ctx, currency: CurrencyFixture, units: bigint): string | undefined {
-  const rate = ctx.conversion.rate(ctx.world, currency.id, 'USD')
-  return rate === null ? undefined : formatWad(mulWad(unitsToWad(units, currency.decimals), rate), 6)
+  const value = ctx.conversion.usdValue(ctx.world, currency.id, units, currency.decimals)
+  return value === null ? undefined : formatWad(value, 6)
 }
 
 /** One route as the documents shape it; the fee is counted in `feeCurrency` units (for `feeInUSD`). */
@@ -140,7 +139,7 @@ export function paymentRoutes(ctx: Ctx, record: RequestRecord, query: RoutesQuer
       } catch {
         continue
       }
-      const crosschainUnits = percentageOf(amount, CROSSCHAIN_FEE)
+      const crosschainUnits = percentageOf(amount, CROSSCHAIN_FEE_PERCENT)
       const crosschainUsd = usd(ctx, paid, crosschainUnits)
       const items: FeeItem[] = [
         ...platformItems(source.network, paid, platformUnits),
@@ -163,7 +162,7 @@ export function paymentRoutes(ctx: Ctx, record: RequestRecord, query: RoutesQuer
           token,
           feeCurrency: paid,
           feeUnits: platformUnits + crosschainUnits,
-          feeFraction: (Number(platformPercent) + Number(CROSSCHAIN_FEE)) / 100,
+          feeFraction: (Number(platformPercent) + Number(CROSSCHAIN_FEE_PERCENT)) / 100,
           items,
           speed: CROSSCHAIN_SPEED,
         }),

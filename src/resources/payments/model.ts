@@ -1,8 +1,9 @@
 // Differences from the real service: the search covers the caller's requests and the payments the sandbox
 // detected on its own chains. `amount` is human-readable in the payment currency (the documented schema; its
 // examples show base units). Conversion fields: source is the invoice side, destination the paid side.
+
+import { divWad, formatWad, toWad, WAD } from '../../contract/decimal.ts'
 import { payoutOfChildRequest } from '../payouts/execution.ts'
-import { divWad, formatWad, toWad, WAD } from '../rates/decimal.ts'
 import type { DetectedPayment, RequestRecord } from '../requests/schema.ts'
 import { requestState } from '../requests/state.ts'
 import { hasBeenPaid } from '../requests/status.ts'

@@ -7,9 +7,9 @@ import { type Address, getAddress, isAddressEqual, maxUint128 } from 'viem'
 import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '../../chain/recurring.ts'
 import { percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
 import { approveTransaction, NO_FEE_ADDRESS } from '../pay/calldata.ts'
 import { buildPayment } from '../pay/model.ts'
-import { RequestFieldError } from '../requests/errors.ts'
 import { createRequest } from '../requests/model.ts'
 import { requestState } from '../requests/state.ts'
 import type { Uses } from '../services.ts'
@@ -81,12 +81,12 @@ function recurringTarget(ctx: Ctx, body: PayoutBody) {
   const currency = ctx.currencies.byId(body.paymentCurrency)
   if (!currency) return null // createRequest answers the unknown currency
   if (currency.type !== 'ERC20') {
-    throw new RequestFieldError('paymentCurrency', 'Recurring payments are only available for ERC-20 tokens')
+    throw new OneFieldError('paymentCurrency', 'Recurring payments are only available for ERC-20 tokens')
   }
   const invoice = ctx.currencies.byId(body.invoiceCurrency)
   if (!invoice) return null
   if (invoice.id !== currency.id) {
-    throw new RequestFieldError(
+    throw new OneFieldError(
       'invoiceCurrency',
       'Recurring payouts must be invoiced in their payment currency (no conversion for recurring payments)',
     )
@@ -109,14 +109,11 @@ export async function createRecurringPayout(ctx: Ctx, body: PayoutBody) {
   const target = recurringTarget(ctx, body)
   const amount = target ? toBaseUnits(body.amount, target.currency.decimals) : 0n
   if (target && (amount === 0n || amount > maxUint128)) {
-    throw new RequestFieldError(
-      'amount',
-      `amount does not fit ${target.currency.id} (1 base unit to 2^128-1)`,
-    )
+    throw new OneFieldError('amount', `amount does not fit ${target.currency.id} (1 base unit to 2^128-1)`)
   }
   const firstPayment = Math.floor(parseDateOrTimestamp(recurrence.startDate)!.getTime() / 1000)
   if (firstPayment > 2 ** 32 - 1) {
-    throw new RequestFieldError('recurrence.startDate', 'Start date is too far in the future')
+    throw new OneFieldError('recurrence.startDate', 'Start date is too far in the future')
   }
   const parent = await createRequest(ctx, {
     amount: body.amount,

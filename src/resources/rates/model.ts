@@ -2,9 +2,9 @@
 // set a rate; this is the sandbox's own control surface. Rates are USD prices; "1 from = rate to" sets the
 // USD price of `from` (of `to` when `from` is USD) and every route through that currency follows.
 
+import { divWad, formatWad, mulWad, toWad, WAD } from '../../contract/decimal.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
 import type { Uses } from '../services.ts'
-import { divWad, formatWad, mulWad, toWad, WAD } from './decimal.ts'
-import { RateFieldError } from './errors.ts'
 import type { SetRatesBody } from './schema.ts'
 import { rateState } from './state.ts'
 
@@ -58,20 +58,20 @@ export async function setRates(ctx: Ctx, body: SetRatesBody) {
   const changed = new Map<string, bigint>()
   body.rates.forEach((entry, i) => {
     const from = shared.currencies.byId(entry.from)
-    if (!from) throw new RateFieldError(`rates.${i}.from`, `Currency ${entry.from} not found`)
+    if (!from) throw new OneFieldError(`rates.${i}.from`, `Currency ${entry.from} not found`)
     const to = shared.currencies.byId(entry.to)
-    if (!to) throw new RateFieldError(`rates.${i}.to`, `Currency ${entry.to} not found`)
-    if (from.id === to.id) throw new RateFieldError(`rates.${i}.to`, 'from and to must differ')
+    if (!to) throw new OneFieldError(`rates.${i}.to`, `Currency ${entry.to} not found`)
+    if (from.id === to.id) throw new OneFieldError(`rates.${i}.to`, 'from and to must differ')
     const rate = toWad(entry.rate)
-    if (rate === 0n) throw new RateFieldError(`rates.${i}.rate`, 'rate must be greater than 0')
+    if (rate === 0n) throw new OneFieldError(`rates.${i}.rate`, 'rate must be greater than 0')
     const [target, price] =
       from.id === 'USD'
         ? [to.id, divWad(WAD, rate)]
         : [from.id, prices.has(to.id) ? mulWad(rate, prices.get(to.id)!) : null]
-    if (price === null) throw new RateFieldError(`rates.${i}.to`, `No USD price is known for ${to.id}`)
-    if (price === 0n) throw new RateFieldError(`rates.${i}.rate`, 'rate is too small')
+    if (price === null) throw new OneFieldError(`rates.${i}.to`, `No USD price is known for ${to.id}`)
+    if (price === 0n) throw new OneFieldError(`rates.${i}.rate`, 'rate is too small')
     // Feeds answer int256 with 8 decimals: keep prices where every derived rate stays representable.
-    if (price > MAX_USD_PRICE) throw new RateFieldError(`rates.${i}.rate`, 'rate is too large')
+    if (price > MAX_USD_PRICE) throw new OneFieldError(`rates.${i}.rate`, 'rate is too large')
     for (const id of aliasesOf(ctx, target)) {
       prices.set(id, price)
       changed.set(id, price)

@@ -16,11 +16,11 @@ import {
 } from '../../chain/conversion-contracts.ts'
 import type { ProxyKind } from '../../chain/detector.ts'
 import type { LiveChain } from '../../chain/types.ts'
+import { divWad, mulWad, toWad, unitsToWad } from '../../contract/decimal.ts'
 import type { NetworkTable } from '../../contract/networks.ts'
 import type { World } from '../../contract/world.ts'
 import type { CurrencyCatalog } from '../currencies/catalog.ts'
 import type { CurrencyFixture } from '../currencies/schema.ts'
-import { divWad, toWad } from './decimal.ts'
 import { RatesFixture } from './schema.ts'
 import { rateState } from './state.ts'
 
@@ -76,6 +76,15 @@ export class ConversionRegistry {
     const from = prices.get(fromId)
     const to = prices.get(toId)
     return from && to ? divWad(from, to) : null
+  }
+
+  /**
+   * What `units` base units of `currencyId` (with `decimals`) are worth in USD, as a wad; null without a price.
+   * The one USD conversion of the sandbox: statuses, payment records and payment routes all read it.
+   */
+  usdValue(world: World | null, currencyId: string, units: bigint, decimals: number): bigint | null {
+    const rate = this.rate(world, currencyId, 'USD')
+    return rate === null ? null : mulWad(unitsToWad(units, decimals), rate)
   }
 
   /** The routes of conversion-routes.json on `network` that the sandbox can execute (price and proxy known). */

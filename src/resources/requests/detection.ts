@@ -4,9 +4,9 @@
 import type { Hex } from 'viem'
 import type { DetectedTransfer, DetectorSink } from '../../chain/detector.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
+import { divWad, formatWad, formatWadFixed, unitsToWad } from '../../contract/decimal.ts'
 import type { World } from '../../contract/world.ts'
 import { payoutOfChildRequest } from '../payouts/execution.ts'
-import { divWad, formatWad, formatWadFixed, mulWad, unitsToWad } from '../rates/decimal.ts'
 import type { Services } from '../services.ts'
 import { paymentEventPayload } from './events.ts'
 import { isConversion, isFullyPaid } from './model.ts'
@@ -70,7 +70,7 @@ function toPayment(
   const credited = creditedUnits(shared, record, t)
   const creditedWad = unitsToWad(credited, invoice.decimals)
   const paidWad = unitsToWad(t.amount, paid.decimals)
-  const usd = shared.conversion.rate(world, invoice.id, 'USD')
+  const usd = shared.conversion.usdValue(world, invoice.id, credited, invoice.decimals)
   return {
     id: shared.ids.ulid(t.timestamp.getTime()),
     key: `${t.chainId}:${t.txHash}:${t.logIndex}`,
@@ -98,7 +98,7 @@ function toPayment(
     from: t.from,
     to: t.to,
     conversionRate: t.conversion && paidWad > 0n ? formatWad(divWad(creditedWad, paidWad), 12) : null,
-    amountInUsd: usd === null ? null : formatWadFixed(mulWad(creditedWad, usd), 2),
+    amountInUsd: usd === null ? null : formatWadFixed(usd, 2),
   }
 }
 

@@ -1,7 +1,7 @@
 // Webhook payloads of the payment events (api-contract §5), built from a request and one detected payment.
 // Amounts are written as ethers' formatUnits writes them ("100.0"), as the documented examples show.
 import { fromBaseUnits } from '../../contract/amounts.ts'
-import { divWad, formatWad, toWad, WAD } from '../rates/decimal.ts'
+import { divWad, formatWad, toWad, WAD } from '../../contract/decimal.ts'
 import type { Services } from '../services.ts'
 import { isConversion, paidUnits } from './model.ts'
 import type { DetectedPayment, RequestRecord } from './schema.ts'

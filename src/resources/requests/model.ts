@@ -8,8 +8,9 @@ import { toBaseUnits } from '../../contract/amounts.ts'
 import { checksum } from '../../contract/checksum.ts'
 import { keccakUtf8 } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
 import type { Services, Uses } from '../services.ts'
-import { RequestFieldError, RequestNotFoundError } from './errors.ts'
+import { RequestNotFoundError } from './errors.ts'
 import type { CreateRequestBody, RequestRecord } from './schema.ts'
 import { requestState } from './state.ts'
 
@@ -30,23 +31,23 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
   const { world } = ctx
   const shared = ctx
   const invoice = shared.currencies.byId(body.invoiceCurrency)
-  if (!invoice) throw new RequestFieldError('invoiceCurrency', `Currency ${body.invoiceCurrency} not found`)
+  if (!invoice) throw new OneFieldError('invoiceCurrency', `Currency ${body.invoiceCurrency} not found`)
   const payment = shared.currencies.byId(body.paymentCurrency)
-  if (!payment) throw new RequestFieldError('paymentCurrency', `Currency ${body.paymentCurrency} not found`)
+  if (!payment) throw new OneFieldError('paymentCurrency', `Currency ${body.paymentCurrency} not found`)
   if (payment.type === 'ISO4217') {
-    throw new RequestFieldError(
+    throw new OneFieldError(
       'paymentCurrency',
       `${payment.id} is a fiat currency and cannot be a payment currency`,
     )
   }
   const cryptoToFiat = body.isCryptoToFiatAvailable === true
   if (!body.payee && !cryptoToFiat) {
-    throw new RequestFieldError('payee', 'payee is required unless isCryptoToFiatAvailable is true')
+    throw new OneFieldError('payee', 'payee is required unless isCryptoToFiatAvailable is true')
   }
   if (body.recurrence) {
     const start = parseDateOrTimestamp(body.recurrence.startDate)!
     if (startOfUtcDay(start) < startOfUtcDay(world.clock.now())) {
-      throw new RequestFieldError('recurrence.startDate', 'Start date cannot be in the past')
+      throw new OneFieldError('recurrence.startDate', 'Start date cannot be in the past')
     }
   }
   const payee = body.payee ? checksum(body.payee) : null

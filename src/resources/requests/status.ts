@@ -1,8 +1,8 @@
 // Differences from the real service: USD amounts and rates come from the sandbox's rates (fixture and tenant
 // overrides), always reported with rateSource `chainlink`; fees list the gas and proxy fees actually paid.
 import { fromBaseUnits } from '../../contract/amounts.ts'
+import { formatWad, formatWadFixed, toWad } from '../../contract/decimal.ts'
 import type { World } from '../../contract/world.ts'
-import { formatWad, formatWadFixed, mulWad, toWad, unitsToWad } from '../rates/decimal.ts'
 import type { Services } from '../services.ts'
 import { expectedUnits, isConversion, isFullyPaid, paidUnits } from './model.ts'
 import { isOfframpRequest } from './offramp.ts'
@@ -40,8 +40,8 @@ export function statusV1(shared: Shared, record: RequestRecord) {
 }
 
 const usdOf = (shared: Shared, world: World, currency: string, units: bigint, decimals: number) => {
-  const rate = shared.conversion.rate(world, currency, 'USD')
-  return rate === null ? null : formatWadFixed(mulWad(unitsToWad(units, decimals), rate), 2)
+  const value = shared.conversion.usdValue(world, currency, units, decimals)
+  return value === null ? null : formatWadFixed(value, 2)
 }
 
 function conversionFields(shared: Shared, world: World, record: RequestRecord) {
