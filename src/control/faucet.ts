@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
 import { Address } from '../contract/primitives.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import type { ResourceServices } from '../resources/services.ts'
 
 /** Body of POST /__sandbox/faucet. */
 export const FaucetBody = z
@@ -35,7 +35,7 @@ export interface FaucetResult {
 
 /** Mints a token or sets the native balance of an address on the currency's live chain. */
 export async function faucet(
-  shared: Pick<SandboxState, 'chains' | 'currencies'>,
+  shared: Pick<ResourceServices, 'chains' | 'currencies'>,
   body: FaucetBody,
 ): Promise<FaucetResult> {
   const currency = shared.currencies.byId(body.currency)

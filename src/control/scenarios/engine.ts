@@ -4,10 +4,9 @@
 import { worldRules } from '../../contract/rules.ts'
 import { SandboxError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
-import type { SandboxStateWithoutScenarios } from '../sandbox-state.ts'
 import type { ScenarioDefinition, SeededIds } from './define.ts'
 import type { ScenarioRegistry } from './registry.ts'
-import { createSeedApi, scenarioSeed } from './seed-api.ts'
+import { createSeedApi, type SeedServices, scenarioSeed } from './seed-api.ts'
 
 /** 400 for a name that is no scenario, listing the known ones. */
 export class UnknownScenarioError extends SandboxError {
@@ -48,17 +47,13 @@ export interface ScenarioEngineOptions {
 export class ScenarioEngine {
   readonly registry: ScenarioRegistry
   readonly defaultScenario: string
-  readonly #shared: SandboxStateWithoutScenarios
+  readonly #shared: SeedServices
   readonly #seed: number | null
   readonly #selected = new Map<string, string>()
   readonly #seeding = new WeakMap<World, Promise<SeededIds>>()
   readonly #seeded = new WeakMap<World, SeededIds>()
 
-  constructor(
-    shared: SandboxStateWithoutScenarios,
-    registry: ScenarioRegistry,
-    options: ScenarioEngineOptions = {},
-  ) {
+  constructor(shared: SeedServices, registry: ScenarioRegistry, options: ScenarioEngineOptions = {}) {
     this.#shared = shared
     this.registry = registry
     this.#seed = options.seed ?? null

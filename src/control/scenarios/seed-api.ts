@@ -23,10 +23,10 @@ import { createOneTimePayout, createRecurringPayout } from '../../resources/payo
 import { PayoutBody } from '../../resources/payouts/schema.ts'
 import { createRequest, getRequest } from '../../resources/requests/model.ts'
 import { CreateRequestBody } from '../../resources/requests/schema.ts'
-import { inWorld } from '../../resources/services.ts'
+import { inWorld, type ResourceServices } from '../../resources/services.ts'
 import { createIdGenerator } from '../../store/ids.ts'
+import type { Tenants } from '../../store/tenants.ts'
 import { faucet } from '../faucet.ts'
-import type { SandboxStateWithoutScenarios } from '../sandbox-state.ts'
 import type { ScenarioSeedApi, ServiceTx } from './define.ts'
 import { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
@@ -38,9 +38,12 @@ export function scenarioSeed(sandboxSeed: number, scenario: string, tenant: stri
     .readUInt32BE(0)
 }
 
+/** What seeding reads: the resources' services and the tenants whose worlds it seeds. */
+export type SeedServices = ResourceServices & { tenants: Tenants }
+
 /** Builds the seed API of one world. `seed` is null when the sandbox runs without --seed (random data). */
 export async function createSeedApi(
-  shared: SandboxStateWithoutScenarios,
+  shared: SeedServices,
   world: World,
   seed: number | null,
   baseUrl = 'http://localhost',
@@ -50,8 +53,7 @@ export async function createSeedApi(
   const number = seed ?? Buffer.from(shared.ids.bytes(4)).readUInt32BE(0)
   const faker = new Faker({ locale: [en, base] })
   faker.seed(number)
-  const services: SandboxStateWithoutScenarios =
-    seed === null ? shared : { ...shared, ids: createIdGenerator(number) }
+  const services: SeedServices = seed === null ? shared : { ...shared, ids: createIdGenerator(number) }
   const ctx = inWorld(services, world)
   let payer: Promise<SandboxAccount> | undefined
 

@@ -4,7 +4,7 @@ import { remainingUnits } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import type { Uses } from '../services.ts'
 import { PaymentNotPossibleError, payFieldError } from './errors.ts'
-import type { PayOptions } from './model.ts'
+import type { PayOptions } from './pay-options.ts'
 
 type Ctx = Uses<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 

@@ -12,7 +12,7 @@ import { erc20ConversionProxyAbi, ethConversionProxyAbi } from './abis.ts'
 import { amountToPay } from './amount.ts'
 import { approveTransaction, NO_FEE_ADDRESS, type ServiceTransaction } from './calldata.ts'
 import { PaymentNotPossibleError } from './errors.ts'
-import type { PayOptions } from './model.ts'
+import type { PayOptions } from './pay-options.ts'
 
 type Ctx = Uses<'chains' | 'conversion' | 'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 

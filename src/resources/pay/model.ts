@@ -25,6 +25,7 @@ import { buildCrosschainPayment } from './crosschain.ts'
 import { crosschainSource } from './crosschain-source.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 import { offrampChoice } from './offramp.ts'
+import type { PayOptions } from './pay-options.ts'
 import type { PayResponse, SameChainPayResponse } from './schema.ts'
 
 type Ctx = Uses<
@@ -41,18 +42,6 @@ type Ctx = Uses<
   | 'paymentReferences'
   | 'worlds'
 >
-
-/** What the pay endpoints take from their query (v1 passes a subset). */
-export interface PayOptions {
-  wallet?: string
-  chain?: string
-  token?: string
-  amount?: string
-  clientUserId?: string
-  paymentDetailsId?: string
-  feePercentage?: string
-  feeAddress?: string
-}
 
 /** Gas the sandbox budgets per step when it checks `hasEnoughGas` (measured on anvil, rounded up). */
 const GAS = {
