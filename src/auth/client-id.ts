@@ -2,10 +2,10 @@
 // record in that tenant's world decides. Unknown -> 401; inactive or revoked -> 403; a front-end ID (non-empty
 // allowedDomains) also needs an Origin it lists -> 403 otherwise. Back-end IDs (no domains) skip the Origin check.
 import type { ClientIdGrant } from '../contract/caller.ts'
+import { requestOrigin } from '../contract/origins.ts'
 import type { CredentialPorts } from '../contract/ports.ts'
 import { ForbiddenError, UnauthorizedError } from '../contract/sandbox-error.ts'
 import { clientIdState } from '../resources/client-ids/state.ts'
-import { requestOrigin } from './origins.ts'
 
 /** Checks a client ID and the request's Origin; records the use (`lastUsedAt`). */
 export async function authenticateClientId(

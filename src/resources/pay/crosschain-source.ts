@@ -1,7 +1,7 @@
 // Which source a crosschain pay query names, and the requests a crosschain payment cannot settle (the service's
 // documented FAU refusal generalised to every non-stablecoin, mainnets only, both chains running in the sandbox).
-import type { CurrencyFixture } from '../currencies/schema.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+import type { CurrencyFixture } from '../currencies/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
 import type { Uses } from '../services.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 

@@ -1,12 +1,10 @@
 // Differences from the real service: the off-ramp provider is the sandbox itself; its deposit address is
 // shared.offrampAddress and the checks are the ones the API documents (compliant payer, approved details).
-import type { CurrencyFixture } from '../currencies/schema.ts'
-import { isCompliant } from '../payers/compliance.ts'
-import { getPayer } from '../payers/model.ts'
-import { PaymentDetailNotFoundError } from '../payment-details/errors.ts'
-import { findPaymentDetail } from '../payment-details/model.ts'
-import { isConversion } from '../requests/model.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+import type { CurrencyFixture } from '../currencies/index.ts'
+import { getPayer, isCompliant } from '../payers/index.ts'
+import { findPaymentDetail, PaymentDetailNotFoundError } from '../payment-details/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { isConversion } from '../requests/index.ts'
 import type { Uses } from '../services.ts'
 import { PaymentNotPossibleError, payFieldError } from './errors.ts'
 import type { PayOptions } from './pay-options.ts'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { routesUsing } from '../../contract/route.ts'
-import { getRequest, getRequestByReference } from '../requests/model.ts'
+import { getRequest, getRequestByReference } from '../requests/index.ts'
 import type { Services } from '../services.ts'
 import { buildPayment } from './model.ts'
 import { paymentRoutes } from './payment-routes.ts'

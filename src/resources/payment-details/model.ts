@@ -2,8 +2,7 @@
 // requirements) instead of the off-ramp provider's; a new detail is approved after `paymentDetailDelayMs` of the
 // tenant clock (the provider says under 60 s) unless forced; the payer does not have to be compliant first.
 import type { World } from '../../contract/world.ts'
-import { PayerNotFoundError } from '../payers/errors.ts'
-import { payerState } from '../payers/state.ts'
+import { PayerNotFoundError, payerState } from '../payers/index.ts'
 import { inWorld, type Uses } from '../services.ts'
 import { bankDetailProblems } from './bank-rules.ts'
 import { InvalidBankDetailsError, PaymentDetailNotFoundError, UserNotFoundError } from './errors.ts'

@@ -3,10 +3,9 @@
 // examples show base units). Conversion fields: source is the invoice side, destination the paid side.
 
 import { divWad, formatWad, toWad, WAD } from '../../contract/decimal.ts'
-import { payoutOfChildRequest } from '../payouts/execution.ts'
-import type { DetectedPayment, RequestRecord } from '../requests/schema.ts'
-import { requestState } from '../requests/state.ts'
-import { hasBeenPaid } from '../requests/status.ts'
+import { payoutOfChildRequest } from '../payouts/index.ts'
+import type { DetectedPayment, RequestRecord } from '../requests/index.ts'
+import { hasBeenPaid, requestState } from '../requests/index.ts'
 import type { Uses } from '../services.ts'
 import type { PaymentSearchQuery } from './schema.ts'
 

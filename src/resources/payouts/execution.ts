@@ -7,7 +7,7 @@ import type { SchedulePermitValues } from '../../chain/recurring.ts'
 import { RelayFailure } from '../../chain/relayer.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import type { World } from '../../contract/world.ts'
-import { createRequest, startListening } from '../requests/model.ts'
+import { createRequest, requestState, startListening } from '../requests/index.ts'
 import { inWorld, type Uses } from '../services.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
 import { payoutState } from './state.ts'
@@ -78,6 +78,8 @@ async function childRequest(ctx: Ctx, payout: RecurringPayoutRecord, index: numb
     originalRequestId: payout.originalRequestId,
     originalRequestPaymentReference: payout.originalRequestPaymentReference,
   })
+  // Its payment.confirmed is the relayer's (with recurringPayment), not the detector's.
+  requestState(ctx.world).announcedElsewhere.add(record.requestId)
   // The service watches each execution's reference, as it does once a request's calldata was asked for.
   await startListening(ctx, record)
   const child = { index, requestId: record.requestId, paymentReference: record.paymentReference }

@@ -3,8 +3,8 @@
 // cancelled payout answers 400 with the state (the documents only name the `already active` case).
 import { type Address, type Hex, isAddressEqual, parseSignature, recoverTypedDataAddress } from 'viem'
 import { permitStruct, SCHEDULE_PERMIT_TYPES, type SchedulePermitValues } from '../../chain/recurring.ts'
-import { approveTransaction } from '../pay/calldata.ts'
-import { setRecurrenceStopped } from '../requests/model.ts'
+import { approveTransaction } from '../pay/index.ts'
+import { setRecurrenceStopped } from '../requests/index.ts'
 import type { Uses } from '../services.ts'
 import {
   InvalidActionError,

@@ -6,7 +6,6 @@ import type { DetectedTransfer, DetectorSink } from '../../chain/detector.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import { divWad, formatWad, formatWadFixed, unitsToWad } from '../../contract/decimal.ts'
 import type { World } from '../../contract/world.ts'
-import { payoutOfChildRequest } from '../payouts/execution.ts'
 import type { Services } from '../services.ts'
 import { paymentEventPayload } from './events.ts'
 import { isConversion, isFullyPaid } from './model.ts'
@@ -116,7 +115,7 @@ async function applyTo(shared: Shared, world: World, requestId: string, t: Detec
   }))!
   const paidNow = isFullyPaid(shared, updated)
   // A recurring payout's execution is announced by the relayer that sent it (with recurringPayment.id).
-  if (payoutOfChildRequest(world, requestId)) return
+  if (requestState(world).announcedElsewhere.has(requestId)) return
   if (isOfframpRequest(shared, updated)) {
     if (!paidNow) shared.events.emit(world, 'payment.partial', paymentEventPayload(shared, updated, payment))
     else if (!wasPaid) await startOfframp(shared, world, requestId, payment)

@@ -3,7 +3,7 @@
 // (world.rules.offrampStepSeconds apart, so tests advance the clock instead of waiting) and ends as
 // world.rules.offrampOutcome says: fiat_sent (then payment.confirmed with isCryptoToFiat), failed or bounced.
 import type { World } from '../../contract/world.ts'
-import { paymentDetailState } from '../payment-details/state.ts'
+import { paymentDetailState } from '../payment-details/index.ts'
 import type { Services } from '../services.ts'
 import { paymentEventPayload, requestEventFields } from './events.ts'
 import type { DetectedPayment, OfframpState, RequestRecord } from './schema.ts'

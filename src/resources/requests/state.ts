@@ -6,6 +6,8 @@ const requestsDef = defineState('requests', () => ({
   requests: new Table(RequestRecord, 'requestId'),
   /** payment reference -> request id */
   requestsByReference: new Map<string, string>(),
+  /** requests whose payment events another resource sends (a recurring payout's executions: the relayer's) */
+  announcedElsewhere: new Set<string>(),
 }))
 
 /** A world's requests, by id and by payment reference. */
