@@ -1,3 +1,4 @@
+import { blockNumber } from '../chain/index.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -16,10 +17,10 @@ export const controlRoutes = [
       const { chain } = ctx
       if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
       try {
-        const blockNumber = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
+        const number = await blockNumber(chain)
         return {
           status: 200,
-          body: { status: 'ok', chain: { chainId: chain.chainId, blockNumber: Number(blockNumber) } },
+          body: { status: 'ok', chain: { chainId: chain.chainId, blockNumber: number } },
         }
       } catch (error) {
         return {

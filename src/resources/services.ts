@@ -2,9 +2,7 @@
 // contract's ports). A resource names the ones it uses: its routes with `routesUsing<Services<'a' | 'b'>>()`, its model
 // functions with a context type `Uses<'a' | 'b'>`. The sandbox builds one object satisfying all of them
 // (src/control/sandbox-state.ts); tenants, scenarios, the journal and webhook delivery are not among them.
-import type { SandboxOperator } from '../chain/operator.ts'
-import type { Relayer } from '../chain/relayer.ts'
-import type { LiveChain } from '../chain/types.ts'
+import type { LiveChain, Relayer, SandboxOperator } from '../chain/index.ts'
 import type { NetworkTable } from '../contract/networks.ts'
 import type { CredentialDirectory, EventSink, WorldLookup } from '../contract/ports.ts'
 import type { CallScope } from '../contract/route-context.ts'

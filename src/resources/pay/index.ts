@@ -1,4 +1,3 @@
 // The public module of the pay resource: what other resources may use of it.
-export { erc20Abi } from './abis.ts'
 export { approveTransaction, NO_FEE_ADDRESS } from './calldata.ts'
 export { buildPayment } from './model.ts'

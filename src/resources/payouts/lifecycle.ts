@@ -2,7 +2,7 @@
 // for `active` only); `failureCount` and `failureReason` appear while paused. Activating a paused, completed or
 // cancelled payout answers 400 with the state (the documents only name the `already active` case).
 import { type Address, type Hex, isAddressEqual, parseSignature, recoverTypedDataAddress } from 'viem'
-import { permitStruct, SCHEDULE_PERMIT_TYPES, type SchedulePermitValues } from '../../chain/recurring.ts'
+import { permitStruct, SCHEDULE_PERMIT_TYPES, type SchedulePermitValues } from '../../chain/index.ts'
 import { approveTransaction } from '../pay/index.ts'
 import { setRecurrenceStopped } from '../requests/index.ts'
 import type { Uses } from '../services.ts'
