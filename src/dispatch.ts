@@ -112,7 +112,7 @@ export function createDispatcher(
     world: {
       get(this: CallContext) {
         if (this.tenant === null) throw new Error(`route ${this[routePath]} is public and has no world`)
-        return shared.tenants.get(this.tenant, this[scenarioOf])
+        return shared.worlds.get(this.tenant, this[scenarioOf])
       },
     },
   }) as SandboxState

@@ -66,6 +66,8 @@ export interface SandboxOptions {
 export interface Sandbox {
   /** handles one neutral request (what the Express app and the MSW handlers call) */
   dispatch(request: NeutralRequest): Promise<NeutralResponse>
+  /** where unexpected errors are reported (SandboxOptions.log) */
+  log(message: string, error?: unknown): void
   shared: SandboxState
   /** the first live chain */
   chain: LiveChain | null
@@ -201,6 +203,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let closed = false
   return {
     dispatch,
+    log,
     shared,
     chain,
     chains,

@@ -88,3 +88,25 @@ export function routesUsing<S>(): <P = Record<string, string>, Q = Record<string
 ) => RouteDefinition<P, Q, B, S> {
   return (route) => route
 }
+
+/** The two versions of the service's API, for twins served under both prefixes. */
+export const BOTH_VERSIONS: readonly ApiVersion[] = ['v1', 'v2']
+
+/**
+ * Declares a v1/v2 twin once: `declare` gets each version (paths are written `/${version}/...`) and returns its
+ * route(s); what differs between the twins (a path parameter, a response mapping, credentials) is read off `version`.
+ */
+export function versioned<R>(
+  versions: readonly ApiVersion[],
+  declare: (version: ApiVersion) => R | R[],
+): R[] {
+  return versions.flatMap((version) => declare(version))
+}
+
+/**
+ * The credentials of an API route by version: v1 takes the API key only; v2 adds what its document allows
+ * (`x-client-id` + `Origin` on the checkout endpoints, a session on client-ids).
+ */
+export function credentialsFor(version: ApiVersion, v2: readonly Credential[]): readonly Credential[] {
+  return version === 'v2' ? v2 : ['api-key']
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { routesUsing } from '../../contract/route.ts'
+import { BOTH_VERSIONS, credentialsFor, routesUsing, versioned } from '../../contract/route.ts'
 import type { Services } from '../services.ts'
 import { conversionRoutes, listCurrencies } from './model.ts'
 import { ConversionRoutesQuery, ConversionRoutesResponse, Currency, CurrencyQuery } from './schema.ts'
@@ -10,11 +10,11 @@ const listResponse = z.union([Currency, z.array(Currency)])
 
 /** Routes of the currency list (endpoint 5 and its v2 twin) and conversion routes (endpoint 6). */
 export const currencyRoutes = [
-  ...(['/v1/currencies', '/v2/currencies'] as const).map((path) =>
+  ...versioned(BOTH_VERSIONS, (version) =>
     defineRoute({
       method: 'GET',
-      path,
-      credentials: path === '/v2/currencies' ? ['api-key', 'client-id'] : ['api-key'],
+      path: `/${version}/currencies`,
+      credentials: credentialsFor(version, ['api-key', 'client-id']),
       surface: 'api',
       summary: 'List supported currencies',
       query: CurrencyQuery,
@@ -27,11 +27,11 @@ export const currencyRoutes = [
       },
     }),
   ),
-  ...(['/v1', '/v2'] as const).map((version) =>
+  ...versioned(BOTH_VERSIONS, (version) =>
     defineRoute({
       method: 'GET',
-      path: `${version}/currencies/:currencyId/conversion-routes`,
-      credentials: version === '/v2' ? ['api-key', 'client-id'] : ['api-key'],
+      path: `/${version}/currencies/:currencyId/conversion-routes`,
+      credentials: credentialsFor(version, ['api-key', 'client-id']),
       surface: 'api',
       summary: 'List the conversion routes of a currency',
       params: z.object({ currencyId: z.string() }),

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { routesUsing } from '../../contract/route.ts'
+import { BOTH_VERSIONS, credentialsFor, routesUsing, versioned } from '../../contract/route.ts'
 import { getRequest, getRequestByReference } from '../requests/index.ts'
 import type { Services } from '../services.ts'
 import { buildPayment } from './model.ts'
@@ -56,11 +56,11 @@ export const payRoutes = [
       return { status: 200, body: await buildPayment(ctx, record, query) }
     },
   }),
-  ...(['v1', 'v2'] as const).map((version) =>
+  ...versioned(BOTH_VERSIONS, (version) =>
     defineRoute({
       method: 'GET',
       path: version === 'v2' ? '/v2/request/:requestId/routes' : '/v1/request/:paymentReference/routes',
-      credentials: version === 'v2' ? ['api-key', 'client-id'] : ['api-key'],
+      credentials: credentialsFor(version, ['api-key', 'client-id']),
       surface: 'api',
       summary: 'The payment routes a wallet can pay a request by',
       params: z.object({ requestId: z.string().optional(), paymentReference: z.string().optional() }),

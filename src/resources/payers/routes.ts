@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { InvalidHandler } from '../../contract/route.ts'
-import { routesUsing } from '../../contract/route.ts'
+import { BOTH_VERSIONS, routesUsing, versioned } from '../../contract/route.ts'
 import { BadRequestError } from '../../contract/sandbox-error.ts'
 import type { Services } from '../services.ts'
 import { isCompliant } from './compliance.ts'
@@ -41,7 +41,7 @@ const agreementInvalid: InvalidHandler = (issues) =>
   )
 
 /** Endpoints 1, 2 and the payer GET, each under v1 and v2 (identical twins). */
-export const payerRoutes = ['v1', 'v2'].flatMap((version) => [
+export const payerRoutes = versioned(BOTH_VERSIONS, (version) => [
   defineRoute({
     method: 'POST',
     path: `/${version}/payer`,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { routesUsing } from '../../contract/route.ts'
+import { BOTH_VERSIONS, routesUsing, versioned } from '../../contract/route.ts'
 import type { Services } from '../services.ts'
 import { createPaymentDetail, forcePaymentDetailStatus, listPaymentDetails } from './model.ts'
 import { CreatePaymentDetailBody, ForcePaymentDetailBody, type PaymentDetailRecord } from './schema.ts'
@@ -42,7 +42,7 @@ function detailView(d: PaymentDetailRecord) {
 }
 
 /** Endpoints 3 and 4 under v1 and v2. */
-export const paymentDetailRoutes = ['v1', 'v2'].flatMap((version) => [
+export const paymentDetailRoutes = versioned(BOTH_VERSIONS, (version) => [
   defineRoute({
     method: 'POST',
     path: `/${version}/payer/:clientUserId/payment-details`,

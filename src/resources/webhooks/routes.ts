@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { routesUsing } from '../../contract/route.ts'
+import { BOTH_VERSIONS, routesUsing, versioned } from '../../contract/route.ts'
 import type { Services } from '../services.ts'
 import {
   createWebhook,
@@ -16,10 +16,10 @@ const defineRoute = routesUsing<Services<'ids' | 'webhooks'>>()
 const IdParams = z.object({ webhookId: z.string() })
 
 /** Webhook management (FULL's /v1|v2/webhook): register, list, toggle, delete, send a test event. */
-export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
+export const webhookRoutes = versioned(BOTH_VERSIONS, (version) => [
   defineRoute({
     method: 'POST',
-    path: `${version}/webhook`,
+    path: `/${version}/webhook`,
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Register a webhook URL; answers its id and signing secret',
@@ -32,7 +32,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   }),
   defineRoute({
     method: 'GET',
-    path: `${version}/webhook`,
+    path: `/${version}/webhook`,
     credentials: ['api-key'],
     surface: 'api',
     summary: "The key's webhooks",
@@ -41,7 +41,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   }),
   defineRoute({
     method: 'POST',
-    path: `${version}/webhook/test`,
+    path: `/${version}/webhook/test`,
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Send a test event to every active webhook of the key',
@@ -53,7 +53,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   }),
   defineRoute({
     method: 'PUT',
-    path: `${version}/webhook/:webhookId`,
+    path: `/${version}/webhook/:webhookId`,
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Enable or disable a webhook',
@@ -65,7 +65,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   }),
   defineRoute({
     method: 'DELETE',
-    path: `${version}/webhook/:webhookId`,
+    path: `/${version}/webhook/:webhookId`,
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Delete a webhook',
