@@ -3,8 +3,8 @@
 // key stuck in `service-unavailable` can always switch back.
 import type { CallInfo, Middleware } from '../contract/middleware.ts'
 import type { NeutralResponse } from '../contract/neutral.ts'
+import { publicBaseUrl } from '../contract/public-url.ts'
 import { renderError } from '../errors/render-error.ts'
-import { publicBaseUrl } from '../resources/payers/links.ts'
 import { faultResponse, RateWindows, requestedFaults, sleep } from './faults.ts'
 import { RawBody } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'

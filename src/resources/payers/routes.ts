@@ -1,10 +1,10 @@
 import { z } from 'zod'
+import { publicBaseUrl } from '../../contract/public-url.ts'
 import type { InvalidHandler } from '../../contract/route.ts'
 import { BOTH_VERSIONS, routesUsing, versioned } from '../../contract/route.ts'
 import { BadRequestError } from '../../contract/sandbox-error.ts'
 import type { Services } from '../services.ts'
 import { isCompliant } from './compliance.ts'
-import { publicBaseUrl } from './links.ts'
 import { complianceView, createPayer, forceCompliance, getPayer, markAgreementCompleted } from './model.ts'
 import { CreatePayerBody, ForceComplianceBody, type PayerRecord, UpdateAgreementBody } from './schema.ts'
 
