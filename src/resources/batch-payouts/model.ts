@@ -7,7 +7,7 @@
 // not the `ERC20BatchPaymentTransaction`/`ETHBatchPaymentTransaction` of its schema.
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem'
 import { batchConversionPaymentsAbi, erc20Abi } from '../../chain/index.ts'
-import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
+import { bigNumberJson, feeUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
 import { effectiveFee } from '../client-ids/index.ts'
@@ -107,7 +107,7 @@ export async function buildBatchPayout(ctx: Ctx, body: BatchPayoutBody): Promise
   for (const record of records) {
     const amount = remainingUnits(ctx, record)
     if (amount <= 0n) throw new BatchNotPossibleError(`Request ${record.requestId} has already been paid`)
-    const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+    const fee = feeUnits(amount, feeAsked.feePercentage)
     const currency = ctx.currencies.byId(record.paymentCurrency)!
     const detail = {
       recipient: getAddress(record.paymentAddress),

@@ -3,7 +3,7 @@
 // not documented. `_maxRateTimespan` is 0 (no staleness check), as Request Network's payment processor sends.
 import { type Address, encodeFunctionData, getAddress } from 'viem'
 import { erc20ConversionProxyAbi, ethConversionProxyAbi, readConversion } from '../../chain/index.ts'
-import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
+import { bigNumberJson, feeUnits } from '../../contract/amounts.ts'
 import { mulWad, unitsToWad, wadToUnits } from '../../contract/decimal.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { RequestRecord } from '../requests/index.ts'
@@ -59,7 +59,7 @@ export async function planConversion(
     throw new PaymentNotPossibleError(`No conversion proxy for ${paid.id} on ${record.network}`)
   const amount = amountToPay(ctx, record, query, invoice)
   const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
-  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const fee = feeUnits(amount, feeAsked.feePercentage)
   const requestAmount = padForChainlink(amount, invoice)
   const feeAmount = padForChainlink(fee, invoice)
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS

@@ -13,7 +13,7 @@ import {
   PERMIT2_ADDRESS,
   permit2NonceFree,
 } from '../../chain/index.ts'
-import { percentageOf } from '../../contract/amounts.ts'
+import { feeUnits, percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { CurrencyFixture } from '../currencies/index.ts'
@@ -93,7 +93,7 @@ export async function buildCrosschainPayment(
     )
   }
   const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one, as same-chain
-  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const fee = feeUnits(amount, feeAsked.feePercentage)
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const sourceChain = shared.chains.get(source.network)!
   const destinationChain = shared.chains.get(record.network)!

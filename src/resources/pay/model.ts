@@ -5,7 +5,7 @@
 // token naming another network or token) lives in crosschain.ts.
 import type { Address } from 'viem'
 import { currentGasPrice } from '../../chain/index.ts'
-import { percentageOf } from '../../contract/amounts.ts'
+import { feeUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { CurrencyFixture } from '../currencies/index.ts'
@@ -79,7 +79,7 @@ export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOp
   if (isConversion(record)) return buildConversionPayment(ctx, record, query, currency)
   const amount = amountToPay(ctx, record, query, currency)
   const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
-  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const fee = feeUnits(amount, feeAsked.feePercentage)
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const reference = record.paymentReference as `0x${string}`
   // An off-ramp payment goes to the off-ramp's deposit address, with the request's reference.

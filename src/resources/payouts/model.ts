@@ -5,7 +5,7 @@
 // 10 years, so that other tenants moving the shared chain's time forward do not expire it.
 import { type Address, getAddress, isAddressEqual, maxUint128 } from 'viem'
 import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '../../chain/index.ts'
-import { percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import { feeUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
 import { approveTransaction, buildPayment, NO_FEE_ADDRESS } from '../pay/index.ts'
@@ -125,7 +125,7 @@ export async function createRecurringPayout(ctx: Ctx, body: PayoutBody) {
   })
   const { chain, proxy, token, currency } = target!
   const payer = getAddress(recurrence.payer)
-  const fee = body.feePercentage ? percentageOf(amount, body.feePercentage) : 0n
+  const fee = feeUnits(amount, body.feePercentage)
   const period = PERIOD_SECONDS[recurrence.frequency]
   const permit = {
     subscriber: payer,
