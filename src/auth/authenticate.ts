@@ -4,6 +4,8 @@ import type { CredentialPorts } from '../contract/ports.ts'
 import type { RouteDefinition } from '../contract/route.ts'
 import { UnauthorizedError } from '../contract/sandbox-error.ts'
 import { authenticateClientId } from './client-id.ts'
+import type { TenantDirectory } from './directory.ts'
+import { portalSessionPlatform } from './portal-session.ts'
 import { authenticateSession } from './session.ts'
 
 /** Options of authentication that come from the sandbox's configuration. */
@@ -19,15 +21,18 @@ export interface AuthOptions {
 export async function authenticate(
   request: NeutralRequest,
   route: Pick<RouteDefinition, 'credentials'>,
-  shared: CredentialPorts,
+  shared: CredentialPorts & { directory: TenantDirectory; now(): Date },
   options: AuthOptions,
 ): Promise<Caller> {
+  const accepted = route.credentials
   const key = request.headers['x-api-key']?.trim()
-  if (key) {
-    if (options.apiKeys && !options.apiKeys.has(key)) throw new UnauthorizedError()
+  if (key && accepted.includes('api-key')) {
+    // keys issued by the portal answer by their state (and pass strict mode); any other key is its own tenant
+    const standing = shared.directory.portal.standing(key)
+    if (standing === 'refused') throw new UnauthorizedError()
+    if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key)) throw new UnauthorizedError()
     return { tenant: key, via: 'api-key' }
   }
-  const accepted = route.credentials
   const clientId = request.headers['x-client-id']?.trim()
   if (clientId && accepted.includes('client-id')) {
     const grant = await authenticateClientId(clientId, request.headers.origin, shared)
@@ -36,6 +41,10 @@ export async function authenticate(
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
   if (bearer && accepted.includes('session')) {
     return { tenant: authenticateSession(bearer, shared), via: 'session' }
+  }
+  if (accepted.includes('portal-session')) {
+    const platform = portalSessionPlatform(request.headers, shared)
+    if (platform) return { tenant: platform.tenant, via: 'portal-session', platformId: platform.id }
   }
   throw new UnauthorizedError()
 }

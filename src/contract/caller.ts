@@ -1,8 +1,8 @@
 // Who is calling, as the dispatcher hands it to middlewares and handlers. Declared here (not in auth/) so that
 // resources can read the caller without depending on how credentials are checked.
 
-/** How a caller proved who it is. */
-export type CredentialKind = 'api-key' | 'client-id' | 'session'
+/** How a caller proved who it is (`portal-session`: the portal's `session_token` cookie). */
+export type CredentialKind = 'api-key' | 'client-id' | 'session' | 'portal-session'
 
 /** What a client-ID call carries into its handler. */
 export interface ClientIdGrant {
@@ -25,4 +25,6 @@ export interface Caller {
   via: CredentialKind
   /** the client ID used, on client-ID calls (its fee settings apply to calldata) */
   clientId?: ClientIdGrant
+  /** the portal platform, on cookie-session calls */
+  platformId?: string
 }

@@ -11,9 +11,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
  * - `api-key`: `x-api-key`, the tenant's key;
  * - `client-id`: `x-client-id` + `Origin`, runs as the tenant that created the client ID;
  * - `session`: `Authorization: Bearer` from `POST /__sandbox/sessions`;
+ * - `portal-session`: the portal's `session_token` cookie (FULL's dashboard endpoints);
  * - `public`: no credential (health, the JSON-RPC proxy, the pages behind agreement and KYC links).
  */
-export type Credential = 'api-key' | 'client-id' | 'session' | 'public'
+export type Credential = 'api-key' | 'client-id' | 'session' | 'portal-session' | 'public'
 
 /**
  * Which surface a route belongs to: `api` (the service's own endpoints: journaled, faulted, rate-limited by

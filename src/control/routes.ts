@@ -1,6 +1,7 @@
 import { blockNumber } from '../chain/index.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
+import { createControl } from './control.ts'
 import type { SandboxState } from './sandbox-state.ts'
 
 const defineRoute = routesUsing<SandboxState>()
@@ -40,36 +41,10 @@ export const controlRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'The live chain: RPC URL, chain id, contracts, tokens and funded accounts',
-    handler(ctx, { request }) {
-      const { chain } = ctx
-      if (!chain) throw new SandboxError(404, 'This sandbox runs without a chain')
-      const host = request.headers.host
-      return {
-        status: 200,
-        body: {
-          network: chain.network,
-          chainId: chain.chainId,
-          rpcUrl: host ? `http://${host}/rpc` : chain.rpcUrl,
-          anvilRpcUrl: chain.rpcUrl,
-          contracts: chain.contracts,
-          tokens: chain.tokens,
-          accounts: chain.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
-          chains: [...ctx.chains.values()].map((c) => ({
-            network: c.network,
-            chainId: c.chainId,
-            rpcUrl: host ? `http://${host}/rpc/${c.network}` : c.rpcUrl,
-            anvilRpcUrl: c.rpcUrl,
-            contracts: c.contracts,
-            tokens: c.tokens,
-          })),
-          roles: {
-            deployer: chain.roles.deployer.address,
-            relayer: chain.roles.relayer.address,
-            operator: chain.roles.operator.address,
-          },
-        },
-      }
-    },
+    handler: (ctx, { request }) => ({
+      status: 200,
+      body: createControl(ctx).chainInfo(request.headers.host),
+    }),
   }),
   ...['/rpc', '/rpc/:network'].map((path) =>
     defineRoute({

@@ -18,7 +18,16 @@ import type { Uses } from '../services.ts'
 import { BatchNotPossibleError, MixedNetworksError } from './errors.ts'
 import type { BatchPayoutBody, BatchPayoutResponse } from './schema.ts'
 
-type Ctx = Uses<'chains' | 'currencies' | 'ids' | 'networks' | 'offrampAddress' | 'paymentReferences'>
+type Ctx = Uses<
+  | 'chains'
+  | 'conversion'
+  | 'currencies'
+  | 'events'
+  | 'ids'
+  | 'networks'
+  | 'offrampAddress'
+  | 'paymentReferences'
+>
 
 /** paymentNetworkId values of BatchConversionPayments.batchPayments. */
 const BATCH_MULTI_ERC20 = 2n

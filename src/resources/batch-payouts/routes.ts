@@ -5,7 +5,16 @@ import { BatchPayoutBody, BatchPayoutResponse } from './schema.ts'
 
 const defineRoute =
   routesUsing<
-    Services<'chains' | 'currencies' | 'ids' | 'networks' | 'offrampAddress' | 'paymentReferences'>
+    Services<
+      | 'chains'
+      | 'conversion'
+      | 'currencies'
+      | 'events'
+      | 'ids'
+      | 'networks'
+      | 'offrampAddress'
+      | 'paymentReferences'
+    >
   >()
 
 /** Routes of batch payouts: several requests paid in one BatchConversionPayments transaction. */

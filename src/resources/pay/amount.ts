@@ -6,7 +6,7 @@ import type { Uses } from '../services.ts'
 import { PaymentNotPossibleError, payFieldError } from './errors.ts'
 import type { PayOptions } from './pay-options.ts'
 
-type Ctx = Uses<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
+type Ctx = Uses<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 
 /**
  * The amount to pay now, in base units of `currency` (the request's invoice currency: what remains is counted

@@ -13,7 +13,9 @@ import { approveTransaction, NO_FEE_ADDRESS, type ServiceTransaction } from './c
 import { PaymentNotPossibleError } from './errors.ts'
 import type { PayOptions } from './pay-options.ts'
 
-type Ctx = Uses<'chains' | 'conversion' | 'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
+type Ctx = Uses<
+  'chains' | 'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'
+>
 
 /** Slippage allowed between the quote and the payment, in basis points (2%). */
 export const SLIPPAGE_BPS = 200n

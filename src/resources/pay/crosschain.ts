@@ -28,7 +28,15 @@ import { PaymentNotPossibleError, payFieldError } from './errors.ts'
 import type { CrosschainPayResponse } from './schema.ts'
 
 type Ctx = Uses<
-  'chains' | 'currencies' | 'ids' | 'offrampAddress' | 'operator' | 'paymentReferences' | 'worlds'
+  | 'chains'
+  | 'conversion'
+  | 'currencies'
+  | 'events'
+  | 'ids'
+  | 'offrampAddress'
+  | 'operator'
+  | 'paymentReferences'
+  | 'worlds'
 >
 
 /** The operator id the witness carries (a fixed identifier of the sandbox operator). */

@@ -16,7 +16,9 @@ import { CROSSCHAIN_FEE_PERCENT } from './crosschain-fee.ts'
 import { CHAIN_TO_NETWORK, crosschainSource, refuseCrosschain } from './crosschain-source.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 
-type Ctx = Uses<'chains' | 'conversion' | 'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
+type Ctx = Uses<
+  'chains' | 'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'
+>
 
 /** How long the sandbox's cross-chain settlement takes, in seconds (it lands within a second or two). */
 const CROSSCHAIN_SPEED = 5

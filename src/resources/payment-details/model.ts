@@ -9,7 +9,7 @@ import { InvalidBankDetailsError, PaymentDetailNotFoundError, UserNotFoundError 
 import type { CreatePaymentDetailBody, PaymentDetailRecord, PaymentDetailStatus } from './schema.ts'
 import { paymentDetailState } from './state.ts'
 
-type Ctx = Uses<'compliance' | 'events' | 'ids'>
+type Ctx = Uses<'compliance' | 'directory' | 'events' | 'ids'>
 
 /** A payer's payment detail by id, or undefined (for the pay endpoint's off-ramp parameters). */
 export function findPaymentDetail(

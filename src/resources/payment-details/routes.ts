@@ -4,7 +4,7 @@ import type { Services } from '../services.ts'
 import { createPaymentDetail, forcePaymentDetailStatus, listPaymentDetails } from './model.ts'
 import { CreatePaymentDetailBody, ForcePaymentDetailBody, type PaymentDetailRecord } from './schema.ts'
 
-const defineRoute = routesUsing<Services<'compliance' | 'events' | 'ids'>>()
+const defineRoute = routesUsing<Services<'compliance' | 'directory' | 'events' | 'ids'>>()
 
 const PayerParams = z.object({ clientUserId: z.string().min(1) })
 

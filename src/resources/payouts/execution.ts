@@ -11,7 +11,9 @@ import { inWorld, type Uses } from '../services.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
 import { payoutState } from './state.ts'
 
-type Ctx = Uses<'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'>
+type Ctx = Uses<
+  'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'
+>
 
 /** Seconds between two payments of each frequency (the proxy takes a fixed period: a month is 30 days). */
 export const PERIOD_SECONDS = {

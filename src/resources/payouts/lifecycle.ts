@@ -16,7 +16,9 @@ import { scheduleNext, worldContext } from './execution.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
 import { payoutState } from './state.ts'
 
-type Ctx = Uses<'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'>
+type Ctx = Uses<
+  'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'
+>
 
 /** Half the secp256k1 order: the proxy (like OpenZeppelin's ECDSA) refuses signatures with a larger `s`. */
 const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n

@@ -9,6 +9,7 @@ import { checksum } from '../../contract/checksum.ts'
 import { keccakUtf8 } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
+import { destinationForClientId } from '../payee-destinations/index.ts'
 import type { Services, Uses } from '../services.ts'
 import { RequestNotFoundError } from './errors.ts'
 import type { CreateRequestBody, RequestRecord } from './schema.ts'
@@ -41,7 +42,11 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     )
   }
   const cryptoToFiat = body.isCryptoToFiatAvailable === true
-  if (!body.payee && !cryptoToFiat) {
+  const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
+  // DOCS: a client-ID call may omit payee; the payee destination it stands for is paid
+  const payeeInput =
+    body.payee ?? (grant && !cryptoToFiat ? destinationForClientId(world, grant)?.payee : undefined)
+  if (!payeeInput && !cryptoToFiat) {
     throw new OneFieldError('payee', 'payee is required unless isCryptoToFiatAvailable is true')
   }
   if (body.recurrence) {
@@ -50,7 +55,7 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
       throw new OneFieldError('recurrence.startDate', 'Start date cannot be in the past')
     }
   }
-  const payee = body.payee ? checksum(body.payee) : null
+  const payee = payeeInput ? checksum(payeeInput) : null
   const paymentAddress = payee ?? shared.offrampAddress
   const salt = shared.ids.hex(8)
   const createdAt = world.clock.now().toISOString()
@@ -64,7 +69,6 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     salt,
   })
   const requestId = `01${createHash('sha256').update(canonical).digest('hex')}`
-  const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
   const record = await requestState(world).requests.insert({
     requestId,
     clientId: grant?.clientId ?? null,
@@ -122,7 +126,7 @@ export async function startListening(ctx: Ctx, record: RequestRecord): Promise<v
   })
 }
 
-/** Sets `isRecurrenceStopped` (PATCH /v2/request/{requestId}). */
+/** Sets `isRecurrenceStopped` on one request (a recurring payout's original, when the payout is cancelled). */
 export async function setRecurrenceStopped(ctx: Ctx, requestId: string, stopped: boolean): Promise<void> {
   const record = getRequest(ctx, requestId)
   await requestState(ctx.world).requests.update(record.requestId, (draft) => {

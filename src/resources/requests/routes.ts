@@ -2,7 +2,9 @@ import { z } from 'zod'
 import { Address } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import type { Services } from '../services.ts'
-import { createRequest, getRequest, getRequestByReference, setRecurrenceStopped } from './model.ts'
+import { ListRequestsQuery, ListRequestsResponse, listRequests } from './list.ts'
+import { getRequest, getRequestByReference } from './model.ts'
+import { createInvoice, setRecurrence } from './recurring.ts'
 import { CreateRequestBody, CreateRequestResponse, RequestStatusV1 } from './schema.ts'
 import { statusV1, statusV2 } from './status.ts'
 
@@ -14,7 +16,7 @@ const defineRoute =
 const RequestIdParams = z.object({ requestId: z.string() })
 const ReferenceParams = z.object({ paymentReference: z.string() })
 
-/** Routes of the request resource: create, read status, stop recurrence. */
+/** Routes of the request resource: create, list, read status, stop recurrence. */
 export const requestRoutes = [
   defineRoute({
     method: 'POST',
@@ -25,7 +27,7 @@ export const requestRoutes = [
     body: CreateRequestBody,
     responses: { 201: CreateRequestResponse },
     async handler(ctx, { body }) {
-      const record = await createRequest(ctx, body)
+      const record = await createInvoice(ctx, body)
       return { status: 201, body: { paymentReference: record.paymentReference, requestId: record.requestId } }
     },
   }),
@@ -37,8 +39,20 @@ export const requestRoutes = [
     summary: 'Create a request (v1: answers requestID with a capital D)',
     body: CreateRequestBody.extend({ payee: Address }),
     async handler(ctx, { body }) {
-      const record = await createRequest(ctx, body)
+      const record = await createInvoice(ctx, body)
       return { status: 201, body: { requestID: record.requestId, paymentReference: record.paymentReference } }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/request',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
+    summary: "List the caller's requests paid to a wallet, newest first",
+    query: ListRequestsQuery,
+    responses: { 200: ListRequestsResponse },
+    handler(ctx, { query }) {
+      return { status: 200, body: listRequests(ctx, query) }
     },
   }),
   defineRoute({
@@ -61,7 +75,7 @@ export const requestRoutes = [
     params: RequestIdParams,
     body: z.object({ isRecurrenceStopped: z.boolean() }),
     async handler(ctx, { params, body }) {
-      await setRecurrenceStopped(ctx, params.requestId, body.isRecurrenceStopped)
+      await setRecurrence(ctx, getRequest(ctx, params.requestId), body.isRecurrenceStopped)
       return { status: 200 }
     },
   }),
@@ -75,6 +89,18 @@ export const requestRoutes = [
     responses: { 200: RequestStatusV1 },
     handler(ctx, { params }) {
       return { status: 200, body: statusV1(ctx, getRequestByReference(ctx, params.paymentReference)) }
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/request/:paymentReference/stop-recurrence',
+    credentials: ['api-key'],
+    surface: 'api',
+    summary: 'Stop the recurrence of a request (v1: by payment reference; a second stop is refused)',
+    params: ReferenceParams,
+    async handler(ctx, { params }) {
+      await setRecurrence(ctx, getRequestByReference(ctx, params.paymentReference), true, { strict: true })
+      return { status: 200 }
     },
   }),
 ]

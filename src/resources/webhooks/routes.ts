@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { BOTH_VERSIONS, routesUsing, versioned } from '../../contract/route.ts'
-import type { Services } from '../services.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services, Uses } from '../services.ts'
 import {
   createWebhook,
   deleteWebhook,
@@ -15,12 +15,15 @@ const defineRoute = routesUsing<Services<'ids' | 'webhooks'>>()
 
 const IdParams = z.object({ webhookId: z.string() })
 
-/** Webhook management (FULL's /v1|v2/webhook): register, list, toggle, delete, send a test event. */
-export const webhookRoutes = versioned(BOTH_VERSIONS, (version) => [
+/**
+ * Webhook management (FULL's /v1|v2/webhook and its /v2/request-tech alias): register, list, toggle, delete, send
+ * a test event. All three paths work over one registry; /request-tech takes the portal cookie only.
+ */
+export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech'] as const).flatMap((base) => [
   defineRoute({
     method: 'POST',
-    path: `/${version}/webhook`,
-    credentials: ['api-key'],
+    path: `${base}`,
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: 'Register a webhook URL; answers its id and signing secret',
     body: z.unknown(),
@@ -32,8 +35,8 @@ export const webhookRoutes = versioned(BOTH_VERSIONS, (version) => [
   }),
   defineRoute({
     method: 'GET',
-    path: `/${version}/webhook`,
-    credentials: ['api-key'],
+    path: `${base}`,
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: "The key's webhooks",
     responses: { 200: z.array(WebhookRecord) },
@@ -41,8 +44,8 @@ export const webhookRoutes = versioned(BOTH_VERSIONS, (version) => [
   }),
   defineRoute({
     method: 'POST',
-    path: `/${version}/webhook/test`,
-    credentials: ['api-key'],
+    path: `${base}/test`,
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: 'Send a test event to every active webhook of the key',
     body: z.unknown(),
@@ -53,8 +56,8 @@ export const webhookRoutes = versioned(BOTH_VERSIONS, (version) => [
   }),
   defineRoute({
     method: 'PUT',
-    path: `/${version}/webhook/:webhookId`,
-    credentials: ['api-key'],
+    path: `${base}/:webhookId`,
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: 'Enable or disable a webhook',
     params: IdParams,
@@ -65,8 +68,8 @@ export const webhookRoutes = versioned(BOTH_VERSIONS, (version) => [
   }),
   defineRoute({
     method: 'DELETE',
-    path: `/${version}/webhook/:webhookId`,
-    credentials: ['api-key'],
+    path: `${base}/:webhookId`,
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: 'Delete a webhook',
     params: IdParams,
