@@ -2,11 +2,11 @@
 // service's error shape with the reason (an anvil being restarted by its supervisor, a node that does not answer,
 // a dev node reset under --rpc-url that lost the contracts).
 import { blockNumber, hasCode } from '../chain/index.ts'
-import type { SharedState } from '../contract/route-context.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
 type HealthAnswer = { status: number; body: Record<string, unknown> }
 
-async function probe(shared: SharedState, network: string) {
+async function probe(shared: SandboxState, network: string) {
   const chain = shared.chains.get(network)!
   const supervised = shared.supervisors.get(network)?.health()
   if (supervised?.status === 'degraded')
@@ -39,7 +39,7 @@ async function probe(shared: SharedState, network: string) {
 }
 
 /** The health answer: 200 ok, or 503 degraded naming what is wrong. */
-export async function chainHealth(shared: SharedState): Promise<HealthAnswer> {
+export async function chainHealth(shared: SandboxState): Promise<HealthAnswer> {
   const { chain } = shared
   if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
   const chains = await Promise.all([...shared.chains.keys()].map((network) => probe(shared, network)))

@@ -8,7 +8,6 @@ function callInfo(body: unknown, headers: Record<string, string>): CallInfo {
     route: { path: '/rpc' } as CallInfo['route'],
     caller: null,
     scenario: 'default',
-    shared: {} as CallInfo['shared'],
   }
 }
 

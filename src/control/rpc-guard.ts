@@ -4,7 +4,7 @@
 // What wallets need (eth_*, net_*, web3_*) stays open, CORS included.
 import type { Middleware } from '../contract/middleware.ts'
 import { MAX_BODY_BYTES } from '../contract/neutral.ts'
-import { SandboxError, UnauthorizedError } from '../errors/sandbox-error.ts'
+import { SandboxError, UnauthorizedError } from '../contract/sandbox-error.ts'
 
 /** Options of the /rpc guard. */
 export interface RpcGuardOptions {

@@ -20,16 +20,17 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import type { ChainSupervisor } from '../chain/index.ts'
-import type { SharedState } from '../contract/route-context.ts'
+import type { WorldRules } from '../contract/rules.ts'
+import { declaredStates, type World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
-import { resumeKycReview } from '../resources/payers/model.ts'
-import { resumeDetailReview } from '../resources/payment-details/model.ts'
-import { scheduleNext } from '../resources/payouts/execution.ts'
-import { resumeRecurringSchedule } from '../resources/requests/recurring.ts'
+import { payerState, resumeKycReview } from '../resources/payers/index.ts'
+import { paymentDetailState, resumeDetailReview } from '../resources/payment-details/index.ts'
+import { payoutState, scheduleNext } from '../resources/payouts/index.ts'
+import { requestState, resumeRecurringSchedule } from '../resources/requests/index.ts'
+import { inWorld } from '../resources/services.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
-import type { WorldRules } from '../store/rules.ts'
 import { Table } from '../store/table.ts'
-import type { World } from '../store/world.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
 /** The format of state.json this version writes and reads. */
 export const STATE_FORMAT = 1
@@ -71,12 +72,15 @@ export function writeAtomically(path: string, text: string): void {
   renameSync(tmp, path)
 }
 
-function snapshotWorld(world: World, shared: SharedState): SavedWorld {
+function snapshotWorld(world: World, shared: SandboxState): SavedWorld {
   const tables: Record<string, unknown[]> = {}
   const maps: Record<string, [string, unknown][]> = {}
-  for (const [name, value] of Object.entries(world)) {
-    if (value instanceof Table) tables[name] = value.all()
-    else if (value instanceof Map) maps[name] = [...value]
+  // every resource's declared state, field by field, under `<state name>.<field>`
+  for (const definition of declaredStates()) {
+    for (const [field, value] of Object.entries(world.state(definition) as Record<string, unknown>)) {
+      if (value instanceof Table) tables[`${definition.name}.${field}`] = value.all()
+      else if (value instanceof Map) maps[`${definition.name}.${field}`] = [...value]
+    }
   }
   return {
     tenant: world.tenant,
@@ -89,26 +93,31 @@ function snapshotWorld(world: World, shared: SharedState): SavedWorld {
   }
 }
 
-async function restoreWorld(saved: SavedWorld, shared: SharedState): Promise<void> {
+async function restoreWorld(saved: SavedWorld, shared: SandboxState): Promise<void> {
   await fillWorld(shared.tenants.get(saved.tenant, saved.scenario), saved, shared)
 }
 
 // Everything but the recurring payouts' rescheduling happens synchronously (Table.insert stores at once), so an
 // evicted world can be brought back inside Tenants.get.
-function fillWorld(world: World, saved: SavedWorld, shared: SharedState): Promise<void> {
+function fillWorld(world: World, saved: SavedWorld, shared: SandboxState): Promise<void> {
   world.rules = saved.rules
-  const fields = world as unknown as Record<string, unknown>
+  const definitions = new Map(declaredStates().map((d) => [d.name, d]))
+  const field = (key: string): unknown => {
+    const dot = key.lastIndexOf('.')
+    const definition = definitions.get(key.slice(0, dot))
+    return definition ? (world.state(definition) as Record<string, unknown>)[key.slice(dot + 1)] : undefined
+  }
   // no await before the end: every record is stored before this returns
   const inserts: Promise<unknown>[] = []
   for (const [name, records] of Object.entries(saved.tables)) {
-    const table = fields[name]
+    const table = field(name)
     if (table instanceof Table) for (const record of records) inserts.push(table.insert(record as never))
   }
   for (const [name, entries] of Object.entries(saved.maps)) {
-    const map = fields[name]
+    const map = field(name)
     if (map instanceof Map) for (const [k, v] of entries) map.set(k, v)
   }
-  for (const request of world.requests.all())
+  for (const request of requestState(world).requests.all())
     shared.paymentReferences.add(request.paymentReference, world, request.requestId)
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after
@@ -116,16 +125,18 @@ function fillWorld(world: World, saved: SavedWorld, shared: SharedState): Promis
   return Promise.all([...inserts, advanced]).then(() => resumeTimers(world, shared))
 }
 
-async function resumeTimers(world: World, shared: SharedState): Promise<void> {
+async function resumeTimers(world: World, shared: SandboxState): Promise<void> {
   // recurring requests and payouts go on on their clocks, pending KYC reviews are decided (their old timers died
   // with the process), and so are pending payment-detail reviews
-  const ctx = { shared, tenant: world.tenant, world }
-  for (const schedule of world.recurringRequests.all()) await resumeRecurringSchedule(ctx, schedule.requestId)
-  for (const payer of world.payers.all()) await resumeKycReview(ctx, payer)
-  for (const detail of world.paymentDetails.all()) await resumeDetailReview(ctx, detail)
-  for (const payout of world.recurringPayouts.all()) {
+  const ctx = inWorld(shared, world)
+  for (const schedule of requestState(world).recurringRequests.all())
+    await resumeRecurringSchedule(ctx, schedule.requestId)
+  for (const payer of payerState(world).payers.all()) await resumeKycReview(ctx, payer)
+  for (const detail of paymentDetailState(world).paymentDetails.all()) await resumeDetailReview(ctx, detail)
+  const payouts = payoutState(world).recurringPayouts
+  for (const payout of payouts.all()) {
     if (payout.status !== 'active') continue
-    await world.recurringPayouts.update(payout.id, (draft) => {
+    await payouts.update(payout.id, (draft) => {
       draft.timerId = null
     })
     await scheduleNext(ctx, payout.id, world.clock.now())
@@ -135,7 +146,7 @@ async function resumeTimers(world: World, shared: SharedState): Promise<void> {
 /** The state dir of one sandbox: load once at start, then save every second until stopped. */
 export class StateDir {
   readonly #dir: string
-  readonly #shared: SharedState
+  readonly #shared: SandboxState
   readonly #supervisors: ReadonlyMap<string, ChainSupervisor>
   readonly #embedded: ReadonlySet<string>
   #timer: NodeJS.Timeout | undefined
@@ -145,7 +156,7 @@ export class StateDir {
   #journalSavedAt = 0
   #journalChanges = -1
 
-  constructor(dir: string, shared: SharedState, embedded: ReadonlySet<string>) {
+  constructor(dir: string, shared: SandboxState, embedded: ReadonlySet<string>) {
     this.#dir = dir
     this.#shared = shared
     this.#supervisors = shared.supervisors

@@ -1,4 +1,4 @@
-import { SandboxError } from './sandbox-error.ts'
+import { SandboxError } from '../contract/sandbox-error.ts'
 
 /** 503 in the service's shape: a call needed the chain and the chain did not answer (restarting, or gone). */
 export class ChainUnavailableError extends SandboxError {

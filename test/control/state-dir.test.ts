@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
@@ -186,7 +187,9 @@ describe('--state-dir', () => {
       (labels) => labels.some((l) => l.startsWith(`recurring request ${recurring.body.requestId}`)),
     )
     await call('POST', '/__sandbox/clock/advance', apiKey, { seconds: 86_400 })
-    const children = world.requests.all().filter((r) => r.originalRequestId === recurring.body.requestId)
+    const children = requestState(world)
+      .requests.all()
+      .filter((r) => r.originalRequestId === recurring.body.requestId)
     expect(children.length).toBeGreaterThanOrEqual(1)
 
     for (let i = 0; i < 3; i++) await call('GET', '/v2/payments', newApiKey())

@@ -117,7 +117,7 @@ function caseArbitrary(
 const queryValue = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))
 
 /** Every operation of both official documents, then every control route of the table. */
-export function fuzzTargets(routes: readonly RouteDefinition<any, any, any>[]): FuzzTarget[] {
+export function fuzzTargets(routes: readonly RouteDefinition<any, any, any, any>[]): FuzzTarget[] {
   const official: FuzzTarget[] = officialOperations().map((op) => ({
     source: op.document as 'full' | 'v2',
     method: op.method,
