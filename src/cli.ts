@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import type { NetworkName } from './chain/types.ts'
+import type { NetworkName } from './chain/index.ts'
 
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain
 

@@ -1,6 +1,5 @@
 import { createECDH, createHmac, pbkdf2Sync } from 'node:crypto'
-import { keccak_256 } from '@noble/hashes/sha3'
-import { type Address, getAddress, type Hex } from 'viem'
+import { type Address, getAddress, type Hex, keccak256 } from 'viem'
 
 // secp256k1's group order
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -37,8 +36,7 @@ function child(parent: Node, index: number): Node {
 /** The checksummed address of a private key. */
 export function addressOfKey(privateKey: Hex): Address {
   const uncompressed = publicKey(Buffer.from(privateKey.slice(2), 'hex'), false)
-  const hash = keccak_256(uncompressed.subarray(1))
-  return getAddress(`0x${Buffer.from(hash.subarray(12)).toString('hex')}`)
+  return getAddress(`0x${keccak256(uncompressed.subarray(1)).slice(26)}`)
 }
 
 /**
