@@ -182,7 +182,7 @@ describe('README.md', () => {
       const tenant = await rn.tenant({ scenario: 'three-invoices' })
       const state = await tenant.scenario()
       expect(state.ids.first).toMatch(/^01[0-9a-f]{64}$/)
-      expect((await tenant.world()).requests.size).toBe(3)
+      expect((await rn.sandbox.control.world(tenant.apiKey)).requests.size).toBe(3)
     } finally {
       await rn.close()
     }
