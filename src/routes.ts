@@ -1,5 +1,6 @@
 import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
+import { dashboardRoutes } from './control/dashboard/routes.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
@@ -38,4 +39,6 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...sessionRoutes,
   ...sandboxRoutes,
   ...webhookRoutes,
+  // last: the dashboard's page and files are never tested by an API call
+  ...dashboardRoutes,
 ]

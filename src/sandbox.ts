@@ -150,6 +150,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     journal,
     webhooks: new WebhookDelivery(new WebhookRegistry(ids), { ids, journal, tenants }, options.webhooks),
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
+    strictKeys: Boolean(options.apiKeys),
     now: () => new Date(),
     log,
   } as Omit<SharedState, 'scenarios'> as SharedState

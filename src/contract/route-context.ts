@@ -46,6 +46,8 @@ export interface SharedState {
   journal: Journal
   /** webhook registrations and delivery */
   webhooks: WebhookDelivery
+  /** strict mode (--api-keys): only configured keys pass, and the sandbox never lists the keys it has seen */
+  strictKeys: boolean
   /** real time (a tenant's time is world.clock.now()) */
   now(): Date
   log(message: string, error?: unknown): void

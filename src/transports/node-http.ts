@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { MAX_BODY_BYTES, type NeutralRequest } from '../contract/neutral.ts'
+import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from '../contract/neutral.ts'
 import type { Sandbox } from '../sandbox.ts'
 import { serializeResponse } from './neutral-response.ts'
 
@@ -57,10 +57,25 @@ export function createRequestListener(sandbox: Sandbox): RequestListener {
   }
 }
 
+/** Writes a never-ending response (server-sent events) as its chunks come, until the client goes away. */
+function sendStream(req: IncomingMessage, res: ServerResponse, response: NeutralResponse): void {
+  res.writeHead(response.status, {
+    ...response.headers,
+    'content-type': response.contentType ?? 'text/event-stream; charset=utf-8',
+  })
+  res.flushHeaders()
+  const stop = response.stream!.open((chunk) => {
+    if (!res.writableEnded) res.write(chunk)
+  })
+  req.socket.setKeepAlive(true)
+  res.on('close', stop)
+}
+
 async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const { text, truncated } = await readBody(req)
     const response = await sandbox.dispatch(toNeutral(req, text))
+    if (response.stream) return sendStream(req, res, response)
     const { text: out, contentType } = serializeResponse(response)
     const headers: Record<string, string | number> = { ...response.headers }
     if (contentType) headers['content-type'] = contentType
