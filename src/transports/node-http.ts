@@ -65,7 +65,7 @@ function sendStream(req: IncomingMessage, res: ServerResponse, response: Neutral
   })
   res.flushHeaders()
   const stop = response.stream!.open((chunk) => {
-    if (!res.writableEnded) res.write(chunk)
+    if (!res.writableEnded && !res.destroyed) res.write(chunk)
   })
   req.socket.setKeepAlive(true)
   res.on('close', stop)

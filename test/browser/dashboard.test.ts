@@ -101,6 +101,17 @@ describe('the dashboard in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42)
     await snap(page, 'requests-1280')
 
+    // the request's own view lists the payment with its transaction and block
+    await row.locator(`a[href="#request/${requestId}"]`).click()
+    await page.getByRole('heading', { name: 'Payments' }).waitFor()
+    const payments = page.locator('main table', { hasText: paymentTx.transactionHash.slice(0, 8) })
+    await payments.waitFor()
+    expect(await payments.locator('tbody tr').count()).toBe(1)
+    expect(await payments.textContent()).toContain(String(paymentTx.blockNumber))
+    await snap(page, 'request-1280')
+    await page.goBack()
+    await row.waitFor()
+
     // the transaction, read from the local chain, with the proxy's event decoded and linked to the request
     await txLink.focus()
     await page.keyboard.press('Enter')
@@ -187,6 +198,47 @@ describe('the dashboard in Chromium', () => {
     // nothing wider than the phone's screen
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth)
     expect(overflow).toBeLessThanOrEqual(390)
+    await page.close()
+  })
+})
+
+describe('the dashboard with seeded scenarios', () => {
+  it('switches the scenario from the page and shows its payers, payment details and paused payout', async () => {
+    const key = newApiKey()
+    const page = await browser.context.newPage()
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(`${origin}/#scenario`)
+    await page.getByLabel('API key').fill(key)
+    await page.getByRole('button', { name: 'Open' }).click()
+    await page.getByLabel('Scenario of this key').selectOption('payment-details-approved')
+    await page.getByRole('button', { name: 'Switch scenario' }).click()
+    await page.getByText('Scenario payment-details-approved selected').waitFor({ timeout: 20_000 })
+    const seeded = await api(key, 'GET', '/__sandbox/scenario')
+    expect(seeded.body.scenario).toBe('payment-details-approved')
+    await page.locator('.facts', { hasText: 'clientUserId' }).first().waitFor()
+    await snap(page, 'scenario-seeded-1280')
+
+    await page.getByRole('link', { name: 'Payers' }).click()
+    const card = page.locator('article.card').first()
+    await card.waitFor()
+    expect(await card.locator('[data-status="approved"]').count()).toBeGreaterThan(0)
+    expect(await card.getByRole('link', { name: 'KYC page' }).getAttribute('href')).toMatch(
+      new RegExp(`^${origin}/__sandbox/payer-pages/`),
+    )
+    await snap(page, 'payers-1280')
+
+    await page.getByRole('link', { name: 'Scenario & clock' }).click()
+    await page.getByLabel('Scenario of this key').selectOption('payout-paused-insufficient-funds')
+    await page.getByRole('button', { name: 'Switch scenario' }).click()
+    await page.getByText('Scenario payout-paused-insufficient-funds selected').waitFor({ timeout: 30_000 })
+    await page.getByRole('link', { name: 'Payouts' }).click()
+    const payout = page.locator('article[data-payout-id]').first()
+    await payout.waitFor()
+    expect(await payout.locator('[data-status="paused"]').count()).toBe(1)
+    expect(await payout.textContent()).toContain('daily, 0 of 3 paid')
+    await snap(page, 'payouts-1280')
+    await page.setViewportSize({ width: 390, height: 844 })
+    await snap(page, 'payouts-390')
     await page.close()
   })
 })

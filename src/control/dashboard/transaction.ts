@@ -7,6 +7,7 @@ import {
   decodeFunctionData,
   erc20Abi,
   formatEther,
+  getAddress,
   type Hash,
   type Hex,
   type Log,
@@ -73,7 +74,7 @@ function decodeCall(input: Hex): { functionName: string; args: unknown } | null 
 function decodeLog(shared: SharedState, world: World, log: Log, names: Map<string, string>) {
   const base = {
     logIndex: log.logIndex,
-    address: log.address,
+    address: getAddress(log.address),
     contract: names.get(log.address.toLowerCase()) ?? null,
   }
   try {
@@ -117,9 +118,9 @@ export async function readTransaction(shared: SharedState, world: World, hash: H
       blockNumber: tx.blockNumber === null ? null : Number(tx.blockNumber),
       blockHash: tx.blockHash,
       timestamp: block ? new Date(Number(block.timestamp) * 1000).toISOString() : null,
-      from: tx.from,
+      from: getAddress(tx.from),
       fromName: names.get(tx.from.toLowerCase()) ?? null,
-      to: tx.to,
+      to: tx.to ? getAddress(tx.to) : null,
       toName: tx.to ? (names.get(tx.to.toLowerCase()) ?? null) : null,
       value: tx.value.toString(),
       valueEth: formatEther(tx.value),

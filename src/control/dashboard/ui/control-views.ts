@@ -1,7 +1,7 @@
 // The dashboard's views of the key's sandbox controls: webhook deliveries (redeliver), the journal (filters),
 // scenario and clock, chains and the faucet. Every action is a call of the control API.
 import { call } from './api.ts'
-import { badge, field, h, json, table, when } from './dom.ts'
+import { badge, facts, field, h, json, table, when } from './dom.ts'
 
 /** What a view is: its controls (built once, kept across live refreshes) and its data (reloaded). */
 export interface View {
@@ -211,6 +211,23 @@ export function journalView(): View {
   return view
 }
 
+/** A seeded id as a link where the dashboard has a view of it. */
+function idValue(name: string, value: unknown): Node | string {
+  if (typeof value !== 'string') return h('code', { class: 'wrap' }, JSON.stringify(value))
+  if (/^01[0-9a-f]{64}$/.test(value))
+    return h('a', { href: `#request/${value}` }, h('code', { class: 'wrap' }, value))
+  if (/payout/i.test(name)) return h('a', { href: '#payouts' }, h('code', { class: 'wrap' }, value))
+  if (/clientUserId|payer(Id)?$|paymentDetail/i.test(name) && !value.startsWith('0x'))
+    return h('a', { href: '#payers' }, h('code', { class: 'wrap' }, value))
+  return h('code', { class: 'wrap' }, value)
+}
+
+function seededIds(ids: unknown): HTMLElement {
+  const entries = Object.entries((ids ?? {}) as Record<string, unknown>)
+  if (entries.length === 0) return h('p', { class: 'muted' }, 'This scenario seeds nothing.')
+  return facts(entries.map(([name, value]) => [name, idValue(name, value)]))
+}
+
 interface ScenarioList {
   selected: string
   scenarios: { name: string; description: string; pending?: string }[]
@@ -300,7 +317,7 @@ export function scenarioView(shell: Shell): View {
           h('h3', {}, state.scenario),
           h('p', {}, state.description),
           h('h4', {}, 'Seeded ids'),
-          json(state.ids),
+          seededIds(state.ids),
           h('details', {}, h('summary', {}, 'Rules'), json(state.rules)),
         ),
         h(

@@ -162,7 +162,20 @@ export function transactionView(tx: Transaction): HTMLElement {
                   ? h('span', {}, ' · request ', requestLink(log.requestId as string))
                   : null,
               ),
-              'args' in log ? json(log.args) : json({ topics: log.topics, data: log.data }),
+              'topics' in log
+                ? json({ topics: log.topics, data: log.data })
+                : facts([
+                    ...('paymentReference' in log && log.paymentReference
+                      ? ([['reference of the request', h('code', {}, log.paymentReference as string)]] as [
+                          string,
+                          Node,
+                        ][])
+                      : []),
+                    ...Object.entries((log.args ?? {}) as Record<string, unknown>).map(
+                      ([name, value]) =>
+                        [name, h('code', { class: 'wrap' }, String(value))] as [string, Node],
+                    ),
+                  ]),
             ),
           ),
         ),
