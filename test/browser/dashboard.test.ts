@@ -13,6 +13,7 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 
 const shots = new URL('../../test-output/dashboard/', import.meta.url).pathname
 let sandbox: RunningServer
+let strict: RunningServer
 let browser: Awaited<ReturnType<typeof launchChromium>>
 let receiver: WebhookReceiver
 /** the page is opened at localhost (not 127.0.0.1): links must follow the host the browser used */
@@ -20,10 +21,11 @@ let origin = ''
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true })
-  ;[sandbox, browser, receiver] = await Promise.all([
+  ;[sandbox, browser, receiver, strict] = await Promise.all([
     startServer({ webhooks: { retryDelaysMs: [100, 100, 100] } }),
     launchChromium(),
     startReceiver(),
+    startServer({ chain: false, apiKeys: ['alpha-key'] }),
   ])
   origin = `http://localhost:${sandbox.port}`
 }, 900_000)
@@ -32,6 +34,7 @@ afterAll(async () => {
   await browser?.close()
   await receiver?.close()
   await sandbox?.close()
+  await strict?.close()
 })
 
 async function api(key: string, method: string, path: string, body?: unknown) {
@@ -148,10 +151,15 @@ describe('the dashboard in Chromium', () => {
     await expect.poll(() => delivery.locator('tbody tr').count(), { timeout: 10_000 }).toBe(2)
     expect(await delivery.locator('tbody').textContent()).toContain('500')
     const sent = receiver.received.length
-    await delivery.getByRole('button', { name: 'Redeliver' }).click()
+    // with the keyboard: the button keeps the focus across the live reload that follows
+    await delivery.getByRole('button', { name: /^Redeliver/ }).focus()
+    await page.keyboard.press('Enter')
     await receiver.waitFor(sent + 1)
     await expect.poll(() => delivery.locator('tbody tr').count(), { timeout: 10_000 }).toBe(3)
     await page.getByText(`Delivery ${deliveryId} sent again`).waitFor()
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-key'))).toBe(
+      `redeliver-${deliveryId}`,
+    )
     const redelivered = receiver.received.at(-1)!
     expect(redelivered.headers['x-request-network-delivery']).toBe(deliveryId)
     await snap(page, 'webhooks-1280')
@@ -239,6 +247,27 @@ describe('the dashboard with seeded scenarios', () => {
     await snap(page, 'payouts-1280')
     await page.setViewportSize({ width: 390, height: 844 })
     await snap(page, 'payouts-390')
+    await page.close()
+  })
+})
+
+describe('the dashboard in strict mode', () => {
+  it('lists no keys and asks for one; a key not configured is refused, a configured one opens', async () => {
+    // a key that exists on the server is still not offered
+    await fetch(`${strict.url}/__sandbox/clock`, { headers: { 'x-api-key': 'alpha-key' } })
+    const page = await browser.context.newPage()
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(`${strict.url}/`)
+    await page.getByRole('heading', { name: 'Choose an API key' }).waitFor()
+    expect(await page.getByLabel('Keys the sandbox has seen').isHidden()).toBe(true)
+    expect(await page.getByLabel('API key').getAttribute('placeholder')).toBe('a key given to --api-keys')
+    await page.getByLabel('API key').fill('guess')
+    await page.getByLabel('API key').press('Enter')
+    await page.getByText('This key is refused by the sandbox (strict mode)').waitFor()
+    await page.getByLabel('API key').fill('alpha-key')
+    await page.getByLabel('API key').press('Enter')
+    await page.getByText('No requests yet').waitFor()
+    await snap(page, 'strict-1280')
     await page.close()
   })
 })

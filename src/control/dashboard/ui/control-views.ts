@@ -78,6 +78,8 @@ export function webhooksView(
                     'button',
                     {
                       type: 'button',
+                      'data-key': `redeliver-${d.id}`,
+                      'aria-label': `Redeliver ${d.event} delivery ${d.id}`,
                       onclick: () =>
                         act(shell, async () => {
                           await call('POST', `/__sandbox/webhooks/${encodeURIComponent(d.id)}/redeliver`)
@@ -107,7 +109,7 @@ export function webhooksView(
                   ]),
                   'Not attempted yet.',
                 ),
-                h('details', {}, h('summary', {}, 'Body'), json(d.payload)),
+                h('details', { 'data-key': `body-${d.id}` }, h('summary', {}, 'Body'), json(d.payload)),
               ),
             ),
       )
@@ -152,7 +154,7 @@ function entryLine(e: Entry): (Node | string)[] {
 }
 
 /** The journal of API calls, events and deliveries, filterable, with bodies. */
-export function journalView(): View {
+export function journalView(shell: Shell): View {
   const type = h(
     'select',
     {},
@@ -186,7 +188,7 @@ export function journalView(): View {
             { class: `entry entry-${e.type}` },
             h(
               'details',
-              {},
+              { 'data-key': e.id },
               h('summary', {}, when(e.at), ' ', ...entryLine(e)),
               e.type === 'call'
                 ? h(
@@ -202,12 +204,7 @@ export function journalView(): View {
       )
     },
   }
-  for (const control of [type, path, event])
-    control.addEventListener(
-      'input',
-      () =>
-        void view.load().then((n) => control.closest('section')?.querySelector('.data')?.replaceChildren(n)),
-    )
+  for (const control of [type, path, event]) control.addEventListener('input', () => shell.reload())
   return view
 }
 
@@ -318,7 +315,7 @@ export function scenarioView(shell: Shell): View {
           h('p', {}, state.description),
           h('h4', {}, 'Seeded ids'),
           seededIds(state.ids),
-          h('details', {}, h('summary', {}, 'Rules'), json(state.rules)),
+          h('details', { 'data-key': 'rules' }, h('summary', {}, 'Rules'), json(state.rules)),
         ),
         h(
           'div',
@@ -420,7 +417,12 @@ export function chainView(shell: Shell): View {
           info.accounts.map((a, i) => [
             String(i),
             h('code', { class: 'wrap' }, a.address),
-            h('details', {}, h('summary', {}, 'show'), h('code', { class: 'wrap' }, a.privateKey)),
+            h(
+              'details',
+              { 'data-key': `key-${a.address}` },
+              h('summary', {}, 'show'),
+              h('code', { class: 'wrap' }, a.privateKey),
+            ),
           ]),
           'No accounts.',
         ),

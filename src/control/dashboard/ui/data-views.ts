@@ -141,7 +141,9 @@ export function transactionView(tx: Transaction): HTMLElement {
         tx.call ? h('code', {}, tx.call.functionName) : h('span', { class: 'muted' }, 'not a known function'),
       ],
     ]),
-    tx.call ? h('details', {}, h('summary', {}, 'Call arguments'), json(tx.call.args)) : null,
+    tx.call
+      ? h('details', { 'data-key': 'call' }, h('summary', {}, 'Call arguments'), json(tx.call.args))
+      : null,
     h('h2', {}, 'Events'),
     tx.logs.length === 0
       ? h('p', { class: 'empty' }, 'No logs.')

@@ -82,7 +82,7 @@ function viewOf(route: string): View {
     case 'webhooks':
       return webhooksView(shell, async () => (await state()).webhooks)
     case 'journal':
-      return journalView()
+      return journalView(shell)
     case 'scenario':
       return scenarioView(shell)
     case 'chain':
@@ -92,10 +92,30 @@ function viewOf(route: string): View {
   }
 }
 
+/** A selector finding the same control again after a reload: a link by its target, else its `data-key`. */
+function focusKey(el: Element | null, within: HTMLElement): string | null {
+  if (!el || !within.contains(el)) return null
+  if (el instanceof HTMLAnchorElement) return `a[href="${CSS.escape(el.getAttribute('href') ?? '')}"]`
+  const keyed = el.closest('[data-key]')
+  if (!keyed) return null
+  const key = `[data-key="${CSS.escape(keyed.getAttribute('data-key')!)}"]`
+  return el === keyed ? key : `${key} ${el.tagName.toLowerCase()}`
+}
+
+/** Replaces the data shown, keeping which details are open and where the keyboard focus was. */
+function replaceData(data: HTMLElement, node: Node): void {
+  const open = [...data.querySelectorAll('details[open][data-key]')].map((d) => d.getAttribute('data-key'))
+  const focused = focusKey(document.activeElement, data)
+  data.replaceChildren(node)
+  for (const key of open)
+    data.querySelector(`details[data-key="${CSS.escape(key!)}"]`)?.setAttribute('open', '')
+  if (focused) (data.querySelector(focused) as HTMLElement | null)?.focus()
+}
+
 async function fill(target: NonNullable<typeof current>): Promise<void> {
   try {
     const node = await target.view.load()
-    if (current === target) target.data.replaceChildren(node)
+    if (current === target) replaceData(target.data, node)
   } catch (error) {
     if (current !== target) return
     const text =
