@@ -66,6 +66,8 @@ describe.each(['http', 'msw'] as const)('the dashboard surface through %s', (tra
     expect(script.text).toContain('__sandbox/stream')
     const css = await client().call('GET', '/__sandbox/dashboard/app.css', { apiKey: null })
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8')
+    // offline: nothing is loaded from elsewhere
+    expect(`${script.text}${css.text}`).not.toMatch(/https?:\/\/|@import|url\(/)
     const missing = await client().call('GET', '/__sandbox/dashboard/secrets.txt', { apiKey: null })
     expect(missing.status).toBe(404)
     expect(missing.body).toEqual({

@@ -1,18 +1,17 @@
 // The dashboard's views of a key's data: requests and their payments, a transaction read from the chain,
 // recurring payouts, payers (compliance, payment details) and client IDs.
 import type { dashboardState } from '../state.ts'
-import type { readTransaction } from '../transaction.ts'
 import { badge, facts, h, json, short, table, when } from './dom.ts'
 
 /** GET /__sandbox/state. */
 export type State = ReturnType<typeof dashboardState>
-/** GET /__sandbox/transactions/{hash}. */
-export type Transaction = Awaited<ReturnType<typeof readTransaction>>
 type RequestView = State['requests'][number]
 
-const txLink = (hash: string, network: string) =>
+/** A link to the transaction view. */
+export const txLink = (hash: string, network: string) =>
   h('a', { href: `#tx/${hash}/${network}`, class: 'mono' }, short(hash, 8))
-const requestLink = (id: string | null | undefined) =>
+/** A link to a request's view. */
+export const requestLink = (id: string | null | undefined) =>
   id ? h('a', { href: `#request/${id}`, class: 'mono' }, short(id, 8)) : '—'
 const money = (amount: string, currency: string) =>
   h('span', { class: 'amount' }, amount, ' ', h('small', {}, currency))
@@ -113,77 +112,6 @@ export function requestView(state: State, id: string): HTMLElement {
     ),
   )
 }
-
-/** A transaction read from the local chain. */
-export function transactionView(tx: Transaction): HTMLElement {
-  const named = (address: string | null, name: string | null) =>
-    h(
-      'span',
-      {},
-      h('code', { class: 'wrap' }, address ?? '—'),
-      name ? h('span', { class: 'tag' }, name) : null,
-    )
-  return h(
-    'div',
-    { class: 'stack' },
-    facts([
-      ['Status', badge(tx.status)],
-      ['Hash', h('code', { class: 'wrap' }, tx.hash)],
-      ['Network', `${tx.network} (chain id ${tx.chainId})`],
-      ['Block', tx.blockNumber === null ? 'pending' : `${tx.blockNumber}`],
-      ['Time', when(tx.timestamp)],
-      ['From', named(tx.from, tx.fromName)],
-      ['To', named(tx.to, tx.toName)],
-      ['Value', `${tx.valueEth} ETH`],
-      ['Gas used', tx.gasUsed ?? '—'],
-      [
-        'Call',
-        tx.call ? h('code', {}, tx.call.functionName) : h('span', { class: 'muted' }, 'not a known function'),
-      ],
-    ]),
-    tx.call
-      ? h('details', { 'data-key': 'call' }, h('summary', {}, 'Call arguments'), json(tx.call.args))
-      : null,
-    h('h2', {}, 'Events'),
-    tx.logs.length === 0
-      ? h('p', { class: 'empty' }, 'No logs.')
-      : h(
-          'ol',
-          { class: 'events' },
-          tx.logs.map((log) =>
-            h(
-              'li',
-              { class: 'card' },
-              h(
-                'p',
-                {},
-                h('strong', {}, log.event ?? 'unknown event'),
-                ' from ',
-                named(log.address, log.contract),
-                'requestId' in log && log.requestId
-                  ? h('span', {}, ' · request ', requestLink(log.requestId as string))
-                  : null,
-              ),
-              'topics' in log
-                ? json({ topics: log.topics, data: log.data })
-                : facts([
-                    ...('paymentReference' in log && log.paymentReference
-                      ? ([['reference of the request', h('code', {}, log.paymentReference as string)]] as [
-                          string,
-                          Node,
-                        ][])
-                      : []),
-                    ...Object.entries((log.args ?? {}) as Record<string, unknown>).map(
-                      ([name, value]) =>
-                        [name, h('code', { class: 'wrap' }, String(value))] as [string, Node],
-                    ),
-                  ]),
-            ),
-          ),
-        ),
-  )
-}
-
 /** Recurring payouts: schedule, executions, state. */
 export function payoutsView(state: State): HTMLElement {
   if (state.payouts.length === 0)

@@ -2,17 +2,14 @@
 // tab), the sections as hash routes, messages, and the live stream that reloads what is shown when the key's
 // journal moves (an API call, an event, a delivery attempt from anywhere).
 import { ApiError, call, currentKey, openStream, useKey } from './api.ts'
-import { chainView, journalView, type Shell, scenarioView, type View, webhooksView } from './control-views.ts'
-import {
-  payersView,
-  payoutsView,
-  requestsView,
-  requestView,
-  type State,
-  type Transaction,
-  transactionView,
-} from './data-views.ts'
+import { chainView } from './chain-view.ts'
+import { payersView, payoutsView, requestsView, requestView, type State } from './data-views.ts'
 import { field, h } from './dom.ts'
+import { journalView } from './journal-view.ts'
+import { scenarioView } from './scenario-view.ts'
+import { type Transaction, transactionView } from './transaction-view.ts'
+import type { Shell, View } from './view.ts'
+import { webhooksView } from './webhooks-view.ts'
 
 const sections: [string, string][] = [
   ['requests', 'Requests'],
