@@ -23,13 +23,13 @@ const invoice = {
   payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
 }
 
+/** One server-sent event, its data parsed. */
+type SseEvent = { event: string; data: Record<string, unknown> }
+
 /** Reads server-sent events from a response body until `done` says stop (or 10 s pass). */
-async function readEvents(
-  response: Response,
-  done: (events: { event: string; data: any }[]) => boolean,
-): Promise<{ event: string; data: any }[]> {
+async function readEvents(response: Response, done: (events: SseEvent[]) => boolean): Promise<SseEvent[]> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
-  const events: { event: string; data: any }[] = []
+  const events: SseEvent[] = []
   let buffer = ''
   const timeout = setTimeout(() => void reader.cancel(), 10_000)
   try {
@@ -42,7 +42,7 @@ async function readEvents(
         buffer = buffer.slice(end + 2)
         const event = /^event: (.*)$/m.exec(block)?.[1]
         const data = /^data: (.*)$/m.exec(block)?.[1]
-        if (event && data) events.push({ event, data: JSON.parse(data) })
+        if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown> })
       }
     }
   } finally {
