@@ -80,9 +80,13 @@ describeTransports(
         apiKey: null,
       })
       expect(outside.status).toBe(404)
-      const redirect = await fetch(`${client().baseUrl}/__sandbox/`, { redirect: 'manual' })
-      expect(redirect.status).toBe(302)
-      expect(redirect.headers.get('location')).toBe(`${client().baseUrl}/`)
+      for (const path of ['/__sandbox/', '/__sandbox']) {
+        const redirect = await fetch(`${client().baseUrl}${path}`, { redirect: 'manual' })
+        expect(redirect.status).toBe(302)
+        expect(new URL(redirect.headers.get('location')!, `${client().baseUrl}${path}`).href).toBe(
+          `${client().baseUrl}/`,
+        )
+      }
     })
 
     it("lists the keys it has seen and shows a key's requests, payments and webhooks", async () => {
@@ -168,6 +172,20 @@ describeTransports(
     })
   },
 )
+
+describe('the dashboard in an app that mounts the sandbox (Express, under /rn)', () => {
+  it('serves the page under the mount path, its relative links and redirect staying there', async () => {
+    const page = await t.express.call('GET', '/', { apiKey: null })
+    expect(page.status).toBe(200)
+    expect(page.text).toContain('src="__sandbox/dashboard/app.js"')
+    const script = await fetch(new URL('__sandbox/dashboard/app.js', `${t.express.baseUrl}/`))
+    expect(script.status).toBe(200)
+    const redirect = await fetch(`${t.express.baseUrl}/__sandbox`, { redirect: 'manual' })
+    expect(new URL(redirect.headers.get('location')!, `${t.express.baseUrl}/__sandbox`).href).toBe(
+      `${t.express.baseUrl}/`,
+    )
+  })
+})
 
 describe('the dashboard in strict mode', () => {
   it('lists no keys, so the page asks for one; a key not configured is refused', async () => {
