@@ -77,6 +77,7 @@ const moduleUrlPlugin = {
 export async function build({ cli = false, out = 'dist' } = {}) {
   if (!/^[\w-]+$/.test(out)) throw new Error('--out takes a folder name directly under the repository root')
   const { build: esbuild } = await import('esbuild')
+  const { bundleDashboard } = await import('./build-dashboard.mjs')
   const dist = `${root}${out}`
   if (!cli) {
     rmSync(dist, { recursive: true, force: true })
@@ -129,11 +130,18 @@ export async function build({ cli = false, out = 'dist' } = {}) {
   ])
   // Every file is written whole or not at all (written beside, then renamed): processes started while another
   // one builds (tests spawning the command in parallel) never read half a file.
-  const artifacts = readdirSync(`${root}src/chain/artifacts`).map((name) => ({
-    path: `${dist}/chain/artifacts/${name}`,
-    contents: readFileSync(`${root}src/chain/artifacts/${name}`),
-  }))
-  for (const file of [...artifacts, ...scenarioModules.outputFiles, ...command.outputFiles]) {
+  const copied = (from, to) =>
+    readdirSync(`${root}${from}`).map((name) => ({
+      path: `${dist}/${to}/${name}`,
+      contents: readFileSync(`${root}${from}/${name}`),
+    }))
+  const artifacts = copied('src/chain/artifacts', 'chain/artifacts')
+  // the dashboard's files, its script bundled afresh from src/control/dashboard/ui
+  const dashboard = copied('src/control/dashboard/assets', 'control/dashboard/assets').filter(
+    (f) => !f.path.endsWith('/app.js'),
+  )
+  dashboard.push({ path: `${dist}/control/dashboard/assets/app.js`, contents: await bundleDashboard() })
+  for (const file of [...artifacts, ...dashboard, ...scenarioModules.outputFiles, ...command.outputFiles]) {
     mkdirSync(dirname(file.path), { recursive: true })
     const temporary = `${file.path}.${process.pid}.tmp`
     writeFileSync(temporary, file.contents)

@@ -108,6 +108,7 @@ async function main(): Promise<void> {
   const lines = [
     `Request Sandbox listening on ${server.url} (ready in ${Date.now() - started} ms)`,
     `  API:     ${server.url}/v2/request  (any x-api-key${apiKeys?.length ? `; strict: ${apiKeys.join(', ')}` : ''})`,
+    `  dashboard: ${server.url}/`,
     `  health:  ${server.url}/__sandbox/health`,
     `  scenario: ${server.sandbox.shared.scenarios.defaultScenario} (of ${server.sandbox.shared.scenarios.registry.names().length}: GET /__sandbox/scenarios)`,
   ]

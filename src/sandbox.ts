@@ -162,6 +162,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     journal,
     webhooks: new WebhookDelivery(new WebhookRegistry(ids), { ids, journal, tenants }, options.webhooks),
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
+    strictKeys: Boolean(options.apiKeys),
     now: () => new Date(),
     log,
   }
