@@ -1,7 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
 import type { NetworkName } from './chain/index.ts'
-import { startServer } from './server.ts'
 
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain
 
@@ -18,13 +18,14 @@ Options:
   --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
   --scenario <name>   scenario of keys that choose none (env SANDBOX_SCENARIO; default: default)
   --scenarios <dir>   extra scenario files (.ts, .js, .json); repeatable (env SANDBOX_SCENARIOS, comma list)
+  --state-dir <dir>   keep the state across restarts in this folder (env SANDBOX_STATE_DIR; /data in Docker)
+  --max-worlds <n>    worlds (key x scenario) kept in memory; the least recently used past it is evicted
+                      (to --state-dir, else dropped; env SANDBOX_MAX_WORLDS; default 1000)
   --headers-timeout <ms>  a client has this long to send its headers (env SANDBOX_HEADERS_TIMEOUT_MS; 10000)
   --request-timeout <ms>  ... and its whole request (env SANDBOX_REQUEST_TIMEOUT_MS; 30000); slower: 408, closed
-  --state-dir <dir>   keep the state across restarts in this folder (env SANDBOX_STATE_DIR; /data in Docker)
-  --max-worlds <n>    worlds (key x scenario) kept in memory; the least recently used past it is dropped
-                      (env SANDBOX_MAX_WORLDS; default 1000)
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
+  -v, --version       the version
   -h, --help          this text
 `
 
@@ -33,28 +34,50 @@ Options:
 v8.setFlagsFromString('--heap-growing-percent=50')
 v8.setFlagsFromString('--max-semi-space-size=8')
 
+/** The package's version, read from its package.json (one level above src/ and dist/). */
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
+  return manifest.version
+}
+
+/** Parses the command line; an unknown option or a missing value names the option and points at --help. */
+function parseCommandLine() {
+  try {
+    return parseArgs({ options })
+  } catch (error) {
+    throw new Error(`${(error as Error).message.split('\n')[0]} (see request-sandbox --help)`)
+  }
+}
+
+const options = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'api-keys': { type: 'string' },
+  'rpc-url': { type: 'string' },
+  'rpc-admin': { type: 'string' },
+  'state-dir': { type: 'string' },
+  'max-worlds': { type: 'string' },
+  'headers-timeout': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'no-chain': { type: 'boolean' },
+  networks: { type: 'string' },
+  seed: { type: 'string' },
+  scenario: { type: 'string' },
+  scenarios: { type: 'string', multiple: true },
+  'webhook-url': { type: 'string' },
+  'webhook-secret': { type: 'string' },
+  version: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'api-keys': { type: 'string' },
-      'rpc-url': { type: 'string' },
-      'rpc-admin': { type: 'string' },
-      'no-chain': { type: 'boolean' },
-      networks: { type: 'string' },
-      seed: { type: 'string' },
-      scenario: { type: 'string' },
-      scenarios: { type: 'string', multiple: true },
-      'webhook-url': { type: 'string' },
-      'headers-timeout': { type: 'string' },
-      'max-worlds': { type: 'string' },
-      'state-dir': { type: 'string' },
-      'request-timeout': { type: 'string' },
-      'webhook-secret': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+  const { values } = parseCommandLine()
+  if (values.version) {
+    process.stdout.write(`request-sandbox ${version()}\n`)
+    return
+  }
   if (values.help) {
     process.stdout.write(usage)
     return
@@ -66,29 +89,38 @@ async function main(): Promise<void> {
     .map((k) => k.trim())
     .filter(Boolean)
   const rpcUrl = values['rpc-url'] ?? env.SANDBOX_RPC_URL
-  const rpcAdmin = (values['rpc-admin'] ?? env.SANDBOX_RPC_ADMIN)
-    ?.split(',')
-    .map((m) => m.trim())
-    .filter(Boolean)
   const seed = values.seed ?? env.SANDBOX_SEED
   const scenarioDirs = values.scenarios ?? env.SANDBOX_SCENARIOS?.split(',').filter(Boolean) ?? []
   const scenario = values.scenario ?? env.SANDBOX_SCENARIO
   const webhookUrl = values['webhook-url'] ?? env.WEBHOOK_URL
   const webhookSecret = values['webhook-secret'] ?? env.WEBHOOK_SECRET
   if (webhookUrl && (!/^https?:\/\/[^\s]+$/.test(webhookUrl) || /^https?:\/\/[^/]*@/.test(webhookUrl)))
-    throw new Error(`invalid --webhook-url ${webhookUrl} (an http(s) URL without credentials)`)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`)
+    throw new Error(`invalid --webhook-url ${webhookUrl}: an http:// or https:// URL without credentials`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(
+      `invalid port ${JSON.stringify(values.port ?? env.PORT)}: --port (or PORT) takes 0 to 65535 (0 picks a free port)`,
+    )
+  if (seed !== undefined && !Number.isSafeInteger(Number(seed)))
+    throw new Error(`invalid --seed ${JSON.stringify(seed)}: a whole number`)
+  const rpcAdmin = (values['rpc-admin'] ?? env.SANDBOX_RPC_ADMIN)
+    ?.split(',')
+    .map((m) => m.trim())
+    .filter(Boolean)
+  const stateDir = values['state-dir'] ?? env.SANDBOX_STATE_DIR
+  const maxWorlds = values['max-worlds'] ?? env.SANDBOX_MAX_WORLDS
+  if (maxWorlds !== undefined && !(Number.isInteger(Number(maxWorlds)) && Number(maxWorlds) > 0))
+    throw new Error(`invalid --max-worlds ${JSON.stringify(maxWorlds)}: a whole number above 0`)
   const headersMs = values['headers-timeout'] ?? env.SANDBOX_HEADERS_TIMEOUT_MS
   const requestMs = values['request-timeout'] ?? env.SANDBOX_REQUEST_TIMEOUT_MS
   for (const [flag, v] of [
     ['--headers-timeout', headersMs],
     ['--request-timeout', requestMs],
   ] as const)
-    if (v !== undefined && !(Number(v) > 0)) throw new Error(`invalid ${flag} ${v}`)
-  const maxWorlds = values['max-worlds'] ?? env.SANDBOX_MAX_WORLDS
-  if (maxWorlds !== undefined && !(Number.isInteger(Number(maxWorlds)) && Number(maxWorlds) > 0))
-    throw new Error(`invalid --max-worlds ${maxWorlds}`)
+    if (v !== undefined && !(Number(v) > 0))
+      throw new Error(`invalid ${flag} ${JSON.stringify(v)}: milliseconds above 0`)
   const started = Date.now()
+  // loaded here so that --help and --version answer at once
+  const { startServer } = await import('./server.ts')
   const server = await startServer({
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -99,10 +131,8 @@ async function main(): Promise<void> {
       .filter(Boolean) as NetworkName[],
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),
+    ...(stateDir ? { stateDir } : {}),
     ...(maxWorlds !== undefined ? { maxWorlds: Number(maxWorlds) } : {}),
-    ...((values['state-dir'] ?? env.SANDBOX_STATE_DIR)
-      ? { stateDir: (values['state-dir'] ?? env.SANDBOX_STATE_DIR)! }
-      : {}),
     timeouts: {
       ...(headersMs !== undefined ? { headersMs: Number(headersMs) } : {}),
       ...(requestMs !== undefined ? { requestMs: Number(requestMs) } : {}),
@@ -119,6 +149,7 @@ async function main(): Promise<void> {
   const lines = [
     `Request Sandbox listening on ${server.url} (ready in ${Date.now() - started} ms)`,
     `  API:     ${server.url}/v2/request  (any x-api-key${apiKeys?.length ? `; strict: ${apiKeys.join(', ')}` : ''})`,
+    `  dashboard: ${server.url}/`,
     `  health:  ${server.url}/__sandbox/health`,
     `  scenario: ${server.sandbox.shared.scenarios.defaultScenario} (of ${server.sandbox.shared.scenarios.registry.names().length}: GET /__sandbox/scenarios)`,
   ]

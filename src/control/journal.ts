@@ -136,6 +136,16 @@ export interface JournalLimits {
   totalBytes?: number
 }
 
+/** An entry as readers see it (call bodies parsed back from the kept text). */
+function readable(entry: JournalEntry): JournalEntry {
+  return entry.type === 'call'
+    ? { ...entry, requestBody: view(entry.requestBody), responseBody: view(entry.responseBody) }
+    : entry
+}
+
+/** Told of each new entry of one key (the dashboard's live stream). */
+export type JournalListener = (entry: JournalEntry) => void
+
 interface KeyJournal {
   entries: JournalEntry[]
   sizes: number[]
@@ -162,6 +172,7 @@ export class Journal {
   readonly #totalBytes: number
   #bytes = 0
   #changes = 0
+  readonly #listeners = new Map<string, Set<JournalListener>>()
 
   constructor(ids: IdGenerator, limits: number | JournalLimits = {}) {
     const l = typeof limits === 'number' ? { perKey: limits } : limits
@@ -225,6 +236,8 @@ export class Journal {
       while (oldest.entries.length && this.#bytes > this.#totalBytes) this.#dropOldest(oldest)
       if (!oldest.entries.length) this.#keys.delete(name)
     }
+    // nobody listening (the usual case): no lookup, no copy
+    if (this.#listeners.size !== 0) this.#notify(tenant, full)
     return full
   }
 
@@ -240,6 +253,33 @@ export class Journal {
     return this.#bytes
   }
 
+  /** Calls `listener` with each new entry of a key, as `list` shows it; returns the unsubscribe function. */
+  subscribe(tenant: string, listener: JournalListener): () => void {
+    let set = this.#listeners.get(tenant)
+    if (!set) {
+      set = new Set()
+      this.#listeners.set(tenant, set)
+    }
+    set.add(listener)
+    return () => {
+      set.delete(listener)
+      if (set.size === 0 && this.#listeners.get(tenant) === set) this.#listeners.delete(tenant)
+    }
+  }
+
+  #notify(tenant: string, entry: JournalEntry): void {
+    const set = this.#listeners.get(tenant)
+    if (!set) return
+    const shown = readable(entry)
+    for (const listener of set) {
+      try {
+        listener(shown)
+      } catch {
+        // a listener's failure (a closed stream) must not break the call that recorded the entry
+      }
+    }
+  }
+
   /** A key's entries, newest first, filtered. */
   list(tenant: string, filter: JournalFilter = {}): JournalEntry[] {
     const out: JournalEntry[] = []
@@ -252,11 +292,7 @@ export class Journal {
       if (filter.since && Date.parse(entry.at) <= filter.since.getTime()) continue
       if (filter.event && (entry.type === 'call' || entry.event !== filter.event)) continue
       if (filter.path && (entry.type !== 'call' || !entry.path.startsWith(filter.path))) continue
-      out.push(
-        entry.type === 'call'
-          ? { ...entry, requestBody: view(entry.requestBody), responseBody: view(entry.responseBody) }
-          : entry,
-      )
+      out.push(readable(entry))
     }
     return out
   }

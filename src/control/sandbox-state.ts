@@ -24,6 +24,8 @@ export interface SandboxState extends ResourceServices {
   webhooks: WebhookDelivery
   /** the supervisor of each live chain (restarts a dead anvil with its state, reinstalls a reset node's contracts) */
   supervisors: ReadonlyMap<string, ChainSupervisor>
+  /** strict mode (--api-keys): only configured keys pass, and the sandbox never lists the keys it has seen */
+  strictKeys: boolean
 }
 
 /** The control plane's state without its scenario engine (what the engine itself is built from). */
