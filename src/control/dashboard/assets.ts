@@ -13,7 +13,8 @@ const cache = new Map<string, string>()
 
 /** A dashboard asset by file name, or null for a name that is not one. */
 export function dashboardAsset(name: string): { text: string; contentType: string } | null {
-  const contentType = types[name]
+  // own names only: `toString`, `constructor`... are not files (the fuzz asked for /__sandbox/dashboard/toString)
+  const contentType = Object.hasOwn(types, name) ? types[name] : undefined
   if (!contentType) return null
   let text = cache.get(name)
   if (text === undefined) {
