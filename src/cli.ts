@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { NetworkName } from './chain/types.ts'
+import type { NetworkName } from './chain/index.ts'
 import { startServer } from './server.ts'
 
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { bypass, type RequestHandler } from 'msw'
 import type { LiveChain } from './chain/types.ts'
+import { waitFor } from './contract/wait.ts'
 import type { FaucetResult } from './control/faucet.ts'
 import type { JournalEntry, JournalFilter } from './control/journal.ts'
 import type { ScenarioState } from './control/scenarios/engine.ts'
@@ -86,15 +87,8 @@ export interface TestSandbox {
   close(): Promise<void>
 }
 
-async function poll<T>(find: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = find()
-    if (found !== undefined) return found
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+const poll = <T>(find: () => T | undefined, timeoutMs: number, what: string): Promise<T> =>
+  waitFor(find, { timeoutMs, what })
 
 function bindTenant(sandbox: Sandbox, apiKey: string, baseUrl: string, next: () => number): TestTenant {
   const { control } = sandbox

@@ -1,3 +1,4 @@
+import { blockNumber } from '../chain/index.ts'
 import { defineRoute } from '../contract/route.ts'
 import { SandboxError } from '../errors/sandbox-error.ts'
 
@@ -12,10 +13,10 @@ export const controlRoutes = [
       const { chain } = ctx.shared
       if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
       try {
-        const blockNumber = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
+        const number = await blockNumber(chain)
         return {
           status: 200,
-          body: { status: 'ok', chain: { chainId: chain.chainId, blockNumber: Number(blockNumber) } },
+          body: { status: 'ok', chain: { chainId: chain.chainId, blockNumber: number } },
         }
       } catch (error) {
         return {

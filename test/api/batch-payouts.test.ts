@@ -2,8 +2,7 @@
 import { type Address, decodeFunctionData, type Hex, maxUint256, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { artifacts } from '../../src/chain/artifacts.ts'
-import { erc20Abi } from '../../src/resources/pay/abis.ts'
+import { batchConversionPaymentsAbi, erc20Abi } from '../../src/chain/index.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { erc20PaymentLogs, ethPaymentLogs, waitFor, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
@@ -84,9 +83,9 @@ describe.each([
     const tx = res.body.batchPaymentTransaction
     expect(tx).toMatchObject({ to: contract, value: { type: 'BigNumber', hex: '0x00' } })
     expect(tx.data.slice(0, 10)).toBe('0x92cddb91')
-    expect(
-      decodeFunctionData({ abi: artifacts.BatchConversionPayments.abi, data: tx.data }).functionName,
-    ).toBe('batchPayments')
+    expect(decodeFunctionData({ abi: batchConversionPaymentsAbi, data: tx.data }).functionName).toBe(
+      'batchPayments',
+    )
 
     for (const approval of approvals) await payer.send(approval)
     const receipt = await payer.send(tx)

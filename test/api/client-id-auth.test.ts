@@ -1,7 +1,7 @@
 import { decodeFunctionData, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { CORS_ALLOWED_HEADERS } from '../../src/dispatch.ts'
-import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports

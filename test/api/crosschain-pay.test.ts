@@ -1,8 +1,7 @@
 // The crosschain variant of the pay endpoints: chain + token naming another source answer a payment intent to sign.
 import { decodeFunctionData, maxUint256 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PERMIT2_ADDRESS } from '../../src/chain/install-contracts.ts'
-import { erc20Abi } from '../../src/resources/pay/abis.ts'
+import { erc20Abi, PERMIT2_ADDRESS } from '../../src/chain/index.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample, documents } from '../support/openapi.ts'
 

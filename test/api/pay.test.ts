@@ -1,6 +1,6 @@
 import { decodeFunctionData, maxUint256, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20Abi, erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { erc20Abi, erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/chain/index.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 

@@ -3,7 +3,7 @@
 import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PERMIT2_ADDRESS } from '../../src/chain/install-contracts.ts'
+import { PERMIT2_ADDRESS } from '../../src/chain/index.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import {
   type CrosschainAnswer,

@@ -2,7 +2,7 @@
 // error, through both transports, validated against the official documents.
 import { keccak256, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import {

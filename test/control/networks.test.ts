@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { type Address, parseAbi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PERMIT2_ADDRESS } from '../../src/chain/install-contracts.ts'
+import { PERMIT2_ADDRESS } from '../../src/chain/index.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports

@@ -2,7 +2,7 @@
 // embedded chain; the rates come from fixtures/rates.json, or from the tenant's own POST /__sandbox/rates.
 import { type Address, decodeFunctionData, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20Abi, erc20ConversionProxyAbi, ethConversionProxyAbi } from '../../src/resources/pay/abis.ts'
+import { erc20Abi, erc20ConversionProxyAbi, ethConversionProxyAbi } from '../../src/chain/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'

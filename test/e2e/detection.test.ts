@@ -2,7 +2,7 @@
 // detector reads the proxy's log, and the status endpoints, the event log and the pay endpoint follow.
 import { decodeFunctionData, encodeFunctionData, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { type ApiTransaction, execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'

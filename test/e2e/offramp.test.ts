@@ -2,7 +2,7 @@
 // walks through the documented sub-statuses on the tenant clock and ends as the world's rules say.
 import { type Address, decodeFunctionData, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { createPayer, payerBody, usBankDetails } from '../support/compliance.ts'

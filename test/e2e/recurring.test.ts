@@ -2,7 +2,7 @@
 // executed by the sandbox relayer on the chain as the tenant clock moves, read back through the API.
 import { type Address, keccak256, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { payoutOfChildRequest } from '../../src/resources/payouts/execution.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'

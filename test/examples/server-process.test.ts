@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { createWalletClient, type Hex, http, parseEventLogs, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { createInvoiceApp, serveWebhook } from './invoice-app/app.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))

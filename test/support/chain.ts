@@ -10,6 +10,7 @@ import {
   type TransactionReceipt,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { sendApiTransactions } from '../../src/chain/index.ts'
 import type { Sandbox } from '../../src/sandbox.ts'
 
 /** A transaction as the pay endpoints return it. */
@@ -44,15 +45,8 @@ export async function execute(
   transactions: ApiTransaction[],
   index: number,
 ): Promise<TransactionReceipt[]> {
-  const { wallet, publicClient } = payer(sandbox, index)
-  const receipts: TransactionReceipt[] = []
-  for (const tx of transactions) {
-    const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value.hex) })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
-    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`)
-    receipts.push(receipt)
-  }
-  return receipts
+  const chain = sandbox.chain!
+  return sendApiTransactions(chain, chain.accounts[index]!.privateKey, transactions, { pollingInterval: 5 })
 }
 
 /** Calls `read` until `ok` holds (every 5 ms, up to `timeoutMs`); returns the value and how long it took. */

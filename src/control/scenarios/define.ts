@@ -3,7 +3,7 @@
 // Scenario files reach the resource models only through the seed API they are handed, never by importing src/.
 import type { Faker } from '@faker-js/faker'
 import type { z } from 'zod'
-import type { SandboxAccount } from '../../chain/types.ts'
+import type { SandboxAccount } from '../../chain/index.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import type {
   applyKycAction,

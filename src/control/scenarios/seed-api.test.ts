@@ -2,7 +2,7 @@
 // calldata of GET /pay on the chain from a funded seeded wallet (what request-paid and request-partially-paid do).
 import { keccak256, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20FeeProxyAbi } from '../../resources/pay/abis.ts'
+import { erc20FeeProxyAbi } from '../../chain/index.ts'
 import { createSandbox, type Sandbox } from '../../sandbox.ts'
 import { worldRules } from '../../store/rules.ts'
 import { createSeedApi } from './seed-api.ts'

@@ -1,11 +1,11 @@
 // The seed API handed to a scenario's seed: state is built only through the models the API itself uses
 // (createRequest, buildPayment, the faucet), so a seeded world is one the API could have produced.
 import { createHash } from 'node:crypto'
-import { createWalletClient, getAddress, type Hex, http } from 'viem'
+import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { sandboxChain } from '../../chain/start-chain.ts'
-import type { SandboxAccount } from '../../chain/types.ts'
+import { type SandboxAccount, sendApiTransactions } from '../../chain/index.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
+import { waitFor as waitUntilDefined } from '../../contract/wait.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
 import {
   applyKycAction,
@@ -64,24 +64,8 @@ export async function createSeedApi(
   ): Promise<string[]> => {
     const chain = network ? shared.chains.get(network) : shared.chain
     if (!chain) throw new Error(`sending transactions needs a live ${network ?? ''} chain`)
-    const client = createWalletClient({
-      account: privateKeyToAccount(from.privateKey),
-      chain: sandboxChain(chain.network, chain.chainId, chain.rpcUrl, shared.currencies.all),
-      transport: http(chain.rpcUrl),
-    })
-    const hashes: string[] = []
-    for (const tx of transactions) {
-      const value = typeof tx.value === 'string' ? tx.value : tx.value.hex
-      const hash = await client.sendTransaction({
-        to: getAddress(tx.to),
-        data: tx.data as Hex,
-        value: BigInt(value),
-      })
-      const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-      if (receipt.status !== 'success') throw new Error(`seed transaction ${hash} reverted`)
-      hashes.push(hash)
-    }
-    return hashes
+    const receipts = await sendApiTransactions(chain, from.privateKey, transactions)
+    return receipts.map((receipt) => receipt.transactionHash)
   }
   const fund = async (address: string, currency: string, amount: string): Promise<void> => {
     await faucet(shared, { address: address as Hex, currency, amount })
@@ -175,12 +159,6 @@ export async function createSeedApi(
   }
 }
 
-async function waitFor<T>(check: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = check()
-    if (found !== undefined) return found
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+function waitFor<T>(check: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+  return waitUntilDefined(check, { what, timeoutMs, intervalMs: 50 })
 }

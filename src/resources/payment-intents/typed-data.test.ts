@@ -11,7 +11,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { PERMIT2_ADDRESS } from '../../chain/install-contracts.ts'
+import { PERMIT2_ADDRESS } from '../../chain/index.ts'
 import {
   type IntentTypedData,
   intentTypedData,

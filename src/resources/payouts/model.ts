@@ -4,7 +4,7 @@
 // The state before the permit signature is called `pending`. The permit deadline is the last due date plus
 // 10 years, so that other tenants moving the shared chain's time forward do not expire it.
 import { type Address, getAddress, isAddressEqual, maxUint128 } from 'viem'
-import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '../../chain/recurring.ts'
+import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '../../chain/index.ts'
 import { percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
