@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { transformSync } from 'esbuild'
+import { bundleSecurePage } from './build-secure-page.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const flag = process.argv.indexOf('--out')
@@ -20,6 +21,10 @@ execFileSync(
   { stdio: 'inherit' },
 )
 cpSync(`${root}src/chain/artifacts`, `${dist}/chain/artifacts`, { recursive: true })
+// the Secure Payment Page's files, with its script bundled afresh from src/resources/secure-payments/page/ui
+const securePage = `${dist}/resources/secure-payments/page/assets`
+cpSync(`${root}src/resources/secure-payments/page/assets`, securePage, { recursive: true })
+writeFileSync(`${securePage}/page.js`, await bundleSecurePage())
 
 mkdirSync(`${dist}/scenarios`)
 for (const file of readdirSync(`${root}scenarios`).filter((f) => f.endsWith('.ts'))) {

@@ -8,6 +8,7 @@ import { PaymentIntentRecord } from '../resources/payment-intents/schema.ts'
 import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RateRecord } from '../resources/rates/schema.ts'
 import { RequestRecord } from '../resources/requests/schema.ts'
+import { MulticallRecord, SecurePaymentRecord } from '../resources/secure-payments/schema.ts'
 import { TenantClock } from './clock.ts'
 import { type WorldRules, worldRules } from './rules.ts'
 import { Table } from './table.ts'
@@ -49,6 +50,10 @@ export interface World {
   journeys: Table<typeof JourneyRecord, 'id'>
   /** txReference of a reported step -> its journey id (processors may report against either) */
   journeyTxReferences: Map<string, string>
+  /** secure payment links created by this tenant, by token */
+  securePayments: Table<typeof SecurePaymentRecord, 'token'>
+  /** multicall payouts (ordered selections of payout links), by token */
+  multicallPayouts: Table<typeof MulticallRecord, 'token'>
 }
 
 /** Creates an empty world for a tenant. */
@@ -76,5 +81,7 @@ export function createWorld(
     payeeSigningNonces: new Map(),
     journeys: new Table(JourneyRecord, 'id'),
     journeyTxReferences: new Map(),
+    securePayments: new Table(SecurePaymentRecord, 'token'),
+    multicallPayouts: new Table(MulticallRecord, 'token'),
   }
 }

@@ -1,0 +1,63 @@
+// The fee resolver of secure payments: one function behind creation, the display data and POST /fees/preview.
+// Differences from the real service: the only fee is the platform fee the call (or the caller's client ID) sets;
+// Request Network's protocol fee is 0 in the sandbox. The payer bears it (ERC20FeeProxy sends it on top of the
+// amount). USD values come from the sandbox's rates (a stablecoin without a rate counts 1:1).
+import { toBaseUnits } from '../../contract/amounts.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import { formatWadFixed, mulWad, toWad } from '../rates/decimal.ts'
+import type { FeePlan } from './schema.ts'
+
+/** What a fee plan is computed from. */
+export interface FeePlanInput {
+  amount: string
+  currency: string
+  flow: FeePlan['flow']
+  feePercentage?: string | null
+  feeAddress?: string | null
+  defaultFeeBearer?: FeePlan['defaultFeeBearer']
+}
+
+function usdWad(ctx: RouteContext, currency: string, amount: string): bigint {
+  const rate = ctx.shared.conversion.rate(ctx.world, currency, 'USD')
+  return rate === null ? toWad(amount) : mulWad(toWad(amount), rate)
+}
+
+/** The fee plan of `amount` in `currency`: gross, fees, who bears them, in USD with 2 decimals. */
+export function feePlanOf(ctx: RouteContext, input: FeePlanInput): FeePlan {
+  const gross = usdWad(ctx, input.currency, input.amount)
+  const bearer = input.defaultFeeBearer ?? 'payer'
+  const fees: FeePlan['fees'] = []
+  let totalFees = 0n
+  if (input.feePercentage && input.feeAddress && Number(input.feePercentage) > 0) {
+    // percentage with up to 18 decimals: gross × p / 100
+    const fee = (gross * toBaseUnits(input.feePercentage, 18)) / (100n * 10n ** 18n)
+    totalFees += fee
+    fees.push({
+      type: 'platform',
+      label: 'Platform fee',
+      feeBearer: bearer,
+      feeBearerSource: input.defaultFeeBearer ? 'payment_default_override' : 'flow_default',
+      percentageBps: Math.round(Number(input.feePercentage) * 100),
+      capUsd: null,
+      fixedAmountUsd: null,
+      calculatedAmountUsd: formatWadFixed(fee, 2),
+      destinationResolver: 'fee_address',
+      destinationRef: { evmAddress: input.feeAddress },
+      configSource: 'request',
+    })
+  }
+  const payerFees = bearer === 'payer' ? totalFees : 0n
+  const payeeFees = bearer === 'payee' ? totalFees : 0n
+  return {
+    version: 1,
+    flow: input.flow,
+    defaultFeeBearer: bearer,
+    grossAmountUsd: formatWadFixed(gross, 2),
+    netRecipientAmountUsd: formatWadFixed(gross - payeeFees, 2),
+    payerTotalAmountUsd: formatWadFixed(gross + payerFees, 2),
+    totalFeesUsd: formatWadFixed(totalFees, 2),
+    payeeBorneFeesUsd: formatWadFixed(payeeFees, 2),
+    payerBorneFeesUsd: formatWadFixed(payerFees, 2),
+    fees,
+  }
+}

@@ -1,0 +1,134 @@
+// The Secure Payment Page behind securePaymentUrl, and the two sandbox endpoints it calls besides the API:
+// the payer's steps (user events, access check) and the built-in test wallet.
+// The test wallet signs server-side: it is anvil's default account #9 (a well-known, funded key), whose
+// transactions the sandbox sends through the chain (one at a time per chain); no key ever reaches the browser.
+import { z } from 'zod'
+import { type LiveChain, sendApiTransactions, serialQueue } from '../../chain/index.ts'
+import { Address } from '../../contract/primitives.ts'
+import { defineRoute } from '../../contract/route.ts'
+import {
+  SecurePaymentForbiddenError,
+  SecurePaymentNotFoundError,
+  SecurePaymentRequestError,
+} from './errors.ts'
+import { recordUserEvent } from './events.ts'
+import { findLink, payableLink } from './model.ts'
+import { SECURE_PAGE, securePageAsset } from './page/page.ts'
+import { UserEventBody } from './schema.ts'
+
+/** Index of the built-in test wallet among the chain's funded default accounts. */
+export const TEST_WALLET_INDEX = 9
+
+const queues = new WeakMap<LiveChain, ReturnType<typeof serialQueue>>()
+function queueOf(chain: LiveChain) {
+  let queue = queues.get(chain)
+  if (!queue) {
+    queue = serialQueue()
+    queues.set(chain, queue)
+  }
+  return queue
+}
+
+const Transaction = z.object({
+  to: Address,
+  data: z.string().regex(/^0x[0-9a-fA-F]*$/),
+  value: z.union([z.object({ hex: z.string() }), z.string(), z.number()]),
+})
+
+export const securePageRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payment',
+    auth: 'public',
+    summary: 'The Secure Payment Page (securePaymentUrl)',
+    handler: () => ({ status: 200, text: SECURE_PAGE, contentType: 'text/html; charset=utf-8' }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payment/:asset',
+    auth: 'public',
+    summary: "The page's script, style sheet and icon",
+    params: z.object({ asset: z.string() }),
+    handler(_ctx, { params }) {
+      const asset = securePageAsset(params.asset)
+      if (!asset) return { status: 404, body: { statusCode: 404, message: 'Not Found' } }
+      return { status: 200, text: asset.text, contentType: asset.contentType }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/secure-payments/:token/user-events',
+    auth: 'public',
+    summary:
+      "The page reports the payer's step (secure_payment.user_event; access_rejected for a refused wallet)",
+    params: z.object({ token: z.string().min(1) }),
+    body: UserEventBody,
+    handler(ctx, { params, body }) {
+      // found, not payable: the payer's last steps may arrive after the detector completed the link
+      const found = findLink(ctx.shared, params.token)
+      if (!found) throw new SecurePaymentNotFoundError()
+      const { world, link } = found
+      const accepted = recordUserEvent(
+        ctx.shared,
+        world,
+        link,
+        body.userEvent,
+        body.walletAddress,
+        body.txHash,
+      )
+      if (!accepted)
+        throw new SecurePaymentForbiddenError('This wallet is not allowed to pay this secure payment')
+      return { status: 201, body: { recorded: body.userEvent } }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payments/:token/chain',
+    auth: 'public',
+    summary: "The link's chain for the page: its id, whether the sandbox runs it, the test wallet's address",
+    params: z.object({ token: z.string().min(1) }),
+    handler(ctx, { params }) {
+      const found = findLink(ctx.shared, params.token)
+      if (!found) throw new SecurePaymentNotFoundError()
+      const { link } = found
+      const chain = ctx.shared.chains.get(link.network)
+      const chainId = chain?.chainId ?? ctx.shared.currencies.byId(link.currency)?.chainId ?? 0
+      return {
+        status: 200,
+        body: {
+          network: link.network,
+          chainId,
+          live: chain !== undefined,
+          rpcPath: '/rpc',
+          testWallet: chain ? chain.accounts[TEST_WALLET_INDEX]!.address : null,
+        },
+      }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/secure-payments/:token/test-wallet/send',
+    auth: 'public',
+    summary: "The test wallet sends one of the link's transactions and waits for its receipt",
+    params: z.object({ token: z.string().min(1) }),
+    body: z.object({ transaction: Transaction }),
+    async handler(ctx, { params, body }) {
+      const { link } = payableLink(ctx.shared, params.token)
+      const chain = ctx.shared.chains.get(link.network)
+      if (!chain)
+        throw new SecurePaymentRequestError(`The sandbox does not run ${link.network}: no test wallet`)
+      const key = chain.accounts[TEST_WALLET_INDEX]!.privateKey
+      try {
+        const [receipt] = await queueOf(chain)(() => sendApiTransactions(chain, key, [body.transaction]))
+        return {
+          status: 201,
+          body: { txHash: receipt!.transactionHash, blockNumber: Number(receipt!.blockNumber) },
+        }
+      } catch (error) {
+        throw new SecurePaymentRequestError(
+          `The test wallet's transaction failed: ${(error as Error).message.split('\n')[0]}`,
+        )
+      }
+    },
+  }),
+]

@@ -1,0 +1,234 @@
+import { z } from 'zod'
+import { defineRoute } from '../../contract/route.ts'
+import { startListening } from '../requests/model.ts'
+import { displayData, lookupBody } from './display.ts'
+import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
+import { feePlanOf } from './fee-plan.ts'
+import {
+  createdBody,
+  createSecurePayment,
+  findLink,
+  linkForRequest,
+  linkRequests,
+  ownerContext,
+  payableLink,
+} from './model.ts'
+import { securePaymentCalldata } from './pay.ts'
+import { createBatchPayoutLink, createMulticall, createPayoutLink, multicallState } from './payouts.ts'
+import {
+  BatchPayoutLinkBody,
+  CreatedLink,
+  CreateSecurePaymentBody,
+  FeePlan,
+  FeePreviewBody,
+  IntentBody,
+  MulticallPayoutBody,
+  PayoutSecurePaymentBody,
+  RefreshStepBody,
+  TokenQuery,
+  TronBroadcastBody,
+} from './schema.ts'
+
+const Token = z.object({ token: z.string().min(1) })
+
+/**
+ * `/v2/secure-payments` (V2 0.13.0): links are created with the tenant's credential (API key or client ID); the
+ * routes under a token are public in the sandbox: the token is the credential (the page has no client ID).
+ */
+export const securePaymentRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments',
+    auth: 'api',
+    summary: 'Create a secure payment link for requests (by payee destination, or payee + currency)',
+    body: CreateSecurePaymentBody,
+    responses: { 201: CreatedLink },
+    async handler(ctx, { body, request }) {
+      return { status: 201, body: createdBody(request, await createSecurePayment(ctx, body)) }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/secure-payments',
+    auth: 'api',
+    summary: 'The secure payment a request belongs to',
+    query: z.object({ requestId: z.string().min(1) }),
+    handler: (ctx, { query, request }) => ({
+      status: 200,
+      body: lookupBody(ctx.shared, ctx.world, linkForRequest(ctx, query.requestId), request),
+    }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments/payouts',
+    auth: 'api',
+    summary: 'Create a payout link (the creator pays a recipient)',
+    body: PayoutSecurePaymentBody,
+    responses: { 201: CreatedLink },
+    async handler(ctx, { body, request }) {
+      return { status: 201, body: createdBody(request, await createPayoutLink(ctx, body)) }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments/batch-payouts',
+    auth: 'api',
+    summary: 'Combine pending payout links into one batch link (the combined tokens stop working)',
+    body: BatchPayoutLinkBody,
+    responses: { 201: CreatedLink },
+    async handler(ctx, { body, request }) {
+      return { status: 201, body: createdBody(request, await createBatchPayoutLink(ctx, body)) }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments/multicall-payouts',
+    auth: 'api',
+    summary: 'Select pending payout links, in order, for one multicall payout',
+    body: MulticallPayoutBody,
+    async handler(ctx, { body, request }) {
+      const created = await createMulticall(ctx, body)
+      const base = new URL(createdBody(request, { token: created.token } as never).securePaymentUrl)
+      base.searchParams.set('token', created.token)
+      return { status: 201, body: { ...created, securePaymentUrl: base.toString() } }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/secure-payments/multicall-payouts/:token',
+    auth: 'api',
+    summary: 'A multicall payout and the state of each child link',
+    params: Token,
+    handler: (ctx, { params }) => ({ status: 200, body: multicallState(ctx, params.token) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments/fees/preview',
+    auth: 'api',
+    summary: 'The fee plan creation would compute for an amount and currency',
+    body: FeePreviewBody,
+    responses: { 200: FeePlan },
+    handler(ctx, { body }) {
+      const currency =
+        ctx.shared.currencies.byId(body.currency) ??
+        ctx.shared.currencies.all.find((c) => c.symbol === body.currency && c.type !== 'ISO4217')
+      if (!currency || currency.type === 'ISO4217')
+        throw new SecurePaymentRequestError(`Unsupported currency ${body.currency}`)
+      const fee = ctx.caller?.clientId
+      return {
+        status: 200,
+        body: feePlanOf(ctx, {
+          amount: body.amount,
+          currency: currency.id,
+          flow: body.flow,
+          feePercentage: fee?.feePercentage ?? null,
+          feeAddress: fee?.feeAddress ?? null,
+          ...(body.defaultFeeBearer ? { defaultFeeBearer: body.defaultFeeBearer } : {}),
+        }),
+      }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/secure-payments/:token',
+    auth: 'public',
+    summary: 'Display data of a link (404 unknown, 409 completed, 403 expired or combined)',
+    params: Token,
+    query: TokenQuery,
+    handler(ctx, { params }) {
+      const { world, link } = payableLink(ctx.shared, params.token)
+      return { status: 200, body: displayData(ctx.shared, world, link) }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/secure-payments/:token/pay',
+    auth: 'public',
+    summary: "Calldata of a link's payment on the local chain (with chain + token: the cross-chain intent)",
+    params: Token,
+    query: TokenQuery,
+    async handler(ctx, { params, query }) {
+      const { world, link } = payableLink(ctx.shared, params.token)
+      return { status: 200, body: await securePaymentCalldata(ctx.shared, world, link, query) }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments/:token/intent',
+    auth: 'public',
+    summary: 'Record the source-side execution of a link (the detector then confirms the payment)',
+    params: Token,
+    body: IntentBody,
+    async handler(ctx, { params, body }) {
+      const { world, link } = payableLink(ctx.shared, params.token)
+      if (!body.txHash && !body.safeTxHash)
+        throw new SecurePaymentRequestError('txHash or safeTxHash is required')
+      const intentId = ctx.shared.ids.ulid(world.clock.now().getTime())
+      const records = linkRequests(world, link)
+      const owner = ownerContext(ctx.shared, world)
+      for (const record of records) await startListening(owner, record)
+      await world.securePayments.update(link.token, (draft) => {
+        draft.intents.push({ intentId, txHash: body.txHash ?? body.safeTxHash ?? null, chain: body.chain })
+        if (body.payerAddress) draft.payerAddress ??= body.payerAddress
+      })
+      return {
+        status: 200,
+        body: {
+          intentId,
+          paymentReference: records[0]!.paymentReference,
+          ...(body.txHash ? { txHash: body.txHash } : {}),
+          ...(body.safeTxHash ? { safeTxHash: body.safeTxHash } : {}),
+          ...(body.safePaymentDeadline !== undefined
+            ? { safePaymentDeadline: body.safePaymentDeadline }
+            : {}),
+          isListening: true,
+          ...(body.payerAddress ? { payerAddress: body.payerAddress } : {}),
+        },
+      }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments/:token/refresh-step-transaction',
+    auth: 'public',
+    summary: "A bridge step's transaction with a fresh deadline",
+    params: Token,
+    body: RefreshStepBody,
+    async handler(ctx, { params, body }) {
+      const { world, link } = payableLink(ctx.shared, params.token)
+      const currency = ctx.shared.currencies.byId(link.currency)!
+      if (body.step.action.toChainId !== currency.chainId)
+        throw new SecurePaymentRequestError(
+          `Route no longer available: step targets chain ${body.step.action.toChainId}, the payment is on chain ${currency.chainId}`,
+        )
+      const calldata = await securePaymentCalldata(ctx.shared, world, link, {})
+      const tx = 'transactions' in calldata ? calldata.transactions?.at(-1) : undefined
+      if (!tx) throw new SecurePaymentRequestError('Route no longer available or invalid step')
+      const now = world.clock.now().getTime()
+      const deadline = Math.floor(now / 1000) + 30 * 60
+      return {
+        status: 200,
+        body: {
+          step: { ...body.step, transactionRequest: { ...tx, chainId: currency.chainId } },
+          transactionRequest: { ...tx, chainId: currency.chainId },
+          executionDeadline: deadline,
+          quoteExpiresAt: new Date(now + 30_000).toISOString(),
+        },
+      }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments/:token/tron/broadcast',
+    auth: 'public',
+    summary: 'TRON broadcast: refused, the sandbox runs no TRON chain',
+    params: Token,
+    body: TronBroadcastBody,
+    handler(ctx, { params }) {
+      if (!findLink(ctx.shared, params.token)) throw new SecurePaymentNotFoundError()
+      throw new SecurePaymentRequestError(
+        'TRON transactions cannot be broadcast: the sandbox runs no TRON chain (pay this secure payment on an EVM network)',
+      )
+    },
+  }),
+]
