@@ -41,7 +41,7 @@ export const securePageRoutes = [
     path: '/__sandbox/secure-payment',
     auth: 'public',
     summary: 'The Secure Payment Page (securePaymentUrl)',
-    handler: () => ({ status: 200, text: SECURE_PAGE, contentType: 'text/html; charset=utf-8' }),
+    handler: () => ({ status: 200, body: SECURE_PAGE, contentType: 'text/html; charset=utf-8' }),
   }),
   defineRoute({
     method: 'GET',
@@ -52,7 +52,7 @@ export const securePageRoutes = [
     handler(_ctx, { params }) {
       const asset = securePageAsset(params.asset)
       if (!asset) return { status: 404, body: { statusCode: 404, message: 'Not Found' } }
-      return { status: 200, text: asset.text, contentType: asset.contentType }
+      return { status: 200, body: asset.text, contentType: asset.contentType }
     },
   }),
   defineRoute({

@@ -207,12 +207,27 @@ async function waitForConfirmation(): Promise<void> {
 }
 
 function confirmed(d: Display, hash: string | null) {
+  const paid =
+    d.paymentType === 'single' ? `${d.amount} ${symbol(d.paymentCurrency!)}` : `${d.amounts!.length} payments`
   message(
     'done',
     'Payment confirmed',
     'The payment was seen on chain and the request is paid.',
-    hash ? h('p', { class: 'mono small', 'data-testid': 'tx' }, hash) : null,
-    d.redirectUrl ? h('a', { class: 'button', href: d.redirectUrl }, d.redirectLabel ?? 'Continue') : null,
+    h(
+      'dl',
+      { class: 'receipt' },
+      h('dt', {}, 'Paid'),
+      h('dd', { 'data-testid': 'paid' }, paid),
+      d.payee ? h('dt', {}, 'To') : null,
+      d.payee ? h('dd', { class: 'mono', title: d.payee }, short(d.payee)) : null,
+      h('dt', {}, 'Total'),
+      h('dd', {}, `$${d.feePlan.payerTotalAmountUsd}`),
+      hash ? h('dt', {}, 'Transaction') : null,
+      hash ? h('dd', { class: 'mono', 'data-testid': 'tx', title: hash }, short(hash)) : null,
+    ),
+    d.redirectUrl
+      ? h('a', { class: 'button primary', href: d.redirectUrl }, d.redirectLabel ?? 'Continue')
+      : null,
   )
 }
 
