@@ -14,6 +14,11 @@ beforeAll(async () => {
 afterAll(async () => t?.close())
 
 const shop = 'https://shop.example.com'
+/** The batch endpoints' approvals carry `value: 0`; execute() reads BigNumber JSON. */
+const zeroValue = (tx: { to: `0x${string}`; data: `0x${string}` }) => ({
+  ...tx,
+  value: { type: 'BigNumber' as const, hex: '0x0' as const },
+})
 const FAU = '0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C'
 
 describe.each([
@@ -286,13 +291,7 @@ describe.each([
     expect(batchPay.status).toBe(200)
     await execute(
       t.sandbox,
-      [
-        ...batchPay.body.ERC20ApprovalTransactions.map((tx: { to: `0x${string}`; data: `0x${string}` }) => ({
-          ...tx,
-          value: { type: 'BigNumber' as const, hex: '0x0' as const },
-        })),
-        batchPay.body.batchPaymentTransaction,
-      ],
+      [...batchPay.body.ERC20ApprovalTransactions.map(zeroValue), batchPay.body.batchPaymentTransaction],
       account,
     )
     await until(
@@ -314,6 +313,42 @@ describe.each([
     expect(state.status).toBe(200)
     assertMatchesDocument('v2', 'GET', '/v2/secure-payments/multicall-payouts/{token}', 200, state.body)
     expect(state.body).toMatchObject({ canExecute: true, totals: { childCount: 2, blockedChildCount: 0 } })
+    const page = await client().call('GET', `/v2/secure-payments/${multicall.body.token}`, { apiKey: null })
+    expect(page.status).toBe(200)
+    assertMatchesDocument('v2', 'GET', '/v2/secure-payments/{token}', 200, page.body)
+    expect(page.body).toMatchObject({
+      paymentType: 'multicall',
+      children: [{ amount: '3' }, { amount: '4' }],
+    })
+    const multicallPay = await client().call('GET', `/v2/secure-payments/${multicall.body.token}/pay`, {
+      apiKey: null,
+      query: { wallet: payerAddress() },
+    })
+    expect(multicallPay.status).toBe(200)
+    await execute(
+      t.sandbox,
+      [
+        ...multicallPay.body.ERC20ApprovalTransactions.map(zeroValue),
+        multicallPay.body.batchPaymentTransaction,
+      ],
+      account,
+    )
+    await until(
+      () => client().call('GET', `/v2/secure-payments/${multicall.body.token}`, { apiKey: null }),
+      (res) => res.status === 409,
+    )
+    const settled = await client().call(
+      'GET',
+      `/v2/secure-payments/multicall-payouts/${multicall.body.token}`,
+      {
+        apiKey,
+      },
+    )
+    expect(settled.body).toMatchObject({ status: 'completed', canExecute: false })
+    expect(settled.body.children.map((c: { blockReason: string }) => c.blockReason)).toEqual([
+      'already_paid',
+      'already_paid',
+    ])
     const strict = await client().call('POST', '/v2/secure-payments/multicall-payouts', {
       apiKey,
       body: { childTokens: [c!.body.token, d!.body.token], extra: 1 },

@@ -13,8 +13,10 @@ import { buildBatchPayout } from '../batch-payouts/model.ts'
 import { NO_FEE_ADDRESS } from '../pay/calldata.ts'
 import { buildPayment } from '../pay/model.ts'
 import { remainingUnits } from '../requests/model.ts'
+import { SecurePaymentCompletedError } from './errors.ts'
 import { checkPayer, linkRequests, ownerContext } from './model.ts'
-import type { SecurePaymentRecord, TokenQuery } from './schema.ts'
+import { multicallRequestIds } from './payouts.ts'
+import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
 
 /** Quotes of same-chain calldata stay valid this long. */
 const QUOTE_TTL_MS = 30_000
@@ -179,4 +181,27 @@ export async function securePaymentCalldata(
       },
     },
   }
+}
+
+/**
+ * A multicall payout's calldata: the sandbox runs no smart accounts, so its pending children are paid by one
+ * batchPayments transaction (approvals first), like a batch link.
+ */
+export async function multicallCalldata(
+  shared: SharedState,
+  found: { world: World; record: MulticallRecord },
+  query: TokenQuery,
+) {
+  const ctx = ownerContext(shared, found.world)
+  const requestIds = multicallRequestIds(ctx, found.record)
+  if (requestIds.length === 0) throw new SecurePaymentCompletedError()
+  const first = found.world.securePayments.get(found.record.childTokens[0]!)!
+  const batch = await buildBatchPayout(ctx, {
+    requestIds,
+    ...(query.wallet ? { payer: query.wallet } : {}),
+    ...(first.feePercentage
+      ? { feePercentage: first.feePercentage, feeAddress: first.feeAddress as `0x${string}` }
+      : {}),
+  })
+  return { ...batch, metadata: { hasEnoughBalance: true, hasEnoughGas: true, canMakePayment: true } }
 }

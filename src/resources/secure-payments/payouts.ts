@@ -2,7 +2,9 @@
 // (the combined tokens stop working: 403), and multicall payouts (an ordered selection read back by token).
 // Differences from the real service: a multicall payout is paid as one batchPayments transaction of its children
 // (the sandbox runs no smart accounts); TRON payout links are refused (no TRON chain).
-import type { RouteContext } from '../../contract/route-context.ts'
+import type { RouteContext, SharedState } from '../../contract/route-context.ts'
+import type { World } from '../../store/world.ts'
+import { formatWad, toWad } from '../rates/decimal.ts'
 import { createRequest, isFullyPaid } from '../requests/model.ts'
 import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
 import { LINK_LIFETIME_MS, linkRequests, linkStatus, storeLink } from './model.ts'
@@ -83,6 +85,11 @@ export async function createMulticall(
   if (new Set(body.childTokens).size !== body.childTokens.length)
     throw new SecurePaymentRequestError('childTokens must not repeat')
   const children = body.childTokens.map((t) => ownPendingPayout(ctx, t))
+  // paid as one batchPayments transaction: one network, one fee
+  if (new Set(children.map((l) => l.network)).size > 1)
+    throw new SecurePaymentRequestError('All payouts of a multicall payout must be on the same network')
+  if (new Set(children.map((l) => `${l.feePercentage}:${l.feeAddress}`)).size > 1)
+    throw new SecurePaymentRequestError('All payouts of a multicall payout must carry the same fee')
   const now = ctx.world.clock.now()
   const record = await ctx.world.multicallPayouts.insert({
     token: ctx.shared.ids.ulid(now.getTime()),
@@ -104,6 +111,26 @@ export async function createMulticall(
       eligibility: 'eligible' as const,
     })),
   }
+}
+
+/** The multicall payout with this token, in whichever world holds it. */
+export function findMulticall(
+  shared: SharedState,
+  token: string,
+): { world: World; record: MulticallRecord } | undefined {
+  for (const world of shared.tenants.all()) {
+    const record = world.multicallPayouts.get(token)
+    if (record) return { world, record }
+  }
+  return undefined
+}
+
+/** The requests of a multicall payout's children still to pay, in order (what one batchPayments pays). */
+export function multicallRequestIds(ctx: RouteContext, record: MulticallRecord): string[] {
+  return record.childTokens
+    .map((t) => ctx.world.securePayments.get(t)!)
+    .filter((link) => linkStatus(ctx.shared, ctx.world, link) === 'pending')
+    .flatMap((link) => link.requestIds)
 }
 
 /** `GET /v2/secure-payments/multicall-payouts/{token}`: the selection with each child's state. */
@@ -148,15 +175,16 @@ export function multicallState(ctx: RouteContext, token: string) {
     }
   })
   const blocked = children.filter((c) => !c.executable).length
-  const totals = new Map<string, { network: string; currency: string; total: number }>()
+  const totals = new Map<string, { network: string; currency: string; total: bigint }>()
   for (const c of children) {
     const key = `${c.context.network}:${c.context.currency}`
-    const entry = totals.get(key) ?? { network: c.context.network!, currency: c.context.currency!, total: 0 }
-    entry.total += Number(c.amount)
+    const entry = totals.get(key) ?? { network: c.context.network!, currency: c.context.currency!, total: 0n }
+    entry.total += toWad(c.amount)
     totals.set(key, entry)
   }
-  const gross = children.reduce((s, c) => s + Number(c.amount), 0)
-  const fees = children.reduce((s, c) => s + Number(c.feePlan.payerBorneFeesUsd), 0)
+  const gross = children.reduce((s, c) => s + toWad(c.amount), 0n)
+  // fees are known in USD only (the fee plan): the summary counts them as such
+  const fees = children.reduce((s, c) => s + toWad(c.feePlan.payerBorneFeesUsd), 0n)
   const expired = world.clock.now().getTime() >= Date.parse(record.expiresAt)
   const paidCount = children.filter((c) => c.context.hasBeenPaid).length
   return {
@@ -186,15 +214,15 @@ export function multicallState(ctx: RouteContext, token: string) {
       byDestinationCurrency: [...totals.values()].map((t) => ({
         network: t.network,
         currency: t.currency,
-        totalAmount: String(t.total),
+        totalAmount: formatWad(t.total),
       })),
       amountSummary: {
-        grossAmount: String(gross),
-        netRecipientAmount: String(gross),
-        totalFees: String(fees),
+        grossAmount: formatWad(gross),
+        netRecipientAmount: formatWad(gross),
+        totalFees: formatWad(fees),
         payeeBorneFees: '0',
-        payerBorneFees: String(fees),
-        payerTotal: String(gross + fees),
+        payerBorneFees: formatWad(fees),
+        payerTotal: formatWad(gross + fees),
       },
     },
   }

@@ -1,20 +1,31 @@
 import { z } from 'zod'
 import { defineRoute } from '../../contract/route.ts'
-import { startListening } from '../requests/model.ts'
 import { displayData, lookupBody } from './display.ts'
-import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
+import {
+  SecurePaymentCompletedError,
+  SecurePaymentNotFoundError,
+  SecurePaymentRequestError,
+  SecurePaymentUnavailableError,
+} from './errors.ts'
 import { feePlanOf } from './fee-plan.ts'
+import { recordIntent } from './intent.ts'
 import {
   createdBody,
   createSecurePayment,
   findLink,
   linkForRequest,
-  linkRequests,
   ownerContext,
   payableLink,
+  securePaymentUrl,
 } from './model.ts'
-import { securePaymentCalldata } from './pay.ts'
-import { createBatchPayoutLink, createMulticall, createPayoutLink, multicallState } from './payouts.ts'
+import { multicallCalldata, securePaymentCalldata } from './pay.ts'
+import {
+  createBatchPayoutLink,
+  createMulticall,
+  createPayoutLink,
+  findMulticall,
+  multicallState,
+} from './payouts.ts'
 import {
   BatchPayoutLinkBody,
   CreatedLink,
@@ -88,9 +99,7 @@ export const securePaymentRoutes = [
     body: MulticallPayoutBody,
     async handler(ctx, { body, request }) {
       const created = await createMulticall(ctx, body)
-      const base = new URL(createdBody(request, { token: created.token } as never).securePaymentUrl)
-      base.searchParams.set('token', created.token)
-      return { status: 201, body: { ...created, securePaymentUrl: base.toString() } }
+      return { status: 201, body: { ...created, securePaymentUrl: securePaymentUrl(request, created.token) } }
     },
   }),
   defineRoute({
@@ -136,6 +145,13 @@ export const securePaymentRoutes = [
     params: Token,
     query: TokenQuery,
     handler(ctx, { params }) {
+      const multicall = findMulticall(ctx.shared, params.token)
+      if (multicall) {
+        const state = multicallState(ownerContext(ctx.shared, multicall.world), params.token)
+        if (state.status === 'completed') throw new SecurePaymentCompletedError()
+        if (state.status === 'expired') throw new SecurePaymentUnavailableError()
+        return { status: 200, body: state }
+      }
       const { world, link } = payableLink(ctx.shared, params.token)
       return { status: 200, body: displayData(ctx.shared, world, link) }
     },
@@ -148,6 +164,8 @@ export const securePaymentRoutes = [
     params: Token,
     query: TokenQuery,
     async handler(ctx, { params, query }) {
+      const multicall = findMulticall(ctx.shared, params.token)
+      if (multicall) return { status: 200, body: await multicallCalldata(ctx.shared, multicall, query) }
       const { world, link } = payableLink(ctx.shared, params.token)
       return { status: 200, body: await securePaymentCalldata(ctx.shared, world, link, query) }
     },
@@ -161,30 +179,7 @@ export const securePaymentRoutes = [
     body: IntentBody,
     async handler(ctx, { params, body }) {
       const { world, link } = payableLink(ctx.shared, params.token)
-      if (!body.txHash && !body.safeTxHash)
-        throw new SecurePaymentRequestError('txHash or safeTxHash is required')
-      const intentId = ctx.shared.ids.ulid(world.clock.now().getTime())
-      const records = linkRequests(world, link)
-      const owner = ownerContext(ctx.shared, world)
-      for (const record of records) await startListening(owner, record)
-      await world.securePayments.update(link.token, (draft) => {
-        draft.intents.push({ intentId, txHash: body.txHash ?? body.safeTxHash ?? null, chain: body.chain })
-        if (body.payerAddress) draft.payerAddress ??= body.payerAddress
-      })
-      return {
-        status: 200,
-        body: {
-          intentId,
-          paymentReference: records[0]!.paymentReference,
-          ...(body.txHash ? { txHash: body.txHash } : {}),
-          ...(body.safeTxHash ? { safeTxHash: body.safeTxHash } : {}),
-          ...(body.safePaymentDeadline !== undefined
-            ? { safePaymentDeadline: body.safePaymentDeadline }
-            : {}),
-          isListening: true,
-          ...(body.payerAddress ? { payerAddress: body.payerAddress } : {}),
-        },
-      }
+      return { status: 200, body: await recordIntent(ctx.shared, world, link, body) }
     },
   }),
   defineRoute({

@@ -1,6 +1,7 @@
 // Shapes of /v2/secure-payments (V2 0.13.0): bodies as the document declares them, the stored link, the fee plan.
 import { z } from 'zod'
 import { Address, Percentage, PositiveAmount } from '../../contract/primitives.ts'
+import { SignedData } from '../payment-intents/schema.ts'
 
 const RedirectLabel = z
   .string()
@@ -124,6 +125,10 @@ export const IntentBody = z.object({
   sourceAmount: z.string().optional(),
   routeKind: z.enum(['same_chain', 'same_chain_conversion', 'crosschain']).optional(),
   bridgeTool: z.enum(['across', 'stargate']).nullable().optional(),
+  /** sandbox extension: the cross-chain intent /pay issued, signed by the payer (settled by the sandbox's operator) */
+  paymentIntentId: z.string().min(1).optional(),
+  signedPaymentIntent: SignedData.optional(),
+  signedApprovalPermit: SignedData.optional(),
 })
 export type IntentBody = z.infer<typeof IntentBody>
 

@@ -9,8 +9,15 @@ import {
   testWallet,
 } from './wallet.ts'
 
+interface MulticallChild {
+  payee: string | null
+  amount: string | null
+  context: { currency?: string; network?: string }
+  feePlan: Display['feePlan']
+}
 interface Display {
-  paymentType: 'single' | 'batch'
+  paymentType: 'single' | 'batch' | 'multicall'
+  children?: MulticallChild[]
   status: string
   payee?: string
   payees?: string[]
@@ -157,7 +164,7 @@ function summary(d: Display): HTMLElement {
         h('dd', { 'data-testid': 'fee' }, `$${f.calculatedAmountUsd}`),
       ]),
       fees.length === 0 ? h('dt', {}, 'Fees') : null,
-      fees.length === 0 ? h('dd', { 'data-testid': 'fee' }, '$0.00') : null,
+      fees.length === 0 ? h('dd', { 'data-testid': 'fee' }, `$${d.feePlan.totalFeesUsd}`) : null,
       h('dt', { class: 'total' }, 'Total'),
       h('dd', { class: 'total', 'data-testid': 'total' }, `$${d.feePlan.payerTotalAmountUsd}`),
     ),
@@ -306,6 +313,29 @@ async function connect(d: Display, chain: ChainInfo, kind: 'injected' | 'test') 
   await pay(d, wallet)
 }
 
+/** A multicall payout shown like a batch: its children's payees and amounts, their fee plans summed. */
+function normalise(d: Display): Display {
+  if (d.paymentType !== 'multicall' || !d.children) return d
+  const sum = (pick: (p: Display['feePlan']) => string) =>
+    d.children!.reduce((s, c) => s + Number(pick(c.feePlan)), 0).toFixed(2)
+  return {
+    ...d,
+    payees: d.children.map((c) => c.payee ?? ''),
+    amounts: d.children.map((c) => c.amount ?? ''),
+    paymentCurrencies: d.children.map((c) => c.context.currency ?? ''),
+    network: d.children[0]?.context.network ?? '',
+    reference: null,
+    redirectUrl: null,
+    redirectLabel: null,
+    feePlan: {
+      grossAmountUsd: sum((p) => p.grossAmountUsd),
+      totalFeesUsd: sum((p) => p.totalFeesUsd),
+      payerTotalAmountUsd: sum((p) => p.payerTotalAmountUsd),
+      fees: [],
+    },
+  }
+}
+
 async function start() {
   if (!token)
     return message('error', 'No payment link', 'This page needs the token of a secure payment link.')
@@ -320,7 +350,7 @@ async function start() {
     return message('error', 'Link expired', 'This secure payment link has expired or was replaced.')
   if (link.status !== 200)
     return message('error', 'Unavailable', link.body.message ?? `The sandbox answered ${link.status}.`)
-  const d = link.body
+  const d = normalise(link.body)
   const buttons: HTMLElement[] = []
   const run = (kind: 'injected' | 'test') => () =>
     connect(d, chain.body, kind).catch((error: Error) => message('error', 'Payment failed', error.message))
