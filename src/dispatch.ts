@@ -6,7 +6,12 @@ import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './con
 import type { RouteDefinition } from './contract/route.ts'
 import type { RouteContext, SharedState } from './contract/route-context.ts'
 import { renderError } from './errors/render-error.ts'
-import { FieldListError, SandboxError } from './errors/sandbox-error.ts'
+import {
+  FieldListError,
+  ROUTE_NOT_FOUND_HEADER,
+  RouteNotFoundError,
+  SandboxError,
+} from './errors/sandbox-error.ts'
 
 /** Request headers a browser app may send; preflights allow all of them. */
 export const CORS_ALLOWED_HEADERS = [
@@ -24,7 +29,7 @@ const corsHeaders: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
   'access-control-allow-headers': CORS_ALLOWED_HEADERS.join(','),
-  'access-control-expose-headers': 'retry-after,x-request-network-delivery,x-sandbox-fault',
+  'access-control-expose-headers': `retry-after,x-request-network-delivery,x-sandbox-fault,${ROUTE_NOT_FOUND_HEADER}`,
   'access-control-max-age': '600',
 }
 
@@ -131,7 +136,7 @@ export function createDispatcher(
         break
       }
     }
-    if (!match) throw new SandboxError(404, `Cannot ${method} ${request.path}`)
+    if (!match) throw new RouteNotFoundError(method, request.path)
     const { route } = match.route
 
     const caller: Caller | null =

@@ -7,7 +7,7 @@ import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
 import { PaymentIntentRecord } from '../resources/payment-intents/schema.ts'
 import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RateRecord } from '../resources/rates/schema.ts'
-import { RequestRecord } from '../resources/requests/schema.ts'
+import { RecurringRequestRecord, RequestRecord } from '../resources/requests/schema.ts'
 import { MulticallRecord, SecurePaymentRecord } from '../resources/secure-payments/schema.ts'
 import { TenantClock } from './clock.ts'
 import { type WorldRules, worldRules } from './rules.ts'
@@ -28,6 +28,8 @@ export interface World {
   requests: Table<typeof RequestRecord, 'requestId'>
   /** payment reference -> request id */
   requestsByReference: Map<string, string>
+  /** schedules of recurring requests (POST /v1|v2/request with recurrence), by the original's requestId */
+  recurringRequests: Table<typeof RecurringRequestRecord, 'requestId'>
   /** cross-chain payment intents issued by /pay, by paymentIntentId */
   paymentIntents: Table<typeof PaymentIntentRecord, 'id'>
   /** intents whose send is being checked (a second send of the same intent is refused at once) */
@@ -70,6 +72,7 @@ export function createWorld(
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
+    recurringRequests: new Table(RecurringRequestRecord, 'requestId'),
     paymentIntents: new Table(PaymentIntentRecord, 'id'),
     paymentIntentsInFlight: new Set(),
     rates: new Table(RateRecord, 'currency'),

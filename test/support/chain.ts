@@ -13,6 +13,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { sendApiTransactions } from '../../src/chain/index.ts'
 import type { Sandbox } from '../../src/sandbox.ts'
 
+export { until } from './wait.ts'
+
 /** A transaction as the pay endpoints return it. */
 export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } }
 
@@ -47,22 +49,4 @@ export async function execute(
 ): Promise<TransactionReceipt[]> {
   const chain = sandbox.chain!
   return sendApiTransactions(chain, chain.accounts[index]!.privateKey, transactions, { pollingInterval: 5 })
-}
-
-/** Calls `read` until `ok` holds (every 5 ms, up to `timeoutMs`); returns the value and how long it took. */
-export async function until<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 5_000,
-): Promise<{ value: T; ms: number }> {
-  const start = performance.now()
-  for (;;) {
-    const value = await read()
-    if (ok(value)) return { value, ms: performance.now() - start }
-    if (performance.now() - start > timeoutMs)
-      throw new Error(
-        `condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value).slice(0, 600)}`,
-      )
-    await new Promise((r) => setTimeout(r, 5))
-  }
 }

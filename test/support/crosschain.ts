@@ -112,17 +112,3 @@ export async function ethPaymentLogs(chain: LiveChain, reference: Hex) {
     (l) => l.topics[1] === keccak256(reference),
   )
 }
-
-/** Polls `probe` every 20 ms until it returns something other than undefined (fails after `timeoutMs`). */
-export async function waitFor<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}

@@ -15,15 +15,13 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
 import { type LiveChain, sendApiTransactions } from '../../src/chain/index.ts'
+import { freshAddress } from './chain.ts'
 import type { ApiClient } from './clients.ts'
+
+export { freshAddress } from './chain.ts'
 
 /** A transaction as the API returns it: `value` as BigNumber JSON, or a hex string on the cancel endpoint. */
 export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } | Hex }
-
-/** A fresh address nobody else uses (payee, fee address). */
-export function freshAddress(): Address {
-  return privateKeyToAccount(generatePrivateKey()).address
-}
 
 /** A fresh payer with 10 ETH and `tokens` whole tokens of `token`. */
 export async function fundedPayer(chain: LiveChain, token: Address, tokens = '100'): Promise<LocalAccount> {

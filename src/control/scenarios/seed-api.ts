@@ -5,7 +5,7 @@ import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { type SandboxAccount, sendApiTransactions } from '../../chain/index.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
-import { waitFor as waitUntilDefined } from '../../contract/wait.ts'
+import { waitFor } from '../../contract/wait.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
 import {
   applyKycAction,
@@ -21,7 +21,8 @@ import { CreatePaymentDetailBody } from '../../resources/payment-details/schema.
 import { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
 import { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
 import { PayoutBody } from '../../resources/payouts/schema.ts'
-import { createRequest, getRequest } from '../../resources/requests/model.ts'
+import { getRequest } from '../../resources/requests/model.ts'
+import { createInvoice } from '../../resources/requests/recurring.ts'
 import { CreateRequestBody } from '../../resources/requests/schema.ts'
 import { createIdGenerator } from '../../store/ids.ts'
 import type { World } from '../../store/world.ts'
@@ -72,9 +73,8 @@ export async function createSeedApi(
   }
 
   return {
-    world,
     faker,
-    ctx,
+    clock: { now: () => world.clock.now() },
     baseUrl,
     wallet,
     fund,
@@ -90,7 +90,8 @@ export async function createSeedApi(
       })()
       return payer
     },
-    createRequest: (body) => createRequest(ctx, CreateRequestBody.parse(body)),
+    // as POST /v2/request creates it: a request with recurrence starts producing its children
+    createRequest: (body) => createInvoice(ctx, CreateRequestBody.parse(body)),
     send,
     signTypedData: (from, typedData) =>
       privateKeyToAccount(from.privateKey).signTypedData(typedData as never),
@@ -134,7 +135,7 @@ export async function createSeedApi(
       await activatePayout(ctx, created.id, signature)
       return created
     },
-    waitFor: (check, what, timeoutMs) => waitFor(check, what, timeoutMs),
+    waitFor: (check, what, timeoutMs = 15_000) => waitFor(check, { what, timeoutMs, intervalMs: 50 }),
     async pay(requestId, from, options = {}) {
       const record = getRequest(ctx, requestId)
       const payment = await buildPayment(ctx, record, {
@@ -152,13 +153,12 @@ export async function createSeedApi(
           const record = getRequest(ctx, requestId)
           return record.payments.length >= count ? record : undefined
         },
-        `the chain detector to record ${count} payment(s) of ${requestId}`,
-        timeoutMs,
+        {
+          what: `the chain detector to record ${count} payment(s) of ${requestId}`,
+          timeoutMs,
+          intervalMs: 50,
+        },
       )
     },
   }
-}
-
-function waitFor<T>(check: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  return waitUntilDefined(check, { what, timeoutMs, intervalMs: 50 })
 }

@@ -164,6 +164,9 @@ export async function createRecurringPayout(ctx: RouteContext, body: PayoutBody)
   const transactions = additional > 0n ? [approveTransaction(token, proxy, needed)] : []
   return {
     id,
+    // the V2 schema requires requestId: the parent request's, which the payout's child requests point to
+    requestId: parent.requestId,
+    paymentReference: parent.paymentReference,
     transactions,
     recurringPaymentPermit: { domain, types: SCHEDULE_PERMIT_TYPES, values: permit },
     metadata: {

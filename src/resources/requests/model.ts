@@ -120,7 +120,7 @@ export async function startListening(ctx: RouteContext, record: RequestRecord): 
   })
 }
 
-/** Sets `isRecurrenceStopped` (PATCH /v2/request/{requestId}). */
+/** Sets `isRecurrenceStopped` on one request (a recurring payout's original, when the payout is cancelled). */
 export async function setRecurrenceStopped(
   ctx: RouteContext,
   requestId: string,
