@@ -208,4 +208,35 @@ describe('the Secure Payment Page in Chromium', () => {
     })
     await page.close()
   })
+
+  it('pays a multicall payout of two payout links with the test wallet', async () => {
+    const apiKey = newApiKey()
+    const testWallet = sandbox.sandbox.chain!.accounts[9]!.address
+    const payout = (amount: string) =>
+      call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient: freshAddress(),
+        creatorWalletAddress: testWallet,
+        network: 'sepolia',
+        currency: 'FAU-sepolia',
+        amount,
+      })
+    const [a, b] = await Promise.all([payout('4'), payout('6')])
+    const multicall = await call('POST', '/v2/secure-payments/multicall-payouts', apiKey, {
+      childTokens: [a!.body.token, b!.body.token],
+    })
+    expect(multicall.status).toBe(201)
+    const page = await browser.context.newPage()
+    await page.setViewportSize({ width: 520, height: 860 })
+    await page.goto(multicall.body.securePaymentUrl)
+    await page.getByTestId('test-wallet').waitFor()
+    expect(await page.locator('.batch li').count()).toBe(2)
+    await page.screenshot({ path: `${shots}6-multicall.png` })
+    await page.getByTestId('test-wallet').click()
+    await page.getByTestId('pay').click()
+    await page.locator('[data-state="done"]').waitFor({ timeout: 20_000 })
+    expect(await page.getByTestId('paid').textContent()).toBe('2 payments')
+    const state = await call('GET', `/v2/secure-payments/multicall-payouts/${multicall.body.token}`, apiKey)
+    expect(state.body.status).toBe('completed')
+    await page.close()
+  })
 })

@@ -6,6 +6,8 @@ import { z } from 'zod'
 import { type LiveChain, sendApiTransactions, serialQueue } from '../../chain/index.ts'
 import { Address } from '../../contract/primitives.ts'
 import { defineRoute } from '../../contract/route.ts'
+import type { SharedState } from '../../contract/route-context.ts'
+import type { World } from '../../store/world.ts'
 import {
   SecurePaymentForbiddenError,
   SecurePaymentNotFoundError,
@@ -14,7 +16,9 @@ import {
 import { recordUserEvent } from './events.ts'
 import { findLink, payableLink } from './model.ts'
 import { SECURE_PAGE, securePageAsset } from './page/page.ts'
-import { UserEventBody } from './schema.ts'
+import { multicallCalldata, securePaymentCalldata } from './pay.ts'
+import { findMulticall } from './payouts.ts'
+import { type SecurePaymentRecord, UserEventBody } from './schema.ts'
 
 /** Index of the built-in test wallet among the chain's funded default accounts. */
 export const TEST_WALLET_INDEX = 9
@@ -27,6 +31,30 @@ function queueOf(chain: LiveChain) {
     queues.set(chain, queue)
   }
   return queue
+}
+
+/** The links behind a page token: the link itself, or a multicall payout's children (404 for neither). */
+function pageLinks(shared: SharedState, token: string): { world: World; links: SecurePaymentRecord[] } {
+  const found = findLink(shared, token)
+  if (found) return { world: found.world, links: [found.link] }
+  const multicall = findMulticall(shared, token)
+  if (!multicall) throw new SecurePaymentNotFoundError()
+  const { world, record } = multicall
+  return { world, links: record.childTokens.map((t) => world.securePayments.get(t)!) }
+}
+
+/** Every transaction of a /pay answer (same-chain list, or a batch's approvals and its batchPayments). */
+function transactionsOf(answer: object): { to: string; data: string }[] {
+  const a = answer as {
+    transactions?: { to: string; data: string }[]
+    ERC20ApprovalTransactions?: { to: string; data: string }[]
+    batchPaymentTransaction?: { to: string; data: string }
+  }
+  return [
+    ...(a.transactions ?? []),
+    ...(a.ERC20ApprovalTransactions ?? []),
+    ...(a.batchPaymentTransaction ? [a.batchPaymentTransaction] : []),
+  ]
 }
 
 const Transaction = z.object({
@@ -65,18 +93,11 @@ export const securePageRoutes = [
     body: UserEventBody,
     handler(ctx, { params, body }) {
       // found, not payable: the payer's last steps may arrive after the detector completed the link
-      const found = findLink(ctx.shared, params.token)
-      if (!found) throw new SecurePaymentNotFoundError()
-      const { world, link } = found
-      const accepted = recordUserEvent(
-        ctx.shared,
-        world,
-        link,
-        body.userEvent,
-        body.walletAddress,
-        body.txHash,
+      const { world, links } = pageLinks(ctx.shared, params.token)
+      const accepted = links.map((link) =>
+        recordUserEvent(ctx.shared, world, link, body.userEvent, body.walletAddress, body.txHash),
       )
-      if (!accepted)
+      if (accepted.includes(false))
         throw new SecurePaymentForbiddenError('This wallet is not allowed to pay this secure payment')
       return { status: 201, body: { recorded: body.userEvent } }
     },
@@ -88,9 +109,7 @@ export const securePageRoutes = [
     summary: "The link's chain for the page: its id, whether the sandbox runs it, the test wallet's address",
     params: z.object({ token: z.string().min(1) }),
     handler(ctx, { params }) {
-      const found = findLink(ctx.shared, params.token)
-      if (!found) throw new SecurePaymentNotFoundError()
-      const { link } = found
+      const link = pageLinks(ctx.shared, params.token).links[0]!
       const chain = ctx.shared.chains.get(link.network)
       const chainId = chain?.chainId ?? ctx.shared.currencies.byId(link.currency)?.chainId ?? 0
       return {
@@ -113,11 +132,25 @@ export const securePageRoutes = [
     params: z.object({ token: z.string().min(1) }),
     body: z.object({ transaction: Transaction }),
     async handler(ctx, { params, body }) {
-      const { link } = payableLink(ctx.shared, params.token)
+      const multicall = findMulticall(ctx.shared, params.token)
+      const { world, link } = multicall
+        ? { world: multicall.world, link: pageLinks(ctx.shared, params.token).links[0]! }
+        : payableLink(ctx.shared, params.token)
       const chain = ctx.shared.chains.get(link.network)
       if (!chain)
         throw new SecurePaymentRequestError(`The sandbox does not run ${link.network}: no test wallet`)
-      const key = chain.accounts[TEST_WALLET_INDEX]!.privateKey
+      const { address, privateKey: key } = chain.accounts[TEST_WALLET_INDEX]!
+      // the test wallet signs only what /pay answers for this link and this wallet now (approval or payment)
+      const expected = transactionsOf(
+        multicall
+          ? await multicallCalldata(ctx.shared, multicall, { wallet: address })
+          : await securePaymentCalldata(ctx.shared, world, link, { wallet: address }),
+      )
+      const tx = body.transaction
+      if (!expected.some((e) => e.to.toLowerCase() === tx.to.toLowerCase() && e.data === tx.data))
+        throw new SecurePaymentRequestError(
+          'The test wallet only sends the transactions /pay returns for this link',
+        )
       try {
         const [receipt] = await queueOf(chain)(() => sendApiTransactions(chain, key, [body.transaction]))
         return {
