@@ -34,6 +34,8 @@ const sessionPaths = /^\/v2\/client-ids(\/|$)/
 // FULL's portal endpoints: the session_token cookie only (webhooks also keep the sandbox's x-api-key management).
 const portalOnlyPaths = /^\/v[12]\/(key|auth\/logout|platforms|request-tech)(\/|$)/
 const webhookPaths = /^\/v[12]\/webhook(\/|$)/
+// Secure payments (V2): the API key, a client ID, or a session (`Authorization: Bearer`) as the document lists.
+const securePaymentPaths = /^\/v2\/secure-payments(\/|$)/
 
 /** The credentials a route accepts, from the service's documents (the API key is accepted everywhere). */
 export function acceptedCredentials(
@@ -41,6 +43,7 @@ export function acceptedCredentials(
 ): CredentialKind[] {
   if (portalOnlyPaths.test(route.path)) return ['portal-session']
   if (webhookPaths.test(route.path)) return ['api-key', 'portal-session']
+  if (securePaymentPaths.test(route.path)) return ['api-key', 'client-id', 'session']
   if (clientIdPaths.test(route.path)) return ['api-key', 'client-id']
   if (sessionPaths.test(route.path)) return ['api-key', 'session']
   return ['api-key']

@@ -114,6 +114,14 @@ describeTransports(
       })
       expect(byRequest.status).toBe(200)
       assertMatchesDocument('v2', 'GET', '/v2/secure-payments', 200, byRequest.body)
+      // the document's credential for the lookup: a session (Authorization: Bearer)
+      const session = await client().call('POST', '/__sandbox/sessions', { apiKey, body: { ttlSeconds: 60 } })
+      const bySession = await client().call('GET', '/v2/secure-payments', {
+        apiKey: null,
+        headers: { authorization: `Bearer ${session.body.token}` },
+        query: { requestId: requestIds[0] },
+      })
+      expect(bySession.body).toEqual(byRequest.body)
       expect(byRequest.body).toMatchObject({
         token,
         status: 'completed',
