@@ -384,6 +384,22 @@ describeTransports(
         grossAmountUsd: created.body.feePlan.grossAmountUsd,
         flow: 'get_paid',
       })
+      // a link over requests in two currencies prices each in USD on its own
+      const eth = { payee: freshAddress(), currency: 'ETH-sepolia-sepolia', amount: '0.5' }
+      const fau = { payee: freshAddress(), currency: 'FAU-sepolia', amount: '40' }
+      const [ethOnly, both] = await Promise.all([
+        create(apiKey, { requests: [eth] }),
+        create(apiKey, { requests: [eth, fau] }),
+      ])
+      expect(Number(both.body.feePlan.grossAmountUsd)).toBeCloseTo(
+        Number(ethOnly.body.feePlan.grossAmountUsd) + Number(preview.body.grossAmountUsd),
+        2,
+      )
+      const crossBatch = await client().call('GET', `/v2/secure-payments/${both.body.token}/pay`, {
+        apiKey: null,
+        query: { chain: 'BASE', token: 'USDC' },
+      })
+      expect(crossBatch.status).toBe(400)
       const unsupported = await client().call('POST', '/v2/secure-payments/fees/preview', {
         apiKey,
         body: { amount: '40', currency: 'NOPE', flow: 'pay' },

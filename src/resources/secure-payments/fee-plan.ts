@@ -9,8 +9,8 @@ import type { FeePlan } from './schema.ts'
 
 /** What a fee plan is computed from. */
 export interface FeePlanInput {
-  amount: string
-  currency: string
+  /** what the payee gets, per request (a batch mixes currencies: each is priced in USD on its own) */
+  amounts: { amount: string; currency: string }[]
   flow: FeePlan['flow']
   feePercentage?: string | null
   feeAddress?: string | null
@@ -24,7 +24,7 @@ function usdWad(ctx: RouteContext, currency: string, amount: string): bigint {
 
 /** The fee plan of `amount` in `currency`: gross, fees, who bears them, in USD with 2 decimals. */
 export function feePlanOf(ctx: RouteContext, input: FeePlanInput): FeePlan {
-  const gross = usdWad(ctx, input.currency, input.amount)
+  const gross = input.amounts.reduce((sum, a) => sum + usdWad(ctx, a.currency, a.amount), 0n)
   const bearer = input.defaultFeeBearer ?? 'payer'
   const fees: FeePlan['fees'] = []
   let totalFees = 0n

@@ -9,7 +9,6 @@ import type { World } from '../../store/world.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import { destinationForClientId, resolveDestination } from '../payee-destinations/model.ts'
 import { publicBaseUrl } from '../payers/links.ts'
-import { formatWad, toWad } from '../rates/decimal.ts'
 import { createRequest, isFullyPaid } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import {
@@ -162,8 +161,6 @@ export async function storeLink(
   const fee = effectiveFee(ctx, options) // a client ID's own fee overrides the API-passed one, as on pay
   const now = world.clock.now()
   const first = requests[0]!
-  // exact decimal sum (a Number could print as 1e+21)
-  const total = formatWad(requests.reduce((sum, r) => sum + toWad(r.amount), 0n))
   const allowed = options.accessPolicy?.allowedPayerAddresses
   return world.securePayments.insert({
     token: shared.ids.ulid(now.getTime()),
@@ -183,8 +180,7 @@ export async function storeLink(
     hidePayeeAddress: options.accessPolicy?.hidePayeeAddress ?? false,
     clientId: ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null,
     feePlan: feePlanOf(ctx, {
-      amount: total,
-      currency: first.paymentCurrency,
+      amounts: requests.map((r) => ({ amount: r.amount, currency: r.paymentCurrency })),
       flow: options.flow,
       feePercentage: fee.feePercentage ?? null,
       feeAddress: fee.feeAddress ?? null,

@@ -7,6 +7,7 @@ import { type LiveChain, sendApiTransactions, serialQueue } from '../../chain/in
 import { Address } from '../../contract/primitives.ts'
 import { defineRoute } from '../../contract/route.ts'
 import type { SharedState } from '../../contract/route-context.ts'
+import { NotFoundError } from '../../errors/sandbox-error.ts'
 import type { World } from '../../store/world.ts'
 import {
   SecurePaymentForbiddenError,
@@ -79,7 +80,7 @@ export const securePageRoutes = [
     params: z.object({ asset: z.string() }),
     handler(_ctx, { params }) {
       const asset = securePageAsset(params.asset)
-      if (!asset) return { status: 404, body: { statusCode: 404, message: 'Not Found' } }
+      if (!asset) throw new NotFoundError(`Cannot GET /__sandbox/secure-payment/${params.asset}`)
       return { status: 200, body: asset.text, contentType: asset.contentType }
     },
   }),

@@ -13,7 +13,7 @@ import { buildBatchPayout } from '../batch-payouts/model.ts'
 import { NO_FEE_ADDRESS } from '../pay/calldata.ts'
 import { buildPayment } from '../pay/model.ts'
 import { remainingUnits } from '../requests/model.ts'
-import { SecurePaymentCompletedError } from './errors.ts'
+import { SecurePaymentCompletedError, SecurePaymentRequestError } from './errors.ts'
 import { checkPayer, linkRequests, ownerContext } from './model.ts'
 import { multicallRequestIds } from './payouts.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
@@ -76,6 +76,10 @@ export async function securePaymentCalldata(
     ? { feePercentage: link.feePercentage, feeAddress: link.feeAddress as `0x${string}` }
     : {}
   if (link.paymentType === 'batch') {
+    if (query.chain)
+      throw new SecurePaymentRequestError(
+        'A batch secure payment is paid on its own network: chain and token do not apply',
+      )
     const batch = await buildBatchPayout(ctx, {
       requestIds: link.requestIds,
       ...(query.wallet ? { payer: query.wallet } : {}),
@@ -192,6 +196,10 @@ export async function multicallCalldata(
   found: { world: World; record: MulticallRecord },
   query: TokenQuery,
 ) {
+  if (query.chain)
+    throw new SecurePaymentRequestError(
+      'A multicall payout is paid on its own network: chain and token do not apply',
+    )
   const ctx = ownerContext(shared, found.world)
   const requestIds = multicallRequestIds(ctx, found.record)
   if (requestIds.length === 0) throw new SecurePaymentCompletedError()

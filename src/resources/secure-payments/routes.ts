@@ -127,8 +127,7 @@ export const securePaymentRoutes = [
       return {
         status: 200,
         body: feePlanOf(ctx, {
-          amount: body.amount,
-          currency: currency.id,
+          amounts: [{ amount: body.amount, currency: currency.id }],
           flow: body.flow,
           feePercentage: fee?.feePercentage ?? null,
           feeAddress: fee?.feeAddress ?? null,
