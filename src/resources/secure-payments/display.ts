@@ -92,7 +92,8 @@ export function lookupBody(
     redirectUrl: link.redirectUrl,
     redirectLabel: link.redirectLabel,
     completedAt: link.completedAt,
-    payerAddress: link.payerAddress,
+    // the payer recorded at completion, else the sender of the latest payment the detector saw
+    payerAddress: link.payerAddress ?? requests.flatMap((r) => r.payments).at(-1)?.from ?? null,
     payerKytResults: [],
     payeeKytResults: [],
     destination,

@@ -7,19 +7,17 @@ import type { NeutralRequest } from '../../contract/neutral.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
 import type { World } from '../../store/world.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
-import { destinationForClientId, resolveDestination } from '../payee-destinations/model.ts'
 import { publicBaseUrl } from '../payers/links.ts'
-import { createRequest, isFullyPaid } from '../requests/model.ts'
+import { isFullyPaid } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
 import {
   SecurePaymentCompletedError,
   SecurePaymentForbiddenError,
   SecurePaymentNotFoundError,
-  SecurePaymentRequestError,
   SecurePaymentUnavailableError,
 } from './errors.ts'
 import { feePlanOf } from './fee-plan.ts'
-import type { CreateSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
+import type { SecurePaymentRecord } from './schema.ts'
 
 /** How long a link stays payable (DOCS: 7 days, or until paid). */
 export const LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000
@@ -71,69 +69,6 @@ export function payableLink(shared: SharedState, token: string): { world: World;
   if (status === 'completed') throw new SecurePaymentCompletedError()
   if (status !== 'pending') throw new SecurePaymentUnavailableError()
   return found
-}
-
-interface LinkItem {
-  destinationId: string | null
-  payee: `0x${string}`
-  currency: string
-  network: string
-  amount: string
-}
-
-function resolveItem(ctx: RouteContext, item: CreateSecurePaymentBody['requests'][number]): LinkItem {
-  const { world, shared } = ctx
-  if (item.destinationId) {
-    const destination = resolveDestination(world, item.destinationId)
-    if (!destination) {
-      // another tenant's destination is not the caller's to use
-      const elsewhere = [...shared.tenants.all()].some(
-        (w) => w !== world && resolveDestination(w, item.destinationId!),
-      )
-      if (elsewhere)
-        throw new SecurePaymentForbiddenError(
-          'destinationId does not match the destination resolved for the caller',
-        )
-      throw new SecurePaymentRequestError(`No active payment destination ${item.destinationId}`)
-    }
-    return {
-      destinationId: destination.destinationId,
-      payee: destination.payee,
-      currency: destination.currency,
-      network: destination.network,
-      amount: item.amount,
-    }
-  }
-  if (item.payee || item.currency) {
-    if (!item.payee || !item.currency)
-      throw new SecurePaymentRequestError('A request without destinationId needs both payee and currency')
-    const currency = shared.currencies.byId(item.currency)
-    if (!currency || currency.type === 'ISO4217')
-      throw new SecurePaymentRequestError(`Currency ${item.currency} not found`)
-    return {
-      destinationId: null,
-      payee: item.payee as `0x${string}`,
-      currency: currency.id,
-      network: currency.network,
-      amount: item.amount,
-    }
-  }
-  const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
-  const fallback = grant
-    ? destinationForClientId(world, grant)
-    : world.payeeDestinations
-        .all()
-        .filter((d) => d.active)
-        .map((d) => resolveDestination(world, d.id))
-        .at(-1)
-  if (!fallback) throw new SecurePaymentRequestError('No active payment destination for the platform')
-  return {
-    destinationId: fallback.destinationId,
-    payee: fallback.payee,
-    currency: fallback.currency,
-    network: fallback.network,
-    amount: item.amount,
-  }
 }
 
 /** What every create endpoint stores besides its requests. */
@@ -193,32 +128,6 @@ export async function storeLink(
     intents: [],
   })
 }
-
-/** `POST /v2/secure-payments`: one request per item (destination or payee + currency), one link over them. */
-export async function createSecurePayment(ctx: RouteContext, body: CreateSecurePaymentBody) {
-  const items = body.requests.map((item) => resolveItem(ctx, item))
-  const networks = new Set(items.map((i) => i.network))
-  if (networks.size > 1)
-    throw new SecurePaymentRequestError('All requests of a secure payment must be on the same network')
-  const requests: RequestRecord[] = []
-  for (const item of items)
-    requests.push(
-      await createRequest(ctx, {
-        amount: item.amount,
-        invoiceCurrency: item.currency,
-        paymentCurrency: item.currency,
-        payee: item.payee,
-        ...(body.reference ? { reference: body.reference } : {}),
-      }),
-    )
-  return storeLink(
-    ctx,
-    requests,
-    items.map((i) => i.destinationId),
-    { flow: 'get_paid', ...body },
-  )
-}
-
 /** The 201 every create endpoint answers. */
 export function createdBody(request: NeutralRequest, link: SecurePaymentRecord) {
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineRoute } from '../../contract/route.ts'
+import { createSecurePayment } from './create.ts'
 import { displayData, lookupBody } from './display.ts'
 import {
   SecurePaymentCompletedError,
@@ -11,7 +12,6 @@ import { feePlanOf } from './fee-plan.ts'
 import { recordIntent } from './intent.ts'
 import {
   createdBody,
-  createSecurePayment,
   findLink,
   linkForRequest,
   ownerContext,
