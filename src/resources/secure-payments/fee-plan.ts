@@ -5,6 +5,7 @@
 import { toBaseUnits } from '../../contract/amounts.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { formatWadFixed, mulWad, toWad } from '../rates/decimal.ts'
+import { SecurePaymentRequestError } from './errors.ts'
 import type { FeePlan } from './schema.ts'
 
 /** What a fee plan is computed from. */
@@ -60,4 +61,29 @@ export function feePlanOf(ctx: RouteContext, input: FeePlanInput): FeePlan {
     payerBorneFeesUsd: formatWadFixed(payerFees, 2),
     fees,
   }
+}
+
+/** `POST /v2/secure-payments/fees/preview`: the plan creation would compute (the caller's client-ID fee, if any). */
+export function previewFeePlan(
+  ctx: RouteContext,
+  body: {
+    amount: string
+    currency: string
+    flow: FeePlan['flow']
+    defaultFeeBearer?: FeePlan['defaultFeeBearer'] | undefined
+  },
+): FeePlan {
+  const currency =
+    ctx.shared.currencies.byId(body.currency) ??
+    ctx.shared.currencies.all.find((c) => c.symbol === body.currency && c.type !== 'ISO4217')
+  if (!currency || currency.type === 'ISO4217')
+    throw new SecurePaymentRequestError(`Unsupported currency ${body.currency}`)
+  const fee = ctx.caller?.clientId
+  return feePlanOf(ctx, {
+    amounts: [{ amount: body.amount, currency: currency.id }],
+    flow: body.flow,
+    feePercentage: fee?.feePercentage ?? null,
+    feeAddress: fee?.feeAddress ?? null,
+    ...(body.defaultFeeBearer ? { defaultFeeBearer: body.defaultFeeBearer } : {}),
+  })
 }

@@ -213,3 +213,28 @@ export async function multicallCalldata(
   })
   return { ...batch, metadata: { hasEnoughBalance: true, hasEnoughGas: true, canMakePayment: true } }
 }
+
+/** `POST /{token}/refresh-step-transaction`: the link's payment transaction again, with a new 30-minute deadline. */
+export async function refreshStep(
+  shared: SharedState,
+  world: World,
+  link: SecurePaymentRecord,
+  step: { action: { toChainId: number } },
+) {
+  const currency = shared.currencies.byId(link.currency)!
+  if (step.action.toChainId !== currency.chainId)
+    throw new SecurePaymentRequestError(
+      `Route no longer available: step targets chain ${step.action.toChainId}, the payment is on chain ${currency.chainId}`,
+    )
+  const calldata = await securePaymentCalldata(shared, world, link, {})
+  const tx = 'transactions' in calldata ? calldata.transactions?.at(-1) : undefined
+  if (!tx) throw new SecurePaymentRequestError('Route no longer available or invalid step')
+  const now = world.clock.now().getTime()
+  const transactionRequest = { ...tx, chainId: currency.chainId }
+  return {
+    step: { ...step, transactionRequest },
+    transactionRequest,
+    executionDeadline: Math.floor(now / 1000) + 30 * 60,
+    quoteExpiresAt: new Date(now + QUOTE_TTL_MS).toISOString(),
+  }
+}

@@ -8,7 +8,7 @@ import {
   SecurePaymentRequestError,
   SecurePaymentUnavailableError,
 } from './errors.ts'
-import { feePlanOf } from './fee-plan.ts'
+import { previewFeePlan } from './fee-plan.ts'
 import { recordIntent } from './intent.ts'
 import {
   createdBody,
@@ -18,7 +18,7 @@ import {
   payableLink,
   securePaymentUrl,
 } from './model.ts'
-import { multicallCalldata, securePaymentCalldata } from './pay.ts'
+import { multicallCalldata, refreshStep, securePaymentCalldata } from './pay.ts'
 import {
   createBatchPayoutLink,
   createMulticall,
@@ -117,24 +117,7 @@ export const securePaymentRoutes = [
     summary: 'The fee plan creation would compute for an amount and currency',
     body: FeePreviewBody,
     responses: { 200: FeePlan },
-    handler(ctx, { body }) {
-      const currency =
-        ctx.shared.currencies.byId(body.currency) ??
-        ctx.shared.currencies.all.find((c) => c.symbol === body.currency && c.type !== 'ISO4217')
-      if (!currency || currency.type === 'ISO4217')
-        throw new SecurePaymentRequestError(`Unsupported currency ${body.currency}`)
-      const fee = ctx.caller?.clientId
-      return {
-        status: 200,
-        body: feePlanOf(ctx, {
-          amounts: [{ amount: body.amount, currency: currency.id }],
-          flow: body.flow,
-          feePercentage: fee?.feePercentage ?? null,
-          feeAddress: fee?.feeAddress ?? null,
-          ...(body.defaultFeeBearer ? { defaultFeeBearer: body.defaultFeeBearer } : {}),
-        }),
-      }
-    },
+    handler: (ctx, { body }) => ({ status: 200, body: previewFeePlan(ctx, body) }),
   }),
   defineRoute({
     method: 'GET',
@@ -190,25 +173,7 @@ export const securePaymentRoutes = [
     body: RefreshStepBody,
     async handler(ctx, { params, body }) {
       const { world, link } = payableLink(ctx.shared, params.token)
-      const currency = ctx.shared.currencies.byId(link.currency)!
-      if (body.step.action.toChainId !== currency.chainId)
-        throw new SecurePaymentRequestError(
-          `Route no longer available: step targets chain ${body.step.action.toChainId}, the payment is on chain ${currency.chainId}`,
-        )
-      const calldata = await securePaymentCalldata(ctx.shared, world, link, {})
-      const tx = 'transactions' in calldata ? calldata.transactions?.at(-1) : undefined
-      if (!tx) throw new SecurePaymentRequestError('Route no longer available or invalid step')
-      const now = world.clock.now().getTime()
-      const deadline = Math.floor(now / 1000) + 30 * 60
-      return {
-        status: 200,
-        body: {
-          step: { ...body.step, transactionRequest: { ...tx, chainId: currency.chainId } },
-          transactionRequest: { ...tx, chainId: currency.chainId },
-          executionDeadline: deadline,
-          quoteExpiresAt: new Date(now + 30_000).toISOString(),
-        },
-      }
+      return { status: 200, body: await refreshStep(ctx.shared, world, link, body.step) }
     },
   }),
   defineRoute({
