@@ -1,9 +1,15 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
-import { zod3Invalid } from '../../errors/zod3-issues.ts'
+import type { TenantDirectory } from '../../auth/directory.ts'
+import { routesUsing } from '../../contract/route.ts'
+import { zod3Invalid } from '../../contract/zod3-issues.ts'
+import type { Services, Uses } from '../services.ts'
 import { CLEARED_SESSION_COOKIE, login, logout, register } from './accounts.ts'
 import { createKey, deleteKey, keyView, listKeys, toggleKey } from './keys.ts'
 import { ApiKeyView, CreateKeyBody, CredentialsBody, PlatformProfile } from './schema.ts'
+
+const defineRoute = routesUsing<
+  Services<'directory' | 'ids' | 'now' | 'webhooks'> & { directory: TenantDirectory }
+>()
 
 const KeyParams = z.object({ id: z.string() })
 
@@ -16,7 +22,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'POST',
       path: `${version}/auth/register`,
-      auth: 'public',
+      credentials: ['public'],
+      surface: 'api',
       summary: 'Register a platform with an email and password; logs it in (session_token cookie)',
       body: CredentialsBody,
       onInvalid: zod3Invalid,
@@ -32,7 +39,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'POST',
       path: `${version}/auth/login`,
-      auth: 'public',
+      credentials: ['public'],
+      surface: 'api',
       summary: 'Log in with an email and password (sets the session_token cookie)',
       body: CredentialsBody,
       onInvalid: zod3Invalid,
@@ -48,7 +56,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'POST',
       path: `${version}/auth/logout`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: 'End the session of the cookie',
       handler(ctx, { request }) {
         logout(ctx, request)
@@ -58,7 +67,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'POST',
       path: `${version}/key`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: "Create an API key for the session's platform",
       body: CreateKeyBody,
       onInvalid: zod3Invalid,
@@ -68,7 +78,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'GET',
       path: `${version}/key`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: "The session's platform's API keys",
       responses: { 200: z.array(ApiKeyView) },
       handler: (ctx) => ({ status: 200, body: listKeys(ctx).map(keyView) }),
@@ -76,7 +87,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'PUT',
       path: `${version}/key/:id`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: 'Enable or disable an API key',
       params: KeyParams,
       responses: { 200: ApiKeyView },
@@ -85,7 +97,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'DELETE',
       path: `${version}/key/:id`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: 'Delete an API key (it answers 401 from then on)',
       params: KeyParams,
       handler(ctx, { params }) {
@@ -97,7 +110,8 @@ export const portalRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/platforms/me',
-    auth: 'api',
+    credentials: ['portal-session'],
+    surface: 'api',
     summary: "The session's platform profile",
     responses: { 200: PlatformProfile },
     // sandbox platforms have no crypto-to-fiat production access (a production flag of the real service)

@@ -1,9 +1,14 @@
 // `POST /v2/secure-payments`: each item is resolved to a payee and a currency (a payee destination, a payee and a
 // currency id, or the caller's own destination), its request is created like any other, and one link covers them.
-import type { RouteContext } from '../../contract/route-context.ts'
-import { destinationForClientId, resolveDestination } from '../payee-destinations/model.ts'
-import { createRequest } from '../requests/model.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+
+import {
+  destinationForClientId,
+  payeeDestinationState,
+  resolveDestination,
+} from '../payee-destinations/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { createRequest } from '../requests/index.ts'
+import type { Ctx } from './context.ts'
 import { SecurePaymentForbiddenError, SecurePaymentRequestError } from './errors.ts'
 import { storeLink } from './model.ts'
 import type { CreateSecurePaymentBody } from './schema.ts'
@@ -16,13 +21,14 @@ interface LinkItem {
   amount: string
 }
 
-function resolveItem(ctx: RouteContext, item: CreateSecurePaymentBody['requests'][number]): LinkItem {
-  const { world, shared } = ctx
+function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]): LinkItem {
+  const { world } = ctx
+  const shared = ctx
   if (item.destinationId) {
     const destination = resolveDestination(world, item.destinationId)
     if (!destination) {
       // another tenant's destination is not the caller's to use
-      const elsewhere = [...shared.tenants.all()].some(
+      const elsewhere = [...shared.worlds.all()].some(
         (w) => w !== world && resolveDestination(w, item.destinationId!),
       )
       if (elsewhere)
@@ -56,8 +62,8 @@ function resolveItem(ctx: RouteContext, item: CreateSecurePaymentBody['requests'
   const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
   const fallback = grant
     ? destinationForClientId(world, grant)
-    : world.payeeDestinations
-        .all()
+    : payeeDestinationState(world)
+        .payeeDestinations.all()
         .filter((d) => d.active)
         .map((d) => resolveDestination(world, d.id))
         .at(-1)
@@ -72,7 +78,7 @@ function resolveItem(ctx: RouteContext, item: CreateSecurePaymentBody['requests'
 }
 
 /** `POST /v2/secure-payments`: one request per item (destination or payee + currency), one link over them. */
-export async function createSecurePayment(ctx: RouteContext, body: CreateSecurePaymentBody) {
+export async function createSecurePayment(ctx: Ctx, body: CreateSecurePaymentBody) {
   const items = body.requests.map((item) => resolveItem(ctx, item))
   const networks = new Set(items.map((i) => i.network))
   if (networks.size > 1)

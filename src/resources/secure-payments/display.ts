@@ -1,12 +1,17 @@
 // What the token routes and the lookup by request answer about a link (V2 0.13.0 shapes).
 import type { NeutralRequest } from '../../contract/neutral.ts'
-import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+import type { World } from '../../contract/world.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import type { SecureServices } from './context.ts'
 import { linkRequests, linkStatus, securePaymentUrl } from './model.ts'
 import type { SecurePaymentRecord } from './schema.ts'
 
-function destinationOf(shared: SharedState, link: SecurePaymentRecord, record: RequestRecord, index: number) {
+function destinationOf(
+  shared: SecureServices,
+  link: SecurePaymentRecord,
+  record: RequestRecord,
+  index: number,
+) {
   const currency = shared.currencies.byId(record.paymentCurrency)!
   const payee = record.paymentAddress
   return {
@@ -25,7 +30,7 @@ const branding = (link: SecurePaymentRecord) => ({
 })
 
 /** `GET /v2/secure-payments/{token}`: the page's display data (single or batch variant). */
-export function displayData(shared: SharedState, world: World, link: SecurePaymentRecord) {
+export function displayData(shared: SecureServices, world: World, link: SecurePaymentRecord) {
   const requests = linkRequests(world, link)
   const common = {
     paymentType: link.paymentType,
@@ -73,7 +78,7 @@ export function displayData(shared: SharedState, world: World, link: SecurePayme
 
 /** `GET /v2/secure-payments?requestId=`: the link a request belongs to, with its state. */
 export function lookupBody(
-  shared: SharedState,
+  shared: SecureServices,
   world: World,
   link: SecurePaymentRecord,
   request: NeutralRequest,

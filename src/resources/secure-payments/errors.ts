@@ -1,4 +1,4 @@
-import { BadRequestError, ForbiddenError, NotFoundError, SandboxError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, ForbiddenError, NotFoundError, SandboxError } from '../../contract/sandbox-error.ts'
 
 /** 404 `Secure payment not found` (an unknown token, or one of another tenant's on a keyed route). */
 export class SecurePaymentNotFoundError extends NotFoundError {

@@ -3,8 +3,8 @@
 // Request Network's protocol fee is 0 in the sandbox. The payer bears it (ERC20FeeProxy sends it on top of the
 // amount). USD values come from the sandbox's rates (a stablecoin without a rate counts 1:1).
 import { toBaseUnits } from '../../contract/amounts.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { formatWadFixed, mulWad, toWad } from '../rates/decimal.ts'
+import { formatWadFixed, mulWad, toWad } from '../../contract/decimal.ts'
+import type { Ctx } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'
 import type { FeePlan } from './schema.ts'
 
@@ -18,13 +18,13 @@ export interface FeePlanInput {
   defaultFeeBearer?: FeePlan['defaultFeeBearer']
 }
 
-function usdWad(ctx: RouteContext, currency: string, amount: string): bigint {
-  const rate = ctx.shared.conversion.rate(ctx.world, currency, 'USD')
+function usdWad(ctx: Ctx, currency: string, amount: string): bigint {
+  const rate = ctx.conversion.rate(ctx.world, currency, 'USD')
   return rate === null ? toWad(amount) : mulWad(toWad(amount), rate)
 }
 
 /** The fee plan of `amount` in `currency`: gross, fees, who bears them, in USD with 2 decimals. */
-export function feePlanOf(ctx: RouteContext, input: FeePlanInput): FeePlan {
+export function feePlanOf(ctx: Ctx, input: FeePlanInput): FeePlan {
   const gross = input.amounts.reduce((sum, a) => sum + usdWad(ctx, a.currency, a.amount), 0n)
   const bearer = input.defaultFeeBearer ?? 'payer'
   const fees: FeePlan['fees'] = []
@@ -65,7 +65,7 @@ export function feePlanOf(ctx: RouteContext, input: FeePlanInput): FeePlan {
 
 /** `POST /v2/secure-payments/fees/preview`: the plan creation would compute (the caller's client-ID fee, if any). */
 export function previewFeePlan(
-  ctx: RouteContext,
+  ctx: Ctx,
   body: {
     amount: string
     currency: string
@@ -74,8 +74,8 @@ export function previewFeePlan(
   },
 ): FeePlan {
   const currency =
-    ctx.shared.currencies.byId(body.currency) ??
-    ctx.shared.currencies.all.find((c) => c.symbol === body.currency && c.type !== 'ISO4217')
+    ctx.currencies.byId(body.currency) ??
+    ctx.currencies.all.find((c) => c.symbol === body.currency && c.type !== 'ISO4217')
   if (!currency || currency.type === 'ISO4217')
     throw new SecurePaymentRequestError(`Unsupported currency ${body.currency}`)
   const fee = ctx.caller?.clientId

@@ -2,29 +2,32 @@
 // (same chain) starts listening: the detector confirms the payment. The sandbox's cross-chain path is the signed
 // intent of /pay (sandbox extension: `paymentIntentId` + `signedPaymentIntent`, and `signedApprovalPermit` when
 // /pay asked for one), handed to the payment-intents model, whose operator settles it on the destination chain.
-import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import { sendPaymentIntent } from '../payment-intents/model.ts'
-import { startListening } from '../requests/model.ts'
+
+import type { World } from '../../contract/world.ts'
+import { intentState, sendPaymentIntent } from '../payment-intents/index.ts'
+import { startListening } from '../requests/index.ts'
+import { inWorld } from '../services.ts'
+import type { SecureServices } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'
-import { checkPayer, linkRequests, ownerContext } from './model.ts'
+import { checkPayer, linkRequests } from './model.ts'
 import type { IntentBody, SecurePaymentRecord } from './schema.ts'
+import { securePaymentState } from './state.ts'
 
 /** Records an execution of the link (and sends a signed cross-chain intent); answers the documented body. */
 export async function recordIntent(
-  shared: SharedState,
+  shared: SecureServices,
   world: World,
   link: SecurePaymentRecord,
   body: IntentBody,
 ) {
   checkPayer(link, body.payerAddress)
   const records = linkRequests(world, link)
-  const owner = ownerContext(shared, world)
+  const owner = inWorld(shared, world)
   let intentId: string
   if (body.signedPaymentIntent) {
     if (!body.paymentIntentId)
       throw new SecurePaymentRequestError('paymentIntentId is required with signedPaymentIntent')
-    const issued = world.paymentIntents.get(body.paymentIntentId)
+    const issued = intentState(world).paymentIntents.get(body.paymentIntentId)
     if (!issued || !link.requestIds.includes(issued.requestId))
       throw new SecurePaymentRequestError(
         `Payment intent ${body.paymentIntentId} was not issued for this secure payment`,
@@ -40,7 +43,7 @@ export async function recordIntent(
     intentId = shared.ids.ulid(world.clock.now().getTime())
   }
   for (const record of records) await startListening(owner, record)
-  await world.securePayments.update(link.token, (draft) => {
+  await securePaymentState(world).securePayments.update(link.token, (draft) => {
     draft.intents.push({ intentId, txHash: body.txHash ?? body.safeTxHash ?? null, chain: body.chain })
     if (body.payerAddress) draft.payerAddress ??= body.payerAddress
   })

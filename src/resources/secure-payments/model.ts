@@ -4,12 +4,12 @@
 // Origin; a browser page of the sandbox has neither); no KYT screening runs (allowedPayerAddresses is the only
 // access rule); links expire 7 days after creation on the creator's clock, or once every request is paid.
 import type { NeutralRequest } from '../../contract/neutral.ts'
-import type { RouteContext, SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import { effectiveFee } from '../client-ids/fees.ts'
-import { publicBaseUrl } from '../payers/links.ts'
-import { isFullyPaid } from '../requests/model.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+import { publicBaseUrl } from '../../contract/public-url.ts'
+import type { World } from '../../contract/world.ts'
+import { effectiveFee } from '../client-ids/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { isFullyPaid, requestState } from '../requests/index.ts'
+import type { Ctx, SecureServices } from './context.ts'
 import {
   SecurePaymentCompletedError,
   SecurePaymentForbiddenError,
@@ -18,6 +18,7 @@ import {
 } from './errors.ts'
 import { feePlanOf } from './fee-plan.ts'
 import type { SecurePaymentRecord } from './schema.ts'
+import { securePaymentState } from './state.ts'
 
 /** How long a link stays payable (DOCS: 7 days, or until paid). */
 export const LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000
@@ -27,18 +28,13 @@ export function securePaymentUrl(request: NeutralRequest, token: string): string
   return `${publicBaseUrl(request)}/__sandbox/secure-payment?token=${token}`
 }
 
-/** A context acting as the world that owns a link (token routes carry no tenant credential). */
-export function ownerContext(shared: SharedState, world: World): RouteContext {
-  return { shared, tenant: world.tenant, caller: null, world }
-}
-
 /** The link with this token, in whichever world holds it. */
 export function findLink(
-  shared: SharedState,
+  shared: SecureServices,
   token: string,
 ): { world: World; link: SecurePaymentRecord } | undefined {
-  for (const world of shared.tenants.all()) {
-    const link = world.securePayments.get(token)
+  for (const world of shared.worlds.all()) {
+    const link = securePaymentState(world).securePayments.get(token)
     if (link) return { world, link }
   }
   return undefined
@@ -46,12 +42,12 @@ export function findLink(
 
 /** The link's requests, in order. */
 export function linkRequests(world: World, link: SecurePaymentRecord): RequestRecord[] {
-  return link.requestIds.map((id) => world.requests.get(id)!)
+  return link.requestIds.map((id) => requestState(world).requests.get(id)!)
 }
 
 /** Current status: `completed` once every request is paid, `expired` past its date on the owner's clock. */
 export function linkStatus(
-  shared: SharedState,
+  shared: SecureServices,
   world: World,
   link: SecurePaymentRecord,
 ): SecurePaymentRecord['status'] {
@@ -62,7 +58,10 @@ export function linkStatus(
 }
 
 /** The link of a token route, refused as the document says when it cannot be paid (404, 409, 403). */
-export function payableLink(shared: SharedState, token: string): { world: World; link: SecurePaymentRecord } {
+export function payableLink(
+  shared: SecureServices,
+  token: string,
+): { world: World; link: SecurePaymentRecord } {
   const found = findLink(shared, token)
   if (!found) throw new SecurePaymentNotFoundError()
   const status = linkStatus(shared, found.world, found.link)
@@ -87,17 +86,18 @@ export interface LinkOptions {
 
 /** Stores a link over existing requests (all on one network, in one currency for the fee plan). */
 export async function storeLink(
-  ctx: RouteContext,
+  ctx: Ctx,
   requests: RequestRecord[],
   destinationIds: (string | null)[],
   options: LinkOptions,
 ): Promise<SecurePaymentRecord> {
-  const { world, shared } = ctx
+  const { world } = ctx
+  const shared = ctx
   const fee = effectiveFee(ctx, options) // a client ID's own fee overrides the API-passed one, as on pay
   const now = world.clock.now()
   const first = requests[0]!
   const allowed = options.accessPolicy?.allowedPayerAddresses
-  return world.securePayments.insert({
+  return securePaymentState(world).securePayments.insert({
     token: shared.ids.ulid(now.getTime()),
     paymentType: requests.length > 1 ? 'batch' : 'single',
     flow: options.flow,
@@ -145,7 +145,7 @@ export async function completeLink(
   payer: string | null,
 ): Promise<void> {
   if (link.status === 'completed') return
-  await world.securePayments.update(link.token, (draft) => {
+  await securePaymentState(world).securePayments.update(link.token, (draft) => {
     draft.status = 'completed'
     draft.completedAt = world.clock.now().toISOString()
     draft.payerAddress ??= payer
@@ -154,8 +154,8 @@ export async function completeLink(
 
 /** The link a request belongs to (the newest, when a single payout was later combined into a batch). */
 export function linkOfRequest(world: World, requestId: string): SecurePaymentRecord | undefined {
-  return world.securePayments
-    .all()
+  return securePaymentState(world)
+    .securePayments.all()
     .findLast((l) => l.requestIds.includes(requestId) && l.combinedInto === null)
 }
 
@@ -171,7 +171,7 @@ export function checkPayer(link: SecurePaymentRecord, wallet: string | undefined
 }
 
 /** The keyed lookup: the caller's own link for this request, or 404. */
-export function linkForRequest(ctx: RouteContext, requestId: string): SecurePaymentRecord {
+export function linkForRequest(ctx: Ctx, requestId: string): SecurePaymentRecord {
   const link = linkOfRequest(ctx.world, requestId.toLowerCase())
   if (!link) throw new SecurePaymentNotFoundError('No secure payment found for this request ID')
   return link

@@ -7,22 +7,23 @@
 
 import { currentGasPrice } from '../../chain/index.ts'
 import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
-import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import { buildBatchPayout } from '../batch-payouts/model.ts'
-import { NO_FEE_ADDRESS } from '../pay/calldata.ts'
-import { buildPayment } from '../pay/model.ts'
-import { remainingUnits } from '../requests/model.ts'
+import type { World } from '../../contract/world.ts'
+import { buildBatchPayout } from '../batch-payouts/index.ts'
+import { buildPayment, NO_FEE_ADDRESS } from '../pay/index.ts'
+import { remainingUnits } from '../requests/index.ts'
+import { inWorld } from '../services.ts'
+import type { SecureServices } from './context.ts'
 import { SecurePaymentCompletedError, SecurePaymentRequestError } from './errors.ts'
-import { checkPayer, linkRequests, ownerContext } from './model.ts'
+import { checkPayer, linkRequests } from './model.ts'
 import { multicallRequestIds } from './payouts.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
+import { securePaymentState } from './state.ts'
 
 /** Quotes of same-chain calldata stay valid this long. */
 const QUOTE_TTL_MS = 30_000
 const GAS = { approve: 60_000n, payment: 110_000n, nativePayment: 70_000n }
 
-function feeBundle(shared: SharedState, world: World, link: SecurePaymentRecord) {
+function feeBundle(shared: SecureServices, world: World, link: SecurePaymentRecord) {
   const requests = linkRequests(world, link)
   let gross = 0n
   let fees = 0n
@@ -65,13 +66,13 @@ function feeBundle(shared: SharedState, world: World, link: SecurePaymentRecord)
 
 /** The calldata of a link for `query.wallet` (or for any payer), refused for a wallet the link does not allow. */
 export async function securePaymentCalldata(
-  shared: SharedState,
+  shared: SecureServices,
   world: World,
   link: SecurePaymentRecord,
   query: TokenQuery,
 ) {
   checkPayer(link, query.wallet)
-  const ctx = ownerContext(shared, world)
+  const ctx = inWorld(shared, world)
   const fee = link.feePercentage
     ? { feePercentage: link.feePercentage, feeAddress: link.feeAddress as `0x${string}` }
     : {}
@@ -192,7 +193,7 @@ export async function securePaymentCalldata(
  * batchPayments transaction (approvals first), like a batch link.
  */
 export async function multicallCalldata(
-  shared: SharedState,
+  shared: SecureServices,
   found: { world: World; record: MulticallRecord },
   query: TokenQuery,
 ) {
@@ -200,10 +201,10 @@ export async function multicallCalldata(
     throw new SecurePaymentRequestError(
       'A multicall payout is paid on its own network: chain and token do not apply',
     )
-  const ctx = ownerContext(shared, found.world)
+  const ctx = inWorld(shared, found.world)
   const requestIds = multicallRequestIds(ctx, found.record)
   if (requestIds.length === 0) throw new SecurePaymentCompletedError()
-  const first = found.world.securePayments.get(found.record.childTokens[0]!)!
+  const first = securePaymentState(found.world).securePayments.get(found.record.childTokens[0]!)!
   const batch = await buildBatchPayout(ctx, {
     requestIds,
     ...(query.wallet ? { payer: query.wallet } : {}),
@@ -216,7 +217,7 @@ export async function multicallCalldata(
 
 /** `POST /{token}/refresh-step-transaction`: the link's payment transaction again, with a new 30-minute deadline. */
 export async function refreshStep(
-  shared: SharedState,
+  shared: SecureServices,
   world: World,
   link: SecurePaymentRecord,
   step: { action: { toChainId: number } },

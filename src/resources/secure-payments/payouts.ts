@@ -2,17 +2,19 @@
 // (the combined tokens stop working: 403), and multicall payouts (an ordered selection read back by token).
 // Differences from the real service: a multicall payout is paid as one batchPayments transaction of its children
 // (the sandbox runs no smart accounts); TRON payout links are refused (no TRON chain).
-import type { RouteContext, SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import { formatWad, toWad } from '../rates/decimal.ts'
-import { createRequest, isFullyPaid } from '../requests/model.ts'
+
+import { formatWad, toWad } from '../../contract/decimal.ts'
+import type { World } from '../../contract/world.ts'
+import { createRequest, isFullyPaid } from '../requests/index.ts'
+import type { Ctx, SecureServices } from './context.ts'
 import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
 import { LINK_LIFETIME_MS, linkRequests, linkStatus, storeLink } from './model.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
+import { securePaymentState } from './state.ts'
 
 /** `POST /v2/secure-payments/payouts`: a request to `recipient` and its link. */
-export async function createPayoutLink(ctx: RouteContext, body: PayoutSecurePaymentBody) {
-  const { shared } = ctx
+export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) {
+  const shared = ctx
   const network = body.network.toLowerCase()
   if (network === 'tron' || network === 'nile')
     throw new SecurePaymentRequestError('TRON payouts are not available: the sandbox runs no TRON chain')
@@ -32,19 +34,19 @@ export async function createPayoutLink(ctx: RouteContext, body: PayoutSecurePaym
   return storeLink(ctx, [request], [null], { flow: 'pay', ...body })
 }
 
-function ownPendingPayout(ctx: RouteContext, token: string): SecurePaymentRecord {
-  const link = ctx.world.securePayments.get(token)
+function ownPendingPayout(ctx: Ctx, token: string): SecurePaymentRecord {
+  const link = securePaymentState(ctx.world).securePayments.get(token)
   if (!link) throw new SecurePaymentRequestError(`Secure payment ${token} not found`)
   if (link.flow !== 'pay' || link.paymentType !== 'single')
     throw new SecurePaymentRequestError(`Secure payment ${token} is not a single payout`)
-  if (link.combinedInto !== null || linkStatus(ctx.shared, ctx.world, link) !== 'pending')
+  if (link.combinedInto !== null || linkStatus(ctx, ctx.world, link) !== 'pending')
     throw new SecurePaymentRequestError(`Secure payment ${token} is not pending`)
   return link
 }
 
 /** `POST /v2/secure-payments/batch-payouts`: one batch link over pending payout links on one network. */
 export async function createBatchPayoutLink(
-  ctx: RouteContext,
+  ctx: Ctx,
   body: { tokens: string[]; redirectUrl?: string | undefined; redirectLabel?: string | undefined },
 ) {
   if (new Set(body.tokens).size !== body.tokens.length)
@@ -68,7 +70,7 @@ export async function createBatchPayoutLink(
     },
   )
   for (const link of links)
-    await ctx.world.securePayments.update(link.token, (draft) => {
+    await securePaymentState(ctx.world).securePayments.update(link.token, (draft) => {
       draft.combinedInto = batch.token
       draft.status = 'invalidated'
     })
@@ -77,7 +79,7 @@ export async function createBatchPayoutLink(
 
 /** `POST /v2/secure-payments/multicall-payouts`: an ordered selection of pending payout links. */
 export async function createMulticall(
-  ctx: RouteContext,
+  ctx: Ctx,
   body: { childTokens: string[]; requestedExecutionKind?: MulticallRecord['executionKind'] | undefined },
 ) {
   if (body.requestedExecutionKind === 'tron_batch')
@@ -91,8 +93,8 @@ export async function createMulticall(
   if (new Set(children.map((l) => `${l.feePercentage}:${l.feeAddress}`)).size > 1)
     throw new SecurePaymentRequestError('All payouts of a multicall payout must carry the same fee')
   const now = ctx.world.clock.now()
-  const record = await ctx.world.multicallPayouts.insert({
-    token: ctx.shared.ids.ulid(now.getTime()),
+  const record = await securePaymentState(ctx.world).multicallPayouts.insert({
+    token: ctx.ids.ulid(now.getTime()),
     childTokens: body.childTokens,
     executionKind: body.requestedExecutionKind ?? 'evm_same_chain',
     createdAt: now.toISOString(),
@@ -115,31 +117,32 @@ export async function createMulticall(
 
 /** The multicall payout with this token, in whichever world holds it. */
 export function findMulticall(
-  shared: SharedState,
+  shared: SecureServices,
   token: string,
 ): { world: World; record: MulticallRecord } | undefined {
-  for (const world of shared.tenants.all()) {
-    const record = world.multicallPayouts.get(token)
+  for (const world of shared.worlds.all()) {
+    const record = securePaymentState(world).multicallPayouts.get(token)
     if (record) return { world, record }
   }
   return undefined
 }
 
 /** The requests of a multicall payout's children still to pay, in order (what one batchPayments pays). */
-export function multicallRequestIds(ctx: RouteContext, record: MulticallRecord): string[] {
+export function multicallRequestIds(ctx: Ctx, record: MulticallRecord): string[] {
   return record.childTokens
-    .map((t) => ctx.world.securePayments.get(t)!)
-    .filter((link) => linkStatus(ctx.shared, ctx.world, link) === 'pending')
+    .map((t) => securePaymentState(ctx.world).securePayments.get(t)!)
+    .filter((link) => linkStatus(ctx, ctx.world, link) === 'pending')
     .flatMap((link) => link.requestIds)
 }
 
 /** `GET /v2/secure-payments/multicall-payouts/{token}`: the selection with each child's state. */
-export function multicallState(ctx: RouteContext, token: string) {
-  const { world, shared } = ctx
-  const record = world.multicallPayouts.get(token)
+export function multicallState(ctx: Ctx, token: string) {
+  const { world } = ctx
+  const shared = ctx
+  const record = securePaymentState(world).multicallPayouts.get(token)
   if (!record) throw new SecurePaymentNotFoundError('Multicall payout not found')
   const children = record.childTokens.map((childToken, position) => {
-    const link = world.securePayments.get(childToken)!
+    const link = securePaymentState(world).securePayments.get(childToken)!
     const request = linkRequests(world, link)[0]!
     const paid = isFullyPaid(shared, request)
     const status = linkStatus(shared, world, link)

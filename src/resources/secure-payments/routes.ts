@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import { inWorld } from '../services.ts'
+import type { SecureServices } from './context.ts'
 import { createSecurePayment } from './create.ts'
 import { displayData, lookupBody } from './display.ts'
 import {
@@ -10,14 +12,7 @@ import {
 } from './errors.ts'
 import { previewFeePlan } from './fee-plan.ts'
 import { recordIntent } from './intent.ts'
-import {
-  createdBody,
-  findLink,
-  linkForRequest,
-  ownerContext,
-  payableLink,
-  securePaymentUrl,
-} from './model.ts'
+import { createdBody, findLink, linkForRequest, payableLink, securePaymentUrl } from './model.ts'
 import { multicallCalldata, refreshStep, securePaymentCalldata } from './pay.ts'
 import {
   createBatchPayoutLink,
@@ -46,11 +41,15 @@ const Token = z.object({ token: z.string().min(1) })
  * `/v2/secure-payments` (V2 0.13.0): links are created with the tenant's credential (API key or client ID); the
  * routes under a token are public in the sandbox: the token is the credential (the page has no client ID).
  */
+
+const defineRoute = routesUsing<SecureServices>()
+
 export const securePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments',
-    auth: 'api',
+    credentials: ['api-key', 'client-id', 'session'],
+    surface: 'api',
     summary: 'Create a secure payment link for requests (by payee destination, or payee + currency)',
     body: CreateSecurePaymentBody,
     responses: { 201: CreatedLink },
@@ -61,18 +60,20 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/secure-payments',
-    auth: 'api',
+    credentials: ['api-key', 'client-id', 'session'],
+    surface: 'api',
     summary: 'The secure payment a request belongs to',
     query: z.object({ requestId: z.string().min(1) }),
     handler: (ctx, { query, request }) => ({
       status: 200,
-      body: lookupBody(ctx.shared, ctx.world, linkForRequest(ctx, query.requestId), request),
+      body: lookupBody(ctx, ctx.world, linkForRequest(ctx, query.requestId), request),
     }),
   }),
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/payouts',
-    auth: 'api',
+    credentials: ['api-key', 'client-id', 'session'],
+    surface: 'api',
     summary: 'Create a payout link (the creator pays a recipient)',
     body: PayoutSecurePaymentBody,
     responses: { 201: CreatedLink },
@@ -83,7 +84,8 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/batch-payouts',
-    auth: 'api',
+    credentials: ['api-key', 'client-id', 'session'],
+    surface: 'api',
     summary: 'Combine pending payout links into one batch link (the combined tokens stop working)',
     body: BatchPayoutLinkBody,
     responses: { 201: CreatedLink },
@@ -94,7 +96,8 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/multicall-payouts',
-    auth: 'api',
+    credentials: ['api-key', 'client-id', 'session'],
+    surface: 'api',
     summary: 'Select pending payout links, in order, for one multicall payout',
     body: MulticallPayoutBody,
     async handler(ctx, { body, request }) {
@@ -105,7 +108,8 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/secure-payments/multicall-payouts/:token',
-    auth: 'api',
+    credentials: ['api-key', 'client-id', 'session'],
+    surface: 'api',
     summary: 'A multicall payout and the state of each child link',
     params: Token,
     handler: (ctx, { params }) => ({ status: 200, body: multicallState(ctx, params.token) }),
@@ -113,7 +117,8 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/fees/preview',
-    auth: 'api',
+    credentials: ['api-key', 'client-id', 'session'],
+    surface: 'api',
     summary: 'The fee plan creation would compute for an amount and currency',
     body: FeePreviewBody,
     responses: { 200: FeePlan },
@@ -122,69 +127,74 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/secure-payments/:token',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'api',
     summary: 'Display data of a link (404 unknown, 409 completed, 403 expired or combined)',
     params: Token,
     query: TokenQuery,
     handler(ctx, { params }) {
-      const multicall = findMulticall(ctx.shared, params.token)
+      const multicall = findMulticall(ctx, params.token)
       if (multicall) {
-        const state = multicallState(ownerContext(ctx.shared, multicall.world), params.token)
+        const state = multicallState(inWorld(ctx, multicall.world), params.token)
         if (state.status === 'completed') throw new SecurePaymentCompletedError()
         if (state.status === 'expired') throw new SecurePaymentUnavailableError()
         return { status: 200, body: state }
       }
-      const { world, link } = payableLink(ctx.shared, params.token)
-      return { status: 200, body: displayData(ctx.shared, world, link) }
+      const { world, link } = payableLink(ctx, params.token)
+      return { status: 200, body: displayData(ctx, world, link) }
     },
   }),
   defineRoute({
     method: 'GET',
     path: '/v2/secure-payments/:token/pay',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'api',
     summary: "Calldata of a link's payment on the local chain (with chain + token: the cross-chain intent)",
     params: Token,
     query: TokenQuery,
     async handler(ctx, { params, query }) {
-      const multicall = findMulticall(ctx.shared, params.token)
-      if (multicall) return { status: 200, body: await multicallCalldata(ctx.shared, multicall, query) }
-      const { world, link } = payableLink(ctx.shared, params.token)
-      return { status: 200, body: await securePaymentCalldata(ctx.shared, world, link, query) }
+      const multicall = findMulticall(ctx, params.token)
+      if (multicall) return { status: 200, body: await multicallCalldata(ctx, multicall, query) }
+      const { world, link } = payableLink(ctx, params.token)
+      return { status: 200, body: await securePaymentCalldata(ctx, world, link, query) }
     },
   }),
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/:token/intent',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'api',
     summary: 'Record the source-side execution of a link (the detector then confirms the payment)',
     params: Token,
     body: IntentBody,
     async handler(ctx, { params, body }) {
-      const { world, link } = payableLink(ctx.shared, params.token)
-      return { status: 200, body: await recordIntent(ctx.shared, world, link, body) }
+      const { world, link } = payableLink(ctx, params.token)
+      return { status: 200, body: await recordIntent(ctx, world, link, body) }
     },
   }),
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/:token/refresh-step-transaction',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'api',
     summary: "A bridge step's transaction with a fresh deadline",
     params: Token,
     body: RefreshStepBody,
     async handler(ctx, { params, body }) {
-      const { world, link } = payableLink(ctx.shared, params.token)
-      return { status: 200, body: await refreshStep(ctx.shared, world, link, body.step) }
+      const { world, link } = payableLink(ctx, params.token)
+      return { status: 200, body: await refreshStep(ctx, world, link, body.step) }
     },
   }),
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/:token/tron/broadcast',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'api',
     summary: 'TRON broadcast: refused, the sandbox runs no TRON chain',
     params: Token,
     body: TronBroadcastBody,
     handler(ctx, { params }) {
-      if (!findLink(ctx.shared, params.token)) throw new SecurePaymentNotFoundError()
+      if (!findLink(ctx, params.token)) throw new SecurePaymentNotFoundError()
       throw new SecurePaymentRequestError(
         'TRON transactions cannot be broadcast: the sandbox runs no TRON chain (pay this secure payment on an EVM network)',
       )

@@ -1,7 +1,7 @@
 // Shapes of /v2/secure-payments (V2 0.13.0): bodies as the document declares them, the stored link, the fee plan.
 import { z } from 'zod'
 import { Address, Percentage, PositiveAmount } from '../../contract/primitives.ts'
-import { SignedData } from '../payment-intents/schema.ts'
+import { SignedData } from '../payment-intents/index.ts'
 
 const RedirectLabel = z
   .string()
