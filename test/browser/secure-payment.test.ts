@@ -92,14 +92,15 @@ async function injectWallet(page: Page, privateKey: Hex) {
         if (body.error) throw new Error(body.error.message)
         return body.result
       }
-      ;(window as any).ethereum = {
+      const w = window as unknown as { ethereum: unknown; __walletSign(tx: unknown): Promise<string> }
+      w.ethereum = {
         isMetaMask: false,
-        async request({ method, params }: { method: string; params?: any[] }) {
+        async request({ method, params }: { method: string; params?: unknown[] }) {
           if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address]
           if (method === 'eth_chainId') return `0x${chainId.toString(16)}`
           if (method === 'wallet_switchEthereumChain') return null
           if (method === 'eth_sendTransaction') {
-            const raw = await (window as any).__walletSign(params![0])
+            const raw = await w.__walletSign(params![0])
             return rpc('eth_sendRawTransaction', [raw])
           }
           return rpc(method, params)
