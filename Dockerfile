@@ -1,4 +1,5 @@
-# Request Sandbox: API, /rpc and health on one port, with its own anvil chain.
+# Request Sandbox: API, /rpc, the dashboard (/) and health on one port, with its own anvil chain.
+# The dashboard's files come with dist/ (scripts/build.mjs copies and bundles them); HOST=0.0.0.0 below.
 #   docker build -t request-sandbox .
 #   docker run -p 8080:8080 request-sandbox
 # Debian-based Node image (anvil's binary is linked against glibc, so not Alpine); Node 26 is the current LTS.

@@ -221,6 +221,7 @@ export function createDispatcher(
       body: result.body,
       ...(result.contentType ? { contentType: result.contentType } : {}),
       ...(result.text !== undefined ? { text: result.text } : {}),
+      ...(result.stream ? { stream: result.stream } : {}),
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
+import { dashboardRoutes } from './control/dashboard/routes.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
@@ -49,4 +50,6 @@ export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
   ...payeeDestinationRoutes,
   ...portalRoutes,
   ...journeyRoutes,
+  // last: the dashboard's page and files are never tested by an API call
+  ...dashboardRoutes,
 ]

@@ -18,6 +18,13 @@ export interface NeutralResponse {
   contentType?: string
   /** `body` already serialised as JSON (the dispatcher does it once; transports and the journal reuse it) */
   text?: string
+  /** a response that keeps sending (server-sent events); `body` is then unused by the Node transport */
+  stream?: ResponseStream
+}
+
+/** A never-ending body: `open` starts sending chunks through `write` and returns the function that stops it. */
+export interface ResponseStream {
+  open(write: (chunk: string) => void): () => void
 }
 
 /** Largest accepted request body, as the service's body parser (1 MB). */

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { NeutralRequest } from './neutral.ts'
+import type { NeutralRequest, ResponseStream } from './neutral.ts'
 import type { RouteContext } from './route-context.ts'
 import type { SandboxError } from './sandbox-error.ts'
 
@@ -34,6 +34,8 @@ export interface RouteResult {
   contentType?: string
   /** `body` already serialised (an immutable answer kept with its JSON): sent as-is */
   text?: string
+  /** a body that keeps sending (server-sent events), written by the transport as it comes */
+  stream?: ResponseStream
 }
 
 /** Turns zod issues of one request part into the error the service answers for that endpoint. */

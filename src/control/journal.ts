@@ -108,11 +108,22 @@ export function journalBody(value: unknown): unknown {
 
 const view = (body: unknown) => (body instanceof RawBody ? body.view() : body)
 
+/** An entry as readers see it (call bodies parsed back from the kept text). */
+function readable(entry: JournalEntry): JournalEntry {
+  return entry.type === 'call'
+    ? { ...entry, requestBody: view(entry.requestBody), responseBody: view(entry.responseBody) }
+    : entry
+}
+
+/** Told of each new entry of one key (the dashboard's live stream). */
+export type JournalListener = (entry: JournalEntry) => void
+
 /** The journals of every key of one sandbox. */
 export class Journal {
   readonly #entries = new Map<string, JournalEntry[]>()
   readonly #ids: IdGenerator
   readonly #capacity: number
+  readonly #listeners = new Map<string, Set<JournalListener>>()
 
   constructor(ids: IdGenerator, capacity = 2000) {
     this.#ids = ids
@@ -128,8 +139,39 @@ export class Journal {
       this.#entries.set(tenant, list)
     }
     list.push(full)
-    if (list.length > this.#capacity) list.splice(0, list.length - this.#capacity)
+    // Trimmed once it holds twice the capacity (list() reads only the newest `capacity`): dropping one entry per
+    // call moved the whole array on every API call of a busy key.
+    if (list.length >= 2 * this.#capacity) list.splice(0, list.length - this.#capacity)
+    // nobody listening (the usual case): no lookup, no copy
+    if (this.#listeners.size !== 0) this.#notify(tenant, full)
     return full
+  }
+
+  /** Calls `listener` with each new entry of a key, as `list` shows it; returns the unsubscribe function. */
+  subscribe(tenant: string, listener: JournalListener): () => void {
+    let set = this.#listeners.get(tenant)
+    if (!set) {
+      set = new Set()
+      this.#listeners.set(tenant, set)
+    }
+    set.add(listener)
+    return () => {
+      set.delete(listener)
+      if (set.size === 0 && this.#listeners.get(tenant) === set) this.#listeners.delete(tenant)
+    }
+  }
+
+  #notify(tenant: string, entry: JournalEntry): void {
+    const set = this.#listeners.get(tenant)
+    if (!set) return
+    const shown = readable(entry)
+    for (const listener of set) {
+      try {
+        listener(shown)
+      } catch {
+        // a listener's failure (a closed stream) must not break the call that recorded the entry
+      }
+    }
   }
 
   /** A key's entries, newest first, filtered. */
@@ -137,18 +179,15 @@ export class Journal {
     const out: JournalEntry[] = []
     const list = this.#entries.get(tenant) ?? []
     const limit = filter.limit ?? 100
-    for (let i = list.length - 1; i >= 0 && out.length < limit; i--) {
+    const oldest = Math.max(0, list.length - this.#capacity)
+    for (let i = list.length - 1; i >= oldest && out.length < limit; i--) {
       const entry = list[i]!
       if (filter.types && !filter.types.includes(entry.type)) continue
       if (filter.scenario && entry.scenario !== filter.scenario) continue
       if (filter.since && Date.parse(entry.at) <= filter.since.getTime()) continue
       if (filter.event && (entry.type === 'call' || entry.event !== filter.event)) continue
       if (filter.path && (entry.type !== 'call' || !entry.path.startsWith(filter.path))) continue
-      out.push(
-        entry.type === 'call'
-          ? { ...entry, requestBody: view(entry.requestBody), responseBody: view(entry.responseBody) }
-          : entry,
-      )
+      out.push(readable(entry))
     }
     return out
   }

@@ -21,6 +21,8 @@ export interface SandboxState extends ResourceServices {
   journal: Journal
   /** webhook registrations and delivery */
   webhooks: WebhookDelivery
+  /** strict mode (--api-keys): only configured keys pass, and the sandbox never lists the keys it has seen */
+  strictKeys: boolean
 }
 
 /** The control plane's state without its scenario engine (what the engine itself is built from). */

@@ -1,5 +1,5 @@
 import { HttpResponse, http, passthrough, type RequestHandler } from 'msw'
-import type { DispatchTarget, NeutralRequest } from '../contract/neutral.ts'
+import type { DispatchTarget, NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
 import { serializeResponse } from './neutral-response.ts'
 
 /** Options of createHandlers. */
@@ -25,6 +25,24 @@ async function toNeutral(request: Request, prefix: string): Promise<NeutralReque
   return { method: request.method, path, query, headers, rawBody: text === '' ? undefined : text }
 }
 
+/** A never-ending response (server-sent events) as a Fetch body stream; cancelling it stops the source. */
+function streamed(response: NeutralResponse): HttpResponse<BodyInit> {
+  const source = response.stream!
+  const encoder = new TextEncoder()
+  let stop: (() => void) | undefined
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      stop = source.open((chunk) => controller.enqueue(encoder.encode(chunk)))
+    },
+    cancel() {
+      stop?.()
+    },
+  })
+  const headers = new Headers(response.headers)
+  headers.set('content-type', response.contentType ?? 'text/event-stream; charset=utf-8')
+  return new HttpResponse(body, { status: response.status, headers })
+}
+
 /**
  * MSW request handlers that answer every call under `baseUrl` from the sandbox (the same route table the
  * server serves). The sandbox's own chain traffic is passed through, so `onUnhandledRequest: 'error'` is safe.
@@ -39,6 +57,7 @@ export function createHandlers(
   const handlers: RequestHandler[] = [
     http.all(`${origin}${prefix}/*`, async ({ request }) => {
       const response = await sandbox.dispatch(await toNeutral(request, prefix))
+      if (response.stream) return streamed(response)
       const { text, contentType } = serializeResponse(response)
       const headers = new Headers(response.headers)
       if (contentType) headers.set('content-type', contentType)

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { DispatchTarget } from '../contract/neutral.ts'
-import { MAX_BODY_BYTES, type NeutralRequest } from '../contract/neutral.ts'
+import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from '../contract/neutral.ts'
 import { serializeResponse } from './neutral-response.ts'
 
 /** Reads the body as text, stopping one byte past the limit so the core answers 413 without buffering more. */
@@ -57,10 +57,25 @@ export function createRequestListener(sandbox: DispatchTarget): RequestListener 
   }
 }
 
+/** Writes a never-ending response (server-sent events) as its chunks come, until the client goes away. */
+function sendStream(req: IncomingMessage, res: ServerResponse, response: NeutralResponse): void {
+  res.writeHead(response.status, {
+    ...response.headers,
+    'content-type': response.contentType ?? 'text/event-stream; charset=utf-8',
+  })
+  res.flushHeaders()
+  const stop = response.stream!.open((chunk) => {
+    if (!res.writableEnded && !res.destroyed) res.write(chunk)
+  })
+  req.socket.setKeepAlive(true)
+  res.on('close', stop)
+}
+
 async function handle(sandbox: DispatchTarget, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const { text, truncated } = await readBody(req)
     const response = await sandbox.dispatch(toNeutral(req, text))
+    if (response.stream) return sendStream(req, res, response)
     const { text: out, contentType } = serializeResponse(response)
     const headers: Record<string, string | number> = { ...response.headers }
     if (contentType) headers['content-type'] = contentType

@@ -1,0 +1,34 @@
+// Bundles the dashboard's script (src/control/dashboard/ui/main.ts, plain TypeScript and DOM) with esbuild
+// into src/control/dashboard/assets/app.js, which is committed so the server finds it when it runs from src/
+// (tsx) without a build; scripts/build.mjs copies the assets into dist/. A test compares the committed file
+// with a fresh bundle. `node scripts/build-dashboard.mjs` after changing the UI.
+import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const root = new URL('..', import.meta.url).pathname
+/** Where the committed bundle lives. */
+export const DASHBOARD_BUNDLE = `${root}src/control/dashboard/assets/app.js`
+
+/** The dashboard's script, bundled (an ES module for current browsers, no source map, no external import). */
+export async function bundleDashboard() {
+  const result = await build({
+    entryPoints: [`${root}src/control/dashboard/ui/main.ts`],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    banner: {
+      js: '// Request Sandbox dashboard: built from src/control/dashboard/ui by scripts/build-dashboard.mjs',
+    },
+  })
+  return `${result.outputFiles[0].text}`
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(DASHBOARD_BUNDLE, await bundleDashboard())
+}

@@ -1,0 +1,115 @@
+// The dashboard's routes: the page at `/` (and `/__sandbox/` sends there), its assets, and the read-only
+// control endpoints it needs beside the existing control API (seen keys, a world's state, a transaction read
+// from the chain, the live stream). Declared at the end of the route table: API calls never test them.
+import type { Hash } from 'viem'
+import { z } from 'zod'
+import { publicBaseUrl } from '../../contract/public-url.ts'
+import { routesUsing } from '../../contract/route.ts'
+import { NotFoundError } from '../../contract/sandbox-error.ts'
+import { createControl } from '../control.ts'
+import type { SandboxState } from '../sandbox-state.ts'
+import { DASHBOARD_PAGE, dashboardAsset } from './assets.ts'
+import { dashboardState, seenKeys } from './state.ts'
+import { journalStream } from './stream.ts'
+import { readTransaction } from './transaction.ts'
+
+const defineRoute = routesUsing<SandboxState>()
+const noStore = { 'cache-control': 'no-cache' }
+
+/** The dashboard page, its files and its read-only control endpoints. */
+export const dashboardRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/',
+    credentials: ['public'],
+    surface: 'control',
+    summary: 'The dashboard (one API key at a time; live)',
+    handler: () => ({
+      status: 200,
+      body: DASHBOARD_PAGE,
+      contentType: 'text/html; charset=utf-8',
+      headers: noStore,
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox',
+    credentials: ['public'],
+    surface: 'control',
+    summary: 'Redirects to the dashboard',
+    // relative, so it lands on the page wherever the sandbox is mounted (a proxy's prefix, an Express mount path)
+    handler: (_ctx, { request }) => ({
+      status: 302,
+      headers: { location: request.path.endsWith('/') ? '../' : './' },
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/dashboard/:file',
+    credentials: ['public'],
+    surface: 'control',
+    summary: "The dashboard's script, style sheet and icon",
+    params: z.object({ file: z.string() }),
+    handler(_ctx, { params }) {
+      const asset = dashboardAsset(params.file!)
+      if (!asset) throw new NotFoundError(`No dashboard file ${params.file}`)
+      return { status: 200, body: asset.text, contentType: asset.contentType, headers: noStore }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/keys',
+    credentials: ['public'],
+    surface: 'control',
+    summary: 'The API keys the sandbox has seen (none listed in strict mode: the dashboard asks for a key)',
+    handler: (ctx) => ({
+      status: 200,
+      body: ctx.strictKeys ? { strict: true, keys: [] } : { strict: false, keys: seenKeys(ctx) },
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/state',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary:
+      "The caller's world as the dashboard shows it: requests and payments, payouts, payers, client IDs, webhooks",
+    async handler(ctx, { request }) {
+      const world = await createControl(ctx).world(ctx.tenant!, undefined, publicBaseUrl(request))
+      return { status: 200, body: dashboardState(ctx, world) }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/transactions/:hash',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary:
+      'A transaction read from the live chain: from, to, value, the call, decoded Request Network events',
+    params: z.object({ hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'hash is 0x and 64 hex digits') }),
+    query: z.object({ network: z.string().optional() }),
+    async handler(ctx, { params, query }) {
+      if (query.network && !ctx.chains.has(query.network))
+        throw new NotFoundError(`No live chain for network ${query.network}`)
+      const world = await createControl(ctx).world(ctx.tenant!)
+      return {
+        status: 200,
+        body: await readTransaction(ctx, world, params.hash as Hash, query.network),
+      }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/stream',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary: "The caller's journal as server-sent events (API calls, events, deliveries) as they happen",
+    handler: (ctx) => ({
+      status: 200,
+      body: '',
+      contentType: 'text/event-stream; charset=utf-8',
+      headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
+      stream: journalStream(ctx.journal, ctx.tenant!),
+    }),
+  }),
+]

@@ -1,0 +1,138 @@
+// What the dashboard shows of one key's world in one read: requests with their payments, recurring payouts,
+// payers with their compliance, payment details and client IDs, and the key's webhooks. Read-only: every change
+// the page makes goes through the API or the control API like any other client.
+import type { World } from '../../contract/world.ts'
+import { clientIdState } from '../../resources/client-ids/index.ts'
+import { payerState } from '../../resources/payers/index.ts'
+import { complianceView } from '../../resources/payers/model.ts'
+import { paymentDetailState } from '../../resources/payment-details/index.ts'
+import { payoutState } from '../../resources/payouts/state.ts'
+import { requestState } from '../../resources/requests/index.ts'
+import { statusOf } from '../../resources/requests/status.ts'
+import type { SandboxState } from '../sandbox-state.ts'
+
+const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
+  a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0
+
+/** The state of a key's world as GET /__sandbox/state answers it. */
+export function dashboardState(shared: SandboxState, world: World) {
+  const details = paymentDetailState(world).paymentDetails.all()
+  return {
+    tenant: world.tenant,
+    scenario: world.scenario,
+    now: world.clock.now().toISOString(),
+    requests: requestState(world)
+      .requests.all()
+      .sort(newestFirst)
+      .map((r) => ({
+        requestId: r.requestId,
+        paymentReference: r.paymentReference,
+        status: statusOf(shared, r),
+        amount: r.amount,
+        invoiceCurrency: r.invoiceCurrency,
+        paymentCurrency: r.paymentCurrency,
+        network: r.network,
+        payee: r.payee,
+        payer: r.payer,
+        paymentAddress: r.paymentAddress,
+        reference: r.reference,
+        originalRequestId: r.originalRequestId,
+        recurrence: r.recurrence,
+        clientId: r.clientId,
+        offrampSubStatus: r.offrampState?.subStatus ?? null,
+        createdAt: r.createdAt,
+        payments: r.payments.map((p) => ({
+          type: p.type,
+          amount: p.amount,
+          paidAmount: p.paidAmount,
+          feeAmount: p.feeAmount,
+          from: p.from,
+          txHash: p.txHash,
+          blockNumber: p.blockNumber,
+          network: p.network,
+          chainId: p.chainId,
+          timestamp: p.timestamp,
+        })),
+      })),
+    payouts: payoutState(world)
+      .recurringPayouts.all()
+      .sort(newestFirst)
+      .map((p) => ({
+        id: p.id,
+        status: p.status,
+        network: p.network,
+        amount: p.amount,
+        invoiceCurrency: p.invoiceCurrency,
+        paymentCurrency: p.paymentCurrency,
+        payee: p.payee,
+        payer: p.payer,
+        frequency: p.frequency,
+        totalPayments: p.totalPayments,
+        processedPayments: p.processedPayments,
+        lastPaymentDate: p.lastPaymentDate,
+        nextPaymentDate: p.status === 'active' ? p.nextPaymentDate : null,
+        failureCount: p.failureCount,
+        failureReason: p.failureReason,
+        originalRequestId: p.originalRequestId,
+        createdAt: p.createdAt,
+        payments: p.payments,
+      })),
+    payers: payerState(world)
+      .payers.all()
+      .sort(newestFirst)
+      .map((p) => ({
+        clientUserId: p.clientUserId,
+        name: `${p.firstName} ${p.lastName}`,
+        email: p.email,
+        country: p.country,
+        beneficiaryType: p.beneficiaryType,
+        ...complianceView(p),
+        createdAt: p.createdAt,
+        paymentDetails: details
+          .filter((d) => d.clientUserId === p.clientUserId)
+          .map((d) => ({
+            id: d.id,
+            status: d.status,
+            bankName: d.bankName,
+            accountName: d.accountName,
+            currency: d.currency,
+            rails: d.rails,
+            country: d.country,
+            account: d.iban ?? d.accountNumber ?? d.ribNumber ?? null,
+            createdAt: d.createdAt,
+          })),
+      })),
+    clientIds: clientIdState(world)
+      .clientIds.all()
+      .sort(newestFirst)
+      .map((c) => ({
+        id: c.id,
+        clientId: c.clientId,
+        label: c.label,
+        status: c.status,
+        allowedDomains: c.allowedDomains,
+        feePercentage: c.feePercentage,
+        feeAddress: c.feeAddress,
+        lastUsedAt: c.lastUsedAt,
+        createdAt: c.createdAt,
+      })),
+    webhooks: shared.webhooks.registry
+      .list(world.tenant)
+      .map((w) => ({ id: w.id, url: w.url, isActive: w.isActive, createdAt: w.createdAt })),
+  }
+}
+
+/** The keys the sandbox has seen (those with a world), with the scenarios they used. */
+export function seenKeys(shared: SandboxState): { key: string; scenarios: string[]; requests: number }[] {
+  const keys = new Map<string, { key: string; scenarios: string[]; requests: number }>()
+  for (const world of shared.tenants.all()) {
+    let entry = keys.get(world.tenant)
+    if (!entry) {
+      entry = { key: world.tenant, scenarios: [], requests: 0 }
+      keys.set(world.tenant, entry)
+    }
+    entry.scenarios.push(world.scenario)
+    entry.requests += requestState(world).requests.size
+  }
+  return [...keys.values()].sort((a, b) => a.key.localeCompare(b.key))
+}

@@ -1,0 +1,141 @@
+// A transaction as the dashboard shows it, read from a live chain: sender, recipient, value, status, the
+// function called, and its logs decoded with Request Network's proxy events (and ERC-20 transfers), each
+// contract named. A payment reference in a log links to the caller's request when the caller owns it.
+import {
+  type Abi,
+  decodeEventLog,
+  decodeFunctionData,
+  erc20Abi,
+  formatEther,
+  getAddress,
+  type Hash,
+  type Hex,
+  type Log,
+} from 'viem'
+import {
+  batchConversionPaymentsAbi,
+  detectionAbi,
+  erc20ConversionProxyAbi,
+  erc20FeeProxyAbi,
+  ethConversionProxyAbi,
+  ethFeeProxyAbi,
+  type LiveChain,
+  recurringProxyAbi,
+  transactionWithReceipt,
+} from '../../chain/index.ts'
+import { NotFoundError } from '../../contract/sandbox-error.ts'
+import type { World } from '../../contract/world.ts'
+import { requestState } from '../../resources/requests/index.ts'
+import type { SandboxState } from '../sandbox-state.ts'
+
+/** 404 for a transaction no live chain knows. */
+export class TransactionNotFoundError extends NotFoundError {
+  override name = 'TransactionNotFoundError'
+  constructor(hash: string) {
+    super(`Transaction ${hash} not found on the live chains`)
+  }
+}
+
+const eventAbi = [...detectionAbi, ...erc20Abi.filter((item) => item.type === 'event')] as Abi
+/** ABIs a sandbox transaction may call, tried in order. */
+const callAbis: Abi[] = [
+  erc20FeeProxyAbi,
+  ethFeeProxyAbi,
+  erc20ConversionProxyAbi,
+  ethConversionProxyAbi,
+  batchConversionPaymentsAbi,
+  recurringProxyAbi,
+  erc20Abi,
+]
+
+const plain = (value: unknown): unknown =>
+  typeof value === 'bigint'
+    ? value.toString()
+    : Array.isArray(value)
+      ? value.map(plain)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]))
+        : value
+
+function namesOf(chain: LiveChain): Map<string, string> {
+  const names = new Map<string, string>()
+  for (const [name, address] of Object.entries(chain.contracts)) names.set(address.toLowerCase(), name)
+  for (const [id, address] of Object.entries(chain.tokens)) names.set(address.toLowerCase(), id)
+  for (const [i, a] of chain.accounts.entries()) names.set(a.address.toLowerCase(), `anvil account ${i}`)
+  for (const [role, account] of Object.entries(chain.roles))
+    names.set(account.address.toLowerCase(), `sandbox ${role}`)
+  return names
+}
+
+function decodeCall(input: Hex): { functionName: string; args: unknown } | null {
+  if (input === '0x') return null
+  for (const abi of callAbis) {
+    try {
+      const { functionName, args } = decodeFunctionData({ abi, data: input })
+      return { functionName, args: plain(args) }
+    } catch {
+      // not this contract's function
+    }
+  }
+  return null
+}
+
+function decodeLog(shared: SandboxState, world: World, log: Log, names: Map<string, string>) {
+  const base = {
+    logIndex: log.logIndex,
+    address: getAddress(log.address),
+    contract: names.get(log.address.toLowerCase()) ?? null,
+  }
+  try {
+    const { eventName, args } = decodeEventLog({ abi: eventAbi, data: log.data, topics: log.topics })
+    // the payment reference is an indexed `bytes`: the topic is its hash, matched against the caller's requests
+    const topic = log.topics[1]
+    const entry =
+      topic &&
+      (eventName === 'TransferWithReferenceAndFee' || eventName === 'TransferWithConversionAndReference')
+        ? shared.paymentReferences.lookup(topic, new Set([world]))[0]
+        : undefined
+    const request = entry ? requestState(world).requests.get(entry.requestId) : undefined
+    return {
+      ...base,
+      event: eventName,
+      args: plain(args),
+      ...(request ? { requestId: request.requestId, paymentReference: request.paymentReference } : {}),
+    }
+  } catch {
+    return { ...base, event: null, topics: log.topics, data: log.data }
+  }
+}
+
+/** Reads a transaction and its receipt from the live chain that has it (or `network`'s). */
+export async function readTransaction(shared: SandboxState, world: World, hash: Hash, network?: string) {
+  const candidates = network
+    ? [shared.chains.get(network)].filter((c) => c !== undefined)
+    : [...shared.chains.values()]
+  for (const chain of candidates) {
+    const found = await transactionWithReceipt(chain, hash)
+    if (!found) continue
+    const { transaction: tx, receipt, timestamp } = found
+    const names = namesOf(chain)
+    return {
+      network: chain.network,
+      chainId: chain.chainId,
+      hash: tx.hash,
+      status: receipt ? receipt.status : 'pending',
+      blockNumber: tx.blockNumber === null ? null : Number(tx.blockNumber),
+      blockHash: tx.blockHash,
+      timestamp: timestamp?.toISOString() ?? null,
+      from: getAddress(tx.from),
+      fromName: names.get(tx.from.toLowerCase()) ?? null,
+      to: tx.to ? getAddress(tx.to) : null,
+      toName: tx.to ? (names.get(tx.to.toLowerCase()) ?? null) : null,
+      value: tx.value.toString(),
+      valueEth: formatEther(tx.value),
+      gasUsed: receipt ? receipt.gasUsed.toString() : null,
+      call: decodeCall(tx.input),
+      input: tx.input,
+      logs: receipt ? receipt.logs.map((log) => decodeLog(shared, world, log, names)) : [],
+    }
+  }
+  throw new TransactionNotFoundError(hash)
+}
