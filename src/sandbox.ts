@@ -29,9 +29,11 @@ import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-delivery.ts'
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
+import { PortalCredentials } from './resources/portal/index.ts'
 import { ConversionRegistry } from './resources/rates/registry.ts'
 import { createDetectionSink } from './resources/requests/detection.ts'
 import { PaymentReferenceIndex } from './resources/requests/reference-index.ts'
+import { subscribeSecurePaymentEvents } from './resources/secure-payments/events.ts'
 import { WebhookRegistry } from './resources/webhooks/registry.ts'
 import { routes } from './routes.ts'
 import { createIdGenerator } from './store/ids.ts'
@@ -200,6 +202,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     paymentReferences: new PaymentReferenceIndex(),
     conversion,
     directory: new TenantDirectory(),
+    portal: new PortalCredentials(),
     compliance: {
       kycReviewMs: options.complianceDelayMs ?? 5000,
       paymentDetailReviewMs: options.paymentDetailDelayMs ?? 3000,
@@ -235,6 +238,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     })
     shared.webhooks.handleEvent(event)
   })
+  subscribeSecurePaymentEvents(shared.events, shared)
   const tenantIds = options.seed !== undefined ? new TenantIds(options.seed) : null
   // a world leaving memory takes along what other pieces kept for it: nothing may keep it alive
   tenants.onDrop((world, reason, lastOfTenant) => {
