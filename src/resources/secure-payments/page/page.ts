@@ -13,7 +13,8 @@ const cache = new Map<string, string>()
 
 /** A page asset by file name, or null for a name that is not one. */
 export function securePageAsset(name: string): { text: string; contentType: string } | null {
-  const contentType = types[name]
+  // own names only: `valueOf`, `constructor`... are not files (the fuzz asked for /__sandbox/secure-payment/valueOf)
+  const contentType = Object.hasOwn(types, name) ? types[name] : undefined
   if (!contentType) return null
   let text = cache.get(name)
   if (text === undefined) {
