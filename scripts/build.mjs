@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { transformSync } from 'esbuild'
-import { bundleDashboard } from './build-dashboard.mjs'
+import { bundleDashboard, bundleDocs } from './build-dashboard.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const flag = process.argv.indexOf('--out')
@@ -24,6 +24,7 @@ cpSync(`${root}src/chain/artifacts`, `${dist}/chain/artifacts`, { recursive: tru
 // the dashboard's files, with its script bundled afresh from src/control/dashboard/ui
 cpSync(`${root}src/control/dashboard/assets`, `${dist}/control/dashboard/assets`, { recursive: true })
 writeFileSync(`${dist}/control/dashboard/assets/app.js`, await bundleDashboard())
+writeFileSync(`${dist}/control/dashboard/assets/docs.js`, await bundleDocs())
 
 mkdirSync(`${dist}/scenarios`)
 for (const file of readdirSync(`${root}scenarios`).filter((f) => f.endsWith('.ts'))) {

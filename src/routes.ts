@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
 import { dashboardRoutes } from './control/dashboard/routes.ts'
+import { docsRoutes } from './control/docs/routes.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
@@ -41,4 +42,5 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...webhookRoutes,
   // last: the dashboard's page and files are never tested by an API call
   ...dashboardRoutes,
+  ...docsRoutes(() => routes),
 ]

@@ -37,6 +37,7 @@ export const clockRoutes = [
     path: '/__sandbox/clock',
     auth: 'api',
     summary: "The caller's clock and what is scheduled on it",
+    statuses: [200],
     handler: (ctx) => ({
       status: 200,
       body: { now: ctx.world.clock.now().toISOString(), pending: ctx.world.clock.pending() },
@@ -47,6 +48,7 @@ export const clockRoutes = [
     path: '/__sandbox/clock/advance',
     auth: 'api',
     summary: "Moves the caller's clock forward by {seconds} or to {to} (ISO time); the chains' time follows",
+    statuses: [200],
     body: AdvanceBody,
     async handler(ctx, { body }) {
       const clock = ctx.world.clock

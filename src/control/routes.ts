@@ -8,6 +8,7 @@ export const controlRoutes = [
     path: '/__sandbox/health',
     auth: 'public',
     summary: 'Health: 200 when the chain answers',
+    statuses: [200, 503],
     async handler(ctx) {
       const { chain } = ctx.shared
       if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
@@ -34,6 +35,7 @@ export const controlRoutes = [
     path: '/__sandbox/chain',
     auth: 'public',
     summary: 'The live chain: RPC URL, chain id, contracts, tokens and funded accounts',
+    statuses: [200, 404],
     handler(ctx, { request }) {
       const { chain } = ctx.shared
       if (!chain) throw new SandboxError(404, 'This sandbox runs without a chain')
@@ -71,6 +73,7 @@ export const controlRoutes = [
       path,
       auth: 'public',
       summary: 'JSON-RPC of a live chain (the first one at /rpc), on the sandbox port',
+      statuses: [200, 404, 503],
       rawBody: true,
       async handler(ctx, { body, params }) {
         const network = (params as { network?: string }).network

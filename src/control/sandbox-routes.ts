@@ -41,6 +41,7 @@ export const sandboxRoutes = [
     auth: 'api',
     summary:
       "Drops the caller's worlds (every scenario of the key) and journal; webhooks and scenario choice stay",
+    statuses: [200],
     handler(ctx) {
       createControl(ctx.shared).reset(ctx.tenant!)
       return { status: 200, body: { reset: true, scenario: ctx.shared.scenarios.selected(ctx.tenant!) } }
@@ -51,6 +52,7 @@ export const sandboxRoutes = [
     path: '/__sandbox/scenarios',
     auth: 'api',
     summary: 'Every scenario: name, description, rules, the ids it creates (and has seeded for the caller)',
+    statuses: [200],
     handler: (ctx) => ({
       status: 200,
       body: {
@@ -65,6 +67,7 @@ export const sandboxRoutes = [
     path: '/__sandbox/scenario',
     auth: 'api',
     summary: "The call's scenario (x-sandbox-scenario or the key's choice), seeded, with its ids",
+    statuses: [200],
     handler: async (ctx, { request }) => ({
       status: 200,
       body: await ctx.shared.scenarios.state(ctx.world, publicBaseUrl(request)),
@@ -75,6 +78,7 @@ export const sandboxRoutes = [
     path: '/__sandbox/scenario',
     auth: 'api',
     summary: "Switches the caller's key to a scenario (seeded on first use); 400 lists the known names",
+    statuses: [200],
     body: z.object({ scenario: z.string().min(1) }).strict(),
     handler: async (ctx, { body, request }) => ({
       status: 200,
@@ -86,6 +90,7 @@ export const sandboxRoutes = [
     path: '/__sandbox/faucet',
     auth: 'api',
     summary: 'Mints a token to an address, or sets its ETH balance, on the live chain of the currency',
+    statuses: [200, 503],
     body: FaucetBody,
     handler: async (ctx, { body }) => ({ status: 200, body: await createControl(ctx.shared).faucet(body) }),
   }),
@@ -94,6 +99,7 @@ export const sandboxRoutes = [
     path: '/__sandbox/journal',
     auth: 'api',
     summary: "The key's API calls, events and webhook delivery attempts, newest first",
+    statuses: [200],
     query: JournalQuery,
     handler(ctx, { query }) {
       const entries = ctx.shared.journal.list(ctx.tenant!, {
@@ -112,6 +118,7 @@ export const sandboxRoutes = [
     path: '/__sandbox/webhooks/deliveries',
     auth: 'api',
     summary: "The key's webhook deliveries with every attempt, newest first",
+    statuses: [200],
     handler: (ctx) => ({ status: 200, body: ctx.shared.webhooks.deliveries(ctx.tenant!).map(deliveryView) }),
   }),
   defineRoute({
@@ -119,6 +126,7 @@ export const sandboxRoutes = [
     path: '/__sandbox/webhooks/:deliveryId/redeliver',
     auth: 'api',
     summary: 'Sends a delivery again (same delivery id and body, retry count from 0)',
+    statuses: [202, 404],
     params: z.object({ deliveryId: z.string() }),
     handler: (ctx, { params }) => ({
       status: 202,

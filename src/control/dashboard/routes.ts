@@ -21,6 +21,7 @@ export const dashboardRoutes = [
     path: '/',
     auth: 'public',
     summary: 'The dashboard (one API key at a time; live)',
+    statuses: [200],
     handler: () => ({
       status: 200,
       body: DASHBOARD_PAGE,
@@ -33,6 +34,7 @@ export const dashboardRoutes = [
     path: '/__sandbox',
     auth: 'public',
     summary: 'Redirects to the dashboard',
+    statuses: [302],
     handler: (_ctx, { request }) => ({ status: 302, headers: { location: `${publicBaseUrl(request)}/` } }),
   }),
   defineRoute({
@@ -40,6 +42,7 @@ export const dashboardRoutes = [
     path: '/__sandbox/dashboard/:file',
     auth: 'public',
     summary: "The dashboard's script, style sheet and icon",
+    statuses: [200, 404],
     params: z.object({ file: z.string() }),
     handler(_ctx, { params }) {
       const asset = dashboardAsset(params.file)
@@ -52,6 +55,7 @@ export const dashboardRoutes = [
     path: '/__sandbox/keys',
     auth: 'public',
     summary: 'The API keys the sandbox has seen (none listed in strict mode: the dashboard asks for a key)',
+    statuses: [200],
     handler: (ctx) => ({
       status: 200,
       body: ctx.shared.strictKeys
@@ -65,6 +69,7 @@ export const dashboardRoutes = [
     auth: 'api',
     summary:
       "The caller's world as the dashboard shows it: requests and payments, payouts, payers, client IDs, webhooks",
+    statuses: [200],
     async handler(ctx, { request }) {
       const world = await createControl(ctx.shared).world(ctx.tenant!, undefined, publicBaseUrl(request))
       return { status: 200, body: dashboardState(ctx.shared, world) }
@@ -76,6 +81,7 @@ export const dashboardRoutes = [
     auth: 'api',
     summary:
       'A transaction read from the live chain: from, to, value, the call, decoded Request Network events',
+    statuses: [200, 404],
     params: z.object({ hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'hash is 0x and 64 hex digits') }),
     query: z.object({ network: z.string().optional() }),
     async handler(ctx, { params, query }) {
@@ -93,6 +99,7 @@ export const dashboardRoutes = [
     path: '/__sandbox/stream',
     auth: 'api',
     summary: "The caller's journal as server-sent events (API calls, events, deliveries) as they happen",
+    statuses: [200],
     handler: (ctx) => ({
       status: 200,
       body: '',

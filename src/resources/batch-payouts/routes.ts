@@ -9,6 +9,7 @@ export const batchPayoutRoutes = [
     path: '/v2/payouts/batch',
     auth: 'api',
     summary: 'Pay multiple requests in one transaction',
+    statuses: [201],
     body: BatchPayoutBody,
     responses: { 201: BatchPayoutResponse },
     async handler(ctx, { body }) {

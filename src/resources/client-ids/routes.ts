@@ -33,6 +33,7 @@ export const clientIdRoutes = [
     path: '/v2/client-ids',
     auth: 'api',
     summary: 'Create a client ID',
+    statuses: [201],
     body: CreateClientIdBody,
     async handler(ctx, { body }) {
       const r = await createClientId(ctx, body)
@@ -44,6 +45,7 @@ export const clientIdRoutes = [
     path: '/v2/client-ids',
     auth: 'api',
     summary: 'List client IDs',
+    statuses: [200],
     handler(ctx) {
       return {
         status: 200,
@@ -64,6 +66,7 @@ export const clientIdRoutes = [
     path: '/v2/client-ids/:id',
     auth: 'api',
     summary: 'Get a client ID',
+    statuses: [200, 404],
     params: IdParams,
     handler(ctx, { params }) {
       return { status: 200, body: fullView(getClientId(ctx, params.id)) }
@@ -74,6 +77,7 @@ export const clientIdRoutes = [
     path: '/v2/client-ids/:id',
     auth: 'api',
     summary: 'Update a client ID',
+    statuses: [200, 404],
     params: IdParams,
     body: UpdateClientIdBody,
     async handler(ctx, { params, body }) {
@@ -86,6 +90,7 @@ export const clientIdRoutes = [
     path: '/v2/client-ids/:id',
     auth: 'api',
     summary: 'Revoke a client ID (final)',
+    statuses: [200, 404],
     params: IdParams,
     async handler(ctx, { params }) {
       return { status: 200, body: fullView(await revokeClientId(ctx, params.id)) }

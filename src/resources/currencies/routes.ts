@@ -13,6 +13,7 @@ export const currencyRoutes = [
       path,
       auth: 'api',
       summary: 'List supported currencies',
+      statuses: [200, 404],
       query: CurrencyQuery,
       responses: { 200: listResponse },
       handler(ctx, { query }) {
@@ -29,6 +30,7 @@ export const currencyRoutes = [
       path: `${version}/currencies/:currencyId/conversion-routes`,
       auth: 'api',
       summary: 'List the conversion routes of a currency',
+      statuses: [200, 404],
       params: z.object({ currencyId: z.string() }),
       query: ConversionRoutesQuery,
       responses: { 200: ConversionRoutesResponse },

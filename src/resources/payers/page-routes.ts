@@ -43,6 +43,7 @@ export const payerPageRoutes = [
     path: '/__sandbox/payer-pages/:token/agreement',
     auth: 'public',
     summary: 'The agreement page behind agreementUrl (embeddable in an iframe)',
+    statuses: [200, 404],
     params: TokenParams,
     handler(ctx, { params }) {
       const found = resolve(ctx, params.token)
@@ -55,6 +56,7 @@ export const payerPageRoutes = [
     path: '/__sandbox/payer-pages/:token/agreement',
     auth: 'public',
     summary: 'Signs the agreement (what the agreement page posts)',
+    statuses: [200, 404],
     params: TokenParams,
     async handler(ctx, { params }) {
       const found = mustResolve(ctx, params.token)
@@ -69,6 +71,7 @@ export const payerPageRoutes = [
     path: '/__sandbox/payer-pages/:token/kyc',
     auth: 'public',
     summary: 'The KYC page behind kycUrl',
+    statuses: [200, 404],
     params: TokenParams,
     handler(ctx, { params }) {
       const found = resolve(ctx, params.token)
@@ -86,6 +89,7 @@ export const payerPageRoutes = [
     path: '/__sandbox/payer-pages/:token/kyc',
     auth: 'public',
     summary: 'A KYC page action: submit, approve, reject or retry',
+    statuses: [200, 404],
     params: TokenParams,
     body: z.object({ action: z.enum(['submit', 'approve', 'reject', 'retry']) }),
     async handler(ctx, { params, body }) {

@@ -44,6 +44,7 @@ export const payerRoutes = ['v1', 'v2'].flatMap((version) => [
     path: `/${version}/payer`,
     auth: 'api',
     summary: 'Create compliance data for a payer',
+    statuses: [200],
     body: CreatePayerBody,
     async handler(ctx, { body, request }) {
       return { status: 200, body: createdView(await createPayer(ctx, body, publicBaseUrl(request))) }
@@ -54,6 +55,7 @@ export const payerRoutes = ['v1', 'v2'].flatMap((version) => [
     path: `/${version}/payer/:clientUserId`,
     auth: 'api',
     summary: 'Get the compliance status of a payer',
+    statuses: [200, 404],
     params: PayerParams,
     handler(ctx, { params }) {
       return { status: 200, body: complianceView(getPayer(ctx, params.clientUserId)) }
@@ -64,6 +66,7 @@ export const payerRoutes = ['v1', 'v2'].flatMap((version) => [
     path: `/${version}/payer/:clientUserId`,
     auth: 'api',
     summary: 'Update the agreement status of a payer',
+    statuses: [200, 404],
     params: PayerParams,
     body: UpdateAgreementBody,
     onInvalid: agreementInvalid,
@@ -87,6 +90,7 @@ export const payerControlRoutes = [
     path: '/__sandbox/payers/:clientUserId/compliance',
     auth: 'api',
     summary: "Forces a payer's kycStatus and/or agreementStatus (skips intermediate states, emits the event)",
+    statuses: [200, 404],
     params: PayerParams,
     body: ForceComplianceBody,
     async handler(ctx, { params, body }) {

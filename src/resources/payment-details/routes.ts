@@ -45,6 +45,7 @@ export const paymentDetailRoutes = ['v1', 'v2'].flatMap((version) => [
     path: `/${version}/payer/:clientUserId/payment-details`,
     auth: 'api',
     summary: 'Create bank payment details for a payer',
+    statuses: [201, 404],
     params: PayerParams,
     body: CreatePaymentDetailBody,
     async handler(ctx, { params, body }) {
@@ -69,6 +70,7 @@ export const paymentDetailRoutes = ['v1', 'v2'].flatMap((version) => [
     path: `/${version}/payer/:clientUserId/payment-details`,
     auth: 'api',
     summary: "Get a payer's payment details",
+    statuses: [200, 404],
     params: PayerParams,
     query: z.object({ paymentDetailsId: z.string().min(1).optional() }),
     handler(ctx, { params, query }) {
@@ -85,6 +87,7 @@ export const paymentDetailControlRoutes = [
     path: '/__sandbox/payers/:clientUserId/payment-details/:id',
     auth: 'api',
     summary: "Forces a payment detail's status (pending, approved, failed) and emits payment_detail.updated",
+    statuses: [200, 404],
     params: PayerParams.extend({ id: z.string().min(1) }),
     body: ForcePaymentDetailBody,
     async handler(ctx, { params, body }) {

@@ -12,6 +12,7 @@ export const paymentIntentRoutes = [
     path: '/v2/request/payment-intents/:paymentIntentId',
     auth: 'api',
     summary: 'Send a payment intent (200, no body: "Payment intent sent successfully")',
+    statuses: [200, 404],
     params: IntentParams,
     body: SendIntentBody,
     async handler(ctx, { params, body }) {
@@ -24,6 +25,7 @@ export const paymentIntentRoutes = [
     path: '/v1/request/:paymentIntentId/send',
     auth: 'api',
     summary: 'Send a payment intent (v1; no success status documented: Nest answers a POST with 201)',
+    statuses: [201, 404],
     params: IntentParams,
     body: SendIntentBody,
     async handler(ctx, { params, body }) {

@@ -13,6 +13,7 @@ export const payoutRoutes = [
     path: '/v2/payouts',
     auth: 'api',
     summary: 'Initiate a payment: one-time (request + calldata) or recurring (permit + approval)',
+    statuses: [201],
     body: PayoutBody,
     async handler(ctx, { body }) {
       const created = body.recurrence
@@ -26,6 +27,7 @@ export const payoutRoutes = [
     path: '/v2/payouts/recurring/:id',
     auth: 'api',
     summary: 'Submit the recurring payment permit signature (activates the schedule)',
+    statuses: [201, 404],
     params: IdParams,
     body: ActivateBody,
     async handler(ctx, { params, body }) {
@@ -37,6 +39,7 @@ export const payoutRoutes = [
     path: '/v2/payouts/recurring/:id',
     auth: 'api',
     summary: 'Get the status of a recurring payment',
+    statuses: [200, 404],
     params: IdParams,
     handler(ctx, { params }) {
       return { status: 200, body: payoutStatus(getPayout(ctx, params.id)) }
@@ -47,6 +50,7 @@ export const payoutRoutes = [
     path: '/v2/payouts/recurring/:id',
     auth: 'api',
     summary: 'Cancel or unpause a recurring payment',
+    statuses: [200, 404],
     params: IdParams,
     body: UpdateBody,
     async handler(ctx, { params, body }) {

@@ -9,6 +9,7 @@ export const rateRoutes = [
     path: '/__sandbox/rates',
     auth: 'api',
     summary: "The caller's conversion rates: USD prices and each executable route",
+    statuses: [200],
     handler: (ctx) => ({ status: 200, body: listRates(ctx) }),
   }),
   defineRoute({
@@ -16,6 +17,7 @@ export const rateRoutes = [
     path: '/__sandbox/rates',
     auth: 'api',
     summary: 'Sets rates for the caller ({rates:[{from, to, rate}]}: 1 from = rate to); the chain follows',
+    statuses: [200],
     body: SetRatesBody,
     async handler(ctx, { body }) {
       return { status: 200, body: await setRates(ctx, body) }
@@ -26,6 +28,7 @@ export const rateRoutes = [
     path: '/__sandbox/rates',
     auth: 'api',
     summary: "Drops the caller's rate overrides (the fixture's rates apply again)",
+    statuses: [200],
     handler: (ctx) => ({ status: 200, body: resetRates(ctx) }),
   }),
 ]

@@ -15,6 +15,7 @@ export const requestRoutes = [
     path: '/v2/request',
     auth: 'api',
     summary: 'Create a request',
+    statuses: [201],
     body: CreateRequestBody,
     responses: { 201: CreateRequestResponse },
     async handler(ctx, { body }) {
@@ -27,6 +28,7 @@ export const requestRoutes = [
     path: '/v1/request',
     auth: 'api',
     summary: 'Create a request (v1: answers requestID with a capital D)',
+    statuses: [201],
     body: CreateRequestBody.extend({ payee: Address }),
     async handler(ctx, { body }) {
       const record = await createRequest(ctx, body)
@@ -38,6 +40,7 @@ export const requestRoutes = [
     path: '/v2/request/:requestId',
     auth: 'api',
     summary: 'Get the status of a request',
+    statuses: [200, 404],
     params: RequestIdParams,
     handler(ctx, { params }) {
       return { status: 200, body: statusV2(ctx.shared, ctx.world, getRequest(ctx, params.requestId)) }
@@ -48,6 +51,7 @@ export const requestRoutes = [
     path: '/v2/request/:requestId',
     auth: 'api',
     summary: 'Stop or resume the recurrence of a request',
+    statuses: [200, 404],
     params: RequestIdParams,
     body: z.object({ isRecurrenceStopped: z.boolean() }),
     async handler(ctx, { params, body }) {
@@ -60,6 +64,7 @@ export const requestRoutes = [
     path: '/v1/request/:paymentReference',
     auth: 'api',
     summary: 'Get the status of a request by payment reference',
+    statuses: [200, 404],
     params: ReferenceParams,
     responses: { 200: RequestStatusV1 },
     handler(ctx, { params }) {

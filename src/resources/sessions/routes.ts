@@ -21,6 +21,7 @@ export const sessionRoutes = [
     path: '/__sandbox/sessions',
     auth: 'api',
     summary: "Issues a session token (Authorization: Bearer) bound to the caller's tenant",
+    statuses: [201],
     body: SessionBody,
     handler(ctx, { body }) {
       const token = `sess_${ctx.shared.ids.hex(24)}`
@@ -39,6 +40,7 @@ export const sessionRoutes = [
     path: '/__sandbox/sessions/:token',
     auth: 'api',
     summary: "Ends one of the caller's session tokens",
+    statuses: [200, 404],
     params: z.object({ token: z.string() }),
     handler(ctx, { params }) {
       const entry = ctx.shared.directory.sessionToTenant.get(params.token)

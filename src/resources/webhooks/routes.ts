@@ -19,6 +19,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
     path: `${version}/webhook`,
     auth: 'api',
     summary: 'Register a webhook URL; answers its id and signing secret',
+    statuses: [201],
     body: z.unknown(),
     responses: { 201: CreateWebhookResponse },
     handler(ctx, { body }) {
@@ -31,6 +32,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
     path: `${version}/webhook`,
     auth: 'api',
     summary: "The key's webhooks",
+    statuses: [200],
     responses: { 200: z.array(WebhookRecord) },
     handler: (ctx) => ({ status: 200, body: ctx.shared.webhooks.registry.list(ctx.tenant!) }),
   }),
@@ -39,6 +41,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
     path: `${version}/webhook/test`,
     auth: 'api',
     summary: 'Send a test event to every active webhook of the key',
+    statuses: [201, 404],
     body: z.unknown(),
     handler(ctx, { body }) {
       const deliveries = sendTestWebhook(ctx, parseTestEventType(body))
@@ -50,6 +53,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
     path: `${version}/webhook/:webhookId`,
     auth: 'api',
     summary: 'Enable or disable a webhook',
+    statuses: [200, 404],
     params: IdParams,
     handler(ctx, { params }) {
       toggleWebhook(ctx, params.webhookId)
@@ -61,6 +65,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
     path: `${version}/webhook/:webhookId`,
     auth: 'api',
     summary: 'Delete a webhook',
+    statuses: [200, 404],
     params: IdParams,
     handler(ctx, { params }) {
       deleteWebhook(ctx, params.webhookId)
