@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
+import { bannerJson, bannerLines } from './banner.ts'
 import type { NetworkName } from './chain/types.ts'
 import { startServer } from './server.ts'
+import { attachTerminalLog, type LogFormat } from './terminal-log.ts'
 
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain
 
@@ -17,6 +19,8 @@ Options:
   --scenarios <dir>   extra scenario files (.ts, .js, .json); repeatable (env SANDBOX_SCENARIOS, comma list)
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
+  -q, --quiet         print only the first line: no banner details, no log of calls, events, payments, webhooks
+  --log-format <f>    text (default) or json: one JSON object per line, the banner included (env SANDBOX_LOG_FORMAT)
   -h, --help          this text
 `
 
@@ -34,6 +38,8 @@ async function main(): Promise<void> {
       scenarios: { type: 'string', multiple: true },
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -56,6 +62,9 @@ async function main(): Promise<void> {
   if (webhookUrl && !/^https?:\/\/[^\s]+$/.test(webhookUrl))
     throw new Error(`invalid --webhook-url ${webhookUrl}`)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`)
+  const logFormat = values['log-format'] ?? env.SANDBOX_LOG_FORMAT ?? 'text'
+  if (logFormat !== 'text' && logFormat !== 'json')
+    throw new Error(`invalid --log-format ${logFormat} (text or json)`)
   const started = Date.now()
   const server = await startServer({
     port,
@@ -73,31 +82,19 @@ async function main(): Promise<void> {
       ? { webhooks: { url: webhookUrl, ...(webhookSecret ? { secret: webhookSecret } : {}) } }
       : {}),
   })
-  const chain = server.sandbox.chain
   const hook = server.sandbox.shared.webhooks.defaultTarget
-  const lines = [
-    `Request Sandbox listening on ${server.url} (ready in ${Date.now() - started} ms)`,
-    `  API:     ${server.url}/v2/request  (any x-api-key${apiKeys?.length ? `; strict: ${apiKeys.join(', ')}` : ''})`,
-    `  dashboard: ${server.url}/`,
-    `  health:  ${server.url}/__sandbox/health`,
-    `  scenario: ${server.sandbox.shared.scenarios.defaultScenario} (of ${server.sandbox.shared.scenarios.registry.names().length}: GET /__sandbox/scenarios)`,
-  ]
-  if (hook)
-    lines.push(
-      `  webhooks: every event to ${hook.url} (secret ${webhookSecret ? 'from --webhook-secret' : hook.secret})`,
-    )
-  if (chain) {
-    for (const c of server.sandbox.chains.values()) {
-      const alias = c === chain ? ` (also ${server.url}/rpc)` : ''
-      lines.push(
-        `  chain:   ${c.network} (chain id ${c.chainId}), JSON-RPC at ${server.url}/rpc/${c.network}${alias}`,
-      )
-    }
-    lines.push(
-      `  funded:  ${chain.accounts[0]?.address} (key ${chain.accounts[0]?.privateKey}) and 9 more, see /__sandbox/chain`,
-    )
+  const facts = {
+    readyMs: Date.now() - started,
+    ...(apiKeys?.length ? { apiKeys } : {}),
+    ...(hook ? { webhook: { url: hook.url, secret: hook.secret, secretGiven: Boolean(webhookSecret) } } : {}),
   }
-  process.stdout.write(`${lines.join('\n')}\n`)
+  const quiet = Boolean(values.quiet)
+  process.stdout.write(
+    logFormat === 'json'
+      ? `${JSON.stringify(bannerJson(server, facts))}\n`
+      : `${bannerLines(server, facts, quiet).join('\n')}\n`,
+  )
+  if (!quiet) attachTerminalLog(server.sandbox, { format: logFormat as LogFormat })
   const stop = async () => {
     await server.close()
     process.exit(0)

@@ -98,11 +98,15 @@ function toPayment(
 }
 
 /** Records one transfer on one request (once per log) and announces it. */
+/** Told of each payment the detector records, once, with the request it pays (the terminal log's line). */
+export type PaymentListener = (world: World, request: RequestRecord, payment: DetectedPayment) => void
+
 async function applyTo(
   shared: SharedState,
   world: World,
   requestId: string,
   t: DetectedTransfer,
+  onPayment?: PaymentListener,
 ): Promise<void> {
   const record = world.requests.get(requestId)
   if (!record || !paysRequest(shared, record, t)) return
@@ -114,6 +118,7 @@ async function applyTo(
     draft.payments.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex)
     draft.isListening = !isFullyPaid(shared, draft) && draft.payRequestedAt !== null
   }))!
+  onPayment?.(world, updated, payment)
   const paidNow = isFullyPaid(shared, updated)
   // A recurring payout's execution is announced by the relayer that sent it (with recurringPayment.id).
   if (payoutOfChildRequest(world, requestId)) return
@@ -144,7 +149,7 @@ async function rollback(shared: SharedState, chainId: number, fromBlock: bigint)
 }
 
 /** The detector's sink: matches logs to the requests of every tenant through shared.paymentReferences. */
-export function createDetectionSink(shared: SharedState): DetectorSink {
+export function createDetectionSink(shared: SharedState, onPayment?: PaymentListener): DetectorSink {
   return {
     watches: (hash: Hex) => shared.paymentReferences.has(hash),
     async apply(transfers) {
@@ -152,7 +157,7 @@ export function createDetectionSink(shared: SharedState): DetectorSink {
       for (const t of transfers) {
         for (const entry of shared.paymentReferences.lookup(t.referenceHash, live)) {
           try {
-            await applyTo(shared, entry.world, entry.requestId, t)
+            await applyTo(shared, entry.world, entry.requestId, t, onPayment)
           } catch (error) {
             shared.log(`recording payment ${t.txHash}:${t.logIndex} failed`, error)
           }
