@@ -115,19 +115,20 @@ function tryIt({ method, path, op }: Operation): HTMLElement {
       ),
       (op.security ?? []).length ? field('x-sandbox-scenario', scenario, `${id}-scenario`) : null,
     ),
-    body ? field('Body (JSON)', body, `${id}-body`) : null,
+    body ? h('div', { class: 'field-body' }, field('Body (JSON)', body, `${id}-body`)) : null,
     h('button', { type: 'submit' }, `Send ${method.toUpperCase()}`),
     status,
     answer,
   )
 }
 
-function operationView(entry: Operation): HTMLElement {
+function operationView(entry: Operation, components: Json): HTMLElement {
   const { method, path, op } = entry
   const params = ((op.parameters ?? []) as Json[]).filter((p) => !p.$ref)
+  // the sandbox's own headers, by the names a caller sends
   const shared = ((op.parameters ?? []) as Json[])
     .filter((p) => p.$ref)
-    .map((p) => String(p.$ref).split('/').pop())
+    .map((p) => components.parameters?.[String(p.$ref).split('/').pop()!]?.name ?? p.$ref)
   const schemes = ((op.security ?? []) as Json[]).flatMap((s) => Object.keys(s))
   const bodySchema = op.requestBody?.content?.['application/json']?.schema
   return h(
@@ -236,7 +237,7 @@ async function start(): Promise<void> {
         'section',
         { id: `tag-${slug(tag)}`, 'aria-labelledby': `h-${slug(tag)}` },
         h('h2', { id: `h-${slug(tag)}` }, tag),
-        byTag.get(tag)!.map(operationView),
+        byTag.get(tag)!.map((op) => operationView(op, doc.components ?? {})),
       ),
     ),
   )
