@@ -2,6 +2,7 @@
 import { load } from './load.ts'
 import { formatPaymentLatency, measurePaymentLatency } from './payment-latency.ts'
 import { freePort, startChild, treeRss, waitFor200 } from './processes.ts'
+import { formatRecurringCatchUp, measureRecurringCatchUp } from './recurring-catch-up.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const durationMs = Number(process.env.BENCH_MS ?? 3000)
@@ -92,6 +93,7 @@ async function main() {
     `resident memory, sandbox + anvil, after 10000 created requests: ${rssMb.toFixed(0)} MB (target < 250 MB)`,
   )
   console.log(formatPaymentLatency(await measurePaymentLatency({ runs: 30 })))
+  console.log(formatRecurringCatchUp(await measureRecurringCatchUp(10)))
   const errors = figures.read.errors + figures.create.errors
   if (errors) console.log(`errors during the sandbox runs: ${errors}`)
 }

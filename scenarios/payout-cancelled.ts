@@ -24,7 +24,7 @@ export default defineScenario({
       paymentCurrency: 'FAU-sepolia',
       payee,
       recurrence: {
-        startDate: api.world.clock.now().toISOString(),
+        startDate: api.clock.now().toISOString(),
         frequency: 'DAILY',
         totalPayments: 3,
         payer: payer.address,

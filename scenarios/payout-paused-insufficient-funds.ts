@@ -21,7 +21,7 @@ export default defineScenario({
       paymentCurrency: 'FAU-sepolia',
       payee: api.faker.finance.ethereumAddress(),
       recurrence: {
-        startDate: api.world.clock.now().toISOString(),
+        startDate: api.clock.now().toISOString(),
         frequency: 'DAILY',
         totalPayments: 3,
         payer: payer.address,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { bannerJson, bannerLines } from './banner.ts'
-import type { NetworkName } from './chain/types.ts'
+import type { NetworkName } from './chain/index.ts'
 import { startServer } from './server.ts'
 import { attachTerminalLog, type LogFormat } from './terminal-log.ts'
 

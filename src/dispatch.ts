@@ -1,11 +1,17 @@
 import type { z } from 'zod'
 import { type AuthOptions, authenticate, type Caller } from './auth/authenticate.ts'
+import { allowsCredentials } from './auth/portal-session.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
 import type { RouteDefinition } from './contract/route.ts'
 import type { RouteContext, SharedState } from './contract/route-context.ts'
 import { renderError } from './errors/render-error.ts'
-import { FieldListError, SandboxError } from './errors/sandbox-error.ts'
+import {
+  FieldListError,
+  ROUTE_NOT_FOUND_HEADER,
+  RouteNotFoundError,
+  SandboxError,
+} from './errors/sandbox-error.ts'
 
 /** Request headers a browser app may send; preflights allow all of them. */
 export const CORS_ALLOWED_HEADERS = [
@@ -23,7 +29,7 @@ const corsHeaders: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
   'access-control-allow-headers': CORS_ALLOWED_HEADERS.join(','),
-  'access-control-expose-headers': 'retry-after,x-request-network-delivery,x-sandbox-fault',
+  'access-control-expose-headers': `retry-after,x-request-network-delivery,x-sandbox-fault,${ROUTE_NOT_FOUND_HEADER}`,
   'access-control-max-age': '600',
 }
 
@@ -96,7 +102,7 @@ export function createDispatcher(
 
   return async function dispatch(request) {
     const method = request.method.toUpperCase()
-    if (method === 'OPTIONS') return { status: 204, headers: { ...corsHeaders }, body: undefined }
+    if (method === 'OPTIONS') return { status: 204, headers: cors(request), body: undefined }
     let response: NeutralResponse
     try {
       response = await handle(method, request)
@@ -104,8 +110,20 @@ export function createDispatcher(
       response = renderError(error, shared.log)
     }
     // browsers send Origin on every cross-origin call: answer them with CORS headers, skip the bytes otherwise
-    if (request.headers.origin !== undefined) response.headers = { ...corsHeaders, ...response.headers }
+    if (request.headers.origin !== undefined) response.headers = { ...cors(request), ...response.headers }
     return response
+  }
+
+  /** CORS headers; the portal's cookie routes name the Origin and allow credentials (browsers send the cookie). */
+  function cors(request: NeutralRequest): Record<string, string> {
+    const origin = request.headers.origin
+    if (!origin || origin === 'null' || !allowsCredentials(request.path)) return { ...corsHeaders }
+    return {
+      ...corsHeaders,
+      'access-control-allow-origin': origin,
+      'access-control-allow-credentials': 'true',
+      vary: 'Origin',
+    }
   }
 
   async function handle(method: string, request: NeutralRequest): Promise<NeutralResponse> {
@@ -118,7 +136,7 @@ export function createDispatcher(
         break
       }
     }
-    if (!match) throw new SandboxError(404, `Cannot ${method} ${request.path}`)
+    if (!match) throw new RouteNotFoundError(method, request.path)
     const { route } = match.route
 
     const caller: Caller | null =

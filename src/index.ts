@@ -1,4 +1,4 @@
-export type { LiveChain, NetworkName, SandboxAccount } from './chain/types.ts'
+export type { LiveChain, NetworkName, SandboxAccount } from './chain/index.ts'
 export type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 export { createControl, type SandboxControl } from './control/control.ts'
 export { defineScenario, type ScenarioDefinition, type ScenarioSeedApi } from './control/scenarios/define.ts'

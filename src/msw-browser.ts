@@ -1,8 +1,25 @@
 // `request-sandbox/msw/browser`: MSW handlers for a browser (setupWorker), where no anvil can be spawned and
 // no Node built-ins exist. They forward the app's API calls to a running sandbox server by URL (whose chain the
 // app's wallet also talks to, at <sandboxUrl>/rpc), adding the test's own key and scenario headers.
-// Only msw and fetch are used here, so bundlers can ship this file to a browser.
+// Only msw and fetch are used here (and in ../harness/remote.ts), so bundlers can ship this file to a browser.
+// The tenant (`remoteTenant`) has the same interface as the in-process harness's (`HarnessTenant`).
 import { bypass, HttpResponse, http, type RequestHandler } from 'msw'
+
+export { type WaitOptions, waitFor } from './contract/wait.ts'
+export { journalQuery, type RemoteTenant, remoteTenant } from './harness/remote.ts'
+export type {
+  EventType,
+  FaucetResult,
+  HarnessChain,
+  HarnessChainInfo,
+  HarnessDelivery,
+  HarnessTenant,
+  HarnessWebhook,
+  JournalEntry,
+  JournalFilter,
+  SandboxEvent,
+  ScenarioState,
+} from './harness/types.ts'
 
 /** Options of createRemoteHandlers. */
 export interface RemoteHandlersOptions {
@@ -38,35 +55,4 @@ export function createRemoteHandlers(options: RemoteHandlersOptions): RequestHan
       return new HttpResponse(await response.text(), { status: response.status, headers: out })
     }),
   ]
-}
-
-/** The control API of a running sandbox for one key (the browser-side twin of the in-process test tenant). */
-export function remoteTenant(sandboxUrl: string, apiKey: string) {
-  const root = sandboxUrl.replace(/\/+$/, '')
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(
-      bypass(
-        new Request(`${root}${path}`, {
-          method,
-          headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        }),
-      ),
-    )
-    const json = (await response.json()) as unknown
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-    return json as any
-  }
-  return {
-    apiKey,
-    headers: { 'x-api-key': apiKey },
-    use: (scenario: string) => call('PUT', '/__sandbox/scenario', { scenario }),
-    scenario: () => call('GET', '/__sandbox/scenario'),
-    advance: (seconds: number) => call('POST', '/__sandbox/clock/advance', { seconds }),
-    faucet: (address: string, currency: string, amount: string) =>
-      call('POST', '/__sandbox/faucet', { address, currency, amount }),
-    journal: (query = '') => call('GET', `/__sandbox/journal${query ? `?${query}` : ''}`),
-    reset: () => call('POST', '/__sandbox/reset'),
-    chain: () => call('GET', '/__sandbox/chain'),
-  }
 }

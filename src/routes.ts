@@ -7,13 +7,16 @@ import { sandboxRoutes } from './control/sandbox-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
+import { journeyRoutes } from './resources/journeys/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
+import { payeeDestinationRoutes } from './resources/payee-destinations/routes.ts'
 import { payerPageRoutes } from './resources/payers/page-routes.ts'
 import { payerControlRoutes, payerRoutes } from './resources/payers/routes.ts'
 import { paymentDetailControlRoutes, paymentDetailRoutes } from './resources/payment-details/routes.ts'
 import { paymentIntentRoutes } from './resources/payment-intents/routes.ts'
 import { paymentRoutes } from './resources/payments/routes.ts'
 import { payoutRoutes } from './resources/payouts/routes.ts'
+import { portalRoutes } from './resources/portal/routes.ts'
 import { rateRoutes } from './resources/rates/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
 import { sessionRoutes } from './resources/sessions/routes.ts'
@@ -40,6 +43,9 @@ export const routes: readonly RouteDefinition<any, any, any>[] = [
   ...sessionRoutes,
   ...sandboxRoutes,
   ...webhookRoutes,
+  ...payeeDestinationRoutes,
+  ...portalRoutes,
+  ...journeyRoutes,
   // last: the dashboard's page and files are never tested by an API call
   ...dashboardRoutes,
   ...docsRoutes(() => routes),

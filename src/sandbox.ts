@@ -1,15 +1,21 @@
 import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { TenantDirectory } from './auth/directory.ts'
-import { type PaymentDetector, startDetector } from './chain/detector.ts'
-import { createOperator } from './chain/operator.ts'
-import { createRelayer, type Relayer } from './chain/relayer.ts'
-import { startChain } from './chain/start-chain.ts'
-import type { ChainContracts, LiveChain, NetworkName } from './chain/types.ts'
+import {
+  type ChainContracts,
+  createOperator,
+  createRelayer,
+  type LiveChain,
+  type NetworkName,
+  type PaymentDetector,
+  type Relayer,
+  startChain,
+  startDetector,
+  syncChainTime,
+} from './chain/index.ts'
 import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import type { SharedState } from './contract/route-context.ts'
-import { syncChainTime } from './control/clock.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import { Journal } from './control/journal.ts'
 import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './control/middleware.ts'

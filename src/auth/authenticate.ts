@@ -3,10 +3,11 @@ import type { RouteDefinition } from '../contract/route.ts'
 import type { SharedState } from '../contract/route-context.ts'
 import { UnauthorizedError } from '../errors/sandbox-error.ts'
 import { authenticateClientId, type ClientIdGrant } from './client-id.ts'
+import { portalSessionPlatform } from './portal-session.ts'
 import { authenticateSession } from './session.ts'
 
-/** How a caller proved who it is. */
-export type CredentialKind = 'api-key' | 'client-id' | 'session'
+/** How a caller proved who it is (`portal-session`: the portal's `session_token` cookie). */
+export type CredentialKind = 'api-key' | 'client-id' | 'session' | 'portal-session'
 
 /** Who is calling: the tenant whose world the call reads and writes. */
 export interface Caller {
@@ -16,6 +17,8 @@ export interface Caller {
   via: CredentialKind
   /** the client ID used, on client-ID calls (its fee settings apply to calldata) */
   clientId?: ClientIdGrant
+  /** the portal platform, on cookie-session calls */
+  platformId?: string
 }
 
 /** Options of authentication that come from the sandbox's configuration. */
@@ -28,11 +31,16 @@ export interface AuthOptions {
 const clientIdPaths = /^\/v2\/(currencies|request|payments|payouts|secure-payments|payee-destination)(\/|$)/
 // Endpoint 15 and its neighbours: an API key or a session token (`Authorization: Bearer`).
 const sessionPaths = /^\/v2\/client-ids(\/|$)/
+// FULL's portal endpoints: the session_token cookie only (webhooks also keep the sandbox's x-api-key management).
+const portalOnlyPaths = /^\/v[12]\/(key|auth\/logout|platforms|request-tech)(\/|$)/
+const webhookPaths = /^\/v[12]\/webhook(\/|$)/
 
 /** The credentials a route accepts, from the service's documents (the API key is accepted everywhere). */
 export function acceptedCredentials(
   route: Pick<RouteDefinition<unknown, unknown, unknown>, 'path'>,
 ): CredentialKind[] {
+  if (portalOnlyPaths.test(route.path)) return ['portal-session']
+  if (webhookPaths.test(route.path)) return ['api-key', 'portal-session']
   if (clientIdPaths.test(route.path)) return ['api-key', 'client-id']
   if (sessionPaths.test(route.path)) return ['api-key', 'session']
   return ['api-key']
@@ -48,12 +56,15 @@ export async function authenticate(
   shared: SharedState,
   options: AuthOptions,
 ): Promise<Caller> {
+  const accepted = acceptedCredentials(route)
   const key = request.headers['x-api-key']?.trim()
-  if (key) {
-    if (options.apiKeys && !options.apiKeys.has(key)) throw new UnauthorizedError()
+  if (key && accepted.includes('api-key')) {
+    // keys issued by the portal answer by their state (and pass strict mode); any other key is its own tenant
+    const standing = shared.directory.portal.standing(key)
+    if (standing === 'refused') throw new UnauthorizedError()
+    if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key)) throw new UnauthorizedError()
     return { tenant: key, via: 'api-key' }
   }
-  const accepted = acceptedCredentials(route)
   const clientId = request.headers['x-client-id']?.trim()
   if (clientId && accepted.includes('client-id')) {
     const grant = await authenticateClientId(clientId, request.headers.origin, shared)
@@ -62,6 +73,10 @@ export async function authenticate(
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
   if (bearer && accepted.includes('session')) {
     return { tenant: authenticateSession(bearer, shared), via: 'session' }
+  }
+  if (accepted.includes('portal-session')) {
+    const platform = portalSessionPlatform(request.headers, shared)
+    if (platform) return { tenant: platform.tenant, via: 'portal-session', platformId: platform.id }
   }
   throw new UnauthorizedError()
 }

@@ -1,6 +1,7 @@
 // Credentials that arrive without the tenant's API key (client IDs, session tokens, the links of the payer
 // pages) are resolved to their tenant here. The records themselves live in the tenant's world; these maps only
 // say which world to look in. One directory per sandbox, shared by every tenant.
+import { PortalCredentials } from './portal-credentials.ts'
 
 /** Where a client ID's record lives: the tenant (API key) that created it, its scenario and internal id. */
 export interface ClientIdOwner {
@@ -32,4 +33,6 @@ export class TenantDirectory {
   readonly sessionToTenant = new Map<string, SessionEntry>()
   /** token in an agreementUrl / kycUrl -> the payer it belongs to */
   readonly pageTokenToPayer = new Map<string, PayerPageOwner>()
+  /** the portal's accounts, cookie sessions and issued API keys */
+  readonly portal = new PortalCredentials()
 }

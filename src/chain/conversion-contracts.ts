@@ -3,6 +3,7 @@
 // shifts a nonce and the published addresses can be used. Registering the feeds in the path contract is a
 // function call whose storage effects are traced and written, for the same reason.
 import { type Address, encodeFunctionData, getAddress, type Hex, keccak256, toHex } from 'viem'
+import { chainlinkConversionPathAbi } from './abis.ts'
 import { artifacts } from './artifacts.ts'
 import { type ChainContext, installAt, rawRequest } from './install-contracts.ts'
 
@@ -99,7 +100,7 @@ export async function installConversionStack(
   ])
   if (feeds.length === 0) return
   const data = encodeFunctionData({
-    abi: artifacts.ChainlinkConversionPath.abi,
+    abi: chainlinkConversionPathAbi,
     functionName: 'updateAggregatorsList',
     args: [feeds.map((f) => f.base), feeds.map((f) => f.quote), feeds.map((f) => f.address)],
   })
@@ -115,7 +116,7 @@ export async function readConversion(
 ): Promise<bigint> {
   const [result] = (await ctx.publicClient.readContract({
     address: pathContract,
-    abi: artifacts.ChainlinkConversionPath.abi,
+    abi: chainlinkConversionPathAbi,
     functionName: 'getConversion',
     args: [amount, path],
   })) as readonly [bigint, bigint]

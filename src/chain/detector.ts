@@ -4,10 +4,10 @@
 // tenants; it guarantees order, at-most-once per log as long as the log stays on chain, and rollback when it
 // does not (evm_revert, anvil restart: a block number going backwards or a block hash that changed).
 import { type Address, decodeEventLog, getAddress, type Hex } from 'viem'
+import { detectionAbi } from './abis.ts'
 import { type HeadWatcher, watchHeads } from './head-watcher.ts'
 import {
   CONVERSION_TOPIC,
-  detectionAbi,
   ERC20_TRANSFER_TOPIC,
   ETH_TRANSFER_TOPIC,
   type PairedLog,

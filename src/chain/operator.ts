@@ -3,32 +3,11 @@
 // is the deployer minting the destination token to the operator (LiveChain.fund): what arrives is exactly what the
 // intent said, with no liquidity to manage. Every send waits for its receipt and throws on revert; sends on one
 // chain are serialised so concurrent settlements never race for the operator's nonce.
-import {
-  type Abi,
-  type Address,
-  BaseError,
-  ContractFunctionRevertedError,
-  createWalletClient,
-  type Hash,
-  type Hex,
-  http,
-  maxUint256,
-  parseAbi,
-  parseSignature,
-  type TransactionReceipt,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { artifacts } from './artifacts.ts'
+import { type Address, type Hash, type Hex, maxUint256, parseSignature } from 'viem'
+import { erc20Abi, erc20FeeProxyAbi, erc2612Abi, permit2Abi } from './abis.ts'
 import { PERMIT2_ADDRESS } from './install-contracts.ts'
+import { type ContractCall, createSender, type TransactionSender } from './sender.ts'
 import type { LiveChain } from './types.ts'
-
-const permitAbi = parseAbi([
-  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-])
-const feeProxyAbi = parseAbi([
-  'function transferFromWithReferenceAndFee(address _tokenAddress, address _to, uint256 _amount, bytes _paymentReference, uint256 _feeAmount, address _feeAddress)',
-])
 
 /** A token and the most Permit2 may move of it (one entry of `permitted`). */
 export interface TokenPermission {
@@ -73,70 +52,38 @@ export interface SandboxOperator {
   ): Promise<Hash>
 }
 
-/** Why an on-chain step failed, in one line (the revert's error name and arguments when known). */
-export function revertReason(error: unknown): string {
-  if (error instanceof BaseError) {
-    const revert = error.walk((e) => e instanceof ContractFunctionRevertedError)
-    if (revert instanceof ContractFunctionRevertedError) {
-      const name = revert.data?.errorName ?? revert.reason
-      const args = revert.data?.args?.map(String).join(', ')
-      if (name) return args ? `${name}(${args})` : name
-    }
-    return error.shortMessage
-  }
-  return error instanceof Error ? error.message : String(error)
-}
-
 /** Creates the operator of a sandbox over its live chains (the key is roles.operator, funded with ETH on each). */
 export function createOperator(chains: ReadonlyMap<string, LiveChain>): SandboxOperator | null {
   const first = chains.values().next().value as LiveChain | undefined
   if (!first) return null
-  const account = privateKeyToAccount(first.roles.operator.privateKey)
-  const tails = new Map<string, Promise<unknown>>()
+  const senders = new Map<string, TransactionSender>()
 
   const chainOf = (network: string): LiveChain => {
     const chain = chains.get(network)
     if (!chain) throw new Error(`no live chain for ${network}`)
     return chain
   }
-
-  /** Simulates then sends one call from the operator; resolves with the mined, successful tx hash. */
-  const send = (network: string, call: { to: Address; abi: Abi; functionName: string; args: unknown[] }) => {
-    const chain = chainOf(network)
-    const run = async (): Promise<Hash> => {
-      const wallet = createWalletClient({
-        account,
-        chain: chain.publicClient.chain,
-        transport: http(chain.rpcUrl),
-      })
-      const { request } = await chain.publicClient.simulateContract({
-        account,
-        address: call.to,
-        abi: call.abi,
-        functionName: call.functionName,
-        args: call.args,
-      } as never)
-      const hash = await wallet.writeContract(request as never)
-      const receipt: TransactionReceipt = await chain.publicClient.waitForTransactionReceipt({ hash })
-      if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted on ${network}`)
-      return hash
+  const senderOf = (network: string): TransactionSender => {
+    let sender = senders.get(network)
+    if (!sender) {
+      sender = createSender(chainOf(network), first.roles.operator.privateKey, network)
+      senders.set(network, sender)
     }
-    const tail = tails.get(network) ?? Promise.resolve()
-    const result = tail.then(run, run)
-    tails.set(
-      network,
-      result.catch(() => undefined),
-    )
-    return result
+    return sender
   }
 
+  /** Simulates then sends one call from the operator; resolves with the mined, successful tx hash. */
+  const send = async (network: string, call: ContractCall): Promise<Hash> =>
+    (await senderOf(network).send(call)).transactionHash
+
+  const address = first.roles.operator.address
   return {
-    address: account.address,
+    address,
     submitPermit(network, permit) {
       const { v, r, s, yParity } = parseSignature(permit.signature)
       return send(network, {
         to: permit.token,
-        abi: permitAbi,
+        abi: erc2612Abi,
         functionName: 'permit',
         args: [
           permit.owner,
@@ -152,7 +99,7 @@ export function createOperator(chains: ReadonlyMap<string, LiveChain>): SandboxO
     pullWithWitness(network, t) {
       return send(network, {
         to: PERMIT2_ADDRESS,
-        abi: artifacts.SandboxPermit2.abi,
+        abi: permit2Abi,
         functionName: 'permitWitnessTransferFrom',
         args: [
           { permitted: t.permitted, nonce: t.nonce, deadline: t.deadline },
@@ -168,18 +115,18 @@ export function createOperator(chains: ReadonlyMap<string, LiveChain>): SandboxO
       const chain = chainOf(network)
       const proxy = chain.contracts.ERC20FeeProxy
       if (!proxy) throw new Error(`ERC20FeeProxy is not installed on ${network}`)
-      await chain.fund(args.token, account.address, args.amount + args.fee)
-      if ((await chain.allowance(args.token, account.address, proxy)) < args.amount + args.fee) {
+      await chain.fund(args.token, address, args.amount + args.fee)
+      if ((await chain.allowance(args.token, address, proxy)) < args.amount + args.fee) {
         await send(network, {
           to: args.token,
-          abi: permitAbi,
+          abi: erc20Abi,
           functionName: 'approve',
           args: [proxy, maxUint256],
         })
       }
       return send(network, {
         to: proxy,
-        abi: feeProxyAbi,
+        abi: erc20FeeProxyAbi,
         functionName: 'transferFromWithReferenceAndFee',
         args: [args.token, args.to, args.amount, args.reference, args.fee, args.feeAddress],
       })

@@ -1,16 +1,11 @@
 // Request Network's payment events as the detector reads them: topics, ABI, and how a conversion proxy's
 // transfer is paired with the conversion event it emits next.
-import { type Hex, parseAbi, toEventSelector } from 'viem'
+import { type Hex, toEventSelector } from 'viem'
+import { detectionAbi } from './abis.ts'
 
 /** What a watched contract is: which event it emits and whether a conversion event accompanies it. */
 export type ProxyKind = 'erc20-fee' | 'eth-fee' | 'erc20-conversion' | 'eth-conversion'
 
-/** The events the detector reads (ERC20FeeProxy, EthereumFeeProxy, and the conversion proxies' own event). */
-export const detectionAbi = parseAbi([
-  'event TransferWithReferenceAndFee(address tokenAddress, address to, uint256 amount, bytes indexed paymentReference, uint256 feeAmount, address feeAddress)',
-  'event TransferWithReferenceAndFee(address to, uint256 amount, bytes indexed paymentReference, uint256 feeAmount, address feeAddress)',
-  'event TransferWithConversionAndReference(uint256 amount, address currency, bytes indexed paymentReference, uint256 feeAmount, uint256 maxRateTimespan)',
-])
 const [erc20Event, ethEvent, conversionEvent] = detectionAbi
 /** topic0 of ERC20FeeProxy's event. */
 export const ERC20_TRANSFER_TOPIC = toEventSelector(erc20Event)

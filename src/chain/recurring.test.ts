@@ -13,10 +13,10 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { recurringProxyAbi } from './abis.ts'
 import {
   permitStruct,
   RECURRING_PROXY,
-  recurringProxyAbi,
   SCHEDULE_PERMIT_TYPES,
   type SchedulePermitValues,
   schedulePermitDomain,

@@ -9,9 +9,6 @@ import type { ChainContracts } from './types.ts'
 /** Name of the recurring proxy in fixtures/networks.json and in LiveChain.contracts. */
 export const RECURRING_PROXY = 'ERC20RecurringPaymentProxy'
 
-/** ABI of the installed recurring proxy (our own contract). */
-export const recurringProxyAbi = artifacts.RecurringPaymentProxy.abi
-
 /** EIP-712 domain name and version of the recurring proxy. */
 export const SCHEDULE_PERMIT_DOMAIN = { name: 'ERC20RecurringPaymentProxy', version: '1' } as const
 

@@ -2,21 +2,11 @@
 // triggerRecurringPayment from roles.relayer, one at a time per chain (one nonce sequence), after checking the
 // subscriber's balance and allowance and simulating the call, so a failure comes back as a reason, not a
 // stuck transaction.
-import {
-  type Address,
-  BaseError,
-  ContractFunctionRevertedError,
-  createWalletClient,
-  type Hash,
-  type Hex,
-  http,
-  parseEventLogs,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { syncChainTime } from '../control/clock.ts'
-import { erc20FeeProxyAbi } from '../resources/pay/abis.ts'
-import { permitStruct, RECURRING_PROXY, recurringProxyAbi, type SchedulePermitValues } from './recurring.ts'
-import { serialQueue } from './start-chain.ts'
+import { type Address, type Hash, type Hex, parseEventLogs } from 'viem'
+import { erc20FeeProxyAbi, recurringProxyAbi } from './abis.ts'
+import { permitStruct, RECURRING_PROXY, type SchedulePermitValues } from './recurring.ts'
+import { createSender, decodeRevert, TransactionRevertedError } from './sender.ts'
+import { chainTime, syncChainTime } from './time.ts'
 import type { LiveChain } from './types.ts'
 
 /** One payment of a schedule to trigger. */
@@ -75,27 +65,18 @@ const revertReasons: Record<string, [string, string]> = {
 }
 
 function failureOf(error: unknown): RelayFailure {
-  if (error instanceof BaseError) {
-    const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError)
-    const name = reverted instanceof ContractFunctionRevertedError ? reverted.data?.errorName : undefined
-    const known = name ? revertReasons[name] : undefined
-    if (known) return new RelayFailure(...known)
-    return new RelayFailure(`Transaction reverted: ${name ?? error.shortMessage}`, 'failed')
-  }
-  return new RelayFailure(`Transaction failed: ${(error as Error).message}`, 'failed')
+  const { errorName, message, fromChain } = decodeRevert(error)
+  if (!fromChain) return new RelayFailure(`Transaction failed: ${message}`, 'failed')
+  const known = errorName ? revertReasons[errorName] : undefined
+  if (known) return new RelayFailure(...known)
+  return new RelayFailure(`Transaction reverted: ${errorName ?? message}`, 'failed')
 }
 
 /** The relayer of one live chain (null when the chain has no recurring proxy). */
 export function createRelayer(chain: LiveChain): Relayer | null {
   const proxy = chain.contracts[RECURRING_PROXY]
   if (!proxy) return null
-  const account = privateKeyToAccount(chain.roles.relayer.privateKey)
-  const wallet = createWalletClient({
-    account,
-    chain: chain.publicClient.chain,
-    transport: http(chain.rpcUrl),
-  })
-  const enqueue = serialQueue()
+  const sender = createSender(chain, chain.roles.relayer.privateKey, chain.network)
 
   async function send(input: TriggerInput): Promise<RelayedPayment> {
     const permit = permitStruct(input.permit)
@@ -109,24 +90,24 @@ export function createRelayer(chain: LiveChain): Relayer | null {
     // The proxy checks the due time against block.timestamp: bring a lagging chain up to it first. A clock
     // advance of another tenant may move the chain at the same moment; only a chain still behind is an error.
     await syncChainTime([chain], input.dueAt).catch(async (error) => {
-      const latest = await chain.publicClient.getBlock({ blockTag: 'latest' })
-      if (latest.timestamp * 1000n < BigInt(input.dueAt.getTime())) throw error
+      if ((await chainTime(chain)) * 1000 < input.dueAt.getTime()) throw error
     })
     let hash: Hash
     try {
-      const { request } = await chain.publicClient.simulateContract({
-        account,
-        address: proxy!,
+      hash = await sender.writeNow({
+        to: proxy!,
         abi: recurringProxyAbi,
         functionName: 'triggerRecurringPayment',
         args: [permit, input.signature, input.index, input.paymentReference],
       })
-      hash = await wallet.writeContract(request)
     } catch (error) {
       throw failureOf(error)
     }
-    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
-    if (receipt.status !== 'success') throw new RelayFailure(`Transaction ${hash} reverted`, 'failed')
+    const receipt = await sender.confirm(hash).catch((error: unknown) => {
+      if (error instanceof TransactionRevertedError)
+        throw new RelayFailure(`Transaction ${hash} reverted`, 'failed')
+      throw error
+    })
     const log = parseEventLogs({
       abi: erc20FeeProxyAbi,
       logs: receipt.logs,
@@ -148,5 +129,5 @@ export function createRelayer(chain: LiveChain): Relayer | null {
     }
   }
 
-  return { address: account.address, trigger: (input) => enqueue(() => send(input)) }
+  return { address: sender.address, trigger: (input) => sender.serial(() => send(input)) }
 }

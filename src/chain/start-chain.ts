@@ -5,20 +5,19 @@ import {
   type Chain,
   createPublicClient,
   createTestClient,
-  createWalletClient,
   defineChain,
-  type Hash,
   http,
   keccak256,
-  parseAbi,
   parseEther,
   parseUnits,
   toHex,
 } from 'viem'
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
+import { erc20Abi, sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
 import { type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
 import { installRecurringProxy } from './recurring.ts'
+import { createSender } from './sender.ts'
 import type { ChainCurrency, LiveChain, NetworkName, SandboxAccount, StartChainOptions } from './types.ts'
 
 /** anvil's default mnemonic: its 10 accounts are the sandbox's user wallets. */
@@ -26,14 +25,6 @@ export const DEFAULT_MNEMONIC = 'test test test test test test test test test te
 
 /** ETH given to each sandbox role key. */
 export const ROLE_BALANCE = parseEther('10000')
-
-/** The SandboxToken functions the chain calls. */
-export const SANDBOX_TOKEN_ABI = parseAbi([
-  'function balanceOf(address owner) view returns (uint256)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-  'function mint(address to, uint256 amount)',
-  'function mintBatch(address[] to, uint256 amount)',
-])
 
 /** Chain id of a network, from fixtures/networks.json. */
 export function networkChainId(network: NetworkName): number {
@@ -75,16 +66,6 @@ export function sandboxChain(
     nativeCurrency: { name: native?.name ?? 'Ether', symbol: native?.symbol ?? 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   })
-}
-
-/** Runs tasks one after another (one sender, one nonce sequence); a failure does not block later tasks. */
-export function serialQueue(): <T>(task: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve()
-  return (task) => {
-    const run = tail.then(task, task)
-    tail = run.catch(() => undefined)
-    return run
-  }
 }
 
 /** A LiveChain as startChain returns it: also tells the pid of the anvil it spawned (null when given rpcUrl). */
@@ -138,33 +119,24 @@ async function setUpChain(
     ...Object.values(roles).map((r) => testClient.setBalance({ address: r.address, value: ROLE_BALANCE })),
   ])
 
-  const deployer = createWalletClient({
-    account: privateKeyToAccount(roles.deployer.privateKey),
-    chain,
-    transport,
-  })
-  const enqueue = serialQueue()
+  const deployer = createSender({ rpcUrl, publicClient }, roles.deployer.privateKey)
   const installedTokens = new Set(installed.tokenList.map((t) => t.address.toLowerCase()))
-  const confirm = async (hash: Hash): Promise<Hash> => {
-    const receipt = await publicClient.waitForTransactionReceipt({ hash })
-    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`)
-    return hash
-  }
 
   // One mintBatch per token: all sent first (in nonce order), then the receipts awaited together.
   const holders = accounts.map((a) => a.address)
   const whole = String(options.fundTokens ?? 1_000_000)
   const sent = installed.tokenList.map((token) =>
-    enqueue(() =>
-      deployer.writeContract({
-        address: token.address,
-        abi: SANDBOX_TOKEN_ABI,
+    deployer.submit(
+      {
+        to: token.address,
+        abi: sandboxTokenAbi,
         functionName: 'mintBatch',
         args: [holders, parseUnits(whole, token.decimals)],
-      }),
+      },
+      { simulate: false },
     ),
   )
-  await Promise.all(sent.map(async (hash) => confirm(await hash)))
+  await Promise.all(sent.map(async (hash) => deployer.confirm(await hash)))
 
   return {
     network,
@@ -181,7 +153,7 @@ async function setUpChain(
       if (token === 'native') return publicClient.getBalance({ address: owner })
       return publicClient.readContract({
         address: token,
-        abi: SANDBOX_TOKEN_ABI,
+        abi: erc20Abi,
         functionName: 'balanceOf',
         args: [owner],
       })
@@ -189,7 +161,7 @@ async function setUpChain(
     allowance(token: Address, owner: Address, spender: Address) {
       return publicClient.readContract({
         address: token,
-        abi: SANDBOX_TOKEN_ABI,
+        abi: erc20Abi,
         functionName: 'allowance',
         args: [owner, spender],
       })
@@ -201,15 +173,11 @@ async function setUpChain(
       }
       if (!installedTokens.has(token.toLowerCase()))
         throw new Error(`${token} is not a token installed on ${network}`)
-      const hash = await enqueue(() =>
-        deployer.writeContract({
-          address: token,
-          abi: SANDBOX_TOKEN_ABI,
-          functionName: 'mint',
-          args: [to, amount],
-        }),
+      const hash = await deployer.submit(
+        { to: token, abi: sandboxTokenAbi, functionName: 'mint', args: [to, amount] },
+        { simulate: false },
       )
-      return confirm(hash)
+      return (await deployer.confirm(hash)).transactionHash
     },
     async stop() {
       await anvil?.stop()

@@ -1,22 +1,7 @@
 import { z } from 'zod'
-import type { LiveChain } from '../chain/types.ts'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
 import { defineRoute } from '../contract/route.ts'
 import { BadRequestError } from '../errors/sandbox-error.ts'
-
-/**
- * Moves every live chain's time up to `now` when it is behind (anvil time only moves forward and is shared by
- * all tenants: chain time follows the furthest tenant clock). Mines one block at that time.
- */
-export async function syncChainTime(chains: Iterable<LiveChain>, now: Date): Promise<void> {
-  const target = BigInt(Math.floor(now.getTime() / 1000))
-  for (const chain of chains) {
-    const block = await chain.publicClient.getBlock({ blockTag: 'latest' })
-    if (block.timestamp >= target) continue
-    await chain.testClient.setNextBlockTimestamp({ timestamp: target })
-    await chain.testClient.mine({ blocks: 1 })
-  }
-}
 
 const AdvanceBody = z.union([
   z

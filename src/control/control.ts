@@ -1,9 +1,10 @@
 // The control API as plain functions of the sandbox: the /__sandbox/* routes and the test harness both call
 // these, so a test that drives the sandbox in-process does exactly what an HTTP client of the control API does.
 import type { SharedState } from '../contract/route-context.ts'
-import { NotFoundError } from '../errors/sandbox-error.ts'
+import { NotFoundError, SandboxError } from '../errors/sandbox-error.ts'
 import type { EventType, SandboxEvent } from '../events/event-bus.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
+import type { HarnessChainInfo, HarnessDelivery, HarnessWebhook } from '../harness/types.ts'
 import type { World } from '../store/world.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
@@ -31,6 +32,12 @@ export interface SandboxControl {
   deliveries(tenant: string): DeliveryRecord[]
   /** sends a delivery again (404 when the key has no such delivery) */
   redeliver(tenant: string, deliveryId: string): DeliveryRecord
+  /** the domain events of the key's world (current scenario or `scenario`), oldest first, optionally of one type */
+  events(tenant: string, type?: EventType, scenario?: string): Promise<SandboxEvent[]>
+  /** registers a webhook URL for the key, optionally with a pinned signing secret */
+  registerWebhook(tenant: string, url: string, secret?: string): Promise<HarnessWebhook>
+  /** the live chains (RPC URLs through `host` when given, else anvil's own); 404 without a chain */
+  chainInfo(host?: string): HarnessChainInfo
   /** emits a domain event in the key's world, as a resource would (journal, webhooks) */
   emit(
     tenant: string,
@@ -46,6 +53,12 @@ export class DeliveryNotFoundError extends NotFoundError {
   constructor() {
     super('Delivery not found')
   }
+}
+
+/** A delivery as the control API shows it: the record without its tenant, its body also parsed for reading. */
+export function deliveryView(record: DeliveryRecord): HarnessDelivery {
+  const { tenant: _tenant, ...rest } = record
+  return { ...rest, payload: JSON.parse(record.body) as unknown }
 }
 
 /** Builds the control API over a sandbox's shared state. */
@@ -76,6 +89,43 @@ export function createControl(shared: SharedState): SandboxControl {
       const record = shared.webhooks.redeliver(tenant, deliveryId)
       if (!record) throw new DeliveryNotFoundError()
       return record
+    },
+    async events(tenant, type, scenario) {
+      const world = await scenarios.world(tenant, scenario)
+      return world.events.filter((e) => type === undefined || e.type === type)
+    },
+    async registerWebhook(tenant, url, secret) {
+      const now = (await scenarios.world(tenant)).clock.now()
+      const record = shared.webhooks.registry.add(tenant, url, now, secret)
+      return { id: record.id, url, secret: record.secret }
+    },
+    chainInfo(host) {
+      const { chain } = shared
+      if (!chain) throw new SandboxError(404, 'This sandbox runs without a chain')
+      const rpc = (network: string | null, anvil: string) =>
+        host ? `http://${host}/rpc${network ? `/${network}` : ''}` : anvil
+      return {
+        network: chain.network,
+        chainId: chain.chainId,
+        rpcUrl: rpc(null, chain.rpcUrl),
+        anvilRpcUrl: chain.rpcUrl,
+        contracts: chain.contracts,
+        tokens: chain.tokens,
+        accounts: chain.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
+        chains: [...shared.chains.values()].map((c) => ({
+          network: c.network,
+          chainId: c.chainId,
+          rpcUrl: rpc(c.network, c.rpcUrl),
+          anvilRpcUrl: c.rpcUrl,
+          contracts: c.contracts,
+          tokens: c.tokens,
+        })),
+        roles: {
+          deployer: chain.roles.deployer.address,
+          relayer: chain.roles.relayer.address,
+          operator: chain.roles.operator.address,
+        },
+      }
     },
     async emit(tenant, type, payload, scenario) {
       return shared.events.emit(await scenarios.world(tenant, scenario), type, payload)

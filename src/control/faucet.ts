@@ -2,6 +2,7 @@
 // amount (so a wallet can also be emptied, for "not enough gas" tests). The chains are shared by every tenant.
 import { getAddress } from 'viem'
 import { z } from 'zod'
+import { setNativeBalance } from '../chain/index.ts'
 import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
 import { Address } from '../contract/primitives.ts'
 import type { SharedState } from '../contract/route-context.ts'
@@ -56,7 +57,7 @@ export async function faucet(shared: SharedState, body: FaucetBody): Promise<Fau
   let txHash: string | null = null
   try {
     if (currency.type === 'ETH') {
-      await chain.testClient.setBalance({ address, value: amount })
+      await setNativeBalance(chain, address, amount)
     } else {
       const token = chain.tokens[currency.id]
       if (!token) throw new BadRequestError(`${currency.id} is not installed on the ${chain.network} chain`)

@@ -1,5 +1,7 @@
+import { blockNumber } from '../chain/index.ts'
 import { defineRoute } from '../contract/route.ts'
 import { SandboxError } from '../errors/sandbox-error.ts'
+import { createControl } from './control.ts'
 
 /** The sandbox's own surface that needs no credential: health, chain info and the JSON-RPC proxy. */
 export const controlRoutes = [
@@ -13,10 +15,10 @@ export const controlRoutes = [
       const { chain } = ctx.shared
       if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
       try {
-        const blockNumber = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
+        const number = await blockNumber(chain)
         return {
           status: 200,
-          body: { status: 'ok', chain: { chainId: chain.chainId, blockNumber: Number(blockNumber) } },
+          body: { status: 'ok', chain: { chainId: chain.chainId, blockNumber: number } },
         }
       } catch (error) {
         return {
@@ -36,36 +38,10 @@ export const controlRoutes = [
     auth: 'public',
     summary: 'The live chain: RPC URL, chain id, contracts, tokens and funded accounts',
     statuses: [200, 404],
-    handler(ctx, { request }) {
-      const { chain } = ctx.shared
-      if (!chain) throw new SandboxError(404, 'This sandbox runs without a chain')
-      const host = request.headers.host
-      return {
-        status: 200,
-        body: {
-          network: chain.network,
-          chainId: chain.chainId,
-          rpcUrl: host ? `http://${host}/rpc` : chain.rpcUrl,
-          anvilRpcUrl: chain.rpcUrl,
-          contracts: chain.contracts,
-          tokens: chain.tokens,
-          accounts: chain.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
-          chains: [...ctx.shared.chains.values()].map((c) => ({
-            network: c.network,
-            chainId: c.chainId,
-            rpcUrl: host ? `http://${host}/rpc/${c.network}` : c.rpcUrl,
-            anvilRpcUrl: c.rpcUrl,
-            contracts: c.contracts,
-            tokens: c.tokens,
-          })),
-          roles: {
-            deployer: chain.roles.deployer.address,
-            relayer: chain.roles.relayer.address,
-            operator: chain.roles.operator.address,
-          },
-        },
-      }
-    },
+    handler: (ctx, { request }) => ({
+      status: 200,
+      body: createControl(ctx.shared).chainInfo(request.headers.host),
+    }),
   }),
   ...['/rpc', '/rpc/:network'].map((path) =>
     defineRoute({

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
 import { defineRoute } from '../contract/route.ts'
-import type { DeliveryRecord } from '../events/webhook-delivery.ts'
+import { EVENT_TYPES } from '../events/event-bus.ts'
 import { publicBaseUrl } from '../resources/payers/links.ts'
-import { createControl } from './control.ts'
+import { createControl, deliveryView } from './control.ts'
 import { FaucetBody } from './faucet.ts'
 
 const JournalQuery = z.object({
@@ -26,12 +26,6 @@ const JournalQuery = z.object({
     .optional(),
   limit: z.coerce.number().int().min(1).max(2000).optional(),
 })
-
-/** A delivery as the control API shows it (its body parsed back for reading). */
-function deliveryView(record: DeliveryRecord) {
-  const { tenant: _tenant, body, ...rest } = record
-  return { ...rest, payload: JSON.parse(body) as unknown }
-}
 
 /** The control API that needs a key: scenarios, reset, faucet, journal, webhook deliveries. */
 export const sandboxRoutes = [
@@ -112,6 +106,50 @@ export const sandboxRoutes = [
       })
       return { status: 200, body: { entries } }
     },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/events',
+    auth: 'api',
+    summary: "The domain events of the caller's world (its scenario), oldest first; ?type= keeps one type",
+    statuses: [200],
+    query: z.object({ type: z.enum(EVENT_TYPES).optional() }),
+    handler: (ctx, { query }) => ({
+      status: 200,
+      body: { events: ctx.world.events.filter((e) => query.type === undefined || e.type === query.type) },
+    }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/events',
+    auth: 'api',
+    summary: "Emits a domain event in the caller's world as a resource would: journal and webhooks follow",
+    statuses: [201],
+    body: z.object({ type: z.enum(EVENT_TYPES), payload: z.record(z.string(), z.unknown()) }).strict(),
+    handler: (ctx, { body }) => ({
+      status: 201,
+      body: ctx.shared.events.emit(ctx.world, body.type, body.payload),
+    }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/webhooks',
+    auth: 'api',
+    summary: 'Registers a webhook URL for the caller, optionally with a pinned signing secret (64 hex)',
+    statuses: [201],
+    body: z
+      .object({
+        url: z.url({ protocol: /^https?$/ }),
+        secret: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/, 'secret is 64 lower-case hex characters')
+          .optional(),
+      })
+      .strict(),
+    handler: async (ctx, { body }) => ({
+      status: 201,
+      body: await createControl(ctx.shared).registerWebhook(ctx.tenant!, body.url, body.secret),
+    }),
   }),
   defineRoute({
     method: 'GET',

@@ -71,6 +71,17 @@ export class NotFoundError extends SandboxError {
   }
 }
 
+/** The header that marks a route-not-found 404 (no operation at this method and path), unlike a resource's 404. */
+export const ROUTE_NOT_FOUND_HEADER = 'x-sandbox-route-not-found'
+
+/** 404 `Cannot METHOD path`, Nest's answer when no route matches; marked with ROUTE_NOT_FOUND_HEADER. */
+export class RouteNotFoundError extends SandboxError {
+  override name = 'RouteNotFoundError'
+  constructor(method: string, path: string) {
+    super(404, `Cannot ${method} ${path}`, { headers: { [ROUTE_NOT_FOUND_HEADER]: 'true' } })
+  }
+}
+
 /** 401 `Unauthorized` (the body `/v2/payments` documents). */
 export class UnauthorizedError extends SandboxError {
   override name = 'UnauthorizedError'

@@ -1,18 +1,22 @@
 import type { IdGenerator } from '../store/ids.ts'
 import type { World } from '../store/world.ts'
 
-/** Event types the real service sends as webhooks (api-contract §5), plus the sandbox's own `request.created`. */
-export type EventType =
-  | 'payment.confirmed'
-  | 'payment.partial'
-  | 'payment.confirmed.client_id'
-  | 'payment.partial.client_id'
-  | 'payment.failed'
-  | 'payment.processing'
-  | 'payment.refunded'
-  | 'request.recurring'
-  | 'compliance.updated'
-  | 'payment_detail.updated'
+/** Event types the real service sends as webhooks (api-contract §5), plus the client-ID variants the DOCS list. */
+export const EVENT_TYPES = [
+  'payment.confirmed',
+  'payment.partial',
+  'payment.confirmed.client_id',
+  'payment.partial.client_id',
+  'payment.failed',
+  'payment.processing',
+  'payment.refunded',
+  'request.recurring',
+  'compliance.updated',
+  'payment_detail.updated',
+] as const
+
+/** One of EVENT_TYPES. */
+export type EventType = (typeof EVENT_TYPES)[number]
 
 /** Something that happened in a tenant's world; `payload` is the webhook body the service would send. */
 export interface SandboxEvent {

@@ -1,11 +1,13 @@
 import type { SandboxEvent } from '../events/event-bus.ts'
 import { ClientIdRecord } from '../resources/client-ids/schema.ts'
+import { JourneyRecord } from '../resources/journeys/schema.ts'
+import { PayeeDestinationRecord, type SigningNonce } from '../resources/payee-destinations/schema.ts'
 import { PayerRecord } from '../resources/payers/schema.ts'
 import { PaymentDetailRecord } from '../resources/payment-details/schema.ts'
 import { PaymentIntentRecord } from '../resources/payment-intents/schema.ts'
 import { RecurringPayoutRecord } from '../resources/payouts/schema.ts'
 import { RateRecord } from '../resources/rates/schema.ts'
-import { RequestRecord } from '../resources/requests/schema.ts'
+import { RecurringRequestRecord, RequestRecord } from '../resources/requests/schema.ts'
 import { TenantClock } from './clock.ts'
 import { type WorldRules, worldRules } from './rules.ts'
 import { Table } from './table.ts'
@@ -25,6 +27,8 @@ export interface World {
   requests: Table<typeof RequestRecord, 'requestId'>
   /** payment reference -> request id */
   requestsByReference: Map<string, string>
+  /** schedules of recurring requests (POST /v1|v2/request with recurrence), by the original's requestId */
+  recurringRequests: Table<typeof RecurringRequestRecord, 'requestId'>
   /** cross-chain payment intents issued by /pay, by paymentIntentId */
   paymentIntents: Table<typeof PaymentIntentRecord, 'id'>
   /** intents whose send is being checked (a second send of the same intent is refused at once) */
@@ -39,6 +43,14 @@ export interface World {
   paymentDetails: Table<typeof PaymentDetailRecord, 'id'>
   /** client IDs by internal id (TenantDirectory maps the public clientId here) */
   clientIds: Table<typeof ClientIdRecord, 'id'>
+  /** payee destinations by `network:wallet:token` */
+  payeeDestinations: Table<typeof PayeeDestinationRecord, 'id'>
+  /** nonces issued by /v2/payee-destination/signing-data (single use) */
+  payeeSigningNonces: Map<string, SigningNonce>
+  /** journeys (tracking references) created by this tenant, with their reported steps */
+  journeys: Table<typeof JourneyRecord, 'id'>
+  /** txReference of a reported step -> its journey id (processors may report against either) */
+  journeyTxReferences: Map<string, string>
 }
 
 /** Creates an empty world for a tenant. */
@@ -55,6 +67,7 @@ export function createWorld(
     events: [],
     requests: new Table(RequestRecord, 'requestId'),
     requestsByReference: new Map(),
+    recurringRequests: new Table(RecurringRequestRecord, 'requestId'),
     paymentIntents: new Table(PaymentIntentRecord, 'id'),
     paymentIntentsInFlight: new Set(),
     rates: new Table(RateRecord, 'currency'),
@@ -62,5 +75,9 @@ export function createWorld(
     payers: new Table(PayerRecord, 'clientUserId'),
     paymentDetails: new Table(PaymentDetailRecord, 'id'),
     clientIds: new Table(ClientIdRecord, 'id'),
+    payeeDestinations: new Table(PayeeDestinationRecord, 'id'),
+    payeeSigningNonces: new Map(),
+    journeys: new Table(JourneyRecord, 'id'),
+    journeyTxReferences: new Map(),
   }
 }

@@ -48,6 +48,29 @@ describe.each([
     }
   })
 
+  it('also lets keys the portal issued in, until they are disabled', async () => {
+    const json = { 'content-type': 'application/json' }
+    const email = `strict-${Math.random().toString(36).slice(2)}@example.com`
+    const registered = await fetch(`${base()}/v2/auth/register`, {
+      method: 'POST',
+      headers: { ...json, cookie: 'session_token=none' },
+      body: JSON.stringify({ email, password: 'a long password' }),
+    })
+    expect(registered.status).toBe(201)
+    const cookie = registered.headers.get('set-cookie')!.split(';')[0]!
+    const created = await fetch(`${base()}/v2/key`, {
+      method: 'POST',
+      headers: { ...json, cookie },
+      body: JSON.stringify({ label: 'strict', isSandbox: true }),
+    })
+    const { key } = (await created.json()) as { key: string }
+    expect((await get(key)).status).toBe(200)
+    const keys = (await (await fetch(`${base()}/v2/key`, { headers: { cookie } })).json()) as { id: string }[]
+    const id = keys[0]!.id
+    expect((await fetch(`${base()}/v2/key/${id}`, { method: 'PUT', headers: { cookie } })).status).toBe(200)
+    expect((await get(key)).status).toBe(401)
+  })
+
   it('serves health without a key', async () => {
     const res = await fetch(`${base()}/__sandbox/health`)
     expect(res.status).toBe(200)

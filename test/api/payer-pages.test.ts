@@ -1,6 +1,6 @@
 // The compliance flow after creation: the agreement and KYC pages behind the links, and forced transitions.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { advance, createPayer, postJson } from '../support/compliance.ts'
 
 let t: Transports
@@ -20,11 +20,10 @@ const accepted = {
   agreementStatus: ['not_started', 'pending', 'completed'],
 }
 
-describe.each(['http', 'msw'] as const)(
+describeTransports(
   'agreement and KYC pages, and forced transitions, through %s',
-  (transport) => {
-    const client = () => t.clients.find((c) => c.transport === transport)!
-
+  () => t,
+  (client) => {
     it('serves an agreement page that signs the agreement and posts {agreements: "complete"} to its parent', async () => {
       const apiKey = newApiKey()
       const { agreementUrl } = await createPayer(client(), apiKey)

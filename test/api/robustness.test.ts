@@ -29,7 +29,7 @@ const bodies: (string | undefined)[] = [
 const params = [
   'x',
   '0',
-  '01' + 'f'.repeat(64),
+  `01${'f'.repeat(64)}`,
   '0x0123456789abcdef',
   '%E2%98%83',
   'a'.repeat(300),

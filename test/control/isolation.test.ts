@@ -1,7 +1,13 @@
 // 50 tenants at once, spread over scenarios, creating and reading concurrently: nobody sees anybody else's
 // requests, seeded ids, journal or rate-limit window.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ApiClient, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import {
+  type ApiClient,
+  describeTransports,
+  newApiKey,
+  startTransports,
+  type Transports,
+} from '../support/clients.ts'
 
 let t: Transports
 beforeAll(async () => {
@@ -54,50 +60,52 @@ async function runTenant(client: ApiClient, index: number): Promise<Outcome> {
   return { apiKey, scenario, created, statuses: responses.map((r) => r.status), seeded }
 }
 
-describe.each(['http', 'msw'] as const)('50 parallel tenants through %s', (transport) => {
-  const client = (): ApiClient => t.clients.find((c) => c.transport === transport)!
+describeTransports(
+  '50 parallel tenants through %s',
+  () => t,
+  (client) => {
+    it('create and read concurrently in their own worlds with no cross-talk', async () => {
+      const outcomes = await Promise.all(Array.from({ length: TENANTS }, (_, i) => runTenant(client(), i)))
 
-  it('create and read concurrently in their own worlds with no cross-talk', async () => {
-    const outcomes = await Promise.all(Array.from({ length: TENANTS }, (_, i) => runTenant(client(), i)))
-
-    for (const o of outcomes) {
-      if (o.scenario === 'rate-limited') {
-        // Each tenant has its own window: exactly 2 of its 5 calls pass, whatever the others do.
-        expect(o.statuses.filter((s) => s === 201)).toHaveLength(2)
-        expect(o.statuses.filter((s) => s === 429)).toHaveLength(3)
-      } else {
-        expect(o.statuses).toEqual(Array(PER_TENANT).fill(201))
-      }
-      const world = t.sandbox.shared.tenants.peek(o.apiKey, o.scenario)!
-      const seededCount = o.scenario === 'insufficient-funds' ? 1 : 0
-      expect(world.requests.size).toBe(o.created.length + seededCount)
-      expect(new Set(world.requests.all().map((r) => r.requestId))).toEqual(
-        new Set([...o.created, ...(seededCount ? [o.seeded.requestId!] : [])]),
-      )
-      const journal = t.sandbox.control.journal(o.apiKey, { types: ['call'] })
-      expect(journal.every((e) => e.scenario === o.scenario)).toBe(true)
-      expect(journal.filter((e) => e.type === 'call' && e.method === 'POST')).toHaveLength(PER_TENANT)
-    }
-
-    const all = outcomes.flatMap((o) => o.created)
-    expect(new Set(all).size).toBe(all.length)
-    const payers = outcomes.filter((o) => o.scenario === 'insufficient-funds').map((o) => o.seeded.payer)
-    expect(new Set(payers).size).toBe(payers.length)
-
-    // Every tenant's requests are invisible to its neighbour, in any scenario.
-    await Promise.all(
-      outcomes.map(async (o, i) => {
-        const neighbour = outcomes[(i + 1) % outcomes.length]!
-        const id = o.created[0] ?? o.seeded.requestId
-        if (!id) return
-        for (const scenario of scenarios) {
-          const res = await client().call('GET', `/v2/request/${id}`, {
-            apiKey: neighbour.apiKey,
-            headers: { 'x-sandbox-scenario': scenario === 'rate-limited' ? 'default' : scenario },
-          })
-          expect(res.status).toBe(404)
+      for (const o of outcomes) {
+        if (o.scenario === 'rate-limited') {
+          // Each tenant has its own window: exactly 2 of its 5 calls pass, whatever the others do.
+          expect(o.statuses.filter((s) => s === 201)).toHaveLength(2)
+          expect(o.statuses.filter((s) => s === 429)).toHaveLength(3)
+        } else {
+          expect(o.statuses).toEqual(Array(PER_TENANT).fill(201))
         }
-      }),
-    )
-  })
-})
+        const world = t.sandbox.shared.tenants.peek(o.apiKey, o.scenario)!
+        const seededCount = o.scenario === 'insufficient-funds' ? 1 : 0
+        expect(world.requests.size).toBe(o.created.length + seededCount)
+        expect(new Set(world.requests.all().map((r) => r.requestId))).toEqual(
+          new Set([...o.created, ...(seededCount ? [o.seeded.requestId!] : [])]),
+        )
+        const journal = t.sandbox.control.journal(o.apiKey, { types: ['call'] })
+        expect(journal.every((e) => e.scenario === o.scenario)).toBe(true)
+        expect(journal.filter((e) => e.type === 'call' && e.method === 'POST')).toHaveLength(PER_TENANT)
+      }
+
+      const all = outcomes.flatMap((o) => o.created)
+      expect(new Set(all).size).toBe(all.length)
+      const payers = outcomes.filter((o) => o.scenario === 'insufficient-funds').map((o) => o.seeded.payer)
+      expect(new Set(payers).size).toBe(payers.length)
+
+      // Every tenant's requests are invisible to its neighbour, in any scenario.
+      await Promise.all(
+        outcomes.map(async (o, i) => {
+          const neighbour = outcomes[(i + 1) % outcomes.length]!
+          const id = o.created[0] ?? o.seeded.requestId
+          if (!id) return
+          for (const scenario of scenarios) {
+            const res = await client().call('GET', `/v2/request/${id}`, {
+              apiKey: neighbour.apiKey,
+              headers: { 'x-sandbox-scenario': scenario === 'rate-limited' ? 'default' : scenario },
+            })
+            expect(res.status).toBe(404)
+          }
+        }),
+      )
+    })
+  },
+)

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
-import { type ApiClient, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 const userDir = fileURLToPath(new URL('../fixtures/user-scenarios/', import.meta.url))
 let t: Transports
@@ -19,48 +19,50 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true })
 })
 
-describe.each(['http', 'msw'] as const)('user scenarios through %s', (transport) => {
-  const client = (): ApiClient => t.clients.find((c) => c.transport === transport)!
-
-  it('lists the TypeScript and JSON scenarios of --scenarios beside the built-in ones', async () => {
-    const res = await client().call('GET', '/__sandbox/scenarios')
-    const names = res.body.scenarios.map((s: { name: string }) => s.name)
-    expect(names).toEqual(expect.arrayContaining(['team-invoices', 'json-invoices', 'slow']))
-    const json = res.body.scenarios.find((s: { name: string }) => s.name === 'json-invoices')
-    expect(Object.keys(json.creates)).toEqual([
-      'rent',
-      'rentPaymentReference',
-      'deposit',
-      'depositPaymentReference',
-    ])
-  })
-
-  it('seeds a TypeScript scenario through the request model: its requests read back through the API', async () => {
-    const apiKey = newApiKey()
-    const headers = { 'x-sandbox-scenario': 'team-invoices' }
-    const state = await client().call('GET', '/__sandbox/scenario', { apiKey, headers })
-    expect(state.status).toBe(200)
-    const read = await client().call('GET', `/v2/request/${state.body.ids.first}`, { apiKey, headers })
-    expect(read.status).toBe(200)
-    expect(read.body.customerInfo.email).toBe(state.body.ids.email)
-    expect(read.body.reference).toMatch(/^INV-\d{6}$/)
-    expect(t.sandbox.shared.tenants.peek(apiKey, 'team-invoices')!.requests.size).toBe(3)
-  })
-
-  it('seeds a JSON scenario and applies its rules', async () => {
-    const apiKey = newApiKey()
-    const put = await client().call('PUT', '/__sandbox/scenario', {
-      apiKey,
-      body: { scenario: 'json-invoices' },
+describeTransports(
+  'user scenarios through %s',
+  () => t,
+  (client) => {
+    it('lists the TypeScript and JSON scenarios of --scenarios beside the built-in ones', async () => {
+      const res = await client().call('GET', '/__sandbox/scenarios')
+      const names = res.body.scenarios.map((s: { name: string }) => s.name)
+      expect(names).toEqual(expect.arrayContaining(['team-invoices', 'json-invoices', 'slow']))
+      const json = res.body.scenarios.find((s: { name: string }) => s.name === 'json-invoices')
+      expect(Object.keys(json.creates)).toEqual([
+        'rent',
+        'rentPaymentReference',
+        'deposit',
+        'depositPaymentReference',
+      ])
     })
-    expect(put.status).toBe(200)
-    const rent = await client().call('GET', `/v1/request/${put.body.ids.rentPaymentReference}`, { apiKey })
-    expect(rent.status).toBe(200)
-    expect(rent.body.requestId).toBe(put.body.ids.rent)
-    const limited = await client().call('GET', `/v2/request/${put.body.ids.deposit}`, { apiKey })
-    expect(limited.status).toBe(429)
-  })
-})
+
+    it('seeds a TypeScript scenario through the request model: its requests read back through the API', async () => {
+      const apiKey = newApiKey()
+      const headers = { 'x-sandbox-scenario': 'team-invoices' }
+      const state = await client().call('GET', '/__sandbox/scenario', { apiKey, headers })
+      expect(state.status).toBe(200)
+      const read = await client().call('GET', `/v2/request/${state.body.ids.first}`, { apiKey, headers })
+      expect(read.status).toBe(200)
+      expect(read.body.customerInfo.email).toBe(state.body.ids.email)
+      expect(read.body.reference).toMatch(/^INV-\d{6}$/)
+      expect(t.sandbox.shared.tenants.peek(apiKey, 'team-invoices')!.requests.size).toBe(3)
+    })
+
+    it('seeds a JSON scenario and applies its rules', async () => {
+      const apiKey = newApiKey()
+      const put = await client().call('PUT', '/__sandbox/scenario', {
+        apiKey,
+        body: { scenario: 'json-invoices' },
+      })
+      expect(put.status).toBe(200)
+      const rent = await client().call('GET', `/v1/request/${put.body.ids.rentPaymentReference}`, { apiKey })
+      expect(rent.status).toBe(200)
+      expect(rent.body.requestId).toBe(put.body.ids.rent)
+      const limited = await client().call('GET', `/v2/request/${put.body.ids.deposit}`, { apiKey })
+      expect(limited.status).toBe(429)
+    })
+  },
+)
 
 describe('scenario data under --seed', () => {
   const seeded = async (seed: number | undefined, key: string) => {

@@ -4,16 +4,11 @@
 // down by exactly the amounts the intent named.
 import { type Address, type Hex, maxUint256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PERMIT2_ADDRESS } from '../../src/chain/install-contracts.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
-import {
-  type CrosschainAnswer,
-  erc20PaymentLogs,
-  signAnswer,
-  waitFor,
-  walletOn,
-} from '../support/crosschain.ts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { PERMIT2_ADDRESS } from '../../src/chain/index.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { type CrosschainAnswer, erc20PaymentLogs, signAnswer, walletOn } from '../support/crosschain.ts'
+import { waitFor } from '../support/wait.ts'
 
 let t: Transports
 beforeAll(async () => {
@@ -21,127 +16,130 @@ beforeAll(async () => {
 })
 afterAll(async () => t?.close())
 
-describe.each([
-  ['http', 1],
-  ['msw', 2],
-] as const)('a base request paid from arbitrum-one through %s', (transport, accountIndex) => {
-  const client = () => t.clients.find((c) => c.transport === transport)!
-  const base = () => t.sandbox.chains.get('base')!
-  const arbitrum = () => t.sandbox.chains.get('arbitrum-one')!
+describeTransports(
+  'a base request paid from arbitrum-one through %s',
+  () => t,
+  { http: 1, msw: 2 },
+  (client, accountIndex) => {
+    const base = () => t.sandbox.chains.get('base')!
+    const arbitrum = () => t.sandbox.chains.get('arbitrum-one')!
 
-  async function payCrosschain(token: 'USDC' | 'USDT', amount: string) {
-    const apiKey = newApiKey()
-    const payee = privateKeyToAccount(generatePrivateKey()).address
-    const payer = walletOn(client(), arbitrum(), accountIndex)
-    const created = await client().call('POST', '/v2/request', {
-      apiKey,
-      body: { amount, invoiceCurrency: 'USDC-base', paymentCurrency: 'USDC-base', payee },
-    })
-    const { requestId, paymentReference } = created.body as { requestId: string; paymentReference: Hex }
-    const pay = await client().call<CrosschainAnswer>('GET', `/v2/request/${requestId}/pay`, {
-      apiKey,
-      query: { wallet: payer.account.address, chain: 'ARBITRUM', token },
-    })
-    expect(pay.status).toBe(200)
-    return { apiKey, payee, payer, requestId, paymentReference, answer: pay.body }
-  }
+    async function payCrosschain(token: 'USDC' | 'USDT', amount: string) {
+      const apiKey = newApiKey()
+      const payee = privateKeyToAccount(generatePrivateKey()).address
+      const payer = walletOn(client(), arbitrum(), accountIndex)
+      const created = await client().call('POST', '/v2/request', {
+        apiKey,
+        body: { amount, invoiceCurrency: 'USDC-base', paymentCurrency: 'USDC-base', payee },
+      })
+      const { requestId, paymentReference } = created.body as { requestId: string; paymentReference: Hex }
+      const pay = await client().call<CrosschainAnswer>('GET', `/v2/request/${requestId}/pay`, {
+        apiKey,
+        query: { wallet: payer.account.address, chain: 'ARBITRUM', token },
+      })
+      expect(pay.status).toBe(200)
+      return { apiKey, payee, payer, requestId, paymentReference, answer: pay.body }
+    }
 
-  async function expectSettled(
-    run: Awaited<ReturnType<typeof payCrosschain>>,
-    sourceId: string,
-    before: bigint,
-  ) {
-    const { answer, paymentReference, payee, payer, apiKey } = run
-    const sourceToken = arbitrum().tokens[sourceId]!
-    const [log] = await waitFor(async () => {
-      const logs = await erc20PaymentLogs(base(), paymentReference)
-      return logs.length ? logs : undefined
-    })
-    expect(log!.address.toLowerCase()).toBe(base().contracts.ERC20FeeProxy!.toLowerCase())
-    expect(log!.args).toMatchObject({
-      tokenAddress: base().tokens['USDC-base'],
-      to: payee,
-      amount: 25_500_000n,
-    })
-    expect(await base().balanceOf(base().tokens['USDC-base']!, payee)).toBe(25_500_000n)
+    async function expectSettled(
+      run: Awaited<ReturnType<typeof payCrosschain>>,
+      sourceId: string,
+      before: bigint,
+    ) {
+      const { answer, paymentReference, payee, payer, apiKey } = run
+      const sourceToken = arbitrum().tokens[sourceId]!
+      const [log] = await waitFor(async () => {
+        const logs = await erc20PaymentLogs(base(), paymentReference)
+        return logs.length ? logs : undefined
+      })
+      expect(log!.address.toLowerCase()).toBe(base().contracts.ERC20FeeProxy!.toLowerCase())
+      expect(log!.args).toMatchObject({
+        tokenAddress: base().tokens['USDC-base'],
+        to: payee,
+        amount: 25_500_000n,
+      })
+      expect(await base().balanceOf(base().tokens['USDC-base']!, payee)).toBe(25_500_000n)
 
-    const intent = JSON.parse(answer.paymentIntent)
-    const named = intent.values.permitted.reduce(
-      (sum: bigint, p: { amount: string }) => sum + BigInt(p.amount),
-      0n,
-    )
-    expect(named).toBe(25_500_000n + 25_500n)
-    expect(BigInt(intent.values.witness.amount)).toBe(named)
-    expect(await arbitrum().balanceOf(sourceToken, payer.account.address as Address)).toBe(before - named)
+      const intent = JSON.parse(answer.paymentIntent)
+      const named = intent.values.permitted.reduce(
+        (sum: bigint, p: { amount: string }) => sum + BigInt(p.amount),
+        0n,
+      )
+      expect(named).toBe(25_500_000n + 25_500n)
+      expect(BigInt(intent.values.witness.amount)).toBe(named)
+      expect(await arbitrum().balanceOf(sourceToken, payer.account.address as Address)).toBe(before - named)
 
-    const world = t.sandbox.shared.tenants.get(apiKey)
-    const processing = await waitFor(() => {
-      const events = world.events.filter((e) => e.type === 'payment.processing')
-      return events.length === 3 ? events : undefined
-    })
-    expect(processing.map((e) => e.payload.subStatus)).toEqual([
-      'crosschain_initiated',
-      'source_funds_received',
-      'destination_payment_sent',
-    ])
-    expect(processing[2]!.payload).toMatchObject({
-      requestId: run.requestId,
-      paymentReference,
-      paymentIntentId: answer.paymentIntentId,
-      txHash: log!.transactionHash,
-    })
-    expect(world.events.some((e) => e.type === 'payment.failed')).toBe(false)
+      const world = t.sandbox.shared.tenants.get(apiKey)
+      const processing = await waitFor(() => {
+        const events = world.events.filter((e) => e.type === 'payment.processing')
+        return events.length === 3 ? events : undefined
+      })
+      expect(processing.map((e) => e.payload.subStatus)).toEqual([
+        'crosschain_initiated',
+        'source_funds_received',
+        'destination_payment_sent',
+      ])
+      expect(processing[2]!.payload).toMatchObject({
+        requestId: run.requestId,
+        paymentReference,
+        paymentIntentId: answer.paymentIntentId,
+        txHash: log!.transactionHash,
+      })
+      expect(world.events.some((e) => e.type === 'payment.failed')).toBe(false)
 
-    // The detector marks the request paid on base from that log, as for any payment.
-    const status = await waitFor(async () => {
-      const res = await client().call('GET', `/v2/request/${run.requestId}`, { apiKey })
-      return res.body.hasBeenPaid ? res.body : undefined
-    })
-    expect(status).toMatchObject({ hasBeenPaid: true, status: 'paid', txHash: log!.transactionHash })
-    const confirmed = await waitFor(() => world.events.find((e) => e.type === 'payment.confirmed'))
-    expect(confirmed.payload).toMatchObject({
-      requestId: run.requestId,
-      paymentReference,
-      txHash: log!.transactionHash,
-    })
-  }
+      // The detector marks the request paid on base from that log, as for any payment.
+      const status = await waitFor(async () => {
+        const res = await client().call('GET', `/v2/request/${run.requestId}`, { apiKey })
+        return res.body.hasBeenPaid ? res.body : undefined
+      })
+      expect(status).toMatchObject({ hasBeenPaid: true, status: 'paid', txHash: log!.transactionHash })
+      const confirmed = await waitFor(() => world.events.find((e) => e.type === 'payment.confirmed'))
+      expect(confirmed.payload).toMatchObject({
+        requestId: run.requestId,
+        paymentReference,
+        txHash: log!.transactionHash,
+      })
+    }
 
-  it('settles a USDC request on base paid with arbitrum-one USDC and an EIP-2612 permit', async () => {
-    const run = await payCrosschain('USDC', '25.5')
-    expect(run.answer.metadata.supportsEIP2612).toBe(true)
-    const sourceToken = arbitrum().tokens['USDC-arbitrum-one']!
-    const before = await arbitrum().balanceOf(sourceToken, run.payer.account.address)
-    expect(await arbitrum().allowance(sourceToken, run.payer.account.address, PERMIT2_ADDRESS)).toBe(0n)
-    const body = await signAnswer(run.payer.account, run.answer)
-    expect(body.signedApprovalPermit).toBeDefined()
-    const sent = await client().call('POST', `/v2/request/payment-intents/${run.answer.paymentIntentId}`, {
-      apiKey: run.apiKey,
-      body,
+    it('settles a USDC request on base paid with arbitrum-one USDC and an EIP-2612 permit', async () => {
+      const run = await payCrosschain('USDC', '25.5')
+      expect(run.answer.metadata.supportsEIP2612).toBe(true)
+      const sourceToken = arbitrum().tokens['USDC-arbitrum-one']!
+      const before = await arbitrum().balanceOf(sourceToken, run.payer.account.address)
+      expect(await arbitrum().allowance(sourceToken, run.payer.account.address, PERMIT2_ADDRESS)).toBe(0n)
+      const body = await signAnswer(run.payer.account, run.answer)
+      expect(body.signedApprovalPermit).toBeDefined()
+      const sent = await client().call('POST', `/v2/request/payment-intents/${run.answer.paymentIntentId}`, {
+        apiKey: run.apiKey,
+        body,
+      })
+      expect(sent.status).toBe(200)
+      await expectSettled(run, 'USDC-arbitrum-one', before)
+      // the payer never sent a transaction on arbitrum-one: the operator submitted the signed permit
+      expect(await arbitrum().allowance(sourceToken, run.payer.account.address, PERMIT2_ADDRESS)).toBe(
+        maxUint256,
+      )
+      expect(await arbitrum().publicClient.getTransactionCount({ address: run.payer.account.address })).toBe(
+        0,
+      )
     })
-    expect(sent.status).toBe(200)
-    await expectSettled(run, 'USDC-arbitrum-one', before)
-    // the payer never sent a transaction on arbitrum-one: the operator submitted the signed permit
-    expect(await arbitrum().allowance(sourceToken, run.payer.account.address, PERMIT2_ADDRESS)).toBe(
-      maxUint256,
-    )
-    expect(await arbitrum().publicClient.getTransactionCount({ address: run.payer.account.address })).toBe(0)
-  })
 
-  it('settles the same request paid with arbitrum-one USDT0, which has no permit: approval first', async () => {
-    const run = await payCrosschain('USDT', '25.5')
-    expect(run.answer.metadata.supportsEIP2612).toBe(false)
-    expect(run.answer).not.toHaveProperty('approvalPermitPayload')
-    const sourceToken = arbitrum().tokens['USDT0-arbitrum-one']!
-    expect(run.answer.approvalCalldata!.to).toBe(sourceToken)
-    await run.payer.send(run.answer.approvalCalldata!)
-    const before = await arbitrum().balanceOf(sourceToken, run.payer.account.address)
-    const body = await signAnswer(run.payer.account, run.answer)
-    expect(body.signedApprovalPermit).toBeUndefined()
-    const sent = await client().call('POST', `/v2/request/payment-intents/${run.answer.paymentIntentId}`, {
-      apiKey: run.apiKey,
-      body,
+    it('settles the same request paid with arbitrum-one USDT0, which has no permit: approval first', async () => {
+      const run = await payCrosschain('USDT', '25.5')
+      expect(run.answer.metadata.supportsEIP2612).toBe(false)
+      expect(run.answer).not.toHaveProperty('approvalPermitPayload')
+      const sourceToken = arbitrum().tokens['USDT0-arbitrum-one']!
+      expect(run.answer.approvalCalldata!.to).toBe(sourceToken)
+      await run.payer.send(run.answer.approvalCalldata!)
+      const before = await arbitrum().balanceOf(sourceToken, run.payer.account.address)
+      const body = await signAnswer(run.payer.account, run.answer)
+      expect(body.signedApprovalPermit).toBeUndefined()
+      const sent = await client().call('POST', `/v2/request/payment-intents/${run.answer.paymentIntentId}`, {
+        apiKey: run.apiKey,
+        body,
+      })
+      expect(sent.status).toBe(200)
+      await expectSettled(run, 'USDT0-arbitrum-one', before)
     })
-    expect(sent.status).toBe(200)
-    await expectSettled(run, 'USDT0-arbitrum-one', before)
-  })
-})
+  },
+)

@@ -1,8 +1,8 @@
 // Detection does not care who sends the payment, and follows the chain when it goes back in time.
 import type { Hex } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type ApiTransaction, execute, freshAddress, payer, until } from '../support/chain.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports
 beforeAll(async () => {
@@ -21,95 +21,96 @@ async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T
   return body.result as T
 }
 
-describe.each([
-  ['http', 6],
-  ['msw', 7],
-] as const)('the payment detector through %s', (transport, account) => {
-  const client = () => t.clients.find((c) => c.transport === transport)!
-  const rpcUrl = () => `${client().baseUrl}/rpc`
+describeTransports(
+  'the payment detector through %s',
+  () => t,
+  { http: 6, msw: 7 },
+  (client, account) => {
+    const rpcUrl = () => `${client().baseUrl}/rpc`
 
-  async function requestWithCalldata(apiKey: string, amount = '3') {
-    const created = await client().call('POST', '/v2/request', {
-      apiKey,
-      body: {
-        amount,
-        invoiceCurrency: 'fUSDT-sepolia',
-        paymentCurrency: 'fUSDT-sepolia',
-        payee: freshAddress(),
-      },
+    async function requestWithCalldata(apiKey: string, amount = '3') {
+      const created = await client().call('POST', '/v2/request', {
+        apiKey,
+        body: {
+          amount,
+          invoiceCurrency: 'fUSDT-sepolia',
+          paymentCurrency: 'fUSDT-sepolia',
+          payee: freshAddress(),
+        },
+      })
+      const pay = await client().call('GET', `/v2/request/${created.body.requestId}/pay`, { apiKey })
+      return {
+        requestId: created.body.requestId as string,
+        transactions: pay.body.transactions as ApiTransaction[],
+      }
+    }
+    const status = (apiKey: string, requestId: string) =>
+      client().call('GET', `/v2/request/${requestId}`, { apiKey })
+
+    it('detects payments sent through /rpc by a node-held key (eth_sendTransaction) and a signing wallet (eth_sendRawTransaction)', async () => {
+      const apiKey = newApiKey()
+      const unlocked = await requestWithCalldata(apiKey)
+      const from = t.sandbox.chain!.accounts[account]!.address
+      for (const tx of unlocked.transactions) {
+        const hash = await rpc<Hex>(rpcUrl(), 'eth_sendTransaction', [
+          { from, to: tx.to, data: tx.data, value: tx.value.hex },
+        ])
+        await until(
+          () => rpc<{ status: string } | null>(rpcUrl(), 'eth_getTransactionReceipt', [hash]),
+          (r) => r?.status === '0x1',
+        )
+      }
+      const signed = await requestWithCalldata(apiKey)
+      const { wallet, publicClient } = payer(t.sandbox, account, rpcUrl())
+      for (const tx of signed.transactions) {
+        const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value.hex) })
+        await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
+      }
+      for (const { requestId } of [unlocked, signed]) {
+        const { value } = await until(
+          () => status(apiKey, requestId),
+          (r) => r.body.hasBeenPaid,
+        )
+        expect(value.body.payments).toEqual([expect.objectContaining({ amount: '3', payer: from })])
+      }
     })
-    const pay = await client().call('GET', `/v2/request/${created.body.requestId}/pay`, { apiKey })
-    return {
-      requestId: created.body.requestId as string,
-      transactions: pay.body.transactions as ApiTransaction[],
-    }
-  }
-  const status = (apiKey: string, requestId: string) =>
-    client().call('GET', `/v2/request/${requestId}`, { apiKey })
 
-  it('detects payments sent through /rpc by a node-held key (eth_sendTransaction) and a signing wallet (eth_sendRawTransaction)', async () => {
-    const apiKey = newApiKey()
-    const unlocked = await requestWithCalldata(apiKey)
-    const from = t.sandbox.chain!.accounts[account]!.address
-    for (const tx of unlocked.transactions) {
-      const hash = await rpc<Hex>(rpcUrl(), 'eth_sendTransaction', [
-        { from, to: tx.to, data: tx.data, value: tx.value.hex },
-      ])
+    it('rolls a payment back when evm_revert removes its block, and counts it once when it is sent again', async () => {
+      const apiKey = newApiKey()
+      const { requestId, transactions } = await requestWithCalldata(apiKey)
+      const test = t.sandbox.chain!.testClient
+      const before = await test.snapshot()
+      await execute(t.sandbox, transactions, account)
       await until(
-        () => rpc<{ status: string } | null>(rpcUrl(), 'eth_getTransactionReceipt', [hash]),
-        (r) => r?.status === '0x1',
-      )
-    }
-    const signed = await requestWithCalldata(apiKey)
-    const { wallet, publicClient } = payer(t.sandbox, account, rpcUrl())
-    for (const tx of signed.transactions) {
-      const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value.hex) })
-      await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
-    }
-    for (const { requestId } of [unlocked, signed]) {
-      const { value } = await until(
         () => status(apiKey, requestId),
         (r) => r.body.hasBeenPaid,
       )
-      expect(value.body.payments).toEqual([expect.objectContaining({ amount: '3', payer: from })])
-    }
-  })
+      // A revert that keeps the payment's block changes nothing.
+      const after = await test.snapshot()
+      await test.mine({ blocks: 3 })
+      await test.revert({ id: after })
+      await t.sandbox.detectors.get('sepolia')!.sync()
+      expect((await status(apiKey, requestId)).body.payments).toHaveLength(1)
 
-  it('rolls a payment back when evm_revert removes its block, and counts it once when it is sent again', async () => {
-    const apiKey = newApiKey()
-    const { requestId, transactions } = await requestWithCalldata(apiKey)
-    const test = t.sandbox.chain!.testClient
-    const before = await test.snapshot()
-    await execute(t.sandbox, transactions, account)
-    await until(
-      () => status(apiKey, requestId),
-      (r) => r.body.hasBeenPaid,
-    )
-    // A revert that keeps the payment's block changes nothing.
-    const after = await test.snapshot()
-    await test.mine({ blocks: 3 })
-    await test.revert({ id: after })
-    await t.sandbox.detectors.get('sepolia')!.sync()
-    expect((await status(apiKey, requestId)).body.payments).toHaveLength(1)
+      await test.revert({ id: before })
+      const { value: rolled } = await until(
+        () => status(apiKey, requestId),
+        (r) => r.body.payments.length === 0,
+      )
+      expect(rolled.body).toMatchObject({
+        hasBeenPaid: false,
+        isListening: true,
+        status: 'pending',
+        txHash: null,
+      })
 
-    await test.revert({ id: before })
-    const { value: rolled } = await until(
-      () => status(apiKey, requestId),
-      (r) => r.body.payments.length === 0,
-    )
-    expect(rolled.body).toMatchObject({
-      hasBeenPaid: false,
-      isListening: true,
-      status: 'pending',
-      txHash: null,
+      await execute(t.sandbox, transactions, account)
+      const { value: paid } = await until(
+        () => status(apiKey, requestId),
+        (r) => r.body.hasBeenPaid,
+      )
+      expect(paid.body.payments).toHaveLength(1)
+      expect(paid.body.paidAmount).toBe('3')
     })
-
-    await execute(t.sandbox, transactions, account)
-    const { value: paid } = await until(
-      () => status(apiKey, requestId),
-      (r) => r.body.hasBeenPaid,
-    )
-    expect(paid.body.payments).toHaveLength(1)
-    expect(paid.body.paidAmount).toBe('3')
-  })
-})
+  },
+)

@@ -1,8 +1,8 @@
 // Create -> pay on chain -> visible as paid, measured through each transport (the benchmark prints the same
 // figures over more runs: `npx tsx bench/payment-latency.ts`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { formatPaymentLatency, measurePaymentLatency } from '../../bench/payment-latency.ts'
-import { startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports
 beforeAll(async () => {
@@ -10,19 +10,20 @@ beforeAll(async () => {
 })
 afterAll(async () => t?.close())
 
-describe.each([
-  ['http', 1],
-  ['msw', 2],
-] as const)('payment latency through %s', (transport, account) => {
-  it('shows a payment as paid well within 300 ms of its receipt (median of 10 runs)', async () => {
-    const client = t.clients.find((c) => c.transport === transport)!
-    const result = await measurePaymentLatency({
-      runs: 10,
-      account,
-      target: { sandbox: t.sandbox, baseUrl: client.baseUrl },
+describeTransports(
+  'payment latency through %s',
+  () => t,
+  { http: 1, msw: 2 },
+  (client, account, transport) => {
+    it('shows a payment as paid well within 300 ms of its receipt (median of 10 runs)', async () => {
+      const result = await measurePaymentLatency({
+        runs: 10,
+        account,
+        target: { sandbox: t.sandbox, baseUrl: client().baseUrl },
+      })
+      console.log(`${transport}: ${formatPaymentLatency(result)}`)
+      expect(result.runs).toBe(10)
+      expect(result.receiptToPaid.medianMs).toBeLessThan(300)
     })
-    console.log(`${transport}: ${formatPaymentLatency(result)}`)
-    expect(result.runs).toBe(10)
-    expect(result.receiptToPaid.medianMs).toBeLessThan(300)
-  })
-})
+  },
+)

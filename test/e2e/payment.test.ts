@@ -13,7 +13,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { erc20FeeProxyAbi, ethFeeProxyAbi, sendApiTransactions } from '../../src/chain/index.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 
 let server: RunningServer
@@ -31,7 +31,6 @@ async function api(method: string, path: string, body?: unknown) {
 }
 
 type ApiTx = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } }
-const toValue = (v: ApiTx['value']) => BigInt(v.hex)
 
 beforeAll(async () => {
   server = await startServer()
@@ -56,15 +55,10 @@ function clients() {
 }
 
 async function sendAll(transactions: ApiTx[]) {
-  const { publicClient, wallet } = clients()
-  const receipts = []
-  for (const tx of transactions) {
-    const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: toValue(tx.value) })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-    expect(receipt.status).toBe('success')
-    receipts.push(receipt)
-  }
-  return receipts
+  const chain = server.sandbox.chain!
+  return sendApiTransactions(chain, chain.accounts[1]!.privateKey, transactions, {
+    rpcUrl: `${server.url}/rpc`,
+  })
 }
 
 describe('pay calldata executes on the embedded chain', () => {

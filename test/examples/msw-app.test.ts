@@ -62,10 +62,9 @@ describe('an invoicing app tested with MSW', () => {
     expect(delivery.attempts.at(-1)!.status).toBe(200)
     expect(app.invoices.get(invoice.requestId)).toMatchObject({ status: 'paid', txHash: paid.hash })
     expect(app.rejected).toEqual([])
-    expect(tenant.journal({ types: ['call'] }).map((e) => (e.type === 'call' ? e.path : ''))).toEqual([
-      `/v2/request/${invoice.requestId}/pay`,
-      '/v2/request',
-    ])
+    expect((await tenant.journal({ types: ['call'] })).map((e) => (e.type === 'call' ? e.path : ''))).toEqual(
+      [`/v2/request/${invoice.requestId}/pay`, '/v2/request'],
+    )
   })
 
   it("rejects a webhook signed with another secret (the app's verification is real)", async () => {

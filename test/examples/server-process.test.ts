@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url'
 import { createWalletClient, type Hex, http, parseEventLogs, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20FeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
+import { waitFor } from '../support/wait.ts'
 import { createInvoiceApp, serveWebhook } from './invoice-app/app.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -114,20 +115,21 @@ describe('an invoicing app against the sandbox server in another process', () =>
     expect(res.status).toBe(201)
     // Other events (the payment above, once the chain detector sees it) reach the same URL: find the test send.
     const isTest = (h: Headers) => h.get('x-request-network-test') === 'true'
-    const deadline = Date.now() + 10_000
-    while (!hook.received.some(isTest) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    await waitFor(() => (hook.received.some(isTest) ? true : undefined), { what: 'the test delivery' })
     expect(hook.received.some(isTest)).toBe(true)
     expect(app.rejected).toEqual([])
     // The attempt is journaled once the receiver's answer is in: read the journal until it shows.
     type Attempt = { status: number; outcome: string; test: boolean }
-    let entry: Attempt | undefined
-    while (!entry && Date.now() < deadline) {
-      const journal = await fetch(`${sandboxUrl}/__sandbox/journal?type=delivery`, {
-        headers: { 'x-api-key': 'example-app-key' },
-      })
-      const { entries } = (await journal.json()) as { entries: Attempt[] }
-      entry = entries.find((e) => e.test)
-    }
+    const entry = await waitFor(
+      async () => {
+        const journal = await fetch(`${sandboxUrl}/__sandbox/journal?type=delivery`, {
+          headers: { 'x-api-key': 'example-app-key' },
+        })
+        const { entries } = (await journal.json()) as { entries: Attempt[] }
+        return entries.find((e) => e.test)
+      },
+      { what: 'the journaled test delivery' },
+    )
     expect(entry).toMatchObject({ status: 200, outcome: 'delivered' })
   })
 

@@ -10,7 +10,10 @@ import {
   type TransactionReceipt,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { sendApiTransactions } from '../../src/chain/index.ts'
 import type { Sandbox } from '../../src/sandbox.ts'
+
+export { until } from './wait.ts'
 
 /** A transaction as the pay endpoints return it. */
 export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } }
@@ -44,31 +47,6 @@ export async function execute(
   transactions: ApiTransaction[],
   index: number,
 ): Promise<TransactionReceipt[]> {
-  const { wallet, publicClient } = payer(sandbox, index)
-  const receipts: TransactionReceipt[] = []
-  for (const tx of transactions) {
-    const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value.hex) })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
-    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`)
-    receipts.push(receipt)
-  }
-  return receipts
-}
-
-/** Calls `read` until `ok` holds (every 5 ms, up to `timeoutMs`); returns the value and how long it took. */
-export async function until<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 5_000,
-): Promise<{ value: T; ms: number }> {
-  const start = performance.now()
-  for (;;) {
-    const value = await read()
-    if (ok(value)) return { value, ms: performance.now() - start }
-    if (performance.now() - start > timeoutMs)
-      throw new Error(
-        `condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value).slice(0, 600)}`,
-      )
-    await new Promise((r) => setTimeout(r, 5))
-  }
+  const chain = sandbox.chain!
+  return sendApiTransactions(chain, chain.accounts[index]!.privateKey, transactions, { pollingInterval: 5 })
 }

@@ -4,6 +4,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { setupServer } from 'msw/node'
+import { describe } from 'vitest'
 import type { Sandbox } from '../../src/sandbox.ts'
 import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
 import { createApp } from '../../src/transports/express.ts'
@@ -106,5 +107,48 @@ export async function startTransports(
       })
       await server.close()
     },
+  }
+}
+
+/** The transports every behaviour test runs through. */
+export const TRANSPORTS = ['http', 'msw'] as const
+export type TransportName = (typeof TRANSPORTS)[number]
+
+/** The client of one transport of a running `Transports`. */
+export function clientOf(transports: Transports, transport: ApiClient['transport']): ApiClient {
+  if (transport === 'express') return transports.express
+  const client = transports.clients.find((c) => c.transport === transport)
+  if (!client) throw new Error(`no ${transport} client`)
+  return client
+}
+
+/**
+ * One describe block per transport (http, msw), titled like `describe.each` (`%s` is the transport). `body` gets
+ * the transport's client (a getter: the sandbox usually starts in beforeAll) and, when `params` are given, the
+ * transport's own parameter (e.g. the default account it pays from, so the two blocks never share a nonce).
+ */
+export function describeTransports(
+  title: string,
+  transports: () => Transports,
+  body: (client: () => ApiClient, transport: TransportName) => void,
+): void
+export function describeTransports<P>(
+  title: string,
+  transports: () => Transports,
+  params: Record<TransportName, P>,
+  body: (client: () => ApiClient, param: P, transport: TransportName) => void,
+): void
+export function describeTransports<P>(
+  title: string,
+  transports: () => Transports,
+  paramsOrBody: Record<TransportName, P> | ((client: () => ApiClient, transport: TransportName) => void),
+  maybeBody?: (client: () => ApiClient, param: P, transport: TransportName) => void,
+): void {
+  for (const transport of TRANSPORTS) {
+    const client = () => clientOf(transports(), transport)
+    describe(title.replace('%s', transport), () => {
+      if (typeof paramsOrBody === 'function') paramsOrBody(client, transport)
+      else maybeBody!(client, paramsOrBody[transport], transport)
+    })
   }
 }

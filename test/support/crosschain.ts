@@ -3,7 +3,6 @@
 import {
   type Address,
   createPublicClient,
-  createWalletClient,
   defineChain,
   type Hex,
   http,
@@ -11,8 +10,13 @@ import {
   parseEventLogs,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { LiveChain } from '../../src/chain/types.ts'
-import { erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/resources/pay/abis.ts'
+import {
+  type ApiTransaction,
+  erc20FeeProxyAbi,
+  ethFeeProxyAbi,
+  type LiveChain,
+  sendApiTransactions,
+} from '../../src/chain/index.ts'
 import type { ApiClient } from './clients.ts'
 
 /** A default account's wallet on one live chain, through the sandbox's JSON-RPC proxy of `client`'s transport. */
@@ -26,20 +30,13 @@ export function walletOn(client: ApiClient, chain: LiveChain, accountIndex: numb
   })
   const account = privateKeyToAccount(chain.accounts[accountIndex]!.privateKey)
   const publicClient = createPublicClient({ chain: viemChain, transport: http(url), pollingInterval: 50 })
-  const wallet = createWalletClient({ account, chain: viemChain, transport: http(url) })
   return {
     account,
     publicClient,
     /** sends an API transaction object as a wallet would and waits for a successful receipt */
-    async send(tx: { to: Address; data: Hex; value: unknown }) {
-      const value =
-        typeof tx.value === 'object' && tx.value !== null
-          ? BigInt((tx.value as { hex: string }).hex)
-          : BigInt(tx.value as string | number)
-      const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value })
-      const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-      if (receipt.status !== 'success') throw new Error(`${hash} reverted`)
-      return receipt
+    async send(tx: ApiTransaction) {
+      const [receipt] = await sendApiTransactions(chain, account, [tx], { rpcUrl: url })
+      return receipt!
     },
   }
 }
@@ -114,18 +111,4 @@ export async function ethPaymentLogs(chain: LiveChain, reference: Hex) {
   return parseEventLogs({ abi: ethFeeProxyAbi, logs, eventName: 'TransferWithReferenceAndFee' }).filter(
     (l) => l.topics[1] === keccak256(reference),
   )
-}
-
-/** Polls `probe` every 20 ms until it returns something other than undefined (fails after `timeoutMs`). */
-export async function waitFor<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }

@@ -1,4 +1,5 @@
-// Validates sandbox responses against the real service's published OpenAPI documents (../shared/reference).
+// Validates sandbox responses against the real service's published OpenAPI documents (copies in
+// test/fixtures/official/, with their source and date).
 // Where a response has a schema, it is used (OpenAPI 3.0 `nullable` mapped to JSON Schema); where it only
 // has examples, a schema is derived from them: the same keys with the same JSON types (either example fits).
 import { readFileSync } from 'node:fs'
@@ -7,7 +8,7 @@ import addFormats from 'ajv-formats'
 import { parse } from 'yaml'
 
 type Json = Record<string, unknown>
-const reference = new URL('../../../shared/reference/', import.meta.url)
+const reference = new URL('../fixtures/official/', import.meta.url)
 
 /** The two documents: FULL (v1+v2, 0.8.1) and V2 (0.13.0). */
 export const documents = {

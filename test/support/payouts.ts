@@ -14,16 +14,14 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
-import type { LiveChain } from '../../src/chain/types.ts'
+import { type LiveChain, sendApiTransactions } from '../../src/chain/index.ts'
+import { freshAddress } from './chain.ts'
 import type { ApiClient } from './clients.ts'
+
+export { freshAddress } from './chain.ts'
 
 /** A transaction as the API returns it: `value` as BigNumber JSON, or a hex string on the cancel endpoint. */
 export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } | Hex }
-
-/** A fresh address nobody else uses (payee, fee address). */
-export function freshAddress(): Address {
-  return privateKeyToAccount(generatePrivateKey()).address
-}
 
 /** A fresh payer with 10 ETH and `tokens` whole tokens of `token`. */
 export async function fundedPayer(chain: LiveChain, token: Address, tokens = '100'): Promise<LocalAccount> {
@@ -39,16 +37,8 @@ export async function sendApiTransaction(
   account: LocalAccount,
   tx: ApiTransaction,
 ): Promise<TransactionReceipt> {
-  const wallet = createWalletClient({
-    account,
-    chain: chain.publicClient.chain,
-    transport: http(chain.rpcUrl),
-  })
-  const value = BigInt(typeof tx.value === 'string' ? tx.value : tx.value.hex)
-  const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value, chain: null })
-  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
-  expect(receipt.status).toBe('success')
-  return receipt
+  const [receipt] = await sendApiTransactions(chain, account, [tx])
+  return receipt!
 }
 
 /** Moves `amount` of `token` from `account` to `to` (to empty a payer's balance). */

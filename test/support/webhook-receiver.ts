@@ -3,6 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { waitFor } from './wait.ts'
 
 /** One request the receiver got. */
 export interface Received {
@@ -47,11 +48,11 @@ export async function startReceiver(): Promise<WebhookReceiver> {
     secret: '',
     script: [],
     async waitFor(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} deliveries`)
-        await new Promise((r) => setTimeout(r, 10))
-      }
+      await waitFor(() => (received.length >= count ? true : undefined), { timeoutMs, intervalMs: 10 }).catch(
+        () => {
+          throw new Error(`receiver got ${received.length} of ${count} deliveries`)
+        },
+      )
       return received
     },
     async close() {

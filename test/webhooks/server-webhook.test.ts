@@ -1,17 +1,8 @@
 // The server-wide webhook target of a sandbox in a container (--webhook-url / WEBHOOK_URL) and the delivery defaults.
 import { describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/sandbox.ts'
+import { waitFor } from '../support/wait.ts'
 import { startReceiver } from '../support/webhook-receiver.ts'
-
-async function until<T>(find: () => T | undefined, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = find()
-    if (found !== undefined) return found
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
 
 describe('a server-wide webhook URL (--webhook-url / WEBHOOK_URL)', () => {
   it("gets every key's events, signed with --webhook-secret", async () => {
@@ -27,9 +18,9 @@ describe('a server-wide webhook URL (--webhook-url / WEBHOOK_URL)', () => {
       const got = await own.waitFor(2)
       expect(got.every((r) => r.signatureValid)).toBe(true)
       expect(got.map((r) => r.body.event).sort()).toEqual(['compliance.updated', 'payment.confirmed'])
-      await until(
+      await waitFor(
         () => (sandbox.control.journal('key-one', { types: ['delivery'] }).length === 1 ? true : undefined),
-        'the journal entry of the delivery',
+        { what: 'the journal entry of the delivery', timeoutMs: 5000, intervalMs: 10 },
       )
     } finally {
       await sandbox.close()

@@ -13,7 +13,7 @@ import {
   type Log,
 } from 'viem'
 import { artifacts } from '../../chain/artifacts.ts'
-import { detectionAbi } from '../../chain/payment-logs.ts'
+import { detectionAbi } from '../../chain/abis.ts'
 import type { LiveChain } from '../../chain/types.ts'
 import type { SharedState } from '../../contract/route-context.ts'
 import { NotFoundError } from '../../errors/sandbox-error.ts'

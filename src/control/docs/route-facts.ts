@@ -13,7 +13,8 @@ export type AnyRoute = RouteDefinition<any, any, any>
 
 /** The credentials a route accepts, in the order they are tried; empty for a public route. */
 export function routeCredentials(route: AnyRoute): DocumentedCredential[] {
-  return route.auth === 'public' ? [] : acceptedCredentials(route)
+  if (route.auth === 'public') return []
+  return acceptedCredentials(route).map((c) => (c === 'portal-session' ? 'cookie' : c))
 }
 
 /** `api`: the service's own endpoints (journaled, delayed, faulted, rate-limited); `control`: the sandbox's. */

@@ -3,7 +3,7 @@
 // Scenario files reach the resource models only through the seed API they are handed, never by importing src/.
 import type { Faker } from '@faker-js/faker'
 import type { z } from 'zod'
-import type { SandboxAccount } from '../../chain/types.ts'
+import type { ApiTransaction, SandboxAccount } from '../../chain/index.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import type {
   applyKycAction,
@@ -20,17 +20,12 @@ import type { createOneTimePayout, createRecurringPayout } from '../../resources
 import type { PayoutBody } from '../../resources/payouts/schema.ts'
 import type { CreateRequestBody, RequestRecord } from '../../resources/requests/schema.ts'
 import type { WorldRulesInput } from '../../store/rules.ts'
-import type { World } from '../../store/world.ts'
 import type { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
 type Bound<F> = F extends (ctx: RouteContext, ...args: infer A) => infer R ? (...args: A) => R : never
 
 /** A transaction as the API returns it (`value` as ethers' BigNumber JSON or a hex string). */
-export interface ServiceTx {
-  to: string
-  data: string
-  value: { hex: string } | string
-}
+export type ServiceTx = ApiTransaction
 
 /** The resource models, bound to the world being seeded, called exactly as the routes call them. */
 export interface SeedModels {
@@ -67,14 +62,15 @@ export interface SeedModels {
 /** The ids a scenario seeds, by the names it documents in `creates` (listed by GET /__sandbox/scenarios). */
 export type SeededIds = Record<string, string>
 
-/** What a seed function gets: the world being seeded, a seeded faker, and the models the API itself uses. */
+/**
+ * What a seed function gets: a seeded faker, the clock of the world being seeded, the models the API itself uses
+ * (bound to that world) and wallet helpers. Never the world or a route context: a seed builds state as the API would.
+ */
 export interface ScenarioSeedApi {
-  /** the world (tenant x scenario) being seeded; its rules are already set */
-  world: World
   /** a faker seeded from the sandbox seed, the scenario name and the tenant: the same data run after run */
   faker: Faker
-  /** the context the models take (ids drawn from the scenario's own seeded generator) */
-  ctx: RouteContext
+  /** the tenant clock of the world being seeded (start dates of payouts, due dates) */
+  clock: { now(): Date }
   /** where the client reached the sandbox (for links such as a payer's agreementUrl) */
   baseUrl: string
   /** a new key pair from the faker: the same under the same --seed, empty on chain until funded */

@@ -2,7 +2,7 @@
 // calldata of GET /pay on the chain from a funded seeded wallet (what request-paid and request-partially-paid do).
 import { keccak256, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20FeeProxyAbi } from '../../resources/pay/abis.ts'
+import { erc20FeeProxyAbi } from '../../chain/index.ts'
 import { createSandbox, type Sandbox } from '../../sandbox.ts'
 import { worldRules } from '../../store/rules.ts'
 import { createSeedApi } from './seed-api.ts'
@@ -58,11 +58,22 @@ describe('the seed API', () => {
   })
 
   it('makes the same wallets and data from the same seed', async () => {
-    const world = sandbox.shared.tenants.get('seed-api-same', 'default')
-    const a = await createSeedApi(sandbox.shared, world, 9)
-    const b = await createSeedApi(sandbox.shared, world, 9)
+    const seedApi = (tenant: string, seed: number) =>
+      createSeedApi(sandbox.shared, sandbox.shared.tenants.get(tenant, 'default'), seed)
+    const a = await seedApi('seed-api-same-a', 9)
+    const b = await seedApi('seed-api-same-b', 9)
+    const other = await seedApi('seed-api-same-c', 10)
     expect(a.wallet()).toEqual(b.wallet())
     expect(a.faker.person.fullName()).toBe(b.faker.person.fullName())
-    expect(a.ctx.shared.ids.hex(8)).toBe(b.ctx.shared.ids.hex(8))
+    // request ids are drawn from the seed's own id generator: the same under the same seed only
+    const body = {
+      amount: '1',
+      invoiceCurrency: 'FAU-sepolia',
+      paymentCurrency: 'FAU-sepolia',
+      payee: a.wallet().address,
+    }
+    const [ra, rb, rc] = await Promise.all([a, b, other].map((api) => api.createRequest(body)))
+    expect(ra!.requestId).toBe(rb!.requestId)
+    expect(rc!.requestId).not.toBe(ra!.requestId)
   })
 })

@@ -1,11 +1,11 @@
 // The seed API handed to a scenario's seed: state is built only through the models the API itself uses
 // (createRequest, buildPayment, the faucet), so a seeded world is one the API could have produced.
 import { createHash } from 'node:crypto'
-import { createWalletClient, getAddress, type Hex, http } from 'viem'
+import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { sandboxChain } from '../../chain/start-chain.ts'
-import type { SandboxAccount } from '../../chain/types.ts'
+import { type SandboxAccount, sendApiTransactions } from '../../chain/index.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
+import { waitFor } from '../../contract/wait.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
 import {
   applyKycAction,
@@ -21,7 +21,8 @@ import { CreatePaymentDetailBody } from '../../resources/payment-details/schema.
 import { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
 import { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
 import { PayoutBody } from '../../resources/payouts/schema.ts'
-import { createRequest, getRequest } from '../../resources/requests/model.ts'
+import { getRequest } from '../../resources/requests/model.ts'
+import { createInvoice } from '../../resources/requests/recurring.ts'
 import { CreateRequestBody } from '../../resources/requests/schema.ts'
 import { createIdGenerator } from '../../store/ids.ts'
 import type { World } from '../../store/world.ts'
@@ -64,33 +65,16 @@ export async function createSeedApi(
   ): Promise<string[]> => {
     const chain = network ? shared.chains.get(network) : shared.chain
     if (!chain) throw new Error(`sending transactions needs a live ${network ?? ''} chain`)
-    const client = createWalletClient({
-      account: privateKeyToAccount(from.privateKey),
-      chain: sandboxChain(chain.network, chain.chainId, chain.rpcUrl, shared.currencies.all),
-      transport: http(chain.rpcUrl),
-    })
-    const hashes: string[] = []
-    for (const tx of transactions) {
-      const value = typeof tx.value === 'string' ? tx.value : tx.value.hex
-      const hash = await client.sendTransaction({
-        to: getAddress(tx.to),
-        data: tx.data as Hex,
-        value: BigInt(value),
-      })
-      const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-      if (receipt.status !== 'success') throw new Error(`seed transaction ${hash} reverted`)
-      hashes.push(hash)
-    }
-    return hashes
+    const receipts = await sendApiTransactions(chain, from.privateKey, transactions)
+    return receipts.map((receipt) => receipt.transactionHash)
   }
   const fund = async (address: string, currency: string, amount: string): Promise<void> => {
     await faucet(shared, { address: address as Hex, currency, amount })
   }
 
   return {
-    world,
     faker,
-    ctx,
+    clock: { now: () => world.clock.now() },
     baseUrl,
     wallet,
     fund,
@@ -106,7 +90,8 @@ export async function createSeedApi(
       })()
       return payer
     },
-    createRequest: (body) => createRequest(ctx, CreateRequestBody.parse(body)),
+    // as POST /v2/request creates it: a request with recurrence starts producing its children
+    createRequest: (body) => createInvoice(ctx, CreateRequestBody.parse(body)),
     send,
     signTypedData: (from, typedData) =>
       privateKeyToAccount(from.privateKey).signTypedData(typedData as never),
@@ -150,7 +135,7 @@ export async function createSeedApi(
       await activatePayout(ctx, created.id, signature)
       return created
     },
-    waitFor: (check, what, timeoutMs) => waitFor(check, what, timeoutMs),
+    waitFor: (check, what, timeoutMs = 15_000) => waitFor(check, { what, timeoutMs, intervalMs: 50 }),
     async pay(requestId, from, options = {}) {
       const record = getRequest(ctx, requestId)
       const payment = await buildPayment(ctx, record, {
@@ -168,19 +153,12 @@ export async function createSeedApi(
           const record = getRequest(ctx, requestId)
           return record.payments.length >= count ? record : undefined
         },
-        `the chain detector to record ${count} payment(s) of ${requestId}`,
-        timeoutMs,
+        {
+          what: `the chain detector to record ${count} payment(s) of ${requestId}`,
+          timeoutMs,
+          intervalMs: 50,
+        },
       )
     },
-  }
-}
-
-async function waitFor<T>(check: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = check()
-    if (found !== undefined) return found
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }

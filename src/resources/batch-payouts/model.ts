@@ -6,12 +6,11 @@
 // transaction is answered as `batchPaymentTransaction`, the key of the service's examples and of real clients,
 // not the `ERC20BatchPaymentTransaction`/`ETHBatchPaymentTransaction` of its schema.
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem'
-import { artifacts } from '../../chain/artifacts.ts'
+import { batchConversionPaymentsAbi, erc20Abi } from '../../chain/index.ts'
 import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
-import { erc20Abi } from '../pay/abis.ts'
 import { NO_FEE_ADDRESS } from '../pay/calldata.ts'
 import { createRequest, getRequest, remainingUnits, startListening } from '../requests/model.ts'
 import type { RequestRecord } from '../requests/schema.ts'
@@ -146,7 +145,7 @@ export async function buildBatchPayout(
   ]
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const data = encodeFunctionData({
-    abi: artifacts.BatchConversionPayments.abi,
+    abi: batchConversionPaymentsAbi,
     functionName: 'batchPayments',
     // No USD paths: the fee limit is skipped (native batches need an empty list; the sandbox's batch fee is 0).
     args: [metaDetails, [], feeAddress],

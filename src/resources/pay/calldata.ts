@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, maxUint256 } from 'viem'
+import { erc20Abi, erc20FeeProxyAbi, ethFeeProxyAbi } from '../../chain/index.ts'
 import { bigNumberJson } from '../../contract/amounts.ts'
-import { erc20Abi, erc20FeeProxyAbi, ethFeeProxyAbi } from './abis.ts'
 
 /**
  * A transaction as the service returns it, `value` as ethers' BigNumber JSON. The service's own examples show

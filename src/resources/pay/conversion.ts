@@ -2,13 +2,12 @@
 // slippage allowance of SLIPPAGE_BPS over the rate the chain quotes now; the real service's allowance is
 // not documented. `_maxRateTimespan` is 0 (no staleness check), as Request Network's payment processor sends.
 import { type Address, encodeFunctionData, getAddress } from 'viem'
-import { readConversion } from '../../chain/conversion-contracts.ts'
+import { erc20ConversionProxyAbi, ethConversionProxyAbi, readConversion } from '../../chain/index.ts'
 import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { effectiveFee } from '../client-ids/fees.ts'
 import { mulWad, unitsToWad, wadToUnits } from '../rates/decimal.ts'
 import type { RequestRecord } from '../requests/schema.ts'
-import { erc20ConversionProxyAbi, ethConversionProxyAbi } from './abis.ts'
 import { amountToPay } from './amount.ts'
 import { approveTransaction, NO_FEE_ADDRESS, type ServiceTransaction } from './calldata.ts'
 import { PaymentNotPossibleError } from './errors.ts'

@@ -4,10 +4,15 @@
 // cross-chain fee is a flat 0.1% as in the service's example; the typed data names the sandbox's own contracts and
 // keys (SandboxPermit2 at Permit2's address, the sandbox operator as spender, operator and treasury); both chains must
 // be running in the sandbox, since the sandbox settles the intent for real.
-import { type Address, encodeFunctionData, keccak256, maxUint256, parseAbi, toHex } from 'viem'
-import { artifacts } from '../../chain/artifacts.ts'
-import { PERMIT2_ADDRESS } from '../../chain/install-contracts.ts'
-import type { LiveChain } from '../../chain/types.ts'
+import { type Address, encodeFunctionData, keccak256, maxUint256, toHex } from 'viem'
+import {
+  chainTime,
+  eip2612Nonce,
+  erc20Abi,
+  type LiveChain,
+  PERMIT2_ADDRESS,
+  permit2NonceFree,
+} from '../../chain/index.ts'
 import { percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
@@ -27,11 +32,6 @@ const CROSSCHAIN_FEE_BPS = 10n
 export const OPERATOR_ID = keccak256(toHex('request-sandbox:crosschain-operator'))
 const INTENT_LIFETIME_S = 3600
 const PROCESSING_DELAY_S = 5 * 3600
-
-const erc20PermitAbi = parseAbi([
-  'function approve(address spender, uint256 amount) returns (bool)',
-  'function nonces(address owner) view returns (uint256)',
-])
 
 /** `value` scaled from `from` decimals to `to` decimals, rounded up (the payer never sends less than owed). */
 function rescale(value: bigint, from: number, to: number): bigint {
@@ -58,13 +58,7 @@ async function intentNonce(
   let nonce = BigInt(ms)
   for (;;) {
     while (taken.has(nonce.toString())) nonce += 1n
-    const bits = await chain.publicClient.readContract({
-      address: PERMIT2_ADDRESS,
-      abi: artifacts.SandboxPermit2.abi,
-      functionName: 'nonceBitmap',
-      args: [wallet, nonce >> 8n],
-    })
-    if (((bits as bigint) & (1n << (nonce & 0xffn))) === 0n) return nonce
+    if (await permit2NonceFree(chain, wallet, nonce)) return nonce
     nonce += 1n
   }
 }
@@ -115,9 +109,9 @@ export async function buildCrosschainPayment(
   const total = permitted.reduce((a, b) => a + b, 0n)
 
   // Chain time can run ahead of this tenant's clock (another tenant advanced it): deadlines count from the later.
-  const block = await sourceChain.publicClient.getBlock({ blockTag: 'latest' })
+  const sourceTime = await chainTime(sourceChain)
   const nowMs = world.clock.now().getTime()
-  const base = Math.max(Math.floor(nowMs / 1000), Number(block.timestamp))
+  const base = Math.max(Math.floor(nowMs / 1000), sourceTime)
   const deadline = base + INTENT_LIFETIME_S
   const nonce = await intentNonce(ctx, sourceChain, wallet, Math.max(nowMs, base * 1000))
 
@@ -143,12 +137,7 @@ export async function buildCrosschainPayment(
   const supportsEIP2612 = Boolean(from.permit)
   let approvalPermitPayload: string | null = null
   if (supportsEIP2612) {
-    const permitNonce = await sourceChain.publicClient.readContract({
-      address: token,
-      abi: erc20PermitAbi,
-      functionName: 'nonces',
-      args: [wallet],
-    })
+    const permitNonce = await eip2612Nonce(sourceChain, token, wallet)
     const permit = permitTypedData({
       token,
       name: from.name,
@@ -208,7 +197,7 @@ export async function buildCrosschainPayment(
           approvalCalldata: {
             to: token,
             data: encodeFunctionData({
-              abi: erc20PermitAbi,
+              abi: erc20Abi,
               functionName: 'approve',
               args: [PERMIT2_ADDRESS, maxUint256],
             }),

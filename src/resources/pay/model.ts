@@ -4,6 +4,7 @@
 // payments are quoted by the chain's own ChainlinkConversionPath (see conversion.ts). The crosschain variant (chain +
 // token naming another network or token) lives in crosschain.ts.
 import type { Address } from 'viem'
+import { currentGasPrice } from '../../chain/index.ts'
 import { percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
@@ -96,7 +97,7 @@ export async function buildPayment(
     if (chain && wallet) {
       const [balance, gasPrice] = await Promise.all([
         chain.balanceOf('native', wallet),
-        chain.publicClient.getGasPrice(),
+        currentGasPrice(chain),
       ])
       hasEnoughBalance = balance >= amount + fee
       hasEnoughGas = balance >= amount + fee + GAS.ethPayment * gasPrice
@@ -110,7 +111,7 @@ export async function buildPayment(
         chain.balanceOf(token, wallet),
         chain.allowance(token, wallet, proxy),
         chain.balanceOf('native', wallet),
-        chain.publicClient.getGasPrice(),
+        currentGasPrice(chain),
       ])
       needsApproval = allowance < amount + fee
       hasEnoughBalance = balance >= amount + fee
@@ -148,7 +149,7 @@ async function buildConversionPayment(
   if (chain && wallet) {
     const [native, gasPrice, balance] = await Promise.all([
       chain.balanceOf('native', wallet),
-      chain.publicClient.getGasPrice(),
+      currentGasPrice(chain),
       plan.token ? chain.balanceOf(plan.token, wallet) : Promise.resolve(0n),
     ])
     if (currency.type === 'ETH') {

@@ -6,6 +6,7 @@
 // the reason. Balance and allowance are not checked here but by the settlement, which fails with a
 // `payment.failed` event as a bridge would (the send itself was accepted).
 import { type Address, type Hex, isHex } from 'viem'
+import { chainTime } from '../../chain/index.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { PaymentIntentNotFoundError, PaymentIntentRefusedError } from './errors.ts'
@@ -75,8 +76,8 @@ async function checkSend(
   )
   // The chain's time can be ahead of the tenant's clock (another tenant advanced it): the later one counts.
   const chain = ctx.shared.chains.get(intent.source.network)
-  const chainTime = chain ? Number((await chain.publicClient.getBlock({ blockTag: 'latest' })).timestamp) : 0
-  const now = Math.max(Math.floor(ctx.world.clock.now().getTime() / 1000), chainTime)
+  const sourceTime = chain ? await chainTime(chain) : 0
+  const now = Math.max(Math.floor(ctx.world.clock.now().getTime() / 1000), sourceTime)
   if (now > intent.deadline) {
     throw new PaymentIntentRefusedError(
       `Payment intent has expired: its deadline ${new Date(intent.deadline * 1000).toISOString()} has passed; get a new one from the pay endpoint`,

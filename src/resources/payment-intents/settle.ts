@@ -5,7 +5,7 @@
 //    ERC20FeeProxy with the request's payment reference, so the payment detector sees an ordinary payment.
 // Progress is announced as `payment.processing` events; a failure as `payment.failed`. Nothing is retried.
 import type { Address, Hex } from 'viem'
-import { revertReason } from '../../chain/operator.ts'
+import { revertReason } from '../../chain/index.ts'
 import type { SharedState } from '../../contract/route-context.ts'
 import type { World } from '../../store/world.ts'
 import type { PaymentIntentRecord } from './schema.ts'

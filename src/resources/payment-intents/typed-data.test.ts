@@ -11,7 +11,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { PERMIT2_ADDRESS } from '../../chain/install-contracts.ts'
+import { PERMIT2_ADDRESS } from '../../chain/index.ts'
 import {
   type IntentTypedData,
   intentTypedData,
@@ -22,7 +22,7 @@ import {
   witnessHash,
 } from './typed-data.ts'
 
-const reference = new URL('../../../../shared/reference/openapi-v2.json', import.meta.url)
+const reference = new URL('../../../test/fixtures/official/openapi-v2.json', import.meta.url)
 const examples = JSON.parse(readFileSync(reference, 'utf8')).paths['/v2/request/{requestId}/pay'].get
   .responses['200'].content['application/json'].examples
 const example = JSON.parse(examples.currencyThatSupportsEIP2612.value.paymentIntent) as IntentTypedData

@@ -1,7 +1,7 @@
 // The EIP-712 documents of a cross-chain payment intent, in the ethers v5 shape the service returns
 // ({domain, types, values}: no EIP712Domain entry, no primaryType), as JSON strings with decimal-string numbers.
 import { type Address, type Hex, hashStruct, maxUint256, recoverTypedDataAddress } from 'viem'
-import { PERMIT2_ADDRESS } from '../../chain/install-contracts.ts'
+import { PERMIT2_ADDRESS } from '../../chain/index.ts'
 
 /** The types of Permit2's batch witness transfer with Request Network's PaymentIntent witness (api-contract §4). */
 export const INTENT_TYPES = {

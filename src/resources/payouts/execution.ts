@@ -3,8 +3,7 @@
 // that request's reference; the next payment is then scheduled, or the payout completes. A failed trigger
 // pauses the payout; unpausing schedules the missed payment at once and the rest follow in order.
 import type { Address, Hex } from 'viem'
-import type { SchedulePermitValues } from '../../chain/recurring.ts'
-import { RelayFailure } from '../../chain/relayer.ts'
+import { RelayFailure, type SchedulePermitValues } from '../../chain/index.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import type { World } from '../../store/world.ts'

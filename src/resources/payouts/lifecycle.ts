@@ -2,7 +2,7 @@
 // for `active` only); `failureCount` and `failureReason` appear while paused. Activating a paused, completed or
 // cancelled payout answers 400 with the state (the documents only name the `already active` case).
 import { type Address, type Hex, isAddressEqual, parseSignature, recoverTypedDataAddress } from 'viem'
-import { permitStruct, SCHEDULE_PERMIT_TYPES, type SchedulePermitValues } from '../../chain/recurring.ts'
+import { permitStruct, SCHEDULE_PERMIT_TYPES, type SchedulePermitValues } from '../../chain/index.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
 import { approveTransaction } from '../pay/calldata.ts'
 import { setRecurrenceStopped } from '../requests/model.ts'

@@ -4,7 +4,7 @@
 // The state before the permit signature is called `pending`. The permit deadline is the last due date plus
 // 10 years, so that other tenants moving the shared chain's time forward do not expire it.
 import { type Address, getAddress, isAddressEqual, maxUint128 } from 'viem'
-import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '../../chain/recurring.ts'
+import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '../../chain/index.ts'
 import { percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
@@ -164,6 +164,9 @@ export async function createRecurringPayout(ctx: RouteContext, body: PayoutBody)
   const transactions = additional > 0n ? [approveTransaction(token, proxy, needed)] : []
   return {
     id,
+    // the V2 schema requires requestId: the parent request's, which the payout's child requests point to
+    requestId: parent.requestId,
+    paymentReference: parent.paymentReference,
     transactions,
     recurringPaymentPermit: { domain, types: SCHEDULE_PERMIT_TYPES, values: permit },
     metadata: {

@@ -2,12 +2,24 @@ import { z } from 'zod'
 import { defineRoute } from '../../contract/route.ts'
 import { activatePayout, getPayout, payoutStatus, updatePayout } from './lifecycle.ts'
 import { createOneTimePayout, createRecurringPayout } from './model.ts'
-import { ActivateBody, PayoutBody, UpdateBody } from './schema.ts'
+import { ActivateBody, PayoutBody, PayV1Body, UpdateBody } from './schema.ts'
 
 const IdParams = z.object({ id: z.string() })
 
 /** Routes of payouts: create (one-time or recurring), and the recurring payout's activation, status and control. */
 export const payoutRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/v1/pay',
+    auth: 'api',
+    summary: 'Initiate a payment (v1): a request and its calldata in one call, requestID with a capital D',
+    statuses: [201],
+    body: PayV1Body,
+    async handler(ctx, { body }) {
+      const { requestId, paymentReference, ...payment } = await createOneTimePayout(ctx, body)
+      return { status: 201, body: { requestID: requestId, paymentReference, ...payment } }
+    },
+  }),
   defineRoute({
     method: 'POST',
     path: '/v2/payouts',

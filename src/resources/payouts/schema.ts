@@ -53,6 +53,14 @@ export const PayoutBody = z
   })
 export type PayoutBody = z.infer<typeof PayoutBody>
 
+/** Body of `POST /v1/pay` (the v1 one-time payout: a request and its calldata in one call). */
+export const PayV1Body = z.object({
+  payee: Address,
+  amount: PositiveAmount,
+  invoiceCurrency: z.string().min(1),
+  paymentCurrency: z.string().min(1),
+})
+
 /** Body of `POST /v2/payouts/recurring/{id}`. */
 export const ActivateBody = z.object({ permitSignature: z.string() })
 

@@ -12,10 +12,10 @@ import {
   type FeedSpec,
   installConversionStack,
   installFeeds,
+  type LiveChain,
+  type ProxyKind,
   sandboxAddress,
-} from '../../chain/conversion-contracts.ts'
-import type { ProxyKind } from '../../chain/detector.ts'
-import type { LiveChain } from '../../chain/types.ts'
+} from '../../chain/index.ts'
 import type { NetworkTable } from '../../contract/networks.ts'
 import type { World } from '../../store/world.ts'
 import type { CurrencyCatalog } from '../currencies/catalog.ts'

@@ -2,7 +2,7 @@
 // LiFi fallback); a payment counts as soon as its block is mined (anvil has no reorgs but evm_revert, which
 // rolls payments back). A payment made after the request is already paid emits payment.confirmed again.
 import type { Hex } from 'viem'
-import type { DetectedTransfer, DetectorSink } from '../../chain/detector.ts'
+import type { DetectedTransfer, DetectorSink } from '../../chain/index.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import type { SharedState } from '../../contract/route-context.ts'
 import type { World } from '../../store/world.ts'

@@ -9,6 +9,7 @@ import { checksum } from '../../contract/checksum.ts'
 import { keccakUtf8 } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import type { RouteContext, SharedState } from '../../contract/route-context.ts'
+import { destinationForClientId } from '../payee-destinations/model.ts'
 import { RequestFieldError, RequestNotFoundError } from './errors.ts'
 import type { CreateRequestBody, RequestRecord } from './schema.ts'
 
@@ -35,7 +36,11 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
     )
   }
   const cryptoToFiat = body.isCryptoToFiatAvailable === true
-  if (!body.payee && !cryptoToFiat) {
+  const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
+  // DOCS: a client-ID call may omit payee; the payee destination it stands for is paid
+  const payeeInput =
+    body.payee ?? (grant && !cryptoToFiat ? destinationForClientId(world, grant)?.payee : undefined)
+  if (!payeeInput && !cryptoToFiat) {
     throw new RequestFieldError('payee', 'payee is required unless isCryptoToFiatAvailable is true')
   }
   if (body.recurrence) {
@@ -44,7 +49,7 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
       throw new RequestFieldError('recurrence.startDate', 'Start date cannot be in the past')
     }
   }
-  const payee = body.payee ? checksum(body.payee) : null
+  const payee = payeeInput ? checksum(payeeInput) : null
   const paymentAddress = payee ?? shared.offrampAddress
   const salt = shared.ids.hex(8)
   const createdAt = world.clock.now().toISOString()
@@ -58,7 +63,6 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
     salt,
   })
   const requestId = `01${createHash('sha256').update(canonical).digest('hex')}`
-  const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
   const record = await world.requests.insert({
     requestId,
     clientId: grant?.clientId ?? null,
@@ -116,7 +120,7 @@ export async function startListening(ctx: RouteContext, record: RequestRecord): 
   })
 }
 
-/** Sets `isRecurrenceStopped` (PATCH /v2/request/{requestId}). */
+/** Sets `isRecurrenceStopped` on one request (a recurring payout's original, when the payout is cancelled). */
 export async function setRecurrenceStopped(
   ctx: RouteContext,
   requestId: string,

@@ -1,14 +1,16 @@
 import { z } from 'zod'
 import { Address } from '../../contract/primitives.ts'
 import { defineRoute } from '../../contract/route.ts'
-import { createRequest, getRequest, getRequestByReference, setRecurrenceStopped } from './model.ts'
+import { ListRequestsQuery, ListRequestsResponse, listRequests } from './list.ts'
+import { getRequest, getRequestByReference } from './model.ts'
+import { createInvoice, setRecurrence } from './recurring.ts'
 import { CreateRequestBody, CreateRequestResponse, RequestStatusV1 } from './schema.ts'
 import { statusV1, statusV2 } from './status.ts'
 
 const RequestIdParams = z.object({ requestId: z.string() })
 const ReferenceParams = z.object({ paymentReference: z.string() })
 
-/** Routes of the request resource: create, read status, stop recurrence. */
+/** Routes of the request resource: create, list, read status, stop recurrence. */
 export const requestRoutes = [
   defineRoute({
     method: 'POST',
@@ -19,7 +21,7 @@ export const requestRoutes = [
     body: CreateRequestBody,
     responses: { 201: CreateRequestResponse },
     async handler(ctx, { body }) {
-      const record = await createRequest(ctx, body)
+      const record = await createInvoice(ctx, body)
       return { status: 201, body: { paymentReference: record.paymentReference, requestId: record.requestId } }
     },
   }),
@@ -31,8 +33,20 @@ export const requestRoutes = [
     statuses: [201],
     body: CreateRequestBody.extend({ payee: Address }),
     async handler(ctx, { body }) {
-      const record = await createRequest(ctx, body)
+      const record = await createInvoice(ctx, body)
       return { status: 201, body: { requestID: record.requestId, paymentReference: record.paymentReference } }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/request',
+    auth: 'api',
+    summary: "List the caller's requests paid to a wallet, newest first",
+    statuses: [200],
+    query: ListRequestsQuery,
+    responses: { 200: ListRequestsResponse },
+    handler(ctx, { query }) {
+      return { status: 200, body: listRequests(ctx, query) }
     },
   }),
   defineRoute({
@@ -55,7 +69,7 @@ export const requestRoutes = [
     params: RequestIdParams,
     body: z.object({ isRecurrenceStopped: z.boolean() }),
     async handler(ctx, { params, body }) {
-      await setRecurrenceStopped(ctx, params.requestId, body.isRecurrenceStopped)
+      await setRecurrence(ctx, getRequest(ctx, params.requestId), body.isRecurrenceStopped)
       return { status: 200 }
     },
   }),
@@ -69,6 +83,18 @@ export const requestRoutes = [
     responses: { 200: RequestStatusV1 },
     handler(ctx, { params }) {
       return { status: 200, body: statusV1(ctx.shared, getRequestByReference(ctx, params.paymentReference)) }
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/request/:paymentReference/stop-recurrence',
+    auth: 'api',
+    summary: 'Stop the recurrence of a request (v1: by payment reference; a second stop is refused)',
+    statuses: [200, 404],
+    params: ReferenceParams,
+    async handler(ctx, { params }) {
+      await setRecurrence(ctx, getRequestByReference(ctx, params.paymentReference), true, { strict: true })
+      return { status: 200 }
     },
   }),
 ]

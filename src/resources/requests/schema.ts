@@ -134,6 +134,21 @@ export const RequestRecord = z.object({
 })
 export type RequestRecord = z.infer<typeof RequestRecord>
 
+/** The schedule of one recurring request (keyed by the original's requestId). */
+export const RecurringRequestRecord = z.object({
+  requestId: z.string(),
+  frequency: z.enum(['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']),
+  /** the first occurrence (the original request's), ISO */
+  startDate: z.string(),
+  /** the index of the next child (1 = the first child) */
+  nextIndex: z.number().int().min(1),
+  nextDate: z.string().nullable(),
+  timerId: z.number().nullable(),
+  /** how many children were created (they carry originalRequestId; no list here, so a long series stays cheap) */
+  childCount: z.number().int().min(0),
+})
+export type RecurringRequestRecord = z.infer<typeof RecurringRequestRecord>
+
 /** 200 of `GET /v1/request/{paymentReference}`. */
 export const RequestStatusV1 = z.object({
   hasBeenPaid: z.boolean(),

@@ -1,17 +1,33 @@
 import type { IdGenerator } from '../../store/ids.ts'
 import type { WebhookRecord } from './schema.ts'
 
-/** The webhooks of every key (a key's webhooks serve all its scenario worlds; a reset keeps them). */
+/**
+ * The webhooks of every key (a key's webhooks serve all its scenario worlds; a reset keeps them). A key issued by
+ * the portal shares its platform's webhooks (`setOwner`), as the service keeps webhooks per platform: the platform's
+ * cookie session and each of its keys read and write one list, and every key's events reach it.
+ */
 export class WebhookRegistry {
   readonly #byTenant = new Map<string, Map<string, WebhookRecord>>()
+  /** tenant -> the tenant whose webhooks it uses (portal keys -> their platform) */
+  readonly #owners = new Map<string, string>()
   readonly #ids: IdGenerator
 
   constructor(ids: IdGenerator) {
     this.#ids = ids
   }
 
+  /** Makes `tenant` use `owner`'s webhooks from now on. */
+  setOwner(tenant: string, owner: string): void {
+    this.#owners.set(tenant, owner)
+  }
+
+  #owner(tenant: string): string {
+    return this.#owners.get(tenant) ?? tenant
+  }
+
   /** Registers a URL for a key; `secret` defaults to 32 random bytes as hex (the service's format). */
   add(tenant: string, url: string, at: Date, secret?: string): WebhookRecord {
+    tenant = this.#owner(tenant)
     const record: WebhookRecord = {
       id: this.#ids.ulid(at.getTime()),
       url,
@@ -30,16 +46,16 @@ export class WebhookRegistry {
 
   /** A key's webhooks, oldest first. */
   list(tenant: string): WebhookRecord[] {
-    return [...(this.#byTenant.get(tenant)?.values() ?? [])]
+    return [...(this.#byTenant.get(this.#owner(tenant))?.values() ?? [])]
   }
 
   /** One of a key's webhooks. */
   get(tenant: string, id: string): WebhookRecord | undefined {
-    return this.#byTenant.get(tenant)?.get(id)
+    return this.#byTenant.get(this.#owner(tenant))?.get(id)
   }
 
   /** Removes one of a key's webhooks. */
   delete(tenant: string, id: string): boolean {
-    return this.#byTenant.get(tenant)?.delete(id) ?? false
+    return this.#byTenant.get(this.#owner(tenant))?.delete(id) ?? false
   }
 }

@@ -12,11 +12,14 @@ import { CreateWebhookResponse, WebhookRecord } from './schema.ts'
 
 const IdParams = z.object({ webhookId: z.string() })
 
-/** Webhook management (FULL's /v1|v2/webhook): register, list, toggle, delete, send a test event. */
-export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
+/**
+ * Webhook management (FULL's /v1|v2/webhook and its /v2/request-tech alias): register, list, toggle, delete, send
+ * a test event. All three paths work over one registry; /request-tech takes the portal cookie only.
+ */
+export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech'] as const).flatMap((base) => [
   defineRoute({
     method: 'POST',
-    path: `${version}/webhook`,
+    path: `${base}`,
     auth: 'api',
     summary: 'Register a webhook URL; answers its id and signing secret',
     statuses: [201],
@@ -29,7 +32,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   }),
   defineRoute({
     method: 'GET',
-    path: `${version}/webhook`,
+    path: `${base}`,
     auth: 'api',
     summary: "The key's webhooks",
     statuses: [200],
@@ -38,7 +41,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   }),
   defineRoute({
     method: 'POST',
-    path: `${version}/webhook/test`,
+    path: `${base}/test`,
     auth: 'api',
     summary: 'Send a test event to every active webhook of the key',
     statuses: [201, 404],
@@ -50,7 +53,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   }),
   defineRoute({
     method: 'PUT',
-    path: `${version}/webhook/:webhookId`,
+    path: `${base}/:webhookId`,
     auth: 'api',
     summary: 'Enable or disable a webhook',
     statuses: [200, 404],
@@ -62,7 +65,7 @@ export const webhookRoutes = (['/v1', '/v2'] as const).flatMap((version) => [
   }),
   defineRoute({
     method: 'DELETE',
-    path: `${version}/webhook/:webhookId`,
+    path: `${base}/:webhookId`,
     auth: 'api',
     summary: 'Delete a webhook',
     statuses: [200, 404],

@@ -1,5 +1,5 @@
-// Payloads of test sends (POST /v2/webhook/test): every documented field of the event, with placeholder
-// values in the style of the service's own test deliveries (ids that match no real request).
+// Payloads of test sends (POST /v2/webhook/test): every field a receiver of the real event reads (the fields the
+// sandbox's own events of that type carry), with placeholder values in the style of the service's test deliveries.
 import type { IdGenerator } from '../../store/ids.ts'
 import type { WebhookEventType } from './schema.ts'
 
@@ -8,21 +8,26 @@ export function testPayload(type: WebhookEventType, ids: IdGenerator, now: Date)
   const requestId = `req_test${ids.hex(8)}`
   const paymentReference = `0x${ids.hex(8)}`
   const timestamp = now.toISOString()
+  const txHash = `0x${ids.hex(32)}`
+  const payer = '0x1234567890123456789012345678901234567890'
   const request = { requestId, requestID: requestId, paymentReference }
+  const explorer = `https://scan.request.network/request/${requestId}`
   const payment = {
     ...request,
-    explorer: `https://scan.request.network/request/${requestId}`,
+    explorer,
     timestamp,
-    txHash: `0x${ids.hex(32)}`,
-    payerAddress: '0x1234567890123456789012345678901234567890',
-    payerEoaAddress: null,
+    txHash,
+    payerAddress: payer,
+    payerEoaAddress: payer,
     network: 'sepolia',
     currency: 'FAU',
     paymentCurrency: 'FAU',
     isCryptoToFiat: false,
     subStatus: '',
     paymentProcessor: 'request-network',
+    reference: 'ORDER-TEST-0001',
   }
+  const userId = ids.uuid()
   switch (type) {
     case 'payment.confirmed':
       return {
@@ -40,24 +45,61 @@ export function testPayload(type: WebhookEventType, ids: IdGenerator, now: Date)
         amount: '50.0',
         totalAmountPaid: '50.0',
         expectedAmount: '100.0',
-        fees: [],
+        // the DOCS example lists no fee; a real partial payment lists its gas like any other
+        fees: [{ type: 'network', amount: '0.01', currency: 'ETH' }],
       }
     case 'payment.failed':
-      return { event: type, ...request, subStatus: 'insufficient_funds', paymentProcessor: 'request-network' }
-    case 'payment.processing':
       return {
         event: type,
         ...request,
-        offrampId: `offramp_test${ids.hex(8)}`,
+        timestamp,
+        subStatus: 'insufficient_funds',
+        reason: 'The payer does not hold enough FAU',
+        paymentProcessor: 'request-network',
+      }
+    case 'payment.processing': {
+      const offrampId = `offramp_test${ids.hex(8)}`
+      return {
+        event: type,
+        ...request,
+        offrampId,
         timestamp,
         subStatus: 'initiated',
         paymentProcessor: 'request-tech',
-        rawPayload: {},
+        rawPayload: {
+          id: offrampId,
+          status: 'initiated',
+          clientUserId: 'test-user@example.com',
+          paymentDetailsId: ids.uuid(),
+          cryptoAmount: '100',
+          cryptoCurrency: 'USDC',
+          fiatCurrency: 'EUR',
+          txHash,
+        },
       }
+    }
     case 'payment.refunded':
-      return { event: type, ...request, timestamp, paymentProcessor: 'request-network' }
+      return {
+        event: type,
+        ...request,
+        refundedTo: payer,
+        refundAmount: '100.0',
+        explorer,
+        currency: 'FAU',
+        paymentCurrency: 'FAU',
+        network: 'sepolia',
+        txHash,
+        timestamp,
+        paymentProcessor: 'request-network',
+      }
     case 'request.recurring':
-      return { event: type, ...request, originalRequestId: `req_test${ids.hex(8)}`, timestamp }
+      return {
+        event: type,
+        ...request,
+        originalRequestId: `req_test${ids.hex(8)}`,
+        originalRequestPaymentReference: `0x${ids.hex(8)}`,
+        timestamp,
+      }
     case 'compliance.updated':
       return {
         event: type,
@@ -66,7 +108,12 @@ export function testPayload(type: WebhookEventType, ids: IdGenerator, now: Date)
         agreementStatus: 'completed',
         isCompliant: true,
         timestamp,
-        rawPayload: {},
+        rawPayload: {
+          provider: 'request-sandbox',
+          userId,
+          trigger: 'test',
+          previous: { agreementStatus: 'completed', kycStatus: 'pending' },
+        },
       }
     case 'payment_detail.updated':
       return {
@@ -75,6 +122,7 @@ export function testPayload(type: WebhookEventType, ids: IdGenerator, now: Date)
         clientUserId: 'test-user@example.com',
         status: 'approved',
         timestamp,
+        rawPayload: { provider: 'request-sandbox', userId, trigger: 'test', previousStatus: 'pending' },
       }
   }
 }

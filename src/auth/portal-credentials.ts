@@ -1,0 +1,65 @@
+// The portal's credentials (FULL's /auth, /key and cookie-session endpoints): platform accounts, their cookie
+// sessions and the API keys they issued. One registry per sandbox. Authentication reads it to refuse a disabled
+// or deleted portal key, to let portal keys through strict mode, and to resolve a `session_token` cookie.
+// Keys it never issued are untouched: any other key stays its own tenant, as before.
+
+/** A platform (portal account). `tenant` is the world its cookie-session calls use (never usable as x-api-key). */
+export interface PlatformAccount {
+  id: string
+  email: string
+  /** scrypt parameters and output, hex */
+  passwordSalt: string
+  passwordHash: string
+  tenant: string
+  createdAt: string
+}
+
+/** An API key issued through `POST /v1|v2/key`. */
+export interface PortalKey {
+  id: string
+  platformId: string
+  label: string
+  key: string
+  isSandbox: boolean
+  isActive: boolean
+  createdAt: string
+}
+
+/** How authentication treats an `x-api-key`. */
+export type KeyStanding = 'active' | 'refused' | 'unknown'
+
+/** Sandbox-wide portal state, with the indexes authentication needs. */
+export class PortalCredentials {
+  /** lower-case email -> account */
+  readonly platformsByEmail = new Map<string, PlatformAccount>()
+  readonly platformsById = new Map<string, PlatformAccount>()
+  /** session_token cookie value -> its platform and expiry (ms since epoch, real time) */
+  readonly sessions = new Map<string, { platformId: string; expiresAt: number }>()
+  /** key value -> record */
+  readonly keys = new Map<string, PortalKey>()
+  /** values that must never pass as x-api-key: deleted portal keys and platform tenants */
+  readonly #refused = new Set<string>()
+
+  /** Issued keys answer by their state; refused values 401; everything else is `unknown` (any key is a tenant). */
+  standing(key: string): KeyStanding {
+    const issued = this.keys.get(key)
+    if (issued) return issued.isActive ? 'active' : 'refused'
+    return this.#refused.has(key) ? 'refused' : 'unknown'
+  }
+
+  /** Makes a value unusable as x-api-key (a deleted key, a platform's internal tenant). */
+  refuse(value: string): void {
+    this.#refused.add(value)
+  }
+
+  /** The platform of a live session token; expired tokens are dropped. */
+  platformOfSession(token: string, now: number): PlatformAccount | undefined {
+    const session = this.sessions.get(token)
+    if (!session) return undefined
+    if (now >= session.expiresAt) {
+      this.sessions.delete(token)
+      return undefined
+    }
+    return this.platformsById.get(session.platformId)
+  }
+}

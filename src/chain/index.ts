@@ -1,0 +1,73 @@
+// The chain's public module: what the rest of the sandbox (resources, control, sandbox, transports, tests) may use
+// of src/chain/. Nothing outside src/chain/ imports another file of it.
+export * from './abis.ts'
+export {
+  type ConversionStack,
+  FEED_DECIMALS,
+  type FeedSpec,
+  installConversionStack,
+  installFeeds,
+  readConversion,
+  sandboxAddress,
+} from './conversion-contracts.ts'
+export {
+  type DetectedTransfer,
+  type DetectorSink,
+  PaymentDetector,
+  type ProxyKind,
+  startDetector,
+} from './detector.ts'
+export { PERMIT2_ADDRESS } from './install-contracts.ts'
+export {
+  createOperator,
+  type SandboxOperator,
+  type SignedPermit,
+  type TokenPermission,
+  type WitnessTransfer,
+} from './operator.ts'
+export { blockNumber, currentGasPrice, eip2612Nonce, permit2NonceFree, setNativeBalance } from './reads.ts'
+export {
+  permitStruct,
+  RECURRING_PROXY,
+  SCHEDULE_PERMIT_DOMAIN,
+  SCHEDULE_PERMIT_TYPES,
+  type SchedulePermitValues,
+  schedulePermitDomain,
+} from './recurring.ts'
+export {
+  createRelayer,
+  type RelayedPayment,
+  type Relayer,
+  RelayFailure,
+  type TriggerInput,
+} from './relayer.ts'
+export {
+  type ApiTransaction,
+  type ContractCall,
+  createSender,
+  type DecodedRevert,
+  decodeRevert,
+  revertReason,
+  sendApiTransactions,
+  serialQueue,
+  TransactionRevertedError,
+  type TransactionSender,
+} from './sender.ts'
+export {
+  DEFAULT_MNEMONIC,
+  mnemonicAccounts,
+  networkChainId,
+  roleAccount,
+  type StartedChain,
+  sandboxChain,
+  startChain,
+} from './start-chain.ts'
+export { chainTime, syncChainTime } from './time.ts'
+export type {
+  ChainContracts,
+  ChainCurrency,
+  LiveChain,
+  NetworkName,
+  SandboxAccount,
+  StartChainOptions,
+} from './types.ts'

@@ -1,0 +1,42 @@
+// What resources and control read from a live chain (and the one balance they set), so that none of them
+// calls viem's clients directly.
+import type { Address } from 'viem'
+import { erc2612Abi, permit2Abi } from './abis.ts'
+import { PERMIT2_ADDRESS } from './install-contracts.ts'
+import type { LiveChain } from './types.ts'
+
+/** The chain's current gas price (wei). */
+export function currentGasPrice(chain: LiveChain): Promise<bigint> {
+  return chain.publicClient.getGasPrice()
+}
+
+/** The latest block number, never cached. */
+export async function blockNumber(chain: LiveChain): Promise<number> {
+  return Number(await chain.publicClient.getBlockNumber({ cacheTime: 0 }))
+}
+
+/** Whether Permit2's unordered `nonce` of `owner` is still unused on chain. */
+export async function permit2NonceFree(chain: LiveChain, owner: Address, nonce: bigint): Promise<boolean> {
+  const bits = (await chain.publicClient.readContract({
+    address: PERMIT2_ADDRESS,
+    abi: permit2Abi,
+    functionName: 'nonceBitmap',
+    args: [owner, nonce >> 8n],
+  })) as bigint
+  return (bits & (1n << (nonce & 0xffn))) === 0n
+}
+
+/** The EIP-2612 nonce of `owner` on `token`. */
+export function eip2612Nonce(chain: LiveChain, token: Address, owner: Address): Promise<bigint> {
+  return chain.publicClient.readContract({
+    address: token,
+    abi: erc2612Abi,
+    functionName: 'nonces',
+    args: [owner],
+  })
+}
+
+/** Sets `address`'s native balance to `amount` wei (the faucet for ETH currencies). */
+export async function setNativeBalance(chain: LiveChain, address: Address, amount: bigint): Promise<void> {
+  await chain.testClient.setBalance({ address, value: amount })
+}

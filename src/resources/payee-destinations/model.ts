@@ -1,0 +1,227 @@
+// Payee destinations: a wallet says, with an EIP-712 signature, which token on which chain it wants to be paid in.
+// Differences from the real service: the typed data is the sandbox's own (the documents do not publish it); a
+// nonce lives 10 minutes on the tenant's clock; a wallet has one active destination (adding another deactivates
+// the previous one); tokens must be in the sandbox's token list. Destinations belong to the tenant's world.
+import { getAddress, verifyTypedData } from 'viem'
+import type { ClientIdGrant } from '../../auth/client-id.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import type { World } from '../../store/world.ts'
+import {
+  DestinationNotFoundForDeactivationError,
+  PayeeDestinationNotFoundError,
+  PayeeSignatureError,
+  PayeeTokenError,
+} from './errors.ts'
+import type { PayeeDestinationRecord, SignedBody, SigningDataQuery, SigningNonce } from './schema.ts'
+import { compositeDestinationId, interopChecksum, payeeDestinationTypedData } from './typed-data.ts'
+
+const NONCE_LIFETIME_MS = 10 * 60 * 1000
+
+/** Where a destination sends money: what a request or a secure payment needs from it. */
+export interface ResolvedDestination {
+  id: string
+  destinationId: string
+  payee: `0x${string}`
+  tokenAddress: `0x${string}`
+  chainId: number
+  network: string
+  /** the token's id in the token list */
+  currency: string
+}
+
+function tokenOn(ctx: RouteContext, chainId: number, tokenAddress: string) {
+  const token = ctx.shared.currencies.all.find(
+    (c) =>
+      c.chainId === chainId && c.type === 'ERC20' && c.address.toLowerCase() === tokenAddress.toLowerCase(),
+  )
+  if (!token)
+    throw new PayeeTokenError(`Token ${tokenAddress} is not a supported ERC20 token on chain ${chainId}`)
+  return token
+}
+
+/** Issues a single-use nonce and the EIP-712 data the wallet signs with it. */
+export function issueSigningData(ctx: RouteContext, query: SigningDataQuery) {
+  const chainId = Number(query.chainId)
+  const token = tokenOn(ctx, chainId, query.tokenAddress)
+  const now = ctx.world.clock.now().getTime()
+  const nonce: SigningNonce = {
+    nonce: ctx.shared.ids.hex(16),
+    action: query.action,
+    walletAddress: getAddress(query.walletAddress),
+    tokenAddress: getAddress(token.address),
+    chainId,
+    expiresAt: new Date(now + NONCE_LIFETIME_MS).toISOString(),
+    usedAt: null,
+  }
+  ctx.world.payeeSigningNonces.set(nonce.nonce, nonce)
+  return { nonce: nonce.nonce, expiresAt: nonce.expiresAt, ...payeeDestinationTypedData(nonce) }
+}
+
+/**
+ * Checks a signed nonce: it must have been issued to this tenant for `action`, be unused and unexpired, and the
+ * signature must recover its wallet. Marks it used (a second use is refused, even while the first is checked).
+ */
+async function consumeNonce(ctx: RouteContext, body: SignedBody, action: SigningNonce['action']) {
+  const { world } = ctx
+  const nonce = world.payeeSigningNonces.get(body.nonce)
+  if (!nonce)
+    throw new PayeeSignatureError('Invalid nonce: request one from /v2/payee-destination/signing-data')
+  if (nonce.usedAt) throw new PayeeSignatureError('Nonce has already been used')
+  if (Date.parse(nonce.expiresAt) <= world.clock.now().getTime())
+    throw new PayeeSignatureError('Nonce has expired')
+  if (nonce.action !== action) {
+    throw new PayeeSignatureError(`Nonce was issued for action ${nonce.action}, not ${action}`)
+  }
+  nonce.usedAt = world.clock.now().toISOString()
+  let valid = false
+  try {
+    valid = await verifyTypedData({
+      address: nonce.walletAddress,
+      signature: body.signature as `0x${string}`,
+      ...payeeDestinationTypedData(nonce),
+    })
+  } catch {}
+  if (!valid) {
+    nonce.usedAt = null // a failed attempt does not burn the nonce
+    throw new PayeeSignatureError(
+      `Invalid signature: the typed data was not signed by ${nonce.walletAddress}`,
+    )
+  }
+  return nonce
+}
+
+/** The record as the endpoints answer it. */
+export function destinationBody(record: PayeeDestinationRecord) {
+  const { clientId: _clientId, ...body } = record
+  return body
+}
+
+/** `POST /v2/payee-destination`: verifies the signature and makes the destination the wallet's active one. */
+export async function createDestination(
+  ctx: RouteContext,
+  body: SignedBody,
+): Promise<PayeeDestinationRecord> {
+  const nonce = await consumeNonce(ctx, body, 'add')
+  const { world } = ctx
+  const token = tokenOn(ctx, nonce.chainId, nonce.tokenAddress)
+  const id = `${token.network}:${nonce.walletAddress}:${nonce.tokenAddress}`
+  const now = world.clock.now().toISOString()
+  const clientId = ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null
+  for (const other of world.payeeDestinations.all()) {
+    if (other.active && other.id !== id && other.walletAddress === nonce.walletAddress) {
+      await world.payeeDestinations.update(other.id, (d) => {
+        d.active = false
+        d.updatedAt = now
+      })
+    }
+  }
+  const existing = world.payeeDestinations.get(id)
+  if (existing) {
+    return (await world.payeeDestinations.update(id, (d) => {
+      d.active = true
+      d.clientId = clientId
+      d.updatedAt = now
+    }))!
+  }
+  return world.payeeDestinations.insert({
+    id,
+    destinationId: compositeDestinationId(nonce.walletAddress, nonce.chainId, nonce.tokenAddress),
+    walletAddress: nonce.walletAddress,
+    tokenAddress: nonce.tokenAddress,
+    chainId: nonce.chainId,
+    network: token.network,
+    currency: token.id,
+    active: true,
+    clientId,
+    createdAt: now,
+    updatedAt: now,
+  })
+}
+
+/** `DELETE /v2/payee-destination/{destinationId}`: a signed deactivation (the record stays, inactive). */
+export async function deactivateDestination(
+  ctx: RouteContext,
+  destinationId: string,
+  body: SignedBody,
+): Promise<PayeeDestinationRecord> {
+  const record = findDestination(ctx.world, destinationId)
+  if (!record?.active) throw new DestinationNotFoundForDeactivationError()
+  const nonce = ctx.world.payeeSigningNonces.get(body.nonce)
+  if (
+    nonce &&
+    (nonce.walletAddress !== record.walletAddress ||
+      nonce.tokenAddress !== record.tokenAddress ||
+      nonce.chainId !== record.chainId)
+  ) {
+    throw new PayeeSignatureError('Nonce was issued for another destination')
+  }
+  await consumeNonce(ctx, body, 'deactivate')
+  return (await ctx.world.payeeDestinations.update(record.id, (d) => {
+    d.active = false
+    d.updatedAt = ctx.world.clock.now().toISOString()
+  }))!
+}
+
+/** The wallet's active destination, or null. */
+export function activeDestinationOf(world: World, walletAddress: string): PayeeDestinationRecord | null {
+  const wallet = walletAddress.toLowerCase()
+  return (
+    world.payeeDestinations.all().find((d) => d.active && d.walletAddress.toLowerCase() === wallet) ?? null
+  )
+}
+
+/**
+ * A destination by id: `network:walletAddress:tokenAddress` (any address casing) or the composite ERC-7828 form
+ * `wallet@eip155:chainId#checksum:token` (the checksum must match).
+ */
+export function findDestination(world: World, destinationId: string): PayeeDestinationRecord | undefined {
+  const plain = /^([a-z0-9-]+):(0x[0-9a-fA-F]{40}):(0x[0-9a-fA-F]{40})$/.exec(destinationId)
+  if (plain)
+    return world.payeeDestinations.get(`${plain[1]}:${getAddress(plain[2]!)}:${getAddress(plain[3]!)}`)
+  const composite = /^(0x[0-9a-fA-F]{40})@eip155:(\d+)#([0-9a-fA-F]{8}):(0x[0-9a-fA-F]{40})$/.exec(
+    destinationId,
+  )
+  if (!composite) return undefined
+  const wallet = getAddress(composite[1]!)
+  const chainId = Number(composite[2])
+  if (composite[3]!.toUpperCase() !== interopChecksum(wallet, chainId)) return undefined
+  const wanted = compositeDestinationId(wallet, chainId, getAddress(composite[4]!))
+  return world.payeeDestinations.all().find((d) => d.destinationId === wanted)
+}
+
+/** `GET /v2/payee-destination/{destinationId}`, or 404. */
+export function getDestination(ctx: RouteContext, destinationId: string): PayeeDestinationRecord {
+  const record = findDestination(ctx.world, destinationId)
+  if (!record) throw new PayeeDestinationNotFoundError()
+  return record
+}
+
+/** What secure payments (and anything else paying a destination) need: payee, token, chain; undefined when unknown or inactive. */
+export function resolveDestination(world: World, destinationId: string): ResolvedDestination | undefined {
+  const record = findDestination(world, destinationId)
+  if (!record?.active) return undefined
+  return {
+    id: record.id,
+    destinationId: record.destinationId,
+    payee: record.walletAddress as `0x${string}`,
+    tokenAddress: record.tokenAddress as `0x${string}`,
+    chainId: record.chainId,
+    network: record.network,
+    currency: record.currency,
+  }
+}
+
+/**
+ * The destination a client-ID call stands for when it names no payee (DOCS: a client ID bound to a destination
+ * may omit `payee`): the latest active destination registered through this client ID, else the active one of
+ * its operator wallet, else the tenant's latest active destination.
+ */
+export function destinationForClientId(world: World, grant: ClientIdGrant): ResolvedDestination | undefined {
+  const active = world.payeeDestinations.all().filter((d) => d.active)
+  const operator = world.clientIds.get(grant.id)?.operatorWalletAddress?.toLowerCase()
+  const chosen =
+    active.findLast((d) => d.clientId === grant.clientId) ??
+    (operator ? active.find((d) => d.walletAddress.toLowerCase() === operator) : undefined) ??
+    active.at(-1)
+  return chosen ? resolveDestination(world, chosen.id) : undefined
+}

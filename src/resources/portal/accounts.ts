@@ -1,0 +1,83 @@
+// Portal accounts (FULL's /v1|v2/auth): register, login, logout with a `session_token` cookie.
+// Differences from the real service: accounts and sessions live in the sandbox's memory (one registry for every
+// tenant); sessions last a day of real time; the cookie is `SameSite=Lax` without `Secure`, so that it works on
+// http://localhost (same-site across ports).
+import { randomBytes } from 'node:crypto'
+import type { PlatformAccount } from '../../auth/portal-credentials.ts'
+import { portalSessionPlatform, SESSION_COOKIE, sessionTokenOf } from '../../auth/portal-session.ts'
+import type { NeutralRequest } from '../../contract/neutral.ts'
+import type { RouteContext } from '../../contract/route-context.ts'
+import { AlreadyLoggedInError, EmailTakenError, InvalidCredentialsError } from './errors.ts'
+import { DUMMY_CREDENTIALS, hashPassword, verifyPassword } from './password.ts'
+import type { CredentialsBody } from './schema.ts'
+
+const SESSION_SECONDS = 86400
+
+/** The Set-Cookie header that opens a session. */
+function sessionCookie(token: string): string {
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_SECONDS}`
+}
+
+/** The Set-Cookie header that ends one. */
+export const CLEARED_SESSION_COOKIE = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`
+
+function refuseLoggedIn(ctx: RouteContext, request: NeutralRequest): void {
+  if (portalSessionPlatform(request.headers, ctx.shared)) throw new AlreadyLoggedInError()
+}
+
+function openSession(ctx: RouteContext, platform: PlatformAccount): string {
+  const token = randomBytes(32).toString('hex')
+  ctx.shared.directory.portal.sessions.set(token, {
+    platformId: platform.id,
+    expiresAt: ctx.shared.now().getTime() + SESSION_SECONDS * 1000,
+  })
+  return sessionCookie(token)
+}
+
+/** `POST /auth/register`: a new platform, logged in at once. Answers the account and its Set-Cookie. */
+export async function register(ctx: RouteContext, request: NeutralRequest, body: CredentialsBody) {
+  refuseLoggedIn(ctx, request)
+  const portal = ctx.shared.directory.portal
+  const email = body.email.toLowerCase()
+  if (portal.platformsByEmail.has(email)) throw new EmailTakenError()
+  const { salt, hash } = await hashPassword(body.password)
+  // scrypt yields: a concurrent registration of the same email may have won meanwhile
+  if (portal.platformsByEmail.has(email)) throw new EmailTakenError()
+  const now = ctx.shared.now()
+  const platform: PlatformAccount = {
+    id: ctx.shared.ids.ulid(now.getTime()),
+    email,
+    passwordSalt: salt,
+    passwordHash: hash,
+    // the platform's own world (webhooks managed with the cookie); never accepted as an x-api-key
+    tenant: `platform_${randomBytes(16).toString('hex')}`,
+    createdAt: now.toISOString(),
+  }
+  portal.platformsByEmail.set(email, platform)
+  portal.platformsById.set(platform.id, platform)
+  portal.refuse(platform.tenant)
+  return { platform, cookie: openSession(ctx, platform) }
+}
+
+/** `POST /auth/login`: checks the password (scrypt, constant-time) and opens a session. */
+export async function login(ctx: RouteContext, request: NeutralRequest, body: CredentialsBody) {
+  refuseLoggedIn(ctx, request)
+  const platform = ctx.shared.directory.portal.platformsByEmail.get(body.email.toLowerCase())
+  const stored = platform ? { salt: platform.passwordSalt, hash: platform.passwordHash } : DUMMY_CREDENTIALS
+  const valid = await verifyPassword(body.password, stored.salt, stored.hash)
+  if (!platform || !valid) throw new InvalidCredentialsError()
+  return { platform, cookie: openSession(ctx, platform) }
+}
+
+/** `POST /auth/logout`: ends the caller's session (the cookie that authenticated the call). */
+export function logout(ctx: RouteContext, request: NeutralRequest): void {
+  const token = sessionTokenOf(request.headers.cookie)
+  if (token) ctx.shared.directory.portal.sessions.delete(token)
+}
+
+/** The platform of a cookie-session call. */
+export function callerPlatform(ctx: RouteContext): PlatformAccount {
+  const platform = ctx.shared.directory.portal.platformsById.get(ctx.caller?.platformId ?? '')
+  if (!platform) throw new Error('a portal route ran without a cookie session')
+  return platform
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod'
+import { defineRoute } from '../../contract/route.ts'
+import { zod3Invalid } from '../../errors/zod3-issues.ts'
+import { CLEARED_SESSION_COOKIE, login, logout, register } from './accounts.ts'
+import { createKey, deleteKey, keyView, listKeys, toggleKey } from './keys.ts'
+import { ApiKeyView, CreateKeyBody, CredentialsBody, PlatformProfile } from './schema.ts'
+
+const KeyParams = z.object({ id: z.string() })
+
+/**
+ * The portal (FULL 0.8.1): accounts with a `session_token` cookie, API keys, the platform profile. Which routes
+ * need the cookie is declared in src/auth/authenticate.ts (register and login are public).
+ */
+export const portalRoutes = [
+  ...(['/v1', '/v2'] as const).flatMap((version) => [
+    defineRoute({
+      method: 'POST',
+      path: `${version}/auth/register`,
+      auth: 'public',
+      summary: 'Register a platform with an email and password; logs it in (session_token cookie)',
+      statuses: [201],
+      body: CredentialsBody,
+      onInvalid: zod3Invalid,
+      async handler(ctx, { body, request }) {
+        const { platform, cookie } = await register(ctx, request, body)
+        return {
+          status: 201,
+          headers: { 'set-cookie': cookie },
+          body: { id: platform.id, email: platform.email, createdAt: platform.createdAt },
+        }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${version}/auth/login`,
+      auth: 'public',
+      summary: 'Log in with an email and password (sets the session_token cookie)',
+      statuses: [200],
+      body: CredentialsBody,
+      onInvalid: zod3Invalid,
+      async handler(ctx, { body, request }) {
+        const { platform, cookie } = await login(ctx, request, body)
+        return {
+          status: 200,
+          headers: { 'set-cookie': cookie },
+          body: { id: platform.id, email: platform.email },
+        }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${version}/auth/logout`,
+      auth: 'api',
+      summary: 'End the session of the cookie',
+      statuses: [200],
+      handler(ctx, { request }) {
+        logout(ctx, request)
+        return { status: 200, headers: { 'set-cookie': CLEARED_SESSION_COOKIE }, body: { success: true } }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${version}/key`,
+      auth: 'api',
+      summary: "Create an API key for the session's platform",
+      statuses: [201],
+      body: CreateKeyBody,
+      onInvalid: zod3Invalid,
+      responses: { 201: z.object({ key: z.string() }) },
+      handler: (ctx, { body }) => ({ status: 201, body: { key: createKey(ctx, body).key } }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${version}/key`,
+      auth: 'api',
+      summary: "The session's platform's API keys",
+      statuses: [200],
+      responses: { 200: z.array(ApiKeyView) },
+      handler: (ctx) => ({ status: 200, body: listKeys(ctx).map(keyView) }),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: `${version}/key/:id`,
+      auth: 'api',
+      summary: 'Enable or disable an API key',
+      statuses: [200, 404],
+      params: KeyParams,
+      responses: { 200: ApiKeyView },
+      handler: (ctx, { params }) => ({ status: 200, body: keyView(toggleKey(ctx, params.id)) }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: `${version}/key/:id`,
+      auth: 'api',
+      summary: 'Delete an API key (it answers 401 from then on)',
+      statuses: [200, 404],
+      params: KeyParams,
+      handler(ctx, { params }) {
+        deleteKey(ctx, params.id)
+        return { status: 200 }
+      },
+    }),
+  ]),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/platforms/me',
+    auth: 'api',
+    summary: "The session's platform profile",
+    statuses: [200],
+    responses: { 200: PlatformProfile },
+    // sandbox platforms have no crypto-to-fiat production access (a production flag of the real service)
+    handler: () => ({ status: 200, body: { hasCryptoToFiatProductionAccess: false } }),
+  }),
+]

@@ -1,0 +1,78 @@
+// GET /v2/request?walletAddress=&limit=&offset= (the production document's RequestControllerV2_listRequests_v2; in
+// neither published copy): the caller's requests whose payee is the wallet, newest first.
+// Differences from the real service: `limit` defaults to 20 when absent (the document gives no default), as
+// GET /v2/payments does; requests paid to the off-ramp (no payee) are never listed.
+import { isAddress } from 'viem'
+import { z } from 'zod'
+import type { RouteContext } from '../../contract/route-context.ts'
+import { hasBeenPaid, statusOf } from './status.ts'
+
+const integer = (field: string, min: number, max: number) =>
+  z.string().refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, {
+    message: `${field} must be an integer between ${min} and ${max}`,
+  })
+
+/** Query of `GET /v2/request`: `walletAddress` is required; `limit` (1-100) and `offset` are integer strings. */
+export const ListRequestsQuery = z.object({
+  walletAddress: z
+    .string({ error: 'walletAddress is required' })
+    .refine((v) => isAddress(v, { strict: false }), {
+      message: 'walletAddress must be a valid Ethereum address',
+    }),
+  limit: integer('limit', 1, 100).optional(),
+  offset: integer('offset', 0, 1_000_000).optional(),
+})
+export type ListRequestsQuery = z.infer<typeof ListRequestsQuery>
+
+/** One item of the list (the production document's fields, nullable where it says so). */
+export const ListedRequest = z.object({
+  requestId: z.string(),
+  paymentReference: z.string(),
+  amount: z.string().nullable(),
+  invoiceCurrency: z.string(),
+  paymentCurrency: z.string(),
+  hasBeenPaid: z.boolean(),
+  status: z.string().nullable(),
+  reference: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  txHash: z.string().nullable(),
+  payee: z.string().nullable(),
+  payer: z.string().nullable(),
+})
+
+/** 200 of `GET /v2/request`. */
+export const ListRequestsResponse = z.object({
+  requests: z.array(ListedRequest),
+  pagination: z.object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+})
+export type ListRequestsResponse = z.infer<typeof ListRequestsResponse>
+
+/** The caller's requests paid to `walletAddress`, newest first, one page of them. */
+export function listRequests(ctx: RouteContext, query: ListRequestsQuery): ListRequestsResponse {
+  const wallet = query.walletAddress.toLowerCase()
+  // all() is oldest first (insertion order); a stable sort keeps it for requests created in the same millisecond
+  const found = ctx.world.requests
+    .all()
+    .filter((r) => r.payee?.toLowerCase() === wallet)
+    .reverse()
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+  const limit = Number(query.limit ?? 20)
+  const offset = Number(query.offset ?? 0)
+  return {
+    requests: found.slice(offset, offset + limit).map((r) => ({
+      requestId: r.requestId,
+      paymentReference: r.paymentReference,
+      amount: r.amount,
+      invoiceCurrency: r.invoiceCurrency,
+      paymentCurrency: r.paymentCurrency,
+      hasBeenPaid: hasBeenPaid(ctx.shared, r),
+      status: statusOf(ctx.shared, r),
+      reference: r.reference,
+      createdAt: r.createdAt,
+      txHash: r.payments.at(-1)?.txHash ?? null,
+      payee: r.payee,
+      payer: r.payer,
+    })),
+    pagination: { total: found.length, limit, offset },
+  }
+}
