@@ -3,6 +3,7 @@
 // one operation per route of the table, the sandbox's headers and credentials described, and held against the
 // real service's documents: every official operation the sandbox serves has the same method, path, parameters
 // and status codes, but for the differences listed below.
+import { readFileSync } from 'node:fs'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -160,5 +161,43 @@ describe('GET /openapi.json and /openapi.yaml', () => {
     expect(problems).toEqual([])
     // v1 and v2 requests, pay, payers, payment details, payouts, client IDs, webhooks, currencies, payments
     expect(compared.size).toBeGreaterThanOrEqual(60)
+  })
+})
+
+describe('GET /docs', () => {
+  it.each([0, 1])(
+    'serves the page and its own script and style sheet, nothing from outside (transport %i)',
+    async (i) => {
+      const client = t.clients[i]!
+      const page = await client.call('GET', '/docs', { apiKey: null })
+      expect(page.status).toBe(200)
+      expect(page.headers.get('content-type')).toMatch(/text\/html/)
+      const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!)
+      expect(assets).toEqual(
+        expect.arrayContaining([
+          '__sandbox/dashboard/docs.js',
+          '__sandbox/dashboard/docs.css',
+          'openapi.json',
+        ]),
+      )
+      expect(assets.filter((a) => /^[a-z]+:|^\/\//i.test(a))).toEqual([])
+      const script = await client.call('GET', '/__sandbox/dashboard/docs.js', { apiKey: null })
+      expect(script.status).toBe(200)
+      expect(script.headers.get('content-type')).toMatch(/javascript/)
+      expect(script.text).not.toMatch(/https?:\/\//)
+      const style = await client.call('GET', '/__sandbox/dashboard/docs.css', { apiKey: null })
+      expect(style.status).toBe(200)
+      expect(style.text).not.toMatch(/url\(|@import/)
+    },
+  )
+
+  it('is the bundle of the docs UI sources as they are (run `node scripts/build-dashboard.mjs` after a change)', async () => {
+    const script = '../../scripts/build-dashboard.mjs'
+    const { bundleDocs } = (await import(script)) as { bundleDocs(): Promise<string> }
+    const committed = readFileSync(
+      new URL('../../src/control/dashboard/assets/docs.js', import.meta.url),
+      'utf8',
+    )
+    expect(committed === (await bundleDocs())).toBe(true)
   })
 })
