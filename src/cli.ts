@@ -94,8 +94,9 @@ async function main(): Promise<void> {
       ? `${JSON.stringify(bannerJson(server, facts))}\n`
       : `${bannerLines(server, facts, quiet).join('\n')}\n`,
   )
-  if (!quiet) attachTerminalLog(server.sandbox, { format: logFormat as LogFormat })
+  const detach = quiet ? () => {} : attachTerminalLog(server.sandbox, { format: logFormat as LogFormat })
   const stop = async () => {
+    detach()
     await server.close()
     process.exit(0)
   }

@@ -120,9 +120,36 @@ export function formatLine(
   return `${time(at)} ${text(record)}  key ${who.key} scenario ${who.scenario}`
 }
 
-/** Prints the sandbox's activity as it happens; returns the function that stops it. */
+/**
+ * Lines for process.stdout, written once per turn of the event loop: a write to a pipe is a synchronous system
+ * call, so a busy server writes its lines together rather than one call each.
+ */
+function batchedStdout(): { write(line: string): void; flush(): void } {
+  let pending: string[] = []
+  let scheduled = false
+  const flush = () => {
+    scheduled = false
+    if (pending.length === 0) return
+    const text = `${pending.join('\n')}\n`
+    pending = []
+    process.stdout.write(text)
+  }
+  return {
+    write(line) {
+      pending.push(line)
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
+      }
+    },
+    flush,
+  }
+}
+
+/** Prints the sandbox's activity as it happens; returns the function that stops it (and writes what is left). */
 export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions): () => void {
-  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`))
+  const stdout = options.write ? null : batchedStdout()
+  const write = options.write ?? stdout!.write
   const now = options.now ?? (() => new Date())
   const print = (record: LogRecord, key: string, scenario: string) =>
     write(formatLine(options.format, now(), record, { key, scenario }))
@@ -135,5 +162,6 @@ export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions)
   return () => {
     untap()
     unwatch()
+    stdout?.flush()
   }
 }
