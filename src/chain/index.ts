@@ -25,7 +25,14 @@ export {
   type TokenPermission,
   type WitnessTransfer,
 } from './operator.ts'
-export { blockNumber, currentGasPrice, eip2612Nonce, permit2NonceFree, setNativeBalance } from './reads.ts'
+export {
+  blockNumber,
+  currentGasPrice,
+  eip2612Nonce,
+  permit2NonceFree,
+  setNativeBalance,
+  transactionWithReceipt,
+} from './reads.ts'
 export {
   permitStruct,
   RECURRING_PROXY,

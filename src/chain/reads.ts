@@ -1,6 +1,6 @@
 // What resources and control read from a live chain (and the one balance they set), so that none of them
 // calls viem's clients directly.
-import type { Address } from 'viem'
+import type { Address, Hash, Transaction, TransactionReceipt } from 'viem'
 import { erc2612Abi, permit2Abi } from './abis.ts'
 import { PERMIT2_ADDRESS } from './install-contracts.ts'
 import type { LiveChain } from './types.ts'
@@ -39,4 +39,19 @@ export function eip2612Nonce(chain: LiveChain, token: Address, owner: Address): 
 /** Sets `address`'s native balance to `amount` wei (the faucet for ETH currencies). */
 export async function setNativeBalance(chain: LiveChain, address: Address, amount: bigint): Promise<void> {
   await chain.testClient.setBalance({ address, value: amount })
+}
+
+/** A transaction with its receipt (null while pending) and its block's time; null when the chain does not know it. */
+export async function transactionWithReceipt(
+  chain: LiveChain,
+  hash: Hash,
+): Promise<{ transaction: Transaction; receipt: TransactionReceipt | null; timestamp: Date | null } | null> {
+  const transaction = await chain.publicClient.getTransaction({ hash }).catch(() => null)
+  if (!transaction) return null
+  const receipt = await chain.publicClient.getTransactionReceipt({ hash }).catch(() => null)
+  const block =
+    transaction.blockNumber === null
+      ? null
+      : await chain.publicClient.getBlock({ blockNumber: transaction.blockNumber })
+  return { transaction, receipt, timestamp: block ? new Date(Number(block.timestamp) * 1000) : null }
 }

@@ -35,7 +35,11 @@ export const dashboardRoutes = [
     auth: 'public',
     summary: 'Redirects to the dashboard',
     statuses: [302],
-    handler: (_ctx, { request }) => ({ status: 302, headers: { location: `${publicBaseUrl(request)}/` } }),
+    // relative, so it lands on the page wherever the sandbox is mounted (a proxy's prefix, an Express mount path)
+    handler: (_ctx, { request }) => ({
+      status: 302,
+      headers: { location: request.path.endsWith('/') ? '../' : './' },
+    }),
   }),
   defineRoute({
     method: 'GET',

@@ -12,9 +12,17 @@ import {
   type Hex,
   type Log,
 } from 'viem'
-import { artifacts } from '../../chain/artifacts.ts'
-import { detectionAbi } from '../../chain/abis.ts'
-import type { LiveChain } from '../../chain/types.ts'
+import {
+  batchConversionPaymentsAbi,
+  detectionAbi,
+  erc20ConversionProxyAbi,
+  erc20FeeProxyAbi,
+  ethConversionProxyAbi,
+  ethFeeProxyAbi,
+  type LiveChain,
+  recurringProxyAbi,
+  transactionWithReceipt,
+} from '../../chain/index.ts'
 import type { SharedState } from '../../contract/route-context.ts'
 import { NotFoundError } from '../../errors/sandbox-error.ts'
 import type { World } from '../../store/world.ts'
@@ -30,13 +38,13 @@ export class TransactionNotFoundError extends NotFoundError {
 const eventAbi = [...detectionAbi, ...erc20Abi.filter((item) => item.type === 'event')] as Abi
 /** ABIs a sandbox transaction may call, tried in order. */
 const callAbis: Abi[] = [
-  artifacts.ERC20FeeProxy.abi,
-  artifacts.EthereumFeeProxy.abi,
-  artifacts.Erc20ConversionProxy.abi,
-  artifacts.EthConversionProxy.abi,
-  artifacts.BatchConversionPayments.abi,
-  artifacts.RecurringPaymentProxy.abi,
-  erc20Abi as Abi,
+  erc20FeeProxyAbi,
+  ethFeeProxyAbi,
+  erc20ConversionProxyAbi,
+  ethConversionProxyAbi,
+  batchConversionPaymentsAbi,
+  recurringProxyAbi,
+  erc20Abi,
 ]
 
 const plain = (value: unknown): unknown =>
@@ -104,12 +112,10 @@ export async function readTransaction(shared: SharedState, world: World, hash: H
     ? [shared.chains.get(network)].filter((c) => c !== undefined)
     : [...shared.chains.values()]
   for (const chain of candidates) {
-    const tx = await chain.publicClient.getTransaction({ hash }).catch(() => null)
-    if (!tx) continue
-    const receipt = await chain.publicClient.getTransactionReceipt({ hash }).catch(() => null)
+    const found = await transactionWithReceipt(chain, hash)
+    if (!found) continue
+    const { transaction: tx, receipt, timestamp } = found
     const names = namesOf(chain)
-    const block =
-      tx.blockNumber !== null ? await chain.publicClient.getBlock({ blockNumber: tx.blockNumber }) : null
     return {
       network: chain.network,
       chainId: chain.chainId,
@@ -117,7 +123,7 @@ export async function readTransaction(shared: SharedState, world: World, hash: H
       status: receipt ? receipt.status : 'pending',
       blockNumber: tx.blockNumber === null ? null : Number(tx.blockNumber),
       blockHash: tx.blockHash,
-      timestamp: block ? new Date(Number(block.timestamp) * 1000).toISOString() : null,
+      timestamp: timestamp?.toISOString() ?? null,
       from: getAddress(tx.from),
       fromName: names.get(tx.from.toLowerCase()) ?? null,
       to: tx.to ? getAddress(tx.to) : null,

@@ -1,7 +1,7 @@
 // The dashboard's views of a key's data: requests and their payments, a transaction read from the chain,
 // recurring payouts, payers (compliance, payment details) and client IDs.
 import type { dashboardState } from '../state.ts'
-import { badge, facts, h, json, short, table, when } from './dom.ts'
+import { badge, facts, h, short, table, when } from './dom.ts'
 
 /** GET /__sandbox/state. */
 export type State = ReturnType<typeof dashboardState>
