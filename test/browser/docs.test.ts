@@ -81,6 +81,9 @@ describe('the docs page in Chromium', () => {
     await pay.getByRole('button', { name: 'Send GET' }).click()
     await expect.poll(() => pay.locator('.answer-status').textContent()).toMatch(/^404 Not Found/)
 
+    // narrowed to a phone's width with two operations and their answers open: nothing scrolls sideways
+    await page.setViewportSize({ width: 390, height: 844 })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     // on a phone, opened at an operation's link
     await page.close()
     const phone = await browser.context.newPage()

@@ -122,6 +122,10 @@ describe('GET /openapi.json and /openapi.yaml', () => {
       { $ref: '#/components/parameters/SandboxScenario' },
     ])
     expect(document.paths['/__sandbox/health'].get.security).toEqual([])
+    // the service's endpoints are grouped by resource, the sandbox's own under "Sandbox: …"
+    for (const [path, item] of Object.entries<any>(document.paths))
+      for (const op of Object.values<any>(item))
+        expect(op.tags[0].startsWith('Sandbox'), `${path} ${op.tags[0]}`).toBe(!/^\/v\d+\//.test(path))
     expect(document.paths['/v2/request/{requestId}/pay'].get.parameters[0]).toMatchObject({
       name: 'requestId',
       in: 'path',

@@ -60,13 +60,21 @@ const tagNames: Record<string, string> = {
   payer: 'Payers',
   'client-ids': 'Client IDs',
   webhook: 'Webhooks',
+  'request-tech': 'Webhooks',
+  pay: 'Payouts',
+  'payee-destination': 'Payee destinations',
+  auth: 'Portal',
+  key: 'Portal',
+  platforms: 'Portal',
+  journey: 'Journeys',
   clock: 'Sandbox: clock',
   rates: 'Sandbox: rates',
   scenario: 'Sandbox: scenarios',
   scenarios: 'Sandbox: scenarios',
   reset: 'Sandbox: scenarios',
-  journal: 'Sandbox: journal and webhooks',
-  webhooks: 'Sandbox: journal and webhooks',
+  journal: 'Sandbox: journal, events and webhooks',
+  events: 'Sandbox: journal, events and webhooks',
+  webhooks: 'Sandbox: journal, events and webhooks',
   payers: 'Sandbox: payers',
   'payer-pages': 'Sandbox: payers',
   sessions: 'Sandbox: sessions',
@@ -79,6 +87,9 @@ const tagNames: Record<string, string> = {
 /** The group a route is listed under: its resource for API routes, the control area for the sandbox's own. */
 export function routeTag(route: AnyRoute): string {
   const segments = route.path.split('/').filter(Boolean)
-  const first = /^v\d+$/.test(segments[0] ?? '') || segments[0] === '__sandbox' ? segments[1] : segments[0]
-  return tagNames[first ?? ''] ?? 'Sandbox: dashboard and docs'
+  const api = routeSurface(route) === 'api'
+  const first = api || segments[0] === '__sandbox' ? segments[1] : segments[0]
+  const known = tagNames[first ?? '']
+  if (known && known.startsWith('Sandbox') !== api) return known
+  return api ? (first ?? 'other').replace(/^./, (c) => c.toUpperCase()) : 'Sandbox: dashboard and docs'
 }
