@@ -1,7 +1,9 @@
 // How long a clock advance takes when it makes a recurring request catch up: a DAILY recurring request, then the
 // key's clock moved `years` ahead in one call (one child request and one request.recurring per day).
 // Run alone: `npx tsx bench/recurring-catch-up.ts [years]`.
+
 import { pathToFileURL } from 'node:url'
+import { requestState } from '../src/resources/requests/state.ts'
 import { createSandbox } from '../src/sandbox.ts'
 
 /** Figures of one catch-up. */
@@ -35,7 +37,7 @@ export async function measureRecurringCatchUp(years = 10): Promise<RecurringCatc
     const res = await call('/__sandbox/clock/advance', { seconds: years * 365 * 86_400 })
     const advanceMs = performance.now() - start
     if (res.status !== 200) throw new Error(`advance answered ${res.status}`)
-    const children = sandbox.shared.tenants.get('bench-recurring').requests.size - 1
+    const children = requestState(sandbox.shared.tenants.get('bench-recurring')).requests.size - 1
     return {
       years,
       children,

@@ -1,17 +1,19 @@
 import type { z } from 'zod'
-import { type AuthOptions, authenticate, type Caller } from './auth/authenticate.ts'
+import { type AuthOptions, authenticate } from './auth/authenticate.ts'
 import { allowsCredentials } from './auth/portal-session.ts'
+import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
-import type { RouteDefinition } from './contract/route.ts'
-import type { RouteContext, SharedState } from './contract/route-context.ts'
-import { renderError } from './errors/render-error.ts'
+import { isAuthenticated, type RouteDefinition } from './contract/route.ts'
+import type { CallScope } from './contract/route-context.ts'
 import {
   FieldListError,
   ROUTE_NOT_FOUND_HEADER,
   RouteNotFoundError,
   SandboxError,
-} from './errors/sandbox-error.ts'
+} from './contract/sandbox-error.ts'
+import type { SandboxState } from './control/sandbox-state.ts'
+import { renderError } from './errors/render-error.ts'
 
 /** Request headers a browser app may send; preflights allow all of them. */
 export const CORS_ALLOWED_HEADERS = [
@@ -33,10 +35,22 @@ const corsHeaders: Record<string, string> = {
   'access-control-max-age': '600',
 }
 
+/** A route of the table as the dispatcher holds it (its services are the sandbox's). */
+type AnyRoute = RouteDefinition<any, any, any, SandboxState>
+
 interface CompiledRoute {
-  route: RouteDefinition<unknown, unknown, unknown>
+  route: AnyRoute
   pattern: RegExp
   names: string[]
+}
+
+const scenarioOf = Symbol('scenario')
+const routePath = Symbol('route path')
+
+/** The context object of one call (what handlers get as `ctx`). */
+type CallContext = SandboxState & { -readonly [K in keyof CallScope]: CallScope[K] } & {
+  [scenarioOf]: string
+  [routePath]: string
 }
 
 /** Options of the dispatcher that come from the sandbox's configuration. */
@@ -45,7 +59,7 @@ export interface DispatchOptions extends AuthOptions {
   middleware?: Middleware[]
 }
 
-function compile(route: RouteDefinition<unknown, unknown, unknown>): CompiledRoute {
+function compile(route: AnyRoute): CompiledRoute {
   const names: string[] = []
   const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => {
     names.push(name)
@@ -94,11 +108,20 @@ function validate<T>(
 
 /** Builds the function both transports call: neutral request in, neutral response out, errors rendered once. */
 export function createDispatcher(
-  routes: readonly RouteDefinition<any, any, any>[],
-  shared: SharedState,
+  routes: readonly AnyRoute[],
+  shared: SandboxState,
   options: DispatchOptions = {},
 ): (request: NeutralRequest) => Promise<NeutralResponse> {
   const compiled = routes.map(compile)
+  // A handler's context: the sandbox's services through the prototype (built once), the call's scope on top.
+  const contextBase = Object.create(shared, {
+    world: {
+      get(this: CallContext) {
+        if (this.tenant === null) throw new Error(`route ${this[routePath]} is public and has no world`)
+        return shared.worlds.get(this.tenant, this[scenarioOf])
+      },
+    },
+  }) as SandboxState
 
   return async function dispatch(request) {
     const method = request.method.toUpperCase()
@@ -139,9 +162,10 @@ export function createDispatcher(
     if (!match) throw new RouteNotFoundError(method, request.path)
     const { route } = match.route
 
-    const caller: Caller | null =
-      route.auth === 'api' ? await authenticate(request, route, shared, options) : null
-    const call: CallInfo = { request, route, caller, scenario: 'default', shared }
+    const caller: Caller | null = isAuthenticated(route)
+      ? await authenticate(request, route, shared, options)
+      : null
+    const call: CallInfo = { request, route, caller, scenario: 'default' }
     const run = async (): Promise<NeutralResponse> => {
       let response: NeutralResponse
       try {
@@ -185,16 +209,11 @@ export function createDispatcher(
         ? request.rawBody
         : undefined
 
-    const tenant = call.caller?.tenant ?? null
-    const ctx: RouteContext = {
-      shared,
-      tenant,
-      caller: call.caller,
-      get world() {
-        if (tenant === null) throw new Error(`route ${route.path} is public and has no world`)
-        return shared.tenants.get(tenant, call.scenario)
-      },
-    }
+    const ctx = Object.create(contextBase) as CallContext
+    ctx.tenant = call.caller?.tenant ?? null
+    ctx.caller = call.caller
+    ctx[scenarioOf] = call.scenario
+    ctx[routePath] = route.path
     const result = await route.handler(ctx, { params, query, body, request })
     return {
       status: result.status,

@@ -7,10 +7,10 @@ import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
 import { createHandlers } from './transports/msw.ts'
 
 export type { LiveChain, NetworkName, SandboxAccount } from './chain/types.ts'
+export type { EventType, SandboxEvent } from './contract/events.ts'
 export type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 export { type WaitOptions, waitFor } from './contract/wait.ts'
 export { defineScenario, type ScenarioDefinition, type ScenarioSeedApi } from './control/scenarios/define.ts'
-export type { EventType, SandboxEvent } from './events/event-bus.ts'
 export { signWebhook, type WebhookHandler } from './events/webhook-delivery.ts'
 export type { TestTenant } from './harness/in-process.ts'
 export type {

@@ -4,6 +4,7 @@ import { dashboardRoutes } from './control/dashboard/routes.ts'
 import { docsRoutes } from './control/docs/routes.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
+import type { SandboxState } from './control/sandbox-state.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
@@ -23,7 +24,7 @@ import { sessionRoutes } from './resources/sessions/routes.ts'
 import { webhookRoutes } from './resources/webhooks/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
-export const routes: readonly RouteDefinition<any, any, any>[] = [
+export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
   ...currencyRoutes,
   ...payRoutes,
   ...paymentIntentRoutes,

@@ -15,10 +15,10 @@ import {
 } from './chain/index.ts'
 import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
-import type { SharedState } from './contract/route-context.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import { Journal } from './control/journal.ts'
 import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './control/middleware.ts'
+import type { SandboxState, SandboxStateWithoutScenarios } from './control/sandbox-state.ts'
 import { ScenarioEngine } from './control/scenarios/engine.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
 import { createDispatcher } from './dispatch.ts'
@@ -66,7 +66,9 @@ export interface SandboxOptions {
 export interface Sandbox {
   /** handles one neutral request (what the Express app and the MSW handlers call) */
   dispatch(request: NeutralRequest): Promise<NeutralResponse>
-  shared: SharedState
+  /** where unexpected errors are reported (SandboxOptions.log) */
+  log(message: string, error?: unknown): void
+  shared: SandboxState
   /** the first live chain */
   chain: LiveChain | null
   /** every live chain by network */
@@ -86,7 +88,7 @@ export interface Sandbox {
 async function startChains(
   option: SandboxOptions['chain'],
   wanted: NetworkName[],
-  shared: Pick<SharedState, 'currencies' | 'networks'>,
+  shared: Pick<SandboxState, 'currencies' | 'networks'>,
 ): Promise<LiveChain[]> {
   if (option === false) return []
   if (typeof option === 'object' && wanted.length > 1) {
@@ -132,8 +134,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await stopChains()
     throw error
   }
-  // The scenario engine needs the finished shared state (its seeds call the models): set right below.
-  const shared = {
+  const base: SandboxStateWithoutScenarios = {
     currencies,
     networks,
     chain,
@@ -148,6 +149,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     events: new EventBus(ids, log),
     ids,
     tenants,
+    worlds: tenants,
     paymentReferences: new PaymentReferenceIndex(),
     conversion,
     directory: new TenantDirectory(),
@@ -161,9 +163,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     strictKeys: Boolean(options.apiKeys),
     now: () => new Date(),
     log,
-  } as Omit<SharedState, 'scenarios'> as SharedState
+  }
+  let scenarios: ScenarioEngine
   try {
-    shared.scenarios = new ScenarioEngine(shared, registry, {
+    scenarios = new ScenarioEngine(base, registry, {
       ...(options.scenario ? { defaultScenario: options.scenario } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
     })
@@ -171,6 +174,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await stopChains()
     throw error
   }
+  const shared: SandboxState = { ...base, scenarios }
   tenants.onCreate((world) => shared.scenarios.applyRules(world))
   shared.events.subscribe((event) => {
     journal.record(event.tenant, {
@@ -211,6 +215,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let closed = false
   return {
     dispatch,
+    log,
     shared,
     chain,
     chains,

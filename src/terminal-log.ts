@@ -3,10 +3,11 @@
 // webhook attempt (URL, status, retry count). Text for people, or one JSON object per line (`--log-format json`).
 // It reads the journal of every key through one tap (entries as recorded: call bodies are never read here) and
 // the detectors' payments; formatting a short line is all it adds to a call.
+
+import type { World } from './contract/world.ts'
 import type { JournalEntry } from './control/journal.ts'
 import type { DetectedPayment, RequestRecord } from './resources/requests/schema.ts'
 import type { Sandbox } from './sandbox.ts'
-import type { World } from './store/world.ts'
 
 /** `text` (aligned columns) or `json` (one object per line). */
 export type LogFormat = 'text' | 'json'

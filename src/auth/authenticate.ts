@@ -1,49 +1,17 @@
+import type { Caller } from '../contract/caller.ts'
 import type { NeutralRequest } from '../contract/neutral.ts'
+import type { CredentialPorts } from '../contract/ports.ts'
 import type { RouteDefinition } from '../contract/route.ts'
-import type { SharedState } from '../contract/route-context.ts'
-import { UnauthorizedError } from '../errors/sandbox-error.ts'
-import { authenticateClientId, type ClientIdGrant } from './client-id.ts'
+import { UnauthorizedError } from '../contract/sandbox-error.ts'
+import { authenticateClientId } from './client-id.ts'
+import type { TenantDirectory } from './directory.ts'
 import { portalSessionPlatform } from './portal-session.ts'
 import { authenticateSession } from './session.ts'
-
-/** How a caller proved who it is (`portal-session`: the portal's `session_token` cookie). */
-export type CredentialKind = 'api-key' | 'client-id' | 'session' | 'portal-session'
-
-/** Who is calling: the tenant whose world the call reads and writes. */
-export interface Caller {
-  /** the tenant key (the API key; for client IDs and sessions, the API key that created them) */
-  tenant: string
-  /** how the caller proved it */
-  via: CredentialKind
-  /** the client ID used, on client-ID calls (its fee settings apply to calldata) */
-  clientId?: ClientIdGrant
-  /** the portal platform, on cookie-session calls */
-  platformId?: string
-}
 
 /** Options of authentication that come from the sandbox's configuration. */
 export interface AuthOptions {
   /** strict mode: only these API keys pass; undefined accepts any non-empty key */
   apiKeys?: ReadonlySet<string>
-}
-
-// Where the V2 document makes x-api-key optional because `x-client-id` + `Origin` is the alternative.
-const clientIdPaths = /^\/v2\/(currencies|request|payments|payouts|secure-payments|payee-destination)(\/|$)/
-// Endpoint 15 and its neighbours: an API key or a session token (`Authorization: Bearer`).
-const sessionPaths = /^\/v2\/client-ids(\/|$)/
-// FULL's portal endpoints: the session_token cookie only (webhooks also keep the sandbox's x-api-key management).
-const portalOnlyPaths = /^\/v[12]\/(key|auth\/logout|platforms|request-tech)(\/|$)/
-const webhookPaths = /^\/v[12]\/webhook(\/|$)/
-
-/** The credentials a route accepts, from the service's documents (the API key is accepted everywhere). */
-export function acceptedCredentials(
-  route: Pick<RouteDefinition<unknown, unknown, unknown>, 'path'>,
-): CredentialKind[] {
-  if (portalOnlyPaths.test(route.path)) return ['portal-session']
-  if (webhookPaths.test(route.path)) return ['api-key', 'portal-session']
-  if (clientIdPaths.test(route.path)) return ['api-key', 'client-id']
-  if (sessionPaths.test(route.path)) return ['api-key', 'session']
-  return ['api-key']
 }
 
 /**
@@ -52,11 +20,11 @@ export function acceptedCredentials(
  */
 export async function authenticate(
   request: NeutralRequest,
-  route: RouteDefinition<unknown, unknown, unknown>,
-  shared: SharedState,
+  route: Pick<RouteDefinition, 'credentials'>,
+  shared: CredentialPorts & { directory: TenantDirectory; now(): Date },
   options: AuthOptions,
 ): Promise<Caller> {
-  const accepted = acceptedCredentials(route)
+  const accepted = route.credentials
   const key = request.headers['x-api-key']?.trim()
   if (key && accepted.includes('api-key')) {
     // keys issued by the portal answer by their state (and pass strict mode); any other key is its own tenant

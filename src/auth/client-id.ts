@@ -1,32 +1,21 @@
 // Client-ID authentication: `x-client-id` names a client ID of some tenant (found through the directory); the
 // record in that tenant's world decides. Unknown -> 401; inactive or revoked -> 403; a front-end ID (non-empty
 // allowedDomains) also needs an Origin it lists -> 403 otherwise. Back-end IDs (no domains) skip the Origin check.
-import type { SharedState } from '../contract/route-context.ts'
-import { ForbiddenError, UnauthorizedError } from '../errors/sandbox-error.ts'
-import { requestOrigin } from './origins.ts'
-
-/** What a client-ID call carries into its handler. */
-export interface ClientIdGrant {
-  tenant: string
-  /** internal id */
-  id: string
-  /** public id (the header value) */
-  clientId: string
-  feePercentage: string | null
-  feeAddress: string | null
-  /** the caller's Origin, normalised (null for back-end calls without one) */
-  origin: string | null
-}
+import type { ClientIdGrant } from '../contract/caller.ts'
+import { requestOrigin } from '../contract/origins.ts'
+import type { CredentialPorts } from '../contract/ports.ts'
+import { ForbiddenError, UnauthorizedError } from '../contract/sandbox-error.ts'
+import { clientIdState } from '../resources/client-ids/state.ts'
 
 /** Checks a client ID and the request's Origin; records the use (`lastUsedAt`). */
 export async function authenticateClientId(
   clientId: string,
   originHeader: string | undefined,
-  shared: SharedState,
+  shared: CredentialPorts,
 ): Promise<ClientIdGrant> {
   const owner = shared.directory.clientIdToTenant.get(clientId)
-  const world = owner ? shared.tenants.get(owner.tenant, owner.scenario) : undefined
-  const record = owner && world ? world.clientIds.get(owner.id) : undefined
+  const world = owner ? shared.worlds.get(owner.tenant, owner.scenario) : undefined
+  const record = owner && world ? clientIdState(world).clientIds.get(owner.id) : undefined
   if (!owner || !world || !record) throw new UnauthorizedError('Invalid client ID')
   if (record.status === 'revoked') throw new ForbiddenError('Client ID has been revoked')
   if (record.status === 'inactive') throw new ForbiddenError('Client ID is inactive')
@@ -38,7 +27,7 @@ export async function authenticateClientId(
     }
   }
   const now = world.clock.now().toISOString()
-  await world.clientIds.update(record.id, (draft) => {
+  await clientIdState(world).clientIds.update(record.id, (draft) => {
     draft.lastUsedAt = now
   })
   return {

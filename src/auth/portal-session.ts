@@ -1,5 +1,5 @@
 // The portal's `session_token` cookie: read from the Cookie header, resolved through PortalCredentials.
-import type { SharedState } from '../contract/route-context.ts'
+import type { TenantDirectory } from './directory.ts'
 import type { PlatformAccount } from './portal-credentials.ts'
 
 /** Name of the portal's session cookie, as the documents write it. */
@@ -31,7 +31,7 @@ export function sessionTokenOf(cookieHeader: string | undefined): string | undef
 /** The platform behind a request's session cookie, or undefined (no cookie, unknown or expired session). */
 export function portalSessionPlatform(
   headers: Record<string, string | undefined>,
-  shared: SharedState,
+  shared: { directory: TenantDirectory; now(): Date },
 ): PlatformAccount | undefined {
   const token = sessionTokenOf(headers.cookie)
   return token ? shared.directory.portal.platformOfSession(token, shared.now().getTime()) : undefined

@@ -27,6 +27,11 @@ export function percentageOf(amount: bigint, percentage: string): bigint {
   return (amount * scaled) / (100n * 10n ** BigInt(scale))
 }
 
+/** The fee a percentage (`"1.5"`, or none) takes of `amount` base units, floored; 0 without a percentage. */
+export function feeUnits(amount: bigint, percentage: string | undefined | null): bigint {
+  return percentage ? percentageOf(amount, percentage) : 0n
+}
+
 /** ethers v5 BigNumber JSON (`{type: "BigNumber", hex}`), as the service writes native `value`s. */
 export function bigNumberJson(value: bigint): { type: 'BigNumber'; hex: string } {
   let hex = value.toString(16)

@@ -1,17 +1,15 @@
-import type { Caller } from '../auth/authenticate.ts'
+import type { Caller } from './caller.ts'
 import type { NeutralRequest, NeutralResponse } from './neutral.ts'
 import type { RouteDefinition } from './route.ts'
-import type { SharedState } from './route-context.ts'
 
 /** What a middleware knows about the call it wraps. Middlewares may set `scenario` before the handler runs. */
 export interface CallInfo {
   request: NeutralRequest
-  route: RouteDefinition<unknown, unknown, unknown>
+  route: RouteDefinition<unknown, unknown, unknown, never>
   /** null on public routes */
   caller: Caller | null
   /** the scenario whose world the call uses ('default' unless a middleware picks another) */
   scenario: string
-  shared: SharedState
 }
 
 /**

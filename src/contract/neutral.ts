@@ -29,3 +29,12 @@ export interface ResponseStream {
 
 /** Largest accepted request body, as the service's body parser (1 MB). */
 export const MAX_BODY_BYTES = 1024 * 1024
+
+/** What a transport needs of a sandbox: its dispatcher, where to report its own failures, the chain it passes through. */
+export interface DispatchTarget {
+  dispatch(request: NeutralRequest): Promise<NeutralResponse>
+  /** where unexpected transport failures are reported */
+  log(message: string, error?: unknown): void
+  /** the first live chain: MSW lets calls to its RPC URL through */
+  chain: { rpcUrl: string } | null
+}

@@ -1,7 +1,10 @@
 import { z } from 'zod'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
-import { defineRoute } from '../contract/route.ts'
-import { BadRequestError } from '../errors/sandbox-error.ts'
+import { routesUsing } from '../contract/route.ts'
+import { BadRequestError } from '../contract/sandbox-error.ts'
+import type { SandboxState } from './sandbox-state.ts'
+
+const defineRoute = routesUsing<SandboxState>()
 
 const AdvanceBody = z.union([
   z
@@ -20,7 +23,8 @@ export const clockRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/clock',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The caller's clock and what is scheduled on it",
     statuses: [200],
     handler: (ctx) => ({
@@ -31,7 +35,8 @@ export const clockRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/clock/advance',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Moves the caller's clock forward by {seconds} or to {to} (ISO time); the chains' time follows",
     statuses: [200],
     body: AdvanceBody,

@@ -1,13 +1,13 @@
 // The control API as plain functions of the sandbox: the /__sandbox/* routes and the test harness both call
 // these, so a test that drives the sandbox in-process does exactly what an HTTP client of the control API does.
-import type { SharedState } from '../contract/route-context.ts'
-import { NotFoundError, SandboxError } from '../errors/sandbox-error.ts'
-import type { EventType, SandboxEvent } from '../events/event-bus.ts'
+import type { EventType, SandboxEvent } from '../contract/events.ts'
+import { NotFoundError, SandboxError } from '../contract/sandbox-error.ts'
+import type { World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import type { HarnessChainInfo, HarnessDelivery, HarnessWebhook } from '../harness/types.ts'
-import type { World } from '../store/world.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
+import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioEngine, ScenarioState } from './scenarios/engine.ts'
 
 /** The control API of one sandbox, for one key at a time. */
@@ -62,7 +62,7 @@ export function deliveryView(record: DeliveryRecord): HarnessDelivery {
 }
 
 /** Builds the control API over a sandbox's shared state. */
-export function createControl(shared: SharedState): SandboxControl {
+export function createControl(shared: SandboxState): SandboxControl {
   const { scenarios } = shared
   return {
     reset(tenant) {

@@ -5,8 +5,8 @@ import { z } from 'zod'
 import { setNativeBalance } from '../chain/index.ts'
 import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
 import { Address } from '../contract/primitives.ts'
-import type { SharedState } from '../contract/route-context.ts'
-import { BadRequestError, SandboxError } from '../errors/sandbox-error.ts'
+import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
+import type { ResourceServices } from '../resources/services.ts'
 
 /** Body of POST /__sandbox/faucet. */
 export const FaucetBody = z
@@ -35,7 +35,10 @@ export interface FaucetResult {
 }
 
 /** Mints a token or sets the native balance of an address on the currency's live chain. */
-export async function faucet(shared: SharedState, body: FaucetBody): Promise<FaucetResult> {
+export async function faucet(
+  shared: Pick<ResourceServices, 'chains' | 'currencies'>,
+  body: FaucetBody,
+): Promise<FaucetResult> {
   const currency = shared.currencies.byId(body.currency)
   if (!currency || currency.type === 'ISO4217') {
     throw new BadRequestError(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { worldRules } from '../store/rules.ts'
+import { worldRules } from '../contract/rules.ts'
 import { createWorld } from '../store/world.ts'
 import { faultResponse, RateWindows, requestedFaults } from './faults.ts'
 

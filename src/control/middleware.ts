@@ -3,31 +3,34 @@
 // key stuck in `service-unavailable` can always switch back.
 import type { CallInfo, Middleware } from '../contract/middleware.ts'
 import type { NeutralResponse } from '../contract/neutral.ts'
-import type { SharedState } from '../contract/route-context.ts'
+import { publicBaseUrl } from '../contract/public-url.ts'
 import { renderError } from '../errors/render-error.ts'
-import { publicBaseUrl } from '../resources/payers/links.ts'
 import { faultResponse, RateWindows, requestedFaults, sleep } from './faults.ts'
 import { RawBody } from './journal.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
-/** Whether a route belongs to the sandbox's control API. */
+/** Whether a call is to the sandbox's control API (the route declares its surface). */
 export function isControlRoute(call: CallInfo): boolean {
-  return call.route.path.startsWith('/__sandbox')
+  return call.route.surface === 'control'
 }
 
-async function guarded(call: CallInfo, run: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
+async function guarded(
+  log: SandboxState['log'],
+  run: () => Promise<NeutralResponse>,
+): Promise<NeutralResponse> {
   try {
     return await run()
   } catch (error) {
-    return renderError(error, call.shared.log)
+    return renderError(error, log)
   }
 }
 
 /** Records every API call of a key (method, path, status, bodies, duration) in its journal. */
-export function journalMiddleware(shared: SharedState): Middleware {
+export function journalMiddleware(shared: SandboxState): Middleware {
   return async (call, next) => {
     if (!call.caller || isControlRoute(call)) return next()
     const started = Date.now()
-    const response = await guarded(call, next)
+    const response = await guarded(shared.log, next)
     const { request } = call
     const world = shared.tenants.peek(call.caller.tenant, call.scenario)
     shared.journal.record(call.caller.tenant, {
@@ -50,9 +53,9 @@ export function journalMiddleware(shared: SharedState): Middleware {
 }
 
 /** Picks the call's world: `x-sandbox-scenario`, else the key's chosen scenario; seeds it before API calls. */
-export function scenarioMiddleware(shared: SharedState): Middleware {
+export function scenarioMiddleware(shared: SandboxState): Middleware {
   return (call, next) =>
-    guarded(call, async () => {
+    guarded(shared.log, async () => {
       if (!call.caller) return next()
       const header = call.request.headers['x-sandbox-scenario']?.trim()
       const name = header || shared.scenarios.selected(call.caller.tenant)
@@ -74,11 +77,11 @@ export interface FaultOptions {
 }
 
 /** Latency, forced statuses and rate limits, from the call's headers and its world's rules. */
-export function faultMiddleware(shared: SharedState, options: FaultOptions = {}): Middleware {
+export function faultMiddleware(shared: SandboxState, options: FaultOptions = {}): Middleware {
   const windows = new RateWindows()
   const maxDelayMs = options.maxDelayMs ?? 30_000
   return (call, next) =>
-    guarded(call, async () => {
+    guarded(shared.log, async () => {
       if (!call.caller || isControlRoute(call)) return next()
       const asked = requestedFaults(call.request.headers, maxDelayMs)
       const world = shared.tenants.get(call.caller.tenant, call.scenario)

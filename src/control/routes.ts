@@ -1,18 +1,22 @@
 import { blockNumber } from '../chain/index.ts'
-import { defineRoute } from '../contract/route.ts'
-import { SandboxError } from '../errors/sandbox-error.ts'
+import { routesUsing } from '../contract/route.ts'
+import { SandboxError } from '../contract/sandbox-error.ts'
 import { createControl } from './control.ts'
+import type { SandboxState } from './sandbox-state.ts'
+
+const defineRoute = routesUsing<SandboxState>()
 
 /** The sandbox's own surface that needs no credential: health, chain info and the JSON-RPC proxy. */
 export const controlRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/health',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'Health: 200 when the chain answers',
     statuses: [200, 503],
     async handler(ctx) {
-      const { chain } = ctx.shared
+      const { chain } = ctx
       if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
       try {
         const number = await blockNumber(chain)
@@ -35,25 +39,27 @@ export const controlRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/chain',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'The live chain: RPC URL, chain id, contracts, tokens and funded accounts',
     statuses: [200, 404],
     handler: (ctx, { request }) => ({
       status: 200,
-      body: createControl(ctx.shared).chainInfo(request.headers.host),
+      body: createControl(ctx).chainInfo(request.headers.host),
     }),
   }),
   ...['/rpc', '/rpc/:network'].map((path) =>
     defineRoute({
       method: 'POST',
       path,
-      auth: 'public',
+      credentials: ['public'],
+      surface: 'control',
       summary: 'JSON-RPC of a live chain (the first one at /rpc), on the sandbox port',
       statuses: [200, 404, 503],
       rawBody: true,
       async handler(ctx, { body, params }) {
         const network = (params as { network?: string }).network
-        const chain = network ? ctx.shared.chains.get(network) : ctx.shared.chain
+        const chain = network ? ctx.chains.get(network) : ctx.chain
         if (!chain)
           throw new SandboxError(
             404,

@@ -1,10 +1,13 @@
 import { z } from 'zod'
+import { EVENT_TYPES } from '../contract/events.ts'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
-import { defineRoute } from '../contract/route.ts'
-import { EVENT_TYPES } from '../events/event-bus.ts'
-import { publicBaseUrl } from '../resources/payers/links.ts'
+import { publicBaseUrl } from '../contract/public-url.ts'
+import { routesUsing } from '../contract/route.ts'
 import { createControl, deliveryView } from './control.ts'
 import { FaucetBody } from './faucet.ts'
+import type { SandboxState } from './sandbox-state.ts'
+
+const defineRoute = routesUsing<SandboxState>()
 
 const JournalQuery = z.object({
   type: z
@@ -32,71 +35,77 @@ export const sandboxRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/reset',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary:
       "Drops the caller's worlds (every scenario of the key) and journal; webhooks and scenario choice stay",
     statuses: [200],
     handler(ctx) {
-      createControl(ctx.shared).reset(ctx.tenant!)
-      return { status: 200, body: { reset: true, scenario: ctx.shared.scenarios.selected(ctx.tenant!) } }
+      createControl(ctx).reset(ctx.tenant!)
+      return { status: 200, body: { reset: true, scenario: ctx.scenarios.selected(ctx.tenant!) } }
     },
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/scenarios',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: 'Every scenario: name, description, rules, the ids it creates (and has seeded for the caller)',
     statuses: [200],
     handler: (ctx) => ({
       status: 200,
       body: {
-        default: ctx.shared.scenarios.defaultScenario,
-        selected: ctx.shared.scenarios.selected(ctx.tenant!),
-        scenarios: ctx.shared.scenarios.list(ctx.tenant),
+        default: ctx.scenarios.defaultScenario,
+        selected: ctx.scenarios.selected(ctx.tenant!),
+        scenarios: ctx.scenarios.list(ctx.tenant),
       },
     }),
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/scenario',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The call's scenario (x-sandbox-scenario or the key's choice), seeded, with its ids",
     statuses: [200],
     handler: async (ctx, { request }) => ({
       status: 200,
-      body: await ctx.shared.scenarios.state(ctx.world, publicBaseUrl(request)),
+      body: await ctx.scenarios.state(ctx.world, publicBaseUrl(request)),
     }),
   }),
   defineRoute({
     method: 'PUT',
     path: '/__sandbox/scenario',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Switches the caller's key to a scenario (seeded on first use); 400 lists the known names",
     statuses: [200],
     body: z.object({ scenario: z.string().min(1) }).strict(),
     handler: async (ctx, { body, request }) => ({
       status: 200,
-      body: await createControl(ctx.shared).useScenario(ctx.tenant!, body.scenario, publicBaseUrl(request)),
+      body: await createControl(ctx).useScenario(ctx.tenant!, body.scenario, publicBaseUrl(request)),
     }),
   }),
   defineRoute({
     method: 'POST',
     path: '/__sandbox/faucet',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: 'Mints a token to an address, or sets its ETH balance, on the live chain of the currency',
     statuses: [200, 503],
     body: FaucetBody,
-    handler: async (ctx, { body }) => ({ status: 200, body: await createControl(ctx.shared).faucet(body) }),
+    handler: async (ctx, { body }) => ({ status: 200, body: await createControl(ctx).faucet(body) }),
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/journal',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The key's API calls, events and webhook delivery attempts, newest first",
     statuses: [200],
     query: JournalQuery,
     handler(ctx, { query }) {
-      const entries = ctx.shared.journal.list(ctx.tenant!, {
+      const entries = ctx.journal.list(ctx.tenant!, {
         ...(query.type ? { types: query.type.split(',') as ('call' | 'event' | 'delivery')[] } : {}),
         ...(query.event ? { event: query.event } : {}),
         ...(query.path ? { path: query.path } : {}),
@@ -110,7 +119,8 @@ export const sandboxRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/events',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The domain events of the caller's world (its scenario), oldest first; ?type= keeps one type",
     statuses: [200],
     query: z.object({ type: z.enum(EVENT_TYPES).optional() }),
@@ -122,19 +132,21 @@ export const sandboxRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/events',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Emits a domain event in the caller's world as a resource would: journal and webhooks follow",
     statuses: [201],
     body: z.object({ type: z.enum(EVENT_TYPES), payload: z.record(z.string(), z.unknown()) }).strict(),
     handler: (ctx, { body }) => ({
       status: 201,
-      body: ctx.shared.events.emit(ctx.world, body.type, body.payload),
+      body: ctx.events.emit(ctx.world, body.type, body.payload),
     }),
   }),
   defineRoute({
     method: 'POST',
     path: '/__sandbox/webhooks',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: 'Registers a webhook URL for the caller, optionally with a pinned signing secret (64 hex)',
     statuses: [201],
     body: z
@@ -148,27 +160,29 @@ export const sandboxRoutes = [
       .strict(),
     handler: async (ctx, { body }) => ({
       status: 201,
-      body: await createControl(ctx.shared).registerWebhook(ctx.tenant!, body.url, body.secret),
+      body: await createControl(ctx).registerWebhook(ctx.tenant!, body.url, body.secret),
     }),
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/webhooks/deliveries',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The key's webhook deliveries with every attempt, newest first",
     statuses: [200],
-    handler: (ctx) => ({ status: 200, body: ctx.shared.webhooks.deliveries(ctx.tenant!).map(deliveryView) }),
+    handler: (ctx) => ({ status: 200, body: ctx.webhooks.deliveries(ctx.tenant!).map(deliveryView) }),
   }),
   defineRoute({
     method: 'POST',
     path: '/__sandbox/webhooks/:deliveryId/redeliver',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: 'Sends a delivery again (same delivery id and body, retry count from 0)',
     statuses: [202, 404],
     params: z.object({ deliveryId: z.string() }),
     handler: (ctx, { params }) => ({
       status: 202,
-      body: deliveryView(createControl(ctx.shared).redeliver(ctx.tenant!, params.deliveryId)),
+      body: deliveryView(createControl(ctx).redeliver(ctx.tenant!, params.deliveryId)),
     }),
   }),
 ]

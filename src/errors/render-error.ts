@@ -1,5 +1,5 @@
 import type { NeutralResponse } from '../contract/neutral.ts'
-import { SandboxError } from './sandbox-error.ts'
+import { SandboxError } from '../contract/sandbox-error.ts'
 
 /** Turns anything thrown while handling a request into the service's error response; unexpected errors are 500s. */
 export function renderError(error: unknown, log: (message: string, error: unknown) => void): NeutralResponse {

@@ -1,32 +1,7 @@
+import type { EventType, SandboxEvent } from '../contract/events.ts'
+import type { EventSink } from '../contract/ports.ts'
+import type { World } from '../contract/world.ts'
 import type { IdGenerator } from '../store/ids.ts'
-import type { World } from '../store/world.ts'
-
-/** Event types the real service sends as webhooks (api-contract §5), plus the client-ID variants the DOCS list. */
-export const EVENT_TYPES = [
-  'payment.confirmed',
-  'payment.partial',
-  'payment.confirmed.client_id',
-  'payment.partial.client_id',
-  'payment.failed',
-  'payment.processing',
-  'payment.refunded',
-  'request.recurring',
-  'compliance.updated',
-  'payment_detail.updated',
-] as const
-
-/** One of EVENT_TYPES. */
-export type EventType = (typeof EVENT_TYPES)[number]
-
-/** Something that happened in a tenant's world; `payload` is the webhook body the service would send. */
-export interface SandboxEvent {
-  id: string
-  type: EventType
-  tenant: string
-  scenario: string
-  at: string
-  payload: Record<string, unknown>
-}
 
 /** How many events a world keeps (the oldest go first). */
 export const MAX_EVENTS_PER_WORLD = 10_000
@@ -35,7 +10,7 @@ export const MAX_EVENTS_PER_WORLD = 10_000
 export type EventListener = (event: SandboxEvent, world: World) => void | Promise<void>
 
 /** Records each event in its world's log and hands it to the listeners (webhook delivery subscribes here). */
-export class EventBus {
+export class EventBus implements EventSink {
   readonly #listeners = new Set<EventListener>()
   readonly #ids: IdGenerator
   readonly #log: (message: string, error: unknown) => void

@@ -1,11 +1,12 @@
 // Webhook delivery as the service documents it (api-contract §5): a POST of compact JSON signed with
 // HMAC-SHA256 (hex) of the exact body bytes, a ULID delivery id, a retry count 0..3, a 5 s timeout, and
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
+
+import type { SandboxEvent } from '../contract/events.ts'
 import type { Journal } from '../control/journal.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
-import type { SandboxEvent } from './event-bus.ts'
 import { type DeliveryRecord, deliveryHeaders, webhookBody } from './webhook-format.ts'
 
 export { type DeliveryAttempt, type DeliveryRecord, signWebhook, webhookBody } from './webhook-format.ts'

@@ -4,10 +4,10 @@
 // API (`remoteTenant` in `request-sandbox/msw/browser`, ./remote.ts). Types only: the browser bundle may import it.
 import type { Address } from 'viem'
 import type { NetworkName } from '../chain/index.ts'
+import type { EventType, SandboxEvent } from '../contract/events.ts'
 import type { FaucetResult } from '../control/faucet.ts'
 import type { JournalEntry, JournalFilter } from '../control/journal.ts'
 import type { ScenarioState } from '../control/scenarios/engine.ts'
-import type { EventType, SandboxEvent } from '../events/event-bus.ts'
 import type { DeliveryRecord } from '../events/webhook-format.ts'
 
 export type { EventType, FaucetResult, JournalEntry, JournalFilter, SandboxEvent, ScenarioState }

@@ -1,4 +1,5 @@
-import { createWorld, type World } from './world.ts'
+import type { World } from '../contract/world.ts'
+import { createWorld } from './world.ts'
 
 /** Called once for each new world (scenario seeding, clock-to-chain wiring). */
 export type WorldInitializer = (world: World) => void

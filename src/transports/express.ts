@@ -1,5 +1,5 @@
 import express, { type Express } from 'express'
-import type { Sandbox } from '../sandbox.ts'
+import type { DispatchTarget } from '../contract/neutral.ts'
 import { createRequestListener } from './node-http.ts'
 
 /**
@@ -7,7 +7,7 @@ import { createRequestListener } from './node-http.ts'
  * server (`app.use('/rn', createApp(sandbox))`). It runs the same request listener `startServer` uses directly:
  * Express re-prototypes every request and response, which halves throughput, so the server skips it.
  */
-export function createApp(sandbox: Sandbox): Express {
+export function createApp(sandbox: DispatchTarget): Express {
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')

@@ -1,6 +1,5 @@
 import { HttpResponse, http, passthrough, type RequestHandler } from 'msw'
-import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
-import type { Sandbox } from '../sandbox.ts'
+import type { DispatchTarget, NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
 import { serializeResponse } from './neutral-response.ts'
 
 /** Options of createHandlers. */
@@ -48,7 +47,10 @@ function streamed(response: NeutralResponse): HttpResponse<BodyInit> {
  * MSW request handlers that answer every call under `baseUrl` from the sandbox (the same route table the
  * server serves). The sandbox's own chain traffic is passed through, so `onUnhandledRequest: 'error'` is safe.
  */
-export function createHandlers(sandbox: Sandbox, options: CreateHandlersOptions = {}): RequestHandler[] {
+export function createHandlers(
+  sandbox: DispatchTarget,
+  options: CreateHandlersOptions = {},
+): RequestHandler[] {
   const base = new URL(options.baseUrl ?? 'https://api.request.network')
   const prefix = base.pathname.replace(/\/+$/, '')
   const origin = base.origin

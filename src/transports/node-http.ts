@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import type { DispatchTarget } from '../contract/neutral.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from '../contract/neutral.ts'
-import type { Sandbox } from '../sandbox.ts'
 import { serializeResponse } from './neutral-response.ts'
 
 /** Reads the body as text, stopping one byte past the limit so the core answers 413 without buffering more. */
@@ -51,7 +51,7 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
  * A Node request listener serving the sandbox's whole route table (API, control API, /rpc) through its
  * dispatcher: what `startServer` listens with, and what the Express app mounts.
  */
-export function createRequestListener(sandbox: Sandbox): RequestListener {
+export function createRequestListener(sandbox: DispatchTarget): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     void handle(sandbox, req, res)
   }
@@ -71,7 +71,7 @@ function sendStream(req: IncomingMessage, res: ServerResponse, response: Neutral
   res.on('close', stop)
 }
 
-async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(sandbox: DispatchTarget, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const { text, truncated } = await readBody(req)
     const response = await sandbox.dispatch(toNeutral(req, text))
@@ -85,7 +85,7 @@ async function handle(sandbox: Sandbox, req: IncomingMessage, res: ServerRespons
     res.end(out ?? undefined)
     if (truncated) req.destroy()
   } catch (error) {
-    sandbox.shared.log('transport failure', error)
+    sandbox.log('transport failure', error)
     if (!res.headersSent) {
       res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
       res.end(

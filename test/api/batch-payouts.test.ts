@@ -3,6 +3,7 @@ import { type Address, decodeFunctionData, type Hex, maxUint256, parseUnits } fr
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { batchConversionPaymentsAbi, erc20Abi } from '../../src/chain/index.ts'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { erc20PaymentLogs, ethPaymentLogs, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
@@ -103,7 +104,7 @@ describeTransports(
 
       for (const approval of approvals) await payer.send(approval)
       const receipt = await payer.send(tx)
-      const records = t.sandbox.shared.tenants.get(apiKey).requests.all()
+      const records = requestState(t.sandbox.shared.tenants.get(apiKey)).requests.all()
       expect(records).toHaveLength(3)
       for (const item of items) {
         const record = records.find((r) => r.payee === item.payee)!
@@ -154,7 +155,7 @@ describeTransports(
         value: { type: 'BigNumber', hex: '0x0a688906bd8b0000' },
       })
       const receipt = await payer.send(res.body.batchPaymentTransaction)
-      for (const record of t.sandbox.shared.tenants.get(apiKey).requests.all()) {
+      for (const record of requestState(t.sandbox.shared.tenants.get(apiKey)).requests.all()) {
         const logs = await ethPaymentLogs(base(), record.paymentReference as Hex)
         expect(logs).toHaveLength(1)
         expect(logs[0]!.transactionHash).toBe(receipt.transactionHash)
@@ -164,8 +165,7 @@ describeTransports(
       }
       await expectPaid(
         apiKey,
-        t.sandbox.shared.tenants
-          .get(apiKey)
+        requestState(t.sandbox.shared.tenants.get(apiKey))
           .requests.all()
           .map((r) => r.requestId),
       )
@@ -196,7 +196,7 @@ describeTransports(
       expectDocumented(second.body)
       await payer.send(second.body.batchPaymentTransaction)
       for (const id of ids) {
-        const { paymentReference } = t.sandbox.shared.tenants.get(apiKey).requests.get(id)!
+        const { paymentReference } = requestState(t.sandbox.shared.tenants.get(apiKey)).requests.get(id)!
         expect(await erc20PaymentLogs(sepolia(), paymentReference as Hex)).toHaveLength(1)
       }
       await expectPaid(apiKey, ids)
@@ -225,7 +225,7 @@ describeTransports(
         error: 'Bad Request',
       })
       assertMatchesDocument('full', 'POST', BATCH, 400, res.body)
-      expect(t.sandbox.shared.tenants.get(apiKey).requests.size).toBe(0)
+      expect(requestState(t.sandbox.shared.tenants.get(apiKey)).requests.size).toBe(0)
     })
 
     it('refuses both or neither of requests and requestIds, unknown ids and currencies, duplicates and conversion', async () => {
@@ -259,7 +259,7 @@ describeTransports(
       const conversion = await batch(apiKey, { requests: [{ ...item, invoiceCurrency: 'USD' }] })
       expect(conversion.status).toBe(400)
       expect(conversion.body.message).toMatch(/^Conversion payments \(USD invoiced, paid in USDC-sepolia\)/)
-      expect(t.sandbox.shared.tenants.get(apiKey).requests.size).toBe(1)
+      expect(requestState(t.sandbox.shared.tenants.get(apiKey)).requests.size).toBe(1)
     })
   },
 )

@@ -2,6 +2,7 @@
 import { decodeFunctionData, maxUint256 } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { erc20Abi, PERMIT2_ADDRESS } from '../../src/chain/index.ts'
+import { intentState } from '../../src/resources/payment-intents/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample, documents } from '../support/openapi.ts'
 
@@ -162,7 +163,9 @@ describeTransports(
         '1500000',
         '100000',
       ])
-      const intent = t.sandbox.shared.tenants.get(apiKey).paymentIntents.get(res.body.paymentIntentId)!
+      const intent = intentState(t.sandbox.shared.tenants.get(apiKey)).paymentIntents.get(
+        res.body.paymentIntentId,
+      )!
       expect(intent.feeAddress).toBe(feeAddress)
     })
 
@@ -221,7 +224,7 @@ describeTransports(
         message: 'Validation failed',
         errors: [{ field: 'wallet', message: 'wallet is required for crosschain payments' }],
       })
-      expect(t.sandbox.shared.tenants.get(apiKey).paymentIntents.size).toBe(0)
+      expect(intentState(t.sandbox.shared.tenants.get(apiKey)).paymentIntents.size).toBe(0)
     })
 
     it('refuses chain without token and unknown enum values with the documented field errors', async () => {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { ROUTE_NOT_FOUND_HEADER } from '../../src/errors/sandbox-error.ts'
+import { ROUTE_NOT_FOUND_HEADER } from '../../src/contract/sandbox-error.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 type Json = Record<string, unknown>

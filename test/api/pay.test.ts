@@ -1,6 +1,7 @@
 import { decodeFunctionData, maxUint256, parseUnits } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { erc20Abi, erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/chain/index.ts'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
@@ -118,7 +119,7 @@ describeTransports(
       expect(pay.args[2]).toBe(40n * 10n ** 18n)
       const v2 = await client().call(
         'GET',
-        `/v2/request/${t.sandbox.shared.tenants.get(apiKey).requestsByReference.get(paymentReference)}/pay`,
+        `/v2/request/${requestState(t.sandbox.shared.tenants.get(apiKey)).requestsByReference.get(paymentReference)}/pay`,
         {
           apiKey,
           query: { amount: '40', feePercentage: '1', feeAddress },

@@ -1,6 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveDestination } from '../../src/resources/payee-destinations/model.ts'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports
@@ -269,14 +270,14 @@ describeTransports(
       const created = await client().call('POST', '/v2/request', { ...as, body: invoice })
       expect(created.status).toBe(201)
       const world = t.sandbox.shared.tenants.get(apiKey)
-      expect(world.requests.get(created.body.requestId)?.payee).toBe(wallet.address)
+      expect(requestState(world).requests.get(created.body.requestId)?.payee).toBe(wallet.address)
       // an explicit payee still wins
       const other = newWallet().address
       const explicit = await client().call('POST', '/v2/request', {
         ...as,
         body: { ...invoice, payee: other },
       })
-      expect(world.requests.get(explicit.body.requestId)?.payee).toBe(other)
+      expect(requestState(world).requests.get(explicit.body.requestId)?.payee).toBe(other)
       // an API-key call names its payee as before
       expect((await client().call('POST', '/v2/request', { apiKey, body: invoice })).status).toBe(400)
       expect(resolveDestination(world, destination.destinationId)).toEqual({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { payerState } from '../../src/resources/payers/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { createPayer, payerBody } from '../support/compliance.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
@@ -112,7 +113,7 @@ describeTransports(
         client().call('POST', '/v2/payer', { apiKey, body: payerBody() }),
       ])
       expect([a.status, b.status].sort()).toEqual([200, 400])
-      expect(t.sandbox.shared.tenants.get(apiKey).payers.size).toBe(1)
+      expect(payerState(t.sandbox.shared.tenants.get(apiKey)).payers.size).toBe(1)
     })
 
     it('reads a payer by its URL-encoded e-mail, statuses and links at the top level (v2 and v1)', async () => {

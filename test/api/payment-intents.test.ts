@@ -4,6 +4,7 @@ import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { PERMIT2_ADDRESS } from '../../src/chain/index.ts'
+import { intentState } from '../../src/resources/payment-intents/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { type CrosschainAnswer, erc20PaymentLogs, signAnswer, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
@@ -153,7 +154,9 @@ describeTransports(
       await waitFor(async () => ((await erc20PaymentLogs(base(), reference)).length ? true : undefined))
       const world = t.sandbox.shared.tenants.get(apiKey)
       await waitFor(() =>
-        world.paymentIntents.get(answer.paymentIntentId)!.status === 'completed' ? true : undefined,
+        intentState(world).paymentIntents.get(answer.paymentIntentId)!.status === 'completed'
+          ? true
+          : undefined,
       )
       const after = await chainState(payee)
       for (const version of ['v2', 'v1'] as const) {
@@ -191,7 +194,7 @@ describeTransports(
         paymentReference: reference,
         paymentIntentId: answer.paymentIntentId,
       })
-      expect(world.paymentIntents.get(answer.paymentIntentId)!.status).toBe('failed')
+      expect(intentState(world).paymentIntents.get(answer.paymentIntentId)!.status).toBe('failed')
       expect(await erc20PaymentLogs(base(), reference)).toHaveLength(0)
       expect(
         await arbitrum().allowance(arbitrum().tokens['USDC-arbitrum-one']!, empty.address, PERMIT2_ADDRESS),
@@ -213,7 +216,7 @@ describeTransports(
         expect(sent.status).toBe(200)
         const world = t.sandbox.shared.tenants.get(run.apiKey)
         const status = await waitFor(() => {
-          const s = world.paymentIntents.get(run.answer.paymentIntentId)!.status
+          const s = intentState(world).paymentIntents.get(run.answer.paymentIntentId)!.status
           return s === 'completed' || s === 'failed' ? s : undefined
         })
         expect(status).toBe('completed')

@@ -3,6 +3,8 @@
 import { keccak256, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
+import { payoutState } from '../../src/resources/payouts/state.ts'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import {
@@ -98,7 +100,7 @@ describeTransports(
       })
       expect(res.status).toBe(400)
       expect(res.body.error).toBe('Bad Request')
-      expect(t.sandbox.shared.tenants.get(apiKey).requests.size).toBe(0)
+      expect(requestState(t.sandbox.shared.tenants.get(apiKey)).requests.size).toBe(0)
     })
 
     const base = { payee, amount: '10', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia' }
@@ -180,7 +182,7 @@ describeTransports(
         paymentReference: res.body.paymentReference,
         recurrence: { frequency: 'DAILY' },
       })
-      const payout = t.sandbox.shared.tenants.get(apiKey).recurringPayouts.get(res.body.id)!
+      const payout = payoutState(t.sandbox.shared.tenants.get(apiKey)).recurringPayouts.get(res.body.id)!
       expect([payout.originalRequestId, payout.originalRequestPaymentReference]).toEqual([
         res.body.requestId,
         res.body.paymentReference,

@@ -3,6 +3,7 @@
 import { parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import { signPermit } from '../support/payouts.ts'
@@ -154,7 +155,7 @@ describeTransports(
       expect(read.body).toMatchObject({ status: 'cancelled', nextPaymentDate: null })
       // The payout's original request is marked as no longer recurring.
       const world = t.sandbox.shared.tenants.get(apiKey)
-      const [original] = world.requests.all()
+      const [original] = requestState(world).requests.all()
       expect(original!.isRecurrenceStopped).toBe(true)
     })
 

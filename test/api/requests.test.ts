@@ -1,5 +1,6 @@
 import { keccak256, toHex } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
@@ -24,7 +25,7 @@ describeTransports(
       expect(res.body.requestId).toMatch(/^01[0-9a-f]{64}$/)
       expect(res.body.paymentReference).toMatch(/^0x[0-9a-f]{16}$/)
       const record = [...t.sandbox.shared.tenants.all()]
-        .map((w) => w.requests.get(res.body.requestId))
+        .map((w) => requestState(w).requests.get(res.body.requestId))
         .find(Boolean)!
       const expected = keccak256(toHex(`${res.body.requestId}${record.salt}${payee}`.toLowerCase())).slice(
         -16,

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { launchChromium } from '../support/chromium.ts'
 
@@ -68,7 +69,8 @@ describe('setupWorker in Chromium against a running sandbox', () => {
     expect(result.missingBody).toEqual({ statusCode: 404, message: 'Request not found', error: 'Not Found' })
     expect(result.hasEnoughBalance).toBe(false)
     // the calls landed in the key's own world on the server
-    expect(sandbox.sandbox.shared.tenants.peek(apiKey)?.requests.get(request.requestId)).toBeDefined()
+    const world = sandbox.sandbox.shared.tenants.peek(apiKey)
+    expect(world && requestState(world).requests.get(request.requestId)).toBeDefined()
     await page.close()
   })
 })

@@ -1,6 +1,7 @@
 // Faults on demand: x-sandbox-status and x-sandbox-delay on any API call, for clients' retry and timeout code.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { CORS_ALLOWED_HEADERS } from '../../src/dispatch.ts'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports
@@ -40,7 +41,8 @@ describeTransports(
         })
         expect(res.status).toBe(status)
         expect(res.body).toEqual(body)
-        expect(t.sandbox.shared.tenants.peek(apiKey)?.requests.size ?? 0).toBe(0)
+        const world = t.sandbox.shared.tenants.peek(apiKey)
+        expect(world ? requestState(world).requests.size : 0).toBe(0)
         // The next call without the header goes through: a client's retry succeeds.
         const retried = await client().call('POST', '/v2/request', { apiKey, body: invoice })
         expect(retried.status).toBe(201)

@@ -1,6 +1,7 @@
 // 50 tenants at once, spread over scenarios, creating and reading concurrently: nobody sees anybody else's
 // requests, seeded ids, journal or rate-limit window.
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { requestState } from '../../src/resources/requests/state.ts'
 import {
   type ApiClient,
   describeTransports,
@@ -77,10 +78,14 @@ describeTransports(
         }
         const world = t.sandbox.shared.tenants.peek(o.apiKey, o.scenario)!
         const seededCount = o.scenario === 'insufficient-funds' ? 1 : 0
-        expect(world.requests.size).toBe(o.created.length + seededCount)
-        expect(new Set(world.requests.all().map((r) => r.requestId))).toEqual(
-          new Set([...o.created, ...(seededCount ? [o.seeded.requestId!] : [])]),
-        )
+        expect(requestState(world).requests.size).toBe(o.created.length + seededCount)
+        expect(
+          new Set(
+            requestState(world)
+              .requests.all()
+              .map((r) => r.requestId),
+          ),
+        ).toEqual(new Set([...o.created, ...(seededCount ? [o.seeded.requestId!] : [])]))
         const journal = t.sandbox.control.journal(o.apiKey, { types: ['call'] })
         expect(journal.every((e) => e.scenario === o.scenario)).toBe(true)
         expect(journal.filter((e) => e.type === 'call' && e.method === 'POST')).toHaveLength(PER_TENANT)

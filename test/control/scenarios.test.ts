@@ -1,6 +1,7 @@
 // Each built-in scenario, seen from the API: through a real HTTP server and through MSW, selected per request
 // (x-sandbox-scenario) or per key (PUT /__sandbox/scenario).
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
@@ -180,7 +181,7 @@ describeTransports(
       expect(created.body).toEqual({ statusCode: 503, message: 'Service Unavailable' })
       expect((await client().call('GET', '/v1/currencies', { apiKey, headers })).status).toBe(503)
       const world = t.sandbox.shared.tenants.peek(apiKey, 'service-unavailable')!
-      expect(world.requests.size).toBe(0)
+      expect(requestState(world).requests.size).toBe(0)
       const journal = await client().call('GET', '/__sandbox/journal', { apiKey, query: { type: 'call' } })
       expect(journal.status).toBe(200)
       expect(journal.body.entries.map((e: { status: number }) => e.status)).toEqual([503, 503])

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
@@ -45,7 +46,7 @@ describeTransports(
       expect(read.status).toBe(200)
       expect(read.body.customerInfo.email).toBe(state.body.ids.email)
       expect(read.body.reference).toMatch(/^INV-\d{6}$/)
-      expect(t.sandbox.shared.tenants.peek(apiKey, 'team-invoices')!.requests.size).toBe(3)
+      expect(requestState(t.sandbox.shared.tenants.peek(apiKey, 'team-invoices')!).requests.size).toBe(3)
     })
 
     it('seeds a JSON scenario and applies its rules', async () => {

@@ -2,6 +2,7 @@
 // transactions, metadata, as the FULL document's examples); the calldata, sent from an anvil default account,
 // pays on chain and the payment is detected like any other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesExample } from '../support/openapi.ts'
@@ -122,7 +123,7 @@ describe.each([
       expect(res.status).toBe(400)
       expect(res.body).toMatchObject({ statusCode: 400, message: 'Validation failed' })
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field)
-      expect(t.sandbox.shared.tenants.get(apiKey).requests.size).toBe(0)
+      expect(requestState(t.sandbox.shared.tenants.get(apiKey)).requests.size).toBe(0)
     },
   )
 

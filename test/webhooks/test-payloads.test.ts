@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paymentEventPayload } from '../../src/resources/requests/events.ts'
 import type { DetectedPayment } from '../../src/resources/requests/schema.ts'
+import { requestState } from '../../src/resources/requests/state.ts'
 import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
 import {
   type ApiClient,
@@ -103,7 +104,7 @@ describeTransports(
         expect(real.has(type), type).toBe(true)
       // payment.confirmed and payment.partial as the payment detector builds them
       const world = t.sandbox.shared.tenants.get(apiKey)
-      const [request] = world.requests.all()
+      const [request] = requestState(world).requests.all()
       const payment: DetectedPayment = {
         id: 'p1',
         key: '1:0xabc:0',

@@ -3,15 +3,17 @@
 // from the chain, the live stream). Declared at the end of the route table: API calls never test them.
 import type { Hash } from 'viem'
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
-import { NotFoundError } from '../../errors/sandbox-error.ts'
-import { publicBaseUrl } from '../../resources/payers/links.ts'
+import { publicBaseUrl } from '../../contract/public-url.ts'
+import { routesUsing } from '../../contract/route.ts'
+import { NotFoundError } from '../../contract/sandbox-error.ts'
 import { createControl } from '../control.ts'
+import type { SandboxState } from '../sandbox-state.ts'
 import { DASHBOARD_PAGE, dashboardAsset } from './assets.ts'
 import { dashboardState, seenKeys } from './state.ts'
 import { journalStream } from './stream.ts'
 import { readTransaction } from './transaction.ts'
 
+const defineRoute = routesUsing<SandboxState>()
 const noStore = { 'cache-control': 'no-cache' }
 
 /** The dashboard page, its files and its read-only control endpoints. */
@@ -19,7 +21,8 @@ export const dashboardRoutes = [
   defineRoute({
     method: 'GET',
     path: '/',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'The dashboard (one API key at a time; live)',
     statuses: [200],
     handler: () => ({
@@ -32,7 +35,8 @@ export const dashboardRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'Redirects to the dashboard',
     statuses: [302],
     // relative, so it lands on the page wherever the sandbox is mounted (a proxy's prefix, an Express mount path)
@@ -44,7 +48,8 @@ export const dashboardRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/dashboard/:file',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: "The dashboard's script, style sheet and icon",
     statuses: [200, 404],
     params: z.object({ file: z.string() }),
@@ -57,51 +62,53 @@ export const dashboardRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/keys',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'The API keys the sandbox has seen (none listed in strict mode: the dashboard asks for a key)',
     statuses: [200],
     handler: (ctx) => ({
       status: 200,
-      body: ctx.shared.strictKeys
-        ? { strict: true, keys: [] }
-        : { strict: false, keys: seenKeys(ctx.shared) },
+      body: ctx.strictKeys ? { strict: true, keys: [] } : { strict: false, keys: seenKeys(ctx) },
     }),
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/state',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary:
       "The caller's world as the dashboard shows it: requests and payments, payouts, payers, client IDs, webhooks",
     statuses: [200],
     async handler(ctx, { request }) {
-      const world = await createControl(ctx.shared).world(ctx.tenant!, undefined, publicBaseUrl(request))
-      return { status: 200, body: dashboardState(ctx.shared, world) }
+      const world = await createControl(ctx).world(ctx.tenant!, undefined, publicBaseUrl(request))
+      return { status: 200, body: dashboardState(ctx, world) }
     },
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/transactions/:hash',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary:
       'A transaction read from the live chain: from, to, value, the call, decoded Request Network events',
     statuses: [200, 404],
     params: z.object({ hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'hash is 0x and 64 hex digits') }),
     query: z.object({ network: z.string().optional() }),
     async handler(ctx, { params, query }) {
-      if (query.network && !ctx.shared.chains.has(query.network))
+      if (query.network && !ctx.chains.has(query.network))
         throw new NotFoundError(`No live chain for network ${query.network}`)
-      const world = await createControl(ctx.shared).world(ctx.tenant!)
+      const world = await createControl(ctx).world(ctx.tenant!)
       return {
         status: 200,
-        body: await readTransaction(ctx.shared, world, params.hash as Hash, query.network),
+        body: await readTransaction(ctx, world, params.hash as Hash, query.network),
       }
     },
   }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/stream',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The caller's journal as server-sent events (API calls, events, deliveries) as they happen",
     statuses: [200],
     handler: (ctx) => ({
@@ -109,7 +116,7 @@ export const dashboardRoutes = [
       body: '',
       contentType: 'text/event-stream; charset=utf-8',
       headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-      stream: journalStream(ctx.shared.journal, ctx.tenant!),
+      stream: journalStream(ctx.journal, ctx.tenant!),
     }),
   }),
 ]

@@ -1,23 +1,26 @@
 // What the dashboard shows of one key's world in one read: requests with their payments, recurring payouts,
 // payers with their compliance, payment details and client IDs, and the key's webhooks. Read-only: every change
 // the page makes goes through the API or the control API like any other client.
-import type { SharedState } from '../../contract/route-context.ts'
-import { complianceView } from '../../resources/payers/model.ts'
-import { statusOf } from '../../resources/requests/status.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
+import { clientIdState } from '../../resources/client-ids/index.ts'
+import { complianceView, payerState } from '../../resources/payers/index.ts'
+import { paymentDetailState } from '../../resources/payment-details/index.ts'
+import { payoutState } from '../../resources/payouts/index.ts'
+import { requestState, statusOf } from '../../resources/requests/index.ts'
+import type { SandboxState } from '../sandbox-state.ts'
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0
 
 /** The state of a key's world as GET /__sandbox/state answers it. */
-export function dashboardState(shared: SharedState, world: World) {
-  const details = world.paymentDetails.all()
+export function dashboardState(shared: SandboxState, world: World) {
+  const details = paymentDetailState(world).paymentDetails.all()
   return {
     tenant: world.tenant,
     scenario: world.scenario,
     now: world.clock.now().toISOString(),
-    requests: world.requests
-      .all()
+    requests: requestState(world)
+      .requests.all()
       .sort(newestFirst)
       .map((r) => ({
         requestId: r.requestId,
@@ -49,8 +52,8 @@ export function dashboardState(shared: SharedState, world: World) {
           timestamp: p.timestamp,
         })),
       })),
-    payouts: world.recurringPayouts
-      .all()
+    payouts: payoutState(world)
+      .recurringPayouts.all()
       .sort(newestFirst)
       .map((p) => ({
         id: p.id,
@@ -72,8 +75,8 @@ export function dashboardState(shared: SharedState, world: World) {
         createdAt: p.createdAt,
         payments: p.payments,
       })),
-    payers: world.payers
-      .all()
+    payers: payerState(world)
+      .payers.all()
       .sort(newestFirst)
       .map((p) => ({
         clientUserId: p.clientUserId,
@@ -97,8 +100,8 @@ export function dashboardState(shared: SharedState, world: World) {
             createdAt: d.createdAt,
           })),
       })),
-    clientIds: world.clientIds
-      .all()
+    clientIds: clientIdState(world)
+      .clientIds.all()
       .sort(newestFirst)
       .map((c) => ({
         id: c.id,
@@ -118,7 +121,7 @@ export function dashboardState(shared: SharedState, world: World) {
 }
 
 /** The keys the sandbox has seen (those with a world), with the scenarios they used. */
-export function seenKeys(shared: SharedState): { key: string; scenarios: string[]; requests: number }[] {
+export function seenKeys(shared: SandboxState): { key: string; scenarios: string[]; requests: number }[] {
   const keys = new Map<string, { key: string; scenarios: string[]; requests: number }>()
   for (const world of shared.tenants.all()) {
     let entry = keys.get(world.tenant)
@@ -127,7 +130,7 @@ export function seenKeys(shared: SharedState): { key: string; scenarios: string[
       keys.set(world.tenant, entry)
     }
     entry.scenarios.push(world.scenario)
-    entry.requests += world.requests.size
+    entry.requests += requestState(world).requests.size
   }
   return [...keys.values()].sort((a, b) => a.key.localeCompare(b.key))
 }

@@ -23,9 +23,10 @@ import {
   recurringProxyAbi,
   transactionWithReceipt,
 } from '../../chain/index.ts'
-import type { SharedState } from '../../contract/route-context.ts'
-import { NotFoundError } from '../../errors/sandbox-error.ts'
-import type { World } from '../../store/world.ts'
+import { NotFoundError } from '../../contract/sandbox-error.ts'
+import type { World } from '../../contract/world.ts'
+import { requestState } from '../../resources/requests/index.ts'
+import type { SandboxState } from '../sandbox-state.ts'
 
 /** 404 for a transaction no live chain knows. */
 export class TransactionNotFoundError extends NotFoundError {
@@ -79,7 +80,7 @@ function decodeCall(input: Hex): { functionName: string; args: unknown } | null 
   return null
 }
 
-function decodeLog(shared: SharedState, world: World, log: Log, names: Map<string, string>) {
+function decodeLog(shared: SandboxState, world: World, log: Log, names: Map<string, string>) {
   const base = {
     logIndex: log.logIndex,
     address: getAddress(log.address),
@@ -94,7 +95,7 @@ function decodeLog(shared: SharedState, world: World, log: Log, names: Map<strin
       (eventName === 'TransferWithReferenceAndFee' || eventName === 'TransferWithConversionAndReference')
         ? shared.paymentReferences.lookup(topic, new Set([world]))[0]
         : undefined
-    const request = entry ? world.requests.get(entry.requestId) : undefined
+    const request = entry ? requestState(world).requests.get(entry.requestId) : undefined
     return {
       ...base,
       event: eventName,
@@ -107,7 +108,7 @@ function decodeLog(shared: SharedState, world: World, log: Log, names: Map<strin
 }
 
 /** Reads a transaction and its receipt from the live chain that has it (or `network`'s). */
-export async function readTransaction(shared: SharedState, world: World, hash: Hash, network?: string) {
+export async function readTransaction(shared: SandboxState, world: World, hash: Hash, network?: string) {
   const candidates = network
     ? [shared.chains.get(network)].filter((c) => c !== undefined)
     : [...shared.chains.values()]

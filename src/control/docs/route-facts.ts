@@ -1,7 +1,6 @@
 // What the OpenAPI document says about one route beyond its schemas: the credentials it accepts, its surface (the
 // service's API or the sandbox's own control API) and every status it can answer. Read from the route's
 // declaration and from what the dispatcher and the middlewares do to every route of its kind, in one place.
-import { acceptedCredentials } from '../../auth/authenticate.ts'
 import type { RouteDefinition } from '../../contract/route.ts'
 
 /** A credential as the document's security schemes name it. */
@@ -9,17 +8,18 @@ export type DocumentedCredential = 'api-key' | 'client-id' | 'session' | 'cookie
 
 /** A route of the table, whatever its schemas (the table's own element type). */
 // biome-ignore lint/suspicious/noExplicitAny: the route table's element type
-export type AnyRoute = RouteDefinition<any, any, any>
+export type AnyRoute = RouteDefinition<any, any, any, any>
 
 /** The credentials a route accepts, in the order they are tried; empty for a public route. */
 export function routeCredentials(route: AnyRoute): DocumentedCredential[] {
-  if (route.auth === 'public') return []
-  return acceptedCredentials(route).map((c) => (c === 'portal-session' ? 'cookie' : c))
+  return route.credentials.flatMap((c) =>
+    c === 'public' ? [] : c === 'portal-session' ? ['cookie' as const] : [c],
+  )
 }
 
 /** `api`: the service's own endpoints (journaled, delayed, faulted, rate-limited); `control`: the sandbox's. */
 export function routeSurface(route: AnyRoute): 'api' | 'control' {
-  return /^\/v\d+\//.test(route.path) ? 'api' : 'control'
+  return route.surface
 }
 
 /**

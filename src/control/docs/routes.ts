@@ -2,8 +2,8 @@
 // page at /docs that renders it (its script is bundled beside the dashboard's and served by the same asset
 // route). The table is passed in as a function: this module is part of the table it documents.
 import { stringify } from 'yaml'
+import { publicBaseUrl } from '../../contract/public-url.ts'
 import { defineRoute } from '../../contract/route.ts'
-import { publicBaseUrl } from '../../resources/payers/links.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { DOCS_PAGE } from './page.ts'
 import type { AnyRoute } from './route-facts.ts'
@@ -20,7 +20,8 @@ export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
     defineRoute({
       method: 'GET',
       path: '/openapi.json',
-      auth: 'public',
+      credentials: ['public'],
+      surface: 'control',
       summary: "The sandbox's OpenAPI 3.1 document (API and control routes), generated from its route table",
       statuses: [200],
       handler: (_ctx, { request }) => ({ status: 200, body: documentFor(publicBaseUrl(request)) }),
@@ -28,7 +29,8 @@ export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
     defineRoute({
       method: 'GET',
       path: '/openapi.yaml',
-      auth: 'public',
+      credentials: ['public'],
+      surface: 'control',
       summary: 'The same OpenAPI document as YAML',
       statuses: [200],
       handler: (_ctx, { request }) => ({
@@ -40,7 +42,8 @@ export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
     defineRoute({
       method: 'GET',
       path: '/docs',
-      auth: 'public',
+      credentials: ['public'],
+      surface: 'control',
       summary: 'The docs page: the OpenAPI document grouped by tag, with calls tried against this sandbox',
       statuses: [200],
       handler: () => ({

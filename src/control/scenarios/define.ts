@@ -5,6 +5,8 @@ import type { Faker } from '@faker-js/faker'
 import type { z } from 'zod'
 import type { ApiTransaction, SandboxAccount } from '../../chain/index.ts'
 import type { RouteContext } from '../../contract/route-context.ts'
+import type { WorldRulesInput } from '../../contract/rules.ts'
+import type { World } from '../../contract/world.ts'
 import type {
   applyKycAction,
   complianceView,
@@ -19,10 +21,9 @@ import type { activatePayout, getPayout, updatePayout } from '../../resources/pa
 import type { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
 import type { PayoutBody } from '../../resources/payouts/schema.ts'
 import type { CreateRequestBody, RequestRecord } from '../../resources/requests/schema.ts'
-import type { WorldRulesInput } from '../../store/rules.ts'
 import type { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
-type Bound<F> = F extends (ctx: RouteContext, ...args: infer A) => infer R ? (...args: A) => R : never
+type Bound<F> = F extends (ctx: never, ...args: infer A) => infer R ? (...args: A) => R : never
 
 /** A transaction as the API returns it (`value` as ethers' BigNumber JSON or a hex string). */
 export type ServiceTx = ApiTransaction

@@ -1,12 +1,12 @@
 // Which scenario a call runs in, and seeding each world (tenant x scenario) once, on first use.
 // Selection: header x-sandbox-scenario, else the key's PUT /__sandbox/scenario choice, else --scenario.
-import type { SharedState } from '../../contract/route-context.ts'
-import { SandboxError } from '../../errors/sandbox-error.ts'
-import { worldRules } from '../../store/rules.ts'
-import type { World } from '../../store/world.ts'
+
+import { worldRules } from '../../contract/rules.ts'
+import { SandboxError } from '../../contract/sandbox-error.ts'
+import type { World } from '../../contract/world.ts'
 import type { ScenarioDefinition, SeededIds } from './define.ts'
 import type { ScenarioRegistry } from './registry.ts'
-import { createSeedApi, scenarioSeed } from './seed-api.ts'
+import { createSeedApi, type SeedServices, scenarioSeed } from './seed-api.ts'
 
 /** 400 for a name that is no scenario, listing the known ones. */
 export class UnknownScenarioError extends SandboxError {
@@ -47,13 +47,13 @@ export interface ScenarioEngineOptions {
 export class ScenarioEngine {
   readonly registry: ScenarioRegistry
   readonly defaultScenario: string
-  readonly #shared: SharedState
+  readonly #shared: SeedServices
   readonly #seed: number | null
   readonly #selected = new Map<string, string>()
   readonly #seeding = new WeakMap<World, Promise<SeededIds>>()
   readonly #seeded = new WeakMap<World, SeededIds>()
 
-  constructor(shared: SharedState, registry: ScenarioRegistry, options: ScenarioEngineOptions = {}) {
+  constructor(shared: SeedServices, registry: ScenarioRegistry, options: ScenarioEngineOptions = {}) {
     this.#shared = shared
     this.registry = registry
     this.#seed = options.seed ?? null

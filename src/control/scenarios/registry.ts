@@ -5,8 +5,8 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { basename, extname, join, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { z } from 'zod'
+import { WorldRulesSchema } from '../../contract/rules.ts'
 import { CreateRequestBody } from '../../resources/requests/schema.ts'
-import { WorldRulesSchema } from '../../store/rules.ts'
 import type { ScenarioDefinition, SeededIds } from './define.ts'
 
 /** Scenario names: lower-case words joined by dashes, at most 64 characters (no dots, no slashes). */

@@ -3,8 +3,8 @@
 import { keccak256, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../chain/index.ts'
+import { worldRules } from '../../contract/rules.ts'
 import { createSandbox, type Sandbox } from '../../sandbox.ts'
-import { worldRules } from '../../store/rules.ts'
 import { createSeedApi } from './seed-api.ts'
 
 let sandbox: Sandbox

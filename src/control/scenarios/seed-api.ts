@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { type SandboxAccount, sendApiTransactions } from '../../chain/index.ts'
-import type { RouteContext, SharedState } from '../../contract/route-context.ts'
 import { waitFor } from '../../contract/wait.ts'
+import type { World } from '../../contract/world.ts'
 import { buildPayment } from '../../resources/pay/model.ts'
 import {
   applyKycAction,
@@ -24,8 +24,9 @@ import { PayoutBody } from '../../resources/payouts/schema.ts'
 import { getRequest } from '../../resources/requests/model.ts'
 import { createInvoice } from '../../resources/requests/recurring.ts'
 import { CreateRequestBody } from '../../resources/requests/schema.ts'
+import { inWorld, type ResourceServices } from '../../resources/services.ts'
 import { createIdGenerator } from '../../store/ids.ts'
-import type { World } from '../../store/world.ts'
+import type { Tenants } from '../../store/tenants.ts'
 import { faucet } from '../faucet.ts'
 import type { ScenarioSeedApi, ServiceTx } from './define.ts'
 import { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
@@ -38,9 +39,12 @@ export function scenarioSeed(sandboxSeed: number, scenario: string, tenant: stri
     .readUInt32BE(0)
 }
 
+/** What seeding reads: the resources' services and the tenants whose worlds it seeds. */
+export type SeedServices = ResourceServices & { tenants: Tenants }
+
 /** Builds the seed API of one world. `seed` is null when the sandbox runs without --seed (random data). */
 export async function createSeedApi(
-  shared: SharedState,
+  shared: SeedServices,
   world: World,
   seed: number | null,
   baseUrl = 'http://localhost',
@@ -50,8 +54,8 @@ export async function createSeedApi(
   const number = seed ?? Buffer.from(shared.ids.bytes(4)).readUInt32BE(0)
   const faker = new Faker({ locale: [en, base] })
   faker.seed(number)
-  const ctxShared: SharedState = seed === null ? shared : { ...shared, ids: createIdGenerator(number) }
-  const ctx: RouteContext = { shared: ctxShared, tenant: world.tenant, world }
+  const services: SeedServices = seed === null ? shared : { ...shared, ids: createIdGenerator(number) }
+  const ctx = inWorld(services, world)
   let payer: Promise<SandboxAccount> | undefined
 
   const wallet = (): SandboxAccount => {

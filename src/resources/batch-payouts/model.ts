@@ -7,15 +7,27 @@
 // not the `ERC20BatchPaymentTransaction`/`ETHBatchPaymentTransaction` of its schema.
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem'
 import { batchConversionPaymentsAbi, erc20Abi } from '../../chain/index.ts'
-import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
+import { bigNumberJson, feeUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { effectiveFee } from '../client-ids/fees.ts'
-import { NO_FEE_ADDRESS } from '../pay/calldata.ts'
-import { createRequest, getRequest, remainingUnits, startListening } from '../requests/model.ts'
-import type { RequestRecord } from '../requests/schema.ts'
-import { BatchFieldError, BatchNotPossibleError, MixedNetworksError } from './errors.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
+import { effectiveFee } from '../client-ids/index.ts'
+import { NO_FEE_ADDRESS } from '../pay/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { createRequest, getRequest, remainingUnits, startListening } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
+import { BatchNotPossibleError, MixedNetworksError } from './errors.ts'
 import type { BatchPayoutBody, BatchPayoutResponse } from './schema.ts'
+
+type Ctx = Uses<
+  | 'chains'
+  | 'conversion'
+  | 'currencies'
+  | 'events'
+  | 'ids'
+  | 'networks'
+  | 'offrampAddress'
+  | 'paymentReferences'
+>
 
 /** paymentNetworkId values of BatchConversionPayments.batchPayments. */
 const BATCH_MULTI_ERC20 = 2n
@@ -39,17 +51,17 @@ function refuseConversion(invoiceCurrency: string, paymentCurrency: string) {
 }
 
 /** The network every item pays on; refuses unknown or fiat currencies and mixed networks before anything is stored. */
-function batchNetwork(ctx: RouteContext, body: BatchPayoutBody, existing: RequestRecord[]): string {
+function batchNetwork(ctx: Ctx, body: BatchPayoutBody, existing: RequestRecord[]): string {
   const networks = new Set(existing.map((r) => r.network))
   body.requests?.forEach((item, i) => {
-    const invoice = ctx.shared.currencies.byId(item.invoiceCurrency)
+    const invoice = ctx.currencies.byId(item.invoiceCurrency)
     if (!invoice)
-      throw new BatchFieldError(`requests.${i}.invoiceCurrency`, `Currency ${item.invoiceCurrency} not found`)
-    const payment = ctx.shared.currencies.byId(item.paymentCurrency)
+      throw new OneFieldError(`requests.${i}.invoiceCurrency`, `Currency ${item.invoiceCurrency} not found`)
+    const payment = ctx.currencies.byId(item.paymentCurrency)
     if (!payment)
-      throw new BatchFieldError(`requests.${i}.paymentCurrency`, `Currency ${item.paymentCurrency} not found`)
+      throw new OneFieldError(`requests.${i}.paymentCurrency`, `Currency ${item.paymentCurrency} not found`)
     if (payment.type === 'ISO4217') {
-      throw new BatchFieldError(
+      throw new OneFieldError(
         `requests.${i}.paymentCurrency`,
         `${payment.id} is a fiat currency and cannot be a payment currency`,
       )
@@ -68,7 +80,7 @@ function batchNetwork(ctx: RouteContext, body: BatchPayoutBody, existing: Reques
   return network
 }
 
-function existingRequests(ctx: RouteContext, ids: string[]): RequestRecord[] {
+function existingRequests(ctx: Ctx, ids: string[]): RequestRecord[] {
   const seen = new Set<string>()
   return ids.map((id) => {
     const record = getRequest(ctx, id)
@@ -79,19 +91,16 @@ function existingRequests(ctx: RouteContext, ids: string[]): RequestRecord[] {
   })
 }
 
-function batchContract(ctx: RouteContext, network: string): Address {
+function batchContract(ctx: Ctx, network: string): Address {
   const address =
-    ctx.shared.chains.get(network)?.contracts.BatchConversionPayments ??
-    ctx.shared.networks[network]?.contracts.BatchConversionPayments
+    ctx.chains.get(network)?.contracts.BatchConversionPayments ??
+    ctx.networks[network]?.contracts.BatchConversionPayments
   if (!address) throw new BatchNotPossibleError(`Batch payments are not available on ${network}`)
   return getAddress(address)
 }
 
 /** Creates (or reads) the requests of a batch and answers its approvals and its one batchPayments transaction. */
-export async function buildBatchPayout(
-  ctx: RouteContext,
-  body: BatchPayoutBody,
-): Promise<BatchPayoutResponse> {
+export async function buildBatchPayout(ctx: Ctx, body: BatchPayoutBody): Promise<BatchPayoutResponse> {
   const existing = body.requestIds ? existingRequests(ctx, body.requestIds) : []
   const network = batchNetwork(ctx, body, existing)
   const to = batchContract(ctx, network)
@@ -105,10 +114,10 @@ export async function buildBatchPayout(
   const perToken = new Map<Address, bigint>()
   let value = 0n
   for (const record of records) {
-    const amount = remainingUnits(ctx.shared, record)
+    const amount = remainingUnits(ctx, record)
     if (amount <= 0n) throw new BatchNotPossibleError(`Request ${record.requestId} has already been paid`)
-    const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
-    const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
+    const fee = feeUnits(amount, feeAsked.feePercentage)
+    const currency = ctx.currencies.byId(record.paymentCurrency)!
     const detail = {
       recipient: getAddress(record.paymentAddress),
       requestAmount: amount,
@@ -128,7 +137,7 @@ export async function buildBatchPayout(
     }
   }
 
-  const chain = ctx.shared.chains.get(network)
+  const chain = ctx.chains.get(network)
   const payer = body.payer ? getAddress(body.payer) : null
   const approvals: BatchPayoutResponse['ERC20ApprovalTransactions'] = []
   for (const [token, needed] of perToken) {

@@ -1,13 +1,29 @@
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { buildBatchPayout } from './model.ts'
 import { BatchPayoutBody, BatchPayoutResponse } from './schema.ts'
+
+const defineRoute =
+  routesUsing<
+    Services<
+      | 'chains'
+      | 'conversion'
+      | 'currencies'
+      | 'events'
+      | 'ids'
+      | 'networks'
+      | 'offrampAddress'
+      | 'paymentReferences'
+    >
+  >()
 
 /** Routes of batch payouts: several requests paid in one BatchConversionPayments transaction. */
 export const batchPayoutRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/payouts/batch',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Pay multiple requests in one transaction',
     statuses: [201],
     body: BatchPayoutBody,

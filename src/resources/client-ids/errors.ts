@@ -1,4 +1,4 @@
-import { BadRequestError, FieldListError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, NotFoundError } from '../../contract/sandbox-error.ts'
 
 /** 404 `Client ID not found` (also for another tenant's id). */
 export class ClientIdNotFoundError extends NotFoundError {
@@ -13,13 +13,5 @@ export class RevokedClientIdError extends BadRequestError {
   override name = 'RevokedClientIdError'
   constructor() {
     super('Cannot reactivate a revoked client ID')
-  }
-}
-
-/** 400 `Validation failed` naming one field, for rules that need the stored record (fee settings). */
-export class ClientIdFieldError extends FieldListError {
-  override name = 'ClientIdFieldError'
-  constructor(field: string, message: string) {
-    super([{ field, message }], { withStatusCode: true })
   }
 }

@@ -2,25 +2,30 @@
 // on its separate Auth API with cookie sessions); `allowedDomains` may be empty on create (a back-end ID, as the
 // docs describe) but needs 1-10 origins on update, as the interface says; `payeeDestinationId` is not modelled.
 import { getAddress } from 'viem'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { ClientIdFieldError, ClientIdNotFoundError, RevokedClientIdError } from './errors.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
+import type { Uses } from '../services.ts'
+import { ClientIdNotFoundError, RevokedClientIdError } from './errors.ts'
 import type { ClientIdRecord, CreateClientIdBody, UpdateClientIdBody } from './schema.ts'
+import { clientIdState } from './state.ts'
+
+type Ctx = Uses<'directory' | 'ids'>
 
 /** A public client ID in the documented form (`cli_` + 12 lower-case hex), unique across the sandbox. */
-function newPublicClientId(ctx: RouteContext): string {
+function newPublicClientId(ctx: Ctx): string {
   for (;;) {
-    const candidate = `cli_${ctx.shared.ids.hex(6)}`
-    if (!ctx.shared.directory.clientIdToTenant.has(candidate)) return candidate
+    const candidate = `cli_${ctx.ids.hex(6)}`
+    if (!ctx.directory.clientIdToTenant.has(candidate)) return candidate
   }
 }
 
 const checksum = (address: string | null | undefined) => (address ? getAddress(address) : null)
 
 /** Creates an active client ID for the caller's tenant and indexes its public id. */
-export async function createClientId(ctx: RouteContext, body: CreateClientIdBody): Promise<ClientIdRecord> {
-  const { world, shared } = ctx
+export async function createClientId(ctx: Ctx, body: CreateClientIdBody): Promise<ClientIdRecord> {
+  const { world } = ctx
+  const shared = ctx
   const now = world.clock.now()
-  const record = await world.clientIds.insert({
+  const record = await clientIdState(world).clientIds.insert({
     id: shared.ids.ulid(now.getTime()),
     clientId: newPublicClientId(ctx),
     label: body.label,
@@ -44,20 +49,20 @@ export async function createClientId(ctx: RouteContext, body: CreateClientIdBody
 }
 
 /** The caller's client IDs, oldest first (revoked ones included, with their status). */
-export function listClientIds(ctx: RouteContext): ClientIdRecord[] {
-  return ctx.world.clientIds.all()
+export function listClientIds(ctx: Ctx): ClientIdRecord[] {
+  return clientIdState(ctx.world).clientIds.all()
 }
 
 /** One of the caller's client IDs by internal id; 404 otherwise. */
-export function getClientId(ctx: RouteContext, id: string): ClientIdRecord {
-  const record = ctx.world.clientIds.get(id)
+export function getClientId(ctx: Ctx, id: string): ClientIdRecord {
+  const record = clientIdState(ctx.world).clientIds.get(id)
   if (!record) throw new ClientIdNotFoundError()
   return record
 }
 
 /** Applies a PUT: absent fields stay, `null` unsets, a revoked ID never comes back, fees need their address. */
 export async function updateClientId(
-  ctx: RouteContext,
+  ctx: Ctx,
   id: string,
   body: UpdateClientIdBody,
 ): Promise<ClientIdRecord> {
@@ -70,10 +75,10 @@ export async function updateClientId(
   const feePercentage = pick('feePercentage') as string | null
   const feeAddress = pick('feeAddress') as string | null
   if (feePercentage !== null && feeAddress === null) {
-    throw new ClientIdFieldError('feeAddress', 'feeAddress is required when feePercentage is set')
+    throw new OneFieldError('feeAddress', 'feeAddress is required when feePercentage is set')
   }
   const now = ctx.world.clock.now().toISOString()
-  const updated = await ctx.world.clientIds.update(id, (draft) => {
+  const updated = await clientIdState(ctx.world).clientIds.update(id, (draft) => {
     if (body.label !== undefined) draft.label = body.label
     if (body.allowedDomains !== undefined) draft.allowedDomains = body.allowedDomains
     draft.feePercentage = feePercentage
@@ -91,7 +96,7 @@ export async function updateClientId(
 }
 
 /** Revokes a client ID for good (DELETE); revoking twice is harmless. */
-export async function revokeClientId(ctx: RouteContext, id: string): Promise<ClientIdRecord> {
+export async function revokeClientId(ctx: Ctx, id: string): Promise<ClientIdRecord> {
   const current = getClientId(ctx, id)
   if (current.status === 'revoked') return current
   return updateClientId(ctx, id, { status: 'revoked' })

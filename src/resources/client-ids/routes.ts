@@ -1,7 +1,10 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { createClientId, getClientId, listClientIds, revokeClientId, updateClientId } from './model.ts'
 import { type ClientIdRecord, CreateClientIdBody, UpdateClientIdBody } from './schema.ts'
+
+const defineRoute = routesUsing<Services<'directory' | 'ids'>>()
 
 const IdParams = z.object({ id: z.string().min(1) })
 
@@ -31,7 +34,8 @@ export const clientIdRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/client-ids',
-    auth: 'api',
+    credentials: ['api-key', 'session'],
+    surface: 'api',
     summary: 'Create a client ID',
     statuses: [201],
     body: CreateClientIdBody,
@@ -43,7 +47,8 @@ export const clientIdRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/client-ids',
-    auth: 'api',
+    credentials: ['api-key', 'session'],
+    surface: 'api',
     summary: 'List client IDs',
     statuses: [200],
     handler(ctx) {
@@ -64,7 +69,8 @@ export const clientIdRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/client-ids/:id',
-    auth: 'api',
+    credentials: ['api-key', 'session'],
+    surface: 'api',
     summary: 'Get a client ID',
     statuses: [200, 404],
     params: IdParams,
@@ -75,7 +81,8 @@ export const clientIdRoutes = [
   defineRoute({
     method: 'PUT',
     path: '/v2/client-ids/:id',
-    auth: 'api',
+    credentials: ['api-key', 'session'],
+    surface: 'api',
     summary: 'Update a client ID',
     statuses: [200, 404],
     params: IdParams,
@@ -88,7 +95,8 @@ export const clientIdRoutes = [
   defineRoute({
     method: 'DELETE',
     path: '/v2/client-ids/:id',
-    auth: 'api',
+    credentials: ['api-key', 'session'],
+    surface: 'api',
     summary: 'Revoke a client ID (final)',
     statuses: [200, 404],
     params: IdParams,

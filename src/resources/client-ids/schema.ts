@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { normalizeOrigin } from '../../auth/origins.ts'
+import { normalizeOrigin } from '../../contract/origins.ts'
 import { Address } from '../../contract/primitives.ts'
 
 /** Status of a client ID; `revoked` is final. */

@@ -1,15 +1,17 @@
-import type { RouteContext } from '../../contract/route-context.ts'
-import { IssueListError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { IssueListError, NotFoundError } from '../../contract/sandbox-error.ts'
+import type { Uses } from '../services.ts'
 import type { Currency } from './schema.ts'
+
+type Ctx = Uses<'chains' | 'conversion' | 'currencies'>
 
 const same = (a: string | undefined, b: string) => a === undefined || a.toLowerCase() === b.toLowerCase()
 
 /** `GET /v1|v2/currencies`: an array, or one token for `id` or `firstOnly=true`; 404 `Token not found`. */
 export function listCurrencies(
-  ctx: RouteContext,
+  ctx: Ctx,
   query: { network?: string; symbol?: string; id?: string; firstOnly?: string },
 ): Currency | Currency[] {
-  const { currencies } = ctx.shared
+  const { currencies } = ctx
   if (query.firstOnly !== undefined) {
     if (query.firstOnly !== 'true' && query.firstOnly !== 'false') {
       throw new IssueListError([
@@ -47,19 +49,19 @@ export function listCurrencies(
 
 /** `GET /v2/currencies/{currencyId}/conversion-routes`: tokens `currencyId` converts to, by network(s). */
 export function conversionRoutes(
-  ctx: RouteContext,
+  ctx: Ctx,
   currencyId: string,
   query: { network?: string; networks?: string },
 ) {
-  const { currencies } = ctx.shared
+  const { currencies } = ctx
   const source = currencies.byId(currencyId)
   if (!source) throw new NotFoundError('Token not found')
   const targets = currencies
     .conversionTargets(source.id)
     .map((id) => currencies.byId(id)!)
     // On a live chain, only the routes its conversion contracts can execute.
-    .filter((c) => !ctx.shared.chains.has(c.network) || ctx.shared.conversion.route(source.id, c.id))
-    .map((c) => ({ ...ctx.shared.currencies.publicOf(c), hash: c.hash.toLowerCase() }))
+    .filter((c) => !ctx.chains.has(c.network) || ctx.conversion.route(source.id, c.id))
+    .map((c) => ({ ...ctx.currencies.publicOf(c), hash: c.hash.toLowerCase() }))
   if (query.networks !== undefined) {
     const networks = query.networks
       .split(',')

@@ -1,17 +1,21 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { BOTH_VERSIONS, credentialsFor, routesUsing, versioned } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { conversionRoutes, listCurrencies } from './model.ts'
 import { ConversionRoutesQuery, ConversionRoutesResponse, Currency, CurrencyQuery } from './schema.ts'
+
+const defineRoute = routesUsing<Services<'chains' | 'conversion' | 'currencies'>>()
 
 const listResponse = z.union([Currency, z.array(Currency)])
 
 /** Routes of the currency list (endpoint 5 and its v2 twin) and conversion routes (endpoint 6). */
 export const currencyRoutes = [
-  ...(['/v1/currencies', '/v2/currencies'] as const).map((path) =>
+  ...versioned(BOTH_VERSIONS, (version) =>
     defineRoute({
       method: 'GET',
-      path,
-      auth: 'api',
+      path: `/${version}/currencies`,
+      credentials: credentialsFor(version, ['api-key', 'client-id']),
+      surface: 'api',
       summary: 'List supported currencies',
       statuses: [200, 404],
       query: CurrencyQuery,
@@ -19,16 +23,17 @@ export const currencyRoutes = [
       handler(ctx, { query }) {
         // errors (400/404) are thrown inside compute, so only answers are kept
         const key = JSON.stringify([query.network, query.symbol, query.id, query.firstOnly])
-        const { value, text } = ctx.shared.currencies.memo(key, () => listCurrencies(ctx, query))
+        const { value, text } = ctx.currencies.memo(key, () => listCurrencies(ctx, query))
         return { status: 200, body: value, text }
       },
     }),
   ),
-  ...(['/v1', '/v2'] as const).map((version) =>
+  ...versioned(BOTH_VERSIONS, (version) =>
     defineRoute({
       method: 'GET',
-      path: `${version}/currencies/:currencyId/conversion-routes`,
-      auth: 'api',
+      path: `/${version}/currencies/:currencyId/conversion-routes`,
+      credentials: credentialsFor(version, ['api-key', 'client-id']),
+      surface: 'api',
       summary: 'List the conversion routes of a currency',
       statuses: [200, 404],
       params: z.object({ currencyId: z.string() }),

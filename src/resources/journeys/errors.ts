@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../errors/sandbox-error.ts'
+import { NotFoundError } from '../../contract/sandbox-error.ts'
 
 /** 404 `Journey not found` (an unknown journeyId, or a txReference no step reported). */
 export class JourneyNotFoundError extends NotFoundError {

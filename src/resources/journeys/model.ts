@@ -3,11 +3,15 @@
 // with their own keys and find it by journeyId or by a txReference already reported, across tenants (as the
 // service's global ids allow). A processor's id is derived from its key. Linking a request checks that it exists.
 import { createHash } from 'node:crypto'
-import type { RouteContext, SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import { getRequest } from '../requests/model.ts'
+import type { World } from '../../contract/world.ts'
+import { getRequest } from '../requests/index.ts'
+import type { Services, Uses } from '../services.ts'
 import { JourneyNotFoundError } from './errors.ts'
 import type { JourneyEvent, JourneyEventBody, JourneyRecord } from './schema.ts'
+import { journeyState } from './state.ts'
+
+type Ctx = Uses<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'worlds'>
+type Shared = Services<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'worlds'>
 
 const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
@@ -20,15 +24,12 @@ export function processorIdOf(tenant: string): string {
 }
 
 /** `POST /v2/journey`: a new journey, optionally linked to one of the caller's requests. */
-export async function createJourney(
-  ctx: RouteContext,
-  requestId: string | undefined,
-): Promise<JourneyRecord> {
+export async function createJourney(ctx: Ctx, requestId: string | undefined): Promise<JourneyRecord> {
   const { world } = ctx
   const linked = requestId === undefined ? null : getRequest(ctx, requestId).requestId
   const now = world.clock.now()
-  return world.journeys.insert({
-    id: ctx.shared.ids.ulid(now.getTime()),
+  return journeyState(world).journeys.insert({
+    id: ctx.ids.ulid(now.getTime()),
     requestId: linked,
     createdAt: now.toISOString(),
     events: [],
@@ -37,12 +38,13 @@ export async function createJourney(
 
 /** The journey a journeyId or a reported txReference names, in whichever world holds it. */
 export function findJourney(
-  shared: SharedState,
+  shared: Shared,
   queryId: string,
 ): { world: World; journey: JourneyRecord } | undefined {
-  for (const world of shared.tenants.all()) {
+  for (const world of shared.worlds.all()) {
     const journey =
-      world.journeys.get(queryId) ?? world.journeys.get(world.journeyTxReferences.get(queryId) ?? '')
+      journeyState(world).journeys.get(queryId) ??
+      journeyState(world).journeys.get(journeyState(world).journeyTxReferences.get(queryId) ?? '')
     if (journey) return { world, journey }
   }
   return undefined
@@ -50,16 +52,16 @@ export function findJourney(
 
 /** `POST /v2/journey/{queryId}`: records one processor's step; answers the stored event. */
 export async function reportJourneyEvent(
-  ctx: RouteContext,
+  ctx: Ctx,
   queryId: string,
   body: JourneyEventBody,
 ): Promise<JourneyEvent> {
-  const found = findJourney(ctx.shared, queryId)
+  const found = findJourney(ctx, queryId)
   if (!found) throw new JourneyNotFoundError()
   const { world, journey } = found
   const reportedAt = ctx.world.clock.now()
   const event: JourneyEvent = {
-    id: ctx.shared.ids.ulid(reportedAt.getTime()),
+    id: ctx.ids.ulid(reportedAt.getTime()),
     journeyId: journey.id,
     processorId: processorIdOf(ctx.tenant!),
     status: body.status,
@@ -71,15 +73,15 @@ export async function reportJourneyEvent(
     ...(body.nextProcessorId !== undefined ? { nextProcessorId: body.nextProcessorId } : {}),
     reportedAt: reportedAt.toISOString(),
   }
-  await world.journeys.update(journey.id, (draft) => {
+  await journeyState(world).journeys.update(journey.id, (draft) => {
     draft.events.push(event)
   })
-  if (event.txReference) world.journeyTxReferences.set(event.txReference, journey.id)
+  if (event.txReference) journeyState(world).journeyTxReferences.set(event.txReference, journey.id)
   return event
 }
 
 /** `GET /v2/journey/{journeyId}`: the journey with its steps sorted by processing time, numbered from 1. */
-export function journeyTimeline(shared: SharedState, journeyId: string) {
+export function journeyTimeline(shared: Shared, journeyId: string) {
   const found = findJourney(shared, journeyId)
   if (!found || found.journey.id !== journeyId) throw new JourneyNotFoundError()
   const { journey } = found

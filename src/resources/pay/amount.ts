@@ -1,31 +1,33 @@
 import { decimalsOf, toBaseUnits } from '../../contract/amounts.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import type { CurrencyFixture } from '../currencies/schema.ts'
-import { remainingUnits } from '../requests/model.ts'
-import type { RequestRecord } from '../requests/schema.ts'
-import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
-import type { PayOptions } from './model.ts'
+import type { CurrencyFixture } from '../currencies/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { remainingUnits } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
+import { PaymentNotPossibleError, payFieldError } from './errors.ts'
+import type { PayOptions } from './pay-options.ts'
+
+type Ctx = Uses<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 
 /**
  * The amount to pay now, in base units of `currency` (the request's invoice currency: what remains is counted
  * in it): the `amount` asked, else what remains; 400 when it is finer than the currency or nothing remains.
  */
 export function amountToPay(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   query: PayOptions,
   currency: CurrencyFixture,
 ): bigint {
   if (query.amount !== undefined) {
     if (decimalsOf(query.amount) > currency.decimals) {
-      throw new PayFieldError(
+      throw payFieldError(
         'amount',
         `Amount has more decimals than ${currency.id} supports (${currency.decimals})`,
       )
     }
     return toBaseUnits(query.amount, currency.decimals)
   }
-  const remaining = remainingUnits(ctx.shared, record)
+  const remaining = remainingUnits(ctx, record)
   if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
   return remaining
 }

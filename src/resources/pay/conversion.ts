@@ -3,15 +3,19 @@
 // not documented. `_maxRateTimespan` is 0 (no staleness check), as Request Network's payment processor sends.
 import { type Address, encodeFunctionData, getAddress } from 'viem'
 import { erc20ConversionProxyAbi, ethConversionProxyAbi, readConversion } from '../../chain/index.ts'
-import { bigNumberJson, percentageOf } from '../../contract/amounts.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { effectiveFee } from '../client-ids/fees.ts'
-import { mulWad, unitsToWad, wadToUnits } from '../rates/decimal.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+import { bigNumberJson, feeUnits } from '../../contract/amounts.ts'
+import { mulWad, unitsToWad, wadToUnits } from '../../contract/decimal.ts'
+import { effectiveFee } from '../client-ids/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
 import { amountToPay } from './amount.ts'
 import { approveTransaction, NO_FEE_ADDRESS, type ServiceTransaction } from './calldata.ts'
 import { PaymentNotPossibleError } from './errors.ts'
-import type { PayOptions } from './model.ts'
+import type { PayOptions } from './pay-options.ts'
+
+type Ctx = Uses<
+  'chains' | 'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'
+>
 
 /** Slippage allowed between the quote and the payment, in basis points (2%). */
 export const SLIPPAGE_BPS = 200n
@@ -41,12 +45,12 @@ export interface ConversionPlan {
  * padded to 8 decimals), path [invoice, payment], `_maxToSpend` = the chain's quote plus slippage.
  */
 export async function planConversion(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   query: PayOptions,
   wallet: Address | null,
 ): Promise<ConversionPlan> {
-  const { shared } = ctx
+  const shared = ctx
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   const paid = shared.currencies.byId(record.paymentCurrency)!
   const route = shared.conversion.route(invoice.id, paid.id)
@@ -57,7 +61,7 @@ export async function planConversion(
     throw new PaymentNotPossibleError(`No conversion proxy for ${paid.id} on ${record.network}`)
   const amount = amountToPay(ctx, record, query, invoice)
   const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
-  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const fee = feeUnits(amount, feeAsked.feePercentage)
   const requestAmount = padForChainlink(amount, invoice)
   const feeAmount = padForChainlink(fee, invoice)
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS

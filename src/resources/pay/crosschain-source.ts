@@ -1,9 +1,11 @@
 // Which source a crosschain pay query names, and the requests a crosschain payment cannot settle (the service's
 // documented FAU refusal generalised to every non-stablecoin, mainnets only, both chains running in the sandbox).
-import type { RouteContext } from '../../contract/route-context.ts'
-import type { CurrencyFixture } from '../currencies/schema.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+import type { CurrencyFixture } from '../currencies/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
 import { PaymentNotPossibleError } from './errors.ts'
+
+type Ctx = Uses<'chains' | 'currencies'>
 
 /** The `chain` values of the pay query and the networks they name. */
 export const CHAIN_TO_NETWORK: Readonly<Record<string, string>> = {
@@ -28,13 +30,13 @@ export interface CrosschainQuery {
 
 /** The source currency named by `chain` + `token` when it differs from the request's; null for a same-chain payment. */
 export function crosschainSource(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   query: CrosschainQuery,
 ): { network: string; currency: CurrencyFixture | undefined } | null {
   if (!query.chain || !query.token) return null
   const network = CHAIN_TO_NETWORK[query.chain] ?? query.chain.toLowerCase()
-  const onNetwork = ctx.shared.currencies.all.filter((c) => c.network === network && c.type === 'ERC20')
+  const onNetwork = ctx.currencies.all.filter((c) => c.network === network && c.type === 'ERC20')
   const currency =
     onNetwork.find((c) => c.symbol === query.token) ??
     (query.token === 'USDT' ? onNetwork.find((c) => c.symbol === 'USDT0') : undefined)
@@ -44,7 +46,7 @@ export function crosschainSource(
 
 /** Refuses a crosschain payment of `record` from `sourceNetwork` that the sandbox cannot settle, with the reason. */
 export function refuseCrosschain(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   destination: CurrencyFixture,
   sourceNetwork: string,
@@ -63,8 +65,8 @@ export function refuseCrosschain(
     )
   }
   for (const network of [sourceNetwork, record.network]) {
-    if (!ctx.shared.chains.has(network)) {
-      const running = [...ctx.shared.chains.keys()].join(',') || 'none'
+    if (!ctx.chains.has(network)) {
+      const running = [...ctx.chains.keys()].join(',') || 'none'
       throw new PaymentNotPossibleError(
         `Crosschain payment needs ${network} running in this sandbox (running: ${running}); start it with --networks ${[...new Set([record.network, sourceNetwork])].join(',')}`,
       )

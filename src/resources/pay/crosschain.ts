@@ -13,21 +13,32 @@ import {
   PERMIT2_ADDRESS,
   permit2NonceFree,
 } from '../../chain/index.ts'
-import { percentageOf } from '../../contract/amounts.ts'
+import { feeUnits, percentageOf } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { effectiveFee } from '../client-ids/fees.ts'
-import type { CurrencyFixture } from '../currencies/schema.ts'
-import { intentTypedData, permitTypedData } from '../payment-intents/typed-data.ts'
-import { startListening } from '../requests/model.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+import { effectiveFee } from '../client-ids/index.ts'
+import type { CurrencyFixture } from '../currencies/index.ts'
+import { intentState, intentTypedData, permitTypedData } from '../payment-intents/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { startListening } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
 import { NO_FEE_ADDRESS } from './calldata.ts'
+import { CROSSCHAIN_FEE_PERCENT } from './crosschain-fee.ts'
 import { type CrosschainQuery, refuseCrosschain } from './crosschain-source.ts'
-import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
+import { PaymentNotPossibleError, payFieldError } from './errors.ts'
 import type { CrosschainPayResponse } from './schema.ts'
 
-/** The cross-chain fee, in basis points of the payment (0.1%, as the service's example intent charges). */
-const CROSSCHAIN_FEE_BPS = 10n
+type Ctx = Uses<
+  | 'chains'
+  | 'conversion'
+  | 'currencies'
+  | 'events'
+  | 'ids'
+  | 'offrampAddress'
+  | 'operator'
+  | 'paymentReferences'
+  | 'worlds'
+>
+
 /** The operator id the witness carries (a fixed identifier of the sandbox operator). */
 export const OPERATOR_ID = keccak256(toHex('request-sandbox:crosschain-operator'))
 const INTENT_LIFETIME_S = 3600
@@ -44,15 +55,10 @@ function rescale(value: bigint, from: number, to: number): bigint {
  * Picks an unused Permit2 nonce: the issue time in ms, as the service does, bumped past the nonces issued to this
  * wallet in any world (chains are shared by every tenant) and those already used on chain.
  */
-async function intentNonce(
-  ctx: RouteContext,
-  chain: LiveChain,
-  wallet: Address,
-  ms: number,
-): Promise<bigint> {
+async function intentNonce(ctx: Ctx, chain: LiveChain, wallet: Address, ms: number): Promise<bigint> {
   const taken = new Set<string>()
-  for (const world of ctx.shared.tenants.all()) {
-    for (const intent of world.paymentIntents.all())
+  for (const world of ctx.worlds.all()) {
+    for (const intent of intentState(world).paymentIntents.all())
       if (intent.source.account === wallet) taken.add(intent.nonce)
   }
   let nonce = BigInt(ms)
@@ -68,13 +74,14 @@ async function intentNonce(
  * `amount` is what the payee receives, in the destination token's base units.
  */
 export async function buildCrosschainPayment(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   query: CrosschainQuery,
   source: { network: string; currency: CurrencyFixture | undefined },
   amountOf: (currency: CurrencyFixture) => bigint,
 ): Promise<CrosschainPayResponse> {
-  const { shared, world } = ctx
+  const { world } = ctx
+  const shared = ctx
   const destination = shared.currencies.byId(record.paymentCurrency)!
   refuseCrosschain(ctx, record, destination, source.network)
   if (query.clientUserId) {
@@ -85,7 +92,7 @@ export async function buildCrosschainPayment(
   const from = source.currency
   if (!from) throw new PaymentNotPossibleError(`${query.token} is not available on ${source.network}`)
   const walletInput = query.wallet ?? record.payer
-  if (!walletInput) throw new PayFieldError('wallet', 'wallet is required for crosschain payments')
+  if (!walletInput) throw payFieldError('wallet', 'wallet is required for crosschain payments')
   const wallet = getAddress(walletInput)
   const amount = amountOf(destination)
   if (amount < 10n ** BigInt(destination.decimals)) {
@@ -94,7 +101,7 @@ export async function buildCrosschainPayment(
     )
   }
   const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one, as same-chain
-  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const fee = feeUnits(amount, feeAsked.feePercentage)
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const sourceChain = shared.chains.get(source.network)!
   const destinationChain = shared.chains.get(record.network)!
@@ -104,7 +111,7 @@ export async function buildCrosschainPayment(
 
   const payment = rescale(amount, destination.decimals, from.decimals)
   const platformFee = rescale(fee, destination.decimals, from.decimals)
-  const crosschainFee = (payment * CROSSCHAIN_FEE_BPS) / 10_000n
+  const crosschainFee = percentageOf(payment, CROSSCHAIN_FEE_PERCENT)
   const permitted = [payment, platformFee, crosschainFee]
   const total = permitted.reduce((a, b) => a + b, 0n)
 
@@ -150,7 +157,7 @@ export async function buildCrosschainPayment(
     approvalPermitPayload = JSON.stringify(permit, null, 2)
   }
   const paymentIntent = JSON.stringify(typed, null, 2)
-  const intent = await world.paymentIntents.insert({
+  const intent = await intentState(world).paymentIntents.insert({
     id: shared.ids.ulid(nowMs),
     requestId: record.requestId,
     paymentReference: record.paymentReference,

@@ -5,13 +5,13 @@
 // token naming another network or token) lives in crosschain.ts.
 import type { Address } from 'viem'
 import { currentGasPrice } from '../../chain/index.ts'
-import { percentageOf } from '../../contract/amounts.ts'
+import { feeUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { effectiveFee } from '../client-ids/fees.ts'
-import type { CurrencyFixture } from '../currencies/schema.ts'
-import { isConversion, startListening } from '../requests/model.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+import { effectiveFee } from '../client-ids/index.ts'
+import type { CurrencyFixture } from '../currencies/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { isConversion, requestState, startListening } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
 import { amountToPay } from './amount.ts'
 import {
   approveTransaction,
@@ -25,19 +25,23 @@ import { buildCrosschainPayment } from './crosschain.ts'
 import { crosschainSource } from './crosschain-source.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 import { offrampChoice } from './offramp.ts'
+import type { PayOptions } from './pay-options.ts'
 import type { PayResponse, SameChainPayResponse } from './schema.ts'
 
-/** What the pay endpoints take from their query (v1 passes a subset). */
-export interface PayOptions {
-  wallet?: string
-  chain?: string
-  token?: string
-  amount?: string
-  clientUserId?: string
-  paymentDetailsId?: string
-  feePercentage?: string
-  feeAddress?: string
-}
+type Ctx = Uses<
+  | 'chains'
+  | 'compliance'
+  | 'conversion'
+  | 'currencies'
+  | 'directory'
+  | 'events'
+  | 'ids'
+  | 'networks'
+  | 'offrampAddress'
+  | 'operator'
+  | 'paymentReferences'
+  | 'worlds'
+>
 
 /** Gas the sandbox budgets per step when it checks `hasEnoughGas` (measured on anvil, rounded up). */
 const GAS = {
@@ -48,8 +52,8 @@ const GAS = {
   ethConversion: 140_000n,
 }
 
-function contractAddress(ctx: RouteContext, network: string, name: string): Address {
-  const { chains, networks } = ctx.shared
+function contractAddress(ctx: Ctx, network: string, name: string): Address {
+  const { chains, networks } = ctx
   const live = chains.get(network)?.contracts[name]
   const published = networks[network]?.contracts[name]
   const address = live ?? published
@@ -61,31 +65,27 @@ function contractAddress(ctx: RouteContext, network: string, name: string): Addr
  * Builds the same-chain calldata of a request and reads the payer's balance, allowance and gas from the chain;
  * when chain + token name another source, issues a crosschain payment intent instead.
  */
-export async function buildPayment(
-  ctx: RouteContext,
-  record: RequestRecord,
-  query: PayOptions,
-): Promise<PayResponse> {
+export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOptions): Promise<PayResponse> {
   const source = crosschainSource(ctx, record, query)
   if (source) {
     return buildCrosschainPayment(ctx, record, query, source, (c) => amountToPay(ctx, record, query, c))
   }
-  const currency = ctx.shared.currencies.byId(record.paymentCurrency)!
+  const currency = ctx.currencies.byId(record.paymentCurrency)!
   const offramp = offrampChoice(ctx, record, query, currency)
   if (offramp)
-    await ctx.world.requests.update(record.requestId, (draft) => {
+    await requestState(ctx.world).requests.update(record.requestId, (draft) => {
       draft.offramp = offramp
     })
   if (isConversion(record)) return buildConversionPayment(ctx, record, query, currency)
   const amount = amountToPay(ctx, record, query, currency)
   const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
-  const fee = feeAsked.feePercentage ? percentageOf(amount, feeAsked.feePercentage) : 0n
+  const fee = feeUnits(amount, feeAsked.feePercentage)
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const reference = record.paymentReference as `0x${string}`
   // An off-ramp payment goes to the off-ramp's deposit address, with the request's reference.
-  const to = getAddress(offramp ? ctx.shared.offrampAddress : record.paymentAddress)
+  const to = getAddress(offramp ? ctx.offrampAddress : record.paymentAddress)
   const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
-  const chain = ctx.shared.chains.get(record.network) ?? null
+  const chain = ctx.chains.get(record.network) ?? null
   const transactions: ServiceTransaction[] = []
   let hasEnoughBalance = true
   let hasEnoughGas = true
@@ -136,14 +136,14 @@ export async function buildPayment(
 }
 
 async function buildConversionPayment(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   query: PayOptions,
   currency: CurrencyFixture,
 ): Promise<SameChainPayResponse> {
   const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
   const plan = await planConversion(ctx, record, query, wallet)
-  const chain = ctx.shared.chains.get(record.network) ?? null
+  const chain = ctx.chains.get(record.network) ?? null
   let hasEnoughBalance = true
   let hasEnoughGas = true
   if (chain && wallet) {

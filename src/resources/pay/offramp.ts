@@ -1,15 +1,15 @@
 // Differences from the real service: the off-ramp provider is the sandbox itself; its deposit address is
 // shared.offrampAddress and the checks are the ones the API documents (compliant payer, approved details).
-import type { RouteContext } from '../../contract/route-context.ts'
-import type { CurrencyFixture } from '../currencies/schema.ts'
-import { isCompliant } from '../payers/compliance.ts'
-import { getPayer } from '../payers/model.ts'
-import { PaymentDetailNotFoundError } from '../payment-details/errors.ts'
-import { findPaymentDetail } from '../payment-details/model.ts'
-import { isConversion } from '../requests/model.ts'
-import type { RequestRecord } from '../requests/schema.ts'
-import { PayFieldError, PaymentNotPossibleError } from './errors.ts'
-import type { PayOptions } from './model.ts'
+import type { CurrencyFixture } from '../currencies/index.ts'
+import { getPayer, isCompliant } from '../payers/index.ts'
+import { findPaymentDetail, PaymentDetailNotFoundError } from '../payment-details/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { isConversion } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
+import { PaymentNotPossibleError, payFieldError } from './errors.ts'
+import type { PayOptions } from './pay-options.ts'
+
+type Ctx = Uses<'compliance' | 'directory' | 'events' | 'ids' | 'offrampAddress'>
 
 /** The off-ramp a payment goes through: whose bank account receives the fiat. */
 export interface OfframpChoice {
@@ -23,7 +23,7 @@ export interface OfframpChoice {
  * an ERC-20 without conversion. A crypto-to-fiat request without payee can only be paid this way.
  */
 export function offrampChoice(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   query: PayOptions,
   currency: CurrencyFixture,
@@ -31,7 +31,7 @@ export function offrampChoice(
   const { clientUserId, paymentDetailsId } = query
   if (!clientUserId || !paymentDetailsId) {
     if (record.isCryptoToFiatAvailable && !record.payee)
-      throw new PayFieldError(
+      throw payFieldError(
         'clientUserId',
         'clientUserId and paymentDetailsId are required to pay a crypto-to-fiat request without payee',
       )

@@ -5,18 +5,21 @@
 // fee; `feeInUSD` (read by clients, not in the documents) comes from the sandbox's rates.
 import { isAddress } from 'viem'
 import { fromBaseUnits, percentageOf } from '../../contract/amounts.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { BadRequestError } from '../../errors/sandbox-error.ts'
-import { effectiveFee } from '../client-ids/fees.ts'
-import type { CurrencyFixture } from '../currencies/schema.ts'
-import { formatWad, mulWad, unitsToWad } from '../rates/decimal.ts'
-import type { RequestRecord } from '../requests/schema.ts'
+import { formatWad } from '../../contract/decimal.ts'
+import { BadRequestError } from '../../contract/sandbox-error.ts'
+import { effectiveFee } from '../client-ids/index.ts'
+import type { CurrencyFixture } from '../currencies/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
 import { amountToPay } from './amount.ts'
+import { CROSSCHAIN_FEE_PERCENT } from './crosschain-fee.ts'
 import { CHAIN_TO_NETWORK, crosschainSource, refuseCrosschain } from './crosschain-source.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 
-/** The cross-chain fee the sandbox's operator takes (the documents' example: 0.1%). */
-const CROSSCHAIN_FEE = '0.1'
+type Ctx = Uses<
+  'chains' | 'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'
+>
+
 /** How long the sandbox's cross-chain settlement takes, in seconds (it lands within a second or two). */
 const CROSSCHAIN_SPEED = 5
 
@@ -44,14 +47,14 @@ interface FeeItem {
   network: string
 }
 
-function usd(ctx: RouteContext, currency: CurrencyFixture, units: bigint): string | undefined {
-  const rate = ctx.shared.conversion.rate(ctx.world, currency.id, 'USD')
-  return rate === null ? undefined : formatWad(mulWad(unitsToWad(units, currency.decimals), rate), 6)
+function usd(ctx: Ctx, currency: CurrencyFixture, units: bigint): string | undefined {
+  const value = ctx.conversion.usdValue(ctx.world, currency.id, units, currency.decimals)
+  return value === null ? undefined : formatWad(value, 6)
 }
 
 /** One route as the documents shape it; the fee is counted in `feeCurrency` units (for `feeInUSD`). */
 function route(
-  ctx: RouteContext,
+  ctx: Ctx,
   spec: {
     id: string
     chain: string
@@ -79,11 +82,11 @@ function route(
 }
 
 /** The routes a wallet can pay `record` by; [] when nothing remains to pay. */
-export function paymentRoutes(ctx: RouteContext, record: RequestRecord, query: RoutesQuery) {
+export function paymentRoutes(ctx: Ctx, record: RequestRecord, query: RoutesQuery) {
   if (!query.wallet || !isAddress(query.wallet, { strict: false })) {
     throw new BadRequestError('Invalid or missing wallet address')
   }
-  const { currencies, chains } = ctx.shared
+  const { currencies, chains } = ctx
   const invoice = currencies.byId(record.invoiceCurrency)!
   const paid = currencies.byId(record.paymentCurrency)!
   let amount: bigint
@@ -138,7 +141,7 @@ export function paymentRoutes(ctx: RouteContext, record: RequestRecord, query: R
       } catch {
         continue
       }
-      const crosschainUnits = percentageOf(amount, CROSSCHAIN_FEE)
+      const crosschainUnits = percentageOf(amount, CROSSCHAIN_FEE_PERCENT)
       const crosschainUsd = usd(ctx, paid, crosschainUnits)
       const items: FeeItem[] = [
         ...platformItems(source.network, paid, platformUnits),
@@ -161,7 +164,7 @@ export function paymentRoutes(ctx: RouteContext, record: RequestRecord, query: R
           token,
           feeCurrency: paid,
           feeUnits: platformUnits + crosschainUnits,
-          feeFraction: (Number(platformPercent) + Number(CROSSCHAIN_FEE)) / 100,
+          feeFraction: (Number(platformPercent) + Number(CROSSCHAIN_FEE_PERCENT)) / 100,
           items,
           speed: CROSSCHAIN_SPEED,
         }),

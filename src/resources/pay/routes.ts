@@ -1,16 +1,36 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
-import { getRequest, getRequestByReference } from '../requests/model.ts'
+import { BOTH_VERSIONS, credentialsFor, routesUsing, versioned } from '../../contract/route.ts'
+import { getRequest, getRequestByReference } from '../requests/index.ts'
+import type { Services } from '../services.ts'
 import { buildPayment } from './model.ts'
 import { paymentRoutes } from './payment-routes.ts'
 import { PayQueryV1, PayQueryV2, PayResponse, payQueryInvalid, RoutesQuery } from './schema.ts'
+
+const defineRoute =
+  routesUsing<
+    Services<
+      | 'chains'
+      | 'compliance'
+      | 'conversion'
+      | 'currencies'
+      | 'directory'
+      | 'events'
+      | 'ids'
+      | 'networks'
+      | 'offrampAddress'
+      | 'operator'
+      | 'paymentReferences'
+      | 'worlds'
+    >
+  >()
 
 /** Routes of the payment calldata endpoints (8 and 9). */
 export const payRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/request/:requestId/pay',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Get payment calldata by request id',
     statuses: [200, 404],
     params: z.object({ requestId: z.string() }),
@@ -25,7 +45,8 @@ export const payRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v1/request/:paymentReference/pay',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Get payment calldata by payment reference',
     statuses: [200, 404],
     params: z.object({ paymentReference: z.string() }),
@@ -37,11 +58,12 @@ export const payRoutes = [
       return { status: 200, body: await buildPayment(ctx, record, query) }
     },
   }),
-  ...(['v1', 'v2'] as const).map((version) =>
+  ...versioned(BOTH_VERSIONS, (version) =>
     defineRoute({
       method: 'GET',
       path: version === 'v2' ? '/v2/request/:requestId/routes' : '/v1/request/:paymentReference/routes',
-      auth: 'api',
+      credentials: credentialsFor(version, ['api-key', 'client-id']),
+      surface: 'api',
       summary: 'The payment routes a wallet can pay a request by',
       statuses: [200, 404],
       params: z.object({ requestId: z.string().optional(), paymentReference: z.string().optional() }),

@@ -1,7 +1,7 @@
 import { isAddress } from 'viem'
 import { z } from 'zod'
 import type { InvalidHandler } from '../../contract/route.ts'
-import { FieldListError } from '../../errors/sandbox-error.ts'
+import { FieldListError } from '../../contract/sandbox-error.ts'
 
 const enumMessage = (values: readonly string[]) => (issue: { input?: unknown }) =>
   `Invalid enum value. Expected ${values.map((v) => `'${v}'`).join(' | ')}, received '${String(issue.input)}'`

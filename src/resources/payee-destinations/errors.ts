@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, NotFoundError } from '../../contract/sandbox-error.ts'
 
 /** 400 for a signature or nonce that does not authorise the call (the service's validation failure). */
 export class PayeeSignatureError extends BadRequestError {

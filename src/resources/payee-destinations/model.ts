@@ -3,9 +3,10 @@
 // nonce lives 10 minutes on the tenant's clock; a wallet has one active destination (adding another deactivates
 // the previous one); tokens must be in the sandbox's token list. Destinations belong to the tenant's world.
 import { getAddress, verifyTypedData } from 'viem'
-import type { ClientIdGrant } from '../../auth/client-id.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
+import type { ClientIdGrant } from '../../contract/caller.ts'
+import type { World } from '../../contract/world.ts'
+import { clientIdState } from '../client-ids/index.ts'
+import type { Uses } from '../services.ts'
 import {
   DestinationNotFoundForDeactivationError,
   PayeeDestinationNotFoundError,
@@ -13,7 +14,10 @@ import {
   PayeeTokenError,
 } from './errors.ts'
 import type { PayeeDestinationRecord, SignedBody, SigningDataQuery, SigningNonce } from './schema.ts'
+import { payeeDestinationState } from './state.ts'
 import { compositeDestinationId, interopChecksum, payeeDestinationTypedData } from './typed-data.ts'
+
+type Ctx = Uses<'currencies' | 'ids'>
 
 const NONCE_LIFETIME_MS = 10 * 60 * 1000
 
@@ -29,8 +33,8 @@ export interface ResolvedDestination {
   currency: string
 }
 
-function tokenOn(ctx: RouteContext, chainId: number, tokenAddress: string) {
-  const token = ctx.shared.currencies.all.find(
+function tokenOn(ctx: Ctx, chainId: number, tokenAddress: string) {
+  const token = ctx.currencies.all.find(
     (c) =>
       c.chainId === chainId && c.type === 'ERC20' && c.address.toLowerCase() === tokenAddress.toLowerCase(),
   )
@@ -40,12 +44,12 @@ function tokenOn(ctx: RouteContext, chainId: number, tokenAddress: string) {
 }
 
 /** Issues a single-use nonce and the EIP-712 data the wallet signs with it. */
-export function issueSigningData(ctx: RouteContext, query: SigningDataQuery) {
+export function issueSigningData(ctx: Ctx, query: SigningDataQuery) {
   const chainId = Number(query.chainId)
   const token = tokenOn(ctx, chainId, query.tokenAddress)
   const now = ctx.world.clock.now().getTime()
   const nonce: SigningNonce = {
-    nonce: ctx.shared.ids.hex(16),
+    nonce: ctx.ids.hex(16),
     action: query.action,
     walletAddress: getAddress(query.walletAddress),
     tokenAddress: getAddress(token.address),
@@ -53,7 +57,7 @@ export function issueSigningData(ctx: RouteContext, query: SigningDataQuery) {
     expiresAt: new Date(now + NONCE_LIFETIME_MS).toISOString(),
     usedAt: null,
   }
-  ctx.world.payeeSigningNonces.set(nonce.nonce, nonce)
+  payeeDestinationState(ctx.world).payeeSigningNonces.set(nonce.nonce, nonce)
   return { nonce: nonce.nonce, expiresAt: nonce.expiresAt, ...payeeDestinationTypedData(nonce) }
 }
 
@@ -61,9 +65,9 @@ export function issueSigningData(ctx: RouteContext, query: SigningDataQuery) {
  * Checks a signed nonce: it must have been issued to this tenant for `action`, be unused and unexpired, and the
  * signature must recover its wallet. Marks it used (a second use is refused, even while the first is checked).
  */
-async function consumeNonce(ctx: RouteContext, body: SignedBody, action: SigningNonce['action']) {
+async function consumeNonce(ctx: Ctx, body: SignedBody, action: SigningNonce['action']) {
   const { world } = ctx
-  const nonce = world.payeeSigningNonces.get(body.nonce)
+  const nonce = payeeDestinationState(world).payeeSigningNonces.get(body.nonce)
   if (!nonce)
     throw new PayeeSignatureError('Invalid nonce: request one from /v2/payee-destination/signing-data')
   if (nonce.usedAt) throw new PayeeSignatureError('Nonce has already been used')
@@ -97,33 +101,30 @@ export function destinationBody(record: PayeeDestinationRecord) {
 }
 
 /** `POST /v2/payee-destination`: verifies the signature and makes the destination the wallet's active one. */
-export async function createDestination(
-  ctx: RouteContext,
-  body: SignedBody,
-): Promise<PayeeDestinationRecord> {
+export async function createDestination(ctx: Ctx, body: SignedBody): Promise<PayeeDestinationRecord> {
   const nonce = await consumeNonce(ctx, body, 'add')
   const { world } = ctx
   const token = tokenOn(ctx, nonce.chainId, nonce.tokenAddress)
   const id = `${token.network}:${nonce.walletAddress}:${nonce.tokenAddress}`
   const now = world.clock.now().toISOString()
   const clientId = ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null
-  for (const other of world.payeeDestinations.all()) {
+  for (const other of payeeDestinationState(world).payeeDestinations.all()) {
     if (other.active && other.id !== id && other.walletAddress === nonce.walletAddress) {
-      await world.payeeDestinations.update(other.id, (d) => {
+      await payeeDestinationState(world).payeeDestinations.update(other.id, (d) => {
         d.active = false
         d.updatedAt = now
       })
     }
   }
-  const existing = world.payeeDestinations.get(id)
+  const existing = payeeDestinationState(world).payeeDestinations.get(id)
   if (existing) {
-    return (await world.payeeDestinations.update(id, (d) => {
+    return (await payeeDestinationState(world).payeeDestinations.update(id, (d) => {
       d.active = true
       d.clientId = clientId
       d.updatedAt = now
     }))!
   }
-  return world.payeeDestinations.insert({
+  return payeeDestinationState(world).payeeDestinations.insert({
     id,
     destinationId: compositeDestinationId(nonce.walletAddress, nonce.chainId, nonce.tokenAddress),
     walletAddress: nonce.walletAddress,
@@ -140,13 +141,13 @@ export async function createDestination(
 
 /** `DELETE /v2/payee-destination/{destinationId}`: a signed deactivation (the record stays, inactive). */
 export async function deactivateDestination(
-  ctx: RouteContext,
+  ctx: Ctx,
   destinationId: string,
   body: SignedBody,
 ): Promise<PayeeDestinationRecord> {
   const record = findDestination(ctx.world, destinationId)
   if (!record?.active) throw new DestinationNotFoundForDeactivationError()
-  const nonce = ctx.world.payeeSigningNonces.get(body.nonce)
+  const nonce = payeeDestinationState(ctx.world).payeeSigningNonces.get(body.nonce)
   if (
     nonce &&
     (nonce.walletAddress !== record.walletAddress ||
@@ -156,7 +157,7 @@ export async function deactivateDestination(
     throw new PayeeSignatureError('Nonce was issued for another destination')
   }
   await consumeNonce(ctx, body, 'deactivate')
-  return (await ctx.world.payeeDestinations.update(record.id, (d) => {
+  return (await payeeDestinationState(ctx.world).payeeDestinations.update(record.id, (d) => {
     d.active = false
     d.updatedAt = ctx.world.clock.now().toISOString()
   }))!
@@ -166,7 +167,9 @@ export async function deactivateDestination(
 export function activeDestinationOf(world: World, walletAddress: string): PayeeDestinationRecord | null {
   const wallet = walletAddress.toLowerCase()
   return (
-    world.payeeDestinations.all().find((d) => d.active && d.walletAddress.toLowerCase() === wallet) ?? null
+    payeeDestinationState(world)
+      .payeeDestinations.all()
+      .find((d) => d.active && d.walletAddress.toLowerCase() === wallet) ?? null
   )
 }
 
@@ -177,7 +180,9 @@ export function activeDestinationOf(world: World, walletAddress: string): PayeeD
 export function findDestination(world: World, destinationId: string): PayeeDestinationRecord | undefined {
   const plain = /^([a-z0-9-]+):(0x[0-9a-fA-F]{40}):(0x[0-9a-fA-F]{40})$/.exec(destinationId)
   if (plain)
-    return world.payeeDestinations.get(`${plain[1]}:${getAddress(plain[2]!)}:${getAddress(plain[3]!)}`)
+    return payeeDestinationState(world).payeeDestinations.get(
+      `${plain[1]}:${getAddress(plain[2]!)}:${getAddress(plain[3]!)}`,
+    )
   const composite = /^(0x[0-9a-fA-F]{40})@eip155:(\d+)#([0-9a-fA-F]{8}):(0x[0-9a-fA-F]{40})$/.exec(
     destinationId,
   )
@@ -186,11 +191,13 @@ export function findDestination(world: World, destinationId: string): PayeeDesti
   const chainId = Number(composite[2])
   if (composite[3]!.toUpperCase() !== interopChecksum(wallet, chainId)) return undefined
   const wanted = compositeDestinationId(wallet, chainId, getAddress(composite[4]!))
-  return world.payeeDestinations.all().find((d) => d.destinationId === wanted)
+  return payeeDestinationState(world)
+    .payeeDestinations.all()
+    .find((d) => d.destinationId === wanted)
 }
 
 /** `GET /v2/payee-destination/{destinationId}`, or 404. */
-export function getDestination(ctx: RouteContext, destinationId: string): PayeeDestinationRecord {
+export function getDestination(ctx: Ctx, destinationId: string): PayeeDestinationRecord {
   const record = findDestination(ctx.world, destinationId)
   if (!record) throw new PayeeDestinationNotFoundError()
   return record
@@ -217,8 +224,10 @@ export function resolveDestination(world: World, destinationId: string): Resolve
  * its operator wallet, else the tenant's latest active destination.
  */
 export function destinationForClientId(world: World, grant: ClientIdGrant): ResolvedDestination | undefined {
-  const active = world.payeeDestinations.all().filter((d) => d.active)
-  const operator = world.clientIds.get(grant.id)?.operatorWalletAddress?.toLowerCase()
+  const active = payeeDestinationState(world)
+    .payeeDestinations.all()
+    .filter((d) => d.active)
+  const operator = clientIdState(world).clientIds.get(grant.id)?.operatorWalletAddress?.toLowerCase()
   const chosen =
     active.findLast((d) => d.clientId === grant.clientId) ??
     (operator ? active.find((d) => d.walletAddress.toLowerCase() === operator) : undefined) ??

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services, Uses } from '../services.ts'
 import {
   activeDestinationOf,
   createDestination,
@@ -10,6 +11,8 @@ import {
 } from './model.ts'
 import { ActiveDestinationQuery, PayeeDestinationResponse, SignedBody, SigningDataQuery } from './schema.ts'
 
+const defineRoute = routesUsing<Services<'currencies' | 'ids'>>()
+
 const IdParams = z.object({ destinationId: z.string().min(1) })
 
 /** `/v2/payee-destination`: EIP-712 signing data, signed creation and deactivation, lookups (V2 0.13.0). */
@@ -17,7 +20,8 @@ export const payeeDestinationRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/payee-destination/signing-data',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'EIP-712 signing data with a fresh single-use nonce',
     statuses: [200],
     query: SigningDataQuery,
@@ -26,7 +30,8 @@ export const payeeDestinationRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/payee-destination',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Create a payee destination from a signed nonce',
     statuses: [201],
     body: SignedBody,
@@ -38,7 +43,8 @@ export const payeeDestinationRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/payee-destination',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: "The wallet's active payee destination, or null",
     statuses: [200],
     query: ActiveDestinationQuery,
@@ -51,7 +57,8 @@ export const payeeDestinationRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/payee-destination/:destinationId',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'A payee destination by id (network:walletAddress:tokenAddress)',
     statuses: [200, 404],
     params: IdParams,
@@ -64,7 +71,8 @@ export const payeeDestinationRoutes = [
   defineRoute({
     method: 'DELETE',
     path: '/v2/payee-destination/:destinationId',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Deactivate a payee destination with a signed nonce',
     statuses: [200],
     params: IdParams,

@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, NotFoundError } from '../../contract/sandbox-error.ts'
 
 /** 404 `Payer with client user ID … not found` (the documented message). */
 export class PayerNotFoundError extends NotFoundError {

@@ -3,8 +3,8 @@
 // link is issued), completing it initiates KYC, and a submitted KYC is approved after `complianceDelayMs` of
 // the tenant clock unless decided on the KYC page or forced. A second POST for the same clientUserId is refused
 // (400) rather than answered with the current status. Payment details do not require a compliant payer.
-import type { RouteContext } from '../../contract/route-context.ts'
 import { DuplicateKeyError } from '../../store/table.ts'
+import { inWorld, type Uses } from '../services.ts'
 import {
   type ComplianceState,
   completeAgreement,
@@ -16,10 +16,13 @@ import {
 import { IllegalComplianceMoveError, PayerExistsError, PayerNotFoundError } from './errors.ts'
 import { payerLinks } from './links.ts'
 import type { CreatePayerBody, KycStatus, PayerRecord } from './schema.ts'
+import { payerState } from './state.ts'
+
+type Ctx = Uses<'compliance' | 'directory' | 'events' | 'ids'>
 
 /** One of the caller's payers; 404 in the documented words otherwise. */
-export function getPayer(ctx: RouteContext, clientUserId: string): PayerRecord {
-  const record = ctx.world.payers.get(clientUserId)
+export function getPayer(ctx: Ctx, clientUserId: string): PayerRecord {
+  const record = payerState(ctx.world).payers.get(clientUserId)
   if (!record) throw new PayerNotFoundError(clientUserId)
   return record
 }
@@ -37,7 +40,7 @@ export function complianceView(record: PayerRecord) {
 
 /** Stores the new statuses and emits `compliance.updated` with the webhook's fields; no-op when unchanged. */
 async function move(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: PayerRecord,
   next: Partial<ComplianceState>,
   trigger: string,
@@ -47,9 +50,10 @@ async function move(
     kycStatus: next.kycStatus ?? record.kycStatus,
   }
   if (state.agreementStatus === record.agreementStatus && state.kycStatus === record.kycStatus) return record
-  const { world, shared } = ctx
+  const { world } = ctx
+  const shared = ctx
   const now = world.clock.now().toISOString()
-  const updated = (await world.payers.update(record.clientUserId, (draft) => {
+  const updated = (await payerState(world).payers.update(record.clientUserId, (draft) => {
     draft.agreementStatus = state.agreementStatus
     draft.kycStatus = state.kycStatus
     draft.updatedAt = now
@@ -71,47 +75,45 @@ async function move(
 }
 
 /** Cancels the scheduled KYC review of a payer, if any. */
-async function cancelReview(ctx: RouteContext, record: PayerRecord): Promise<PayerRecord> {
+async function cancelReview(ctx: Ctx, record: PayerRecord): Promise<PayerRecord> {
   if (record.kycReviewTimer === null) return record
   ctx.world.clock.cancel(record.kycReviewTimer)
-  return (await ctx.world.payers.update(record.clientUserId, (d) => {
+  return (await payerState(ctx.world).payers.update(record.clientUserId, (d) => {
     d.kycReviewTimer = null
   }))!
 }
 
 /** Schedules the provider's decision on a submitted KYC after the configured delay, if still pending: approved, or the world's `kycOutcome` rule. */
-async function scheduleReview(ctx: RouteContext, record: PayerRecord): Promise<PayerRecord> {
-  const { world, shared } = ctx
+async function scheduleReview(ctx: Ctx, record: PayerRecord): Promise<PayerRecord> {
+  const { world } = ctx
+  const shared = ctx
   const at = new Date(world.clock.now().getTime() + shared.compliance.kycReviewMs)
-  const bound: RouteContext = { shared, tenant: world.tenant, caller: null, world }
+  const bound = inWorld(ctx, world)
   const timer = world.clock.schedule(at, `kyc review of ${record.clientUserId}`, async () => {
     // a cancelled review never runs (clock.cancel), so a pending KYC here is the one this review was for
-    const current = world.payers.get(record.clientUserId)
+    const current = payerState(world).payers.get(record.clientUserId)
     if (current?.kycStatus !== 'pending') return
-    const cleared = (await world.payers.update(current.clientUserId, (d) => {
+    const cleared = (await payerState(world).payers.update(current.clientUserId, (d) => {
       d.kycReviewTimer = null
     }))!
     const outcome = world.rules.kycOutcome ?? 'approved'
     if (outcome !== 'pending') await move(bound, cleared, { kycStatus: outcome }, `kyc_review_${outcome}`)
   })
-  return (await world.payers.update(record.clientUserId, (d) => {
+  return (await payerState(world).payers.update(record.clientUserId, (d) => {
     d.kycReviewTimer = timer
   }))!
 }
 
 /** Creates a payer: statuses not_started, then the agreement link is issued (agreement pending, one event). */
-export async function createPayer(
-  ctx: RouteContext,
-  body: CreatePayerBody,
-  linkBase: string,
-): Promise<PayerRecord> {
-  const { world, shared } = ctx
-  if (world.payers.get(body.clientUserId)) throw new PayerExistsError(body.clientUserId)
+export async function createPayer(ctx: Ctx, body: CreatePayerBody, linkBase: string): Promise<PayerRecord> {
+  const { world } = ctx
+  const shared = ctx
+  if (payerState(world).payers.get(body.clientUserId)) throw new PayerExistsError(body.clientUserId)
   const now = world.clock.now().toISOString()
   const pageToken = shared.ids.hex(16)
   let record: PayerRecord
   try {
-    record = await world.payers.insert({
+    record = await payerState(world).payers.insert({
       ...body,
       companyName: body.companyName ?? null,
       addressLine2: body.addressLine2 ?? null,
@@ -140,7 +142,7 @@ export async function createPayer(
 
 /** Completes the payer's agreement (PATCH or the agreement page); twice is harmless. */
 export async function markAgreementCompleted(
-  ctx: RouteContext,
+  ctx: Ctx,
   clientUserId: string,
   trigger: string,
 ): Promise<PayerRecord> {
@@ -152,7 +154,7 @@ export async function markAgreementCompleted(
 
 /** Runs a KYC page action: each status it passes through is one move and one event. */
 export async function applyKycAction(
-  ctx: RouteContext,
+  ctx: Ctx,
   clientUserId: string,
   action: KycAction,
 ): Promise<PayerRecord> {
@@ -167,7 +169,7 @@ export async function applyKycAction(
 
 /** Forces statuses directly (tests): skips intermediate states, cancels a pending review, emits one event. */
 export async function forceCompliance(
-  ctx: RouteContext,
+  ctx: Ctx,
   clientUserId: string,
   next: {
     kycStatus?: KycStatus | undefined

@@ -1,30 +1,35 @@
 // Public routes behind agreementUrl and kycUrl: the token in the link names the payer (TenantDirectory), so the
 // pages work in a browser without the tenant's API key, which never appears in a URL.
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
+import { routesUsing } from '../../contract/route.ts'
+import { inWorld, type Services, type Uses } from '../services.ts'
 import { isCompliant } from './compliance.ts'
 import { PageLinkNotFoundError } from './errors.ts'
 import { applyKycAction, getPayer, markAgreementCompleted } from './model.ts'
 import { agreementPage, kycPage, unknownLinkPage } from './pages.ts'
 import type { PayerRecord } from './schema.ts'
+import { payerState } from './state.ts'
+
+type Ctx = Uses<'compliance' | 'directory' | 'events' | 'ids' | 'worlds'>
+
+const defineRoute = routesUsing<Services<'compliance' | 'directory' | 'events' | 'ids' | 'worlds'>>()
 
 const TokenParams = z.object({ token: z.string() })
 const html = 'text/html; charset=utf-8'
 
 /** The payer a link token names, with a context bound to its tenant's world; null for unknown tokens. */
-function resolve(ctx: RouteContext, token: string): { ctx: RouteContext; clientUserId: string } | null {
-  const owner = ctx.shared.directory.pageTokenToPayer.get(token)
+function resolve(ctx: Ctx, token: string): { ctx: Ctx; clientUserId: string } | null {
+  const owner = ctx.directory.pageTokenToPayer.get(token)
   if (!owner) return null
-  const world = ctx.shared.tenants.get(owner.tenant, owner.scenario)
-  if (!world.payers.get(owner.clientUserId)) return null
+  const world = ctx.worlds.get(owner.tenant, owner.scenario)
+  if (!payerState(world).payers.get(owner.clientUserId)) return null
   return {
-    ctx: { shared: ctx.shared, tenant: owner.tenant, caller: null, world },
+    ctx: inWorld(ctx, world),
     clientUserId: owner.clientUserId,
   }
 }
 
-function mustResolve(ctx: RouteContext, token: string) {
+function mustResolve(ctx: Ctx, token: string) {
   const found = resolve(ctx, token)
   if (!found) throw new PageLinkNotFoundError()
   return found
@@ -41,7 +46,8 @@ export const payerPageRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/payer-pages/:token/agreement',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'The agreement page behind agreementUrl (embeddable in an iframe)',
     statuses: [200, 404],
     params: TokenParams,
@@ -54,7 +60,8 @@ export const payerPageRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/payer-pages/:token/agreement',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'Signs the agreement (what the agreement page posts)',
     statuses: [200, 404],
     params: TokenParams,
@@ -69,14 +76,15 @@ export const payerPageRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/payer-pages/:token/kyc',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'The KYC page behind kycUrl',
     statuses: [200, 404],
     params: TokenParams,
     handler(ctx, { params }) {
       const found = resolve(ctx, params.token)
       if (!found) return { status: 404, body: unknownLinkPage(), contentType: html }
-      const seconds = ctx.shared.compliance.kycReviewMs / 1000
+      const seconds = ctx.compliance.kycReviewMs / 1000
       return {
         status: 200,
         body: kycPage(getPayer(found.ctx, found.clientUserId), seconds),
@@ -87,7 +95,8 @@ export const payerPageRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/payer-pages/:token/kyc',
-    auth: 'public',
+    credentials: ['public'],
+    surface: 'control',
     summary: 'A KYC page action: submit, approve, reject or retry',
     statuses: [200, 404],
     params: TokenParams,

@@ -1,11 +1,14 @@
 import { z } from 'zod'
+import { publicBaseUrl } from '../../contract/public-url.ts'
 import type { InvalidHandler } from '../../contract/route.ts'
-import { defineRoute } from '../../contract/route.ts'
-import { BadRequestError } from '../../errors/sandbox-error.ts'
+import { BOTH_VERSIONS, routesUsing, versioned } from '../../contract/route.ts'
+import { BadRequestError } from '../../contract/sandbox-error.ts'
+import type { Services } from '../services.ts'
 import { isCompliant } from './compliance.ts'
-import { publicBaseUrl } from './links.ts'
 import { complianceView, createPayer, forceCompliance, getPayer, markAgreementCompleted } from './model.ts'
 import { CreatePayerBody, ForceComplianceBody, type PayerRecord, UpdateAgreementBody } from './schema.ts'
+
+const defineRoute = routesUsing<Services<'compliance' | 'directory' | 'events' | 'ids'>>()
 
 const PayerParams = z.object({ clientUserId: z.string().min(1) })
 
@@ -38,11 +41,12 @@ const agreementInvalid: InvalidHandler = (issues) =>
   )
 
 /** Endpoints 1, 2 and the payer GET, each under v1 and v2 (identical twins). */
-export const payerRoutes = ['v1', 'v2'].flatMap((version) => [
+export const payerRoutes = versioned(BOTH_VERSIONS, (version) => [
   defineRoute({
     method: 'POST',
     path: `/${version}/payer`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Create compliance data for a payer',
     statuses: [200],
     body: CreatePayerBody,
@@ -53,7 +57,8 @@ export const payerRoutes = ['v1', 'v2'].flatMap((version) => [
   defineRoute({
     method: 'GET',
     path: `/${version}/payer/:clientUserId`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Get the compliance status of a payer',
     statuses: [200, 404],
     params: PayerParams,
@@ -64,7 +69,8 @@ export const payerRoutes = ['v1', 'v2'].flatMap((version) => [
   defineRoute({
     method: 'PATCH',
     path: `/${version}/payer/:clientUserId`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Update the agreement status of a payer',
     statuses: [200, 404],
     params: PayerParams,
@@ -88,7 +94,8 @@ export const payerControlRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/payers/:clientUserId/compliance',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Forces a payer's kycStatus and/or agreementStatus (skips intermediate states, emits the event)",
     statuses: [200, 404],
     params: PayerParams,

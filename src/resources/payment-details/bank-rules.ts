@@ -1,6 +1,6 @@
 // What each payout rail needs, per country. Every identifier given is checked (checksums included) even when the
 // rail does not need it; then the rail's requirements are checked. Problems name their field.
-import type { FieldError } from '../../errors/sandbox-error.ts'
+import type { FieldError } from '../../contract/sandbox-error.ts'
 import {
   abaProblem,
   bicProblem,

@@ -1,4 +1,4 @@
-import { type FieldError, NotFoundError, SandboxError } from '../../errors/sandbox-error.ts'
+import { type FieldError, NotFoundError, SandboxError } from '../../contract/sandbox-error.ts'
 
 /** 400 `Invalid bank account details` (E1), plus `errors: [{field, message}]` naming what is wrong. */
 export class InvalidBankDetailsError extends SandboxError {

@@ -1,12 +1,15 @@
 // Differences from the real service: details are checked by the sandbox's own rules (checksums, per-rail
 // requirements) instead of the off-ramp provider's; a new detail is approved after `paymentDetailDelayMs` of the
 // tenant clock (the provider says under 60 s) unless forced; the payer does not have to be compliant first.
-import type { RouteContext } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import { PayerNotFoundError } from '../payers/errors.ts'
+import type { World } from '../../contract/world.ts'
+import { PayerNotFoundError, payerState } from '../payers/index.ts'
+import { inWorld, type Uses } from '../services.ts'
 import { bankDetailProblems } from './bank-rules.ts'
 import { InvalidBankDetailsError, PaymentDetailNotFoundError, UserNotFoundError } from './errors.ts'
 import type { CreatePaymentDetailBody, PaymentDetailRecord, PaymentDetailStatus } from './schema.ts'
+import { paymentDetailState } from './state.ts'
+
+type Ctx = Uses<'compliance' | 'directory' | 'events' | 'ids'>
 
 /** A payer's payment detail by id, or undefined (for the pay endpoint's off-ramp parameters). */
 export function findPaymentDetail(
@@ -14,21 +17,22 @@ export function findPaymentDetail(
   clientUserId: string,
   id: string,
 ): PaymentDetailRecord | undefined {
-  const detail = world.paymentDetails.get(id)
+  const detail = paymentDetailState(world).paymentDetails.get(id)
   return detail && detail.clientUserId === clientUserId ? detail : undefined
 }
 
 /** Stores a status and emits `payment_detail.updated`; no-op when unchanged. */
 async function setStatus(
-  ctx: RouteContext,
+  ctx: Ctx,
   detail: PaymentDetailRecord,
   status: PaymentDetailStatus,
   trigger: string,
 ): Promise<PaymentDetailRecord> {
-  const { world, shared } = ctx
+  const { world } = ctx
+  const shared = ctx
   if (detail.reviewTimer !== null && status !== 'pending') world.clock.cancel(detail.reviewTimer)
   const now = world.clock.now().toISOString()
-  const updated = (await world.paymentDetails.update(detail.id, (d) => {
+  const updated = (await paymentDetailState(world).paymentDetails.update(detail.id, (d) => {
     d.status = status
     if (status !== 'pending') d.reviewTimer = null
     d.updatedAt = now
@@ -52,18 +56,19 @@ async function setStatus(
 
 /** Validates the bank details for their rail and country, stores them `pending`, schedules their approval. */
 export async function createPaymentDetail(
-  ctx: RouteContext,
+  ctx: Ctx,
   clientUserId: string,
   body: CreatePaymentDetailBody,
 ): Promise<PaymentDetailRecord> {
-  const { world, shared } = ctx
-  const payer = world.payers.get(clientUserId)
+  const { world } = ctx
+  const shared = ctx
+  const payer = payerState(world).payers.get(clientUserId)
   if (!payer) throw new UserNotFoundError(clientUserId)
   const problems = bankDetailProblems(body)
   if (problems.length > 0) throw new InvalidBankDetailsError(problems)
   const now = world.clock.now()
   const id = shared.ids.uuid()
-  await world.paymentDetails.insert({
+  await paymentDetailState(world).paymentDetails.insert({
     id,
     clientUserId,
     userId: payer.userId,
@@ -112,14 +117,14 @@ export async function createPaymentDetail(
   })
   // scheduled once the detail is stored, so even a zero delay finds it
   const at = new Date(now.getTime() + shared.compliance.paymentDetailReviewMs)
-  const bound: RouteContext = { shared, tenant: world.tenant, caller: null, world }
+  const bound = inWorld(ctx, world)
   const reviewTimer = world.clock.schedule(at, `payment detail ${id} review`, async () => {
-    const current = world.paymentDetails.get(id)
+    const current = paymentDetailState(world).paymentDetails.get(id)
     const outcome = world.rules.bankDetailOutcome ?? 'approved'
     if (current?.status === 'pending' && outcome !== 'pending')
       await setStatus(bound, current, outcome, `review_${outcome}`)
   })
-  const stored = (await world.paymentDetails.update(id, (d) => {
+  const stored = (await paymentDetailState(world).paymentDetails.update(id, (d) => {
     if (d.status === 'pending') d.reviewTimer = reviewTimer
   }))!
   return stored
@@ -127,31 +132,33 @@ export async function createPaymentDetail(
 
 /** A payer's payment details, oldest first, or the one asked for; 404 for an unknown payer or id. */
 export function listPaymentDetails(
-  ctx: RouteContext,
+  ctx: Ctx,
   clientUserId: string,
   paymentDetailsId?: string,
 ): PaymentDetailRecord[] {
-  if (!ctx.world.payers.get(clientUserId)) throw new PayerNotFoundError(clientUserId)
+  if (!payerState(ctx.world).payers.get(clientUserId)) throw new PayerNotFoundError(clientUserId)
   if (paymentDetailsId !== undefined) {
     const detail = findPaymentDetail(ctx.world, clientUserId, paymentDetailsId)
     if (!detail) throw new PaymentDetailNotFoundError(paymentDetailsId)
     return [detail]
   }
-  return ctx.world.paymentDetails.all().filter((d) => d.clientUserId === clientUserId)
+  return paymentDetailState(ctx.world)
+    .paymentDetails.all()
+    .filter((d) => d.clientUserId === clientUserId)
 }
 
 /** Forces a detail's status (tests): cancels a pending approval and emits the event. */
 export async function forcePaymentDetailStatus(
-  ctx: RouteContext,
+  ctx: Ctx,
   clientUserId: string,
   id: string,
   status: PaymentDetailStatus,
 ): Promise<PaymentDetailRecord> {
-  if (!ctx.world.payers.get(clientUserId)) throw new PayerNotFoundError(clientUserId)
+  if (!payerState(ctx.world).payers.get(clientUserId)) throw new PayerNotFoundError(clientUserId)
   const detail = findPaymentDetail(ctx.world, clientUserId, id)
   if (!detail) throw new PaymentDetailNotFoundError(id)
   if (detail.reviewTimer !== null) ctx.world.clock.cancel(detail.reviewTimer)
-  const cleared = (await ctx.world.paymentDetails.update(id, (d) => {
+  const cleared = (await paymentDetailState(ctx.world).paymentDetails.update(id, (d) => {
     d.reviewTimer = null
   }))!
   return setStatus(ctx, cleared, status, 'forced')

@@ -1,7 +1,10 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { BOTH_VERSIONS, routesUsing, versioned } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { createPaymentDetail, forcePaymentDetailStatus, listPaymentDetails } from './model.ts'
 import { CreatePaymentDetailBody, ForcePaymentDetailBody, type PaymentDetailRecord } from './schema.ts'
+
+const defineRoute = routesUsing<Services<'compliance' | 'directory' | 'events' | 'ids'>>()
 
 const PayerParams = z.object({ clientUserId: z.string().min(1) })
 
@@ -39,11 +42,12 @@ function detailView(d: PaymentDetailRecord) {
 }
 
 /** Endpoints 3 and 4 under v1 and v2. */
-export const paymentDetailRoutes = ['v1', 'v2'].flatMap((version) => [
+export const paymentDetailRoutes = versioned(BOTH_VERSIONS, (version) => [
   defineRoute({
     method: 'POST',
     path: `/${version}/payer/:clientUserId/payment-details`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Create bank payment details for a payer',
     statuses: [201, 404],
     params: PayerParams,
@@ -68,7 +72,8 @@ export const paymentDetailRoutes = ['v1', 'v2'].flatMap((version) => [
   defineRoute({
     method: 'GET',
     path: `/${version}/payer/:clientUserId/payment-details`,
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: "Get a payer's payment details",
     statuses: [200, 404],
     params: PayerParams,
@@ -85,7 +90,8 @@ export const paymentDetailControlRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/payers/:clientUserId/payment-details/:id',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Forces a payment detail's status (pending, approved, failed) and emits payment_detail.updated",
     statuses: [200, 404],
     params: PayerParams.extend({ id: z.string().min(1) }),

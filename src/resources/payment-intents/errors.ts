@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, NotFoundError } from '../../contract/sandbox-error.ts'
 
 /** 404 `Payment intent data not found`, as the service documents for unknown (or other tenants') intents. */
 export class PaymentIntentNotFoundError extends NotFoundError {

@@ -8,16 +8,19 @@
 import { type Address, type Hex, isHex } from 'viem'
 import { chainTime } from '../../chain/index.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
+import type { Uses } from '../services.ts'
 import { PaymentIntentNotFoundError, PaymentIntentRefusedError } from './errors.ts'
 import type { PaymentIntentRecord, SendIntentBody, SignedData } from './schema.ts'
 import { settleIntent } from './settle.ts'
+import { intentState } from './state.ts'
 import {
   type IntentTypedData,
   type PermitTypedData,
   recoverIntentSigner,
   recoverPermitSigner,
 } from './typed-data.ts'
+
+type Ctx = Uses<'chains' | 'events' | 'operator'>
 
 function sameNumber(given: string, expected: string): boolean {
   try {
@@ -62,11 +65,7 @@ async function checkSigner(
   }
 }
 
-async function checkSend(
-  ctx: RouteContext,
-  intent: PaymentIntentRecord,
-  body: SendIntentBody,
-): Promise<void> {
+async function checkSend(ctx: Ctx, intent: PaymentIntentRecord, body: SendIntentBody): Promise<void> {
   const wallet = intent.source.account as Address
   checkNonceAndDeadline(
     'signedPaymentIntent',
@@ -75,7 +74,7 @@ async function checkSend(
     String(intent.deadline),
   )
   // The chain's time can be ahead of the tenant's clock (another tenant advanced it): the later one counts.
-  const chain = ctx.shared.chains.get(intent.source.network)
+  const chain = ctx.chains.get(intent.source.network)
   const sourceTime = chain ? await chainTime(chain) : 0
   const now = Math.max(Math.floor(ctx.world.clock.now().getTime() / 1000), sourceTime)
   if (now > intent.deadline) {
@@ -114,23 +113,25 @@ async function checkSend(
 
 /** Checks a signed intent, marks it accepted (once), and schedules its settlement on the chains. */
 export async function sendPaymentIntent(
-  ctx: RouteContext,
+  ctx: Ctx,
   paymentIntentId: string,
   body: SendIntentBody,
 ): Promise<PaymentIntentRecord> {
-  const { world, shared } = ctx
+  const { world } = ctx
+  const shared = ctx
   const intent =
-    world.paymentIntents.get(paymentIntentId) ?? world.paymentIntents.get(paymentIntentId.toUpperCase())
+    intentState(world).paymentIntents.get(paymentIntentId) ??
+    intentState(world).paymentIntents.get(paymentIntentId.toUpperCase())
   if (!intent) throw new PaymentIntentNotFoundError()
-  if (intent.status !== 'issued' || world.paymentIntentsInFlight.has(intent.id)) {
+  if (intent.status !== 'issued' || intentState(world).paymentIntentsInFlight.has(intent.id)) {
     throw new PaymentIntentRefusedError(
       `Payment intent ${intent.id} has already been sent; an intent can be used once (get a new one from the pay endpoint)`,
     )
   }
-  world.paymentIntentsInFlight.add(intent.id)
+  intentState(world).paymentIntentsInFlight.add(intent.id)
   try {
     await checkSend(ctx, intent, body)
-    const accepted = (await world.paymentIntents.update(intent.id, (draft) => {
+    const accepted = (await intentState(world).paymentIntents.update(intent.id, (draft) => {
       draft.status = 'accepted'
       draft.submittedAt = world.clock.now().toISOString()
       draft.intentSignature = body.signedPaymentIntent.signature
@@ -141,6 +142,6 @@ export async function sendPaymentIntent(
     )
     return accepted
   } finally {
-    world.paymentIntentsInFlight.delete(intent.id)
+    intentState(world).paymentIntentsInFlight.delete(intent.id)
   }
 }

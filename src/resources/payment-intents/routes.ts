@@ -1,7 +1,10 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { sendPaymentIntent } from './model.ts'
 import { SendIntentBody } from './schema.ts'
+
+const defineRoute = routesUsing<Services<'chains' | 'events' | 'operator'>>()
 
 const IntentParams = z.object({ paymentIntentId: z.string() })
 
@@ -10,7 +13,8 @@ export const paymentIntentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/request/payment-intents/:paymentIntentId',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Send a payment intent (200, no body: "Payment intent sent successfully")',
     statuses: [200, 404],
     params: IntentParams,
@@ -23,7 +27,8 @@ export const paymentIntentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v1/request/:paymentIntentId/send',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Send a payment intent (v1; no success status documented: Nest answers a POST with 201)',
     statuses: [201, 404],
     params: IntentParams,

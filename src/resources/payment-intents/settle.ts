@@ -6,10 +6,13 @@
 // Progress is announced as `payment.processing` events; a failure as `payment.failed`. Nothing is retried.
 import type { Address, Hex } from 'viem'
 import { revertReason } from '../../chain/index.ts'
-import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
+import type { Services } from '../services.ts'
 import type { PaymentIntentRecord } from './schema.ts'
+import { intentState } from './state.ts'
 import { type IntentTypedData, type PermitTypedData, WITNESS_TYPE_STRING, witnessHash } from './typed-data.ts'
+
+type Shared = Services<'chains' | 'events' | 'operator'>
 
 /** A settlement step that failed for a reason the payer can fix (announced with this subStatus). */
 class SettlementFailure extends Error {
@@ -33,7 +36,7 @@ function basePayload(intent: PaymentIntentRecord) {
   }
 }
 
-async function pullOnSource(shared: SharedState, intent: PaymentIntentRecord): Promise<Hex> {
+async function pullOnSource(shared: Shared, intent: PaymentIntentRecord): Promise<Hex> {
   const operator = shared.operator!
   const chain = shared.chains.get(intent.source.network)!
   const owner = intent.source.account as Address
@@ -81,8 +84,8 @@ async function pullOnSource(shared: SharedState, intent: PaymentIntentRecord): P
 }
 
 /** Runs the settlement of an accepted intent; records the outcome on the intent and announces each step. */
-export async function settleIntent(shared: SharedState, world: World, id: string): Promise<void> {
-  const intent = world.paymentIntents.get(id)
+export async function settleIntent(shared: Shared, world: World, id: string): Promise<void> {
+  const intent = intentState(world).paymentIntents.get(id)
   if (intent?.status !== 'accepted') return
   const emit = (subStatus: string, extra: Record<string, unknown> = {}) =>
     shared.events.emit(world, 'payment.processing', {
@@ -94,7 +97,7 @@ export async function settleIntent(shared: SharedState, world: World, id: string
   emit('crosschain_initiated')
   try {
     const sourceTxHash = await pullOnSource(shared, intent)
-    await world.paymentIntents.update(id, (draft) => {
+    await intentState(world).paymentIntents.update(id, (draft) => {
       draft.sourceTxHash = sourceTxHash
     })
     emit('source_funds_received', { txHash: sourceTxHash, network: intent.source.network })
@@ -106,7 +109,7 @@ export async function settleIntent(shared: SharedState, world: World, id: string
       fee: BigInt(intent.destinationFee),
       feeAddress: intent.feeAddress as Address,
     })
-    await world.paymentIntents.update(id, (draft) => {
+    await intentState(world).paymentIntents.update(id, (draft) => {
       draft.status = 'completed'
       draft.destinationTxHash = destinationTxHash
     })
@@ -114,7 +117,7 @@ export async function settleIntent(shared: SharedState, world: World, id: string
   } catch (error) {
     const subStatus = error instanceof SettlementFailure ? error.subStatus : 'failed'
     const reason = error instanceof SettlementFailure ? error.message : revertReason(error)
-    await world.paymentIntents.update(id, (draft) => {
+    await intentState(world).paymentIntents.update(id, (draft) => {
       draft.status = 'failed'
       draft.failureReason = reason
     })

@@ -1,21 +1,26 @@
 // Differences from the real service: the search covers the caller's requests and the payments the sandbox
 // detected on its own chains. `amount` is human-readable in the payment currency (the documented schema; its
 // examples show base units). Conversion fields: source is the invoice side, destination the paid side.
-import type { RouteContext } from '../../contract/route-context.ts'
-import { payoutOfChildRequest } from '../payouts/execution.ts'
-import { divWad, formatWad, toWad, WAD } from '../rates/decimal.ts'
-import type { DetectedPayment, RequestRecord } from '../requests/schema.ts'
-import { hasBeenPaid } from '../requests/status.ts'
+
+import { divWad, formatWad, toWad, WAD } from '../../contract/decimal.ts'
+import { payoutOfChildRequest } from '../payouts/index.ts'
+import type { DetectedPayment, RequestRecord } from '../requests/index.ts'
+import { hasBeenPaid, requestState } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
 import type { PaymentSearchQuery } from './schema.ts'
+
+type Ctx = Uses<
+  'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'
+>
 
 const eq = (a: string | null | undefined, b: string) => !!a && a.toLowerCase() === b.toLowerCase()
 
-function currencyMatches(ctx: RouteContext, id: string, wanted: string): boolean {
-  const currency = ctx.shared.currencies.byId(id)
+function currencyMatches(ctx: Ctx, id: string, wanted: string): boolean {
+  const currency = ctx.currencies.byId(id)
   return eq(id, wanted) || eq(currency?.symbol, wanted)
 }
 
-function matches(ctx: RouteContext, q: PaymentSearchQuery, r: RequestRecord, p: DetectedPayment): boolean {
+function matches(ctx: Ctx, q: PaymentSearchQuery, r: RequestRecord, p: DetectedPayment): boolean {
   if (q.txHash && !eq(p.txHash, q.txHash)) return false
   if (q.walletAddress && !eq(p.from, q.walletAddress) && !eq(p.to, q.walletAddress)) return false
   if (q.paymentReference && !eq(r.paymentReference, q.paymentReference)) return false
@@ -30,9 +35,9 @@ function matches(ctx: RouteContext, q: PaymentSearchQuery, r: RequestRecord, p: 
   return true
 }
 
-function shape(ctx: RouteContext, r: RequestRecord, p: DetectedPayment) {
-  const invoice = ctx.shared.currencies.byId(r.invoiceCurrency)!
-  const paid = ctx.shared.currencies.byId(r.paymentCurrency)!
+function shape(ctx: Ctx, r: RequestRecord, p: DetectedPayment) {
+  const invoice = ctx.currencies.byId(r.invoiceCurrency)!
+  const paid = ctx.currencies.byId(r.paymentCurrency)!
   const rate = p.conversionRate
   return {
     id: p.id,
@@ -77,7 +82,7 @@ function shape(ctx: RouteContext, r: RequestRecord, p: DetectedPayment) {
     request: {
       requestId: r.requestId,
       paymentReference: r.paymentReference,
-      hasBeenPaid: hasBeenPaid(ctx.shared, r),
+      hasBeenPaid: hasBeenPaid(ctx, r),
       customerInfo: r.customerInfo,
       reference: r.reference,
     },
@@ -85,9 +90,9 @@ function shape(ctx: RouteContext, r: RequestRecord, p: DetectedPayment) {
 }
 
 /** `GET /v2/payments`: the caller's detected payments matching every filter, newest first, paginated. */
-export function searchPayments(ctx: RouteContext, q: PaymentSearchQuery) {
-  const found = ctx.world.requests
-    .all()
+export function searchPayments(ctx: Ctx, q: PaymentSearchQuery) {
+  const found = requestState(ctx.world)
+    .requests.all()
     .flatMap((r) => r.payments.filter((p) => matches(ctx, q, r, p)).map((p) => ({ r, p })))
     .sort(
       (a, b) =>

@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, NotFoundError } from '../../contract/sandbox-error.ts'
 
 /** 404 `Recurring payment not found`. */
 export class RecurringPaymentNotFoundError extends NotFoundError {

@@ -5,10 +5,15 @@
 import type { Address, Hex } from 'viem'
 import { RelayFailure, type SchedulePermitValues } from '../../chain/index.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import { createRequest, startListening } from '../requests/model.ts'
+import type { World } from '../../contract/world.ts'
+import { createRequest, requestState, startListening } from '../requests/index.ts'
+import { inWorld, type Uses } from '../services.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
+import { payoutState } from './state.ts'
+
+type Ctx = Uses<
+  'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'
+>
 
 /** Seconds between two payments of each frequency (the proxy takes a fixed period: a month is 30 days). */
 export const PERIOD_SECONDS = {
@@ -28,7 +33,7 @@ export function payoutOfChildRequest(
   world: World,
   requestId: string,
 ): { id: string; index: number } | undefined {
-  for (const payout of world.recurringPayouts.all()) {
+  for (const payout of payoutState(world).recurringPayouts.all()) {
     const child = payout.requests.find((r) => r.requestId === requestId)
     if (child) return { id: payout.id, index: child.index }
   }
@@ -36,17 +41,17 @@ export function payoutOfChildRequest(
 }
 
 /** A context that outlives the call that created it (timed tasks run after the HTTP call has returned). */
-export function worldContext(ctx: RouteContext): RouteContext {
-  return { shared: ctx.shared, tenant: ctx.tenant, world: ctx.world }
+export function worldContext(ctx: Ctx): Ctx {
+  return inWorld(ctx, ctx.world)
 }
 
 /**
  * Schedules the payout's next payment at its due time, or at `notBefore` when that is later (a payment is
  * never recorded before the one it follows, nor before the payout was (re)activated).
  */
-export async function scheduleNext(ctx: RouteContext, id: string, notBefore: Date): Promise<void> {
+export async function scheduleNext(ctx: Ctx, id: string, notBefore: Date): Promise<void> {
   const { world } = ctx
-  const payout = world.recurringPayouts.get(id)
+  const payout = payoutState(world).recurringPayouts.get(id)
   if (payout?.status !== 'active' || payout.processedPayments >= payout.totalPayments) return
   const index = payout.processedPayments + 1
   const due = dueDate(payout, index)
@@ -55,14 +60,14 @@ export async function scheduleNext(ctx: RouteContext, id: string, notBefore: Dat
   const timerId = world.clock.schedule(at, `recurring payout ${id}: payment ${index}`, () =>
     runPayment(ctx, id, index, at),
   )
-  await world.recurringPayouts.update(id, (draft) => {
+  await payoutState(world).recurringPayouts.update(id, (draft) => {
     draft.timerId = timerId
     draft.nextPaymentDate = at.toISOString()
   })
 }
 
 /** The child request of payment `index`: created on its first attempt (and announced), reused on a retry. */
-async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, index: number) {
+async function childRequest(ctx: Ctx, payout: RecurringPayoutRecord, index: number) {
   const existing = payout.requests.find((r) => r.index === index)
   if (existing) return existing
   const record = await createRequest(ctx, {
@@ -74,13 +79,15 @@ async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, in
     originalRequestId: payout.originalRequestId,
     originalRequestPaymentReference: payout.originalRequestPaymentReference,
   })
+  // Its payment.confirmed is the relayer's (with recurringPayment), not the detector's.
+  requestState(ctx.world).announcedElsewhere.add(record.requestId)
   // The service watches each execution's reference, as it does once a request's calldata was asked for.
   await startListening(ctx, record)
   const child = { index, requestId: record.requestId, paymentReference: record.paymentReference }
-  await ctx.world.recurringPayouts.update(payout.id, (draft) => {
+  await payoutState(ctx.world).recurringPayouts.update(payout.id, (draft) => {
     draft.requests.push(child)
   })
-  ctx.shared.events.emit(ctx.world, 'request.recurring', {
+  ctx.events.emit(ctx.world, 'request.recurring', {
     originalRequestId: payout.originalRequestId,
     originalRequestPaymentReference: payout.originalRequestPaymentReference,
     requestId: child.requestId,
@@ -91,11 +98,12 @@ async function childRequest(ctx: RouteContext, payout: RecurringPayoutRecord, in
 }
 
 /** Triggers payment `index` on chain and records the outcome (payment and next timer, or pause). */
-async function runPayment(ctx: RouteContext, id: string, index: number, at: Date): Promise<void> {
-  const { world, shared } = ctx
-  const payout = world.recurringPayouts.get(id)
+async function runPayment(ctx: Ctx, id: string, index: number, at: Date): Promise<void> {
+  const { world } = ctx
+  const shared = ctx
+  const payout = payoutState(world).recurringPayouts.get(id)
   if (payout?.status !== 'active' || payout.processedPayments + 1 !== index) return
-  await world.recurringPayouts.update(id, (draft) => {
+  await payoutState(world).recurringPayouts.update(id, (draft) => {
     draft.timerId = null
   })
   const child = await childRequest(ctx, payout, index)
@@ -118,7 +126,7 @@ async function runPayment(ctx: RouteContext, id: string, index: number, at: Date
       dueAt: dueDate(payout, index),
     })
     const amount = fromBaseUnits(paid.amount, currency.decimals)
-    const updated = await world.recurringPayouts.update(id, (draft) => {
+    const updated = await payoutState(world).recurringPayouts.update(id, (draft) => {
       draft.processedPayments = index
       draft.lastPaymentDate = at.toISOString()
       draft.nextPaymentDate = null
@@ -163,7 +171,7 @@ async function runPayment(ctx: RouteContext, id: string, index: number, at: Date
   } catch (error) {
     const failure =
       error instanceof RelayFailure ? error : new RelayFailure(`Payment failed: ${String(error)}`, 'failed')
-    await world.recurringPayouts.update(id, (draft) => {
+    await payoutState(world).recurringPayouts.update(id, (draft) => {
       if (draft.status === 'active') draft.status = 'paused'
       draft.failureCount += 1
       draft.failureReason = failure.reason

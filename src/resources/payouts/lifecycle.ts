@@ -3,9 +3,9 @@
 // cancelled payout answers 400 with the state (the documents only name the `already active` case).
 import { type Address, type Hex, isAddressEqual, parseSignature, recoverTypedDataAddress } from 'viem'
 import { permitStruct, SCHEDULE_PERMIT_TYPES, type SchedulePermitValues } from '../../chain/index.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { approveTransaction } from '../pay/calldata.ts'
-import { setRecurrenceStopped } from '../requests/model.ts'
+import { approveTransaction } from '../pay/index.ts'
+import { setRecurrenceStopped } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
 import {
   InvalidActionError,
   InvalidPermitSignatureError,
@@ -14,13 +14,18 @@ import {
 } from './errors.ts'
 import { scheduleNext, worldContext } from './execution.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
+import { payoutState } from './state.ts'
+
+type Ctx = Uses<
+  'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'
+>
 
 /** Half the secp256k1 order: the proxy (like OpenZeppelin's ECDSA) refuses signatures with a larger `s`. */
 const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
 
 /** The caller's recurring payout, or 404 `Recurring payment not found`. */
-export function getPayout(ctx: RouteContext, id: string): RecurringPayoutRecord {
-  const payout = ctx.world.recurringPayouts.get(id)
+export function getPayout(ctx: Ctx, id: string): RecurringPayoutRecord {
+  const payout = payoutState(ctx.world).recurringPayouts.get(id)
   if (!payout) throw new RecurringPaymentNotFoundError()
   return payout
 }
@@ -65,14 +70,14 @@ async function signedByPayer(payout: RecurringPayoutRecord, signature: string): 
 }
 
 /** `POST /v2/payouts/recurring/{id}`: checks the permit signature, activates, schedules the first payment. */
-export async function activatePayout(ctx: RouteContext, id: string, signature: string) {
+export async function activatePayout(ctx: Ctx, id: string, signature: string) {
   const payout = getPayout(ctx, id)
   if (payout.status === 'active') throw new RecurringPaymentStateError('Recurring payment is already active')
   if (payout.status !== 'pending') {
     throw new RecurringPaymentStateError(`Recurring payment is ${payout.status}`)
   }
   if (!(await signedByPayer(payout, signature))) throw new InvalidPermitSignatureError()
-  await ctx.world.recurringPayouts.update(id, (draft) => {
+  await payoutState(ctx.world).recurringPayouts.update(id, (draft) => {
     draft.status = 'active'
     draft.signature = signature.toLowerCase()
   })
@@ -80,14 +85,14 @@ export async function activatePayout(ctx: RouteContext, id: string, signature: s
   return { message: 'Recurring payment activated successfully', id, status: 'active' as const }
 }
 
-async function cancel(ctx: RouteContext, payout: RecurringPayoutRecord) {
+async function cancel(ctx: Ctx, payout: RecurringPayoutRecord) {
   if (payout.status === 'cancelled')
     throw new RecurringPaymentStateError('Recurring payment is already cancelled')
   if (payout.status === 'completed') {
     throw new RecurringPaymentStateError('Cannot cancel a completed recurring payment')
   }
   if (payout.timerId !== null) ctx.world.clock.cancel(payout.timerId)
-  const updated = (await ctx.world.recurringPayouts.update(payout.id, (draft) => {
+  const updated = (await payoutState(ctx.world).recurringPayouts.update(payout.id, (draft) => {
     draft.status = 'cancelled'
     draft.timerId = null
     draft.nextPaymentDate = null
@@ -115,9 +120,9 @@ async function cancel(ctx: RouteContext, payout: RecurringPayoutRecord) {
   }
 }
 
-async function unpause(ctx: RouteContext, payout: RecurringPayoutRecord) {
+async function unpause(ctx: Ctx, payout: RecurringPayoutRecord) {
   if (payout.status !== 'paused') throw new RecurringPaymentStateError('Recurring payment is not paused')
-  await ctx.world.recurringPayouts.update(payout.id, (draft) => {
+  await payoutState(ctx.world).recurringPayouts.update(payout.id, (draft) => {
     draft.status = 'active'
   })
   // The missed payment is due now: it runs on the next clock tick, and the ones after it follow in order.
@@ -135,7 +140,7 @@ async function unpause(ctx: RouteContext, payout: RecurringPayoutRecord) {
 }
 
 /** `PATCH /v2/payouts/recurring/{id}` with `{action}`: cancel or unpause. */
-export async function updatePayout(ctx: RouteContext, id: string, action: string) {
+export async function updatePayout(ctx: Ctx, id: string, action: string) {
   if (action !== 'cancel' && action !== 'unpause') throw new InvalidActionError(action)
   const payout = getPayout(ctx, id)
   return action === 'cancel' ? cancel(ctx, payout) : unpause(ctx, payout)

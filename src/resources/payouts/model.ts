@@ -5,22 +5,38 @@
 // 10 years, so that other tenants moving the shared chain's time forward do not expire it.
 import { type Address, getAddress, isAddressEqual, maxUint128 } from 'viem'
 import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '../../chain/index.ts'
-import { percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import { feeUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { approveTransaction, NO_FEE_ADDRESS } from '../pay/calldata.ts'
-import { buildPayment } from '../pay/model.ts'
-import { RequestFieldError } from '../requests/errors.ts'
-import { createRequest } from '../requests/model.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
+import { approveTransaction, buildPayment, NO_FEE_ADDRESS } from '../pay/index.ts'
+import { createRequest, requestState } from '../requests/index.ts'
+import type { Uses } from '../services.ts'
 import { RecurringNotAvailableError } from './errors.ts'
 import { PERIOD_SECONDS } from './execution.ts'
 import type { PayoutBody, RecurringPayoutRecord } from './schema.ts'
+import { payoutState } from './state.ts'
+
+type Ctx = Uses<
+  | 'chains'
+  | 'compliance'
+  | 'conversion'
+  | 'currencies'
+  | 'directory'
+  | 'events'
+  | 'ids'
+  | 'networks'
+  | 'offrampAddress'
+  | 'operator'
+  | 'paymentReferences'
+  | 'relayers'
+  | 'worlds'
+>
 
 /** Grace after the last due date before the signed permit expires (see the note above). */
 const DEADLINE_GRACE_SECONDS = 10 * 365 * 86_400
 
 /** `POST /v2/payouts` without recurrence: a request plus its payment calldata, as the pay endpoint builds it. */
-export async function createOneTimePayout(ctx: RouteContext, body: PayoutBody) {
+export async function createOneTimePayout(ctx: Ctx, body: PayoutBody) {
   const wallet = body.payerWallet ?? body.payerAddress
   const record = await createRequest(ctx, {
     amount: body.amount,
@@ -39,16 +55,16 @@ export async function createOneTimePayout(ctx: RouteContext, body: PayoutBody) {
     return { requestId: record.requestId, paymentReference: record.paymentReference, ...payment }
   } catch (error) {
     // No calldata, no payout: the request the call created must not stay behind.
-    ctx.world.requests.delete(record.requestId)
-    ctx.world.requestsByReference.delete(record.paymentReference)
+    requestState(ctx.world).requests.delete(record.requestId)
+    requestState(ctx.world).requestsByReference.delete(record.paymentReference)
     throw error
   }
 }
 
 /** What every still-running payout of `payer` on this proxy and token will pull: the allowance it already needs. */
-function committedAllowance(ctx: RouteContext, payer: Address, network: string, token: Address): bigint {
+function committedAllowance(ctx: Ctx, payer: Address, network: string, token: Address): bigint {
   let total = 0n
-  for (const p of ctx.world.recurringPayouts.all()) {
+  for (const p of payoutState(ctx.world).recurringPayouts.all()) {
     if (p.status !== 'active' && p.status !== 'paused') continue
     if (p.network !== network || !isAddressEqual(p.payer as Address, payer)) continue
     if (!isAddressEqual(p.permit.token as Address, token)) continue
@@ -59,23 +75,23 @@ function committedAllowance(ctx: RouteContext, payer: Address, network: string, 
 }
 
 /** Checks what the recurring flow needs beyond the request rules; returns the live chain's proxy and token. */
-function recurringTarget(ctx: RouteContext, body: PayoutBody) {
-  const currency = ctx.shared.currencies.byId(body.paymentCurrency)
+function recurringTarget(ctx: Ctx, body: PayoutBody) {
+  const currency = ctx.currencies.byId(body.paymentCurrency)
   if (!currency) return null // createRequest answers the unknown currency
   if (currency.type !== 'ERC20') {
-    throw new RequestFieldError('paymentCurrency', 'Recurring payments are only available for ERC-20 tokens')
+    throw new OneFieldError('paymentCurrency', 'Recurring payments are only available for ERC-20 tokens')
   }
-  const invoice = ctx.shared.currencies.byId(body.invoiceCurrency)
+  const invoice = ctx.currencies.byId(body.invoiceCurrency)
   if (!invoice) return null
   if (invoice.id !== currency.id) {
-    throw new RequestFieldError(
+    throw new OneFieldError(
       'invoiceCurrency',
       'Recurring payouts must be invoiced in their payment currency (no conversion for recurring payments)',
     )
   }
-  const chain = ctx.shared.chains.get(currency.network)
+  const chain = ctx.chains.get(currency.network)
   const proxy = chain?.contracts[RECURRING_PROXY]
-  if (!chain || !proxy || !ctx.shared.relayers.has(currency.network)) {
+  if (!chain || !proxy || !ctx.relayers.has(currency.network)) {
     throw new RecurringNotAvailableError(
       chain
         ? `Recurring payments are not available on ${currency.network}: no recurring payment proxy is published there`
@@ -86,19 +102,16 @@ function recurringTarget(ctx: RouteContext, body: PayoutBody) {
 }
 
 /** `POST /v2/payouts` with recurrence: a pending payout, its SchedulePermit and the approval still missing. */
-export async function createRecurringPayout(ctx: RouteContext, body: PayoutBody) {
+export async function createRecurringPayout(ctx: Ctx, body: PayoutBody) {
   const recurrence = body.recurrence!
   const target = recurringTarget(ctx, body)
   const amount = target ? toBaseUnits(body.amount, target.currency.decimals) : 0n
   if (target && (amount === 0n || amount > maxUint128)) {
-    throw new RequestFieldError(
-      'amount',
-      `amount does not fit ${target.currency.id} (1 base unit to 2^128-1)`,
-    )
+    throw new OneFieldError('amount', `amount does not fit ${target.currency.id} (1 base unit to 2^128-1)`)
   }
   const firstPayment = Math.floor(parseDateOrTimestamp(recurrence.startDate)!.getTime() / 1000)
   if (firstPayment > 2 ** 32 - 1) {
-    throw new RequestFieldError('recurrence.startDate', 'Start date is too far in the future')
+    throw new OneFieldError('recurrence.startDate', 'Start date is too far in the future')
   }
   const parent = await createRequest(ctx, {
     amount: body.amount,
@@ -112,7 +125,7 @@ export async function createRecurringPayout(ctx: RouteContext, body: PayoutBody)
   })
   const { chain, proxy, token, currency } = target!
   const payer = getAddress(recurrence.payer)
-  const fee = body.feePercentage ? percentageOf(amount, body.feePercentage) : 0n
+  const fee = feeUnits(amount, body.feePercentage)
   const period = PERIOD_SECONDS[recurrence.frequency]
   const permit = {
     subscriber: payer,
@@ -125,7 +138,7 @@ export async function createRecurringPayout(ctx: RouteContext, body: PayoutBody)
     periodSeconds: period,
     firstPayment,
     totalPayments: recurrence.totalPayments,
-    nonce: `0x${ctx.shared.ids.hex(32)}` as const,
+    nonce: `0x${ctx.ids.hex(32)}` as const,
     deadline: firstPayment + recurrence.totalPayments * period + DEADLINE_GRACE_SECONDS,
     strictOrder: true,
   }
@@ -134,8 +147,8 @@ export async function createRecurringPayout(ctx: RouteContext, body: PayoutBody)
   const needed = (amount + fee) * BigInt(recurrence.totalPayments) + existing
   const current = await chain.allowance(token, payer, proxy)
   const additional = needed > current ? needed - current : 0n
-  const id = ctx.shared.ids.ulid(ctx.world.clock.now().getTime())
-  await ctx.world.recurringPayouts.insert({
+  const id = ctx.ids.ulid(ctx.world.clock.now().getTime())
+  await payoutState(ctx.world).recurringPayouts.insert({
     id,
     status: 'pending',
     network: currency.network,

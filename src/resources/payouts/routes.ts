@@ -1,8 +1,28 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { activatePayout, getPayout, payoutStatus, updatePayout } from './lifecycle.ts'
 import { createOneTimePayout, createRecurringPayout } from './model.ts'
 import { ActivateBody, PayoutBody, PayV1Body, UpdateBody } from './schema.ts'
+
+const defineRoute =
+  routesUsing<
+    Services<
+      | 'chains'
+      | 'compliance'
+      | 'conversion'
+      | 'currencies'
+      | 'directory'
+      | 'events'
+      | 'ids'
+      | 'networks'
+      | 'offrampAddress'
+      | 'operator'
+      | 'paymentReferences'
+      | 'relayers'
+      | 'worlds'
+    >
+  >()
 
 const IdParams = z.object({ id: z.string() })
 
@@ -11,7 +31,8 @@ export const payoutRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v1/pay',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Initiate a payment (v1): a request and its calldata in one call, requestID with a capital D',
     statuses: [201],
     body: PayV1Body,
@@ -23,7 +44,8 @@ export const payoutRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/payouts',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Initiate a payment: one-time (request + calldata) or recurring (permit + approval)',
     statuses: [201],
     body: PayoutBody,
@@ -37,7 +59,8 @@ export const payoutRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/payouts/recurring/:id',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Submit the recurring payment permit signature (activates the schedule)',
     statuses: [201, 404],
     params: IdParams,
@@ -49,7 +72,8 @@ export const payoutRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/payouts/recurring/:id',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Get the status of a recurring payment',
     statuses: [200, 404],
     params: IdParams,
@@ -60,7 +84,8 @@ export const payoutRoutes = [
   defineRoute({
     method: 'PATCH',
     path: '/v2/payouts/recurring/:id',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Cancel or unpause a recurring payment',
     statuses: [200, 404],
     params: IdParams,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { Address, DateOrTimestamp, Percentage, PositiveAmount } from '../../contract/primitives.ts'
-import { CustomerInfo } from '../requests/schema.ts'
+import { CustomerInfo } from '../requests/index.ts'
 
 /** How often a recurring payout pays. */
 export const Frequency = z.enum(['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'])

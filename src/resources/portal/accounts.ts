@@ -3,13 +3,16 @@
 // tenant); sessions last a day of real time; the cookie is `SameSite=Lax` without `Secure`, so that it works on
 // http://localhost (same-site across ports).
 import { randomBytes } from 'node:crypto'
+import type { TenantDirectory } from '../../auth/directory.ts'
 import type { PlatformAccount } from '../../auth/portal-credentials.ts'
 import { portalSessionPlatform, SESSION_COOKIE, sessionTokenOf } from '../../auth/portal-session.ts'
 import type { NeutralRequest } from '../../contract/neutral.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
+import type { Uses } from '../services.ts'
 import { AlreadyLoggedInError, EmailTakenError, InvalidCredentialsError } from './errors.ts'
 import { DUMMY_CREDENTIALS, hashPassword, verifyPassword } from './password.ts'
 import type { CredentialsBody } from './schema.ts'
+
+type Ctx = Uses<'directory' | 'ids' | 'now'> & { directory: TenantDirectory }
 
 const SESSION_SECONDS = 86400
 
@@ -21,31 +24,31 @@ function sessionCookie(token: string): string {
 /** The Set-Cookie header that ends one. */
 export const CLEARED_SESSION_COOKIE = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`
 
-function refuseLoggedIn(ctx: RouteContext, request: NeutralRequest): void {
-  if (portalSessionPlatform(request.headers, ctx.shared)) throw new AlreadyLoggedInError()
+function refuseLoggedIn(ctx: Ctx, request: NeutralRequest): void {
+  if (portalSessionPlatform(request.headers, ctx)) throw new AlreadyLoggedInError()
 }
 
-function openSession(ctx: RouteContext, platform: PlatformAccount): string {
+function openSession(ctx: Ctx, platform: PlatformAccount): string {
   const token = randomBytes(32).toString('hex')
-  ctx.shared.directory.portal.sessions.set(token, {
+  ctx.directory.portal.sessions.set(token, {
     platformId: platform.id,
-    expiresAt: ctx.shared.now().getTime() + SESSION_SECONDS * 1000,
+    expiresAt: ctx.now().getTime() + SESSION_SECONDS * 1000,
   })
   return sessionCookie(token)
 }
 
 /** `POST /auth/register`: a new platform, logged in at once. Answers the account and its Set-Cookie. */
-export async function register(ctx: RouteContext, request: NeutralRequest, body: CredentialsBody) {
+export async function register(ctx: Ctx, request: NeutralRequest, body: CredentialsBody) {
   refuseLoggedIn(ctx, request)
-  const portal = ctx.shared.directory.portal
+  const portal = ctx.directory.portal
   const email = body.email.toLowerCase()
   if (portal.platformsByEmail.has(email)) throw new EmailTakenError()
   const { salt, hash } = await hashPassword(body.password)
   // scrypt yields: a concurrent registration of the same email may have won meanwhile
   if (portal.platformsByEmail.has(email)) throw new EmailTakenError()
-  const now = ctx.shared.now()
+  const now = ctx.now()
   const platform: PlatformAccount = {
-    id: ctx.shared.ids.ulid(now.getTime()),
+    id: ctx.ids.ulid(now.getTime()),
     email,
     passwordSalt: salt,
     passwordHash: hash,
@@ -60,9 +63,9 @@ export async function register(ctx: RouteContext, request: NeutralRequest, body:
 }
 
 /** `POST /auth/login`: checks the password (scrypt, constant-time) and opens a session. */
-export async function login(ctx: RouteContext, request: NeutralRequest, body: CredentialsBody) {
+export async function login(ctx: Ctx, request: NeutralRequest, body: CredentialsBody) {
   refuseLoggedIn(ctx, request)
-  const platform = ctx.shared.directory.portal.platformsByEmail.get(body.email.toLowerCase())
+  const platform = ctx.directory.portal.platformsByEmail.get(body.email.toLowerCase())
   const stored = platform ? { salt: platform.passwordSalt, hash: platform.passwordHash } : DUMMY_CREDENTIALS
   const valid = await verifyPassword(body.password, stored.salt, stored.hash)
   if (!platform || !valid) throw new InvalidCredentialsError()
@@ -70,14 +73,14 @@ export async function login(ctx: RouteContext, request: NeutralRequest, body: Cr
 }
 
 /** `POST /auth/logout`: ends the caller's session (the cookie that authenticated the call). */
-export function logout(ctx: RouteContext, request: NeutralRequest): void {
+export function logout(ctx: Ctx, request: NeutralRequest): void {
   const token = sessionTokenOf(request.headers.cookie)
-  if (token) ctx.shared.directory.portal.sessions.delete(token)
+  if (token) ctx.directory.portal.sessions.delete(token)
 }
 
 /** The platform of a cookie-session call. */
-export function callerPlatform(ctx: RouteContext): PlatformAccount {
-  const platform = ctx.shared.directory.portal.platformsById.get(ctx.caller?.platformId ?? '')
+export function callerPlatform(ctx: Ctx): PlatformAccount {
+  const platform = ctx.directory.portal.platformsById.get(ctx.caller?.platformId ?? '')
   if (!platform) throw new Error('a portal route ran without a cookie session')
   return platform
 }

@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../../errors/sandbox-error.ts'
+import { BadRequestError, NotFoundError } from '../../contract/sandbox-error.ts'
 
 /** 400: register and login refuse a caller that already has a live session (as the documents say). */
 export class AlreadyLoggedInError extends BadRequestError {

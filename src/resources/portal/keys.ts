@@ -2,11 +2,14 @@
 // disabling or deleting it makes authentication answer 401 (src/auth/portal-credentials.ts). Its webhooks are its
 // platform's.
 import { randomBytes } from 'node:crypto'
+import type { TenantDirectory } from '../../auth/directory.ts'
 import type { PortalKey } from '../../auth/portal-credentials.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
+import type { Uses } from '../services.ts'
 import { callerPlatform } from './accounts.ts'
 import { ApiKeyNotFoundError } from './errors.ts'
 import type { CreateKeyBody } from './schema.ts'
+
+type Ctx = Uses<'directory' | 'ids' | 'now' | 'webhooks'> & { directory: TenantDirectory }
 
 const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -23,14 +26,14 @@ export function keyView(key: PortalKey) {
 }
 
 /** `POST /key`: issues a key to the caller's platform. */
-export function createKey(ctx: RouteContext, body: CreateKeyBody): PortalKey {
+export function createKey(ctx: Ctx, body: CreateKeyBody): PortalKey {
   const platform = callerPlatform(ctx)
-  const portal = ctx.shared.directory.portal
+  const portal = ctx.directory.portal
   let value = newKeyValue()
   while (portal.standing(value) !== 'unknown') value = newKeyValue()
-  const now = ctx.shared.now()
+  const now = ctx.now()
   const key: PortalKey = {
-    id: ctx.shared.ids.ulid(now.getTime()),
+    id: ctx.ids.ulid(now.getTime()),
     platformId: platform.id,
     label: body.label,
     key: value,
@@ -39,33 +42,33 @@ export function createKey(ctx: RouteContext, body: CreateKeyBody): PortalKey {
     createdAt: now.toISOString(),
   }
   portal.keys.set(value, key)
-  ctx.shared.webhooks.registry.setOwner(value, platform.tenant)
+  ctx.webhooks.registry.setOwner(value, platform.tenant)
   return key
 }
 
 /** `GET /key`: the platform's keys, oldest first. */
-export function listKeys(ctx: RouteContext): PortalKey[] {
+export function listKeys(ctx: Ctx): PortalKey[] {
   const platform = callerPlatform(ctx)
-  return [...ctx.shared.directory.portal.keys.values()].filter((k) => k.platformId === platform.id)
+  return [...ctx.directory.portal.keys.values()].filter((k) => k.platformId === platform.id)
 }
 
-function ownKey(ctx: RouteContext, id: string): PortalKey {
+function ownKey(ctx: Ctx, id: string): PortalKey {
   const key = listKeys(ctx).find((k) => k.id === id)
   if (!key) throw new ApiKeyNotFoundError()
   return key
 }
 
 /** `PUT /key/{id}`: enables a disabled key, disables an enabled one. */
-export function toggleKey(ctx: RouteContext, id: string): PortalKey {
+export function toggleKey(ctx: Ctx, id: string): PortalKey {
   const key = ownKey(ctx, id)
   key.isActive = !key.isActive
   return key
 }
 
 /** `DELETE /key/{id}`: removes the key; it answers 401 from then on. */
-export function deleteKey(ctx: RouteContext, id: string): void {
+export function deleteKey(ctx: Ctx, id: string): void {
   const key = ownKey(ctx, id)
-  const portal = ctx.shared.directory.portal
+  const portal = ctx.directory.portal
   portal.keys.delete(key.key)
   portal.refuse(key.key)
 }

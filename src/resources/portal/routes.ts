@@ -1,9 +1,15 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
-import { zod3Invalid } from '../../errors/zod3-issues.ts'
+import type { TenantDirectory } from '../../auth/directory.ts'
+import { routesUsing } from '../../contract/route.ts'
+import { zod3Invalid } from '../../contract/zod3-issues.ts'
+import type { Services, Uses } from '../services.ts'
 import { CLEARED_SESSION_COOKIE, login, logout, register } from './accounts.ts'
 import { createKey, deleteKey, keyView, listKeys, toggleKey } from './keys.ts'
 import { ApiKeyView, CreateKeyBody, CredentialsBody, PlatformProfile } from './schema.ts'
+
+const defineRoute = routesUsing<
+  Services<'directory' | 'ids' | 'now' | 'webhooks'> & { directory: TenantDirectory }
+>()
 
 const KeyParams = z.object({ id: z.string() })
 
@@ -16,7 +22,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'POST',
       path: `${version}/auth/register`,
-      auth: 'public',
+      credentials: ['public'],
+      surface: 'api',
       summary: 'Register a platform with an email and password; logs it in (session_token cookie)',
       statuses: [201],
       body: CredentialsBody,
@@ -33,7 +40,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'POST',
       path: `${version}/auth/login`,
-      auth: 'public',
+      credentials: ['public'],
+      surface: 'api',
       summary: 'Log in with an email and password (sets the session_token cookie)',
       statuses: [200],
       body: CredentialsBody,
@@ -50,7 +58,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'POST',
       path: `${version}/auth/logout`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: 'End the session of the cookie',
       statuses: [200],
       handler(ctx, { request }) {
@@ -61,7 +70,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'POST',
       path: `${version}/key`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: "Create an API key for the session's platform",
       statuses: [201],
       body: CreateKeyBody,
@@ -72,7 +82,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'GET',
       path: `${version}/key`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: "The session's platform's API keys",
       statuses: [200],
       responses: { 200: z.array(ApiKeyView) },
@@ -81,7 +92,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'PUT',
       path: `${version}/key/:id`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: 'Enable or disable an API key',
       statuses: [200, 404],
       params: KeyParams,
@@ -91,7 +103,8 @@ export const portalRoutes = [
     defineRoute({
       method: 'DELETE',
       path: `${version}/key/:id`,
-      auth: 'api',
+      credentials: ['portal-session'],
+      surface: 'api',
       summary: 'Delete an API key (it answers 401 from then on)',
       statuses: [200, 404],
       params: KeyParams,
@@ -104,7 +117,8 @@ export const portalRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/platforms/me',
-    auth: 'api',
+    credentials: ['portal-session'],
+    surface: 'api',
     summary: "The session's platform profile",
     statuses: [200],
     responses: { 200: PlatformProfile },

@@ -1,23 +1,30 @@
 // Differences from the real service: the real API reads Chainlink (and other) feeds and offers no way to
 // set a rate; this is the sandbox's own control surface. Rates are USD prices; "1 from = rate to" sets the
 // USD price of `from` (of `to` when `from` is USD) and every route through that currency follows.
-import type { RouteContext } from '../../contract/route-context.ts'
-import { divWad, formatWad, mulWad, toWad, WAD } from './decimal.ts'
-import { RateFieldError } from './errors.ts'
+
+import { divWad, formatWad, mulWad, toWad, WAD } from '../../contract/decimal.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
+import type { Uses } from '../services.ts'
 import type { SetRatesBody } from './schema.ts'
+import { rateState } from './state.ts'
+
+type Ctx = Uses<'chains' | 'conversion' | 'currencies'>
 
 /** The largest USD price a currency may be given (10^15 USD). */
 const MAX_USD_PRICE = toWad('1000000000000000')
 
 /** The caller's rates: USD prices in force, which of them it set, and each executable route's rate. */
-export function listRates(ctx: RouteContext) {
-  const { shared, world } = ctx
+export function listRates(ctx: Ctx) {
+  const { world } = ctx
+  const shared = ctx
   const prices = shared.conversion.prices(world)
   const networks = [...shared.chains.keys()]
   return {
     source: shared.conversion.fixture.source,
     usd: Object.fromEntries([...prices].map(([id, wad]) => [id, formatWad(wad, 12)])),
-    overridden: world.rates.all().map((r) => r.currency),
+    overridden: rateState(world)
+      .rates.all()
+      .map((r) => r.currency),
     routes: networks.flatMap((network) => {
       const stack = shared.conversion.stackFor(world, network)
       return shared.conversion.routes(network).map((r) => ({
@@ -33,10 +40,10 @@ export function listRates(ctx: RouteContext) {
 }
 
 /** Currencies that share a token with `id` (same network and address) move together: one feed serves them. */
-function aliasesOf(ctx: RouteContext, id: string): string[] {
-  const currency = ctx.shared.currencies.byId(id)!
+function aliasesOf(ctx: Ctx, id: string): string[] {
+  const currency = ctx.currencies.byId(id)!
   if (currency.type !== 'ERC20') return [currency.id]
-  return ctx.shared.currencies.all
+  return ctx.currencies.all
     .filter(
       (c) => c.network === currency.network && c.address.toLowerCase() === currency.address.toLowerCase(),
     )
@@ -44,26 +51,27 @@ function aliasesOf(ctx: RouteContext, id: string): string[] {
 }
 
 /** Applies "1 from = rate to" entries in order, then puts the caller's prices on every live chain. */
-export async function setRates(ctx: RouteContext, body: SetRatesBody) {
-  const { shared, world } = ctx
+export async function setRates(ctx: Ctx, body: SetRatesBody) {
+  const { world } = ctx
+  const shared = ctx
   const prices = shared.conversion.prices(world)
   const changed = new Map<string, bigint>()
   body.rates.forEach((entry, i) => {
     const from = shared.currencies.byId(entry.from)
-    if (!from) throw new RateFieldError(`rates.${i}.from`, `Currency ${entry.from} not found`)
+    if (!from) throw new OneFieldError(`rates.${i}.from`, `Currency ${entry.from} not found`)
     const to = shared.currencies.byId(entry.to)
-    if (!to) throw new RateFieldError(`rates.${i}.to`, `Currency ${entry.to} not found`)
-    if (from.id === to.id) throw new RateFieldError(`rates.${i}.to`, 'from and to must differ')
+    if (!to) throw new OneFieldError(`rates.${i}.to`, `Currency ${entry.to} not found`)
+    if (from.id === to.id) throw new OneFieldError(`rates.${i}.to`, 'from and to must differ')
     const rate = toWad(entry.rate)
-    if (rate === 0n) throw new RateFieldError(`rates.${i}.rate`, 'rate must be greater than 0')
+    if (rate === 0n) throw new OneFieldError(`rates.${i}.rate`, 'rate must be greater than 0')
     const [target, price] =
       from.id === 'USD'
         ? [to.id, divWad(WAD, rate)]
         : [from.id, prices.has(to.id) ? mulWad(rate, prices.get(to.id)!) : null]
-    if (price === null) throw new RateFieldError(`rates.${i}.to`, `No USD price is known for ${to.id}`)
-    if (price === 0n) throw new RateFieldError(`rates.${i}.rate`, 'rate is too small')
+    if (price === null) throw new OneFieldError(`rates.${i}.to`, `No USD price is known for ${to.id}`)
+    if (price === 0n) throw new OneFieldError(`rates.${i}.rate`, 'rate is too small')
     // Feeds answer int256 with 8 decimals: keep prices where every derived rate stays representable.
-    if (price > MAX_USD_PRICE) throw new RateFieldError(`rates.${i}.rate`, 'rate is too large')
+    if (price > MAX_USD_PRICE) throw new OneFieldError(`rates.${i}.rate`, 'rate is too large')
     for (const id of aliasesOf(ctx, target)) {
       prices.set(id, price)
       changed.set(id, price)
@@ -71,15 +79,15 @@ export async function setRates(ctx: RouteContext, body: SetRatesBody) {
   })
   const setAt = world.clock.now().toISOString()
   for (const [currency, price] of changed) {
-    world.rates.delete(currency)
-    await world.rates.insert({ currency, usd: formatWad(price), setAt })
+    rateState(world).rates.delete(currency)
+    await rateState(world).rates.insert({ currency, usd: formatWad(price), setAt })
   }
   if (shared.chains.size > 0) await shared.conversion.applyWorldRates(world)
   return listRates(ctx)
 }
 
 /** Forgets the caller's overrides: the fixture's rates (and the shared conversion contracts) apply again. */
-export function resetRates(ctx: RouteContext) {
-  for (const r of ctx.world.rates.all()) ctx.world.rates.delete(r.currency)
+export function resetRates(ctx: Ctx) {
+  for (const r of rateState(ctx.world).rates.all()) rateState(ctx.world).rates.delete(r.currency)
   return listRates(ctx)
 }

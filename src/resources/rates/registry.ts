@@ -16,12 +16,12 @@ import {
   type ProxyKind,
   sandboxAddress,
 } from '../../chain/index.ts'
+import { divWad, mulWad, toWad, unitsToWad } from '../../contract/decimal.ts'
 import type { NetworkTable } from '../../contract/networks.ts'
-import type { World } from '../../store/world.ts'
-import type { CurrencyCatalog } from '../currencies/catalog.ts'
-import type { CurrencyFixture } from '../currencies/schema.ts'
-import { divWad, toWad } from './decimal.ts'
+import type { World } from '../../contract/world.ts'
+import type { CurrencyCatalog, CurrencyFixture } from '../currencies/index.ts'
 import { RatesFixture } from './schema.ts'
+import { rateState } from './state.ts'
 
 /** A conversion route on one network: invoice currency -> payment currency, and the feed behind it. */
 export interface ConversionRoute {
@@ -65,7 +65,7 @@ export class ConversionRegistry {
   /** USD prices (wads) in force for `world`: the fixture, then the world's overrides. */
   prices(world: World | null): Map<string, bigint> {
     const prices = new Map(Object.entries(this.fixture.usd).map(([id, v]) => [id, toWad(v)]))
-    for (const r of world?.rates.all() ?? []) prices.set(r.currency, toWad(r.usd))
+    for (const r of world ? rateState(world).rates.all() : []) prices.set(r.currency, toWad(r.usd))
     return prices
   }
 
@@ -75,6 +75,15 @@ export class ConversionRegistry {
     const from = prices.get(fromId)
     const to = prices.get(toId)
     return from && to ? divWad(from, to) : null
+  }
+
+  /**
+   * What `units` base units of `currencyId` (with `decimals`) are worth in USD, as a wad; null without a price.
+   * The one USD conversion of the sandbox: statuses, payment records and payment routes all read it.
+   */
+  usdValue(world: World | null, currencyId: string, units: bigint, decimals: number): bigint | null {
+    const rate = this.rate(world, currencyId, 'USD')
+    return rate === null ? null : mulWad(unitsToWad(units, decimals), rate)
   }
 
   /** The routes of conversion-routes.json on `network` that the sandbox can execute (price and proxy known). */
@@ -91,7 +100,7 @@ export class ConversionRegistry {
 
   /** The conversion stack `world` pays through on `network` (its own once it set rates; published addresses off chain). */
   stackFor(world: World | null, network: string): ConversionStack | null {
-    if (world && world.rates.size > 0) {
+    if (world && rateState(world).rates.size > 0) {
       const own = this.#tenantStacks.get(worldKey(world))?.get(network)
       if (own) return own
     }

@@ -1,13 +1,17 @@
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { listRates, resetRates, setRates } from './model.ts'
 import { SetRatesBody } from './schema.ts'
+
+const defineRoute = routesUsing<Services<'chains' | 'conversion' | 'currencies'>>()
 
 /** The sandbox's rate control: read, set (per tenant, on chain), reset to the fixture. */
 export const rateRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/rates',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "The caller's conversion rates: USD prices and each executable route",
     statuses: [200],
     handler: (ctx) => ({ status: 200, body: listRates(ctx) }),
@@ -15,7 +19,8 @@ export const rateRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/rates',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: 'Sets rates for the caller ({rates:[{from, to, rate}]}: 1 from = rate to); the chain follows',
     statuses: [200],
     body: SetRatesBody,
@@ -26,7 +31,8 @@ export const rateRoutes = [
   defineRoute({
     method: 'DELETE',
     path: '/__sandbox/rates',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Drops the caller's rate overrides (the fixture's rates apply again)",
     statuses: [200],
     handler: (ctx) => ({ status: 200, body: resetRates(ctx) }),

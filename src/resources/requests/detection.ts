@@ -4,14 +4,18 @@
 import type { Hex } from 'viem'
 import type { DetectedTransfer, DetectorSink } from '../../chain/index.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
-import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import { payoutOfChildRequest } from '../payouts/execution.ts'
-import { divWad, formatWad, formatWadFixed, mulWad, unitsToWad } from '../rates/decimal.ts'
+import { divWad, formatWad, formatWadFixed, unitsToWad } from '../../contract/decimal.ts'
+import type { World } from '../../contract/world.ts'
+import type { Services } from '../services.ts'
 import { paymentEventPayload } from './events.ts'
 import { isConversion, isFullyPaid } from './model.ts'
 import { isOfframpRequest, startOfframp } from './offramp.ts'
 import type { DetectedPayment, RequestRecord } from './schema.ts'
+import { requestState } from './state.ts'
+
+type Shared = Services<
+  'conversion' | 'currencies' | 'events' | 'ids' | 'log' | 'offrampAddress' | 'paymentReferences' | 'worlds'
+>
 
 const same = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase()
@@ -21,7 +25,7 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
  * as `to`, its token (ERC-20), the proxy of its payment network (fee proxy for same-currency requests,
  * conversion proxy for the others) and, for conversions, the invoice currency as the path's first hop.
  */
-export function paysRequest(shared: SharedState, record: RequestRecord, t: DetectedTransfer): boolean {
+export function paysRequest(shared: Shared, record: RequestRecord, t: DetectedTransfer): boolean {
   const toOfframp = record.offramp !== null && same(t.to, shared.offrampAddress)
   if (record.network !== t.network || !(same(t.to, record.paymentAddress) || toOfframp)) return false
   const paid = shared.currencies.byId(record.paymentCurrency)
@@ -46,7 +50,7 @@ export function paysRequest(shared: SharedState, record: RequestRecord, t: Detec
 }
 
 /** What a log counts for, in the invoice currency's base units (conversion events pad fiat to 8 decimals). */
-function creditedUnits(shared: SharedState, record: RequestRecord, t: DetectedTransfer): bigint {
+function creditedUnits(shared: Shared, record: RequestRecord, t: DetectedTransfer): bigint {
   if (!t.conversion) return t.amount
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   return invoice.type === 'ISO4217'
@@ -55,7 +59,7 @@ function creditedUnits(shared: SharedState, record: RequestRecord, t: DetectedTr
 }
 
 function toPayment(
-  shared: SharedState,
+  shared: Shared,
   world: World,
   record: RequestRecord,
   t: DetectedTransfer,
@@ -65,7 +69,7 @@ function toPayment(
   const credited = creditedUnits(shared, record, t)
   const creditedWad = unitsToWad(credited, invoice.decimals)
   const paidWad = unitsToWad(t.amount, paid.decimals)
-  const usd = shared.conversion.rate(world, invoice.id, 'USD')
+  const usd = shared.conversion.usdValue(world, invoice.id, credited, invoice.decimals)
   return {
     id: shared.ids.ulid(t.timestamp.getTime()),
     key: `${t.chainId}:${t.txHash}:${t.logIndex}`,
@@ -93,7 +97,7 @@ function toPayment(
     from: t.from,
     to: t.to,
     conversionRate: t.conversion && paidWad > 0n ? formatWad(divWad(creditedWad, paidWad), 12) : null,
-    amountInUsd: usd === null ? null : formatWadFixed(mulWad(creditedWad, usd), 2),
+    amountInUsd: usd === null ? null : formatWadFixed(usd, 2),
   }
 }
 
@@ -102,18 +106,18 @@ function toPayment(
 export type PaymentListener = (world: World, request: RequestRecord, payment: DetectedPayment) => void
 
 async function applyTo(
-  shared: SharedState,
+  shared: Shared,
   world: World,
   requestId: string,
   t: DetectedTransfer,
   onPayment?: PaymentListener,
 ): Promise<void> {
-  const record = world.requests.get(requestId)
+  const record = requestState(world).requests.get(requestId)
   if (!record || !paysRequest(shared, record, t)) return
   const payment = toPayment(shared, world, record, t)
   if (record.payments.some((p) => p.key === payment.key)) return
   const wasPaid = isFullyPaid(shared, record)
-  const updated = (await world.requests.update(requestId, (draft) => {
+  const updated = (await requestState(world).requests.update(requestId, (draft) => {
     draft.payments.push(payment)
     draft.payments.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex)
     draft.isListening = !isFullyPaid(shared, draft) && draft.payRequestedAt !== null
@@ -121,7 +125,7 @@ async function applyTo(
   onPayment?.(world, updated, payment)
   const paidNow = isFullyPaid(shared, updated)
   // A recurring payout's execution is announced by the relayer that sent it (with recurringPayment.id).
-  if (payoutOfChildRequest(world, requestId)) return
+  if (requestState(world).announcedElsewhere.has(requestId)) return
   if (isOfframpRequest(shared, updated)) {
     if (!paidNow) shared.events.emit(world, 'payment.partial', paymentEventPayload(shared, updated, payment))
     else if (!wasPaid) await startOfframp(shared, world, requestId, payment)
@@ -135,12 +139,12 @@ async function applyTo(
 }
 
 /** Drops payments of `chainId` from block `fromBlock` on, in every live world; listening resumes where it applies. */
-async function rollback(shared: SharedState, chainId: number, fromBlock: bigint): Promise<void> {
-  for (const world of shared.tenants.all()) {
-    for (const record of world.requests.all()) {
+async function rollback(shared: Shared, chainId: number, fromBlock: bigint): Promise<void> {
+  for (const world of shared.worlds.all()) {
+    for (const record of requestState(world).requests.all()) {
       const gone = record.payments.filter((p) => p.chainId === chainId && BigInt(p.blockNumber) >= fromBlock)
       if (gone.length === 0) continue
-      await world.requests.update(record.requestId, (draft) => {
+      await requestState(world).requests.update(record.requestId, (draft) => {
         draft.payments = draft.payments.filter((p) => !gone.some((g) => g.key === p.key))
         draft.isListening = !isFullyPaid(shared, draft) && draft.payRequestedAt !== null
       })
@@ -149,11 +153,11 @@ async function rollback(shared: SharedState, chainId: number, fromBlock: bigint)
 }
 
 /** The detector's sink: matches logs to the requests of every tenant through shared.paymentReferences. */
-export function createDetectionSink(shared: SharedState, onPayment?: PaymentListener): DetectorSink {
+export function createDetectionSink(shared: Shared, onPayment?: PaymentListener): DetectorSink {
   return {
     watches: (hash: Hex) => shared.paymentReferences.has(hash),
     async apply(transfers) {
-      const live = new Set(shared.tenants.all())
+      const live = new Set(shared.worlds.all())
       for (const t of transfers) {
         for (const entry of shared.paymentReferences.lookup(t.referenceHash, live)) {
           try {

@@ -1,10 +1,12 @@
 // Webhook payloads of the payment events (api-contract §5), built from a request and one detected payment.
 // Amounts are written as ethers' formatUnits writes them ("100.0"), as the documented examples show.
 import { fromBaseUnits } from '../../contract/amounts.ts'
-import type { SharedState } from '../../contract/route-context.ts'
-import { divWad, formatWad, toWad, WAD } from '../rates/decimal.ts'
+import { divWad, formatWad, toWad, WAD } from '../../contract/decimal.ts'
+import type { Services } from '../services.ts'
 import { isConversion, paidUnits } from './model.ts'
 import type { DetectedPayment, RequestRecord } from './schema.ts'
+
+type Shared = Services<'currencies'>
 
 /** A human amount with at least one decimal, as ethers v5 formatUnits writes it ("100" -> "100.0"). */
 export function ethersAmount(human: string): string {
@@ -21,7 +23,7 @@ export function requestEventFields(record: RequestRecord) {
 }
 
 /** The fees of one payment as webhooks list them (`network` for gas, `platform` for the proxy fee). */
-function eventFees(shared: SharedState, record: RequestRecord, payment: DetectedPayment) {
+function eventFees(shared: Shared, record: RequestRecord, payment: DetectedPayment) {
   const paymentCurrency = shared.currencies.byId(record.paymentCurrency)!
   const fees: { type: string; amount: string; currency: string }[] = [
     { type: 'network', amount: ethersAmount(payment.gasFee), currency: 'ETH' },
@@ -33,7 +35,7 @@ function eventFees(shared: SharedState, record: RequestRecord, payment: Detected
 
 /** Payload of `payment.confirmed` / `payment.partial` for `payment` (already recorded on `record`). */
 export function paymentEventPayload(
-  shared: SharedState,
+  shared: Shared,
   record: RequestRecord,
   payment: DetectedPayment,
   options: { isCryptoToFiat?: boolean; subStatus?: string } = {},

@@ -4,8 +4,11 @@
 // GET /v2/payments does; requests paid to the off-ramp (no payee) are never listed.
 import { isAddress } from 'viem'
 import { z } from 'zod'
-import type { RouteContext } from '../../contract/route-context.ts'
+import type { Uses } from '../services.ts'
+import { requestState } from './state.ts'
 import { hasBeenPaid, statusOf } from './status.ts'
+
+type Ctx = Uses<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 
 const integer = (field: string, min: number, max: number) =>
   z.string().refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, {
@@ -48,11 +51,11 @@ export const ListRequestsResponse = z.object({
 export type ListRequestsResponse = z.infer<typeof ListRequestsResponse>
 
 /** The caller's requests paid to `walletAddress`, newest first, one page of them. */
-export function listRequests(ctx: RouteContext, query: ListRequestsQuery): ListRequestsResponse {
+export function listRequests(ctx: Ctx, query: ListRequestsQuery): ListRequestsResponse {
   const wallet = query.walletAddress.toLowerCase()
   // all() is oldest first (insertion order); a stable sort keeps it for requests created in the same millisecond
-  const found = ctx.world.requests
-    .all()
+  const found = requestState(ctx.world)
+    .requests.all()
     .filter((r) => r.payee?.toLowerCase() === wallet)
     .reverse()
     .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
@@ -65,8 +68,8 @@ export function listRequests(ctx: RouteContext, query: ListRequestsQuery): ListR
       amount: r.amount,
       invoiceCurrency: r.invoiceCurrency,
       paymentCurrency: r.paymentCurrency,
-      hasBeenPaid: hasBeenPaid(ctx.shared, r),
-      status: statusOf(ctx.shared, r),
+      hasBeenPaid: hasBeenPaid(ctx, r),
+      status: statusOf(ctx, r),
       reference: r.reference,
       createdAt: r.createdAt,
       txHash: r.payments.at(-1)?.txHash ?? null,

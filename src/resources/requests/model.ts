@@ -8,10 +8,15 @@ import { toBaseUnits } from '../../contract/amounts.ts'
 import { checksum } from '../../contract/checksum.ts'
 import { keccakUtf8 } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
-import type { RouteContext, SharedState } from '../../contract/route-context.ts'
-import { destinationForClientId } from '../payee-destinations/model.ts'
-import { RequestFieldError, RequestNotFoundError } from './errors.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
+import { destinationForClientId } from '../payee-destinations/index.ts'
+import type { Services, Uses } from '../services.ts'
+import { RequestNotFoundError } from './errors.ts'
 import type { CreateRequestBody, RequestRecord } from './schema.ts'
+import { requestState } from './state.ts'
+
+type Ctx = Uses<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
+type Shared = Services<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 
 /** Request Network's payment reference: last 8 bytes of keccak256(lower(requestId + salt + address)). */
 export function paymentReferenceOf(requestId: string, salt: string, address: string): `0x${string}` {
@@ -23,14 +28,15 @@ function startOfUtcDay(date: Date): number {
 }
 
 /** Checks what zod cannot (currencies exist and fit their role, payee rules, start date) and stores the request. */
-export async function createRequest(ctx: RouteContext, body: CreateRequestBody): Promise<RequestRecord> {
-  const { shared, world } = ctx
+export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<RequestRecord> {
+  const { world } = ctx
+  const shared = ctx
   const invoice = shared.currencies.byId(body.invoiceCurrency)
-  if (!invoice) throw new RequestFieldError('invoiceCurrency', `Currency ${body.invoiceCurrency} not found`)
+  if (!invoice) throw new OneFieldError('invoiceCurrency', `Currency ${body.invoiceCurrency} not found`)
   const payment = shared.currencies.byId(body.paymentCurrency)
-  if (!payment) throw new RequestFieldError('paymentCurrency', `Currency ${body.paymentCurrency} not found`)
+  if (!payment) throw new OneFieldError('paymentCurrency', `Currency ${body.paymentCurrency} not found`)
   if (payment.type === 'ISO4217') {
-    throw new RequestFieldError(
+    throw new OneFieldError(
       'paymentCurrency',
       `${payment.id} is a fiat currency and cannot be a payment currency`,
     )
@@ -41,12 +47,12 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
   const payeeInput =
     body.payee ?? (grant && !cryptoToFiat ? destinationForClientId(world, grant)?.payee : undefined)
   if (!payeeInput && !cryptoToFiat) {
-    throw new RequestFieldError('payee', 'payee is required unless isCryptoToFiatAvailable is true')
+    throw new OneFieldError('payee', 'payee is required unless isCryptoToFiatAvailable is true')
   }
   if (body.recurrence) {
     const start = parseDateOrTimestamp(body.recurrence.startDate)!
     if (startOfUtcDay(start) < startOfUtcDay(world.clock.now())) {
-      throw new RequestFieldError('recurrence.startDate', 'Start date cannot be in the past')
+      throw new OneFieldError('recurrence.startDate', 'Start date cannot be in the past')
     }
   }
   const payee = payeeInput ? checksum(payeeInput) : null
@@ -63,7 +69,7 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
     salt,
   })
   const requestId = `01${createHash('sha256').update(canonical).digest('hex')}`
-  const record = await world.requests.insert({
+  const record = await requestState(world).requests.insert({
     requestId,
     clientId: grant?.clientId ?? null,
     origin: grant?.origin ?? null,
@@ -90,44 +96,40 @@ export async function createRequest(ctx: RouteContext, body: CreateRequestBody):
     offramp: null,
     offrampState: null,
   })
-  world.requestsByReference.set(record.paymentReference, record.requestId)
+  requestState(world).requestsByReference.set(record.paymentReference, record.requestId)
   // Payments are matched across tenants by reference: every request must be in this index.
   shared.paymentReferences.add(record.paymentReference, world, record.requestId)
   return record
 }
 
 /** The caller's request with this id, or 404 `Request not found`. */
-export function getRequest(ctx: RouteContext, requestId: string): RequestRecord {
-  const record = ctx.world.requests.get(requestId.toLowerCase())
+export function getRequest(ctx: Ctx, requestId: string): RequestRecord {
+  const record = requestState(ctx.world).requests.get(requestId.toLowerCase())
   if (!record) throw new RequestNotFoundError()
   return record
 }
 
 /** The caller's request with this payment reference, or 404 `Request not found`. */
-export function getRequestByReference(ctx: RouteContext, paymentReference: string): RequestRecord {
-  const id = ctx.world.requestsByReference.get(paymentReference.toLowerCase())
+export function getRequestByReference(ctx: Ctx, paymentReference: string): RequestRecord {
+  const id = requestState(ctx.world).requestsByReference.get(paymentReference.toLowerCase())
   if (!id) throw new RequestNotFoundError()
   return getRequest(ctx, id)
 }
 
 /** Marks a request as listened to (the service starts listening on its reference at the first /pay call). */
-export async function startListening(ctx: RouteContext, record: RequestRecord): Promise<void> {
-  const listening = !isFullyPaid(ctx.shared, record)
+export async function startListening(ctx: Ctx, record: RequestRecord): Promise<void> {
+  const listening = !isFullyPaid(ctx, record)
   if (record.payRequestedAt && record.isListening === listening) return
-  await ctx.world.requests.update(record.requestId, (draft) => {
+  await requestState(ctx.world).requests.update(record.requestId, (draft) => {
     draft.payRequestedAt ??= ctx.world.clock.now().toISOString()
     draft.isListening = listening
   })
 }
 
 /** Sets `isRecurrenceStopped` on one request (a recurring payout's original, when the payout is cancelled). */
-export async function setRecurrenceStopped(
-  ctx: RouteContext,
-  requestId: string,
-  stopped: boolean,
-): Promise<void> {
+export async function setRecurrenceStopped(ctx: Ctx, requestId: string, stopped: boolean): Promise<void> {
   const record = getRequest(ctx, requestId)
-  await ctx.world.requests.update(record.requestId, (draft) => {
+  await requestState(ctx.world).requests.update(record.requestId, (draft) => {
     draft.isRecurrenceStopped = stopped
   })
 }
@@ -138,7 +140,7 @@ export function isConversion(record: RequestRecord): boolean {
 }
 
 /** Whether detected payments cover the expected amount. */
-export function isFullyPaid(shared: SharedState, record: RequestRecord): boolean {
+export function isFullyPaid(shared: Shared, record: RequestRecord): boolean {
   return record.payments.length > 0 && remainingUnits(shared, record) <= 0n
 }
 
@@ -148,12 +150,12 @@ export function paidUnits(record: RequestRecord): bigint {
 }
 
 /** Expected minus paid, in the invoice currency's base units (negative on overpayment). */
-export function remainingUnits(shared: SharedState, record: RequestRecord): bigint {
+export function remainingUnits(shared: Shared, record: RequestRecord): bigint {
   return expectedUnits(shared, record) - paidUnits(record)
 }
 
 /** The expected amount in the invoice currency's base units. */
-export function expectedUnits(shared: SharedState, record: RequestRecord): bigint {
+export function expectedUnits(shared: Shared, record: RequestRecord): bigint {
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   return toBaseUnits(record.amount, invoice.decimals)
 }

@@ -2,10 +2,14 @@
 // deposit address, the off-ramp walks through the documented sub-statuses on the tenant clock
 // (world.rules.offrampStepSeconds apart, so tests advance the clock instead of waiting) and ends as
 // world.rules.offrampOutcome says: fiat_sent (then payment.confirmed with isCryptoToFiat), failed or bounced.
-import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
+import { paymentDetailState } from '../payment-details/index.ts'
+import type { Services } from '../services.ts'
 import { paymentEventPayload, requestEventFields } from './events.ts'
 import type { DetectedPayment, OfframpState, RequestRecord } from './schema.ts'
+import { requestState } from './state.ts'
+
+type Shared = Services<'currencies' | 'events' | 'ids' | 'offrampAddress'>
 
 type SubStatus = OfframpState['subStatus']
 
@@ -17,7 +21,7 @@ const PATHS: Record<World['rules']['offrampOutcome'], SubStatus[]> = {
 }
 
 /** Whether payments of this request go to the sandbox's off-ramp (crypto-to-fiat). */
-export function isOfframpRequest(shared: SharedState, record: RequestRecord): boolean {
+export function isOfframpRequest(shared: Shared, record: RequestRecord): boolean {
   if (!record.isCryptoToFiatAvailable) return false
   return (
     record.offramp !== null || record.paymentAddress.toLowerCase() === shared.offrampAddress.toLowerCase()
@@ -31,7 +35,9 @@ function processingPayload(
   payment: DetectedPayment,
   currency: string,
 ) {
-  const detail = state.paymentDetailsId ? world.paymentDetails.get(state.paymentDetailsId) : undefined
+  const detail = state.paymentDetailsId
+    ? paymentDetailState(world).paymentDetails.get(state.paymentDetailsId)
+    : undefined
   return {
     ...requestEventFields(record),
     offrampId: state.id,
@@ -52,13 +58,13 @@ function processingPayload(
 }
 
 async function moveTo(
-  shared: SharedState,
+  shared: Shared,
   world: World,
   requestId: string,
   subStatus: SubStatus,
   payment: DetectedPayment,
 ) {
-  const updated = await world.requests.update(requestId, (draft) => {
+  const updated = await requestState(world).requests.update(requestId, (draft) => {
     if (!draft.offrampState) return
     draft.offrampState.subStatus = subStatus
     draft.offrampState.updatedAt = world.clock.now().toISOString()
@@ -92,15 +98,15 @@ async function moveTo(
 
 /** Starts the off-ramp of a fully paid crypto-to-fiat request: `initiated` now, the rest on the tenant clock. */
 export async function startOfframp(
-  shared: SharedState,
+  shared: Shared,
   world: World,
   requestId: string,
   payment: DetectedPayment,
 ) {
-  const record = world.requests.get(requestId)
+  const record = requestState(world).requests.get(requestId)
   if (!record || record.offrampState) return
   const now = world.clock.now()
-  await world.requests.update(requestId, (draft) => {
+  await requestState(world).requests.update(requestId, (draft) => {
     draft.offrampState = {
       id: `offramp_${shared.ids.ulid(now.getTime())}`,
       clientUserId: draft.offramp?.clientUserId ?? null,

@@ -6,11 +6,14 @@
 // month-end start keeps to the last day of shorter months). Periods missed while the recurrence was stopped are
 // skipped when it resumes. Recurring payouts (POST /v2/payouts) run their own schedule (payouts/execution.ts).
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
-import { BadRequestError } from '../../errors/sandbox-error.ts'
+import { BadRequestError } from '../../contract/sandbox-error.ts'
+import { inWorld, type Uses } from '../services.ts'
 import { requestEventFields } from './events.ts'
 import { createRequest } from './model.ts'
 import type { CreateRequestBody, RecurringRequestRecord, RequestRecord } from './schema.ts'
+import { requestState } from './state.ts'
+
+type Ctx = Uses<'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 
 /** 400 for a stop on a request that has no recurrence (E1). */
 export class NotRecurringError extends BadRequestError {
@@ -47,15 +50,15 @@ export function occurrenceDate(
 }
 
 /** A context that outlives the call that made it (the clock runs the children after the call returned). */
-function timedContext(ctx: RouteContext): RouteContext {
-  return { shared: ctx.shared, tenant: ctx.tenant, world: ctx.world }
+function timedContext(ctx: Ctx): Ctx {
+  return inWorld(ctx, ctx.world)
 }
 
 /** Creates a request (POST /v1|v2/request) and, when it has a recurrence, starts its schedule. */
-export async function createInvoice(ctx: RouteContext, body: CreateRequestBody): Promise<RequestRecord> {
+export async function createInvoice(ctx: Ctx, body: CreateRequestBody): Promise<RequestRecord> {
   const record = await createRequest(ctx, body)
   if (record.recurrence) {
-    await ctx.world.recurringRequests.insert({
+    await requestState(ctx.world).recurringRequests.insert({
       requestId: record.requestId,
       frequency: record.recurrence.frequency,
       startDate: parseDateOrTimestamp(record.recurrence.startDate)!.toISOString(),
@@ -70,9 +73,9 @@ export async function createInvoice(ctx: RouteContext, body: CreateRequestBody):
 }
 
 /** Arms the one timer of a schedule: the next child at its due date (`skipPast`: never one already due). */
-async function scheduleNextChild(ctx: RouteContext, requestId: string, skipPast = false): Promise<void> {
+async function scheduleNextChild(ctx: Ctx, requestId: string, skipPast = false): Promise<void> {
   const { world } = ctx
-  const schedule = world.recurringRequests.get(requestId)
+  const schedule = requestState(world).recurringRequests.get(requestId)
   if (!schedule) return
   const start = new Date(schedule.startDate)
   let index = schedule.nextIndex
@@ -83,7 +86,7 @@ async function scheduleNextChild(ctx: RouteContext, requestId: string, skipPast 
   const timerId = world.clock.schedule(at, `recurring request ${requestId}: child ${index}`, () =>
     createChild(ctx, requestId, index),
   )
-  await world.recurringRequests.update(requestId, (draft) => {
+  await requestState(world).recurringRequests.update(requestId, (draft) => {
     draft.nextIndex = index
     draft.nextDate = at.toISOString()
     draft.timerId = timerId
@@ -91,10 +94,11 @@ async function scheduleNextChild(ctx: RouteContext, requestId: string, skipPast 
 }
 
 /** Creates child `index` of a recurring request, announces it, and arms the next one. */
-async function createChild(ctx: RouteContext, requestId: string, index: number): Promise<void> {
-  const { world, shared } = ctx
-  const schedule = world.recurringRequests.get(requestId)
-  const original = world.requests.get(requestId)
+async function createChild(ctx: Ctx, requestId: string, index: number): Promise<void> {
+  const { world } = ctx
+  const shared = ctx
+  const schedule = requestState(world).recurringRequests.get(requestId)
+  const original = requestState(world).requests.get(requestId)
   if (!schedule || !original || original.isRecurrenceStopped || schedule.nextIndex !== index) return
   const child = await createRequest(ctx, {
     amount: original.amount,
@@ -110,7 +114,7 @@ async function createChild(ctx: RouteContext, requestId: string, index: number):
   })
   // a child of a request made with a client ID is that client ID's sale too
   if (original.clientId) {
-    await world.requests.update(child.requestId, (draft) => {
+    await requestState(world).requests.update(child.requestId, (draft) => {
       draft.clientId = original.clientId
       draft.origin = original.origin
     })
@@ -120,7 +124,7 @@ async function createChild(ctx: RouteContext, requestId: string, index: number):
   const timerId = world.clock.schedule(next, `recurring request ${requestId}: child ${index + 1}`, () =>
     createChild(ctx, requestId, index + 1),
   )
-  await world.recurringRequests.update(requestId, (draft) => {
+  await requestState(world).recurringRequests.update(requestId, (draft) => {
     draft.childCount += 1
     draft.nextIndex = index + 1
     draft.nextDate = next.toISOString()
@@ -135,9 +139,11 @@ async function createChild(ctx: RouteContext, requestId: string, index: number):
 }
 
 /** The request that carries the recurrence of `record`: itself, or the original of a child. */
-function recurringRoot(ctx: RouteContext, record: RequestRecord): RequestRecord {
+function recurringRoot(ctx: Ctx, record: RequestRecord): RequestRecord {
   if (record.recurrence) return record
-  const original = record.originalRequestId ? ctx.world.requests.get(record.originalRequestId) : undefined
+  const original = record.originalRequestId
+    ? requestState(ctx.world).requests.get(record.originalRequestId)
+    : undefined
   if (original?.recurrence) return original
   throw new NotRecurringError()
 }
@@ -147,7 +153,7 @@ function recurringRoot(ctx: RouteContext, record: RequestRecord): RequestRecord 
  * stop-recurrence) refuses a recurrence already stopped; the v2 PATCH sets the flag and is idempotent.
  */
 export async function setRecurrence(
-  ctx: RouteContext,
+  ctx: Ctx,
   record: RequestRecord,
   stopped: boolean,
   options: { strict?: boolean } = {},
@@ -155,19 +161,19 @@ export async function setRecurrence(
   const { world } = ctx
   const root = recurringRoot(ctx, record)
   if (options.strict && stopped && root.isRecurrenceStopped) throw new RecurrenceAlreadyStoppedError()
-  const schedule = world.recurringRequests.get(root.requestId)
-  const series = world.requests
-    .all()
+  const schedule = requestState(world).recurringRequests.get(root.requestId)
+  const series = requestState(world)
+    .requests.all()
     .filter((r) => r.requestId === root.requestId || r.originalRequestId === root.requestId)
   for (const { requestId } of series) {
-    await world.requests.update(requestId, (draft) => {
+    await requestState(world).requests.update(requestId, (draft) => {
       draft.isRecurrenceStopped = stopped
     })
   }
   if (!schedule) return // a recurring payout's original: the payout runs its own schedule
   if (stopped) {
     if (schedule.timerId !== null) world.clock.cancel(schedule.timerId)
-    await world.recurringRequests.update(root.requestId, (draft) => {
+    await requestState(world).recurringRequests.update(root.requestId, (draft) => {
       draft.timerId = null
       draft.nextDate = null
     })

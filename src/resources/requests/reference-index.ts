@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import { keccakHex } from '../../contract/keccak.ts'
-import type { World } from '../../store/world.ts'
+import type { World } from '../../contract/world.ts'
 
 /** One request a reference hash points to. */
 export interface ReferenceEntry {

@@ -1,11 +1,17 @@
 import { z } from 'zod'
 import { Address } from '../../contract/primitives.ts'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services } from '../services.ts'
 import { ListRequestsQuery, ListRequestsResponse, listRequests } from './list.ts'
 import { getRequest, getRequestByReference } from './model.ts'
 import { createInvoice, setRecurrence } from './recurring.ts'
 import { CreateRequestBody, CreateRequestResponse, RequestStatusV1 } from './schema.ts'
 import { statusV1, statusV2 } from './status.ts'
+
+const defineRoute =
+  routesUsing<
+    Services<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
+  >()
 
 const RequestIdParams = z.object({ requestId: z.string() })
 const ReferenceParams = z.object({ paymentReference: z.string() })
@@ -15,7 +21,8 @@ export const requestRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/request',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Create a request',
     statuses: [201],
     body: CreateRequestBody,
@@ -28,7 +35,8 @@ export const requestRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v1/request',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Create a request (v1: answers requestID with a capital D)',
     statuses: [201],
     body: CreateRequestBody.extend({ payee: Address }),
@@ -40,7 +48,8 @@ export const requestRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/request',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: "List the caller's requests paid to a wallet, newest first",
     statuses: [200],
     query: ListRequestsQuery,
@@ -52,18 +61,20 @@ export const requestRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/request/:requestId',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Get the status of a request',
     statuses: [200, 404],
     params: RequestIdParams,
     handler(ctx, { params }) {
-      return { status: 200, body: statusV2(ctx.shared, ctx.world, getRequest(ctx, params.requestId)) }
+      return { status: 200, body: statusV2(ctx, ctx.world, getRequest(ctx, params.requestId)) }
     },
   }),
   defineRoute({
     method: 'PATCH',
     path: '/v2/request/:requestId',
-    auth: 'api',
+    credentials: ['api-key', 'client-id'],
+    surface: 'api',
     summary: 'Stop or resume the recurrence of a request',
     statuses: [200, 404],
     params: RequestIdParams,
@@ -76,19 +87,21 @@ export const requestRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v1/request/:paymentReference',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Get the status of a request by payment reference',
     statuses: [200, 404],
     params: ReferenceParams,
     responses: { 200: RequestStatusV1 },
     handler(ctx, { params }) {
-      return { status: 200, body: statusV1(ctx.shared, getRequestByReference(ctx, params.paymentReference)) }
+      return { status: 200, body: statusV1(ctx, getRequestByReference(ctx, params.paymentReference)) }
     },
   }),
   defineRoute({
     method: 'PATCH',
     path: '/v1/request/:paymentReference/stop-recurrence',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'api',
     summary: 'Stop the recurrence of a request (v1: by payment reference; a second stop is refused)',
     statuses: [200, 404],
     params: ReferenceParams,

@@ -1,21 +1,25 @@
 // Differences from the real service: USD amounts and rates come from the sandbox's rates (fixture and tenant
 // overrides), always reported with rateSource `chainlink`; fees list the gas and proxy fees actually paid.
 import { fromBaseUnits } from '../../contract/amounts.ts'
-import type { SharedState } from '../../contract/route-context.ts'
-import type { World } from '../../store/world.ts'
-import { formatWad, formatWadFixed, mulWad, toWad, unitsToWad } from '../rates/decimal.ts'
+import { formatWad, formatWadFixed, toWad } from '../../contract/decimal.ts'
+import type { World } from '../../contract/world.ts'
+import type { Services } from '../services.ts'
 import { expectedUnits, isConversion, isFullyPaid, paidUnits } from './model.ts'
 import { isOfframpRequest } from './offramp.ts'
 import type { RequestRecord } from './schema.ts'
 
+type Shared = Services<
+  'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'
+>
+
 /** Whether the request counts as paid: fully paid, and for crypto-to-fiat once the fiat was sent. */
-export function hasBeenPaid(shared: SharedState, record: RequestRecord): boolean {
+export function hasBeenPaid(shared: Shared, record: RequestRecord): boolean {
   if (!isFullyPaid(shared, record)) return false
   return !isOfframpRequest(shared, record) || record.offrampState?.subStatus === 'fiat_sent'
 }
 
 /** `status`: pending, partially_paid, paid; processing or failed while a crypto-to-fiat payment is off-ramped. */
-export function statusOf(shared: SharedState, record: RequestRecord): string {
+export function statusOf(shared: Shared, record: RequestRecord): string {
   if (record.payments.length === 0) return 'pending'
   if (!isFullyPaid(shared, record)) return 'partially_paid'
   const sub = isOfframpRequest(shared, record) ? record.offrampState?.subStatus : undefined
@@ -25,7 +29,7 @@ export function statusOf(shared: SharedState, record: RequestRecord): string {
 }
 
 /** The v1 status body (also the core of v2). */
-export function statusV1(shared: SharedState, record: RequestRecord) {
+export function statusV1(shared: Shared, record: RequestRecord) {
   return {
     hasBeenPaid: hasBeenPaid(shared, record),
     paymentReference: record.paymentReference,
@@ -35,12 +39,12 @@ export function statusV1(shared: SharedState, record: RequestRecord) {
   }
 }
 
-const usdOf = (shared: SharedState, world: World, currency: string, units: bigint, decimals: number) => {
-  const rate = shared.conversion.rate(world, currency, 'USD')
-  return rate === null ? null : formatWadFixed(mulWad(unitsToWad(units, decimals), rate), 2)
+const usdOf = (shared: Shared, world: World, currency: string, units: bigint, decimals: number) => {
+  const value = shared.conversion.usdValue(world, currency, units, decimals)
+  return value === null ? null : formatWadFixed(value, 2)
 }
 
-function conversionFields(shared: SharedState, world: World, record: RequestRecord) {
+function conversionFields(shared: Shared, world: World, record: RequestRecord) {
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   const expected = expectedUnits(shared, record)
   const paid = paidUnits(record)
@@ -88,7 +92,7 @@ function conversionFields(shared: SharedState, world: World, record: RequestReco
   }
 }
 
-function fees(shared: SharedState, record: RequestRecord) {
+function fees(shared: Shared, record: RequestRecord) {
   if (record.payments.length === 0) return []
   const paidIn = shared.currencies.byId(record.paymentCurrency)!
   const gas = record.payments.reduce((s, p) => s + toWad(p.gasFee), 0n)
@@ -109,7 +113,7 @@ function fees(shared: SharedState, record: RequestRecord) {
 }
 
 /** The v2 status body: the V2 document's fields the sandbox knows, and the DOCS' amount fields. */
-export function statusV2(shared: SharedState, world: World, record: RequestRecord) {
+export function statusV2(shared: Shared, world: World, record: RequestRecord) {
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   const expected = expectedUnits(shared, record)
   const paid = paidUnits(record)

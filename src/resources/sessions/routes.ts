@@ -1,8 +1,11 @@
 // Session tokens stand in for the dashboard login of the real service (its Auth API issues them with a cookie
 // session); the sandbox issues them to any API key, bound to that key's tenant.
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
-import { NotFoundError } from '../../errors/sandbox-error.ts'
+import { routesUsing } from '../../contract/route.ts'
+import { NotFoundError } from '../../contract/sandbox-error.ts'
+import type { Services } from '../services.ts'
+
+const defineRoute = routesUsing<Services<'directory' | 'ids' | 'worlds'>>()
 
 const SessionBody = z.object({
   /** lifetime on the tenant's clock (default one day, at most 30 days) */
@@ -19,16 +22,17 @@ export const sessionRoutes = [
   defineRoute({
     method: 'POST',
     path: '/__sandbox/sessions',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Issues a session token (Authorization: Bearer) bound to the caller's tenant",
     statuses: [201],
     body: SessionBody,
     handler(ctx, { body }) {
-      const token = `sess_${ctx.shared.ids.hex(24)}`
+      const token = `sess_${ctx.ids.hex(24)}`
       // sessions expire on the tenant's default clock, the one authentication reads
-      const clock = ctx.shared.tenants.get(ctx.world.tenant).clock
+      const clock = ctx.worlds.get(ctx.world.tenant).clock
       const expiresAt = new Date(clock.now().getTime() + (body.ttlSeconds ?? 86400) * 1000)
-      ctx.shared.directory.sessionToTenant.set(token, {
+      ctx.directory.sessionToTenant.set(token, {
         tenant: ctx.world.tenant,
         expiresAt: expiresAt.toISOString(),
       })
@@ -38,14 +42,15 @@ export const sessionRoutes = [
   defineRoute({
     method: 'DELETE',
     path: '/__sandbox/sessions/:token',
-    auth: 'api',
+    credentials: ['api-key'],
+    surface: 'control',
     summary: "Ends one of the caller's session tokens",
     statuses: [200, 404],
     params: z.object({ token: z.string() }),
     handler(ctx, { params }) {
-      const entry = ctx.shared.directory.sessionToTenant.get(params.token)
+      const entry = ctx.directory.sessionToTenant.get(params.token)
       if (!entry || entry.tenant !== ctx.world.tenant) throw new NotFoundError('Session not found')
-      ctx.shared.directory.sessionToTenant.delete(params.token)
+      ctx.directory.sessionToTenant.delete(params.token)
       return { status: 200, body: { success: true } }
     },
   }),

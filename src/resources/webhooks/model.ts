@@ -1,12 +1,13 @@
 // Differences from the real service: webhooks are managed with the tenant's x-api-key (the service uses a
 // dashboard session cookie, or x-client-id on its Auth API) and belong to the key, serving all its scenario
 // worlds. http:// URLs are accepted so local receivers work. Test sends carry placeholder ids.
-import type { RouteContext } from '../../contract/route-context.ts'
-import { IssueListError, type ServiceIssue } from '../../errors/sandbox-error.ts'
-import type { DeliveryRecord } from '../../events/webhook-delivery.ts'
+import { IssueListError, type ServiceIssue } from '../../contract/sandbox-error.ts'
+import type { Uses } from '../services.ts'
 import { NoActiveWebhooksError, WebhookExistsError, WebhookNotFoundError } from './errors.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookRecord } from './schema.ts'
 import { testPayload } from './test-payloads.ts'
+
+type Ctx = Uses<'ids' | 'webhooks'>
 
 /** zod 3's name of a value's type, as the service's issue messages write it. */
 function typeName(value: unknown): string {
@@ -81,31 +82,31 @@ export function parseTestEventType(body: unknown): WebhookEventType {
 }
 
 /** POST /v2/webhook: registers a URL for the caller's key; 400 when the key has it already. */
-export function createWebhook(ctx: RouteContext, url: string): WebhookRecord {
-  const { registry } = ctx.shared.webhooks
+export function createWebhook(ctx: Ctx, url: string): WebhookRecord {
+  const { registry } = ctx.webhooks
   const tenant = ctx.tenant!
   if (registry.list(tenant).some((w) => w.url === url)) throw new WebhookExistsError()
   return registry.add(tenant, url, ctx.world.clock.now())
 }
 
 /** PUT /v2/webhook/{id}: enables a disabled webhook, disables an enabled one. */
-export function toggleWebhook(ctx: RouteContext, id: string): WebhookRecord {
-  const record = ctx.shared.webhooks.registry.get(ctx.tenant!, id)
+export function toggleWebhook(ctx: Ctx, id: string): WebhookRecord {
+  const record = ctx.webhooks.registry.get(ctx.tenant!, id)
   if (!record) throw new WebhookNotFoundError()
   record.isActive = !record.isActive
   return record
 }
 
 /** DELETE /v2/webhook/{id}. */
-export function deleteWebhook(ctx: RouteContext, id: string): void {
-  if (!ctx.shared.webhooks.registry.delete(ctx.tenant!, id)) throw new WebhookNotFoundError()
+export function deleteWebhook(ctx: Ctx, id: string): void {
+  if (!ctx.webhooks.registry.delete(ctx.tenant!, id)) throw new WebhookNotFoundError()
 }
 
 /** POST /v2/webhook/test: a test event to every active webhook of the key; 404 when there is none. */
-export function sendTestWebhook(ctx: RouteContext, type: WebhookEventType): DeliveryRecord[] {
-  const delivery = ctx.shared.webhooks
+export function sendTestWebhook(ctx: Ctx, type: WebhookEventType): { id: string }[] {
+  const delivery = ctx.webhooks
   const tenant = ctx.tenant!
   if (!delivery.hasTargets(tenant)) throw new NoActiveWebhooksError()
   const world = ctx.world
-  return delivery.sendTest(tenant, world.scenario, testPayload(type, ctx.shared.ids, world.clock.now()))
+  return delivery.sendTest(tenant, world.scenario, testPayload(type, ctx.ids, world.clock.now()))
 }

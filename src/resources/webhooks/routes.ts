@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { defineRoute } from '../../contract/route.ts'
+import { routesUsing } from '../../contract/route.ts'
+import type { Services, Uses } from '../services.ts'
 import {
   createWebhook,
   deleteWebhook,
@@ -9,6 +10,8 @@ import {
   toggleWebhook,
 } from './model.ts'
 import { CreateWebhookResponse, WebhookRecord } from './schema.ts'
+
+const defineRoute = routesUsing<Services<'ids' | 'webhooks'>>()
 
 const IdParams = z.object({ webhookId: z.string() })
 
@@ -20,7 +23,8 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
   defineRoute({
     method: 'POST',
     path: `${base}`,
-    auth: 'api',
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    surface: 'api',
     summary: 'Register a webhook URL; answers its id and signing secret',
     statuses: [201],
     body: z.unknown(),
@@ -33,16 +37,18 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
   defineRoute({
     method: 'GET',
     path: `${base}`,
-    auth: 'api',
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    surface: 'api',
     summary: "The key's webhooks",
     statuses: [200],
     responses: { 200: z.array(WebhookRecord) },
-    handler: (ctx) => ({ status: 200, body: ctx.shared.webhooks.registry.list(ctx.tenant!) }),
+    handler: (ctx) => ({ status: 200, body: ctx.webhooks.registry.list(ctx.tenant!) }),
   }),
   defineRoute({
     method: 'POST',
     path: `${base}/test`,
-    auth: 'api',
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    surface: 'api',
     summary: 'Send a test event to every active webhook of the key',
     statuses: [201, 404],
     body: z.unknown(),
@@ -54,7 +60,8 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
   defineRoute({
     method: 'PUT',
     path: `${base}/:webhookId`,
-    auth: 'api',
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    surface: 'api',
     summary: 'Enable or disable a webhook',
     statuses: [200, 404],
     params: IdParams,
@@ -66,7 +73,8 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
   defineRoute({
     method: 'DELETE',
     path: `${base}/:webhookId`,
-    auth: 'api',
+    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    surface: 'api',
     summary: 'Delete a webhook',
     statuses: [200, 404],
     params: IdParams,

@@ -119,3 +119,18 @@ export class FieldListError extends SandboxError {
     })
   }
 }
+
+/**
+ * 400 `Validation failed` naming one field, for rules zod alone cannot check (a currency that does not exist, a
+ * fee setting, a date). With `statusCode` in the body (E3), except where the service leaves it out (pay queries).
+ */
+export class OneFieldError extends FieldListError {
+  override name = 'OneFieldError'
+  constructor(
+    field: string,
+    message: string,
+    options: { withStatusCode?: boolean } = { withStatusCode: true },
+  ) {
+    super([{ field, message }], options)
+  }
+}

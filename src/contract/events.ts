@@ -1,0 +1,29 @@
+// Domain events as every layer sees them: resources emit through an EventSink, the control plane (journal,
+// webhook delivery) listens on the bus that implements it. Declared here so that neither side imports the other.
+
+/** Event types the real service sends as webhooks (api-contract §5), plus the client-ID variants the DOCS list. */
+export const EVENT_TYPES = [
+  'payment.confirmed',
+  'payment.partial',
+  'payment.confirmed.client_id',
+  'payment.partial.client_id',
+  'payment.failed',
+  'payment.processing',
+  'payment.refunded',
+  'request.recurring',
+  'compliance.updated',
+  'payment_detail.updated',
+] as const
+
+/** One of EVENT_TYPES. */
+export type EventType = (typeof EVENT_TYPES)[number]
+
+/** Something that happened in a tenant's world; `payload` is the webhook body the service would send. */
+export interface SandboxEvent {
+  id: string
+  type: EventType
+  tenant: string
+  scenario: string
+  at: string
+  payload: Record<string, unknown>
+}

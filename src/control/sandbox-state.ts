@@ -1,0 +1,29 @@
+import type { TenantDirectory } from '../auth/directory.ts'
+import type { EventBus } from '../events/event-bus.ts'
+import type { WebhookDelivery } from '../events/webhook-delivery.ts'
+import type { ResourceServices } from '../resources/services.ts'
+import type { Tenants } from '../store/tenants.ts'
+import type { Journal } from './journal.ts'
+import type { ScenarioEngine } from './scenarios/engine.ts'
+
+/**
+ * The whole state of one sandbox, as the control plane sees it: every resource service plus what only control
+ * sees (tenants, scenarios, the journal, webhook delivery). Resources never receive this type.
+ */
+export interface SandboxState extends ResourceServices {
+  /** every world, keyed by credential x scenario (the same object as `worlds`) */
+  tenants: Tenants
+  events: EventBus
+  directory: TenantDirectory
+  /** scenario selection per key and seeding per world */
+  scenarios: ScenarioEngine
+  /** every key's API calls, events and webhook deliveries */
+  journal: Journal
+  /** webhook registrations and delivery */
+  webhooks: WebhookDelivery
+  /** strict mode (--api-keys): only configured keys pass, and the sandbox never lists the keys it has seen */
+  strictKeys: boolean
+}
+
+/** The control plane's state without its scenario engine (what the engine itself is built from). */
+export type SandboxStateWithoutScenarios = Omit<SandboxState, 'scenarios'>

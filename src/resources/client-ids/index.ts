@@ -1,0 +1,3 @@
+// The public module of the client-ids resource: what other resources may use of it.
+export { effectiveFee } from './fees.ts'
+export { clientIdState } from './state.ts'

@@ -1,0 +1,4 @@
+// The public module of the payment-details resource: what other resources may use of it.
+export { PaymentDetailNotFoundError } from './errors.ts'
+export { findPaymentDetail } from './model.ts'
+export { paymentDetailState } from './state.ts'

@@ -1,0 +1,3 @@
+// The public module of the payment-intents resource: what other resources may use of it.
+export { intentState } from './state.ts'
+export { intentTypedData, permitTypedData } from './typed-data.ts'

@@ -1,0 +1,3 @@
+// The public module of the payouts resource: what other resources may use of it.
+export { payoutOfChildRequest } from './execution.ts'
+export { payoutState } from './state.ts'

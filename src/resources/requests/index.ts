@@ -1,0 +1,13 @@
+// The public module of the requests resource: what other resources may use of it.
+export {
+  createRequest,
+  getRequest,
+  getRequestByReference,
+  isConversion,
+  remainingUnits,
+  setRecurrenceStopped,
+  startListening,
+} from './model.ts'
+export { CustomerInfo, type DetectedPayment, type RequestRecord } from './schema.ts'
+export { requestState } from './state.ts'
+export { hasBeenPaid, statusOf } from './status.ts'

@@ -1,0 +1,18 @@
+import { defineState, type World } from '../../contract/world.ts'
+import { Table } from '../../store/table.ts'
+import { RecurringRequestRecord, RequestRecord } from './schema.ts'
+
+const requestsDef = defineState('requests', () => ({
+  requests: new Table(RequestRecord, 'requestId'),
+  /** payment reference -> request id */
+  requestsByReference: new Map<string, string>(),
+  /** schedules of recurring requests (POST /v1|v2/request with recurrence), by the original's requestId */
+  recurringRequests: new Table(RecurringRequestRecord, 'requestId'),
+  /** requests whose payment events another resource sends (a recurring payout's executions: the relayer's) */
+  announcedElsewhere: new Set<string>(),
+}))
+
+/** A world's requests, by id and by payment reference. */
+export function requestState(world: World) {
+  return world.state(requestsDef)
+}
