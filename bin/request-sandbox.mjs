@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Runs the compiled build (dist/, made by `npm run build`) when it is up to date with src/; otherwise runs the
-// TypeScript sources through tsx (a runtime dependency), so a fresh checkout works without a build step.
+// Runs the compiled command, dist/cli.js (one bundle: it loads 4x faster than the modules one by one).
+// In a checkout (scripts/build.mjs beside us) a dist/ older than its inputs is rebuilt first (about a second; never
+// when nothing changed). In an installed package dist/ comes built; should src/ be newer (an edited copy), the
+// TypeScript sources run through tsx instead.
 import { existsSync, readdirSync, statSync } from 'node:fs'
 
 const root = new URL('..', import.meta.url)
 const compiled = new URL('dist/cli.js', root)
+const buildScript = new URL('scripts/build.mjs', root)
 
 function newestSource(dir) {
   let newest = 0
@@ -15,8 +18,17 @@ function newestSource(dir) {
   return newest
 }
 
-const sources = new URL('src/', root)
-if (existsSync(compiled) && (!existsSync(sources) || statSync(compiled).mtimeMs >= newestSource(sources))) {
+let runCompiled
+if (existsSync(buildScript) && existsSync(new URL('node_modules/esbuild/', root))) {
+  const { build, isFresh } = await import(buildScript.href)
+  if (!isFresh({ cli: true })) await build({ cli: true })
+  runCompiled = true
+} else {
+  const sources = new URL('src/', root)
+  runCompiled =
+    existsSync(compiled) && (!existsSync(sources) || statSync(compiled).mtimeMs >= newestSource(sources))
+}
+if (runCompiled) {
   await import(compiled.href)
 } else {
   const { register } = await import('tsx/esm/api')

@@ -2,12 +2,50 @@
 // dependencies (Biome, anvil), so `npm install` writes a lock file without the other platforms' optional
 // entries, and `npm ci` then refuses it. This adds the missing optional platform entries (os/cpu/libc read
 // from the package name, as those packages declare them) so `npm ci` works here and on every platform.
-// Run after changing dependencies: `node scripts/complete-lock.mjs` (`--check` exits 1 when entries are missing).
+// Run after changing dependencies: `node scripts/complete-lock.mjs` (`--check` exits 1 when entries are missing or
+// the file is not written the way npm writes it).
+//
+// The file is written exactly as npm writes lock files (npm's arborist serialises with json-stringify-nice): in
+// every object, the keys name, version, lockfileVersion, resolved, integrity, requires, packages, dependencies come
+// first in that order, then the other non-object values, then the objects, each group sorted with
+// localeCompare('en'). Writing keys in any other order makes the next `npm install` rewrite the lock (a clean
+// clone turned dirty by its first command).
 import { readFileSync, writeFileSync } from 'node:fs'
 
 const path = new URL('../package-lock.json', import.meta.url)
-const lock = JSON.parse(readFileSync(path, 'utf8'))
+const text = readFileSync(path, 'utf8')
+const lock = JSON.parse(text)
 const packages = lock.packages
+
+const npmKeyOrder = [
+  'name',
+  'version',
+  'lockfileVersion',
+  'resolved',
+  'integrity',
+  'requires',
+  'packages',
+  'dependencies',
+]
+const isObject = (value) => !!value && typeof value === 'object' && !Array.isArray(value)
+function compareKeys(a, b) {
+  const ia = npmKeyOrder.indexOf(a)
+  const ib = npmKeyOrder.indexOf(b)
+  if (ia >= 0 || ib >= 0) return ia < 0 ? 1 : ib < 0 ? -1 : ia - ib
+  return a.localeCompare(b, 'en')
+}
+/** The lock file's text as npm writes it. */
+function npmText(value) {
+  const sorted = (_key, val) =>
+    isObject(val)
+      ? Object.fromEntries(
+          Object.entries(val).sort(([ak, av], [bk, bv]) =>
+            isObject(av) === isObject(bv) ? compareKeys(ak, bk) : isObject(av) ? 1 : -1,
+          ),
+        )
+      : val
+  return `${JSON.stringify(value, sorted, 2)}\n`
+}
 
 function platformOf(name) {
   const tokens = name.split('/').pop().split('-')
@@ -62,6 +100,7 @@ if (unknown.length) {
   )
   process.exit(1)
 }
+const written = npmText(lock)
 if (process.argv.includes('--check')) {
   if (added.length) {
     console.error(
@@ -69,10 +108,17 @@ if (process.argv.includes('--check')) {
     )
     process.exit(1)
   }
-} else if (added.length) {
-  lock.packages = Object.fromEntries(
-    Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
+  if (written !== text) {
+    console.error(
+      'package-lock.json is not in the key order npm writes (npm install would rewrite it): run node scripts/complete-lock.mjs',
+    )
+    process.exit(1)
+  }
+} else if (written !== text) {
+  writeFileSync(path, written)
+  console.log(
+    added.length
+      ? `added ${added.length} optional platform entries:\n  ${added.join('\n  ')}`
+      : 'package-lock.json rewritten in the key order npm writes',
   )
-  writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`)
-  console.log(`added ${added.length} optional platform entries:\n  ${added.join('\n  ')}`)
 }

@@ -1,8 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { bannerJson, bannerLines } from './banner.ts'
 import type { NetworkName } from './chain/index.ts'
-import { startServer } from './server.ts'
-import { attachTerminalLog, type LogFormat } from './terminal-log.ts'
 
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain
 
@@ -21,28 +19,51 @@ Options:
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
   -q, --quiet         print only the first line: no banner details, no log of calls, events, payments, webhooks
   --log-format <f>    text (default) or json: one JSON object per line, the banner included (env SANDBOX_LOG_FORMAT)
+  -v, --version       the version
   -h, --help          this text
 `
 
+/** The package's version, read from its package.json (one level above src/ and dist/). */
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
+  return manifest.version
+}
+
+/** Parses the command line; an unknown option or a missing value names the option and points at --help. */
+function parseCommandLine() {
+  try {
+    return parseArgs({ options })
+  } catch (error) {
+    throw new Error(`${(error as Error).message.split('\n')[0]} (see request-sandbox --help)`)
+  }
+}
+
+const options = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'api-keys': { type: 'string' },
+  'rpc-url': { type: 'string' },
+  'no-chain': { type: 'boolean' },
+  networks: { type: 'string' },
+  seed: { type: 'string' },
+  scenario: { type: 'string' },
+  scenarios: { type: 'string', multiple: true },
+  'webhook-url': { type: 'string' },
+  'webhook-secret': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  'log-format': { type: 'string' },
+  version: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'api-keys': { type: 'string' },
-      'rpc-url': { type: 'string' },
-      'no-chain': { type: 'boolean' },
-      networks: { type: 'string' },
-      seed: { type: 'string' },
-      scenario: { type: 'string' },
-      scenarios: { type: 'string', multiple: true },
-      'webhook-url': { type: 'string' },
-      'webhook-secret': { type: 'string' },
-      quiet: { type: 'boolean', short: 'q' },
-      'log-format': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+  const { values } = parseCommandLine()
+  if (values.version) {
+    process.stdout.write(`request-sandbox ${version()}\n`)
+    return
+  }
   if (values.help) {
     process.stdout.write(usage)
     return
@@ -60,12 +81,23 @@ async function main(): Promise<void> {
   const webhookUrl = values['webhook-url'] ?? env.WEBHOOK_URL
   const webhookSecret = values['webhook-secret'] ?? env.WEBHOOK_SECRET
   if (webhookUrl && !/^https?:\/\/[^\s]+$/.test(webhookUrl))
-    throw new Error(`invalid --webhook-url ${webhookUrl}`)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`)
+    throw new Error(`invalid --webhook-url ${webhookUrl}: an http:// or https:// URL`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(
+      `invalid port ${JSON.stringify(values.port ?? env.PORT)}: --port (or PORT) takes 0 to 65535 (0 picks a free port)`,
+    )
+  if (seed !== undefined && !Number.isSafeInteger(Number(seed)))
+    throw new Error(`invalid --seed ${JSON.stringify(seed)}: a whole number`)
   const logFormat = values['log-format'] ?? env.SANDBOX_LOG_FORMAT ?? 'text'
   if (logFormat !== 'text' && logFormat !== 'json')
-    throw new Error(`invalid --log-format ${logFormat} (text or json)`)
+    throw new Error(`invalid --log-format ${JSON.stringify(logFormat)}: text or json`)
   const started = Date.now()
+  // loaded here so that --help and --version answer at once
+  const [{ startServer }, { bannerJson, bannerLines }, { attachTerminalLog }] = await Promise.all([
+    import('./server.ts'),
+    import('./banner.ts'),
+    import('./terminal-log.ts'),
+  ])
   const server = await startServer({
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -94,7 +126,7 @@ async function main(): Promise<void> {
       ? `${JSON.stringify(bannerJson(server, facts))}\n`
       : `${bannerLines(server, facts, quiet).join('\n')}\n`,
   )
-  const detach = quiet ? () => {} : attachTerminalLog(server.sandbox, { format: logFormat as LogFormat })
+  const detach = quiet ? () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
   const stop = async () => {
     detach()
     await server.close()

@@ -111,7 +111,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const currencies = loadCurrencyCatalog()
   const networks = loadNetworkTable()
   const wanted = options.networks?.length ? [...new Set(options.networks)] : (['sepolia'] as NetworkName[])
-  for (const network of wanted) if (!networks[network]) throw new Error(`unknown network ${network}`)
+  for (const network of wanted)
+    if (!networks[network])
+      throw new Error(
+        `unknown network ${JSON.stringify(network)}: the networks the sandbox can run are ${Object.keys(networks).join(', ')} (--networks takes a comma-separated list of them)`,
+      )
   // scenario files load (tsx compiles the TypeScript ones) while anvil boots in its own process
   const scenariosLoading = loadScenarios(options.scenarioDirs)
   scenariosLoading.catch(() => {})

@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
-import { createApp } from './transports/express.ts'
 import { createRequestListener } from './transports/node-http.ts'
 
 /** Options of startServer: the sandbox's options plus where to listen. */
@@ -23,19 +22,40 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** Creates a sandbox and serves it over HTTP (what `npm start` and the e2e tests run). */
+/**
+ * Creates a sandbox and serves it over HTTP (what `npm start` and the e2e tests run). The port is bound while the
+ * sandbox starts (calls that arrive before it is ready wait for it); a port in use is reported as such.
+ */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const sandbox = await createSandbox(options)
-  const server = createServer(options.express ? createApp(sandbox) : createRequestListener(sandbox))
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())
-    })
-  } catch (error) {
-    await sandbox.close()
-    throw error
+  let listener: RequestListener | undefined
+  const creating = createSandbox(options).then(async (sandbox) => {
+    listener = options.express
+      ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
+      : createRequestListener(sandbox)
+    return sandbox
+  })
+  const server = createServer((request, response) => {
+    if (listener) listener(request, response)
+    else
+      creating.then(
+        () => listener!(request, response),
+        () => response.writeHead(503).end(),
+      )
+  })
+  const listening = new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())
+  })
+  const [created, bound] = await Promise.allSettled([creating, listening])
+  if (created.status === 'rejected' || bound.status === 'rejected') {
+    if (created.status === 'fulfilled') await created.value.close()
+    if (bound.status === 'fulfilled') await new Promise((resolve) => server.close(resolve))
+    // a busy port is the more useful message: the sandbox may only have failed for want of it
+    throw bound.status === 'rejected'
+      ? listenError(bound.reason, options)
+      : (created as PromiseRejectedResult).reason
   }
+  const sandbox = created.value
   const { port } = server.address() as AddressInfo
   const host =
     options.host === undefined || options.host === '0.0.0.0' || options.host === '::'
@@ -54,4 +74,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await sandbox.close()
     },
   }
+}
+
+/** A listen failure that names its cause and what to do about it. */
+function listenError(error: unknown, options: StartServerOptions): unknown {
+  const code = (error as NodeJS.ErrnoException).code
+  const where = `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`
+  if (code === 'EADDRINUSE')
+    return new Error(
+      `port ${options.port} is already in use on ${options.host ?? '127.0.0.1'} (another sandbox or server?): stop it, choose another port with --port <n>, or --port 0 for any free port`,
+      { cause: error },
+    )
+  if (code === 'EACCES')
+    return new Error(
+      `not allowed to listen on ${where} (ports below 1024 need privileges): choose another port with --port <n>, or --port 0 for any free port`,
+      { cause: error },
+    )
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new Error(
+      `cannot listen on ${where}: ${options.host} is not an address of this machine; use --host 127.0.0.1 (local) or 0.0.0.0 (every interface)`,
+      { cause: error },
+    )
+  return error
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { watchChild } from './anvil-watchdog.ts'
 
 /** Options of spawnAnvil. */
 export interface SpawnAnvilOptions {
@@ -32,10 +33,22 @@ const PLATFORM_PACKAGES: Readonly<Record<string, string>> = {
 
 /** Path of the anvil binary shipped by the @foundry-rs/anvil-<platform>-<arch> package. */
 export function anvilBinaryPath(): string {
-  const suffix = PLATFORM_PACKAGES[`${process.platform}-${process.arch}`]
-  if (!suffix) throw new Error(`anvil is not packaged for ${process.platform}-${process.arch}`)
+  const platform = `${process.platform}-${process.arch}`
+  const suffix = PLATFORM_PACKAGES[platform]
+  const fix =
+    'run without a chain (--no-chain, or chain: false) or use an anvil you run yourself (--rpc-url http://127.0.0.1:8545, or chain: { rpcUrl })'
+  if (!suffix)
+    throw new Error(`no anvil binary for this platform (${platform}: @foundry-rs/anvil ships none): ${fix}`)
   const require = createRequire(import.meta.url)
-  const packageJson = require.resolve(`@foundry-rs/anvil-${suffix}/package.json`)
+  let packageJson: string
+  try {
+    packageJson = require.resolve(`@foundry-rs/anvil-${suffix}/package.json`)
+  } catch {
+    throw new Error(
+      `no anvil binary for this platform (${platform}): the optional package @foundry-rs/anvil-${suffix} is not installed ` +
+        `(install without --omit=optional / --no-optional), or ${fix}`,
+    )
+  }
   return join(dirname(packageJson), 'bin', 'anvil')
 }
 
@@ -119,7 +132,7 @@ function killAndWait(child: ChildProcess, signal: NodeJS.Signals, ms: number): P
 
 /**
  * Spawns anvil on 127.0.0.1 (port 0 = any free port), waits until its RPC answers, and returns its URL and pid.
- * The child is killed if this process exits without calling stop() (not on an uncaught fatal signal).
+ * The child is killed if this process exits without calling stop(), and by a watchdog if it is killed (SIGKILL too).
  */
 export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProcess> {
   const host = options.host ?? '127.0.0.1'
@@ -130,7 +143,12 @@ export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProce
   })
   const killOnExit = () => child.kill('SIGKILL')
   process.on('exit', killOnExit)
-  child.once('exit', () => process.off('exit', killOnExit))
+  // anvil never outlives this process, even one killed with SIGKILL (see anvil-watchdog.ts)
+  const watchdog = child.pid === undefined ? null : watchChild(child.pid)
+  child.once('exit', () => {
+    process.off('exit', killOnExit)
+    watchdog?.release()
+  })
   const stop = async (graceMs = 2_000) => {
     if (!(await killAndWait(child, 'SIGTERM', graceMs))) await killAndWait(child, 'SIGKILL', graceMs)
   }

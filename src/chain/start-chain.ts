@@ -1,4 +1,3 @@
-import { pbkdf2Sync } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import {
   type Address,
@@ -12,9 +11,10 @@ import {
   parseUnits,
   toHex,
 } from 'viem'
-import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
+import { privateKeyToAccount } from 'viem/accounts'
 import { erc20Abi, sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
+import { addressOfKey, mnemonicKeys } from './hd-keys.ts'
 import { type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
 import { installRecurringProxy } from './recurring.ts'
 import { createSender } from './sender.ts'
@@ -37,19 +37,16 @@ export function networkChainId(network: NetworkName): number {
 
 /** The first `count` accounts of a mnemonic (BIP-44 m/44'/60'/0'/0/i), with their private keys. */
 export function mnemonicAccounts(mnemonic = DEFAULT_MNEMONIC, count = 10): SandboxAccount[] {
-  // BIP-39 seed computed once (node:crypto) instead of once per account by mnemonicToAccount.
-  const seed = pbkdf2Sync(mnemonic.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512')
-  const root = HDKey.fromMasterSeed(seed)
-  return Array.from({ length: count }, (_, addressIndex) => {
-    const account = hdKeyToAccount(root, { addressIndex })
-    return { address: account.address, privateKey: toHex(account.getHdKey().privateKey!) }
-  })
+  return mnemonicKeys(mnemonic, count).map((privateKey) => ({
+    address: addressOfKey(privateKey),
+    privateKey,
+  }))
 }
 
 /** A sandbox role key: privateKey = keccak256('request-sandbox:<role>'), the same on every run. */
 export function roleAccount(role: string): SandboxAccount {
   const privateKey = keccak256(toHex(`request-sandbox:${role}`))
-  return { address: privateKeyToAccount(privateKey).address, privateKey }
+  return { address: addressOfKey(privateKey), privateKey }
 }
 
 /** A viem chain object for a sandbox network at `rpcUrl` (native currency from the fixture list when known). */
@@ -113,10 +110,21 @@ async function setUpChain(
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 })
   const testClient = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 })
   const ctx: ChainContext = { rpcUrl, publicClient, testClient, roles }
+  // Installation makes ~200 calls, most of them together (a contract's code and storage slots): clients that
+  // send the calls of one tick as one JSON-RPC batch make that a few dozen HTTP requests.
+  const batched = http(rpcUrl, { batch: { wait: 0 } })
+  const installCtx: ChainContext = {
+    rpcUrl,
+    roles,
+    publicClient: createPublicClient({ chain, transport: batched, pollingInterval: 50 }),
+    testClient: createTestClient({ chain, transport: batched, mode: 'anvil', pollingInterval: 50 }),
+  }
   const [installed, recurring] = await Promise.all([
-    installContracts(ctx, { network, currencies: options.currencies, contracts: options.contracts }),
-    installRecurringProxy(ctx, options.contracts),
-    ...Object.values(roles).map((r) => testClient.setBalance({ address: r.address, value: ROLE_BALANCE })),
+    installContracts(installCtx, { network, currencies: options.currencies, contracts: options.contracts }),
+    installRecurringProxy(installCtx, options.contracts),
+    ...Object.values(roles).map((r) =>
+      installCtx.testClient.setBalance({ address: r.address, value: ROLE_BALANCE }),
+    ),
   ])
 
   const deployer = createSender({ rpcUrl, publicClient }, roles.deployer.privateKey)

@@ -24,6 +24,12 @@ describe('the journal', () => {
     expect(journal.list('a').map((e) => (e.type === 'call' ? e.path : ''))).toEqual(['/p4', '/p3', '/p2'])
     expect(journal.list('a', { since: new Date(3000) })).toHaveLength(1)
     expect(journal.list('b')).toHaveLength(1)
+    for (let i = 5; i < 20; i++) journal.record('a', call(`/p${i}`, new Date(1000 * i).toISOString()))
+    expect(journal.list('a', { limit: 10 }).map((e) => (e.type === 'call' ? e.path : ''))).toEqual([
+      '/p19',
+      '/p18',
+      '/p17',
+    ])
     journal.clear('a')
     expect(journal.list('a')).toEqual([])
   })

@@ -146,7 +146,9 @@ export class Journal {
       this.#entries.set(tenant, list)
     }
     list.push(full)
-    if (list.length > this.#capacity) list.splice(0, list.length - this.#capacity)
+    // Trimmed once it holds twice the capacity (list() reads only the newest `capacity`): dropping one entry per
+    // call moved the whole array on every API call of a busy key.
+    if (list.length >= 2 * this.#capacity) list.splice(0, list.length - this.#capacity)
     // nobody listening (the usual case): no lookup, no copy
     if (this.#taps.size !== 0) this.#tapped(tenant, full)
     if (this.#listeners.size !== 0) this.#notify(tenant, full)
@@ -203,7 +205,8 @@ export class Journal {
     const out: JournalEntry[] = []
     const list = this.#entries.get(tenant) ?? []
     const limit = filter.limit ?? 100
-    for (let i = list.length - 1; i >= 0 && out.length < limit; i--) {
+    const oldest = Math.max(0, list.length - this.#capacity)
+    for (let i = list.length - 1; i >= oldest && out.length < limit; i--) {
       const entry = list[i]!
       if (filter.types && !filter.types.includes(entry.type)) continue
       if (filter.scenario && entry.scenario !== filter.scenario) continue

@@ -1,4 +1,4 @@
-import { Collection } from '@msw/data'
+import type { Collection } from '@msw/data'
 import type { z } from 'zod'
 
 /** Thrown by Table.insert when the key is already taken (models turn it into the service's error). */
@@ -14,10 +14,11 @@ export class DuplicateKeyError extends Error {
  * lookups by id stay O(1) however many records a tenant creates. Records are validated by the schema when
  * inserted; they enter the collection lazily, the first time it is queried or the record changes, because the
  * collection's own bookkeeping (deep sanitising, ids) costs as much as the rest of a create and most records
- * are never queried.
+ * are never queried. @msw/data itself is loaded then too (0.25 s of start-up otherwise).
  */
 export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
-  readonly #collection: Collection<S>
+  /** created (and @msw/data loaded) on the first flush */
+  #collection: Collection<S> | undefined
   readonly #schema: S
   readonly #index = new Map<string, z.infer<S>>()
   /** keys inserted but not yet in the collection */
@@ -26,7 +27,6 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   readonly #key: K
 
   constructor(schema: S, key: K) {
-    this.#collection = new Collection({ schema })
     this.#schema = schema
     this.#key = key
   }
@@ -60,7 +60,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     if (String(updated[this.#key]) !== key) throw new Error(`an update cannot change the key ${key}`)
     await this.#flushing
     if (!this.#pending.has(key)) {
-      this.#collection.delete(current as never)
+      this.#collection?.delete(current as never)
       this.#pending.add(key)
     }
     this.#index.set(key, updated)
@@ -71,7 +71,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   delete(key: string): boolean {
     const current = this.#index.get(key)
     if (!current) return false
-    if (!this.#pending.delete(key)) this.#collection.delete(current as never)
+    if (!this.#pending.delete(key)) this.#collection?.delete(current as never)
     this.#index.delete(key)
     return true
   }
@@ -84,6 +84,12 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   /** The @msw/data collection with every record in it, for queries. */
   async collection(): Promise<Collection<S>> {
     await this.#flush()
+    return this.#collection ?? (await this.#createCollection())
+  }
+
+  async #createCollection(): Promise<Collection<S>> {
+    const { Collection } = await import('@msw/data')
+    this.#collection ??= new Collection({ schema: this.#schema })
     return this.#collection
   }
 
@@ -95,12 +101,13 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   #flush(): Promise<void> {
     if (this.#pending.size === 0) return this.#flushing
     this.#flushing = this.#flushing.then(async () => {
+      const collection = this.#collection ?? (await this.#createCollection())
       const keys = this.#pending
       this.#pending = new Set()
       for (const key of keys) {
         const record = this.#index.get(key)
         if (!record) continue
-        const created = (await this.#collection.create(record as never)) as z.infer<S>
+        const created = (await collection.create(record as never)) as z.infer<S>
         if (this.#index.get(key) === record) this.#index.set(key, created)
       }
     })

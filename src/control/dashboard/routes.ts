@@ -54,7 +54,7 @@ export const dashboardRoutes = [
     statuses: [200, 404],
     params: z.object({ file: z.string() }),
     handler(_ctx, { params }) {
-      const asset = dashboardAsset(params.file)
+      const asset = dashboardAsset(params.file!)
       if (!asset) throw new NotFoundError(`No dashboard file ${params.file}`)
       return { status: 200, body: asset.text, contentType: asset.contentType, headers: noStore }
     },

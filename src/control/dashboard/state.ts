@@ -3,10 +3,12 @@
 // the page makes goes through the API or the control API like any other client.
 import type { World } from '../../contract/world.ts'
 import { clientIdState } from '../../resources/client-ids/index.ts'
-import { complianceView, payerState } from '../../resources/payers/index.ts'
+import { payerState } from '../../resources/payers/index.ts'
+import { complianceView } from '../../resources/payers/model.ts'
 import { paymentDetailState } from '../../resources/payment-details/index.ts'
-import { payoutState } from '../../resources/payouts/index.ts'
-import { requestState, statusOf } from '../../resources/requests/index.ts'
+import { payoutState } from '../../resources/payouts/state.ts'
+import { requestState } from '../../resources/requests/index.ts'
+import { statusOf } from '../../resources/requests/status.ts'
 import type { SandboxState } from '../sandbox-state.ts'
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>

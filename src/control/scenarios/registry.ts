@@ -66,13 +66,33 @@ function fromJson(text: string, file: string): ScenarioDefinition {
   }
 }
 
+/**
+ * A TypeScript module: imported as it is where the process already runs TypeScript (vitest, tsx: then it is
+ * compiled once per process, not once per sandbox), else through tsx's importer, which compiles TypeScript
+ * whether or not the process runs under tsx (compiled build, plain node).
+ */
+async function importTypeScript(url: string): Promise<{ default?: unknown }> {
+  try {
+    return (await import(url)) as { default?: unknown }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? ''
+    // node without type stripping, or with it but not for this file's syntax or place
+    if (
+      !/^ERR_(UNKNOWN_FILE_EXTENSION|UNSUPPORTED_TYPESCRIPT_SYNTAX|UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING)$/.test(
+        code,
+      )
+    )
+      throw error
+    return (await (await import('tsx/esm/api')).tsImport(url, import.meta.url)) as { default?: unknown }
+  }
+}
+
 async function loadFile(file: string): Promise<ScenarioDefinition> {
   if (extname(file) === '.json')
     return Definition.parse(fromJson(readFileSync(file, 'utf8'), file)) as ScenarioDefinition
   const url = pathToFileURL(file).href
-  // tsx's importer compiles TypeScript whether or not the process runs under tsx (compiled build, plain node).
   const loaded = /\.m?ts$/.test(file)
-    ? ((await (await import('tsx/esm/api')).tsImport(url, import.meta.url)) as { default?: unknown })
+    ? await importTypeScript(url)
     : ((await import(url)) as { default?: unknown })
   const definition = (loaded.default as { default?: unknown })?.default ?? loaded.default
   return Definition.parse(definition) as ScenarioDefinition

@@ -1,5 +1,5 @@
 // The public module of the payers resource: what other resources may use of it.
 export { isCompliant } from './compliance.ts'
 export { PayerNotFoundError } from './errors.ts'
-export { complianceView, getPayer } from './model.ts'
+export { getPayer } from './model.ts'
 export { payerState } from './state.ts'

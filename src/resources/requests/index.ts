@@ -10,4 +10,4 @@ export {
 } from './model.ts'
 export { CustomerInfo, type DetectedPayment, type RequestRecord } from './schema.ts'
 export { requestState } from './state.ts'
-export { hasBeenPaid, statusOf } from './status.ts'
+export { hasBeenPaid } from './status.ts'

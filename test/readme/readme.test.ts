@@ -1,0 +1,191 @@
+// Every code sample of README.md, run as written (only the port of http://127.0.0.1:8080 is changed): the shell
+// blocks against a started sandbox, the TypeScript blocks in a scratch ES-module project that has request-sandbox
+// installed (linked), with tsx and through strict tsc. The scenario table is held equal to the registry.
+// A block marked ```sh norun (the two commands, Docker) is not run; ```ts browser is type-checked only (it needs a
+// browser: test/browser/worker.test.ts runs the same calls in Chromium).
+import { execFile } from 'node:child_process'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readmeScenarioTable, renderScenarioTable } from '../../scripts/readme-scenarios.ts'
+import { createTestSandbox } from '../../src/msw.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
+import { type RunningServer, startServer } from '../../src/server.ts'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const readme = readFileSync(join(root, 'README.md'), 'utf8')
+
+interface Block {
+  lang: string
+  flags: string[]
+  code: string
+  line: number
+}
+
+/** The fenced code blocks of the README, in order. */
+function fencedBlocks(markdown: string): Block[] {
+  const blocks: Block[] = []
+  for (const match of markdown.matchAll(/^```(\w+)([^\n]*)\n([\s\S]*?)^```$/gm)) {
+    const line = markdown.slice(0, match.index).split('\n').length
+    blocks.push({
+      lang: match[1]!,
+      flags: match[2]!.trim().split(/\s+/).filter(Boolean),
+      code: match[3]!,
+      line,
+    })
+  }
+  return blocks
+}
+
+const blocks = fencedBlocks(readme)
+const shellBlocks = blocks.filter((b) => b.lang === 'sh' && !b.flags.includes('norun'))
+const tsBlocks = blocks.filter((b) => b.lang === 'ts')
+/** the scenario sample names its file on its first line */
+const scenarioFile = (b: Block) => /^\/\/ (my-scenarios\/[\w-]+\.ts)/.exec(b.code)?.[1]
+const runnable = tsBlocks.filter((b) => !b.flags.includes('browser') && !scenarioFile(b))
+
+/** What each runnable TypeScript sample prints, found by a line of its code. */
+const prints: [string, RegExp][] = [
+  ['request.status, request.payments.length', /^paid 1$/m],
+  ['done.status, done.requests.length', /^active\ncompleted 3 3$/m],
+  ["createHandlers(sandbox, { baseUrl: 'https://api.request.network' })", /^201 \{[\s\S]*requestId: '01/m],
+  ["waitForDelivery('payment.confirmed')", /^delivered true$/m],
+  ['verifyWebhook(signed(', /^\{ event: 'payment.confirmed', requestId: '01e2' \}\nnull$/m],
+]
+
+let server: RunningServer
+let scratch: string
+const sampleFile = (b: Block) => scenarioFile(b) ?? `sample-line-${b.line}.ts`
+const withPort = (code: string) => code.replaceAll('127.0.0.1:8080', `127.0.0.1:${server.port}`)
+
+function run(command: string, args: string[], cwd: string, timeout = 120_000) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(command, args, { cwd, timeout, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    )
+  })
+}
+
+beforeAll(async () => {
+  server = await startServer({ port: 0 })
+  // a user's project: ES modules, request-sandbox and its dependencies installed (linked from this checkout)
+  scratch = mkdtempSync(join(tmpdir(), 'readme-samples-'))
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ type: 'module', private: true }))
+  mkdirSync(join(scratch, 'node_modules'))
+  for (const entry of readdirSync(join(root, 'node_modules')))
+    if (!entry.startsWith('.'))
+      symlinkSync(join(root, 'node_modules', entry), join(scratch, 'node_modules', entry))
+  symlinkSync(root.replace(/\/$/, ''), join(scratch, 'node_modules/request-sandbox'))
+  writeFileSync(
+    join(scratch, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        target: 'ES2023',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2023', 'DOM'],
+        types: ['node'],
+        noEmit: true,
+        skipLibCheck: true,
+        // request-sandbox's types from its sources (the "source" export condition), as this repository's tests do
+        customConditions: ['source'],
+        allowImportingTsExtensions: true,
+      },
+      include: ['*.ts', 'my-scenarios/*.ts'],
+    }),
+  )
+  for (const block of tsBlocks) {
+    const file = join(scratch, sampleFile(block))
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, withPort(block.code))
+  }
+})
+
+afterAll(async () => {
+  await server?.close()
+  if (scratch) rmSync(scratch, { recursive: true, force: true })
+})
+
+describe('README.md', () => {
+  it('keeps the two commands a fresh machine needs', () => {
+    const first = blocks[0]!
+    expect(first.code).toMatch(/^npm install && npm start\b/m)
+    expect(first.code).toMatch(/^npm test\b/m)
+  })
+
+  it('lists every scenario of the registry, as the registry describes it', async () => {
+    expect(readmeScenarioTable(readme), 'run: npx tsx scripts/readme-scenarios.ts --write').toBe(
+      await renderScenarioTable(),
+    )
+  })
+
+  it('quotes every URL that carries a ? in its shell samples (zsh expands it otherwise)', () => {
+    for (const block of blocks.filter((b) => b.lang === 'sh'))
+      for (const match of block.code.matchAll(/https?:\/\/[^\s'"]*\?/g))
+        expect(`${block.code[match.index - 1]}`, `line ${block.line}: ${match[0]}`).toMatch(/['"]/)
+  })
+
+  it.each(shellBlocks.map((b) => [b.line, b] as const))(
+    'runs the shell sample at line %i against a started sandbox',
+    async (_line, block) => {
+      // any HTTP error fails the sample (curl prints the body and exits 22)
+      const script = `curl() { command curl --fail-with-body "$@"; }\n${withPort(block.code)}`
+      const result = await run('sh', ['-e', '-c', script], scratch)
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(result.stdout).not.toBe('')
+    },
+  )
+
+  it('type-checks every TypeScript sample with strict tsc', async () => {
+    const result = await run(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'],
+      scratch,
+    )
+    expect(result.stdout + result.stderr).toBe('')
+    expect(result.code).toBe(0)
+  }, 180_000)
+
+  it.each(runnable.map((b) => [b.line, b] as const))(
+    'runs the TypeScript sample at line %i with tsx and prints what it shows',
+    async (_line, block) => {
+      const expected = prints.filter(([marker]) => block.code.includes(marker)).map(([, output]) => output)
+      expect(expected, 'add what this sample prints to `prints`').toHaveLength(1)
+      const result = await run(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', sampleFile(block)],
+        scratch,
+      )
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+      expect(result.stdout).toMatch(expected[0]!)
+    },
+    120_000,
+  )
+
+  it('seeds the custom scenario sample from a folder of a project that has request-sandbox', async () => {
+    const block = tsBlocks.find(scenarioFile)!
+    const dir = join(scratch, dirname(scenarioFile(block)!))
+    const rn = await createTestSandbox({ chain: false, scenarioDirs: [dir] })
+    try {
+      const tenant = await rn.tenant({ scenario: 'three-invoices' })
+      const state = await tenant.scenario()
+      expect(state.ids.first).toMatch(/^01[0-9a-f]{64}$/)
+      expect(requestState(await rn.sandbox.control.world(tenant.apiKey)).requests.size).toBe(3)
+    } finally {
+      await rn.close()
+    }
+  })
+})
