@@ -20,6 +20,8 @@ import { payoutRoutes } from './resources/payouts/routes.ts'
 import { portalRoutes } from './resources/portal/routes.ts'
 import { rateRoutes } from './resources/rates/routes.ts'
 import { requestRoutes } from './resources/requests/routes.ts'
+import { securePageRoutes } from './resources/secure-payments/page-routes.ts'
+import { securePaymentRoutes } from './resources/secure-payments/routes.ts'
 import { sessionRoutes } from './resources/sessions/routes.ts'
 import { webhookRoutes } from './resources/webhooks/routes.ts'
 
@@ -31,6 +33,8 @@ export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
   ...requestRoutes,
   ...batchPayoutRoutes,
   ...payoutRoutes,
+  ...securePaymentRoutes,
+  ...securePageRoutes,
   ...controlRoutes,
   ...clockRoutes,
   ...rateRoutes,

@@ -28,6 +28,7 @@ import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
 import { ConversionRegistry } from './resources/rates/registry.ts'
 import { createDetectionSink, type PaymentListener } from './resources/requests/detection.ts'
 import { PaymentReferenceIndex } from './resources/requests/reference-index.ts'
+import { subscribeSecurePaymentEvents } from './resources/secure-payments/events.ts'
 import { WebhookRegistry } from './resources/webhooks/registry.ts'
 import { routes } from './routes.ts'
 import { createIdGenerator } from './store/ids.ts'
@@ -191,6 +192,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     })
     shared.webhooks.handleEvent(event)
   })
+  subscribeSecurePaymentEvents(shared.events, shared)
   const dispatch = createDispatcher(routes, shared, {
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
     middleware: [

@@ -53,6 +53,20 @@ const extraParameters: Record<string, string> = {
     'documented by V2 0.13.0, not by FULL 0.8.1',
 }
 
+/** Differences of the Secure Payment routes, by the problem lines they explain. */
+const securePaymentDifferences: [RegExp, string][] = [
+  [/: header x-orchestrator-key not covered$/, 'orchestrator keys are not modelled'],
+  [
+    /^V2 0\.13\.0 \w+ \/v2\/secure-payments\/\{token\}[^:]*: (status 401 missing|status 429 missing|header x-client-id not covered|header Origin not covered)$/,
+    'the link routes are public in the sandbox: the token names the link (the page calls them without a client ID)',
+  ],
+  [/\{token\}(\/pay)?: status 423 missing$/, 'no link is ever locked'],
+  [
+    /tron\/broadcast: status (200|403|502) missing$/,
+    'the sandbox runs no TRON chain: a broadcast answers 400',
+  ],
+]
+
 /** Header parameters of the documents and the security scheme or parameter that covers each. */
 const headerCoverage: Record<string, (op: any) => boolean> = {
   'x-api-key': (op) => op.security.some((s: any) => 'ApiKey' in s),
@@ -162,7 +176,10 @@ describe('GET /openapi.json and /openapi.yaml', () => {
         if (!headerCoverage[p.name]?.(raw))
           problems.push(`${official.document} ${key}: header ${p.name} not covered`)
     }
-    expect(problems).toEqual([])
+    const explained = (problem: string) => securePaymentDifferences.some(([pattern]) => pattern.test(problem))
+    expect(problems.filter((p) => !explained(p))).toEqual([])
+    // every listed difference still explains something: a fixed one is taken off the list
+    expect(securePaymentDifferences.filter(([pattern]) => !problems.some((p) => pattern.test(p)))).toEqual([])
     // v1 and v2 requests, pay, payers, payment details, payouts, client IDs, webhooks, currencies, payments
     expect(compared.size).toBeGreaterThanOrEqual(60)
   })

@@ -35,6 +35,12 @@ function resolveRefs(node: unknown, doc: Json, seen = new Set<string>()): unknow
     if (key === 'example' || key === 'examples' || key === 'description' || key === 'x-feature-flag') continue
     out[key] = resolveRefs(value, doc, seen)
   }
+  // OpenAPI 3.0's boolean exclusiveMinimum (with minimum) is a number in JSON Schema 2020
+  if (typeof out.exclusiveMinimum === 'boolean') {
+    if (out.exclusiveMinimum && typeof out.minimum === 'number') out.exclusiveMinimum = out.minimum
+    else delete out.exclusiveMinimum
+    if (typeof out.exclusiveMinimum === 'number') delete out.minimum
+  }
   if (out.nullable === true) {
     delete out.nullable
     if (typeof out.type === 'string') out.type = [out.type, 'null']

@@ -67,6 +67,7 @@ const tagNames: Record<string, string> = {
   key: 'Portal',
   platforms: 'Portal',
   journey: 'Journeys',
+  'secure-payments': 'Secure payments',
   clock: 'Sandbox: clock',
   rates: 'Sandbox: rates',
   scenario: 'Sandbox: scenarios',
@@ -84,12 +85,18 @@ const tagNames: Record<string, string> = {
   rpc: 'Sandbox: chain',
 }
 
+/** Control areas whose first segment is also an API resource's. */
+const controlTagNames: Record<string, string> = {
+  'secure-payment': 'Sandbox: secure payment page',
+  'secure-payments': 'Sandbox: secure payment page',
+}
+
 /** The group a route is listed under: its resource for API routes, the control area for the sandbox's own. */
 export function routeTag(route: AnyRoute): string {
   const segments = route.path.split('/').filter(Boolean)
   const api = routeSurface(route) === 'api'
   const first = api || segments[0] === '__sandbox' ? segments[1] : segments[0]
-  const known = tagNames[first ?? '']
+  const known = (api ? undefined : controlTagNames[first ?? '']) ?? tagNames[first ?? '']
   if (known && known.startsWith('Sandbox') !== api) return known
   return api ? (first ?? 'other').replace(/^./, (c) => c.toUpperCase()) : 'Sandbox: dashboard and docs'
 }

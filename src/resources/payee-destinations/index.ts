@@ -1,2 +1,3 @@
 // The public module of the payee-destinations resource: what other resources may use of it.
-export { destinationForClientId } from './model.ts'
+export { destinationForClientId, type ResolvedDestination, resolveDestination } from './model.ts'
+export { payeeDestinationState } from './state.ts'

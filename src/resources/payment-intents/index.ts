@@ -1,3 +1,6 @@
 // The public module of the payment-intents resource: what other resources may use of it.
+
+export { sendPaymentIntent } from './model.ts'
+export { SignedData } from './schema.ts'
 export { intentState } from './state.ts'
 export { intentTypedData, permitTypedData } from './typed-data.ts'

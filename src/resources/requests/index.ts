@@ -4,6 +4,7 @@ export {
   getRequest,
   getRequestByReference,
   isConversion,
+  isFullyPaid,
   remainingUnits,
   setRecurrenceStopped,
   startListening,

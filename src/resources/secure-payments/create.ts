@@ -1,0 +1,103 @@
+// `POST /v2/secure-payments`: each item is resolved to a payee and a currency (a payee destination, a payee and a
+// currency id, or the caller's own destination), its request is created like any other, and one link covers them.
+
+import {
+  destinationForClientId,
+  payeeDestinationState,
+  resolveDestination,
+} from '../payee-destinations/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { createRequest } from '../requests/index.ts'
+import type { Ctx } from './context.ts'
+import { SecurePaymentForbiddenError, SecurePaymentRequestError } from './errors.ts'
+import { storeLink } from './model.ts'
+import type { CreateSecurePaymentBody } from './schema.ts'
+
+interface LinkItem {
+  destinationId: string | null
+  payee: `0x${string}`
+  currency: string
+  network: string
+  amount: string
+}
+
+function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]): LinkItem {
+  const { world } = ctx
+  const shared = ctx
+  if (item.destinationId) {
+    const destination = resolveDestination(world, item.destinationId)
+    if (!destination) {
+      // another tenant's destination is not the caller's to use
+      const elsewhere = [...shared.worlds.all()].some(
+        (w) => w !== world && resolveDestination(w, item.destinationId!),
+      )
+      if (elsewhere)
+        throw new SecurePaymentForbiddenError(
+          'destinationId does not match the destination resolved for the caller',
+        )
+      throw new SecurePaymentRequestError(`No active payment destination ${item.destinationId}`)
+    }
+    return {
+      destinationId: destination.destinationId,
+      payee: destination.payee,
+      currency: destination.currency,
+      network: destination.network,
+      amount: item.amount,
+    }
+  }
+  if (item.payee || item.currency) {
+    if (!item.payee || !item.currency)
+      throw new SecurePaymentRequestError('A request without destinationId needs both payee and currency')
+    const currency = shared.currencies.byId(item.currency)
+    if (!currency || currency.type === 'ISO4217')
+      throw new SecurePaymentRequestError(`Currency ${item.currency} not found`)
+    return {
+      destinationId: null,
+      payee: item.payee as `0x${string}`,
+      currency: currency.id,
+      network: currency.network,
+      amount: item.amount,
+    }
+  }
+  const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
+  const fallback = grant
+    ? destinationForClientId(world, grant)
+    : payeeDestinationState(world)
+        .payeeDestinations.all()
+        .filter((d) => d.active)
+        .map((d) => resolveDestination(world, d.id))
+        .at(-1)
+  if (!fallback) throw new SecurePaymentRequestError('No active payment destination for the platform')
+  return {
+    destinationId: fallback.destinationId,
+    payee: fallback.payee,
+    currency: fallback.currency,
+    network: fallback.network,
+    amount: item.amount,
+  }
+}
+
+/** `POST /v2/secure-payments`: one request per item (destination or payee + currency), one link over them. */
+export async function createSecurePayment(ctx: Ctx, body: CreateSecurePaymentBody) {
+  const items = body.requests.map((item) => resolveItem(ctx, item))
+  const networks = new Set(items.map((i) => i.network))
+  if (networks.size > 1)
+    throw new SecurePaymentRequestError('All requests of a secure payment must be on the same network')
+  const requests: RequestRecord[] = []
+  for (const item of items)
+    requests.push(
+      await createRequest(ctx, {
+        amount: item.amount,
+        invoiceCurrency: item.currency,
+        paymentCurrency: item.currency,
+        payee: item.payee,
+        ...(body.reference ? { reference: body.reference } : {}),
+      }),
+    )
+  return storeLink(
+    ctx,
+    requests,
+    items.map((i) => i.destinationId),
+    { flow: 'get_paid', ...body },
+  )
+}

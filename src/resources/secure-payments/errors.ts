@@ -1,0 +1,35 @@
+import { BadRequestError, ForbiddenError, NotFoundError, SandboxError } from '../../contract/sandbox-error.ts'
+
+/** 404 `Secure payment not found` (an unknown token, or one of another tenant's on a keyed route). */
+export class SecurePaymentNotFoundError extends NotFoundError {
+  override name = 'SecurePaymentNotFoundError'
+  constructor(message = 'Secure payment not found') {
+    super(message)
+  }
+}
+
+/** 409 `Secure payment has already been completed`. */
+export class SecurePaymentCompletedError extends SandboxError {
+  override name = 'SecurePaymentCompletedError'
+  constructor() {
+    super(409, 'Secure payment has already been completed')
+  }
+}
+
+/** 403 `Secure payment token expired or invalid status` (expired, or combined into a batch). */
+export class SecurePaymentUnavailableError extends ForbiddenError {
+  override name = 'SecurePaymentUnavailableError'
+  constructor(message = 'Secure payment token expired or invalid status') {
+    super(message)
+  }
+}
+
+/** 403 for a destinationId that is not the caller's, or a payer wallet the link does not allow. */
+export class SecurePaymentForbiddenError extends ForbiddenError {
+  override name = 'SecurePaymentForbiddenError'
+}
+
+/** 400 with the reason (bad destination, currency, mixed networks, not-pending tokens, TRON). */
+export class SecurePaymentRequestError extends BadRequestError {
+  override name = 'SecurePaymentRequestError'
+}

@@ -1,0 +1,178 @@
+// Secure payment links: created by a tenant (API key or client ID), paid by whoever holds the token.
+// Differences from the real service: the link points at this sandbox's own page (/__sandbox/secure-payment?token=…,
+// on the Host the caller used); the token routes accept the token alone (the service also wants x-client-id +
+// Origin; a browser page of the sandbox has neither); no KYT screening runs (allowedPayerAddresses is the only
+// access rule); links expire 7 days after creation on the creator's clock, or once every request is paid.
+import type { NeutralRequest } from '../../contract/neutral.ts'
+import { publicBaseUrl } from '../../contract/public-url.ts'
+import type { World } from '../../contract/world.ts'
+import { effectiveFee } from '../client-ids/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import { isFullyPaid, requestState } from '../requests/index.ts'
+import type { Ctx, SecureServices } from './context.ts'
+import {
+  SecurePaymentCompletedError,
+  SecurePaymentForbiddenError,
+  SecurePaymentNotFoundError,
+  SecurePaymentUnavailableError,
+} from './errors.ts'
+import { feePlanOf } from './fee-plan.ts'
+import type { SecurePaymentRecord } from './schema.ts'
+import { securePaymentState } from './state.ts'
+
+/** How long a link stays payable (DOCS: 7 days, or until paid). */
+export const LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000
+
+/** The page a link opens, on the base URL the caller reached the sandbox at. */
+export function securePaymentUrl(request: NeutralRequest, token: string): string {
+  return `${publicBaseUrl(request)}/__sandbox/secure-payment?token=${token}`
+}
+
+/** The link with this token, in whichever world holds it. */
+export function findLink(
+  shared: SecureServices,
+  token: string,
+): { world: World; link: SecurePaymentRecord } | undefined {
+  for (const world of shared.worlds.all()) {
+    const link = securePaymentState(world).securePayments.get(token)
+    if (link) return { world, link }
+  }
+  return undefined
+}
+
+/** The link's requests, in order. */
+export function linkRequests(world: World, link: SecurePaymentRecord): RequestRecord[] {
+  return link.requestIds.map((id) => requestState(world).requests.get(id)!)
+}
+
+/** Current status: `completed` once every request is paid, `expired` past its date on the owner's clock. */
+export function linkStatus(
+  shared: SecureServices,
+  world: World,
+  link: SecurePaymentRecord,
+): SecurePaymentRecord['status'] {
+  if (link.status !== 'pending') return link.status
+  if (linkRequests(world, link).every((r) => isFullyPaid(shared, r))) return 'completed'
+  if (world.clock.now().getTime() >= Date.parse(link.expiresAt)) return 'expired'
+  return 'pending'
+}
+
+/** The link of a token route, refused as the document says when it cannot be paid (404, 409, 403). */
+export function payableLink(
+  shared: SecureServices,
+  token: string,
+): { world: World; link: SecurePaymentRecord } {
+  const found = findLink(shared, token)
+  if (!found) throw new SecurePaymentNotFoundError()
+  const status = linkStatus(shared, found.world, found.link)
+  if (status === 'completed') throw new SecurePaymentCompletedError()
+  if (status !== 'pending') throw new SecurePaymentUnavailableError()
+  return found
+}
+
+/** What every create endpoint stores besides its requests. */
+export interface LinkOptions {
+  flow: SecurePaymentRecord['flow']
+  feePercentage?: string | undefined
+  feeAddress?: string | undefined
+  reference?: string | undefined
+  redirectUrl?: string | undefined
+  redirectLabel?: string | undefined
+  accessPolicy?:
+    | { allowedPayerAddresses?: string[] | undefined; hidePayeeAddress?: boolean | undefined }
+    | undefined
+  payer?: string | undefined
+}
+
+/** Stores a link over existing requests (all on one network, in one currency for the fee plan). */
+export async function storeLink(
+  ctx: Ctx,
+  requests: RequestRecord[],
+  destinationIds: (string | null)[],
+  options: LinkOptions,
+): Promise<SecurePaymentRecord> {
+  const { world } = ctx
+  const shared = ctx
+  const fee = effectiveFee(ctx, options) // a client ID's own fee overrides the API-passed one, as on pay
+  const now = world.clock.now()
+  const first = requests[0]!
+  const allowed = options.accessPolicy?.allowedPayerAddresses
+  return securePaymentState(world).securePayments.insert({
+    token: shared.ids.ulid(now.getTime()),
+    paymentType: requests.length > 1 ? 'batch' : 'single',
+    flow: options.flow,
+    status: 'pending',
+    requestIds: requests.map((r) => r.requestId),
+    network: first.network,
+    currency: first.paymentCurrency,
+    destinationIds,
+    feePercentage: fee.feePercentage ?? null,
+    feeAddress: fee.feeAddress ?? null,
+    reference: options.reference ?? null,
+    redirectUrl: options.redirectUrl ?? null,
+    redirectLabel: options.redirectLabel ?? null,
+    allowedPayerAddresses: allowed?.length ? allowed.map((a) => a.toLowerCase()) : null,
+    hidePayeeAddress: options.accessPolicy?.hidePayeeAddress ?? false,
+    clientId: ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null,
+    feePlan: feePlanOf(ctx, {
+      amounts: requests.map((r) => ({ amount: r.amount, currency: r.paymentCurrency })),
+      flow: options.flow,
+      feePercentage: fee.feePercentage ?? null,
+      feeAddress: fee.feeAddress ?? null,
+    }),
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS).toISOString(),
+    completedAt: null,
+    payerAddress: null,
+    combinedInto: null,
+    intents: [],
+  })
+}
+/** The 201 every create endpoint answers. */
+export function createdBody(request: NeutralRequest, link: SecurePaymentRecord) {
+  return {
+    requestIds: link.requestIds,
+    securePaymentUrl: securePaymentUrl(request, link.token),
+    token: link.token,
+    feePlan: link.feePlan,
+  }
+}
+
+/** Marks a link completed (once), with the wallet that paid. */
+export async function completeLink(
+  world: World,
+  link: SecurePaymentRecord,
+  payer: string | null,
+): Promise<void> {
+  if (link.status === 'completed') return
+  await securePaymentState(world).securePayments.update(link.token, (draft) => {
+    draft.status = 'completed'
+    draft.completedAt = world.clock.now().toISOString()
+    draft.payerAddress ??= payer
+  })
+}
+
+/** The link a request belongs to (the newest, when a single payout was later combined into a batch). */
+export function linkOfRequest(world: World, requestId: string): SecurePaymentRecord | undefined {
+  return securePaymentState(world)
+    .securePayments.all()
+    .findLast((l) => l.requestIds.includes(requestId) && l.combinedInto === null)
+}
+
+/** Whether `wallet` may pay this link (allowedPayerAddresses, when set). */
+export function payerAllowed(link: SecurePaymentRecord, wallet: string): boolean {
+  return link.allowedPayerAddresses === null || link.allowedPayerAddresses.includes(wallet.toLowerCase())
+}
+
+/** Refuses a payer the link does not allow (403). */
+export function checkPayer(link: SecurePaymentRecord, wallet: string | undefined): void {
+  if (wallet && !payerAllowed(link, wallet))
+    throw new SecurePaymentForbiddenError('This wallet is not allowed to pay this secure payment')
+}
+
+/** The keyed lookup: the caller's own link for this request, or 404. */
+export function linkForRequest(ctx: Ctx, requestId: string): SecurePaymentRecord {
+  const link = linkOfRequest(ctx.world, requestId.toLowerCase())
+  if (!link) throw new SecurePaymentNotFoundError('No secure payment found for this request ID')
+  return link
+}

@@ -1,0 +1,182 @@
+// The Secure Payment Page behind securePaymentUrl, and the two sandbox endpoints it calls besides the API:
+// the payer's steps (user events, access check) and the built-in test wallet.
+// The test wallet signs server-side: it is anvil's default account #9 (a well-known, funded key), whose
+// transactions the sandbox sends through the chain (one at a time per chain); no key ever reaches the browser.
+
+import { z } from 'zod'
+import { type LiveChain, sendApiTransactions, serialQueue } from '../../chain/index.ts'
+import { Address } from '../../contract/primitives.ts'
+import { routesUsing } from '../../contract/route.ts'
+import { NotFoundError } from '../../contract/sandbox-error.ts'
+import type { World } from '../../contract/world.ts'
+import type { SecureServices } from './context.ts'
+import {
+  SecurePaymentForbiddenError,
+  SecurePaymentNotFoundError,
+  SecurePaymentRequestError,
+} from './errors.ts'
+import { recordUserEvent } from './events.ts'
+import { findLink, payableLink } from './model.ts'
+import { SECURE_PAGE, securePageAsset } from './page/page.ts'
+import { multicallCalldata, securePaymentCalldata } from './pay.ts'
+import { findMulticall } from './payouts.ts'
+import { type SecurePaymentRecord, UserEventBody } from './schema.ts'
+import { securePaymentState } from './state.ts'
+
+const defineRoute = routesUsing<SecureServices>()
+
+/** Index of the built-in test wallet among the chain's funded default accounts. */
+export const TEST_WALLET_INDEX = 9
+
+const queues = new WeakMap<LiveChain, ReturnType<typeof serialQueue>>()
+function queueOf(chain: LiveChain) {
+  let queue = queues.get(chain)
+  if (!queue) {
+    queue = serialQueue()
+    queues.set(chain, queue)
+  }
+  return queue
+}
+
+/** The links behind a page token: the link itself, or a multicall payout's children (404 for neither). */
+function pageLinks(shared: SecureServices, token: string): { world: World; links: SecurePaymentRecord[] } {
+  const found = findLink(shared, token)
+  if (found) return { world: found.world, links: [found.link] }
+  const multicall = findMulticall(shared, token)
+  if (!multicall) throw new SecurePaymentNotFoundError()
+  const { world, record } = multicall
+  return { world, links: record.childTokens.map((t) => securePaymentState(world).securePayments.get(t)!) }
+}
+
+/** Every transaction of a /pay answer (same-chain list, or a batch's approvals and its batchPayments). */
+function transactionsOf(answer: object): { to: string; data: string }[] {
+  const a = answer as {
+    transactions?: { to: string; data: string }[]
+    ERC20ApprovalTransactions?: { to: string; data: string }[]
+    batchPaymentTransaction?: { to: string; data: string }
+  }
+  return [
+    ...(a.transactions ?? []),
+    ...(a.ERC20ApprovalTransactions ?? []),
+    ...(a.batchPaymentTransaction ? [a.batchPaymentTransaction] : []),
+  ]
+}
+
+const Transaction = z.object({
+  to: Address,
+  data: z.string().regex(/^0x[0-9a-fA-F]*$/),
+  value: z.union([z.object({ hex: z.string() }), z.string(), z.number()]),
+})
+
+export const securePageRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payment',
+    credentials: ['public'],
+    surface: 'control',
+    summary: 'The Secure Payment Page (securePaymentUrl)',
+    statuses: [200],
+    handler: () => ({ status: 200, body: SECURE_PAGE, contentType: 'text/html; charset=utf-8' }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payment/:asset',
+    credentials: ['public'],
+    surface: 'control',
+    summary: "The page's script, style sheet and icon",
+    statuses: [200, 404],
+    params: z.object({ asset: z.string() }),
+    handler(_ctx, { params }) {
+      const asset = securePageAsset(params.asset)
+      if (!asset) throw new NotFoundError(`Cannot GET /__sandbox/secure-payment/${params.asset}`)
+      return { status: 200, body: asset.text, contentType: asset.contentType }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/secure-payments/:token/user-events',
+    credentials: ['public'],
+    surface: 'control',
+    summary:
+      "The page reports the payer's step (secure_payment.user_event; access_rejected for a refused wallet)",
+    statuses: [201, 403, 404],
+    params: z.object({ token: z.string().min(1) }),
+    body: UserEventBody,
+    handler(ctx, { params, body }) {
+      // found, not payable: the payer's last steps may arrive after the detector completed the link
+      const { world, links } = pageLinks(ctx, params.token)
+      const accepted = links.map((link) =>
+        recordUserEvent(ctx, world, link, body.userEvent, body.walletAddress, body.txHash),
+      )
+      if (accepted.includes(false))
+        throw new SecurePaymentForbiddenError('This wallet is not allowed to pay this secure payment')
+      return { status: 201, body: { recorded: body.userEvent } }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payments/:token/chain',
+    credentials: ['public'],
+    surface: 'control',
+    summary: "The link's chain for the page: its id, whether the sandbox runs it, the test wallet's address",
+    statuses: [200, 404],
+    params: z.object({ token: z.string().min(1) }),
+    handler(ctx, { params }) {
+      const link = pageLinks(ctx, params.token).links[0]!
+      const chain = ctx.chains.get(link.network)
+      const chainId = chain?.chainId ?? ctx.currencies.byId(link.currency)?.chainId ?? 0
+      return {
+        status: 200,
+        body: {
+          network: link.network,
+          chainId,
+          live: chain !== undefined,
+          rpcPath: '/rpc',
+          testWallet: chain ? chain.accounts[TEST_WALLET_INDEX]!.address : null,
+        },
+      }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/secure-payments/:token/test-wallet/send',
+    credentials: ['public'],
+    surface: 'control',
+    summary: "The test wallet sends one of the link's transactions and waits for its receipt",
+    statuses: [201, 404],
+    params: z.object({ token: z.string().min(1) }),
+    body: z.object({ transaction: Transaction }),
+    async handler(ctx, { params, body }) {
+      const multicall = findMulticall(ctx, params.token)
+      const { world, link } = multicall
+        ? { world: multicall.world, link: pageLinks(ctx, params.token).links[0]! }
+        : payableLink(ctx, params.token)
+      const chain = ctx.chains.get(link.network)
+      if (!chain)
+        throw new SecurePaymentRequestError(`The sandbox does not run ${link.network}: no test wallet`)
+      const { address, privateKey: key } = chain.accounts[TEST_WALLET_INDEX]!
+      // the test wallet signs only what /pay answers for this link and this wallet now (approval or payment)
+      const expected = transactionsOf(
+        multicall
+          ? await multicallCalldata(ctx, multicall, { wallet: address })
+          : await securePaymentCalldata(ctx, world, link, { wallet: address }),
+      )
+      const tx = body.transaction
+      if (!expected.some((e) => e.to.toLowerCase() === tx.to.toLowerCase() && e.data === tx.data))
+        throw new SecurePaymentRequestError(
+          'The test wallet only sends the transactions /pay returns for this link',
+        )
+      try {
+        const [receipt] = await queueOf(chain)(() => sendApiTransactions(chain, key, [body.transaction]))
+        return {
+          status: 201,
+          body: { txHash: receipt!.transactionHash, blockNumber: Number(receipt!.blockNumber) },
+        }
+      } catch (error) {
+        throw new SecurePaymentRequestError(
+          `The test wallet's transaction failed: ${(error as Error).message.split('\n')[0]}`,
+        )
+      }
+    },
+  }),
+]

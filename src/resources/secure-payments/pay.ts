@@ -1,0 +1,241 @@
+// `GET /v2/secure-payments/{token}/pay`: the pay builder's calldata for the link's request (one-time pay, or one
+// batchPayments transaction for a batch link), with the metadata and fee bundle the secure-payments document adds.
+// Differences from the real service: the protocol fee is 0 (its address the sandbox's no-fee address); gas is
+// priced at the live chain's gas price; quotes of a same-chain payment are valid 30 s. With chain + token naming
+// another network, the answer is the sandbox's cross-chain intent (see pay/crosschain.ts), which the payer signs
+// and sends to POST /v2/request/payment-intents/{id}.
+
+import { currentGasPrice } from '../../chain/index.ts'
+import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import type { World } from '../../contract/world.ts'
+import { buildBatchPayout } from '../batch-payouts/index.ts'
+import { buildPayment, NO_FEE_ADDRESS } from '../pay/index.ts'
+import { remainingUnits } from '../requests/index.ts'
+import { inWorld } from '../services.ts'
+import type { SecureServices } from './context.ts'
+import { SecurePaymentCompletedError, SecurePaymentRequestError } from './errors.ts'
+import { checkPayer, linkRequests } from './model.ts'
+import { multicallRequestIds } from './payouts.ts'
+import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
+import { securePaymentState } from './state.ts'
+
+/** Quotes of same-chain calldata stay valid this long. */
+const QUOTE_TTL_MS = 30_000
+const GAS = { approve: 60_000n, payment: 110_000n, nativePayment: 70_000n }
+
+function feeBundle(shared: SecureServices, world: World, link: SecurePaymentRecord) {
+  const requests = linkRequests(world, link)
+  let gross = 0n
+  let fees = 0n
+  const currency = shared.currencies.byId(link.currency)!
+  const items = requests.map((r) => {
+    const units = remainingUnits(shared, r)
+    const fee = link.feePercentage ? percentageOf(units, link.feePercentage) : 0n
+    gross += units
+    fees += fee
+    return { r, fee }
+  })
+  const fmt = (v: bigint) => fromBaseUnits(v, currency.decimals)
+  return {
+    bundleId: null,
+    defaultFeeBearer: link.feePlan.defaultFeeBearer,
+    amountSummary: {
+      grossAmount: fmt(gross),
+      netRecipientAmount: fmt(gross),
+      totalFees: fmt(fees),
+      payeeBorneFees: '0',
+      payerBorneFees: fmt(fees),
+      payerTotal: fmt(gross + fees),
+    },
+    fees: items
+      .filter((i) => i.fee > 0n)
+      .map(({ r, fee }) => ({
+        requestId: r.requestId,
+        feeComponentId: null,
+        feeType: 'platform',
+        feeLabel: 'Platform fee',
+        feeBearer: 'payer' as const,
+        amount: fmt(fee),
+        paymentCurrencyId: r.paymentCurrency,
+        network: r.network,
+        chainId: String(currency.chainId),
+        recipient: link.feeAddress!,
+      })),
+  }
+}
+
+/** The calldata of a link for `query.wallet` (or for any payer), refused for a wallet the link does not allow. */
+export async function securePaymentCalldata(
+  shared: SecureServices,
+  world: World,
+  link: SecurePaymentRecord,
+  query: TokenQuery,
+) {
+  checkPayer(link, query.wallet)
+  const ctx = inWorld(shared, world)
+  const fee = link.feePercentage
+    ? { feePercentage: link.feePercentage, feeAddress: link.feeAddress as `0x${string}` }
+    : {}
+  if (link.paymentType === 'batch') {
+    if (query.chain)
+      throw new SecurePaymentRequestError(
+        'A batch secure payment is paid on its own network: chain and token do not apply',
+      )
+    const batch = await buildBatchPayout(ctx, {
+      requestIds: link.requestIds,
+      ...(query.wallet ? { payer: query.wallet } : {}),
+      ...fee,
+    })
+    return { ...batch, metadata: { hasEnoughBalance: true, hasEnoughGas: true, canMakePayment: true } }
+  }
+  const record = linkRequests(world, link)[0]!
+  const built = await buildPayment(ctx, record, {
+    ...(query.wallet ? { wallet: query.wallet } : {}),
+    ...(query.chain ? { chain: query.chain, token: query.token } : {}),
+    ...fee,
+  })
+  const now = world.clock.now()
+  const platformFee = {
+    percentage: link.feePercentage ?? '0',
+    address: link.feeAddress ?? NO_FEE_ADDRESS,
+  }
+  const protocolFee = { percentage: '0', address: NO_FEE_ADDRESS }
+  if (!('transactions' in built)) {
+    // cross-chain: the sandbox's intent, with the secure-payments metadata beside it
+    return {
+      paymentType: 'single' as const,
+      transactions: [],
+      ...built,
+      feeBundle: feeBundle(shared, world, link),
+      metadata: {
+        ...built.metadata,
+        stepsRequired: 1,
+        needsApproval: !!built.approvalCalldata || !!built.approvalPermitPayload,
+        paymentTransactionIndex: 0,
+        platformFee,
+        protocolFee,
+        routeType: 'crosschain' as const,
+        quoteFetchedAt: now.toISOString(),
+        quoteExpiresAt: new Date(now.getTime() + QUOTE_TTL_MS).toISOString(),
+      },
+    }
+  }
+  const currency = shared.currencies.byId(record.paymentCurrency)!
+  const chain = shared.chains.get(record.network)
+  const gasPrice = chain ? await currentGasPrice(chain) : 0n
+  const { needsApproval, hasEnoughBalance, hasEnoughGas } = built.metadata
+  const paymentGas = (currency.type === 'ETH' ? GAS.nativePayment : GAS.payment) * gasPrice
+  const approvalGas = needsApproval ? GAS.approve * gasPrice : 0n
+  const eth = (v: bigint) => fromBaseUnits(v, 18)
+  const amount = fromBaseUnits(
+    toBaseUnits(record.amount, currency.decimals) +
+      (link.feePercentage
+        ? percentageOf(toBaseUnits(record.amount, currency.decimals), link.feePercentage)
+        : 0n),
+    currency.decimals,
+  )
+  const { approvalTransactionIndex, ...metadata } = built.metadata
+  return {
+    paymentType: 'single' as const,
+    transactions: built.transactions,
+    feeBundle: feeBundle(shared, world, link),
+    metadata: {
+      ...metadata,
+      ...(approvalTransactionIndex === null
+        ? {}
+        : { approvalTransactionIndex, approvalTransactionsCount: 1 }),
+      platformFee,
+      protocolFee,
+      requiredAmount: amount,
+      estimatedNetworkFee: eth(paymentGas + approvalGas),
+      estimatedApprovalNetworkFee: eth(approvalGas),
+      estimatedPaymentNetworkFee: eth(paymentGas),
+      sourceAmount: amount,
+      routeType: 'samechain' as const,
+      quoteFetchedAt: now.toISOString(),
+      quoteExpiresAt: new Date(now.getTime() + QUOTE_TTL_MS).toISOString(),
+      costBreakdown: {
+        ...(needsApproval
+          ? {
+              approvalFee: {
+                required: true,
+                currency: 'ETH',
+                amountNative: eth(approvalGas),
+                hasEnoughBalance: hasEnoughGas,
+              },
+            }
+          : {}),
+        paymentGasFee: {
+          required: true,
+          currency: 'ETH',
+          amountNative: eth(paymentGas),
+          hasEnoughBalance: hasEnoughGas,
+        },
+        totalGasFee: {
+          required: true,
+          currency: 'ETH',
+          amountNative: eth(paymentGas + approvalGas),
+          hasEnoughBalance: hasEnoughGas,
+        },
+        fundingStatus: {
+          hasEnoughPaymentToken: hasEnoughBalance,
+          hasEnoughApprovalGas: hasEnoughGas,
+          hasEnoughOverall: hasEnoughBalance && hasEnoughGas,
+        },
+        totals: { paymentAmount: amount, paymentCurrency: currency.symbol, sourceAmount: amount },
+      },
+    },
+  }
+}
+
+/**
+ * A multicall payout's calldata: the sandbox runs no smart accounts, so its pending children are paid by one
+ * batchPayments transaction (approvals first), like a batch link.
+ */
+export async function multicallCalldata(
+  shared: SecureServices,
+  found: { world: World; record: MulticallRecord },
+  query: TokenQuery,
+) {
+  if (query.chain)
+    throw new SecurePaymentRequestError(
+      'A multicall payout is paid on its own network: chain and token do not apply',
+    )
+  const ctx = inWorld(shared, found.world)
+  const requestIds = multicallRequestIds(ctx, found.record)
+  if (requestIds.length === 0) throw new SecurePaymentCompletedError()
+  const first = securePaymentState(found.world).securePayments.get(found.record.childTokens[0]!)!
+  const batch = await buildBatchPayout(ctx, {
+    requestIds,
+    ...(query.wallet ? { payer: query.wallet } : {}),
+    ...(first.feePercentage
+      ? { feePercentage: first.feePercentage, feeAddress: first.feeAddress as `0x${string}` }
+      : {}),
+  })
+  return { ...batch, metadata: { hasEnoughBalance: true, hasEnoughGas: true, canMakePayment: true } }
+}
+
+/** `POST /{token}/refresh-step-transaction`: the link's payment transaction again, with a new 30-minute deadline. */
+export async function refreshStep(
+  shared: SecureServices,
+  world: World,
+  link: SecurePaymentRecord,
+  step: { action: { toChainId: number } },
+) {
+  const currency = shared.currencies.byId(link.currency)!
+  if (step.action.toChainId !== currency.chainId)
+    throw new SecurePaymentRequestError(
+      `Route no longer available: step targets chain ${step.action.toChainId}, the payment is on chain ${currency.chainId}`,
+    )
+  const calldata = await securePaymentCalldata(shared, world, link, {})
+  const tx = 'transactions' in calldata ? calldata.transactions?.at(-1) : undefined
+  if (!tx) throw new SecurePaymentRequestError('Route no longer available or invalid step')
+  const now = world.clock.now().getTime()
+  const transactionRequest = { ...tx, chainId: currency.chainId }
+  return {
+    step: { ...step, transactionRequest },
+    transactionRequest,
+    executionDeadline: Math.floor(now / 1000) + 30 * 60,
+    quoteExpiresAt: new Date(now + QUOTE_TTL_MS).toISOString(),
+  }
+}

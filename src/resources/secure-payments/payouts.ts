@@ -1,0 +1,232 @@
+// Payout links (`flow: pay`): a payer's own link to pay a recipient, batch links combining pending payout links
+// (the combined tokens stop working: 403), and multicall payouts (an ordered selection read back by token).
+// Differences from the real service: a multicall payout is paid as one batchPayments transaction of its children
+// (the sandbox runs no smart accounts); TRON payout links are refused (no TRON chain).
+
+import { formatWad, toWad } from '../../contract/decimal.ts'
+import type { World } from '../../contract/world.ts'
+import { createRequest, isFullyPaid } from '../requests/index.ts'
+import type { Ctx, SecureServices } from './context.ts'
+import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
+import { LINK_LIFETIME_MS, linkRequests, linkStatus, storeLink } from './model.ts'
+import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
+import { securePaymentState } from './state.ts'
+
+/** `POST /v2/secure-payments/payouts`: a request to `recipient` and its link. */
+export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) {
+  const shared = ctx
+  const network = body.network.toLowerCase()
+  if (network === 'tron' || network === 'nile')
+    throw new SecurePaymentRequestError('TRON payouts are not available: the sandbox runs no TRON chain')
+  const currency =
+    shared.currencies.byId(body.currency) ??
+    shared.currencies.all.find((c) => c.network === network && c.symbol === body.currency)
+  if (!currency || currency.type === 'ISO4217' || currency.network !== network)
+    throw new SecurePaymentRequestError(`Unsupported currency ${body.currency} on network ${body.network}`)
+  const request = await createRequest(ctx, {
+    amount: body.amount,
+    invoiceCurrency: currency.id,
+    paymentCurrency: currency.id,
+    payee: body.recipient,
+    payer: body.creatorWalletAddress,
+    ...(body.reference ? { reference: body.reference } : {}),
+  })
+  return storeLink(ctx, [request], [null], { flow: 'pay', ...body })
+}
+
+function ownPendingPayout(ctx: Ctx, token: string): SecurePaymentRecord {
+  const link = securePaymentState(ctx.world).securePayments.get(token)
+  if (!link) throw new SecurePaymentRequestError(`Secure payment ${token} not found`)
+  if (link.flow !== 'pay' || link.paymentType !== 'single')
+    throw new SecurePaymentRequestError(`Secure payment ${token} is not a single payout`)
+  if (link.combinedInto !== null || linkStatus(ctx, ctx.world, link) !== 'pending')
+    throw new SecurePaymentRequestError(`Secure payment ${token} is not pending`)
+  return link
+}
+
+/** `POST /v2/secure-payments/batch-payouts`: one batch link over pending payout links on one network. */
+export async function createBatchPayoutLink(
+  ctx: Ctx,
+  body: { tokens: string[]; redirectUrl?: string | undefined; redirectLabel?: string | undefined },
+) {
+  if (new Set(body.tokens).size !== body.tokens.length)
+    throw new SecurePaymentRequestError('tokens must not repeat')
+  const links = body.tokens.map((t) => ownPendingPayout(ctx, t))
+  if (new Set(links.map((l) => l.network)).size > 1)
+    throw new SecurePaymentRequestError('All payouts of a batch must be on the same network')
+  const fees = new Set(links.map((l) => `${l.feePercentage}:${l.feeAddress}`))
+  if (fees.size > 1) throw new SecurePaymentRequestError('All payouts of a batch must carry the same fee')
+  const requests = links.flatMap((l) => linkRequests(ctx.world, l))
+  const first = links[0]!
+  const batch = await storeLink(
+    ctx,
+    requests,
+    links.flatMap((l) => l.destinationIds),
+    {
+      flow: 'pay',
+      ...(first.feePercentage ? { feePercentage: first.feePercentage, feeAddress: first.feeAddress! } : {}),
+      redirectUrl: body.redirectUrl,
+      redirectLabel: body.redirectLabel,
+    },
+  )
+  for (const link of links)
+    await securePaymentState(ctx.world).securePayments.update(link.token, (draft) => {
+      draft.combinedInto = batch.token
+      draft.status = 'invalidated'
+    })
+  return batch
+}
+
+/** `POST /v2/secure-payments/multicall-payouts`: an ordered selection of pending payout links. */
+export async function createMulticall(
+  ctx: Ctx,
+  body: { childTokens: string[]; requestedExecutionKind?: MulticallRecord['executionKind'] | undefined },
+) {
+  if (body.requestedExecutionKind === 'tron_batch')
+    throw new SecurePaymentRequestError('tron_batch is not available: the sandbox runs no TRON chain')
+  if (new Set(body.childTokens).size !== body.childTokens.length)
+    throw new SecurePaymentRequestError('childTokens must not repeat')
+  const children = body.childTokens.map((t) => ownPendingPayout(ctx, t))
+  // paid as one batchPayments transaction: one network, one fee
+  if (new Set(children.map((l) => l.network)).size > 1)
+    throw new SecurePaymentRequestError('All payouts of a multicall payout must be on the same network')
+  if (new Set(children.map((l) => `${l.feePercentage}:${l.feeAddress}`)).size > 1)
+    throw new SecurePaymentRequestError('All payouts of a multicall payout must carry the same fee')
+  const now = ctx.world.clock.now()
+  const record = await securePaymentState(ctx.world).multicallPayouts.insert({
+    token: ctx.ids.ulid(now.getTime()),
+    childTokens: body.childTokens,
+    executionKind: body.requestedExecutionKind ?? 'evm_same_chain',
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS).toISOString(),
+  })
+  return {
+    type: 'multicall' as const,
+    token: record.token,
+    status: 'pending' as const,
+    expiresAt: record.expiresAt,
+    createdAt: record.createdAt,
+    items: children.map((c, position) => ({
+      securePaymentToken: c.token,
+      requestId: c.requestIds[0]!,
+      position,
+      eligibility: 'eligible' as const,
+    })),
+  }
+}
+
+/** The multicall payout with this token, in whichever world holds it. */
+export function findMulticall(
+  shared: SecureServices,
+  token: string,
+): { world: World; record: MulticallRecord } | undefined {
+  for (const world of shared.worlds.all()) {
+    const record = securePaymentState(world).multicallPayouts.get(token)
+    if (record) return { world, record }
+  }
+  return undefined
+}
+
+/** The requests of a multicall payout's children still to pay, in order (what one batchPayments pays). */
+export function multicallRequestIds(ctx: Ctx, record: MulticallRecord): string[] {
+  return record.childTokens
+    .map((t) => securePaymentState(ctx.world).securePayments.get(t)!)
+    .filter((link) => linkStatus(ctx, ctx.world, link) === 'pending')
+    .flatMap((link) => link.requestIds)
+}
+
+/** `GET /v2/secure-payments/multicall-payouts/{token}`: the selection with each child's state. */
+export function multicallState(ctx: Ctx, token: string) {
+  const { world } = ctx
+  const shared = ctx
+  const record = securePaymentState(world).multicallPayouts.get(token)
+  if (!record) throw new SecurePaymentNotFoundError('Multicall payout not found')
+  const children = record.childTokens.map((childToken, position) => {
+    const link = securePaymentState(world).securePayments.get(childToken)!
+    const request = linkRequests(world, link)[0]!
+    const paid = isFullyPaid(shared, request)
+    const status = linkStatus(shared, world, link)
+    const blockReason = paid
+      ? ('already_paid' as const)
+      : status === 'expired'
+        ? ('secure_payment_expired' as const)
+        : status !== 'pending'
+          ? ('secure_payment_not_pending' as const)
+          : null
+    return {
+      securePaymentToken: childToken,
+      requestId: request.requestId,
+      position,
+      executable: blockReason === null,
+      blockReason,
+      messageKey: blockReason,
+      context: {
+        requestId: request.requestId,
+        securePaymentToken: childToken,
+        position,
+        hasBeenPaid: paid,
+        securePaymentStatus: status,
+        expiresAt: link.expiresAt,
+        network: link.network,
+        currency: link.currency,
+      },
+      recoveryAction: blockReason ? ('remove_child' as const) : null,
+      feePlan: link.feePlan,
+      amount: request.amount,
+      payee: request.paymentAddress,
+      reference: request.reference,
+    }
+  })
+  const blocked = children.filter((c) => !c.executable).length
+  const totals = new Map<string, { network: string; currency: string; total: bigint }>()
+  for (const c of children) {
+    const key = `${c.context.network}:${c.context.currency}`
+    const entry = totals.get(key) ?? { network: c.context.network!, currency: c.context.currency!, total: 0n }
+    entry.total += toWad(c.amount)
+    totals.set(key, entry)
+  }
+  const gross = children.reduce((s, c) => s + toWad(c.amount), 0n)
+  // fees are known in USD only (the fee plan): the summary counts them as such
+  const fees = children.reduce((s, c) => s + toWad(c.feePlan.payerBorneFeesUsd), 0n)
+  const expired = world.clock.now().getTime() >= Date.parse(record.expiresAt)
+  const paidCount = children.filter((c) => c.context.hasBeenPaid).length
+  return {
+    paymentType: 'multicall' as const,
+    status:
+      paidCount === children.length
+        ? ('completed' as const)
+        : paidCount > 0
+          ? ('partially_settled' as const)
+          : expired
+            ? ('expired' as const)
+            : ('pending' as const),
+    redirectUrl: null,
+    redirectLabel: null,
+    orchestratorId: null,
+    branding: { id: 'request-network', displayRequestBranding: true },
+    analytics: { creationTimestamp: record.createdAt, numberOfPaymentsExcludingFees: children.length },
+    requestIds: children.map((c) => c.requestId),
+    token: record.token,
+    canExecute: blocked === 0 && !expired,
+    expiresAt: record.expiresAt,
+    createdAt: record.createdAt,
+    children,
+    totals: {
+      childCount: children.length,
+      blockedChildCount: blocked,
+      byDestinationCurrency: [...totals.values()].map((t) => ({
+        network: t.network,
+        currency: t.currency,
+        totalAmount: formatWad(t.total),
+      })),
+      amountSummary: {
+        grossAmount: formatWad(gross),
+        netRecipientAmount: formatWad(gross),
+        totalFees: formatWad(fees),
+        payeeBorneFees: '0',
+        payerBorneFees: formatWad(fees),
+        payerTotal: formatWad(gross + fees),
+      },
+    },
+  }
+}

@@ -1,0 +1,240 @@
+// Shapes of /v2/secure-payments (V2 0.13.0): bodies as the document declares them, the stored link, the fee plan.
+import { z } from 'zod'
+import { Address, Percentage, PositiveAmount } from '../../contract/primitives.ts'
+import { SignedData } from '../payment-intents/index.ts'
+
+const RedirectLabel = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^<>&"'`]*$/, 'redirectLabel must not contain < > & " \' or `')
+
+/** `accessPolicy`: only `allowedPayerAddresses` changes what the sandbox does (no KYT provider runs here). */
+export const AccessPolicy = z.object({
+  mode: z.enum(['inherit', 'off', 'kyt_all_wallets']).optional(),
+  screeningProvider: z.enum(['hypernative', 'merklescience']).nullable().optional(),
+  hideUntilApproved: z.boolean().optional(),
+  hidePayeeAddress: z.boolean().optional(),
+  allowedPayerAddresses: z.array(Address).optional(),
+})
+
+/** One request of a link: a payee destination, or (sandbox extension) a payee and a currency id. */
+export const SecurePaymentItem = z.object({
+  destinationId: z.string().min(1).optional(),
+  payee: Address.optional(),
+  currency: z.string().min(1).optional(),
+  amount: PositiveAmount,
+})
+
+const feeRefine = (body: { feePercentage?: string; feeAddress?: string }, ctx: z.RefinementCtx) => {
+  if ((body.feePercentage === undefined) !== (body.feeAddress === undefined))
+    ctx.addIssue({
+      code: 'custom',
+      path: [body.feePercentage === undefined ? 'feePercentage' : 'feeAddress'],
+      message: 'feePercentage and feeAddress must be provided together',
+    })
+}
+
+/** Body of `POST /v2/secure-payments`. */
+export const CreateSecurePaymentBody = z
+  .object({
+    requests: z.array(SecurePaymentItem).min(1).max(200),
+    feePercentage: Percentage.optional(),
+    feeAddress: Address.optional(),
+    reference: z.string().min(1).max(255).optional(),
+    payerIdentifier: z.string().min(1).max(255).optional(),
+    redirectUrl: z.string().optional(),
+    redirectLabel: RedirectLabel.optional(),
+    accessPolicy: AccessPolicy.optional(),
+  })
+  .superRefine(feeRefine)
+export type CreateSecurePaymentBody = z.infer<typeof CreateSecurePaymentBody>
+
+/** Body of `POST /v2/secure-payments/payouts`: one payout link paying `recipient`. */
+export const PayoutSecurePaymentBody = z
+  .object({
+    recipient: Address,
+    creatorWalletAddress: Address,
+    network: z.string().min(1),
+    currency: z.string().min(1),
+    amount: PositiveAmount,
+    reference: z.string().min(1).max(255).optional(),
+    recipientIdentifier: z.string().min(1).max(255).optional(),
+    feePercentage: Percentage.optional(),
+    feeAddress: Address.optional(),
+    redirectUrl: z.string().optional(),
+    redirectLabel: RedirectLabel.optional(),
+    accessPolicy: AccessPolicy.optional(),
+  })
+  .superRefine(feeRefine)
+export type PayoutSecurePaymentBody = z.infer<typeof PayoutSecurePaymentBody>
+
+/** Body of `POST /v2/secure-payments/batch-payouts`. */
+export const BatchPayoutLinkBody = z.object({
+  tokens: z.array(z.string().min(1)).min(2),
+  redirectUrl: z.string().optional(),
+  redirectLabel: RedirectLabel.optional(),
+})
+
+/** Body of `POST /v2/secure-payments/multicall-payouts` (no other key allowed). */
+export const MulticallPayoutBody = z.strictObject({
+  childTokens: z.array(z.string().min(1)).min(2).max(1000),
+  requestedExecutionKind: z.enum(['evm_same_chain', 'evm_cross_chain', 'tron_batch']).optional(),
+})
+
+/** Body of `POST /v2/secure-payments/fees/preview`. */
+export const FeePreviewBody = z.object({
+  amount: PositiveAmount,
+  currency: z.string().min(1),
+  flow: z.enum(['get_paid', 'pay']),
+  defaultFeeBearer: z.enum(['payer', 'payee']).optional(),
+})
+
+export const SourceChain = z.enum(['BASE', 'OPTIMISM', 'ARBITRUM', 'ETHEREUM', 'POLYGON', 'BNB'])
+export const SourceToken = z.enum(['USDC', 'USDT', 'EURC', 'USDT0'])
+
+/** Query of `GET /{token}` and `GET /{token}/pay`. */
+export const TokenQuery = z
+  .object({
+    wallet: Address.optional(),
+    chain: SourceChain.optional(),
+    token: SourceToken.optional(),
+    eoaWallet: Address.optional(),
+    isSafe: z.enum(['true', 'false']).optional(),
+  })
+  .superRefine((q, ctx) => {
+    if ((q.chain === undefined) !== (q.token === undefined))
+      ctx.addIssue({ code: 'custom', path: ['chain'], message: 'chain and token must be sent together' })
+  })
+export type TokenQuery = z.infer<typeof TokenQuery>
+
+const Hash = z.string().regex(/^0x[a-fA-F0-9]{64}$/, 'must be a 32-byte hex hash')
+
+/** Body of `POST /{token}/intent` (the single-payment form). */
+export const IntentBody = z.object({
+  txHash: Hash.optional(),
+  safeTxHash: Hash.optional(),
+  chain: SourceChain,
+  token: SourceToken,
+  executionKind: z.enum(['evm_same_chain', 'evm_cross_chain']).optional(),
+  safePaymentDeadline: z.number().int().min(0).optional(),
+  payerAddress: z.string().optional(),
+  payerEoaAddress: z.string().optional(),
+  sourceNetwork: z.string().optional(),
+  sourceToken: z.string().optional(),
+  sourceAmount: z.string().optional(),
+  routeKind: z.enum(['same_chain', 'same_chain_conversion', 'crosschain']).optional(),
+  bridgeTool: z.enum(['across', 'stargate']).nullable().optional(),
+  /** sandbox extension: the cross-chain intent /pay issued, signed by the payer (settled by the sandbox's operator) */
+  paymentIntentId: z.string().min(1).optional(),
+  signedPaymentIntent: SignedData.optional(),
+  signedApprovalPermit: SignedData.optional(),
+})
+export type IntentBody = z.infer<typeof IntentBody>
+
+/** Body of `POST /{token}/refresh-step-transaction`. */
+export const RefreshStepBody = z.object({
+  step: z.object({
+    id: z.string(),
+    type: z.string(),
+    tool: z.string(),
+    action: z.object({ toChainId: z.number(), toAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }),
+  }),
+})
+
+/** Body of `POST /{token}/tron/broadcast`. */
+export const TronBroadcastBody = z.object({
+  signedTransaction: z.object({
+    raw_data_hex: z.string().regex(/^[a-fA-F0-9]+$/),
+    signature: z.array(z.string().regex(/^[a-fA-F0-9]+$/)).min(1),
+    txID: z
+      .string()
+      .regex(/^[a-fA-F0-9]{64}$/)
+      .optional(),
+    raw_data: z.object({ contract: z.array(z.unknown()), fee_limit: z.number().int().min(0).optional() }),
+  }),
+})
+
+/** Body of the page's `POST /__sandbox/secure-payments/{token}/user-events`. */
+export const UserEventBody = z.object({
+  userEvent: z.enum(['wallet_connected', 'payment_sent_to_wallet', 'payment_approved_in_wallet']),
+  walletAddress: Address,
+  txHash: Hash.optional(),
+})
+
+/** One fee of a fee plan. */
+export const FeeComponent = z.object({
+  type: z.string(),
+  label: z.string(),
+  feeBearer: z.enum(['payer', 'payee']),
+  feeBearerSource: z.enum(['fee_config', 'payment_default_override', 'flow_default', 'forced_fee_policy']),
+  percentageBps: z.number(),
+  capUsd: z.string().nullable(),
+  fixedAmountUsd: z.string().nullable().optional(),
+  calculatedAmountUsd: z.string(),
+  destinationResolver: z.string(),
+  destinationRef: z.object({ evmAddress: z.string().optional(), tronAddress: z.string().optional() }),
+  configSource: z.string(),
+})
+
+/** `feePlan` (version 1). */
+export const FeePlan = z.object({
+  version: z.literal(1),
+  flow: z.enum(['get_paid', 'pay']),
+  defaultFeeBearer: z.enum(['payer', 'payee']),
+  grossAmountUsd: z.string(),
+  netRecipientAmountUsd: z.string(),
+  payerTotalAmountUsd: z.string(),
+  totalFeesUsd: z.string(),
+  payeeBorneFeesUsd: z.string(),
+  payerBorneFeesUsd: z.string(),
+  fees: z.array(FeeComponent),
+})
+export type FeePlan = z.infer<typeof FeePlan>
+
+/** 201 of the three create endpoints. */
+export const CreatedLink = z.object({
+  requestIds: z.array(z.string()),
+  securePaymentUrl: z.string().url(),
+  token: z.string(),
+  feePlan: FeePlan,
+})
+
+/** A secure payment link as the sandbox stores it (in its creator's world). */
+export const SecurePaymentRecord = z.object({
+  token: z.string(),
+  paymentType: z.enum(['single', 'batch']),
+  flow: z.enum(['get_paid', 'pay']),
+  status: z.enum(['pending', 'completed', 'expired', 'invalidated']),
+  requestIds: z.array(z.string()),
+  network: z.string(),
+  currency: z.string(),
+  destinationIds: z.array(z.string().nullable()),
+  feePercentage: z.string().nullable(),
+  feeAddress: z.string().nullable(),
+  reference: z.string().nullable(),
+  redirectUrl: z.string().nullable(),
+  redirectLabel: z.string().nullable(),
+  allowedPayerAddresses: z.array(z.string()).nullable(),
+  hidePayeeAddress: z.boolean(),
+  clientId: z.string().nullable(),
+  feePlan: FeePlan,
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  completedAt: z.string().nullable(),
+  payerAddress: z.string().nullable(),
+  /** a batch link that replaced this one (its token), when this single payout was combined */
+  combinedInto: z.string().nullable(),
+  intents: z.array(z.object({ intentId: z.string(), txHash: z.string().nullable(), chain: z.string() })),
+})
+export type SecurePaymentRecord = z.infer<typeof SecurePaymentRecord>
+
+/** A multicall payout: an ordered selection of single payout links. */
+export const MulticallRecord = z.object({
+  token: z.string(),
+  childTokens: z.array(z.string()),
+  executionKind: z.enum(['evm_same_chain', 'evm_cross_chain', 'tron_batch']),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+})
+export type MulticallRecord = z.infer<typeof MulticallRecord>
