@@ -1,9 +1,9 @@
 import type { z } from 'zod'
 import { type AuthOptions, authenticate } from './auth/authenticate.ts'
-import { allowsCredentials } from './auth/portal-session.ts'
 import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
+import { allowsCredentials } from './contract/portal-cookie.ts'
 import { isAuthenticated, type RouteDefinition } from './contract/route.ts'
 import type { CallScope } from './contract/route-context.ts'
 import {

@@ -25,6 +25,7 @@ import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-delivery.ts'
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
+import { PortalCredentials } from './resources/portal/index.ts'
 import { ConversionRegistry } from './resources/rates/registry.ts'
 import { createDetectionSink, type PaymentListener } from './resources/requests/detection.ts'
 import { PaymentReferenceIndex } from './resources/requests/reference-index.ts'
@@ -158,6 +159,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     paymentReferences: new PaymentReferenceIndex(),
     conversion,
     directory: new TenantDirectory(),
+    portal: new PortalCredentials(),
     compliance: {
       kycReviewMs: options.complianceDelayMs ?? 5000,
       paymentDetailReviewMs: options.paymentDetailDelayMs ?? 3000,

@@ -1,11 +1,10 @@
 import type { Caller } from '../contract/caller.ts'
 import type { NeutralRequest } from '../contract/neutral.ts'
-import type { CredentialPorts } from '../contract/ports.ts'
+import { sessionTokenOf } from '../contract/portal-cookie.ts'
+import type { CredentialPorts, PortalCredentialLookup } from '../contract/ports.ts'
 import type { RouteDefinition } from '../contract/route.ts'
 import { UnauthorizedError } from '../contract/sandbox-error.ts'
 import { authenticateClientId } from './client-id.ts'
-import type { TenantDirectory } from './directory.ts'
-import { portalSessionPlatform } from './portal-session.ts'
 import { authenticateSession } from './session.ts'
 
 /** Options of authentication that come from the sandbox's configuration. */
@@ -21,14 +20,14 @@ export interface AuthOptions {
 export async function authenticate(
   request: NeutralRequest,
   route: Pick<RouteDefinition, 'credentials'>,
-  shared: CredentialPorts & { directory: TenantDirectory; now(): Date },
+  shared: CredentialPorts & { portal: PortalCredentialLookup; now(): Date },
   options: AuthOptions,
 ): Promise<Caller> {
   const accepted = route.credentials
   const key = request.headers['x-api-key']?.trim()
   if (key && accepted.includes('api-key')) {
     // keys issued by the portal answer by their state (and pass strict mode); any other key is its own tenant
-    const standing = shared.directory.portal.standing(key)
+    const standing = shared.portal.standing(key)
     if (standing === 'refused') throw new UnauthorizedError()
     if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key)) throw new UnauthorizedError()
     return { tenant: key, via: 'api-key' }
@@ -43,7 +42,8 @@ export async function authenticate(
     return { tenant: authenticateSession(bearer, shared), via: 'session' }
   }
   if (accepted.includes('portal-session')) {
-    const platform = portalSessionPlatform(request.headers, shared)
+    const token = sessionTokenOf(request.headers.cookie)
+    const platform = token ? shared.portal.platformOfSession(token, shared.now().getTime()) : undefined
     if (platform) return { tenant: platform.tenant, via: 'portal-session', platformId: platform.id }
   }
   throw new UnauthorizedError()

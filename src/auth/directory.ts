@@ -2,13 +2,10 @@
 // pages) are resolved to their tenant here. The records themselves live in the tenant's world; these maps only
 // say which world to look in. One directory per sandbox, shared by every tenant.
 import type { ClientIdOwner, CredentialDirectory, PayerPageOwner, SessionEntry } from '../contract/ports.ts'
-import { PortalCredentials } from './portal-credentials.ts'
 
 /** The sandbox-wide indexes from a credential to its tenant, explicitly named after what they map. */
 export class TenantDirectory implements CredentialDirectory {
   readonly clientIdToTenant = new Map<string, ClientIdOwner>()
   readonly sessionToTenant = new Map<string, SessionEntry>()
   readonly pageTokenToPayer = new Map<string, PayerPageOwner>()
-  /** the portal's accounts, cookie sessions and issued API keys */
-  readonly portal = new PortalCredentials()
 }

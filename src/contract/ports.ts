@@ -1,6 +1,7 @@
 // Narrow ports onto sandbox-wide state that a few resources need and only the control plane owns: finding a
 // world by its tenant (cross-tenant work: payment matching, payer pages, sessions), and the directory of
-// credentials that name their tenant indirectly. The control plane's Tenants and TenantDirectory implement them.
+// credentials that name their tenant indirectly. The control plane's Tenants and TenantDirectory implement them;
+// the portal resource's PortalCredentials implements the lookup authentication makes of the portal's state.
 import type { EventType, SandboxEvent } from './events.ts'
 import type { World } from './world.ts'
 
@@ -50,6 +51,20 @@ export interface CredentialDirectory {
 export interface CredentialPorts {
   directory: CredentialDirectory
   worlds: WorldLookup
+}
+
+/** How authentication treats an `x-api-key`: keys the portal issued answer by their state, refused values 401. */
+export type KeyStanding = 'active' | 'refused' | 'unknown'
+
+/**
+ * What authentication reads of the portal's state (the portal resource's PortalCredentials implements it): the
+ * standing of an x-api-key, and the platform behind a live `session_token` cookie.
+ */
+export interface PortalCredentialLookup {
+  /** Issued keys answer by their state; refused values (deleted keys, platform tenants) `refused`; else `unknown`. */
+  standing(key: string): KeyStanding
+  /** The platform of a live session token (`now`: ms since epoch, real time); expired tokens are dropped. */
+  platformOfSession(token: string, now: number): { id: string; tenant: string } | undefined
 }
 
 /** Where resources send their events: recorded in the world's log and handed to the listeners. */

@@ -63,7 +63,7 @@ describeTransports(
       )
       expect(loggedIn.body.message).toBe('Already logged in')
       const other = await registerPlatform()
-      const portal = t.sandbox.shared.directory.portal
+      const portal = t.sandbox.shared.portal
       const a = portal.platformsByEmail.get(email)!
       const b = portal.platformsByEmail.get(other.email)!
       expect(a.passwordHash).toMatch(/^[0-9a-f]{64}$/)
@@ -288,7 +288,7 @@ describeTransports(
 
     it("never lets a platform's internal tenant pass as an API key", async () => {
       const { email } = await registerPlatform()
-      const tenant = t.sandbox.shared.directory.portal.platformsByEmail.get(email)!.tenant
+      const tenant = t.sandbox.shared.portal.platformsByEmail.get(email)!.tenant
       expect((await client().call('GET', '/v2/currencies', { apiKey: tenant })).status).toBe(401)
     })
 

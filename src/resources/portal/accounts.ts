@@ -3,16 +3,15 @@
 // tenant); sessions last a day of real time; the cookie is `SameSite=Lax` without `Secure`, so that it works on
 // http://localhost (same-site across ports).
 import { randomBytes } from 'node:crypto'
-import type { TenantDirectory } from '../../auth/directory.ts'
-import type { PlatformAccount } from '../../auth/portal-credentials.ts'
-import { portalSessionPlatform, SESSION_COOKIE, sessionTokenOf } from '../../auth/portal-session.ts'
 import type { NeutralRequest } from '../../contract/neutral.ts'
+import { SESSION_COOKIE, sessionTokenOf } from '../../contract/portal-cookie.ts'
 import type { Uses } from '../services.ts'
+import type { PlatformAccount } from './credentials.ts'
 import { AlreadyLoggedInError, EmailTakenError, InvalidCredentialsError } from './errors.ts'
 import { DUMMY_CREDENTIALS, hashPassword, verifyPassword } from './password.ts'
 import type { CredentialsBody } from './schema.ts'
 
-type Ctx = Uses<'directory' | 'ids' | 'now'> & { directory: TenantDirectory }
+type Ctx = Uses<'portal' | 'ids' | 'now'>
 
 const SESSION_SECONDS = 86400
 
@@ -25,12 +24,13 @@ function sessionCookie(token: string): string {
 export const CLEARED_SESSION_COOKIE = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`
 
 function refuseLoggedIn(ctx: Ctx, request: NeutralRequest): void {
-  if (portalSessionPlatform(request.headers, ctx)) throw new AlreadyLoggedInError()
+  const token = sessionTokenOf(request.headers.cookie)
+  if (token && ctx.portal.platformOfSession(token, ctx.now().getTime())) throw new AlreadyLoggedInError()
 }
 
 function openSession(ctx: Ctx, platform: PlatformAccount): string {
   const token = randomBytes(32).toString('hex')
-  ctx.directory.portal.sessions.set(token, {
+  ctx.portal.sessions.set(token, {
     platformId: platform.id,
     expiresAt: ctx.now().getTime() + SESSION_SECONDS * 1000,
   })
@@ -40,7 +40,7 @@ function openSession(ctx: Ctx, platform: PlatformAccount): string {
 /** `POST /auth/register`: a new platform, logged in at once. Answers the account and its Set-Cookie. */
 export async function register(ctx: Ctx, request: NeutralRequest, body: CredentialsBody) {
   refuseLoggedIn(ctx, request)
-  const portal = ctx.directory.portal
+  const portal = ctx.portal
   const email = body.email.toLowerCase()
   if (portal.platformsByEmail.has(email)) throw new EmailTakenError()
   const { salt, hash } = await hashPassword(body.password)
@@ -65,7 +65,7 @@ export async function register(ctx: Ctx, request: NeutralRequest, body: Credenti
 /** `POST /auth/login`: checks the password (scrypt, constant-time) and opens a session. */
 export async function login(ctx: Ctx, request: NeutralRequest, body: CredentialsBody) {
   refuseLoggedIn(ctx, request)
-  const platform = ctx.directory.portal.platformsByEmail.get(body.email.toLowerCase())
+  const platform = ctx.portal.platformsByEmail.get(body.email.toLowerCase())
   const stored = platform ? { salt: platform.passwordSalt, hash: platform.passwordHash } : DUMMY_CREDENTIALS
   const valid = await verifyPassword(body.password, stored.salt, stored.hash)
   if (!platform || !valid) throw new InvalidCredentialsError()
@@ -75,12 +75,12 @@ export async function login(ctx: Ctx, request: NeutralRequest, body: Credentials
 /** `POST /auth/logout`: ends the caller's session (the cookie that authenticated the call). */
 export function logout(ctx: Ctx, request: NeutralRequest): void {
   const token = sessionTokenOf(request.headers.cookie)
-  if (token) ctx.directory.portal.sessions.delete(token)
+  if (token) ctx.portal.sessions.delete(token)
 }
 
 /** The platform of a cookie-session call. */
 export function callerPlatform(ctx: Ctx): PlatformAccount {
-  const platform = ctx.directory.portal.platformsById.get(ctx.caller?.platformId ?? '')
+  const platform = ctx.portal.platformsById.get(ctx.caller?.platformId ?? '')
   if (!platform) throw new Error('a portal route ran without a cookie session')
   return platform
 }

@@ -1,15 +1,14 @@
 // API keys issued by the portal (FULL's /v1|v2/key). A created key is a new tenant that works as x-api-key at once;
-// disabling or deleting it makes authentication answer 401 (src/auth/portal-credentials.ts). Its webhooks are its
-// platform's.
+// disabling or deleting it makes authentication answer 401 (it reads credentials.ts through PortalCredentialLookup).
+// Its webhooks are its platform's.
 import { randomBytes } from 'node:crypto'
-import type { TenantDirectory } from '../../auth/directory.ts'
-import type { PortalKey } from '../../auth/portal-credentials.ts'
 import type { Uses } from '../services.ts'
 import { callerPlatform } from './accounts.ts'
+import type { PortalKey } from './credentials.ts'
 import { ApiKeyNotFoundError } from './errors.ts'
 import type { CreateKeyBody } from './schema.ts'
 
-type Ctx = Uses<'directory' | 'ids' | 'now' | 'webhooks'> & { directory: TenantDirectory }
+type Ctx = Uses<'portal' | 'ids' | 'now' | 'webhooks'>
 
 const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -28,7 +27,7 @@ export function keyView(key: PortalKey) {
 /** `POST /key`: issues a key to the caller's platform. */
 export function createKey(ctx: Ctx, body: CreateKeyBody): PortalKey {
   const platform = callerPlatform(ctx)
-  const portal = ctx.directory.portal
+  const portal = ctx.portal
   let value = newKeyValue()
   while (portal.standing(value) !== 'unknown') value = newKeyValue()
   const now = ctx.now()
@@ -49,7 +48,7 @@ export function createKey(ctx: Ctx, body: CreateKeyBody): PortalKey {
 /** `GET /key`: the platform's keys, oldest first. */
 export function listKeys(ctx: Ctx): PortalKey[] {
   const platform = callerPlatform(ctx)
-  return [...ctx.directory.portal.keys.values()].filter((k) => k.platformId === platform.id)
+  return [...ctx.portal.keys.values()].filter((k) => k.platformId === platform.id)
 }
 
 function ownKey(ctx: Ctx, id: string): PortalKey {
@@ -68,7 +67,7 @@ export function toggleKey(ctx: Ctx, id: string): PortalKey {
 /** `DELETE /key/{id}`: removes the key; it answers 401 from then on. */
 export function deleteKey(ctx: Ctx, id: string): void {
   const key = ownKey(ctx, id)
-  const portal = ctx.directory.portal
+  const portal = ctx.portal
   portal.keys.delete(key.key)
   portal.refuse(key.key)
 }

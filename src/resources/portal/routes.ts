@@ -1,21 +1,18 @@
 import { z } from 'zod'
-import type { TenantDirectory } from '../../auth/directory.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { zod3Invalid } from '../../contract/zod3-issues.ts'
-import type { Services, Uses } from '../services.ts'
+import type { Services } from '../services.ts'
 import { CLEARED_SESSION_COOKIE, login, logout, register } from './accounts.ts'
 import { createKey, deleteKey, keyView, listKeys, toggleKey } from './keys.ts'
 import { ApiKeyView, CreateKeyBody, CredentialsBody, PlatformProfile } from './schema.ts'
 
-const defineRoute = routesUsing<
-  Services<'directory' | 'ids' | 'now' | 'webhooks'> & { directory: TenantDirectory }
->()
+const defineRoute = routesUsing<Services<'portal' | 'ids' | 'now' | 'webhooks'>>()
 
 const KeyParams = z.object({ id: z.string() })
 
 /**
  * The portal (FULL 0.8.1): accounts with a `session_token` cookie, API keys, the platform profile. Which routes
- * need the cookie is declared in src/auth/authenticate.ts (register and login are public).
+ * need the cookie is declared by their `credentials` (register and login are public).
  */
 export const portalRoutes = [
   ...(['/v1', '/v2'] as const).flatMap((version) => [

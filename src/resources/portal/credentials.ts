@@ -1,7 +1,9 @@
-// The portal's credentials (FULL's /auth, /key and cookie-session endpoints): platform accounts, their cookie
-// sessions and the API keys they issued. One registry per sandbox. Authentication reads it to refuse a disabled
-// or deleted portal key, to let portal keys through strict mode, and to resolve a `session_token` cookie.
-// Keys it never issued are untouched: any other key stays its own tenant, as before.
+// The portal's own state (FULL's /auth, /key and cookie-session endpoints): platform accounts, their cookie
+// sessions, the API keys they issued and the values refused as x-api-key. One registry per sandbox (the `portal`
+// service). Authentication reads it only through the PortalCredentialLookup port (src/contract/ports.ts): to
+// refuse a disabled or deleted portal key, to let portal keys through strict mode, and to resolve a
+// `session_token` cookie. Keys it never issued are untouched: any other key stays its own tenant, as before.
+import type { KeyStanding, PortalCredentialLookup } from '../../contract/ports.ts'
 
 /** A platform (portal account). `tenant` is the world its cookie-session calls use (never usable as x-api-key). */
 export interface PlatformAccount {
@@ -25,11 +27,8 @@ export interface PortalKey {
   createdAt: string
 }
 
-/** How authentication treats an `x-api-key`. */
-export type KeyStanding = 'active' | 'refused' | 'unknown'
-
 /** Sandbox-wide portal state, with the indexes authentication needs. */
-export class PortalCredentials {
+export class PortalCredentials implements PortalCredentialLookup {
   /** lower-case email -> account */
   readonly platformsByEmail = new Map<string, PlatformAccount>()
   readonly platformsById = new Map<string, PlatformAccount>()

@@ -1,6 +1,5 @@
-// The portal's `session_token` cookie: read from the Cookie header, resolved through PortalCredentials.
-import type { TenantDirectory } from './directory.ts'
-import type { PlatformAccount } from './portal-credentials.ts'
+// The portal's `session_token` cookie as plain text: its name, reading it from a Cookie header, and which paths'
+// CORS answers allow credentials. Pure; the sessions themselves are the portal resource's (credentials.ts).
 
 /** Name of the portal's session cookie, as the documents write it. */
 export const SESSION_COOKIE = 'session_token'
@@ -26,13 +25,4 @@ export function sessionTokenOf(cookieHeader: string | undefined): string | undef
     }
   }
   return undefined
-}
-
-/** The platform behind a request's session cookie, or undefined (no cookie, unknown or expired session). */
-export function portalSessionPlatform(
-  headers: Record<string, string | undefined>,
-  shared: { directory: TenantDirectory; now(): Date },
-): PlatformAccount | undefined {
-  const token = sessionTokenOf(headers.cookie)
-  return token ? shared.directory.portal.platformOfSession(token, shared.now().getTime()) : undefined
 }

@@ -1,0 +1,70 @@
+// Before/after throughput of two checkouts, interleaved with a bare node:http server so that a busy machine moves
+// all three alike: `npx tsx bench/compare-trees.ts <other checkout> [rounds]`. Prints each round's ratios to the
+// bare server and their medians; used to hold a refactor to "not lower than before" (issue 10).
+import { load } from './load.ts'
+import { freePort, startChild, waitFor200 } from './processes.ts'
+
+const here = new URL('..', import.meta.url).pathname
+const other = process.argv[2]
+const rounds = Number(process.argv[3] ?? 3)
+if (!other) throw new Error('usage: npx tsx bench/compare-trees.ts <other checkout> [rounds]')
+const durationMs = Number(process.env.BENCH_MS ?? 2000)
+const body = JSON.stringify({
+  amount: '10',
+  invoiceCurrency: 'FAU-sepolia',
+  paymentCurrency: 'FAU-sepolia',
+  payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
+})
+const headers = { 'content-type': 'application/json', 'x-api-key': 'compare' }
+
+async function measure(base: string) {
+  const run = (method: 'GET' | 'POST', path: string) =>
+    load({
+      url: `${base}${path}`,
+      method,
+      headers,
+      concurrency: 32,
+      durationMs,
+      ...(method === 'POST' ? { body } : {}),
+    })
+  await run('GET', '/v1/currencies')
+  return { read: (await run('GET', '/v1/currencies')).rps, create: (await run('POST', '/v2/request')).rps }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const ratios = {
+  old: { read: [] as number[], create: [] as number[] },
+  new: { read: [] as number[], create: [] as number[] },
+}
+for (let round = 0; round < rounds; round++) {
+  const barePort = await freePort()
+  const bare = startChild('node', [`${here}bench/bare-server.mjs`, String(barePort)])
+  await new Promise((r) => bare.child.stdout!.once('data', r))
+  const b = await measure(`http://127.0.0.1:${barePort}`)
+  await bare.stop()
+  for (const [name, tree] of [
+    ['old', other],
+    ['new', here],
+  ] as const) {
+    const port = await freePort()
+    const child = startChild('node', [
+      `${tree}/bin/request-sandbox.mjs`,
+      '--no-chain',
+      '--port',
+      String(port),
+    ])
+    await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`, 60_000)
+    const s = await measure(`http://127.0.0.1:${port}`)
+    await child.stop()
+    ratios[name].read.push(s.read / b.read)
+    ratios[name].create.push(s.create / b.create)
+    console.log(
+      `round ${round + 1} ${name}: read ${s.read.toFixed(0)} req/s (${(s.read / b.read).toFixed(2)}x), create ${s.create.toFixed(0)} req/s (${(s.create / b.create).toFixed(2)}x); bare ${b.read.toFixed(0)} / ${b.create.toFixed(0)}`,
+    )
+  }
+}
+for (const name of ['old', 'new'] as const) {
+  console.log(
+    `${name} (${name === 'old' ? other : here}): median read ratio ${median(ratios[name].read).toFixed(2)}x, median create ratio ${median(ratios[name].create).toFixed(2)}x`,
+  )
+}

@@ -1,0 +1,20 @@
+const { createSandbox } = await import('/work/main/src/sandbox.ts')
+const sb = await createSandbox({ chain: false })
+const body = JSON.stringify({
+  amount: '10',
+  invoiceCurrency: 'FAU-sepolia',
+  paymentCurrency: 'FAU-sepolia',
+  payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
+})
+const creq = {
+  method: 'POST',
+  path: '/v2/request',
+  query: {},
+  headers: { 'x-api-key': 'k', 'content-type': 'application/json', host: '127.0.0.1:8080' },
+  rawBody: body,
+}
+for (let i = 0; i < 5000; i++) await sb.dispatch(creq)
+const t = performance.now()
+for (let i = 0; i < 30000; i++) await sb.dispatch(creq)
+console.log('create µs', (((performance.now() - t) / 30000) * 1000).toFixed(1))
+await sb.close()

@@ -1,0 +1,192 @@
+// `npm run lint` (and so `npm test`) runs this: the dependency rules of ARCHITECTURE.md, checked on every import of
+// src/ and scenarios/, type-only imports included. It fails on an import cycle and on an import a folder's rule forbids.
+// Usage: node scripts/check-architecture.mjs [--quiet] [--root DIR]
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+
+const defaultRoot = resolve(dirname(new URL(import.meta.url).pathname), '..')
+
+/**
+ * Who may import whom. A file's layer is the first rule whose `from` matches its path (relative to the root, with /).
+ * `allow` lists what it may import inside src/: a path prefix, or a function of (importer, target) for the finer rules.
+ * Anything outside src/ (packages, fixtures, node:*) is not checked here.
+ */
+const resourceOf = (path) => /^src\/resources\/([^/]+)\//.exec(path)?.[1]
+const isPublicModuleOf = (target, folder) => target === `${folder}/index.ts`
+export const rules = [
+  {
+    layer: 'contract',
+    from: 'src/contract/',
+    allow: ['src/contract/'],
+    why: 'contract declares the shapes and services every layer shares; it imports no other layer',
+  },
+  {
+    layer: 'chain',
+    from: 'src/chain/',
+    allow: ['src/contract/', 'src/chain/'],
+    why: 'the chain owns everything on chain and knows nothing of tenants, control or resources',
+  },
+  {
+    layer: 'store',
+    from: 'src/store/',
+    allow: ['src/contract/', 'src/store/'],
+    why: 'the store keeps generic tables and worlds; each resource declares its own tables',
+  },
+  {
+    layer: 'resources',
+    from: 'src/resources/',
+    allow: [
+      'src/contract/',
+      'src/store/',
+      'src/resources/services.ts',
+      (_, target) => isPublicModuleOf(target, 'src/chain'),
+      // the services declaration names each service by its owner's type (importing the owners' public modules
+      // would close a cycle through their models, which import the declaration)
+      (importer, target) => importer === 'src/resources/services.ts' && resourceOf(target) !== undefined,
+      (importer, target) => resourceOf(importer) === resourceOf(target),
+      (_, target) =>
+        resourceOf(target) !== undefined && isPublicModuleOf(target, `src/resources/${resourceOf(target)}`),
+    ],
+    why: "a resource uses contract, the store, the services declaration (resources/services.ts), the chain's public module (src/chain/index.ts) and other resources' public modules (index.ts) only",
+  },
+  {
+    layer: 'transports',
+    from: 'src/transports/',
+    allow: ['src/contract/', 'src/transports/'],
+    why: 'a transport turns HTTP or MSW into neutral requests and back; it never reaches a resource',
+  },
+  {
+    layer: 'scenarios',
+    from: 'scenarios/',
+    allow: ['src/control/scenarios/define.ts'],
+    why: 'built-in scenarios use defineScenario and the seed API they are given, never the rest of src/',
+  },
+]
+
+function walk(folder, found = []) {
+  try {
+    statSync(folder)
+  } catch {
+    return found
+  }
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name)
+    if (statSync(path).isDirectory()) {
+      if (name !== 'node_modules' && name !== 'artifacts') walk(path, found)
+    } else if (/\.(ts|mts|mjs|js)$/.test(name) && !/\.test\.ts$/.test(name)) {
+      found.push(path)
+    }
+  }
+  return found
+}
+
+const importPattern =
+  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
+
+function stripComments(text) {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"\\])\/\/.*$/gm, '$1')
+}
+
+/** The project files each file imports (relative specifiers only), type-only imports included. */
+export function importGraph(root, files) {
+  const graph = new Map()
+  for (const file of files) {
+    const text = stripComments(readFileSync(file, 'utf8'))
+    const targets = new Set()
+    for (const match of text.matchAll(importPattern)) {
+      const specifier = match[1] ?? match[2]
+      if (!specifier?.startsWith('.')) continue
+      targets.add(
+        relative(root, resolve(dirname(file), specifier))
+          .split(sep)
+          .join('/'),
+      )
+    }
+    graph.set(relative(root, file).split(sep).join('/'), [...targets])
+  }
+  return graph
+}
+
+/** Every cycle of the graph (strongly connected components of more than one file, or a file importing itself). */
+export function cycles(graph) {
+  let index = 0
+  const indices = new Map()
+  const low = new Map()
+  const stack = []
+  const onStack = new Set()
+  const found = []
+  const visit = (node) => {
+    indices.set(node, index)
+    low.set(node, index)
+    index++
+    stack.push(node)
+    onStack.add(node)
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue
+      if (!indices.has(next)) {
+        visit(next)
+        low.set(node, Math.min(low.get(node), low.get(next)))
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node), indices.get(next)))
+      }
+    }
+    if (low.get(node) === indices.get(node)) {
+      const component = []
+      let member
+      do {
+        member = stack.pop()
+        onStack.delete(member)
+        component.push(member)
+      } while (member !== node)
+      if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort())
+    }
+  }
+  for (const node of graph.keys()) if (!indices.has(node)) visit(node)
+  return found
+}
+
+/** Imports that break a folder's rule: `{importer, target, rule}`. */
+export function violations(graph) {
+  const found = []
+  for (const [importer, targets] of graph) {
+    const rule = rules.find((r) => importer.startsWith(r.from))
+    if (!rule) continue
+    for (const target of targets) {
+      if (!target.startsWith('src/')) continue
+      const allowed = rule.allow.some((a) =>
+        typeof a === 'string' ? target.startsWith(a) : a(importer, target),
+      )
+      if (!allowed) found.push({ importer, target, rule })
+    }
+  }
+  return found
+}
+
+/** Checks one tree (the project's root by default): its import graph, cycles and forbidden imports. */
+export function checkTree(root = defaultRoot) {
+  const files = [...walk(join(root, 'src')), ...walk(join(root, 'scenarios'))]
+  const graph = importGraph(root, files)
+  return { graph, loops: cycles(graph), broken: violations(graph) }
+}
+
+function main() {
+  const rootArg = process.argv.indexOf('--root')
+  const { graph, loops, broken } = checkTree(rootArg > 0 ? resolve(process.argv[rootArg + 1]) : defaultRoot)
+  for (const loop of loops) {
+    console.error(`import cycle (type imports count) through ${loop.length} files:\n  ${loop.join('\n  ')}`)
+  }
+  for (const { importer, target, rule } of broken) {
+    console.error(`${importer} imports ${target}: ${rule.why} (ARCHITECTURE.md, dependency rules)`)
+  }
+  if (loops.length || broken.length) {
+    console.error(
+      `architecture check failed: ${loops.length} cycle(s), ${broken.length} forbidden import(s) in ${graph.size} files`,
+    )
+    process.exit(1)
+  }
+  if (!process.argv.includes('--quiet')) {
+    console.log(`architecture check: ${graph.size} files, no import cycle, no forbidden import`)
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) main()

@@ -1,0 +1,79 @@
+// The dependency rules are enforced by scripts/check-architecture.mjs (run by `npm run lint`): these tests make sure it
+// fails on what it must refuse, on a scratch tree, and passes on the project itself.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+interface Check {
+  loops: string[][]
+  broken: { importer: string; target: string }[]
+}
+const checker = '../../scripts/check-architecture.mjs'
+const { checkTree } = (await import(checker)) as { checkTree(root?: string): Check }
+
+const scratch = mkdtempSync(join(tmpdir(), 'architecture-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+function tree(name: string, files: Record<string, string>): string {
+  const root = join(scratch, name)
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), text)
+  }
+  return root
+}
+
+describe('the architecture check', () => {
+  it('finds a cycle made of type-only imports', () => {
+    const { loops } = checkTree(
+      tree('cycle', {
+        'src/control/a.ts': "import type { B } from './b.ts'\nexport type A = B\n",
+        'src/control/b.ts': "import type {\n  A,\n} from './a.ts'\nexport type B = A | 1\n",
+      }),
+    )
+    expect(loops).toEqual([['src/control/a.ts', 'src/control/b.ts']])
+  })
+
+  it('refuses contract importing another layer, chain importing control, and a transport reaching a resource', () => {
+    const { broken } = checkTree(
+      tree('layers', {
+        'src/contract/route.ts': "import type { World } from '../store/world.ts'\n",
+        'src/store/world.ts': 'export type World = {}\n',
+        'src/chain/relayer.ts': "import { clock } from '../control/clock.ts'\n",
+        'src/control/clock.ts': 'export const clock = 1\n',
+        'src/transports/msw.ts': "export { x } from '../resources/requests/model.ts'\n",
+        'src/resources/requests/model.ts': 'export const x = 1\n',
+      }),
+    )
+    expect(broken.map((b) => `${b.importer} -> ${b.target}`).sort()).toEqual([
+      'src/chain/relayer.ts -> src/control/clock.ts',
+      'src/contract/route.ts -> src/store/world.ts',
+      'src/transports/msw.ts -> src/resources/requests/model.ts',
+    ])
+  })
+
+  it("lets a resource use another resource's public module only, and the store no resource", () => {
+    const { broken } = checkTree(
+      tree('resources', {
+        'src/resources/pay/model.ts':
+          "import { a } from '../requests/index.ts'\nimport { b } from '../requests/model.ts'\nimport { c } from './own.ts'\n",
+        'src/resources/pay/own.ts': 'export const c = 1\n',
+        'src/resources/requests/index.ts': "export { b as a } from './model.ts'\n",
+        'src/resources/requests/model.ts': 'export const b = 1\n',
+        'src/store/world.ts': "import { b } from '../resources/requests/model.ts' // a comment\n",
+      }),
+    )
+    expect(broken.map((b) => `${b.importer} -> ${b.target}`).sort()).toEqual([
+      'src/resources/pay/model.ts -> src/resources/requests/model.ts',
+      'src/store/world.ts -> src/resources/requests/model.ts',
+    ])
+  })
+
+  it('passes on this project', () => {
+    const { graph, loops, broken } = checkTree() as Check & { graph: Map<string, string[]> }
+    expect(graph.size).toBeGreaterThan(100)
+    expect(loops).toEqual([])
+    expect(broken).toEqual([])
+  })
+})
