@@ -1,4 +1,7 @@
-const { createSandbox } = await import('/work/main/src/sandbox.ts')
+// In-process cost of one POST /v2/request through the dispatcher (no HTTP, no chain), for profiling the create path:
+// `npx tsx bench/dispatch-create.ts` or `node --cpu-prof --import tsx bench/dispatch-create.ts`.
+import { createSandbox } from '../src/sandbox.ts'
+
 const sb = await createSandbox({ chain: false })
 const body = JSON.stringify({
   amount: '10',
