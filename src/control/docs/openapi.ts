@@ -219,7 +219,11 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: OpenA
         "A stateful sandbox of the Request Network payment API (v1 and v2) on its own anvil chain, and the sandbox's own control API under /__sandbox. Each API key is its own sandbox.",
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
-    tags: tags.map((name) => ({ name })),
+    // the service's resources first, in table order, then the sandbox's own groups
+    tags: [
+      ...tags.filter((t) => !t.startsWith('Sandbox')),
+      ...tags.filter((t) => t.startsWith('Sandbox')),
+    ].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: Object.fromEntries([...used].map((c) => securitySchemes[c])),
