@@ -58,6 +58,12 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, S = unkn
   credentials: readonly Credential[]
   surface: Surface
   summary: string
+  /**
+   * The statuses the handler answers, success first (`[201, 404]`). The OpenAPI document adds the ones every route
+   * of its kind answers from the dispatcher and middlewares (400 validation or unknown scenario, 401/403
+   * credentials, 413/415 bodies, 429 a scenario's rate limit).
+   */
+  statuses?: readonly number[]
   params?: z.ZodType<P>
   query?: z.ZodType<Q>
   body?: z.ZodType<B>

@@ -118,12 +118,19 @@ function readable(entry: JournalEntry): JournalEntry {
 /** Told of each new entry of one key (the dashboard's live stream). */
 export type JournalListener = (entry: JournalEntry) => void
 
+/**
+ * Told of each new entry of every key, as recorded: call bodies stay unread (the terminal log formats a short
+ * line and must not parse or serialise a body per call).
+ */
+export type JournalTap = (tenant: string, entry: JournalEntry) => void
+
 /** The journals of every key of one sandbox. */
 export class Journal {
   readonly #entries = new Map<string, JournalEntry[]>()
   readonly #ids: IdGenerator
   readonly #capacity: number
   readonly #listeners = new Map<string, Set<JournalListener>>()
+  readonly #taps = new Set<JournalTap>()
 
   constructor(ids: IdGenerator, capacity = 2000) {
     this.#ids = ids
@@ -143,6 +150,7 @@ export class Journal {
     // call moved the whole array on every API call of a busy key.
     if (list.length >= 2 * this.#capacity) list.splice(0, list.length - this.#capacity)
     // nobody listening (the usual case): no lookup, no copy
+    if (this.#taps.size !== 0) this.#tapped(tenant, full)
     if (this.#listeners.size !== 0) this.#notify(tenant, full)
     return full
   }
@@ -158,6 +166,24 @@ export class Journal {
     return () => {
       set.delete(listener)
       if (set.size === 0 && this.#listeners.get(tenant) === set) this.#listeners.delete(tenant)
+    }
+  }
+
+  /** Calls `tap` with each new entry of every key, bodies unread; returns the function that stops it. */
+  tap(tap: JournalTap): () => void {
+    this.#taps.add(tap)
+    return () => {
+      this.#taps.delete(tap)
+    }
+  }
+
+  #tapped(tenant: string, entry: JournalEntry): void {
+    for (const tap of this.#taps) {
+      try {
+        tap(tenant, entry)
+      } catch {
+        // a tap's failure (a closed terminal) must not break the call that recorded the entry
+      }
     }
   }
 

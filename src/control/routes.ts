@@ -14,6 +14,7 @@ export const controlRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'Health: 200 when the chain answers',
+    statuses: [200, 503],
     async handler(ctx) {
       const { chain } = ctx
       if (!chain) return { status: 200, body: { status: 'ok', chain: null } }
@@ -41,6 +42,7 @@ export const controlRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'The live chain: RPC URL, chain id, contracts, tokens and funded accounts',
+    statuses: [200, 404],
     handler: (ctx, { request }) => ({
       status: 200,
       body: createControl(ctx).chainInfo(request.headers.host),
@@ -53,6 +55,7 @@ export const controlRoutes = [
       credentials: ['public'],
       surface: 'control',
       summary: 'JSON-RPC of a live chain (the first one at /rpc), on the sandbox port',
+      statuses: [200, 404, 503],
       rawBody: true,
       async handler(ctx, { body, params }) {
         const network = (params as { network?: string }).network
