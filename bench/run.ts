@@ -7,6 +7,7 @@ import { freePort, startChild, treeRss, waitFor200 } from './processes.ts'
 import { formatRecurringCatchUp, measureRecurringCatchUp } from './recurring-catch-up.ts'
 import { soak } from './soak.ts'
 import { formatStartup, measureStartup } from './startup.ts'
+import { formatTerminalLogCost, measureTerminalLogCost } from './terminal-log.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const durationMs = Number(process.env.BENCH_MS ?? 3000)
@@ -42,7 +43,7 @@ async function measure(base: string) {
 /** Resident memory of a fresh sandbox process and its anvil after exactly `count` created requests. */
 async function memoryAfter(count: number): Promise<number> {
   const port = await freePort()
-  const sandbox = startChild('node', [`${root}bin/request-sandbox.mjs`, '--port', String(port)])
+  const sandbox = startChild('node', [`${root}bin/request-sandbox.mjs`, '--port', String(port), '--quiet'])
   await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`)
   const headers = { ...json, 'x-api-key': 'bench-memory' }
   for (let done = 0; done < count; done += 50) {
@@ -67,7 +68,7 @@ async function main() {
   await bare.stop()
 
   const port = await freePort()
-  const sandbox = startChild('node', [`${root}bin/request-sandbox.mjs`, '--port', String(port)])
+  const sandbox = startChild('node', [`${root}bin/request-sandbox.mjs`, '--port', String(port), '--quiet'])
   await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`)
   const figures = await measure(`http://127.0.0.1:${port}`)
 
@@ -86,6 +87,7 @@ async function main() {
   )
   console.log(formatPaymentLatency(await measurePaymentLatency({ runs: 30 })))
   console.log(formatRecurringCatchUp(await measureRecurringCatchUp(10)))
+  console.log(formatTerminalLogCost(await measureTerminalLogCost()))
   const errors = figures.read.errors + figures.create.errors
   if (errors) console.log(`errors during the sandbox runs: ${errors}`)
 }

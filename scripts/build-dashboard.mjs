@@ -9,11 +9,22 @@ import { build } from 'esbuild'
 const root = new URL('..', import.meta.url).pathname
 /** Where the committed bundle lives. */
 export const DASHBOARD_BUNDLE = `${root}src/control/dashboard/assets/app.js`
+/** Where the docs page's committed bundle lives (served beside the dashboard's files). */
+export const DOCS_BUNDLE = `${root}src/control/dashboard/assets/docs.js`
 
 /** The dashboard's script, bundled (an ES module for current browsers, no source map, no external import). */
-export async function bundleDashboard() {
+export function bundleDashboard() {
+  return bundle(`${root}src/control/dashboard/ui/main.ts`, 'dashboard', 'src/control/dashboard/ui')
+}
+
+/** The docs page's script (src/control/docs/ui), bundled the same way. */
+export function bundleDocs() {
+  return bundle(`${root}src/control/docs/ui/main.ts`, 'docs page', 'src/control/docs/ui')
+}
+
+async function bundle(entry, name, folder) {
   const result = await build({
-    entryPoints: [`${root}src/control/dashboard/ui/main.ts`],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     format: 'esm',
@@ -23,7 +34,7 @@ export async function bundleDashboard() {
     legalComments: 'none',
     charset: 'utf8',
     banner: {
-      js: '// Request Sandbox dashboard: built from src/control/dashboard/ui by scripts/build-dashboard.mjs',
+      js: `// Request Sandbox ${name}: built from ${folder} by scripts/build-dashboard.mjs`,
     },
   })
   return `${result.outputFiles[0].text}`
@@ -31,4 +42,5 @@ export async function bundleDashboard() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(DASHBOARD_BUNDLE, await bundleDashboard())
+  writeFileSync(DOCS_BUNDLE, await bundleDocs())
 }

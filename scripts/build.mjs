@@ -77,7 +77,7 @@ const moduleUrlPlugin = {
 export async function build({ cli = false, out = 'dist' } = {}) {
   if (!/^[\w-]+$/.test(out)) throw new Error('--out takes a folder name directly under the repository root')
   const { build: esbuild } = await import('esbuild')
-  const { bundleDashboard } = await import('./build-dashboard.mjs')
+  const { bundleDashboard, bundleDocs } = await import('./build-dashboard.mjs')
   const { bundleSecurePage } = await import('./build-secure-page.mjs')
   const dist = `${root}${out}`
   if (!cli) {
@@ -137,11 +137,12 @@ export async function build({ cli = false, out = 'dist' } = {}) {
       contents: readFileSync(`${root}${from}/${name}`),
     }))
   const artifacts = copied('src/chain/artifacts', 'chain/artifacts')
-  // the dashboard's files, its script bundled afresh from src/control/dashboard/ui
+  // the dashboard's and the docs page's files, their scripts bundled afresh from src/control/{dashboard,docs}/ui
   const dashboard = copied('src/control/dashboard/assets', 'control/dashboard/assets').filter(
-    (f) => !f.path.endsWith('/app.js'),
+    (f) => !f.path.endsWith('/app.js') && !f.path.endsWith('/docs.js'),
   )
   dashboard.push({ path: `${dist}/control/dashboard/assets/app.js`, contents: await bundleDashboard() })
+  dashboard.push({ path: `${dist}/control/dashboard/assets/docs.js`, contents: await bundleDocs() })
   // the Secure Payment Page's files, its script bundled afresh from src/resources/secure-payments/page/ui
   const securePage = copied(
     'src/resources/secure-payments/page/assets',

@@ -25,6 +25,8 @@ Options:
   --request-timeout <ms>  ... and its whole request (env SANDBOX_REQUEST_TIMEOUT_MS; 30000); slower: 408, closed
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
+  -q, --quiet         print only the first line: no banner details, no log of calls, events, payments, webhooks
+  --log-format <f>    text (default) or json: one JSON object per line, the banner included (env SANDBOX_LOG_FORMAT)
   -v, --version       the version
   -h, --help          this text
 `
@@ -68,6 +70,8 @@ const options = {
   scenarios: { type: 'string', multiple: true },
   'webhook-url': { type: 'string' },
   'webhook-secret': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  'log-format': { type: 'string' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -118,9 +122,16 @@ async function main(): Promise<void> {
   ] as const)
     if (v !== undefined && !(Number(v) > 0))
       throw new Error(`invalid ${flag} ${JSON.stringify(v)}: milliseconds above 0`)
+  const logFormat = values['log-format'] ?? env.SANDBOX_LOG_FORMAT ?? 'text'
+  if (logFormat !== 'text' && logFormat !== 'json')
+    throw new Error(`invalid --log-format ${JSON.stringify(logFormat)}: text or json`)
   const started = Date.now()
   // loaded here so that --help and --version answer at once
-  const { startServer } = await import('./server.ts')
+  const [{ startServer }, { bannerJson, bannerLines }, { attachTerminalLog }] = await Promise.all([
+    import('./server.ts'),
+    import('./banner.ts'),
+    import('./terminal-log.ts'),
+  ])
   const server = await startServer({
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -144,32 +155,21 @@ async function main(): Promise<void> {
       ? { webhooks: { url: webhookUrl, ...(webhookSecret ? { secret: webhookSecret } : {}) } }
       : {}),
   })
-  const chain = server.sandbox.chain
   const hook = server.sandbox.shared.webhooks.defaultTarget
-  const lines = [
-    `Request Sandbox listening on ${server.url} (ready in ${Date.now() - started} ms)`,
-    `  API:     ${server.url}/v2/request  (any x-api-key${apiKeys?.length ? `; strict: ${apiKeys.join(', ')}` : ''})`,
-    `  dashboard: ${server.url}/`,
-    `  health:  ${server.url}/__sandbox/health`,
-    `  scenario: ${server.sandbox.shared.scenarios.defaultScenario} (of ${server.sandbox.shared.scenarios.registry.names().length}: GET /__sandbox/scenarios)`,
-  ]
-  if (hook)
-    lines.push(
-      `  webhooks: every event to ${hook.url} (secret ${webhookSecret ? 'from --webhook-secret' : hook.secret})`,
-    )
-  if (chain) {
-    for (const c of server.sandbox.chains.values()) {
-      const alias = c === chain ? ` (also ${server.url}/rpc)` : ''
-      lines.push(
-        `  chain:   ${c.network} (chain id ${c.chainId}), JSON-RPC at ${server.url}/rpc/${c.network}${alias}`,
-      )
-    }
-    lines.push(
-      `  funded:  ${chain.accounts[0]?.address} (key ${chain.accounts[0]?.privateKey}) and 9 more, see /__sandbox/chain`,
-    )
+  const facts = {
+    readyMs: Date.now() - started,
+    ...(apiKeys?.length ? { apiKeys } : {}),
+    ...(hook ? { webhook: { url: hook.url, secret: hook.secret, secretGiven: Boolean(webhookSecret) } } : {}),
   }
-  process.stdout.write(`${lines.join('\n')}\n`)
+  const quiet = Boolean(values.quiet)
+  process.stdout.write(
+    logFormat === 'json'
+      ? `${JSON.stringify(bannerJson(server, facts))}\n`
+      : `${bannerLines(server, facts, quiet).join('\n')}\n`,
+  )
+  const detach = quiet ? () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
   const stop = async () => {
+    detach()
     await server.close()
     process.exit(0)
   }

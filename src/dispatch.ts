@@ -3,8 +3,7 @@ import { type AuthOptions, authenticate } from './auth/authenticate.ts'
 import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
-import { allowsCredentials } from './contract/portal-cookie.ts'
-import { isAuthenticated, type RouteDefinition } from './contract/route.ts'
+import { isAuthenticated, type RouteDefinition, usesCookies } from './contract/route.ts'
 import type { CallScope } from './contract/route-context.ts'
 import {
   FieldListError,
@@ -125,6 +124,9 @@ export function createDispatcher(
   options: DispatchOptions = {},
 ): (request: NeutralRequest) => Promise<NeutralResponse> {
   const compiled = routes.map(compile)
+  // the paths whose CORS answers allow credentials, read off the routes' declarations (a preflight names no method)
+  const cookiePatterns = compiled.filter((c) => usesCookies(c.route)).map((c) => c.pattern)
+  const allowsCredentials = (path: string) => cookiePatterns.some((pattern) => pattern.test(path))
   // A handler's context: the sandbox's services through the prototype (built once), the call's scope on top.
   const contextBase = Object.create(shared, {
     world: {

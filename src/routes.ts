@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
 import { dashboardRoutes } from './control/dashboard/routes.ts'
+import { docsRoutes } from './control/docs/routes.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
@@ -52,4 +53,5 @@ export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
   ...journeyRoutes,
   // last: the dashboard's page and files are never tested by an API call
   ...dashboardRoutes,
+  ...docsRoutes(() => routes),
 ]

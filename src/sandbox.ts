@@ -31,7 +31,7 @@ import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-d
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
 import { PortalCredentials } from './resources/portal/index.ts'
 import { ConversionRegistry } from './resources/rates/registry.ts'
-import { createDetectionSink } from './resources/requests/detection.ts'
+import { createDetectionSink, type PaymentListener } from './resources/requests/detection.ts'
 import { PaymentReferenceIndex } from './resources/requests/reference-index.ts'
 import { subscribeSecurePaymentEvents } from './resources/secure-payments/events.ts'
 import { WebhookRegistry } from './resources/webhooks/registry.ts'
@@ -102,6 +102,8 @@ export interface Sandbox {
   control: SandboxControl
   /** forgets one tenant's world */
   reset(tenant: string): void
+  /** calls `listener` with each payment the detectors record (the terminal log); returns the unsubscribe */
+  onPayment(listener: PaymentListener): () => void
   /** stops timers and every embedded chain */
   close(): Promise<void>
 }
@@ -281,7 +283,16 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
     stateDir.start()
   }
-  const sink = createDetectionSink(shared)
+  const paymentListeners = new Set<PaymentListener>()
+  const sink = createDetectionSink(shared, (world, request, payment) => {
+    for (const listener of paymentListeners) {
+      try {
+        listener(world, request, payment)
+      } catch (error) {
+        log('a payment listener failed', error)
+      }
+    }
+  })
   const detectors = new Map<string, PaymentDetector>(
     started.map((c) => [
       c.network,
@@ -299,6 +310,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     detectors,
     control,
     reset: (tenant) => control.reset(tenant),
+    onPayment(listener) {
+      paymentListeners.add(listener)
+      return () => {
+        paymentListeners.delete(listener)
+      }
+    },
     async close() {
       if (closed) return
       closed = true

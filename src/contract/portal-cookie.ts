@@ -1,16 +1,9 @@
-// The portal's `session_token` cookie as plain text: its name, reading it from a Cookie header, and which paths'
-// CORS answers allow credentials. Pure; the sessions themselves are the portal resource's (credentials.ts).
+// The portal's `session_token` cookie as plain text: its name and reading it from a Cookie header (which routes'
+// CORS answers allow credentials is declared by the routes: `usesCookies`). Pure; the sessions themselves are the
+// portal resource's (credentials.ts).
 
 /** Name of the portal's session cookie, as the documents write it. */
 export const SESSION_COOKIE = 'session_token'
-
-/** Paths whose browser calls may carry the portal cookie: their CORS answers allow credentials. */
-const credentialedPaths = /^\/v[12]\/(auth|key|webhook|request-tech|platforms)(\/|$)/
-
-/** True when a path's CORS answers must name the Origin and allow credentials (cookie sessions). */
-export function allowsCredentials(path: string): boolean {
-  return credentialedPaths.test(path)
-}
 
 /**
  * The `session_token` value of a Cookie header, if any. The first one counts (as the `cookie` package reads it):

@@ -58,6 +58,12 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, S = unkn
   credentials: readonly Credential[]
   surface: Surface
   summary: string
+  /**
+   * The statuses the handler answers, success first (`[201, 404]`). The OpenAPI document adds the ones every route
+   * of its kind answers from the dispatcher and middlewares (400 validation or unknown scenario, 401/403
+   * credentials, 413/415 bodies, 429 a scenario's rate limit).
+   */
+  statuses?: readonly number[]
   params?: z.ZodType<P>
   query?: z.ZodType<Q>
   body?: z.ZodType<B>
@@ -67,7 +73,17 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, S = unkn
   onInvalid?: InvalidHandler
   /** response schemas by status, checked in tests */
   responses?: Record<number, z.ZodType>
+  /**
+   * Browsers may send and receive cookies here: CORS answers name the Origin and allow credentials. Implied by a
+   * `portal-session` credential; routes that set the cookie without reading it (register, login) declare it.
+   */
+  cookies?: boolean
   handler: (ctx: RouteContext<S>, input: RouteInput<P, Q, B>) => Promise<RouteResult> | RouteResult
+}
+
+/** Whether browsers may send and receive cookies on a route (credentialed CORS). */
+export function usesCookies(route: Pick<RouteDefinition, 'credentials' | 'cookies'>): boolean {
+  return route.cookies === true || route.credentials.includes('portal-session')
 }
 
 /** Whether a route needs a credential (anything but `public`). */

@@ -26,6 +26,7 @@ export const clockRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "The caller's clock and what is scheduled on it",
+    statuses: [200],
     handler: (ctx) => ({
       status: 200,
       body: { now: ctx.world.clock.now().toISOString(), pending: ctx.world.clock.pending() },
@@ -37,6 +38,7 @@ export const clockRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "Moves the caller's clock forward by {seconds} or to {to} (ISO time); the chains' time follows",
+    statuses: [200],
     body: AdvanceBody,
     async handler(ctx, { body }) {
       const clock = ctx.world.clock

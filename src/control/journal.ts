@@ -146,6 +146,12 @@ function readable(entry: JournalEntry): JournalEntry {
 /** Told of each new entry of one key (the dashboard's live stream). */
 export type JournalListener = (entry: JournalEntry) => void
 
+/**
+ * Told of each new entry of every key, as recorded: call bodies stay unread (the terminal log formats a short
+ * line and must not parse or serialise a body per call).
+ */
+export type JournalTap = (tenant: string, entry: JournalEntry) => void
+
 interface KeyJournal {
   entries: JournalEntry[]
   sizes: number[]
@@ -173,6 +179,7 @@ export class Journal {
   #bytes = 0
   #changes = 0
   readonly #listeners = new Map<string, Set<JournalListener>>()
+  readonly #taps = new Set<JournalTap>()
 
   constructor(ids: IdGenerator, limits: number | JournalLimits = {}) {
     const l = typeof limits === 'number' ? { perKey: limits } : limits
@@ -237,6 +244,7 @@ export class Journal {
       if (!oldest.entries.length) this.#keys.delete(name)
     }
     // nobody listening (the usual case): no lookup, no copy
+    if (this.#taps.size !== 0) this.#tapped(tenant, full)
     if (this.#listeners.size !== 0) this.#notify(tenant, full)
     return full
   }
@@ -264,6 +272,24 @@ export class Journal {
     return () => {
       set.delete(listener)
       if (set.size === 0 && this.#listeners.get(tenant) === set) this.#listeners.delete(tenant)
+    }
+  }
+
+  /** Calls `tap` with each new entry of every key, bodies unread; returns the function that stops it. */
+  tap(tap: JournalTap): () => void {
+    this.#taps.add(tap)
+    return () => {
+      this.#taps.delete(tap)
+    }
+  }
+
+  #tapped(tenant: string, entry: JournalEntry): void {
+    for (const tap of this.#taps) {
+      try {
+        tap(tenant, entry)
+      } catch {
+        // a tap's failure (a closed terminal) must not break the call that recorded the entry
+      }
     }
   }
 

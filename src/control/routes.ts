@@ -15,6 +15,7 @@ export const controlRoutes = [
     surface: 'control',
     summary:
       'Health: 200 when every chain answers with its contracts; 503 degraded with the reason otherwise',
+    statuses: [200, 503],
     handler: (ctx) => chainHealth(ctx),
   }),
   defineRoute({
@@ -23,6 +24,7 @@ export const controlRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'The live chain: RPC URL, chain id, contracts, tokens and funded accounts',
+    statuses: [200, 404],
     handler: (ctx, { request }) => ({
       status: 200,
       body: createControl(ctx).chainInfo(request.headers.host),
@@ -35,6 +37,7 @@ export const controlRoutes = [
       credentials: ['public'],
       surface: 'control',
       summary: 'JSON-RPC of a live chain (the first one at /rpc), on the sandbox port',
+      statuses: [200, 404, 503],
       rawBody: true,
       async handler(ctx, { body, params }) {
         const network = (params as { network?: string }).network

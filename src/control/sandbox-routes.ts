@@ -39,6 +39,7 @@ export const sandboxRoutes = [
     surface: 'control',
     summary:
       "Drops the caller's worlds (every scenario of the key) and journal; webhooks and scenario choice stay",
+    statuses: [200],
     handler(ctx) {
       createControl(ctx).reset(ctx.tenant!)
       return { status: 200, body: { reset: true, scenario: ctx.scenarios.selected(ctx.tenant!) } }
@@ -50,6 +51,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: 'Every scenario: name, description, rules, the ids it creates (and has seeded for the caller)',
+    statuses: [200],
     handler: (ctx) => ({
       status: 200,
       body: {
@@ -65,6 +67,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "The call's scenario (x-sandbox-scenario or the key's choice), seeded, with its ids",
+    statuses: [200],
     handler: async (ctx, { request }) => ({
       status: 200,
       body: await ctx.scenarios.state(ctx.world, publicBaseUrl(request)),
@@ -76,6 +79,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "Switches the caller's key to a scenario (seeded on first use); 400 lists the known names",
+    statuses: [200],
     body: z.object({ scenario: z.string().min(1) }).strict(),
     handler: async (ctx, { body, request }) => ({
       status: 200,
@@ -88,6 +92,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: 'Mints a token to an address, or sets its ETH balance, on the live chain of the currency',
+    statuses: [200, 503],
     body: FaucetBody,
     handler: async (ctx, { body }) => ({ status: 200, body: await createControl(ctx).faucet(body) }),
   }),
@@ -97,6 +102,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "The key's API calls, events and webhook delivery attempts, newest first",
+    statuses: [200],
     query: JournalQuery,
     handler(ctx, { query }) {
       const entries = ctx.journal.list(ctx.tenant!, {
@@ -116,6 +122,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "The domain events of the caller's world (its scenario), oldest first; ?type= keeps one type",
+    statuses: [200],
     query: z.object({ type: z.enum(EVENT_TYPES).optional() }),
     handler: (ctx, { query }) => ({
       status: 200,
@@ -128,6 +135,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "Emits a domain event in the caller's world as a resource would: journal and webhooks follow",
+    statuses: [201],
     body: z.object({ type: z.enum(EVENT_TYPES), payload: z.record(z.string(), z.unknown()) }).strict(),
     handler: (ctx, { body }) => ({
       status: 201,
@@ -140,6 +148,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: 'Registers a webhook URL for the caller, optionally with a pinned signing secret (64 hex)',
+    statuses: [201],
     body: z
       .object({
         url: z.url({ protocol: /^https?$/ }),
@@ -160,6 +169,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "The key's webhook deliveries with every attempt, newest first",
+    statuses: [200],
     handler: (ctx) => ({ status: 200, body: ctx.webhooks.deliveries(ctx.tenant!).map(deliveryView) }),
   }),
   defineRoute({
@@ -168,6 +178,7 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: 'Sends a delivery again (same delivery id and body, retry count from 0)',
+    statuses: [202, 404],
     params: z.object({ deliveryId: z.string() }),
     handler: (ctx, { params }) => ({
       status: 202,

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs'
 const types: Record<string, string> = {
   'app.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
+  'docs.js': 'text/javascript; charset=utf-8',
+  'docs.css': 'text/css; charset=utf-8',
   'icon.svg': 'image/svg+xml',
 }
 const cache = new Map<string, string>()

@@ -24,6 +24,7 @@ export const dashboardRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'The dashboard (one API key at a time; live)',
+    statuses: [200],
     handler: () => ({
       status: 200,
       body: DASHBOARD_PAGE,
@@ -37,6 +38,7 @@ export const dashboardRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'Redirects to the dashboard',
+    statuses: [302],
     // relative, so it lands on the page wherever the sandbox is mounted (a proxy's prefix, an Express mount path)
     handler: (_ctx, { request }) => ({
       status: 302,
@@ -49,6 +51,7 @@ export const dashboardRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: "The dashboard's script, style sheet and icon",
+    statuses: [200, 404],
     params: z.object({ file: z.string() }),
     handler(_ctx, { params }) {
       const asset = dashboardAsset(params.file!)
@@ -62,6 +65,7 @@ export const dashboardRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'The API keys the sandbox has seen (none listed in strict mode: the dashboard asks for a key)',
+    statuses: [200],
     handler: (ctx) => ({
       status: 200,
       body: ctx.strictKeys ? { strict: true, keys: [] } : { strict: false, keys: seenKeys(ctx) },
@@ -74,6 +78,7 @@ export const dashboardRoutes = [
     surface: 'control',
     summary:
       "The caller's world as the dashboard shows it: requests and payments, payouts, payers, client IDs, webhooks",
+    statuses: [200],
     async handler(ctx, { request }) {
       const world = await createControl(ctx).world(ctx.tenant!, undefined, publicBaseUrl(request))
       return { status: 200, body: dashboardState(ctx, world) }
@@ -86,6 +91,7 @@ export const dashboardRoutes = [
     surface: 'control',
     summary:
       'A transaction read from the live chain: from, to, value, the call, decoded Request Network events',
+    statuses: [200, 404],
     params: z.object({ hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'hash is 0x and 64 hex digits') }),
     query: z.object({ network: z.string().optional() }),
     async handler(ctx, { params, query }) {
@@ -104,6 +110,7 @@ export const dashboardRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "The caller's journal as server-sent events (API calls, events, deliveries) as they happen",
+    statuses: [200],
     handler: (ctx) => ({
       status: 200,
       body: '',

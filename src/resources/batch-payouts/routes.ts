@@ -25,6 +25,7 @@ export const batchPayoutRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Pay multiple requests in one transaction',
+    statuses: [201],
     body: BatchPayoutBody,
     responses: { 201: BatchPayoutResponse },
     async handler(ctx, { body }) {

@@ -37,6 +37,7 @@ export const clientIdRoutes = [
     credentials: ['api-key', 'session'],
     surface: 'api',
     summary: 'Create a client ID',
+    statuses: [201],
     body: CreateClientIdBody,
     async handler(ctx, { body }) {
       const r = await createClientId(ctx, body)
@@ -49,6 +50,7 @@ export const clientIdRoutes = [
     credentials: ['api-key', 'session'],
     surface: 'api',
     summary: 'List client IDs',
+    statuses: [200],
     handler(ctx) {
       return {
         status: 200,
@@ -70,6 +72,7 @@ export const clientIdRoutes = [
     credentials: ['api-key', 'session'],
     surface: 'api',
     summary: 'Get a client ID',
+    statuses: [200, 404],
     params: IdParams,
     handler(ctx, { params }) {
       return { status: 200, body: fullView(getClientId(ctx, params.id)) }
@@ -81,6 +84,7 @@ export const clientIdRoutes = [
     credentials: ['api-key', 'session'],
     surface: 'api',
     summary: 'Update a client ID',
+    statuses: [200, 404],
     params: IdParams,
     body: UpdateClientIdBody,
     async handler(ctx, { params, body }) {
@@ -94,6 +98,7 @@ export const clientIdRoutes = [
     credentials: ['api-key', 'session'],
     surface: 'api',
     summary: 'Revoke a client ID (final)',
+    statuses: [200, 404],
     params: IdParams,
     async handler(ctx, { params }) {
       return { status: 200, body: fullView(await revokeClientId(ctx, params.id)) }

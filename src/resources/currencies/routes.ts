@@ -17,6 +17,7 @@ export const currencyRoutes = [
       credentials: credentialsFor(version, ['api-key', 'client-id']),
       surface: 'api',
       summary: 'List supported currencies',
+      statuses: [200, 404],
       query: CurrencyQuery,
       responses: { 200: listResponse },
       handler(ctx, { query }) {
@@ -34,6 +35,7 @@ export const currencyRoutes = [
       credentials: credentialsFor(version, ['api-key', 'client-id']),
       surface: 'api',
       summary: 'List the conversion routes of a currency',
+      statuses: [200, 404],
       params: z.object({ currencyId: z.string() }),
       query: ConversionRoutesQuery,
       responses: { 200: ConversionRoutesResponse },

@@ -114,7 +114,8 @@ export type PayResponse = z.infer<typeof PayResponse>
 /** Query of the routes endpoints: `wallet` is checked by the model (400 `Invalid or missing wallet address`). */
 export const RoutesQuery = z
   .object({
-    wallet: z.string().optional(),
+    // checked by the handler with the service's own 400 (`Invalid or missing wallet address`): required all the same
+    wallet: z.string().optional().meta({ required: true, description: 'The paying wallet address' }),
     amount: amount.optional(),
     feePercentage: z
       .string()

@@ -23,6 +23,7 @@ export const payeeDestinationRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'EIP-712 signing data with a fresh single-use nonce',
+    statuses: [200],
     query: SigningDataQuery,
     handler: (ctx, { query }) => ({ status: 200, body: issueSigningData(ctx, query) }),
   }),
@@ -32,6 +33,7 @@ export const payeeDestinationRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Create a payee destination from a signed nonce',
+    statuses: [201],
     body: SignedBody,
     responses: { 201: PayeeDestinationResponse },
     async handler(ctx, { body }) {
@@ -44,6 +46,7 @@ export const payeeDestinationRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: "The wallet's active payee destination, or null",
+    statuses: [200],
     query: ActiveDestinationQuery,
     responses: { 200: PayeeDestinationResponse.nullable() },
     handler(ctx, { query }) {
@@ -57,6 +60,7 @@ export const payeeDestinationRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'A payee destination by id (network:walletAddress:tokenAddress)',
+    statuses: [200, 404],
     params: IdParams,
     responses: { 200: PayeeDestinationResponse },
     handler: (ctx, { params }) => ({
@@ -70,6 +74,7 @@ export const payeeDestinationRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Deactivate a payee destination with a signed nonce',
+    statuses: [200],
     params: IdParams,
     body: SignedBody,
     responses: { 200: PayeeDestinationResponse },

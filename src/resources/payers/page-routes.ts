@@ -49,6 +49,7 @@ export const payerPageRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'The agreement page behind agreementUrl (embeddable in an iframe)',
+    statuses: [200, 404],
     params: TokenParams,
     handler(ctx, { params }) {
       const found = resolve(ctx, params.token)
@@ -62,6 +63,7 @@ export const payerPageRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'Signs the agreement (what the agreement page posts)',
+    statuses: [200, 404],
     params: TokenParams,
     async handler(ctx, { params }) {
       const found = mustResolve(ctx, params.token)
@@ -77,6 +79,7 @@ export const payerPageRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'The KYC page behind kycUrl',
+    statuses: [200, 404],
     params: TokenParams,
     handler(ctx, { params }) {
       const found = resolve(ctx, params.token)
@@ -95,6 +98,7 @@ export const payerPageRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'A KYC page action: submit, approve, reject or retry',
+    statuses: [200, 404],
     params: TokenParams,
     body: z.object({ action: z.enum(['submit', 'approve', 'reject', 'retry']) }),
     async handler(ctx, { params, body }) {

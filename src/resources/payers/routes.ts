@@ -48,6 +48,7 @@ export const payerRoutes = versioned(BOTH_VERSIONS, (version) => [
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Create compliance data for a payer',
+    statuses: [200],
     body: CreatePayerBody,
     async handler(ctx, { body, request }) {
       return { status: 200, body: createdView(await createPayer(ctx, body, publicBaseUrl(request))) }
@@ -59,6 +60,7 @@ export const payerRoutes = versioned(BOTH_VERSIONS, (version) => [
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Get the compliance status of a payer',
+    statuses: [200, 404],
     params: PayerParams,
     handler(ctx, { params }) {
       return { status: 200, body: complianceView(getPayer(ctx, params.clientUserId)) }
@@ -70,6 +72,7 @@ export const payerRoutes = versioned(BOTH_VERSIONS, (version) => [
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Update the agreement status of a payer',
+    statuses: [200, 404],
     params: PayerParams,
     body: UpdateAgreementBody,
     onInvalid: agreementInvalid,
@@ -94,6 +97,7 @@ export const payerControlRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "Forces a payer's kycStatus and/or agreementStatus (skips intermediate states, emits the event)",
+    statuses: [200, 404],
     params: PayerParams,
     body: ForceComplianceBody,
     async handler(ctx, { params, body }) {

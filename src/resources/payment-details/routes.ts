@@ -49,6 +49,7 @@ export const paymentDetailRoutes = versioned(BOTH_VERSIONS, (version) => [
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Create bank payment details for a payer',
+    statuses: [201, 404],
     params: PayerParams,
     body: CreatePaymentDetailBody,
     async handler(ctx, { params, body }) {
@@ -74,6 +75,7 @@ export const paymentDetailRoutes = versioned(BOTH_VERSIONS, (version) => [
     credentials: ['api-key'],
     surface: 'api',
     summary: "Get a payer's payment details",
+    statuses: [200, 404],
     params: PayerParams,
     query: z.object({ paymentDetailsId: z.string().min(1).optional() }),
     handler(ctx, { params, query }) {
@@ -91,6 +93,7 @@ export const paymentDetailControlRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "Forces a payment detail's status (pending, approved, failed) and emits payment_detail.updated",
+    statuses: [200, 404],
     params: PayerParams.extend({ id: z.string().min(1) }),
     body: ForcePaymentDetailBody,
     async handler(ctx, { params, body }) {

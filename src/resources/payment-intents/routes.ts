@@ -16,6 +16,7 @@ export const paymentIntentRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Send a payment intent (200, no body: "Payment intent sent successfully")',
+    statuses: [200, 404],
     params: IntentParams,
     body: SendIntentBody,
     async handler(ctx, { params, body }) {
@@ -29,6 +30,7 @@ export const paymentIntentRoutes = [
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Send a payment intent (v1; no success status documented: Nest answers a POST with 201)',
+    statuses: [201, 404],
     params: IntentParams,
     body: SendIntentBody,
     async handler(ctx, { params, body }) {

@@ -18,6 +18,7 @@ export const paymentRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Search payments by transaction, wallet, reference, request, type, currencies and dates',
+    statuses: [200],
     query: PaymentSearchQuery,
     responses: { 200: PaymentSearchResponse },
     handler: (ctx, { query }) => ({ status: 200, body: searchPayments(ctx, query) }),

@@ -34,6 +34,7 @@ export const payoutRoutes = [
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Initiate a payment (v1): a request and its calldata in one call, requestID with a capital D',
+    statuses: [201],
     body: PayV1Body,
     async handler(ctx, { body }) {
       const { requestId, paymentReference, ...payment } = await createOneTimePayout(ctx, body)
@@ -46,6 +47,7 @@ export const payoutRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Initiate a payment: one-time (request + calldata) or recurring (permit + approval)',
+    statuses: [201],
     body: PayoutBody,
     async handler(ctx, { body }) {
       const created = body.recurrence
@@ -60,6 +62,7 @@ export const payoutRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Submit the recurring payment permit signature (activates the schedule)',
+    statuses: [201, 404],
     params: IdParams,
     body: ActivateBody,
     async handler(ctx, { params, body }) {
@@ -72,6 +75,7 @@ export const payoutRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Get the status of a recurring payment',
+    statuses: [200, 404],
     params: IdParams,
     handler(ctx, { params }) {
       return { status: 200, body: payoutStatus(getPayout(ctx, params.id)) }
@@ -83,6 +87,7 @@ export const payoutRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Cancel or unpause a recurring payment',
+    statuses: [200, 404],
     params: IdParams,
     body: UpdateBody,
     async handler(ctx, { params, body }) {

@@ -20,8 +20,10 @@ export const portalRoutes = [
       method: 'POST',
       path: `${version}/auth/register`,
       credentials: ['public'],
+      cookies: true,
       surface: 'api',
       summary: 'Register a platform with an email and password; logs it in (session_token cookie)',
+      statuses: [201],
       body: CredentialsBody,
       onInvalid: zod3Invalid,
       async handler(ctx, { body, request }) {
@@ -37,8 +39,10 @@ export const portalRoutes = [
       method: 'POST',
       path: `${version}/auth/login`,
       credentials: ['public'],
+      cookies: true,
       surface: 'api',
       summary: 'Log in with an email and password (sets the session_token cookie)',
+      statuses: [200],
       body: CredentialsBody,
       onInvalid: zod3Invalid,
       async handler(ctx, { body, request }) {
@@ -56,6 +60,7 @@ export const portalRoutes = [
       credentials: ['portal-session'],
       surface: 'api',
       summary: 'End the session of the cookie',
+      statuses: [200],
       handler(ctx, { request }) {
         logout(ctx, request)
         return { status: 200, headers: { 'set-cookie': CLEARED_SESSION_COOKIE }, body: { success: true } }
@@ -67,6 +72,7 @@ export const portalRoutes = [
       credentials: ['portal-session'],
       surface: 'api',
       summary: "Create an API key for the session's platform",
+      statuses: [201],
       body: CreateKeyBody,
       onInvalid: zod3Invalid,
       responses: { 201: z.object({ key: z.string() }) },
@@ -78,6 +84,7 @@ export const portalRoutes = [
       credentials: ['portal-session'],
       surface: 'api',
       summary: "The session's platform's API keys",
+      statuses: [200],
       responses: { 200: z.array(ApiKeyView) },
       handler: (ctx) => ({ status: 200, body: listKeys(ctx).map(keyView) }),
     }),
@@ -87,6 +94,7 @@ export const portalRoutes = [
       credentials: ['portal-session'],
       surface: 'api',
       summary: 'Enable or disable an API key',
+      statuses: [200, 404],
       params: KeyParams,
       responses: { 200: ApiKeyView },
       handler: (ctx, { params }) => ({ status: 200, body: keyView(toggleKey(ctx, params.id)) }),
@@ -97,6 +105,7 @@ export const portalRoutes = [
       credentials: ['portal-session'],
       surface: 'api',
       summary: 'Delete an API key (it answers 401 from then on)',
+      statuses: [200, 404],
       params: KeyParams,
       handler(ctx, { params }) {
         deleteKey(ctx, params.id)
@@ -110,6 +119,7 @@ export const portalRoutes = [
     credentials: ['portal-session'],
     surface: 'api',
     summary: "The session's platform profile",
+    statuses: [200],
     responses: { 200: PlatformProfile },
     // sandbox platforms have no crypto-to-fiat production access (a production flag of the real service)
     handler: () => ({ status: 200, body: { hasCryptoToFiatProductionAccess: false } }),

@@ -13,6 +13,7 @@ export const rateRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "The caller's conversion rates: USD prices and each executable route",
+    statuses: [200],
     handler: (ctx) => ({ status: 200, body: listRates(ctx) }),
   }),
   defineRoute({
@@ -21,6 +22,7 @@ export const rateRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: 'Sets rates for the caller ({rates:[{from, to, rate}]}: 1 from = rate to); the chain follows',
+    statuses: [200],
     body: SetRatesBody,
     async handler(ctx, { body }) {
       return { status: 200, body: await setRates(ctx, body) }
@@ -32,6 +34,7 @@ export const rateRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "Drops the caller's rate overrides (the fixture's rates apply again)",
+    statuses: [200],
     handler: (ctx) => ({ status: 200, body: resetRates(ctx) }),
   }),
 ]

@@ -102,7 +102,16 @@ function toPayment(
 }
 
 /** Records one transfer on one request (once per log) and announces it. */
-async function applyTo(shared: Shared, world: World, requestId: string, t: DetectedTransfer): Promise<void> {
+/** Told of each payment the detector records, once, with the request it pays (the terminal log's line). */
+export type PaymentListener = (world: World, request: RequestRecord, payment: DetectedPayment) => void
+
+async function applyTo(
+  shared: Shared,
+  world: World,
+  requestId: string,
+  t: DetectedTransfer,
+  onPayment?: PaymentListener,
+): Promise<void> {
   const record = requestState(world).requests.get(requestId)
   if (!record || !paysRequest(shared, record, t)) return
   const payment = toPayment(shared, world, record, t)
@@ -113,6 +122,7 @@ async function applyTo(shared: Shared, world: World, requestId: string, t: Detec
     draft.payments.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex)
     draft.isListening = !isFullyPaid(shared, draft) && draft.payRequestedAt !== null
   }))!
+  onPayment?.(world, updated, payment)
   const paidNow = isFullyPaid(shared, updated)
   // A recurring payout's execution is announced by the relayer that sent it (with recurringPayment.id).
   if (requestState(world).announcedElsewhere.has(requestId)) return
@@ -143,7 +153,7 @@ async function rollback(shared: Shared, chainId: number, fromBlock: bigint): Pro
 }
 
 /** The detector's sink: matches logs to the requests of every tenant through shared.paymentReferences. */
-export function createDetectionSink(shared: Shared): DetectorSink {
+export function createDetectionSink(shared: Shared, onPayment?: PaymentListener): DetectorSink {
   return {
     watches: (hash: Hex) => shared.paymentReferences.has(hash),
     async apply(transfers) {
@@ -151,7 +161,7 @@ export function createDetectionSink(shared: Shared): DetectorSink {
       for (const t of transfers) {
         for (const entry of shared.paymentReferences.lookup(t.referenceHash, live)) {
           try {
-            await applyTo(shared, entry.world, entry.requestId, t)
+            await applyTo(shared, entry.world, entry.requestId, t, onPayment)
           } catch (error) {
             shared.log(`recording payment ${t.txHash}:${t.logIndex} failed`, error)
           }

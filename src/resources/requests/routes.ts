@@ -24,6 +24,7 @@ export const requestRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Create a request',
+    statuses: [201],
     body: CreateRequestBody,
     responses: { 201: CreateRequestResponse },
     async handler(ctx, { body }) {
@@ -37,6 +38,7 @@ export const requestRoutes = [
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Create a request (v1: answers requestID with a capital D)',
+    statuses: [201],
     body: CreateRequestBody.extend({ payee: Address }),
     async handler(ctx, { body }) {
       const record = await createInvoice(ctx, body)
@@ -49,6 +51,7 @@ export const requestRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: "List the caller's requests paid to a wallet, newest first",
+    statuses: [200],
     query: ListRequestsQuery,
     responses: { 200: ListRequestsResponse },
     handler(ctx, { query }) {
@@ -61,6 +64,7 @@ export const requestRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Get the status of a request',
+    statuses: [200, 404],
     params: RequestIdParams,
     handler(ctx, { params }) {
       return { status: 200, body: statusV2(ctx, ctx.world, getRequest(ctx, params.requestId)) }
@@ -72,6 +76,7 @@ export const requestRoutes = [
     credentials: ['api-key', 'client-id'],
     surface: 'api',
     summary: 'Stop or resume the recurrence of a request',
+    statuses: [200, 404],
     params: RequestIdParams,
     body: z.object({ isRecurrenceStopped: z.boolean() }),
     async handler(ctx, { params, body }) {
@@ -85,6 +90,7 @@ export const requestRoutes = [
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Get the status of a request by payment reference',
+    statuses: [200, 404],
     params: ReferenceParams,
     responses: { 200: RequestStatusV1 },
     handler(ctx, { params }) {
@@ -97,6 +103,7 @@ export const requestRoutes = [
     credentials: ['api-key'],
     surface: 'api',
     summary: 'Stop the recurrence of a request (v1: by payment reference; a second stop is refused)',
+    statuses: [200, 404],
     params: ReferenceParams,
     async handler(ctx, { params }) {
       await setRecurrence(ctx, getRequestByReference(ctx, params.paymentReference), true, { strict: true })

@@ -75,6 +75,7 @@ export const securePageRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: 'The Secure Payment Page (securePaymentUrl)',
+    statuses: [200],
     handler: () => ({ status: 200, body: SECURE_PAGE, contentType: 'text/html; charset=utf-8' }),
   }),
   defineRoute({
@@ -83,6 +84,7 @@ export const securePageRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: "The page's script, style sheet and icon",
+    statuses: [200, 404],
     params: z.object({ asset: z.string() }),
     handler(_ctx, { params }) {
       const asset = securePageAsset(params.asset)
@@ -97,6 +99,7 @@ export const securePageRoutes = [
     surface: 'control',
     summary:
       "The page reports the payer's step (secure_payment.user_event; access_rejected for a refused wallet)",
+    statuses: [201, 403, 404],
     params: z.object({ token: z.string().min(1) }),
     body: UserEventBody,
     handler(ctx, { params, body }) {
@@ -116,6 +119,7 @@ export const securePageRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: "The link's chain for the page: its id, whether the sandbox runs it, the test wallet's address",
+    statuses: [200, 404],
     params: z.object({ token: z.string().min(1) }),
     handler(ctx, { params }) {
       const link = pageLinks(ctx, params.token).links[0]!
@@ -139,6 +143,7 @@ export const securePageRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: "The test wallet sends one of the link's transactions and waits for its receipt",
+    statuses: [201, 404],
     params: z.object({ token: z.string().min(1) }),
     body: z.object({ transaction: Transaction }),
     async handler(ctx, { params, body }) {

@@ -51,6 +51,7 @@ export const securePaymentRoutes = [
     credentials: ['api-key', 'client-id', 'session'],
     surface: 'api',
     summary: 'Create a secure payment link for requests (by payee destination, or payee + currency)',
+    statuses: [201, 404],
     body: CreateSecurePaymentBody,
     responses: { 201: CreatedLink },
     async handler(ctx, { body, request }) {
@@ -63,6 +64,7 @@ export const securePaymentRoutes = [
     credentials: ['api-key', 'client-id', 'session'],
     surface: 'api',
     summary: 'The secure payment a request belongs to',
+    statuses: [200, 404],
     query: z.object({ requestId: z.string().min(1) }),
     handler: (ctx, { query, request }) => ({
       status: 200,
@@ -75,6 +77,7 @@ export const securePaymentRoutes = [
     credentials: ['api-key', 'client-id', 'session'],
     surface: 'api',
     summary: 'Create a payout link (the creator pays a recipient)',
+    statuses: [201],
     body: PayoutSecurePaymentBody,
     responses: { 201: CreatedLink },
     async handler(ctx, { body, request }) {
@@ -87,6 +90,7 @@ export const securePaymentRoutes = [
     credentials: ['api-key', 'client-id', 'session'],
     surface: 'api',
     summary: 'Combine pending payout links into one batch link (the combined tokens stop working)',
+    statuses: [201, 404],
     body: BatchPayoutLinkBody,
     responses: { 201: CreatedLink },
     async handler(ctx, { body, request }) {
@@ -99,6 +103,7 @@ export const securePaymentRoutes = [
     credentials: ['api-key', 'client-id', 'session'],
     surface: 'api',
     summary: 'Select pending payout links, in order, for one multicall payout',
+    statuses: [201, 404],
     body: MulticallPayoutBody,
     async handler(ctx, { body, request }) {
       const created = await createMulticall(ctx, body)
@@ -111,6 +116,7 @@ export const securePaymentRoutes = [
     credentials: ['api-key', 'client-id', 'session'],
     surface: 'api',
     summary: 'A multicall payout and the state of each child link',
+    statuses: [200, 404],
     params: Token,
     handler: (ctx, { params }) => ({ status: 200, body: multicallState(ctx, params.token) }),
   }),
@@ -120,6 +126,7 @@ export const securePaymentRoutes = [
     credentials: ['api-key', 'client-id', 'session'],
     surface: 'api',
     summary: 'The fee plan creation would compute for an amount and currency',
+    statuses: [200],
     body: FeePreviewBody,
     responses: { 200: FeePlan },
     handler: (ctx, { body }) => ({ status: 200, body: previewFeePlan(ctx, body) }),
@@ -130,6 +137,7 @@ export const securePaymentRoutes = [
     credentials: ['public'],
     surface: 'api',
     summary: 'Display data of a link (404 unknown, 409 completed, 403 expired or combined)',
+    statuses: [200, 403, 404, 409],
     params: Token,
     query: TokenQuery,
     handler(ctx, { params }) {
@@ -150,6 +158,7 @@ export const securePaymentRoutes = [
     credentials: ['public'],
     surface: 'api',
     summary: "Calldata of a link's payment on the local chain (with chain + token: the cross-chain intent)",
+    statuses: [200, 403, 404, 409],
     params: Token,
     query: TokenQuery,
     async handler(ctx, { params, query }) {
@@ -165,6 +174,7 @@ export const securePaymentRoutes = [
     credentials: ['public'],
     surface: 'api',
     summary: 'Record the source-side execution of a link (the detector then confirms the payment)',
+    statuses: [200, 403, 404, 409],
     params: Token,
     body: IntentBody,
     async handler(ctx, { params, body }) {
@@ -178,6 +188,7 @@ export const securePaymentRoutes = [
     credentials: ['public'],
     surface: 'api',
     summary: "A bridge step's transaction with a fresh deadline",
+    statuses: [200, 403, 404, 409],
     params: Token,
     body: RefreshStepBody,
     async handler(ctx, { params, body }) {
@@ -191,6 +202,7 @@ export const securePaymentRoutes = [
     credentials: ['public'],
     surface: 'api',
     summary: 'TRON broadcast: refused, the sandbox runs no TRON chain',
+    statuses: [400, 404],
     params: Token,
     body: TronBroadcastBody,
     handler(ctx, { params }) {

@@ -25,6 +25,7 @@ export const sessionRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "Issues a session token (Authorization: Bearer) bound to the caller's tenant",
+    statuses: [201],
     body: SessionBody,
     handler(ctx, { body }) {
       const token = `sess_${ctx.ids.hex(24)}`
@@ -44,6 +45,7 @@ export const sessionRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "Ends one of the caller's session tokens",
+    statuses: [200, 404],
     params: z.object({ token: z.string() }),
     handler(ctx, { params }) {
       const entry = ctx.directory.sessionToTenant.get(params.token)

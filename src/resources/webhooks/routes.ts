@@ -26,6 +26,7 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
     credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: 'Register a webhook URL; answers its id and signing secret',
+    statuses: [201],
     body: z.unknown(),
     responses: { 201: CreateWebhookResponse },
     handler(ctx, { body }) {
@@ -39,6 +40,7 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
     credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: "The key's webhooks",
+    statuses: [200],
     responses: { 200: z.array(WebhookRecord) },
     handler: (ctx) => ({ status: 200, body: ctx.webhooks.registry.list(ctx.tenant!) }),
   }),
@@ -48,6 +50,7 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
     credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: 'Send a test event to every active webhook of the key',
+    statuses: [201, 404],
     body: z.unknown(),
     handler(ctx, { body }) {
       const deliveries = sendTestWebhook(ctx, parseTestEventType(body))
@@ -60,6 +63,7 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
     credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: 'Enable or disable a webhook',
+    statuses: [200, 404],
     params: IdParams,
     handler(ctx, { params }) {
       toggleWebhook(ctx, params.webhookId)
@@ -72,6 +76,7 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
     credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
     surface: 'api',
     summary: 'Delete a webhook',
+    statuses: [200, 404],
     params: IdParams,
     handler(ctx, { params }) {
       deleteWebhook(ctx, params.webhookId)

@@ -1,0 +1,253 @@
+// The docs page: reads openapi.json (relative, so the host the browser used), lists its operations grouped by
+// tag, and tries any of them against this sandbox with the API key typed at the top (kept in sessionStorage, as
+// the dashboard keeps it). Elements are built from data, never from HTML strings.
+import { h } from '../../dashboard/ui/dom.ts'
+import { exampleOf } from './example.ts'
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is read as untyped JSON
+type Json = Record<string, any>
+
+interface Operation {
+  method: string
+  path: string
+  op: Json
+}
+
+const KEY_STORAGE = 'request-sandbox-key'
+const keyInput = h('input', {
+  type: 'text',
+  id: 'docs-key',
+  autocomplete: 'off',
+  spellcheck: 'false',
+  placeholder: 'any key, e.g. my-key',
+})
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-')
+
+function field(label: string, control: HTMLElement, id: string, hint?: string): HTMLElement {
+  control.id = id
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    control,
+    hint ? h('small', { class: 'muted' }, hint) : null,
+  )
+}
+
+function schemaText(schema: unknown): string {
+  return JSON.stringify(schema ?? {}, null, 2)
+}
+
+/** The try-it form of one operation: its parameters, a body editor, and the answer. */
+function tryIt({ method, path, op }: Operation): HTMLElement {
+  const id = op.operationId as string
+  const params = ((op.parameters ?? []) as Json[]).filter((p) => !p.$ref && p.in !== 'header')
+  const inputs = params.map((p) => {
+    const input = h('input', { type: 'text', autocomplete: 'off', spellcheck: 'false', required: p.required })
+    return { p, input }
+  })
+  const scenario = h('input', { type: 'text', autocomplete: 'off', placeholder: 'default' })
+  const bodySchema = op.requestBody?.content?.['application/json']?.schema
+  const body = op.requestBody
+    ? h(
+        'textarea',
+        { rows: 8, spellcheck: 'false', class: 'mono' },
+        JSON.stringify(exampleOf(bodySchema) ?? {}, null, 2),
+      )
+    : null
+  const status = h('p', { class: 'answer-status', role: 'status', 'aria-live': 'polite' })
+  const answer = h('pre', { class: 'json answer', tabindex: '0', hidden: true })
+  const send = async (event: Event) => {
+    event.preventDefault()
+    let url = path
+    const query = new URLSearchParams()
+    for (const { p, input } of inputs) {
+      const value = input.value.trim()
+      if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(value))
+      else if (value) query.set(p.name, value)
+    }
+    const headers: Record<string, string> = {}
+    const key = keyInput.value.trim()
+    if (key && (op.security ?? []).length) headers['x-api-key'] = key
+    if (scenario.value.trim()) headers['x-sandbox-scenario'] = scenario.value.trim()
+    if (body) headers['content-type'] = 'application/json'
+    const target = `${url.replace(/^\//, '')}${query.size ? `?${query}` : ''}`
+    status.textContent = `${method.toUpperCase()} /${target} …`
+    const started = performance.now()
+    try {
+      const response = await fetch(target, {
+        method: method.toUpperCase(),
+        headers,
+        body: body ? body.value : null,
+      })
+      const text = await response.text()
+      const ms = Math.round(performance.now() - started)
+      status.textContent = `${response.status} ${response.statusText} · ${ms} ms`
+      status.className = `answer-status ${response.ok ? 'ok' : 'error'}`
+      let shown = text
+      try {
+        shown = JSON.stringify(JSON.parse(text), null, 2)
+      } catch {
+        // not JSON: shown as sent
+      }
+      answer.textContent = shown || '(no body)'
+      answer.hidden = false
+    } catch (error) {
+      status.textContent = `Could not reach the sandbox: ${(error as Error).message}`
+      status.className = 'answer-status error'
+    }
+  }
+  return h(
+    'form',
+    { class: 'try', 'aria-label': `Try ${method.toUpperCase()} ${path}`, onsubmit: send },
+    h('h4', {}, 'Try it'),
+    h(
+      'div',
+      { class: 'inline' },
+      inputs.map(({ p, input }) =>
+        field(
+          `${p.name}${p.required ? ' *' : ''}`,
+          input,
+          `${id}-${p.in}-${p.name}`,
+          p.in === 'path' ? 'path' : 'query',
+        ),
+      ),
+      (op.security ?? []).length ? field('x-sandbox-scenario', scenario, `${id}-scenario`) : null,
+    ),
+    body ? h('div', { class: 'field-body' }, field('Body (JSON)', body, `${id}-body`)) : null,
+    h('button', { type: 'submit' }, `Send ${method.toUpperCase()}`),
+    status,
+    answer,
+  )
+}
+
+function operationView(entry: Operation, components: Json): HTMLElement {
+  const { method, path, op } = entry
+  const params = ((op.parameters ?? []) as Json[]).filter((p) => !p.$ref)
+  // the sandbox's own headers, by the names a caller sends
+  const shared = ((op.parameters ?? []) as Json[])
+    .filter((p) => p.$ref)
+    .map((p) => components.parameters?.[String(p.$ref).split('/').pop()!]?.name ?? p.$ref)
+  const schemes = ((op.security ?? []) as Json[]).flatMap((s) => Object.keys(s))
+  const bodySchema = op.requestBody?.content?.['application/json']?.schema
+  return h(
+    'details',
+    { class: 'op', id: `op-${op.operationId}` },
+    h(
+      'summary',
+      {},
+      h('span', { class: `method method-${method}` }, method.toUpperCase()),
+      h('code', { class: 'op-path' }, path),
+      h('span', { class: 'op-summary' }, op.summary ?? ''),
+    ),
+    h(
+      'div',
+      { class: 'op-body' },
+      h(
+        'p',
+        { class: 'muted' },
+        schemes.length ? `Credentials: ${schemes.join(' or ')}` : 'No credential needed',
+      ),
+      params.length
+        ? h(
+            'ul',
+            { class: 'params' },
+            params.map((p) =>
+              h(
+                'li',
+                {},
+                h('code', {}, p.name),
+                ` ${p.in}${p.required ? ', required' : ''}`,
+                p.description ? ` — ${p.description}` : '',
+              ),
+            ),
+          )
+        : null,
+      shared.length ? h('p', { class: 'muted' }, `Sandbox headers: ${shared.join(', ')}`) : null,
+      bodySchema
+        ? h(
+            'details',
+            {},
+            h('summary', {}, 'Body schema'),
+            h('pre', { class: 'json' }, schemaText(bodySchema)),
+          )
+        : null,
+      h(
+        'ul',
+        { class: 'statuses', 'aria-label': 'Responses' },
+        Object.entries(op.responses as Json).map(([code, r]) =>
+          h(
+            'li',
+            {},
+            h('span', { class: `code code-${code[0]}` }, code),
+            ` ${(r as Json).description ?? ''}`,
+          ),
+        ),
+      ),
+      tryIt(entry),
+    ),
+  )
+}
+
+async function start(): Promise<void> {
+  keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? ''
+  keyInput.addEventListener('change', () => sessionStorage.setItem(KEY_STORAGE, keyInput.value.trim()))
+  const main = h('main', { id: 'main', tabindex: '-1' }, h('p', { class: 'muted' }, 'Loading openapi.json…'))
+  const nav = h('nav', { class: 'tags', 'aria-label': 'Groups' })
+  const top = h(
+    'header',
+    { class: 'top' },
+    h(
+      'a',
+      { class: 'brand', href: './' },
+      h('img', { src: '__sandbox/dashboard/icon.svg', alt: '', width: '24', height: '24' }),
+      h('span', {}, 'Request Sandbox API'),
+    ),
+    h('div', { class: 'key-form' }, field('API key', keyInput, 'docs-key')),
+    h('a', { class: 'top-link', href: 'openapi.json' }, 'openapi.json'),
+    h('a', { class: 'top-link', href: 'openapi.yaml' }, 'openapi.yaml'),
+    h('a', { class: 'top-link', href: './' }, 'Dashboard'),
+  )
+  document.getElementById('app')!.replaceChildren(top, h('div', { class: 'docs' }, nav, main))
+  const response = await fetch('openapi.json')
+  const doc = (await response.json()) as Json
+  const byTag = new Map<string, Operation[]>()
+  for (const [path, item] of Object.entries(doc.paths as Json))
+    for (const [method, op] of Object.entries(item as Json)) {
+      const tag = (op as Json).tags?.[0] ?? 'Other'
+      if (!byTag.has(tag)) byTag.set(tag, [])
+      byTag.get(tag)!.push({ method, path, op: op as Json })
+    }
+  const tags = ((doc.tags ?? []) as Json[]).map((t) => t.name as string).filter((t) => byTag.has(t))
+  nav.replaceChildren(
+    h(
+      'ul',
+      {},
+      tags.map((tag) =>
+        h('li', {}, h('a', { href: `#tag-${slug(tag)}` }, tag, h('small', {}, ` ${byTag.get(tag)!.length}`))),
+      ),
+    ),
+  )
+  main.replaceChildren(
+    h('h1', {}, doc.info.title, ' ', h('small', { class: 'muted' }, doc.info.version)),
+    h('p', {}, doc.info.description),
+    ...tags.map((tag) =>
+      h(
+        'section',
+        { id: `tag-${slug(tag)}`, 'aria-labelledby': `h-${slug(tag)}` },
+        h('h2', { id: `h-${slug(tag)}` }, tag),
+        byTag.get(tag)!.map((op) => operationView(op, doc.components ?? {})),
+      ),
+    ),
+  )
+  const target = location.hash ? document.getElementById(location.hash.slice(1)) : null
+  if (target instanceof HTMLDetailsElement) target.open = true
+  target?.scrollIntoView()
+}
+
+start().catch((error: Error) => {
+  document
+    .getElementById('app')!
+    .replaceChildren(h('p', { class: 'message error' }, `Could not read openapi.json: ${error.message}`))
+})
