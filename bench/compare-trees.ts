@@ -1,6 +1,7 @@
 // Before/after throughput of two checkouts, interleaved with a bare node:http server so that a busy machine moves
 // all three alike: `npx tsx bench/compare-trees.ts <other checkout> [rounds]`. Prints each round's ratios to the
 // bare server and their medians; used to hold a refactor to "not lower than before" (issue 10).
+import { execFileSync } from 'node:child_process'
 import { load } from './load.ts'
 import { freePort, startChild, waitFor200 } from './processes.ts'
 
@@ -31,6 +32,12 @@ async function measure(base: string) {
   return { read: (await run('GET', '/v1/currencies')).rps, create: (await run('POST', '/v2/request')).rps }
 }
 
+/** `--quiet` when the tree's command has it (its terminal log would otherwise fill a pipe nobody reads). */
+function quietFlag(tree: string): string[] {
+  const help = execFileSync('node', [`${tree}/bin/request-sandbox.mjs`, '--help'], { encoding: 'utf8' })
+  return help.includes('--quiet') ? ['--quiet'] : []
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const ratios = {
   old: { read: [] as number[], create: [] as number[] },
@@ -47,9 +54,11 @@ for (let round = 0; round < rounds; round++) {
     ['new', here],
   ] as const) {
     const port = await freePort()
+    // no terminal log: nobody reads the child's output (trees from before the log have no --quiet)
     const child = startChild('node', [
       `${tree}/bin/request-sandbox.mjs`,
       '--no-chain',
+      ...quietFlag(tree),
       '--port',
       String(port),
     ])
