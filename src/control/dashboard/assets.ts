@@ -2,29 +2,16 @@
 // app.js is bundled from ./ui/ by scripts/build-dashboard.mjs (committed, and checked against a fresh bundle by a
 // test), app.css and icon.svg are written by hand. scripts/build.mjs copies the folder into dist/, so the server
 // finds it beside this module whether it runs from src/ (tsx) or from dist/. Read once, on first use.
-import { readFileSync } from 'node:fs'
+import { staticAssets } from '../../contract/static-assets.ts'
 
-const types: Record<string, string> = {
+/** A dashboard asset by file name, or null for a name that is not one. */
+export const dashboardAsset = staticAssets(new URL('./assets/', import.meta.url), {
   'app.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
   'docs.js': 'text/javascript; charset=utf-8',
   'docs.css': 'text/css; charset=utf-8',
   'icon.svg': 'image/svg+xml',
-}
-const cache = new Map<string, string>()
-
-/** A dashboard asset by file name, or null for a name that is not one. */
-export function dashboardAsset(name: string): { text: string; contentType: string } | null {
-  // own names only: `toString`, `constructor`... are not files (the fuzz asked for /__sandbox/dashboard/toString)
-  const contentType = Object.hasOwn(types, name) ? types[name] : undefined
-  if (!contentType) return null
-  let text = cache.get(name)
-  if (text === undefined) {
-    text = readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8')
-    cache.set(name, text)
-  }
-  return { text, contentType }
-}
+})
 
 /**
  * The page: a shell the script fills in. Its links are relative, so they follow the host (and path prefix)

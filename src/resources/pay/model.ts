@@ -28,7 +28,8 @@ import { offrampChoice } from './offramp.ts'
 import type { PayOptions } from './pay-options.ts'
 import type { PayResponse, SameChainPayResponse } from './schema.ts'
 
-type Ctx = Uses<
+/** The services the pay builder uses: what a caller of `buildPayment` must hand it. */
+export type PayServiceNames =
   | 'chains'
   | 'compliance'
   | 'conversion'
@@ -41,7 +42,7 @@ type Ctx = Uses<
   | 'operator'
   | 'paymentReferences'
   | 'worlds'
->
+type Ctx = Uses<PayServiceNames>
 
 /** Gas the sandbox budgets per step when it checks `hasEnoughGas` (measured on anvil, rounded up). */
 const GAS = {

@@ -2,27 +2,11 @@ import { z } from 'zod'
 import { BOTH_VERSIONS, credentialsFor, routesUsing, versioned } from '../../contract/route.ts'
 import { getRequest, getRequestByReference } from '../requests/index.ts'
 import type { Services } from '../services.ts'
-import { buildPayment } from './model.ts'
+import { buildPayment, type PayServiceNames } from './model.ts'
 import { paymentRoutes } from './payment-routes.ts'
 import { PayQueryV1, PayQueryV2, PayResponse, payQueryInvalid, RoutesQuery } from './schema.ts'
 
-const defineRoute =
-  routesUsing<
-    Services<
-      | 'chains'
-      | 'compliance'
-      | 'conversion'
-      | 'currencies'
-      | 'directory'
-      | 'events'
-      | 'ids'
-      | 'networks'
-      | 'offrampAddress'
-      | 'operator'
-      | 'paymentReferences'
-      | 'worlds'
-    >
-  >()
+const defineRoute = routesUsing<Services<PayServiceNames>>()
 
 /** Routes of the payment calldata endpoints (8 and 9). */
 export const payRoutes = [

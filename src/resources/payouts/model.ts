@@ -8,7 +8,7 @@ import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '..
 import { feeUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
-import { approveTransaction, buildPayment, NO_FEE_ADDRESS } from '../pay/index.ts'
+import { approveTransaction, buildPayment, NO_FEE_ADDRESS, type PayServiceNames } from '../pay/index.ts'
 import { createRequest, requestState } from '../requests/index.ts'
 import type { Uses } from '../services.ts'
 import { RecurringNotAvailableError } from './errors.ts'
@@ -16,21 +16,7 @@ import { PERIOD_SECONDS } from './execution.ts'
 import type { PayoutBody, RecurringPayoutRecord } from './schema.ts'
 import { payoutState } from './state.ts'
 
-type Ctx = Uses<
-  | 'chains'
-  | 'compliance'
-  | 'conversion'
-  | 'currencies'
-  | 'directory'
-  | 'events'
-  | 'ids'
-  | 'networks'
-  | 'offrampAddress'
-  | 'operator'
-  | 'paymentReferences'
-  | 'relayers'
-  | 'worlds'
->
+type Ctx = Uses<PayServiceNames | 'relayers'>
 
 /** Grace after the last due date before the signed permit expires (see the note above). */
 const DEADLINE_GRACE_SECONDS = 10 * 365 * 86_400

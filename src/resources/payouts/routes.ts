@@ -1,28 +1,12 @@
 import { z } from 'zod'
 import { routesUsing } from '../../contract/route.ts'
+import type { PayServiceNames } from '../pay/index.ts'
 import type { Services } from '../services.ts'
 import { activatePayout, getPayout, payoutStatus, updatePayout } from './lifecycle.ts'
 import { createOneTimePayout, createRecurringPayout } from './model.ts'
 import { ActivateBody, PayoutBody, PayV1Body, UpdateBody } from './schema.ts'
 
-const defineRoute =
-  routesUsing<
-    Services<
-      | 'chains'
-      | 'compliance'
-      | 'conversion'
-      | 'currencies'
-      | 'directory'
-      | 'events'
-      | 'ids'
-      | 'networks'
-      | 'offrampAddress'
-      | 'operator'
-      | 'paymentReferences'
-      | 'relayers'
-      | 'worlds'
-    >
-  >()
+const defineRoute = routesUsing<Services<PayServiceNames | 'relayers'>>()
 
 const IdParams = z.object({ id: z.string() })
 

@@ -2,27 +2,14 @@
 // ./ui/ by scripts/build-secure-page.mjs and committed, checked against a fresh bundle by a test; page.css and
 // icon.svg written by hand). scripts/build.mjs copies the folder into dist/. It loads nothing from outside the
 // sandbox: the payer's wallet is window.ethereum (pointed at the sandbox's /rpc) or the built-in test wallet.
-import { readFileSync } from 'node:fs'
+import { staticAssets } from '../../../contract/static-assets.ts'
 
-const types: Record<string, string> = {
+/** A page asset by file name, or null for a name that is not one. */
+export const securePageAsset = staticAssets(new URL('./assets/', import.meta.url), {
   'page.js': 'text/javascript; charset=utf-8',
   'page.css': 'text/css; charset=utf-8',
   'icon.svg': 'image/svg+xml',
-}
-const cache = new Map<string, string>()
-
-/** A page asset by file name, or null for a name that is not one. */
-export function securePageAsset(name: string): { text: string; contentType: string } | null {
-  // own names only: `valueOf`, `constructor`... are not files (the fuzz asked for /__sandbox/secure-payment/valueOf)
-  const contentType = Object.hasOwn(types, name) ? types[name] : undefined
-  if (!contentType) return null
-  let text = cache.get(name)
-  if (text === undefined) {
-    text = readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8')
-    cache.set(name, text)
-  }
-  return { text, contentType }
-}
+})
 
 /** The page (relative asset links: they follow the host and prefix the browser used). */
 export const SECURE_PAGE = `<!doctype html>
