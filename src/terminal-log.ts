@@ -121,19 +121,55 @@ export function formatLine(
   return `${time(at)} ${text(record)}  key ${who.key} scenario ${who.scenario}`
 }
 
+/** What the log may have queued for a reader that does not keep up (a pipe nobody reads, a paused pager). */
+export const MAX_QUEUED_LOG_BYTES = 1024 * 1024
+
 /**
- * Lines for process.stdout, written once per turn of the event loop: a write to a pipe is a synchronous system
- * call, so a busy server writes its lines together rather than one call each.
+ * Lines for an output stream (process.stdout), written once per turn of the event loop: a write to a pipe is a
+ * synchronous system call, so a busy server writes its lines together rather than one call each. When the reader
+ * does not keep up, Node queues what it cannot write yet in the process's memory; past `maxQueuedBytes` lines are
+ * dropped instead (a log must not grow the server without bound), and once the queue drains a line says how many.
  */
-function batchedStdout(): { write(line: string): void; flush(): void } {
+export function batchedOutput(
+  out: NodeJS.WritableStream & { readonly writableLength: number },
+  format: LogFormat,
+  maxQueuedBytes = MAX_QUEUED_LOG_BYTES,
+): { write(line: string): void; flush(): void } {
   let pending: string[] = []
   let scheduled = false
+  let dropped = 0
+  let waitingForDrain = false
+  const droppedLine = () => {
+    const message = `${dropped} log lines dropped: the output did not keep up`
+    return format === 'json'
+      ? JSON.stringify({ time: new Date().toISOString(), type: 'dropped', lines: dropped, message })
+      : `${time(new Date())} (${message})`
+  }
   const flush = () => {
     scheduled = false
     if (pending.length === 0) return
+    if (out.writableLength > maxQueuedBytes) {
+      dropped += pending.length
+      pending = []
+      if (!waitingForDrain) {
+        waitingForDrain = true
+        out.once('drain', () => {
+          waitingForDrain = false
+          if (!scheduled) {
+            scheduled = true
+            setImmediate(flush)
+          }
+        })
+      }
+      return
+    }
+    if (dropped) {
+      pending.unshift(droppedLine())
+      dropped = 0
+    }
     const text = `${pending.join('\n')}\n`
     pending = []
-    process.stdout.write(text)
+    out.write(text)
   }
   return {
     write(line) {
@@ -149,7 +185,7 @@ function batchedStdout(): { write(line: string): void; flush(): void } {
 
 /** Prints the sandbox's activity as it happens; returns the function that stops it (and writes what is left). */
 export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions): () => void {
-  const stdout = options.write ? null : batchedStdout()
+  const stdout = options.write ? null : batchedOutput(process.stdout, options.format)
   const write = options.write ?? stdout!.write
   const now = options.now ?? (() => new Date())
   const print = (record: LogRecord, key: string, scenario: string) =>
