@@ -51,6 +51,8 @@ export async function soak(options: SoakOptions = {}) {
     '--port',
     String(port),
   ])
+  // read the log as a terminal would: an unread pipe fills, and the sandbox then drops its lines
+  sandbox.child.stdout!.resume()
   await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`)
   const pid = sandbox.child.pid!
   const agent = new Agent({ keepAlive: true, maxSockets: 64 })
