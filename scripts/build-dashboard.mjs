@@ -22,7 +22,8 @@ export function bundleDocs() {
   return bundle(`${root}src/control/docs/ui/main.ts`, 'docs page', 'src/control/docs/ui')
 }
 
-async function bundle(entry, name, folder) {
+/** A page's script bundled for the browser (ES module, no source map, no external import); also the Secure Payment Page's. */
+export async function bundle(entry, name, folder, script = 'scripts/build-dashboard.mjs') {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -34,7 +35,7 @@ async function bundle(entry, name, folder) {
     legalComments: 'none',
     charset: 'utf8',
     banner: {
-      js: `// Request Sandbox ${name}: built from ${folder} by scripts/build-dashboard.mjs`,
+      js: `// Request Sandbox ${name}: built from ${folder} by ${script}`,
     },
   })
   return `${result.outputFiles[0].text}`

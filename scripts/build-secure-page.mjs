@@ -4,29 +4,20 @@
 // committed file with a fresh bundle. `node scripts/build-secure-page.mjs` after changing the UI.
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { bundle } from './build-dashboard.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 /** Where the committed bundle lives. */
 export const SECURE_PAGE_BUNDLE = `${root}src/resources/secure-payments/page/assets/page.js`
 
-/** The page's script, bundled (an ES module for current browsers, no source map, no external import). */
-export async function bundleSecurePage() {
-  const result = await build({
-    entryPoints: [`${root}src/resources/secure-payments/page/ui/main.ts`],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    legalComments: 'none',
-    charset: 'utf8',
-    banner: {
-      js: '// Request Sandbox Secure Payment Page: built from src/resources/secure-payments/page/ui by scripts/build-secure-page.mjs',
-    },
-  })
-  return `${result.outputFiles[0].text}`
+/** The page's script, bundled as the dashboard's is. */
+export function bundleSecurePage() {
+  return bundle(
+    `${root}src/resources/secure-payments/page/ui/main.ts`,
+    'Secure Payment Page',
+    'src/resources/secure-payments/page/ui',
+    'scripts/build-secure-page.mjs',
+  )
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
