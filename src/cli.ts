@@ -33,9 +33,7 @@ Options:
 
 // A long-running server favours memory over the last bit of throughput: V8 would otherwise let the heap grow to
 // several times what is live before collecting (the 90 s soak of `npm run bench -- soak`: 430 MB -> 215 MB peak).
-// At 25 % (rather than 50) the heap's saw-tooth over a steady load stays within 10 % (soak: 183-199 MB over the last
-// 60 s instead of 190-235 MB), for more CPU spent collecting (about 15 % more process CPU in one 45 s soak).
-v8.setFlagsFromString('--heap-growing-percent=25')
+v8.setFlagsFromString('--heap-growing-percent=50')
 v8.setFlagsFromString('--max-semi-space-size=8')
 
 /** The package's version, read from its package.json (one level above src/ and dist/). */
