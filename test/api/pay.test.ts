@@ -2,7 +2,13 @@ import { decodeFunctionData, maxUint256, parseUnits } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { erc20Abi, erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/chain/index.ts'
 import { requestState } from '../../src/resources/requests/state.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import {
+  createRequestWith,
+  describeTransports,
+  newApiKey,
+  startTransports,
+  type Transports,
+} from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
 let t: Transports
@@ -19,11 +25,8 @@ describeTransports(
   'pay calldata through %s',
   () => t,
   (client) => {
-    const create = async (apiKey: string, body: Record<string, unknown>) =>
-      (await client().call('POST', '/v2/request', { apiKey, body })).body as {
-        requestId: string
-        paymentReference: string
-      }
+    const create = (apiKey: string, body: Record<string, unknown>) =>
+      createRequestWith(client(), apiKey, body)
 
     it('answers approve + ERC20FeeProxy payment for a token request, approval first', async () => {
       const apiKey = newApiKey()

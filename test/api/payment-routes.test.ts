@@ -1,7 +1,13 @@
 // GET /v2/request/{requestId}/routes (and v1 by reference): what real clients ask before /pay. Every route listed
 // must be one /pay accepts with the route's chain and token.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import {
+  createRequestWith,
+  describeTransports,
+  newApiKey,
+  startTransports,
+  type Transports,
+} from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
 let t: Transports
@@ -18,11 +24,8 @@ describeTransports(
   'payment routes through %s',
   () => t,
   (client) => {
-    const create = async (apiKey: string, body: Record<string, unknown>) =>
-      (await client().call('POST', '/v2/request', { apiKey, body })).body as {
-        requestId: string
-        paymentReference: string
-      }
+    const create = (apiKey: string, body: Record<string, unknown>) =>
+      createRequestWith(client(), apiKey, body)
 
     it('offers the same-chain Request Network route first, shaped as documented', async () => {
       const apiKey = newApiKey()

@@ -6,6 +6,7 @@ import { erc20Abi, erc20ConversionProxyAbi, ethConversionProxyAbi } from '../../
 import { execute, freshAddress, until } from '../support/chain.ts'
 import {
   clientOf,
+  createRequestWith,
   describeTransports,
   newApiKey,
   startTransports,
@@ -28,11 +29,8 @@ describeTransports(
   { http: 3, msw: 4 },
   (client, account) => {
     const chain = () => t.sandbox.chain!
-    const create = async (apiKey: string, body: Record<string, unknown>) =>
-      (await client().call('POST', '/v2/request', { apiKey, body })).body as {
-        requestId: string
-        paymentReference: string
-      }
+    const create = (apiKey: string, body: Record<string, unknown>) =>
+      createRequestWith(client(), apiKey, body)
     const status = (apiKey: string, requestId: string) =>
       client().call('GET', `/v2/request/${requestId}`, { apiKey })
 

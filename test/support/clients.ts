@@ -114,6 +114,15 @@ export async function startTransports(
 export const TRANSPORTS = ['http', 'msw'] as const
 export type TransportName = (typeof TRANSPORTS)[number]
 
+/** Creates a request through `client` (POST /v2/request) and answers its ids. */
+export async function createRequestWith(
+  client: ApiClient,
+  apiKey: string,
+  body: Record<string, unknown>,
+): Promise<{ requestId: string; paymentReference: string }> {
+  return (await client.call('POST', '/v2/request', { apiKey, body })).body
+}
+
 /** The client of one transport of a running `Transports`. */
 export function clientOf(transports: Transports, transport: ApiClient['transport']): ApiClient {
   if (transport === 'express') return transports.express
