@@ -64,7 +64,7 @@ export function scenarioMiddleware(shared: SandboxState): Middleware {
       // Control routes seed only when they need the state (GET/PUT /__sandbox/scenario): a scenario whose seed
       // fails must never lock its key out of the control API.
       if (!isControlRoute(call)) {
-        await shared.scenarios.world(call.caller.tenant, name, publicBaseUrl(call.request))
+        await shared.scenarios.world(call.caller.tenant, name, () => publicBaseUrl(call.request))
       }
       return next()
     })

@@ -8,6 +8,9 @@ import type { ScenarioDefinition, SeededIds } from './define.ts'
 import type { ScenarioRegistry } from './registry.ts'
 import { createSeedApi, type SeedServices, scenarioSeed } from './seed-api.ts'
 
+/** Where the caller reached the sandbox, or how to compute it (only a seed reads it: API calls pass a function). */
+export type BaseUrl = string | (() => string)
+
 /** 400 for a name that is no scenario, listing the known ones. */
 export class UnknownScenarioError extends SandboxError {
   override name = 'UnknownScenarioError'
@@ -107,7 +110,7 @@ export class ScenarioEngine {
    * The world of `tenant` under `scenario`, seeded (the seed runs once per world; concurrent callers share it).
    * `baseUrl` is where the caller reached the sandbox (links the seed hands out, such as a payer's kycUrl).
    */
-  async world(tenant: string, scenario: string = this.selected(tenant), baseUrl?: string): Promise<World> {
+  async world(tenant: string, scenario: string = this.selected(tenant), baseUrl?: BaseUrl): Promise<World> {
     this.resolve(scenario)
     const world = this.#shared.tenants.get(tenant, scenario)
     await this.ready(world, baseUrl)
@@ -115,7 +118,7 @@ export class ScenarioEngine {
   }
 
   /** Seeds a world if it has not been; resolves to the ids the seed returned. */
-  ready(world: World, baseUrl?: string): Promise<SeededIds> {
+  ready(world: World, baseUrl?: BaseUrl): Promise<SeededIds> {
     let seeding = this.#seeding.get(world)
     if (!seeding) {
       seeding = this.#runSeed(world, baseUrl)
@@ -125,7 +128,7 @@ export class ScenarioEngine {
   }
 
   /** The scenario state of a seeded world. */
-  async state(world: World, baseUrl?: string): Promise<ScenarioState> {
+  async state(world: World, baseUrl?: BaseUrl): Promise<ScenarioState> {
     const ids = await this.ready(world, baseUrl)
     const definition = this.resolve(world.scenario)
     return {
@@ -152,7 +155,7 @@ export class ScenarioEngine {
     })
   }
 
-  async #runSeed(world: World, baseUrl: string | undefined): Promise<SeededIds> {
+  async #runSeed(world: World, baseUrl: BaseUrl | undefined): Promise<SeededIds> {
     const definition = this.resolve(world.scenario)
     if (!definition.seed) {
       this.#seeded.set(world, {})
@@ -160,7 +163,10 @@ export class ScenarioEngine {
     }
     const seed = this.#seed === null ? null : scenarioSeed(this.#seed, world.scenario, world.tenant)
     try {
-      const ids = (await definition.seed(await createSeedApi(this.#shared, world, seed, baseUrl))) ?? {}
+      const ids =
+        (await definition.seed(
+          await createSeedApi(this.#shared, world, seed, typeof baseUrl === 'function' ? baseUrl() : baseUrl),
+        )) ?? {}
       this.#seeded.set(world, ids)
       return ids
     } catch (error) {
