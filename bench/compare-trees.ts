@@ -3,7 +3,7 @@
 // bare server and their medians; used to hold a refactor to "not lower than before" (issue 10).
 import { execFileSync } from 'node:child_process'
 import { load } from './load.ts'
-import { freePort, startChild, waitFor200 } from './processes.ts'
+import { cpuMs, freePort, startChild, waitFor200 } from './processes.ts'
 
 const here = new URL('..', import.meta.url).pathname
 const other = process.argv[2]
@@ -18,7 +18,8 @@ const body = JSON.stringify({
 })
 const headers = { 'content-type': 'application/json', 'x-api-key': 'compare' }
 
-async function measure(base: string) {
+/** Requests per second, and the server's CPU time per create (µs: less swayed by a busy machine than req/s). */
+async function measure(base: string, pid: number) {
   const run = (method: 'GET' | 'POST', path: string) =>
     load({
       url: `${base}${path}`,
@@ -29,7 +30,10 @@ async function measure(base: string) {
       ...(method === 'POST' ? { body } : {}),
     })
   await run('GET', '/v1/currencies')
-  return { read: (await run('GET', '/v1/currencies')).rps, create: (await run('POST', '/v2/request')).rps }
+  const read = (await run('GET', '/v1/currencies')).rps
+  const before = cpuMs(pid)
+  const create = await run('POST', '/v2/request')
+  return { read, create: create.rps, createCpuUs: ((cpuMs(pid) - before) * 1000) / create.completed }
 }
 
 /** `--quiet` when the tree's command has it (its terminal log would otherwise fill a pipe nobody reads). */
@@ -40,14 +44,14 @@ function quietFlag(tree: string): string[] {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const ratios = {
-  old: { read: [] as number[], create: [] as number[] },
-  new: { read: [] as number[], create: [] as number[] },
+  old: { read: [] as number[], create: [] as number[], cpu: [] as number[] },
+  new: { read: [] as number[], create: [] as number[], cpu: [] as number[] },
 }
 for (let round = 0; round < rounds; round++) {
   const barePort = await freePort()
   const bare = startChild('node', [`${here}bench/bare-server.mjs`, String(barePort)])
   await new Promise((r) => bare.child.stdout!.once('data', r))
-  const b = await measure(`http://127.0.0.1:${barePort}`)
+  const b = await measure(`http://127.0.0.1:${barePort}`, bare.child.pid!)
   await bare.stop()
   for (const [name, tree] of [
     ['old', other],
@@ -63,17 +67,18 @@ for (let round = 0; round < rounds; round++) {
       String(port),
     ])
     await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`, 60_000)
-    const s = await measure(`http://127.0.0.1:${port}`)
+    const s = await measure(`http://127.0.0.1:${port}`, child.child.pid!)
     await child.stop()
     ratios[name].read.push(s.read / b.read)
     ratios[name].create.push(s.create / b.create)
+    ratios[name].cpu.push(s.createCpuUs)
     console.log(
-      `round ${round + 1} ${name}: read ${s.read.toFixed(0)} req/s (${(s.read / b.read).toFixed(2)}x), create ${s.create.toFixed(0)} req/s (${(s.create / b.create).toFixed(2)}x); bare ${b.read.toFixed(0)} / ${b.create.toFixed(0)}`,
+      `round ${round + 1} ${name}: read ${s.read.toFixed(0)} req/s (${(s.read / b.read).toFixed(2)}x), create ${s.create.toFixed(0)} req/s (${(s.create / b.create).toFixed(2)}x, ${s.createCpuUs.toFixed(1)} µs CPU each); bare ${b.read.toFixed(0)} / ${b.create.toFixed(0)} (${b.createCpuUs.toFixed(1)} µs)`,
     )
   }
 }
 for (const name of ['old', 'new'] as const) {
   console.log(
-    `${name} (${name === 'old' ? other : here}): median read ratio ${median(ratios[name].read).toFixed(2)}x, median create ratio ${median(ratios[name].create).toFixed(2)}x`,
+    `${name} (${name === 'old' ? other : here}): median read ratio ${median(ratios[name].read).toFixed(2)}x, median create ratio ${median(ratios[name].create).toFixed(2)}x, median CPU per create ${median(ratios[name].cpu).toFixed(1)} µs`,
   )
 }

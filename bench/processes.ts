@@ -32,6 +32,12 @@ function childrenOf(pid: number): number[] {
   return out
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 /** Polls `url` until it answers 200; returns the time it took. */
 export async function waitFor200(url: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs

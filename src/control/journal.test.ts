@@ -34,6 +34,19 @@ describe('the journal', () => {
     expect(journal.list('a')).toEqual([])
   })
 
+  it('stays exact through thousands of drops: order, count, bytes and the export', () => {
+    const journal = new Journal(createIdGenerator(1), 100)
+    for (let i = 0; i < 5000; i++) journal.record('a', call(`/p${i}`, new Date(1000 * i).toISOString()))
+    const paths = journal.list('a', { limit: 1000 }).map((e) => (e.type === 'call' ? e.path : ''))
+    expect(paths).toHaveLength(100)
+    expect(paths[0]).toBe('/p4999')
+    expect(paths[99]).toBe('/p4900')
+    expect(journal.bytes).toBe(100 * 300)
+    const [[tenant, saved]] = journal.export() as unknown as [[string, { path: string }[]]]
+    expect(tenant).toBe('a')
+    expect(saved.map((e) => e.path)).toEqual(Array.from({ length: 100 }, (_, i) => `/p${4900 + i}`))
+  })
+
   it('bounds the bytes of each key and of all keys, the keys written least recently losing entries first', () => {
     const journal = new Journal(createIdGenerator(1), { perKeyBytes: 10_000, totalBytes: 25_000 })
     const big = (path: string) => ({

@@ -3,7 +3,7 @@
 // stored on IPFS: same shape, not the same value. The payment reference follows Request Network's formula exactly.
 // Amounts of a request are counted in its invoice currency: conversion payments count for what their
 // conversion event says.
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { checksum } from '../../contract/checksum.ts'
 import { keccakUtf8 } from '../../contract/keccak.ts'
@@ -68,8 +68,8 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     paymentCurrency: payment.id,
     salt,
   })
-  const requestId = `01${createHash('sha256').update(canonical).digest('hex')}`
-  const record = await requestState(world).requests.insert({
+  const requestId = `01${hash('sha256', canonical)}`
+  const record = requestState(world).requests.add({
     requestId,
     clientId: grant?.clientId ?? null,
     origin: grant?.origin ?? null,
