@@ -8,7 +8,7 @@ import type { StartedChain } from '../../src/chain/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
-const RESTART_DELAY_MS = 3000
+const RESTART_DELAY_MS = 4000
 let t: Transports
 const logged: string[] = []
 beforeAll(async () => {
