@@ -1,5 +1,6 @@
 // `npm run bench`: throughput against a bare node:http baseline, cold start, memory. Prints figures; no thresholds fail.
 // `npm run bench -- soak`: the 90 s memory soak (bench/soak.ts); `npm run bench -- fuzz`: the long fuzz (bench/fuzz.ts).
+import { formatChainRestart, measureChainRestart } from './chain-restart.ts'
 import { fuzz } from './fuzz.ts'
 import { load } from './load.ts'
 import { formatPaymentLatency, measurePaymentLatency } from './payment-latency.ts'
@@ -88,6 +89,7 @@ async function main() {
   console.log(formatPaymentLatency(await measurePaymentLatency({ runs: 30 })))
   console.log(formatRecurringCatchUp(await measureRecurringCatchUp(10)))
   console.log(formatTerminalLogCost(await measureTerminalLogCost()))
+  for (const line of formatChainRestart(await measureChainRestart(5))) console.log(line)
   const errors = figures.read.errors + figures.create.errors
   if (errors) console.log(`errors during the sandbox runs: ${errors}`)
 }

@@ -83,6 +83,11 @@ export interface SandboxOptions {
    * `*`. Without strict mode any API key may call them; without a key, nobody.
    */
   rpcAdmin?: string[]
+  /**
+   * Test only: ms an embedded anvil that died stays down (health `degraded`) before its supervisor starts it again
+   * (default 0: at once). Lets a test watch the outage's 503 answers; never needed otherwise.
+   */
+  chainRestartDelayMs?: number
 }
 
 /** One sandbox: all state of all tenants, the chains, and the dispatcher both transports call. */
@@ -162,6 +167,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       superviseChain(c, {
         ...(options.log ? { log: options.log } : {}),
         ...(c.pid === null ? { reinstall: () => reinstallChain(c) } : {}),
+        ...(options.chainRestartDelayMs ? { restartDelayMs: options.chainRestartDelayMs } : {}),
       }),
     ]),
   )

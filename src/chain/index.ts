@@ -29,6 +29,8 @@ export {
   blockNumber,
   currentGasPrice,
   eip2612Nonce,
+  type FeeProxyPayment,
+  feeProxyPayments,
   permit2NonceFree,
   setNativeBalance,
   transactionWithReceipt,

@@ -1,7 +1,7 @@
 // What resources and control read from a live chain (and the one balance they set), so that none of them
 // calls viem's clients directly.
-import type { Address, Hash, Transaction, TransactionReceipt } from 'viem'
-import { erc2612Abi, permit2Abi } from './abis.ts'
+import type { Address, Hash, Hex, Transaction, TransactionReceipt } from 'viem'
+import { erc20FeeProxyAbi, erc2612Abi, permit2Abi } from './abis.ts'
 import { PERMIT2_ADDRESS } from './install-contracts.ts'
 import type { LiveChain } from './types.ts'
 
@@ -54,4 +54,43 @@ export async function transactionWithReceipt(
       ? null
       : await chain.publicClient.getBlock({ blockNumber: transaction.blockNumber })
   return { transaction, receipt, timestamp: block ? new Date(Number(block.timestamp) * 1000) : null }
+}
+
+/** One ERC20FeeProxy payment as its log and transaction tell it. */
+export interface FeeProxyPayment {
+  txHash: Hash
+  /** who sent the transaction */
+  from: Address
+  token: Address
+  to: Address
+  amount: bigint
+  fee: bigint
+  feeAddress: Address
+}
+
+/** The ERC20FeeProxy payments on `chain` carrying `reference` (every block), with the sender of each. */
+export async function feeProxyPayments(chain: LiveChain, reference: Hex): Promise<FeeProxyPayment[]> {
+  const proxy = chain.contracts.ERC20FeeProxy
+  if (!proxy) return []
+  const logs = await chain.publicClient.getLogs({
+    address: proxy,
+    event: erc20FeeProxyAbi[1],
+    args: { paymentReference: reference },
+    fromBlock: 0n,
+    toBlock: 'latest',
+  })
+  return Promise.all(
+    logs.map(async (log) => {
+      const transaction = await chain.publicClient.getTransaction({ hash: log.transactionHash })
+      return {
+        txHash: log.transactionHash,
+        from: transaction.from,
+        token: log.args.tokenAddress!,
+        to: log.args.to!,
+        amount: log.args.amount!,
+        fee: log.args.feeAmount!,
+        feeAddress: log.args.feeAddress!,
+      }
+    }),
+  )
 }

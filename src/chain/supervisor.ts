@@ -28,6 +28,12 @@ export interface ChainSupervisorOptions {
   log?: (message: string, error?: unknown) => void
   /** a chain reached by rpcUrl: installs the contracts again when ERC20FeeProxy is gone (checked every saveMs) */
   reinstall?: () => Promise<void>
+  /**
+   * Test only: ms the supervisor waits, once it saw anvil die and reported `degraded`, before starting it again
+   * (default 0). The real outage (~60 ms of restart after up to `checkMs` to notice) is too short for a test to
+   * watch calls fail during it; this widens it without changing what happens in it.
+   */
+  restartDelayMs?: number
 }
 
 /** A supervised chain. */
@@ -105,6 +111,10 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
     const since = new Date()
     degraded = `anvil of ${chain.network} (pid ${pid}) exited at ${since.toISOString()}; restarting it with the state saved at ${savedAt?.toISOString() ?? 'start'}`
     log(degraded)
+    if (options.restartDelayMs) {
+      await new Promise((resolve) => setTimeout(resolve, options.restartDelayMs))
+      if (stopped) return
+    }
     try {
       const next = await spawnAnvil({ chainId: chain.chainId, port })
       if (state) await rpc(next.rpcUrl, 'anvil_loadState', [state], 10_000)

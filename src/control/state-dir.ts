@@ -4,8 +4,10 @@
 // supervisor) to `chain-<network>.state`; worlds evicted past --max-worlds to `evicted/` until their next use. Each
 // file is written to a temporary name, synced, then renamed over the old one, so a SIGKILL leaves the previous
 // complete file. A restart loads them back before serving: recurring requests and payouts, pending KYC reviews and
-// pending webhook retries and payment-detail reviews are armed again. The journal goes to `journal.json` every 5 s
-// when it moved. Not kept: the state of a node reached by --rpc-url (not ours).
+// pending webhook retries and payment-detail reviews are armed again, off-ramps under way take their remaining steps
+// at the times they had, payment intents accepted but not settled are settled (what the chains already hold is not
+// redone), and a key's own conversion stack is registered (and installed) again before the detector's first scan.
+// The journal goes to `journal.json` every 5 s when it moved. Not kept: the state of a node reached by --rpc-url.
 import { createHash } from 'node:crypto'
 import {
   closeSync,
@@ -25,8 +27,10 @@ import { declaredStates, type World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import { payerState, resumeKycReview } from '../resources/payers/index.ts'
 import { paymentDetailState, resumeDetailReview } from '../resources/payment-details/index.ts'
+import { resumeSettlements } from '../resources/payment-intents/index.ts'
 import { payoutState, scheduleNext } from '../resources/payouts/index.ts'
-import { requestState, resumeRecurringSchedule } from '../resources/requests/index.ts'
+import { restoreWorldRates } from '../resources/rates/index.ts'
+import { requestState, resumeOfframp, resumeRecurringSchedule } from '../resources/requests/index.ts'
 import { inWorld } from '../resources/services.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import { Table } from '../store/table.ts'
@@ -129,8 +133,14 @@ async function resumeTimers(world: World, shared: SandboxState): Promise<void> {
   // recurring requests and payouts go on on their clocks, pending KYC reviews are decided (their old timers died
   // with the process), and so are pending payment-detail reviews
   const ctx = inWorld(shared, world)
+  // the key's own conversion stack (its rates are in the world's tables; the stack's registration was in memory)
+  await restoreWorldRates(ctx)
   for (const schedule of requestState(world).recurringRequests.all())
     await resumeRecurringSchedule(ctx, schedule.requestId)
+  // off-ramps under way take their remaining steps at the times they had (the due ones at once, in order)
+  for (const request of requestState(world).requests.all()) resumeOfframp(ctx, world, request)
+  // payment intents accepted but not settled: settled now, without redoing what the chains already hold
+  resumeSettlements(ctx, world)
   for (const payer of payerState(world).payers.all()) await resumeKycReview(ctx, payer)
   for (const detail of paymentDetailState(world).paymentDetails.all()) await resumeDetailReview(ctx, detail)
   const payouts = payoutState(world).recurringPayouts

@@ -2,5 +2,6 @@
 
 export { sendPaymentIntent } from './model.ts'
 export { SignedData } from './schema.ts'
+export { resumeSettlements } from './settle.ts'
 export { intentState } from './state.ts'
 export { intentTypedData, permitTypedData } from './typed-data.ts'

@@ -3,9 +3,10 @@
 //    (the sandbox's own SandboxPermit2 checks the payer's signature, nonce and deadline on chain) to the treasury;
 // 2. destination chain: the bridged amount reaches the operator (minted) and is paid to the payee through
 //    ERC20FeeProxy with the request's payment reference, so the payment detector sees an ordinary payment.
-// Progress is announced as `payment.processing` events; a failure as `payment.failed`. Nothing is retried.
+// Progress is announced as `payment.processing` events; a failure as `payment.failed`. Nothing is retried, but a
+// settlement cut short by a restart (--state-dir) is resumed: what the chains already hold is recognised, not redone.
 import type { Address, Hex } from 'viem'
-import { revertReason } from '../../chain/index.ts'
+import { feeProxyPayments, permit2NonceFree, revertReason } from '../../chain/index.ts'
 import type { World } from '../../contract/world.ts'
 import type { Services } from '../services.ts'
 import type { PaymentIntentRecord } from './schema.ts'
@@ -83,10 +84,40 @@ async function pullOnSource(shared: Shared, intent: PaymentIntentRecord): Promis
   return hash
 }
 
-/** Runs the settlement of an accepted intent; records the outcome on the intent and announces each step. */
-export async function settleIntent(shared: Shared, world: World, id: string): Promise<void> {
+/**
+ * What of an accepted intent's settlement the chains already hold (a settlement cut short by a restart): whether
+ * Permit2 consumed the intent's nonce (the source pull happened), and the operator's ERC20FeeProxy payment of the
+ * intent's amounts with its reference (the destination payment happened).
+ */
+async function alreadyOnChain(shared: Shared, intent: PaymentIntentRecord) {
+  const source = shared.chains.get(intent.source.network)!
+  const destination = shared.chains.get(intent.destination.network)!
+  const typed = JSON.parse(intent.paymentIntent) as IntentTypedData
+  const pulled = !(await permit2NonceFree(
+    source,
+    intent.source.account as Address,
+    BigInt(typed.values.nonce),
+  ))
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+  const paid = (await feeProxyPayments(destination, intent.paymentReference as Hex)).find(
+    (p) =>
+      same(p.from, shared.operator!.address) &&
+      same(p.token, intent.destination.token) &&
+      same(p.to, intent.destination.account) &&
+      same(p.feeAddress, intent.feeAddress) &&
+      p.amount === BigInt(intent.destinationAmount) &&
+      p.fee === BigInt(intent.destinationFee),
+  )
+  return { pulled, paidTxHash: paid?.txHash ?? null }
+}
+
+/**
+ * Runs the settlement of an accepted intent; records the outcome on the intent and announces each step. `resumed`
+ * (an intent accepted before a restart): the steps the chains already hold are recognised and not done twice.
+ */
+export async function settleIntent(shared: Shared, world: World, id: string, resumed = false): Promise<void> {
   const intent = intentState(world).paymentIntents.get(id)
-  if (intent?.status !== 'accepted') return
+  if (intent?.status !== 'accepted' || !shared.operator) return
   const emit = (subStatus: string, extra: Record<string, unknown> = {}) =>
     shared.events.emit(world, 'payment.processing', {
       ...basePayload(intent),
@@ -94,21 +125,27 @@ export async function settleIntent(shared: Shared, world: World, id: string): Pr
       subStatus,
       ...extra,
     })
-  emit('crosschain_initiated')
   try {
-    const sourceTxHash = await pullOnSource(shared, intent)
-    await intentState(world).paymentIntents.update(id, (draft) => {
-      draft.sourceTxHash = sourceTxHash
-    })
-    emit('source_funds_received', { txHash: sourceTxHash, network: intent.source.network })
-    const destinationTxHash = await shared.operator!.payThroughFeeProxy(intent.destination.network, {
-      token: intent.destination.token as Address,
-      to: intent.destination.account as Address,
-      amount: BigInt(intent.destinationAmount),
-      reference: intent.paymentReference as Hex,
-      fee: BigInt(intent.destinationFee),
-      feeAddress: intent.feeAddress as Address,
-    })
+    const done = resumed ? await alreadyOnChain(shared, intent) : { pulled: false, paidTxHash: null }
+    // a pull the chain holds but the saved intent does not (stopped between the two) is not announced again
+    if (!done.pulled) {
+      emit('crosschain_initiated')
+      const sourceTxHash = await pullOnSource(shared, intent)
+      await intentState(world).paymentIntents.update(id, (draft) => {
+        draft.sourceTxHash = sourceTxHash
+      })
+      emit('source_funds_received', { txHash: sourceTxHash, network: intent.source.network })
+    }
+    const destinationTxHash =
+      done.paidTxHash ??
+      (await shared.operator.payThroughFeeProxy(intent.destination.network, {
+        token: intent.destination.token as Address,
+        to: intent.destination.account as Address,
+        amount: BigInt(intent.destinationAmount),
+        reference: intent.paymentReference as Hex,
+        fee: BigInt(intent.destinationFee),
+        feeAddress: intent.feeAddress as Address,
+      }))
     await intentState(world).paymentIntents.update(id, (draft) => {
       draft.status = 'completed'
       draft.destinationTxHash = destinationTxHash
@@ -127,5 +164,19 @@ export async function settleIntent(shared: Shared, world: World, id: string): Pr
       subStatus,
       reason,
     })
+  }
+}
+
+/**
+ * Settles again, after a restart (--state-dir), every intent of `world` that was accepted and not yet settled when
+ * the process stopped: the settlement timers died with it. Each checks the chains first (no double pull, no double
+ * payment) and runs on the world's clock at once.
+ */
+export function resumeSettlements(shared: Shared, world: World): void {
+  for (const intent of intentState(world).paymentIntents.all()) {
+    if (intent.status !== 'accepted') continue
+    world.clock.schedule(world.clock.now(), `settle payment intent ${intent.id}`, () =>
+      settleIntent(shared, world, intent.id, true),
+    )
   }
 }

@@ -91,3 +91,13 @@ export function resetRates(ctx: Ctx) {
   for (const r of rateState(ctx.world).rates.all()) rateState(ctx.world).rates.delete(r.currency)
   return listRates(ctx)
 }
+
+/**
+ * Puts a restored world's own prices back on chain (--state-dir): the key's conversion stack (its addresses follow
+ * from the key, the contracts are installed again in case the saved chain predates them) is registered before the
+ * detector's first scan, so payments through it are read and its quotes are the key's. Nothing without overrides.
+ */
+export async function restoreWorldRates(ctx: Uses<'chains' | 'conversion'>): Promise<void> {
+  if (rateState(ctx.world).rates.size === 0 || ctx.chains.size === 0) return
+  await ctx.conversion.applyWorldRates(ctx.world)
+}

@@ -9,6 +9,7 @@ export {
   setRecurrenceStopped,
   startListening,
 } from './model.ts'
+export { resumeOfframp } from './offramp.ts'
 export { resumeRecurringSchedule } from './recurring.ts'
 export { CustomerInfo, type DetectedPayment, type RequestRecord } from './schema.ts'
 export { requestState } from './state.ts'

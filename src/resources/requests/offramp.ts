@@ -96,6 +96,54 @@ async function moveTo(
   }
 }
 
+/** The order sub-statuses come in (the three endings share the last rank). */
+const RANK: Record<SubStatus, number> = {
+  initiated: 0,
+  pending_internal_assessment: 1,
+  ongoing_checks: 2,
+  sending_fiat: 3,
+  fiat_sent: 4,
+  failed: 4,
+  bounced: 4,
+}
+
+/** Schedules the steps of `path` after `from` on the tenant clock: step i of the path at `startedAt + (i + 1) * step`. */
+function scheduleSteps(
+  shared: Shared,
+  world: World,
+  requestId: string,
+  startedAt: number,
+  from: SubStatus,
+  payment: DetectedPayment,
+) {
+  const step = world.rules.offrampStepSeconds * 1000
+  PATHS[world.rules.offrampOutcome].forEach((subStatus, i) => {
+    if (RANK[subStatus] <= RANK[from]) return
+    world.clock.schedule(new Date(startedAt + (i + 1) * step), `offramp ${requestId} ${subStatus}`, () =>
+      moveTo(shared, world, requestId, subStatus, payment),
+    )
+  })
+}
+
+/**
+ * Arms again the remaining steps of an off-ramp that was under way when the process stopped (--state-dir): each
+ * at the time it had (from the off-ramp's start, or from its last step for a state saved without `startedAt`);
+ * the ones already due run at once, in order. Nothing to do for a finished off-ramp.
+ */
+export function resumeOfframp(shared: Shared, world: World, record: RequestRecord): void {
+  const state = record.offrampState
+  if (!state || RANK[state.subStatus] === RANK.fiat_sent) return
+  const payment = record.payments.at(-1)
+  if (!payment) return
+  const step = world.rules.offrampStepSeconds * 1000
+  const startedAt = state.startedAt
+    ? Date.parse(state.startedAt)
+    : // without the start, the last step's time stands for its due time
+      Date.parse(state.updatedAt) -
+      Math.max(0, PATHS[world.rules.offrampOutcome].indexOf(state.subStatus) + 1) * step
+  scheduleSteps(shared, world, record.requestId, startedAt, state.subStatus, payment)
+}
+
 /** Starts the off-ramp of a fully paid crypto-to-fiat request: `initiated` now, the rest on the tenant clock. */
 export async function startOfframp(
   shared: Shared,
@@ -113,13 +161,9 @@ export async function startOfframp(
       paymentDetailsId: draft.offramp?.paymentDetailsId ?? null,
       subStatus: 'initiated',
       updatedAt: now.toISOString(),
+      startedAt: now.toISOString(),
     }
   })
   await moveTo(shared, world, requestId, 'initiated', payment)
-  const step = world.rules.offrampStepSeconds * 1000
-  PATHS[world.rules.offrampOutcome].forEach((subStatus, i) => {
-    world.clock.schedule(new Date(now.getTime() + (i + 1) * step), `offramp ${requestId} ${subStatus}`, () =>
-      moveTo(shared, world, requestId, subStatus, payment),
-    )
-  })
+  scheduleSteps(shared, world, requestId, now.getTime(), 'initiated', payment)
 }

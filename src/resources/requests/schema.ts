@@ -97,6 +97,8 @@ export const OfframpState = z.object({
     'bounced',
   ]),
   updatedAt: z.string(),
+  /** when the off-ramp began (its steps are timed from it; absent in states saved before it was kept) */
+  startedAt: z.string().optional(),
 })
 export type OfframpState = z.infer<typeof OfframpState>
 
