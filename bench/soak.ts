@@ -4,7 +4,7 @@
 // in memory is then bounded by design (a key's state lives 15 s), and any growth left is a leak.
 import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { freePort, startChild, treeRss, waitFor200 } from './processes.ts'
+import { cpuMs, freePort, startChild, treeRss, waitFor200 } from './processes.ts'
 
 const root = new URL('..', import.meta.url).pathname
 
@@ -43,7 +43,7 @@ export async function soak(options: SoakOptions = {}) {
   const keys = options.keys ?? 20
   const rate = options.rate ?? 2000
   const resetEveryMs = options.resetEveryMs ?? 15_000
-  const sampleMs = options.sampleMs ?? 5000
+  const sampleMs = options.sampleMs ?? 1000
   const port = await freePort()
   const sandbox = startChild('node', [
     ...(options.nodeArgs ?? []),
@@ -88,11 +88,13 @@ export async function soak(options: SoakOptions = {}) {
     })
 
   interface KeyState {
+    index: number
     apiKey: string
     ids: string[]
     resetAt: number
   }
   const state: KeyState[] = Array.from({ length: keys }, (_, i) => ({
+    index: i,
     apiKey: `soak-key-${i}`,
     ids: [],
     resetAt: Date.now() + 5000 + (resetEveryMs * i) / keys,
@@ -119,10 +121,13 @@ export async function soak(options: SoakOptions = {}) {
     else if (roll < 85) await call('GET', '/__sandbox/journal?limit=20', k.apiKey)
     else if (roll < 92) await call('POST', '/v2/request', k.apiKey, '{"amount":"x"}')
     else if (roll < 97) await call('GET', `/v2/request/${id}/routes?wallet=${payee}`, k.apiKey)
-    else if (n % 1000 === 997) await call('POST', '/v2/request', k.apiKey, bigBody)
+    // one 900 KB body per key every 1,000 calls, the keys a tenth of that apart (the keys step together: without the
+    // offset all twenty would send theirs in the same few milliseconds)
+    else if ((n + 100 * k.index) % 1000 === 997) await call('POST', '/v2/request', k.apiKey, bigBody)
     else await call('GET', '/__sandbox/clock', k.apiKey)
   }
 
+  const cpuAtStart = cpuMs(pid)
   const samples: { at: number; rss: number; tree: number }[] = []
   const started = Date.now()
   const sample = () => samples.push({ at: Date.now() - started, rss: rss(pid), tree: treeRss(pid) })
@@ -146,6 +151,7 @@ export async function soak(options: SoakOptions = {}) {
   )
   clearInterval(timer)
   sample()
+  const cpuSeconds = (cpuMs(pid) - cpuAtStart) / 1000
   agent.destroy()
   await sandbox.stop()
 
@@ -158,13 +164,18 @@ export async function soak(options: SoakOptions = {}) {
   console.log(
     `Soak: ${keys} keys, target ${rate} req/s for ${durationMs / 1000} s, each key resets itself every ${resetEveryMs / 1000} s`,
   )
-  console.log('   t (s)   sandbox RSS (MB)   with anvil (MB)')
-  for (const s of samples)
+  console.log(
+    `   t (s)   sandbox RSS (MB)   with anvil (MB)   (sampled every ${sampleMs / 1000} s; every 5 s shown, all counted)`,
+  )
+  const shown = Math.max(1, Math.round(5000 / sampleMs))
+  for (const s of samples.filter((_, i) => i % shown === 0 || i === samples.length - 1))
     console.log(
       `${(s.at / 1000).toFixed(0).padStart(8)}   ${mb(s.rss).toFixed(0).padStart(16)}   ${mb(s.tree).toFixed(0).padStart(15)}`,
     )
   const seconds = (Date.now() - started) / 1000
-  console.log(`sent ${sent} requests (${(sent / seconds).toFixed(0)} req/s achieved)`)
+  console.log(
+    `sent ${sent} requests (${(sent / seconds).toFixed(0)} req/s achieved); the sandbox used ${cpuSeconds.toFixed(1)} s of CPU (${((cpuSeconds * 1e6) / sent).toFixed(0)} µs a request, GC included)`,
+  )
   console.log(
     `statuses: ${[...statuses].map(([s, c]) => `${s || 'error'}: ${c}`).join(', ')}${statuses.has(500) ? '   <- 5xx!' : ''}`,
   )
@@ -172,7 +183,7 @@ export async function soak(options: SoakOptions = {}) {
   console.log(
     `last 60 s: ${mb(lastMin).toFixed(0)}-${mb(lastMax).toFixed(0)} MB, spread ${(spread * 100).toFixed(1)} % (target <= 10 %)`,
   )
-  return { peakMb: mb(peak), spread, sent, seconds, statuses }
+  return { peakMb: mb(peak), spread, sent, seconds, statuses, cpuSeconds }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -25,6 +25,13 @@ async function guarded(
   }
 }
 
+// most calls have no query: their entries share one empty object instead of keeping one each
+const NO_QUERY: Record<string, string> = Object.freeze({}) as Record<string, string>
+function hasKeys(query: Record<string, string>): boolean {
+  for (const _ in query) return true
+  return false
+}
+
 /** Records every API call of a key (method, path, status, bodies, duration) in its journal. */
 export function journalMiddleware(shared: SandboxState): Middleware {
   return async (call, next) => {
@@ -39,7 +46,7 @@ export function journalMiddleware(shared: SandboxState): Middleware {
       scenario: call.scenario,
       method: request.method.toUpperCase(),
       path: request.path,
-      query: request.query,
+      query: hasKeys(request.query) ? request.query : NO_QUERY,
       status: response.status,
       durationMs: Date.now() - started,
       requestBody: new RawBody(request.rawBody),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 
-const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+const CROCKFORD_CODES = Buffer.from('0123456789ABCDEFGHJKMNPQRSTVWXYZ', 'latin1')
+const HEX_CODES = Buffer.from('0123456789abcdef', 'latin1')
 
 /** Generates the service's id formats from one byte source: seeded (deterministic runs) or crypto-random. */
 export interface IdGenerator {
@@ -65,23 +66,31 @@ export function createIdGenerator(seed?: number): IdGenerator {
   return {
     bytes: source,
     hex,
+    // each id is written into a buffer and read back as one flat string: built a character at a time, it would be
+    // a chain of string pieces V8 keeps for as long as the id lives (see contract/flat-id.ts)
     ulid(time = Date.now()) {
-      let out = ''
+      const out = Buffer.allocUnsafe(26)
       let t = Math.floor(time)
-      for (let i = 0; i < 10; i++) {
-        out = crockford[t % 32] + out
+      for (let i = 9; i >= 0; i--) {
+        out[i] = CROCKFORD_CODES[t % 32]!
         t = Math.floor(t / 32)
       }
       const random = source(16)
-      for (let i = 0; i < 16; i++) out += crockford[random[i]! % 32]
-      return out
+      for (let i = 0; i < 16; i++) out[10 + i] = CROCKFORD_CODES[random[i]! % 32]!
+      return out.toString('latin1')
     },
     uuid() {
       const b = source(16)
       b[6] = (b[6]! & 0x0f) | 0x40
       b[8] = (b[8]! & 0x3f) | 0x80
-      const h = Buffer.from(b).toString('hex')
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+      const out = Buffer.allocUnsafe(36)
+      let at = 0
+      for (let i = 0; i < 16; i++) {
+        if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = 0x2d // '-'
+        out[at++] = HEX_CODES[b[i]! >> 4]!
+        out[at++] = HEX_CODES[b[i]! & 15]!
+      }
+      return out.toString('latin1')
     },
   }
 }

@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto'
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { checksum } from '../../contract/checksum.ts'
+import { flatId } from '../../contract/flat-id.ts'
 import { keccakUtf8 } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
@@ -20,7 +21,7 @@ type Shared = Services<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferen
 
 /** Request Network's payment reference: last 8 bytes of keccak256(lower(requestId + salt + address)). */
 export function paymentReferenceOf(requestId: string, salt: string, address: string): `0x${string}` {
-  return `0x${keccakUtf8(`${requestId}${salt}${address}`.toLowerCase()).slice(-16)}`
+  return flatId(`0x${keccakUtf8(`${requestId}${salt}${address}`.toLowerCase()).slice(-16)}`) as `0x${string}`
 }
 
 function startOfUtcDay(date: Date): number {
@@ -68,7 +69,7 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     paymentCurrency: payment.id,
     salt,
   })
-  const requestId = `01${hash('sha256', canonical)}`
+  const requestId = flatId(`01${hash('sha256', canonical)}`)
   const record = requestState(world).requests.add({
     requestId,
     clientId: grant?.clientId ?? null,
