@@ -6,8 +6,8 @@ import { PERMIT2_ADDRESS } from './install-contracts.ts'
 import type { LiveChain } from './types.ts'
 
 /** The chain's current gas price (wei). */
-export function currentGasPrice(chain: LiveChain): Promise<bigint> {
-  return chain.publicClient.getGasPrice()
+export async function currentGasPrice(chain: LiveChain): Promise<bigint> {
+  return BigInt(await chain.rpc<string>('eth_gasPrice'))
 }
 
 /** The latest block number, never cached. */

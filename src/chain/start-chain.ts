@@ -12,10 +12,11 @@ import {
   toHex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { erc20Abi, sandboxTokenAbi } from './abis.ts'
+import { sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
 import { addressOfKey, mnemonicKeys } from './hd-keys.ts'
 import { type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
+import { allowance, balanceOf, jsonRpc } from './json-rpc.ts'
 import { installRecurringProxy } from './recurring.ts'
 import { createSender } from './sender.ts'
 import type { ChainCurrency, LiveChain, NetworkName, SandboxAccount, StartChainOptions } from './types.ts'
@@ -108,6 +109,7 @@ async function setUpChain(
   const chain = sandboxChain(network, chainId, rpcUrl, options.currencies)
   const transport = http(rpcUrl)
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 })
+  const rpc = jsonRpc(rpcUrl)
   const testClient = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 })
   const ctx: ChainContext = { rpcUrl, publicClient, testClient, roles }
   // Installation makes ~200 calls, most of them together (a contract's code and storage slots): clients that
@@ -157,22 +159,12 @@ async function setUpChain(
     tokens: installed.tokens,
     accounts,
     roles,
+    rpc,
     balanceOf(token: Address | 'native', owner: Address) {
-      if (token === 'native') return publicClient.getBalance({ address: owner })
-      return publicClient.readContract({
-        address: token,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [owner],
-      })
+      return balanceOf(rpc, token, owner)
     },
     allowance(token: Address, owner: Address, spender: Address) {
-      return publicClient.readContract({
-        address: token,
-        abi: erc20Abi,
-        functionName: 'allowance',
-        args: [owner, spender],
-      })
+      return allowance(rpc, token, owner, spender)
     },
     async fund(token: Address | 'native', to: Address, amount: bigint) {
       if (token === 'native') {

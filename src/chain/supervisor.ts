@@ -5,6 +5,7 @@
 // are gone, `reinstall` puts them back.
 import type { Address } from 'viem'
 import { type AnvilProcess, spawnAnvil } from './anvil.ts'
+import { type JsonRpcCall, jsonRpc } from './json-rpc.ts'
 import type { StartedChain } from './start-chain.ts'
 
 /** What GET /__sandbox/health reports of one chain. */
@@ -51,16 +52,15 @@ export interface ChainSupervisor {
   stop(): Promise<void>
 }
 
-async function rpc<T>(url: string, method: string, params: unknown[] = [], timeoutMs = 2000): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    signal: AbortSignal.timeout(timeoutMs),
-  })
-  const body = (await response.json()) as { result?: T; error?: { message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result as T
+const callers = new Map<string, JsonRpcCall>()
+/** One JSON-RPC call to `url` (the chain's, or a restarted anvil's on the same port). */
+function rpc<T>(url: string, method: string, params: unknown[] = [], timeoutMs = 2000): Promise<T> {
+  let call = callers.get(url)
+  if (!call) {
+    call = jsonRpc(url)
+    callers.set(url, call)
+  }
+  return call<T>(method, params, timeoutMs)
 }
 
 /** Whether a contract is deployed at `address` (health checks a dev node under --rpc-url was not reset). */

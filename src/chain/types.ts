@@ -1,4 +1,5 @@
 import type { Address, Hash, Hex, PublicClient, TestClient } from 'viem'
+import type { JsonRpcCall } from './json-rpc.ts'
 
 /** Networks the sandbox knows (ids as in Request Network's token list). */
 export type NetworkName = 'sepolia' | 'mainnet' | 'base' | 'arbitrum-one' | 'optimism' | 'matic'
@@ -46,6 +47,8 @@ export interface LiveChain {
   rpcUrl: string
   publicClient: PublicClient
   testClient: TestClient
+  /** the lean JSON-RPC caller of the hot reads (json-rpc.ts): balances, allowances, gas price */
+  rpc: JsonRpcCall
   contracts: ChainContracts
   /** currency id -> token address, for the ERC-20 currencies installed on this chain */
   tokens: Record<string, Address>
