@@ -64,16 +64,28 @@ export class ConversionRegistry {
 
   /** USD prices (wads) in force for `world`: the fixture, then the world's overrides. */
   prices(world: World | null): Map<string, bigint> {
-    const prices = new Map(Object.entries(this.fixture.usd).map(([id, v]) => [id, toWad(v)]))
+    const prices = new Map(this.#fixturePrices())
     for (const r of world ? rateState(world).rates.all() : []) prices.set(r.currency, toWad(r.usd))
     return prices
   }
 
+  /** The fixture's USD prices as wads, parsed once (a status or a route list asks for a few prices per call). */
+  #fixturePrices(): Map<string, bigint> {
+    this.#fixtureWads ??= new Map(Object.entries(this.fixture.usd).map(([id, v]) => [id, toWad(v)]))
+    return this.#fixtureWads
+  }
+  #fixtureWads: Map<string, bigint> | undefined
+
+  /** The USD price (wad) of one currency in force for `world`, or undefined. */
+  #price(world: World | null, id: string): bigint | undefined {
+    const own = world ? rateState(world).rates.get(id) : undefined
+    return own ? toWad(own.usd) : this.#fixturePrices().get(id)
+  }
+
   /** 1 `from` = rate `to` (a wad), or null when either has no price. */
   rate(world: World | null, fromId: string, toId: string): bigint | null {
-    const prices = this.prices(world)
-    const from = prices.get(fromId)
-    const to = prices.get(toId)
+    const from = this.#price(world, fromId)
+    const to = this.#price(world, toId)
     return from && to ? divWad(from, to) : null
   }
 
