@@ -32,6 +32,13 @@ function readBody(req: IncomingMessage): Promise<{ text: string | undefined; tru
       if (!truncated) resolve({ text: size === 0 ? undefined : text + decoder.end(), truncated })
     })
     req.on('error', reject)
+    // a client gone before its whole body arrived: no 'end' comes, and the call must not wait forever (a body that
+    // did arrive whole is still read to its 'end')
+    const gone = () => {
+      if (!req.complete) reject(Object.assign(new Error('the client went away'), { code: 'ECONNRESET' }))
+    }
+    req.on('close', gone)
+    if (req.destroyed) gone()
   })
 }
 

@@ -65,4 +65,68 @@ describe('request bodies over the node:http transport', () => {
     expect(answer.status).toBe(413)
     expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 413 })
   })
+
+  it('answers large bodies sent together, while clients that leave mid-body are dropped', async () => {
+    const body = (i: number) =>
+      JSON.stringify({
+        amount: String(i + 1),
+        invoiceCurrency: 'FAU-sepolia',
+        paymentCurrency: 'FAU-sepolia',
+        payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
+        pad: 'x'.repeat(300_000),
+      })
+    // two clients send half their body and leave
+    const leavers = [0, 1].map(
+      () =>
+        new Promise<void>((resolve) => {
+          const socket = connect(server.port, '127.0.0.1', () => {
+            const half = body(0).slice(0, 100_000)
+            socket.write(
+              `POST /v2/request HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: body-decoding\r\ncontent-type: application/json\r\ncontent-length: ${body(0).length}\r\n\r\n${half}`,
+            )
+            setTimeout(() => {
+              socket.destroy()
+              resolve()
+            }, 100)
+          })
+          socket.on('error', () => resolve())
+        }),
+    )
+    await new Promise((r) => setTimeout(r, 30))
+    // five whole large bodies at once, meanwhile
+    const answers = Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        fetch(`${server.url}/v2/request`, {
+          method: 'POST',
+          headers: { 'x-api-key': 'body-decoding', 'content-type': 'application/json' },
+          body: body(i),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { requestId?: string } })),
+      ),
+    )
+    await Promise.all(leavers)
+    const done = await answers
+    expect(done.map((a) => a.status)).toEqual([201, 201, 201, 201, 201])
+    expect(new Set(done.map((a) => a.body.requestId)).size).toBe(5)
+  })
+
+  it('answers a client that half-closes its socket right after its whole request', async () => {
+    const body = JSON.stringify({
+      amount: '3',
+      invoiceCurrency: 'FAU-sepolia',
+      paymentCurrency: 'FAU-sepolia',
+      payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
+    })
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true }, () => {
+        socket.end(
+          `POST /v2/request HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: body-decoding\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+        )
+      })
+      const received: Buffer[] = []
+      socket.on('data', (d) => received.push(d))
+      socket.on('end', () => resolve(Buffer.concat(received).toString('utf8')))
+      socket.on('error', reject)
+    })
+    expect(answer.slice(0, 12)).toBe('HTTP/1.1 201')
+  })
 })
