@@ -68,6 +68,27 @@ describe('the journal', () => {
     expect(journal.bytes).toBe(4 * 3300)
   })
 
+  it('counts a key written again as the most recent one, and starts a cleared key afresh', () => {
+    const journal = new Journal(createIdGenerator(1), { perKeyBytes: 100_000, totalBytes: 25_000 })
+    const big = (path: string) => ({
+      ...call(path, new Date(0).toISOString()),
+      responseBody: new RawBody('x'.repeat(3000)),
+    })
+    journal.record('a', big('/a0'))
+    journal.record('a', big('/a1'))
+    journal.record('b', big('/b0'))
+    journal.record('a', big('/a2'))
+    journal.record('a', big('/a3'))
+    // 3,300 bytes an entry: 7 fit in 25,000; the eighth pushes out the oldest entry of b, written least recently
+    for (let i = 0; i < 3; i++) journal.record('c', big(`/c${i}`))
+    expect(journal.list('b')).toEqual([])
+    expect(journal.list('a')).toHaveLength(4)
+    journal.clear('c')
+    journal.record('c', big('/c-again'))
+    expect(journal.list('c').map((e) => (e.type === 'call' ? e.path : ''))).toEqual(['/c-again'])
+    expect(journal.bytes).toBe(5 * 3300)
+  })
+
   it('keeps small bodies and summarises large ones', () => {
     expect(journalBody('{"a":1}')).toEqual({ a: 1 })
     expect(journalBody('not json')).toBe('not json')

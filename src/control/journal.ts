@@ -217,6 +217,8 @@ export class Journal {
   readonly #totalBytes: number
   #bytes = 0
   #changes = 0
+  /** the key of the last entry: the last of `#keys` */
+  #lastTenant: string | undefined
   readonly #listeners = new Map<string, Set<JournalListener>>()
   readonly #taps = new Set<JournalTap>()
 
@@ -258,18 +260,22 @@ export class Journal {
     }
   }
 
-  /** Appends an entry to a key's journal (the oldest entries go past the bounds). */
-  record(tenant: string, entry: NewJournalEntry): JournalEntry {
-    const full = { id: this.#ids.ulid(Date.parse(entry.at)), ...entry } as JournalEntry
+  /** Appends an entry to a key's journal (the oldest entries go past the bounds); `atMs` is `entry.at` as a time. */
+  record(tenant: string, entry: NewJournalEntry, atMs = Date.parse(entry.at)): JournalEntry {
+    const full = { id: this.#ids.ulid(atMs), ...entry } as JournalEntry
     return this.#append(tenant, full)
   }
 
   #append(tenant: string, full: JournalEntry): JournalEntry {
     this.#changes++
+    // the key written last stays last (written least recently first); already last, nothing moves
     let key = this.#keys.get(tenant)
-    if (key) this.#keys.delete(tenant)
-    else key = new KeyJournal()
-    this.#keys.set(tenant, key)
+    if (!key || tenant !== this.#lastTenant) {
+      if (key) this.#keys.delete(tenant)
+      else key = new KeyJournal()
+      this.#keys.set(tenant, key)
+      this.#lastTenant = tenant
+    }
     const size = entrySize(full)
     key.push(full, size)
     this.#bytes += size
@@ -278,7 +284,10 @@ export class Journal {
     for (const [name, oldest] of this.#keys) {
       if (this.#bytes <= this.#totalBytes || oldest === key) break
       while (oldest.count && this.#bytes > this.#totalBytes) this.#bytes -= oldest.dropOldest()
-      if (!oldest.count) this.#keys.delete(name)
+      if (!oldest.count) {
+        this.#keys.delete(name)
+        if (this.#lastTenant === name) this.#lastTenant = undefined
+      }
     }
     // nobody listening (the usual case): no lookup, no copy
     if (this.#taps.size !== 0) this.#tapped(tenant, full)
@@ -361,5 +370,6 @@ export class Journal {
     this.#changes++
     this.#bytes -= key.bytes
     this.#keys.delete(tenant)
+    if (this.#lastTenant === tenant) this.#lastTenant = undefined
   }
 }

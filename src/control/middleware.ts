@@ -40,21 +40,27 @@ export function journalMiddleware(shared: SandboxState): Middleware {
     const response = await guarded(shared.log, next)
     const { request } = call
     const world = shared.tenants.peek(call.caller.tenant, call.scenario)
-    shared.journal.record(call.caller.tenant, {
-      type: 'call',
-      at: (world?.clock.now() ?? shared.now()).toISOString(),
-      scenario: call.scenario,
-      method: request.method.toUpperCase(),
-      path: request.path,
-      query: hasKeys(request.query) ? request.query : NO_QUERY,
-      status: response.status,
-      durationMs: Date.now() - started,
-      requestBody: new RawBody(request.rawBody),
-      responseBody: new RawBody(
-        response.text ?? (typeof response.body === 'string' ? response.body : JSON.stringify(response.body)),
-      ),
-      ...(response.headers['x-sandbox-fault'] ? { fault: response.headers['x-sandbox-fault'] } : {}),
-    })
+    const at = world?.clock.now() ?? shared.now()
+    shared.journal.record(
+      call.caller.tenant,
+      {
+        type: 'call',
+        at: at.toISOString(),
+        scenario: call.scenario,
+        method: request.method.toUpperCase(),
+        path: request.path,
+        query: hasKeys(request.query) ? request.query : NO_QUERY,
+        status: response.status,
+        durationMs: Date.now() - started,
+        requestBody: new RawBody(request.rawBody),
+        responseBody: new RawBody(
+          response.text ??
+            (typeof response.body === 'string' ? response.body : JSON.stringify(response.body)),
+        ),
+        ...(response.headers['x-sandbox-fault'] ? { fault: response.headers['x-sandbox-fault'] } : {}),
+      },
+      at.getTime(),
+    )
     return response
   }
 }
