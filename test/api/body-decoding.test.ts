@@ -1,4 +1,4 @@
-// The node:http transport decodes a body chunk by chunk: a character split between two TCP writes must arrive whole,
+// The node:http transport reads a body in chunks: a character split between two TCP writes must arrive whole,
 // and a body past the limit is still refused with 413.
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
