@@ -104,7 +104,6 @@ async function scheduleNextChild(ctx: Ctx, requestId: string, skipPast = false):
 /** Creates child `index` of a recurring request, announces it, and arms the next one. */
 async function createChild(ctx: Ctx, requestId: string, index: number): Promise<void> {
   const { world } = ctx
-  const shared = ctx
   const schedule = requestState(world).recurringRequests.get(requestId)
   const original = requestState(world).requests.get(requestId)
   if (!schedule || !original || original.isRecurrenceStopped || schedule.nextIndex !== index) return
@@ -127,22 +126,18 @@ async function createChild(ctx: Ctx, requestId: string, index: number): Promise<
       draft.origin = original.origin
     })
   }
-  const start = new Date(schedule.startDate)
-  const next = occurrenceDate(start, schedule.frequency, index + 1)
-  const timerId = world.clock.schedule(next, `recurring request ${requestId}: child ${index + 1}`, () =>
-    createChild(ctx, requestId, index + 1),
-  )
   await requestState(world).recurringRequests.update(requestId, (draft) => {
     draft.childCount += 1
     draft.nextIndex = index + 1
-    draft.nextDate = next.toISOString()
-    draft.timerId = timerId
   })
-  shared.events.emit(world, 'request.recurring', {
+  // the next child, unless the series was stopped while this one was being made (a resume arms it then)
+  if (!requestState(world).requests.get(requestId)?.isRecurrenceStopped)
+    await scheduleNextChild(ctx, requestId)
+  ctx.events.emit(world, 'request.recurring', {
     ...requestEventFields(child),
     originalRequestId: original.requestId,
     originalRequestPaymentReference: original.paymentReference,
-    timestamp: occurrenceDate(start, schedule.frequency, index).toISOString(),
+    timestamp: occurrenceDate(new Date(schedule.startDate), schedule.frequency, index).toISOString(),
   })
 }
 
