@@ -55,7 +55,7 @@ export function payoutStatus(payout: RecurringPayoutRecord) {
 async function signedByPayer(payout: RecurringPayoutRecord, signature: string): Promise<boolean> {
   if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false
   try {
-    if (parseSignature(signature as Hex).s > `0x${HALF_ORDER.toString(16)}`) return false
+    if (BigInt(parseSignature(signature as Hex).s) > HALF_ORDER) return false
     const signer = await recoverTypedDataAddress({
       domain: { ...payout.domain, verifyingContract: payout.domain.verifyingContract as Address },
       types: SCHEDULE_PERMIT_TYPES,
