@@ -122,8 +122,8 @@ async function main(): Promise<void> {
     ['--headers-timeout', headersMs],
     ['--request-timeout', requestMs],
   ] as const)
-    if (v !== undefined && !(Number(v) > 0))
-      throw new Error(`invalid ${flag} ${JSON.stringify(v)}: milliseconds above 0`)
+    if (v !== undefined && !(Number.isSafeInteger(Number(v)) && Number(v) > 0))
+      throw new Error(`invalid ${flag} ${JSON.stringify(v)}: whole milliseconds above 0`)
   const logFormat = values['log-format'] ?? env.SANDBOX_LOG_FORMAT ?? 'text'
   if (logFormat !== 'text' && logFormat !== 'json')
     throw new Error(`invalid --log-format ${JSON.stringify(logFormat)}: text or json`)
