@@ -45,12 +45,22 @@ export function remoteTenant(sandboxUrl: string, apiKey: string): RemoteTenant {
         }),
       ),
     )
-    const json = (await response.json()) as unknown
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-    return json as T
+    // read as text first: an answer that is not JSON (a proxy's error page) still names its status
+    const text = await response.text()
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`)
+    try {
+      return JSON.parse(text) as T
+    } catch {
+      throw new Error(`${method} ${path}: ${response.status} answered no JSON: ${text.slice(0, 200)}`)
+    }
   }
   const events = async (type?: string) =>
-    (await call<{ events: SandboxEvent[] }>('GET', `/__sandbox/events${type ? `?type=${type}` : ''}`)).events
+    (
+      await call<{ events: SandboxEvent[] }>(
+        'GET',
+        `/__sandbox/events${type ? `?type=${encodeURIComponent(type)}` : ''}`,
+      )
+    ).events
   const deliveries = () => call<HarnessDelivery[]>('GET', '/__sandbox/webhooks/deliveries')
   return {
     apiKey,
