@@ -26,6 +26,12 @@ export const Percentage = z
     message: 'feePercentage must be a number between 0 and 100',
   })
 
+/** A query parameter holding a whole number from `min` to `max` (`limit`, `offset` of the paged lists). */
+export const QueryInteger = (field: string, min: number, max: number) =>
+  z.string().refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, {
+    message: `${field} must be an integer between ${min} and ${max}`,
+  })
+
 /** A calendar date `YYYY-MM-DD` that exists, or a full ISO 8601 timestamp. */
 export const DateOrTimestamp = z.string().refine((v) => parseDateOrTimestamp(v) !== null, {
   message: 'must be a date (YYYY-MM-DD) or an ISO 8601 timestamp',

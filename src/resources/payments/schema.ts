@@ -1,5 +1,6 @@
 import { isAddress } from 'viem'
 import { z } from 'zod'
+import { QueryInteger } from '../../contract/primitives.ts'
 
 const PAYMENT_TYPES = ['direct', 'conversion', 'crosschain', 'recurring'] as const
 const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/
@@ -7,11 +8,6 @@ const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/
 const utcDate = (field: string) =>
   z.string().refine((v) => UTC_TIMESTAMP.test(v) && !Number.isNaN(Date.parse(v)), {
     message: `${field} must be a valid ISO 8601 date in UTC (ending with 'Z')`,
-  })
-
-const integer = (field: string, min: number, max: number) =>
-  z.string().refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, {
-    message: `${field} must be an integer between ${min} and ${max}`,
   })
 
 /** The query parameters that select payments; at least one is required (dates and paging only narrow). */
@@ -59,8 +55,8 @@ export const PaymentSearchQuery = z
     paymentCurrency: z.string().min(1).optional(),
     fromDate: utcDate('fromDate').optional(),
     toDate: utcDate('toDate').optional(),
-    limit: integer('limit', 1, 100).optional(),
-    offset: integer('offset', 0, 1_000_000).optional(),
+    limit: QueryInteger('limit', 1, 100).optional(),
+    offset: QueryInteger('offset', 0, 1_000_000).optional(),
   })
   .superRefine((q, ctx) => {
     if (!SEARCH_CRITERIA.some((key) => q[key] !== undefined)) {

@@ -4,16 +4,12 @@
 // GET /v2/payments does; requests paid to the off-ramp (no payee) are never listed.
 import { isAddress } from 'viem'
 import { z } from 'zod'
+import { QueryInteger } from '../../contract/primitives.ts'
 import type { Uses } from '../services.ts'
 import { requestState } from './state.ts'
 import { hasBeenPaid, statusOf } from './status.ts'
 
 type Ctx = Uses<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
-
-const integer = (field: string, min: number, max: number) =>
-  z.string().refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, {
-    message: `${field} must be an integer between ${min} and ${max}`,
-  })
 
 /** Query of `GET /v2/request`: `walletAddress` is required; `limit` (1-100) and `offset` are integer strings. */
 export const ListRequestsQuery = z.object({
@@ -22,8 +18,8 @@ export const ListRequestsQuery = z.object({
     .refine((v) => isAddress(v, { strict: false }), {
       message: 'walletAddress must be a valid Ethereum address',
     }),
-  limit: integer('limit', 1, 100).optional(),
-  offset: integer('offset', 0, 1_000_000).optional(),
+  limit: QueryInteger('limit', 1, 100).optional(),
+  offset: QueryInteger('offset', 0, 1_000_000).optional(),
 })
 export type ListRequestsQuery = z.infer<typeof ListRequestsQuery>
 
