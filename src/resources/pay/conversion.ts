@@ -50,12 +50,11 @@ export async function planConversion(
   query: PayOptions,
   wallet: Address | null,
 ): Promise<ConversionPlan> {
-  const shared = ctx
-  const invoice = shared.currencies.byId(record.invoiceCurrency)!
-  const paid = shared.currencies.byId(record.paymentCurrency)!
-  const route = shared.conversion.route(invoice.id, paid.id)
+  const invoice = ctx.currencies.byId(record.invoiceCurrency)!
+  const paid = ctx.currencies.byId(record.paymentCurrency)!
+  const route = ctx.conversion.route(invoice.id, paid.id)
   if (!route) throw new PaymentNotPossibleError(`No conversion route from ${invoice.id} to ${paid.id}`)
-  const stack = shared.conversion.stackFor(ctx.world, record.network)
+  const stack = ctx.conversion.stackFor(ctx.world, record.network)
   const proxy = paid.type === 'ETH' ? stack?.ethProxy : stack?.erc20Proxy
   if (!stack || !proxy)
     throw new PaymentNotPossibleError(`No conversion proxy for ${paid.id} on ${record.network}`)
@@ -65,11 +64,11 @@ export async function planConversion(
   const requestAmount = padForChainlink(amount, invoice)
   const feeAmount = padForChainlink(fee, invoice)
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
-  const chain = shared.chains.get(record.network)
+  const chain = ctx.chains.get(record.network)
   let quoted: bigint
   if (chain) quoted = await readConversion(chain, stack.path, requestAmount + feeAmount, route.path)
   else {
-    const rate = shared.conversion.rate(ctx.world, invoice.id, paid.id)!
+    const rate = ctx.conversion.rate(ctx.world, invoice.id, paid.id)!
     quoted = wadToUnits(mulWad(unitsToWad(amount + fee, invoice.decimals), rate), paid.decimals) + 1n
   }
   const maxToSpend = (quoted * (10_000n + SLIPPAGE_BPS) + 9_999n) / 10_000n

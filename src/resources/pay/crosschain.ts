@@ -81,8 +81,7 @@ export async function buildCrosschainPayment(
   amountOf: (currency: CurrencyFixture) => bigint,
 ): Promise<CrosschainPayResponse> {
   const { world } = ctx
-  const shared = ctx
-  const destination = shared.currencies.byId(record.paymentCurrency)!
+  const destination = ctx.currencies.byId(record.paymentCurrency)!
   refuseCrosschain(ctx, record, destination, source.network)
   if (query.clientUserId) {
     throw new PaymentNotPossibleError(
@@ -103,9 +102,9 @@ export async function buildCrosschainPayment(
   const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one, as same-chain
   const fee = feeUnits(amount, feeAsked.feePercentage)
   const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
-  const sourceChain = shared.chains.get(source.network)!
-  const destinationChain = shared.chains.get(record.network)!
-  const operator = shared.operator!.address
+  const sourceChain = ctx.chains.get(source.network)!
+  const destinationChain = ctx.chains.get(record.network)!
+  const operator = ctx.operator!.address
   const token = getAddress(from.address!)
   const destinationToken = getAddress(destination.address!)
 
@@ -158,7 +157,7 @@ export async function buildCrosschainPayment(
   }
   const paymentIntent = JSON.stringify(typed, null, 2)
   const intent = await intentState(world).paymentIntents.insert({
-    id: shared.ids.ulid(nowMs),
+    id: ctx.ids.ulid(nowMs),
     requestId: record.requestId,
     paymentReference: record.paymentReference,
     source: {

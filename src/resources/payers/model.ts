@@ -51,14 +51,13 @@ async function move(
   }
   if (state.agreementStatus === record.agreementStatus && state.kycStatus === record.kycStatus) return record
   const { world } = ctx
-  const shared = ctx
   const now = world.clock.now().toISOString()
   const updated = (await payerState(world).payers.update(record.clientUserId, (draft) => {
     draft.agreementStatus = state.agreementStatus
     draft.kycStatus = state.kycStatus
     draft.updatedAt = now
   }))!
-  shared.events.emit(world, 'compliance.updated', {
+  ctx.events.emit(world, 'compliance.updated', {
     clientUserId: record.clientUserId,
     kycStatus: state.kycStatus,
     agreementStatus: state.agreementStatus,
@@ -92,8 +91,7 @@ export async function resumeKycReview(ctx: Ctx, record: PayerRecord): Promise<vo
 /** Schedules the provider's decision on a submitted KYC after the configured delay, if still pending: approved, or the world's `kycOutcome` rule. */
 async function scheduleReview(ctx: Ctx, record: PayerRecord): Promise<PayerRecord> {
   const { world } = ctx
-  const shared = ctx
-  const at = new Date(world.clock.now().getTime() + shared.compliance.kycReviewMs)
+  const at = new Date(world.clock.now().getTime() + ctx.compliance.kycReviewMs)
   const bound = inWorld(ctx, world)
   const timer = world.clock.schedule(at, `kyc review of ${record.clientUserId}`, async () => {
     // a cancelled review never runs (clock.cancel), so a pending KYC here is the one this review was for
@@ -113,10 +111,9 @@ async function scheduleReview(ctx: Ctx, record: PayerRecord): Promise<PayerRecor
 /** Creates a payer: statuses not_started, then the agreement link is issued (agreement pending, one event). */
 export async function createPayer(ctx: Ctx, body: CreatePayerBody, linkBase: string): Promise<PayerRecord> {
   const { world } = ctx
-  const shared = ctx
   if (payerState(world).payers.get(body.clientUserId)) throw new PayerExistsError(body.clientUserId)
   const now = world.clock.now().toISOString()
-  const pageToken = shared.ids.hex(16)
+  const pageToken = ctx.ids.hex(16)
   let record: PayerRecord
   try {
     record = await payerState(world).payers.insert({
@@ -125,7 +122,7 @@ export async function createPayer(ctx: Ctx, body: CreatePayerBody, linkBase: str
       addressLine2: body.addressLine2 ?? null,
       sourceOfFunds: body.sourceOfFunds ?? null,
       businessActivity: body.businessActivity ?? null,
-      userId: shared.ids.uuid(),
+      userId: ctx.ids.uuid(),
       agreementStatus: 'not_started',
       kycStatus: 'not_started',
       pageToken,
@@ -138,7 +135,7 @@ export async function createPayer(ctx: Ctx, body: CreatePayerBody, linkBase: str
     if (error instanceof DuplicateKeyError) throw new PayerExistsError(body.clientUserId)
     throw error
   }
-  shared.directory.pageTokenToPayer.set(pageToken, {
+  ctx.directory.pageTokenToPayer.set(pageToken, {
     tenant: world.tenant,
     scenario: world.scenario,
     clientUserId: record.clientUserId,

@@ -29,7 +29,6 @@ async function setStatus(
   trigger: string,
 ): Promise<PaymentDetailRecord> {
   const { world } = ctx
-  const shared = ctx
   if (detail.reviewTimer !== null && status !== 'pending') world.clock.cancel(detail.reviewTimer)
   const now = world.clock.now().toISOString()
   const updated = (await paymentDetailState(world).paymentDetails.update(detail.id, (d) => {
@@ -38,7 +37,7 @@ async function setStatus(
     d.updatedAt = now
   }))!
   if (detail.status !== status) {
-    shared.events.emit(world, 'payment_detail.updated', {
+    ctx.events.emit(world, 'payment_detail.updated', {
       paymentDetailsId: detail.id,
       clientUserId: detail.clientUserId,
       status,
@@ -61,13 +60,12 @@ export async function createPaymentDetail(
   body: CreatePaymentDetailBody,
 ): Promise<PaymentDetailRecord> {
   const { world } = ctx
-  const shared = ctx
   const payer = payerState(world).payers.get(clientUserId)
   if (!payer) throw new UserNotFoundError(clientUserId)
   const problems = bankDetailProblems(body)
   if (problems.length > 0) throw new InvalidBankDetailsError(problems)
   const now = world.clock.now()
-  const id = shared.ids.uuid()
+  const id = ctx.ids.uuid()
   await paymentDetailState(world).paymentDetails.insert({
     id,
     clientUserId,
@@ -103,7 +101,7 @@ export async function createPaymentDetail(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   })
-  shared.events.emit(world, 'payment_detail.updated', {
+  ctx.events.emit(world, 'payment_detail.updated', {
     paymentDetailsId: id,
     clientUserId,
     status: 'pending',
@@ -116,7 +114,7 @@ export async function createPaymentDetail(
     },
   })
   // scheduled once the detail is stored, so even a zero delay finds it
-  return scheduleDetailReview(ctx, id, new Date(now.getTime() + shared.compliance.paymentDetailReviewMs))
+  return scheduleDetailReview(ctx, id, new Date(now.getTime() + ctx.compliance.paymentDetailReviewMs))
 }
 
 /** The provider's decision on a pending detail at `at`: approved, or the world's `bankDetailOutcome` rule. */

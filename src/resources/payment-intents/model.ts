@@ -118,7 +118,6 @@ export async function sendPaymentIntent(
   body: SendIntentBody,
 ): Promise<PaymentIntentRecord> {
   const { world } = ctx
-  const shared = ctx
   const intent =
     intentState(world).paymentIntents.get(paymentIntentId) ??
     intentState(world).paymentIntents.get(paymentIntentId.toUpperCase())
@@ -138,7 +137,7 @@ export async function sendPaymentIntent(
       draft.permitSignature = body.signedApprovalPermit?.signature ?? null
     }))!
     world.clock.schedule(world.clock.now(), `settle payment intent ${intent.id}`, () =>
-      settleIntent(shared, world, intent.id),
+      settleIntent(ctx, world, intent.id),
     )
     return accepted
   } finally {

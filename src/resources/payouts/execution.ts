@@ -100,14 +100,13 @@ async function childRequest(ctx: Ctx, payout: RecurringPayoutRecord, index: numb
 /** Triggers payment `index` on chain and records the outcome (payment and next timer, or pause). */
 async function runPayment(ctx: Ctx, id: string, index: number, at: Date): Promise<void> {
   const { world } = ctx
-  const shared = ctx
   const payout = payoutState(world).recurringPayouts.get(id)
   if (payout?.status !== 'active' || payout.processedPayments + 1 !== index) return
   await payoutState(world).recurringPayouts.update(id, (draft) => {
     draft.timerId = null
   })
   const child = await childRequest(ctx, payout, index)
-  const currency = shared.currencies.byId(payout.paymentCurrency)!
+  const currency = ctx.currencies.byId(payout.paymentCurrency)!
   const base = {
     requestId: child.requestId,
     requestID: child.requestId,
@@ -116,7 +115,7 @@ async function runPayment(ctx: Ctx, id: string, index: number, at: Date): Promis
     recurringPayment: { id },
   }
   try {
-    const relayer = shared.relayers.get(payout.network)
+    const relayer = ctx.relayers.get(payout.network)
     if (!relayer) throw new RelayFailure(`No relayer runs on ${payout.network}`, 'failed')
     const paid = await relayer.trigger({
       permit: payout.permit as SchedulePermitValues,
@@ -131,7 +130,7 @@ async function runPayment(ctx: Ctx, id: string, index: number, at: Date): Promis
       draft.lastPaymentDate = at.toISOString()
       draft.nextPaymentDate = null
       draft.payments.push({
-        id: shared.ids.ulid(at.getTime()),
+        id: ctx.ids.ulid(at.getTime()),
         index,
         amount,
         timestamp: at.toISOString(),
@@ -141,7 +140,7 @@ async function runPayment(ctx: Ctx, id: string, index: number, at: Date): Promis
       })
       if (index === draft.totalPayments && draft.status === 'active') draft.status = 'completed'
     })
-    shared.events.emit(world, 'payment.confirmed', {
+    ctx.events.emit(world, 'payment.confirmed', {
       ...base,
       explorer: `https://scan.request.network/request/${child.requestId}`,
       amount,
@@ -152,7 +151,7 @@ async function runPayment(ctx: Ctx, id: string, index: number, at: Date): Promis
       payerAddress: payout.payer,
       payerEoaAddress: payout.payer,
       network: payout.network,
-      currency: shared.currencies.byId(payout.invoiceCurrency)?.symbol ?? payout.invoiceCurrency,
+      currency: ctx.currencies.byId(payout.invoiceCurrency)?.symbol ?? payout.invoiceCurrency,
       paymentCurrency: currency.symbol,
       isCryptoToFiat: false,
       subStatus: '',
@@ -177,7 +176,7 @@ async function runPayment(ctx: Ctx, id: string, index: number, at: Date): Promis
       draft.failureReason = failure.reason
       draft.nextPaymentDate = null
     })
-    shared.events.emit(world, 'payment.failed', {
+    ctx.events.emit(world, 'payment.failed', {
       ...base,
       subStatus: failure.subStatus,
       failureReason: failure.reason,

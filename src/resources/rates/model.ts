@@ -16,22 +16,21 @@ const MAX_USD_PRICE = toWad('1000000000000000')
 /** The caller's rates: USD prices in force, which of them it set, and each executable route's rate. */
 export function listRates(ctx: Ctx) {
   const { world } = ctx
-  const shared = ctx
-  const prices = shared.conversion.prices(world)
-  const networks = [...shared.chains.keys()]
+  const prices = ctx.conversion.prices(world)
+  const networks = [...ctx.chains.keys()]
   return {
-    source: shared.conversion.fixture.source,
+    source: ctx.conversion.fixture.source,
     usd: Object.fromEntries([...prices].map(([id, wad]) => [id, formatWad(wad, 12)])),
     overridden: rateState(world)
       .rates.all()
       .map((r) => r.currency),
     routes: networks.flatMap((network) => {
-      const stack = shared.conversion.stackFor(world, network)
-      return shared.conversion.routes(network).map((r) => ({
+      const stack = ctx.conversion.stackFor(world, network)
+      return ctx.conversion.routes(network).map((r) => ({
         from: r.from.id,
         to: r.to.id,
         network,
-        rate: formatWad(shared.conversion.rate(world, r.from.id, r.to.id)!, 12),
+        rate: formatWad(ctx.conversion.rate(world, r.from.id, r.to.id)!, 12),
         path: r.path,
         proxy: (r.to.type === 'ETH' ? stack?.ethProxy : stack?.erc20Proxy) ?? null,
       }))
@@ -53,13 +52,12 @@ function aliasesOf(ctx: Ctx, id: string): string[] {
 /** Applies "1 from = rate to" entries in order, then puts the caller's prices on every live chain. */
 export async function setRates(ctx: Ctx, body: SetRatesBody) {
   const { world } = ctx
-  const shared = ctx
-  const prices = shared.conversion.prices(world)
+  const prices = ctx.conversion.prices(world)
   const changed = new Map<string, bigint>()
   body.rates.forEach((entry, i) => {
-    const from = shared.currencies.byId(entry.from)
+    const from = ctx.currencies.byId(entry.from)
     if (!from) throw new OneFieldError(`rates.${i}.from`, `Currency ${entry.from} not found`)
-    const to = shared.currencies.byId(entry.to)
+    const to = ctx.currencies.byId(entry.to)
     if (!to) throw new OneFieldError(`rates.${i}.to`, `Currency ${entry.to} not found`)
     if (from.id === to.id) throw new OneFieldError(`rates.${i}.to`, 'from and to must differ')
     const rate = toWad(entry.rate)
@@ -82,7 +80,7 @@ export async function setRates(ctx: Ctx, body: SetRatesBody) {
     rateState(world).rates.delete(currency)
     await rateState(world).rates.insert({ currency, usd: formatWad(price), setAt })
   }
-  if (shared.chains.size > 0) await shared.conversion.applyWorldRates(world)
+  if (ctx.chains.size > 0) await ctx.conversion.applyWorldRates(world)
   return listRates(ctx)
 }
 

@@ -31,10 +31,9 @@ function startOfUtcDay(date: Date): number {
 /** Checks what zod cannot (currencies exist and fit their role, payee rules, start date) and stores the request. */
 export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<RequestRecord> {
   const { world } = ctx
-  const shared = ctx
-  const invoice = shared.currencies.byId(body.invoiceCurrency)
+  const invoice = ctx.currencies.byId(body.invoiceCurrency)
   if (!invoice) throw new OneFieldError('invoiceCurrency', `Currency ${body.invoiceCurrency} not found`)
-  const payment = shared.currencies.byId(body.paymentCurrency)
+  const payment = ctx.currencies.byId(body.paymentCurrency)
   if (!payment) throw new OneFieldError('paymentCurrency', `Currency ${body.paymentCurrency} not found`)
   if (payment.type === 'ISO4217') {
     throw new OneFieldError(
@@ -57,8 +56,8 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     }
   }
   const payee = payeeInput ? checksum(payeeInput) : null
-  const paymentAddress = payee ?? shared.offrampAddress
-  const salt = shared.ids.hex(8)
+  const paymentAddress = payee ?? ctx.offrampAddress
+  const salt = ctx.ids.hex(8)
   const createdAt = world.clock.now().toISOString()
   // no timestamp in the hash: under --seed the salt sequence repeats, and so do the ids
   const canonical = JSON.stringify({
@@ -99,7 +98,7 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
   })
   requestState(world).requestsByReference.set(record.paymentReference, record.requestId)
   // Payments are matched across tenants by reference: every request must be in this index.
-  shared.paymentReferences.add(record.paymentReference, world, record.requestId)
+  ctx.paymentReferences.add(record.paymentReference, world, record.requestId)
   return record
 }
 
