@@ -49,12 +49,13 @@ export type ListRequestsResponse = z.infer<typeof ListRequestsResponse>
 /** The caller's requests paid to `walletAddress`, newest first, one page of them. */
 export function listRequests(ctx: Ctx, query: ListRequestsQuery): ListRequestsResponse {
   const wallet = query.walletAddress.toLowerCase()
-  // all() is oldest first (insertion order); a stable sort keeps it for requests created in the same millisecond
+  // all() is oldest first (insertion order); a stable sort keeps it for requests created in the same millisecond.
+  // createdAt is always the clock's toISOString(): compared as text, no Date.parse per comparison
   const found = requestState(ctx.world)
     .requests.all()
     .filter((r) => r.payee?.toLowerCase() === wallet)
     .reverse()
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
   const limit = Number(query.limit ?? 20)
   const offset = Number(query.offset ?? 0)
   return {
