@@ -33,7 +33,7 @@ async function probe(shared: SandboxState, network: string) {
     return {
       network,
       chainId: chain.chainId,
-      reason: `${network} does not answer: ${(error as Error).message.split('\\n')[0]}`,
+      reason: `${network} does not answer: ${(error as Error).message.split('\n')[0]}`,
     }
   }
 }
