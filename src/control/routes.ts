@@ -1,5 +1,6 @@
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
+import { ChainUnavailableError } from '../errors/chain-unavailable.ts'
 import { createControl } from './control.ts'
 import { chainHealth } from './health.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -52,7 +53,7 @@ export const controlRoutes = [
           headers: { 'content-type': 'application/json' },
           body: typeof body === 'string' ? body : '',
         }).catch((error: Error) => {
-          throw new SandboxError(503, `Chain unavailable: ${error.message}`)
+          throw new ChainUnavailableError(error.message)
         })
         return { status: upstream.status, body: await upstream.text(), contentType: 'application/json' }
       },

@@ -90,6 +90,19 @@ describe('a chain that stays down', () => {
         // one line: the node's error is cut at its first line, not viem's whole multi-line dump
         reason: expect.stringMatching(/^sepolia does not answer: [^\n]+$/),
       })
+      // the JSON-RPC proxy too: 503 in the service's shape, not a hang or a 500
+      const rpc = await client.call('POST', '/rpc', {
+        apiKey: null,
+        body: { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+      })
+      expect([rpc.status, rpc.body]).toEqual([
+        503,
+        {
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: expect.stringMatching(/^Chain unavailable: /),
+        },
+      ])
       const created = await client.call('POST', '/v2/request', {
         apiKey,
         body: {
