@@ -1,3 +1,4 @@
+import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import { ChainUnavailableError } from '../errors/chain-unavailable.ts'
@@ -28,7 +29,8 @@ export const controlRoutes = [
     statuses: [200, 404],
     handler: (ctx, { request }) => ({
       status: 200,
-      body: createControl(ctx).chainInfo(request.headers.host),
+      // the sandbox's public URL (X-Forwarded-*, a validated Host); a call without a Host gets anvil's own URLs
+      body: createControl(ctx).chainInfo(request.headers.host ? publicBaseUrl(request) : undefined),
     }),
   }),
   ...['/rpc', '/rpc/:network'].map((path) =>

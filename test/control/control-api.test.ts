@@ -204,5 +204,24 @@ describeTransports(
       const after = await client().call('GET', '/__sandbox/events', { apiKey })
       expect(after.body.events).toHaveLength(1)
     })
+
+    it("hands out /rpc URLs at the sandbox's public URL behind a proxy, never an unchecked host", async () => {
+      const proxied = await client().call('GET', '/__sandbox/chain', {
+        apiKey: null,
+        headers: {
+          'x-forwarded-proto': 'https',
+          'x-forwarded-host': 'sandbox.example',
+          'x-forwarded-prefix': '/sb',
+        },
+      })
+      expect(proxied.status).toBe(200)
+      expect(proxied.body.rpcUrl).toBe('https://sandbox.example/sb/rpc')
+      expect(proxied.body.chains[0].rpcUrl).toBe(`https://sandbox.example/sb/rpc/${proxied.body.network}`)
+      const forged = await client().call('GET', '/__sandbox/chain', {
+        apiKey: null,
+        headers: { 'x-forwarded-host': 'evil.example/"><script>' },
+      })
+      expect(forged.body.rpcUrl).toMatch(/^https?:\/\/localhost\/rpc$/)
+    })
   },
 )
