@@ -103,6 +103,9 @@ describe('a chain that stays down', () => {
           message: expect.stringMatching(/^Chain unavailable: /),
         },
       ])
+      // the dashboard's transaction read: the chain is down, not the transaction unknown (503, not 404)
+      const tx = await client.call('GET', `/__sandbox/transactions/0x${'ab'.repeat(32)}`, { apiKey })
+      expect([tx.status, tx.body.statusCode]).toEqual([503, 503])
       const created = await client.call('POST', '/v2/request', {
         apiKey,
         body: {
