@@ -9,6 +9,9 @@ import type { SandboxState } from './sandbox-state.ts'
 const defineRoute = routesUsing<SandboxState>()
 
 /** The sandbox's own surface that needs no credential: health, chain info and the JSON-RPC proxy. */
+/** How long /rpc waits for the node (anvil_dumpState of a large state can take seconds). */
+const RPC_PROXY_TIMEOUT_MS = 60_000
+
 export const controlRoutes = [
   defineRoute({
     method: 'GET',
@@ -50,14 +53,21 @@ export const controlRoutes = [
             404,
             network ? `No live chain for network ${network}` : 'This sandbox runs without a chain',
           )
+        // bounded: a node that stalls (not dead) answers 503 after a minute instead of holding the call forever
+        const signal = AbortSignal.timeout(RPC_PROXY_TIMEOUT_MS)
+        const unavailable = (error: Error): never => {
+          throw new ChainUnavailableError(
+            error.name === 'TimeoutError' ? `no answer in ${RPC_PROXY_TIMEOUT_MS} ms` : error.message,
+          )
+        }
         const upstream = await fetch(chain.rpcUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: typeof body === 'string' ? body : '',
-        }).catch((error: Error) => {
-          throw new ChainUnavailableError(error.message)
-        })
-        return { status: upstream.status, body: await upstream.text(), contentType: 'application/json' }
+          signal,
+        }).catch(unavailable)
+        const text = await upstream.text().catch(unavailable)
+        return { status: upstream.status, body: text, contentType: 'application/json' }
       },
     }),
   ),
