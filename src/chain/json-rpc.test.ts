@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isChainUnreachable } from '../errors/chain-unavailable.ts'
 import { allowance, balanceOf, JsonRpcError, jsonRpc } from './json-rpc.ts'
@@ -98,5 +99,12 @@ describe('the lean JSON-RPC client', () => {
     const gone = await jsonRpc(`http://127.0.0.1:${port}`)('eth_blockNumber').catch((e: unknown) => e)
     expect(gone).toMatchObject({ code: 'ECONNREFUSED' })
     expect(isChainUnreachable(gone)).toBe(true)
+  })
+
+  it("counts viem's own timeout (a node that stalls under a viem client) as unreachable (503), not a bug", async () => {
+    const client = createPublicClient({ transport: http(url, { timeout: 100, retryCount: 0 }) })
+    const stalled = await client.request({ method: 'slow' as never }).catch((e: unknown) => e)
+    expect(stalled).toMatchObject({ name: 'TimeoutError' })
+    expect(isChainUnreachable(stalled)).toBe(true)
   })
 })

@@ -41,14 +41,27 @@ export async function setNativeBalance(chain: LiveChain, address: Address, amoun
   await chain.testClient.setBalance({ address, value: amount })
 }
 
+/** A catch that turns viem's `name` error into null and rethrows anything else. */
+const notFound =
+  (name: string) =>
+  (error: unknown): null => {
+    if ((error as Error).name === name) return null
+    throw error
+  }
+
 /** A transaction with its receipt (null while pending) and its block's time; null when the chain does not know it. */
 export async function transactionWithReceipt(
   chain: LiveChain,
   hash: Hash,
 ): Promise<{ transaction: Transaction; receipt: TransactionReceipt | null; timestamp: Date | null } | null> {
-  const transaction = await chain.publicClient.getTransaction({ hash }).catch(() => null)
+  // only "not found" means null: a node that does not answer must stay an error (503), not look like a 404
+  const transaction = await chain.publicClient
+    .getTransaction({ hash })
+    .catch(notFound('TransactionNotFoundError'))
   if (!transaction) return null
-  const receipt = await chain.publicClient.getTransactionReceipt({ hash }).catch(() => null)
+  const receipt = await chain.publicClient
+    .getTransactionReceipt({ hash })
+    .catch(notFound('TransactionReceiptNotFoundError'))
   const block =
     transaction.blockNumber === null
       ? null

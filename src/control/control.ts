@@ -36,8 +36,8 @@ export interface SandboxControl {
   events(tenant: string, type?: EventType, scenario?: string): Promise<SandboxEvent[]>
   /** registers a webhook URL for the key, optionally with a pinned signing secret */
   registerWebhook(tenant: string, url: string, secret?: string): Promise<HarnessWebhook>
-  /** the live chains (RPC URLs through `host` when given, else anvil's own); 404 without a chain */
-  chainInfo(host?: string): HarnessChainInfo
+  /** the live chains (RPC URLs under `baseUrl`, the sandbox's public URL, when given, else anvil's own); 404 without a chain */
+  chainInfo(baseUrl?: string): HarnessChainInfo
   /** emits a domain event in the key's world, as a resource would (journal, webhooks) */
   emit(
     tenant: string,
@@ -99,11 +99,11 @@ export function createControl(shared: SandboxState): SandboxControl {
       const record = shared.webhooks.registry.add(tenant, url, now, secret)
       return { id: record.id, url, secret: record.secret }
     },
-    chainInfo(host) {
+    chainInfo(baseUrl) {
       const { chain } = shared
       if (!chain) throw new SandboxError(404, 'This sandbox runs without a chain')
       const rpc = (network: string | null, anvil: string) =>
-        host ? `http://${host}/rpc${network ? `/${network}` : ''}` : anvil
+        baseUrl ? `${baseUrl}/rpc${network ? `/${network}` : ''}` : anvil
       return {
         network: chain.network,
         chainId: chain.chainId,

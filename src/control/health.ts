@@ -2,6 +2,7 @@
 // service's error shape with the reason (an anvil being restarted by its supervisor, a node that does not answer,
 // a dev node reset under --rpc-url that lost the contracts).
 import { blockNumber, hasCode } from '../chain/index.ts'
+import { ChainUnavailableError } from '../errors/chain-unavailable.ts'
 import type { SandboxState } from './sandbox-state.ts'
 
 type HealthAnswer = { status: number; body: Record<string, unknown> }
@@ -33,7 +34,7 @@ async function probe(shared: SandboxState, network: string) {
     return {
       network,
       chainId: chain.chainId,
-      reason: `${network} does not answer: ${(error as Error).message.split('\\n')[0]}`,
+      reason: `${network} does not answer: ${(error as Error).message.split('\n')[0]}`,
     }
   }
 }
@@ -52,9 +53,7 @@ export async function chainHealth(shared: SandboxState): Promise<HealthAnswer> {
     return {
       status: 503,
       body: {
-        statusCode: 503,
-        message: `Chain unavailable: ${reason}`,
-        error: 'Service Unavailable',
+        ...new ChainUnavailableError(reason).body,
         status: 'degraded',
         reason,
         chains,

@@ -97,5 +97,8 @@ describe('the journal', () => {
     const raw = new RawBody(`{"pad":"${'y'.repeat(10_000)}"}`)
     expect(raw.text).toHaveLength(256)
     expect(raw.view()).toMatchObject({ truncated: true, bytes: 10_010 })
+    // the size of a large body is its UTF-8 bytes, as journalBody counts them (é is 2 bytes)
+    expect(new RawBody(`"${'é'.repeat(5000)}"`).view()).toMatchObject({ truncated: true, bytes: 10_002 })
+    expect(journalBody('é'.repeat(5000))).toMatchObject({ truncated: true, bytes: 10_000 })
   })
 })

@@ -1,5 +1,7 @@
+import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
+import { ChainUnavailableError } from '../errors/chain-unavailable.ts'
 import { createControl } from './control.ts'
 import { chainHealth } from './health.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -7,6 +9,9 @@ import type { SandboxState } from './sandbox-state.ts'
 const defineRoute = routesUsing<SandboxState>()
 
 /** The sandbox's own surface that needs no credential: health, chain info and the JSON-RPC proxy. */
+/** How long /rpc waits for the node (anvil_dumpState of a large state can take seconds). */
+const RPC_PROXY_TIMEOUT_MS = 60_000
+
 export const controlRoutes = [
   defineRoute({
     method: 'GET',
@@ -27,7 +32,8 @@ export const controlRoutes = [
     statuses: [200, 404],
     handler: (ctx, { request }) => ({
       status: 200,
-      body: createControl(ctx).chainInfo(request.headers.host),
+      // the sandbox's public URL (X-Forwarded-*, a validated Host); a call without a Host gets anvil's own URLs
+      body: createControl(ctx).chainInfo(request.headers.host ? publicBaseUrl(request) : undefined),
     }),
   }),
   ...['/rpc', '/rpc/:network'].map((path) =>
@@ -47,14 +53,21 @@ export const controlRoutes = [
             404,
             network ? `No live chain for network ${network}` : 'This sandbox runs without a chain',
           )
+        // bounded: a node that stalls (not dead) answers 503 after a minute instead of holding the call forever
+        const signal = AbortSignal.timeout(RPC_PROXY_TIMEOUT_MS)
+        const unavailable = (error: Error): never => {
+          throw new ChainUnavailableError(
+            error.name === 'TimeoutError' ? `no answer in ${RPC_PROXY_TIMEOUT_MS} ms` : error.message,
+          )
+        }
         const upstream = await fetch(chain.rpcUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: typeof body === 'string' ? body : '',
-        }).catch((error: Error) => {
-          throw new SandboxError(503, `Chain unavailable: ${error.message}`)
-        })
-        return { status: upstream.status, body: await upstream.text(), contentType: 'application/json' }
+          signal,
+        }).catch(unavailable)
+        const text = await upstream.text().catch(unavailable)
+        return { status: upstream.status, body: text, contentType: 'application/json' }
       },
     }),
   ),

@@ -325,7 +325,7 @@ export class StateDir {
       await this.#supervisors
         .get(network)
         ?.save()
-        .catch(() => {})
+        .catch((e) => this.#shared.log(`--state-dir: the last save of ${network}'s chain state failed`, e))
     await this.save()
   }
 }

@@ -18,13 +18,18 @@ const unreachableCodes = new Set([
 ])
 
 /**
- * Whether an error means the chain's node could not be reached (viem's HttpRequestError / WebSocket errors, fetch
- * failures with a connection code anywhere in the cause chain) rather than a bug or a refused call.
+ * Whether an error means the chain's node could not be reached (viem's HttpRequestError / WebSocket errors and
+ * TimeoutError, fetch failures with a connection code anywhere in the cause chain) rather than a bug or a refused call.
  */
 export function isChainUnreachable(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
     const { name, code, cause } = e as { name?: string; code?: string; cause?: unknown }
-    if (name === 'HttpRequestError' || name === 'WebSocketRequestError' || name === 'SocketClosedError')
+    if (
+      name === 'HttpRequestError' ||
+      name === 'WebSocketRequestError' ||
+      name === 'SocketClosedError' ||
+      name === 'TimeoutError' // viem's transport timeout: a node that stalls
+    )
       return true
     if (code && unreachableCodes.has(code)) return true
     e = cause

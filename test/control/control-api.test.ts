@@ -1,4 +1,4 @@
-// The control API a key drives its own sandbox with: reset, faucet, journal.
+// The control API a key drives its own sandbox with: reset, faucet, journal, events, webhooks.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
@@ -162,6 +162,66 @@ describeTransports(
         query: { event: 'payment.failed' },
       })
       expect(one.body.entries).toHaveLength(1)
+    })
+
+    it('emits and lists events and registers webhooks, and refuses bad input with a 400 that names the field', async () => {
+      const apiKey = newApiKey()
+      const payload = { requestId: 'r-1', amount: '1' }
+      const emitted = await client().call('POST', '/__sandbox/events', {
+        apiKey,
+        body: { type: 'payment.confirmed', payload },
+      })
+      expect(emitted.status).toBe(201)
+      expect(emitted.body).toMatchObject({ type: 'payment.confirmed', payload })
+      const listed = await client().call('GET', '/__sandbox/events', {
+        apiKey,
+        query: { type: 'payment.confirmed' },
+      })
+      expect(listed.body.events.map((e: { id: string }) => e.id)).toEqual([emitted.body.id])
+      const hook = await client().call('POST', '/__sandbox/webhooks', {
+        apiKey,
+        body: { url: 'https://hooks.example/in', secret: 'ab'.repeat(32) },
+      })
+      expect(hook.status).toBe(201)
+
+      const refused: [string, string, unknown, Record<string, string>, RegExp][] = [
+        ['POST', '/__sandbox/events', { type: 'payment.nope', payload }, {}, /type/],
+        ['POST', '/__sandbox/events', { type: 'payment.confirmed', payload: 'x' }, {}, /payload/],
+        ['POST', '/__sandbox/events', { type: 'payment.confirmed', payload, extra: 1 }, {}, /extra/],
+        ['GET', '/__sandbox/events', undefined, { type: 'payment.nope' }, /type/],
+        ['POST', '/__sandbox/webhooks', { url: 'ftp://hooks.example/in' }, {}, /url/],
+        ['POST', '/__sandbox/webhooks', { url: 'https://hooks.example/in', secret: 'XY' }, {}, /secret/],
+      ]
+      for (const [method, path, body, query, field] of refused) {
+        const res = await client().call(method, path, { apiKey, body, query })
+        expect(
+          [res.status, res.body.statusCode],
+          `${method} ${path} ${JSON.stringify(body ?? query)}`,
+        ).toEqual([400, 400])
+        expect(JSON.stringify(res.body)).toMatch(field)
+      }
+      // nothing refused was kept
+      const after = await client().call('GET', '/__sandbox/events', { apiKey })
+      expect(after.body.events).toHaveLength(1)
+    })
+
+    it("hands out /rpc URLs at the sandbox's public URL behind a proxy, never an unchecked host", async () => {
+      const proxied = await client().call('GET', '/__sandbox/chain', {
+        apiKey: null,
+        headers: {
+          'x-forwarded-proto': 'https',
+          'x-forwarded-host': 'sandbox.example',
+          'x-forwarded-prefix': '/sb',
+        },
+      })
+      expect(proxied.status).toBe(200)
+      expect(proxied.body.rpcUrl).toBe('https://sandbox.example/sb/rpc')
+      expect(proxied.body.chains[0].rpcUrl).toBe(`https://sandbox.example/sb/rpc/${proxied.body.network}`)
+      const forged = await client().call('GET', '/__sandbox/chain', {
+        apiKey: null,
+        headers: { 'x-forwarded-host': 'evil.example/"><script>' },
+      })
+      expect(forged.body.rpcUrl).toMatch(/^https?:\/\/localhost\/rpc$/)
     })
   },
 )
