@@ -44,9 +44,11 @@ export async function measureChainRestart(kills = 5): Promise<ChainRestartRun[]>
         await new Promise((r) => setTimeout(r, 10))
       }
       await Promise.all(inFlight)
+      // no figure rather than a NaN one: the chain did not come back within the poll's 10 s
+      if (upAt === null) throw new Error(`kill ${i + 1}: health never answered 200 within 10 s`)
       const line = logged.slice(before).find((m) => /restarted in \d+ ms/.test(m))
       runs.push({
-        killTo200Ms: round((upAt ?? Number.NaN) - killedAt),
+        killTo200Ms: round(upAt - killedAt),
         degradedAnswers,
         supervisorRestartMs: line ? Number(/restarted in (\d+) ms/.exec(line)![1]) : null,
       })

@@ -26,18 +26,20 @@ export async function measureRecurringCatchUp(years = 10): Promise<RecurringCatc
         headers: { 'x-api-key': 'bench-recurring', 'content-type': 'application/json' },
         rawBody: JSON.stringify(body),
       })
-    await call('/v2/request', {
+    const created = await call('/v2/request', {
       amount: '1',
       invoiceCurrency: 'USD',
       paymentCurrency: 'ETH-sepolia-sepolia',
       payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
       recurrence: { startDate: new Date().toISOString().slice(0, 10), frequency: 'DAILY' },
     })
+    if (created.status !== 201) throw new Error(`create answered ${created.status}`)
     const start = performance.now()
     const res = await call('/__sandbox/clock/advance', { seconds: years * 365 * 86_400 })
     const advanceMs = performance.now() - start
     if (res.status !== 200) throw new Error(`advance answered ${res.status}`)
     const children = requestState(sandbox.shared.tenants.get('bench-recurring')).requests.size - 1
+    if (children < 1) throw new Error('the advance created no child request: nothing was timed')
     return {
       years,
       children,

@@ -102,9 +102,11 @@ async function memoryAfter(count: number): Promise<number> {
   for (let done = 0; done < count; done += 50) {
     await Promise.all(
       Array.from({ length: Math.min(50, count - done) }, () =>
-        fetch(`http://127.0.0.1:${port}/v2/request`, { method: 'POST', headers, body }).then((r) =>
-          r.arrayBuffer(),
-        ),
+        fetch(`http://127.0.0.1:${port}/v2/request`, { method: 'POST', headers, body }).then(async (r) => {
+          await r.arrayBuffer()
+          // the figure is "after `count` created requests": a refused create would make it a lie
+          if (r.status !== 201) throw new Error(`POST /v2/request answered ${r.status} during the memory run`)
+        }),
       ),
     )
   }
@@ -131,11 +133,15 @@ async function measureThroughput() {
   )
   console.log(throughputRow('GET /v1/currencies', turns.read, 0.85))
   console.log(throughputRow('POST /v2/request', turns.create, 0.5))
+  const errors = (side: 0 | 1) =>
+    [...turns.read, ...turns.create].reduce((n, pair) => n + pair[side]!.errors, 0)
+  if (errors(1)) console.log(`errors during the sandbox runs: ${errors(1)} (left out of req/s)`)
+  if (errors(0)) console.log(`errors during the bare server's runs: ${errors(0)} (left out of req/s)`)
   return turns
 }
 
 async function main() {
-  const turns = await measureThroughput()
+  await measureThroughput()
   const rssMb = await memoryAfter(10_000)
 
   const startup = await measureStartup()
@@ -147,8 +153,6 @@ async function main() {
   console.log(formatRecurringCatchUp(await measureRecurringCatchUp(10)))
   console.log(formatTerminalLogCost(await measureTerminalLogCost()))
   for (const line of formatChainRestart(await measureChainRestart(5))) console.log(line)
-  const errors = [...turns.read, ...turns.create].reduce((n, [, s]) => n + s!.errors, 0)
-  if (errors) console.log(`errors during the sandbox runs: ${errors}`)
 }
 
 const only = process.argv[2]

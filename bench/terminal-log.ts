@@ -42,7 +42,11 @@ async function withLog(sandbox: Sandbox, format: LogFormat | null, calls: number
       })
     : () => {}
   try {
-    return { us: await timeCalls(sandbox, calls), bytes: lines ? bytes / lines : 0 }
+    const us = await timeCalls(sandbox, calls)
+    // a log that wrote nothing (or not every call) would be timed as free
+    if (format && lines !== calls)
+      throw new Error(`the ${format} log wrote ${lines} lines for ${calls} calls`)
+    return { us, bytes: lines ? bytes / lines : 0 }
   } finally {
     detach()
   }

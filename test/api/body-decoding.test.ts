@@ -3,6 +3,7 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_BODY_BYTES } from '../../src/contract/neutral.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 
 let server: RunningServer
@@ -63,7 +64,7 @@ describe('request bodies over the node:http transport', () => {
     const big = Buffer.from(JSON.stringify({ amount: '1', pad: 'x'.repeat(MAX_BODY_BYTES) }))
     const answer = await post('/v2/request', 'body-decoding', [big.subarray(0, 70_000), big.subarray(70_000)])
     expect(answer.status).toBe(413)
-    expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 413 })
+    expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 413, error: 'Payload Too Large' })
   })
 
   it('answers large bodies sent together, while clients that leave mid-body are dropped', async () => {
@@ -75,6 +76,8 @@ describe('request bodies over the node:http transport', () => {
         payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
         pad: 'x'.repeat(300_000),
       })
+    const stored = () => requestState(server.sandbox.shared.tenants.get('body-decoding')).requests.size
+    const before = stored()
     // two clients send half their body and leave
     const leavers = [0, 1].map(
       () =>
@@ -107,6 +110,8 @@ describe('request bodies over the node:http transport', () => {
     const done = await answers
     expect(done.map((a) => a.status)).toEqual([201, 201, 201, 201, 201])
     expect(new Set(done.map((a) => a.body.requestId)).size).toBe(5)
+    // the leavers' half bodies created nothing
+    expect(stored()).toBe(before + 5)
   })
 
   it('answers a client that half-closes its socket right after its whole request', async () => {

@@ -3,7 +3,7 @@
 import { type Address, decodeFunctionData, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20Abi, erc20ConversionProxyAbi, ethConversionProxyAbi } from '../../src/chain/index.ts'
-import { execute, freshAddress, until } from '../support/chain.ts'
+import { execute, freshAddress, until, untilPaid } from '../support/chain.ts'
 import {
   clientOf,
   createRequestWith,
@@ -75,10 +75,7 @@ describeTransports(
       await execute(t.sandbox, pay.body.transactions, account)
       expect(await chain().balanceOf(usdc, payee)).toBe(parseUnits('100', 6))
       expect(await chain().balanceOf(usdc, feeAddress as Address)).toBeGreaterThanOrEqual(parseUnits('1', 6))
-      const { value: res } = await until(
-        () => status(apiKey, requestId),
-        (r) => r.body.hasBeenPaid,
-      )
+      const { value: res } = await untilPaid(client(), apiKey, requestId)
       expect(res.body).toMatchObject({
         status: 'paid',
         paidAmount: '100',
@@ -124,10 +121,7 @@ describeTransports(
       const after = await chain().balanceOf('native', chain().accounts[account]!.address)
       expect(before - after - receipt!.gasUsed * receipt!.effectiveGasPrice).toBe(parseEther('0.04'))
       expect(await chain().balanceOf('native', payee)).toBe(parseEther('0.04'))
-      const { value: res } = await until(
-        () => status(apiKey, requestId),
-        (r) => r.body.hasBeenPaid,
-      )
+      const { value: res } = await untilPaid(client(), apiKey, requestId)
       expect(res.body.payments).toEqual([
         expect.objectContaining({ amount: '100', paidAmount: '0.04', conversionRate: '2500' }),
       ])
@@ -201,10 +195,7 @@ describeTransports(
       expect(payA.body.transactions[0].to).not.toBe(payB.body.transactions[0].to)
       await execute(t.sandbox, payA.body.transactions, account)
       near(await chain().balanceOf('native', body.payee as Address), parseEther('0.01'))
-      await until(
-        () => status(alice, a.requestId),
-        (r) => r.body.hasBeenPaid,
-      )
+      await untilPaid(client(), alice, a.requestId)
       const reset = await client().call('DELETE', '/__sandbox/rates', { apiKey: alice })
       expect(reset.body.overridden).toEqual([])
       const again = await create(alice, { ...body, payee: freshAddress() })

@@ -3,7 +3,14 @@
 import { decodeFunctionData, encodeFunctionData, parseUnits } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
-import { type ApiTransaction, execute, freshAddress, until } from '../support/chain.ts'
+import {
+  type ApiTransaction,
+  createAndPay as createAndPayWith,
+  execute,
+  freshAddress,
+  until,
+  untilPaid,
+} from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
@@ -20,25 +27,14 @@ describeTransports(
   (client, account) => {
     const events = (apiKey: string) => t.sandbox.shared.tenants.get(apiKey).events
 
-    async function createAndPay(
+    const createAndPay = (
       apiKey: string,
       body: Record<string, unknown>,
       query: Record<string, string> = {},
-    ) {
-      const created = await client().call('POST', '/v2/request', { apiKey, body })
-      expect(created.status).toBe(201)
-      const pay = await client().call('GET', `/v2/request/${created.body.requestId}/pay`, { apiKey, query })
-      expect(pay.status).toBe(200)
-      const receipts = await execute(t.sandbox, pay.body.transactions, account)
-      return { ...(created.body as { requestId: string; paymentReference: string }), pay: pay.body, receipts }
-    }
+    ) => createAndPayWith(t.sandbox, client(), apiKey, body, account, query)
     const status = (apiKey: string, requestId: string) =>
       client().call('GET', `/v2/request/${requestId}`, { apiKey })
-    const paid = (apiKey: string, requestId: string) =>
-      until(
-        () => status(apiKey, requestId),
-        (r) => r.body.hasBeenPaid === true,
-      )
+    const paid = (apiKey: string, requestId: string) => untilPaid(client(), apiKey, requestId)
 
     it('marks an ERC-20 request paid with its transaction, payment and payment.confirmed event', async () => {
       const apiKey = newApiKey()

@@ -1,7 +1,7 @@
 // Detection does not care who sends the payment, and follows the chain when it goes back in time.
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type ApiTransaction, execute, freshAddress, payer, until } from '../support/chain.ts'
+import { type ApiTransaction, execute, freshAddress, payer, until, untilPaid } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports
@@ -67,10 +67,7 @@ describeTransports(
         await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
       }
       for (const { requestId } of [unlocked, signed]) {
-        const { value } = await until(
-          () => status(apiKey, requestId),
-          (r) => r.body.hasBeenPaid,
-        )
+        const { value } = await untilPaid(client(), apiKey, requestId)
         expect(value.body.payments).toEqual([expect.objectContaining({ amount: '3', payer: from })])
       }
     })
@@ -81,10 +78,7 @@ describeTransports(
       const test = t.sandbox.chain!.testClient
       const before = await test.snapshot()
       await execute(t.sandbox, transactions, account)
-      await until(
-        () => status(apiKey, requestId),
-        (r) => r.body.hasBeenPaid,
-      )
+      await untilPaid(client(), apiKey, requestId)
       // A revert that keeps the payment's block changes nothing.
       const after = await test.snapshot()
       await test.mine({ blocks: 3 })
@@ -105,10 +99,7 @@ describeTransports(
       })
 
       await execute(t.sandbox, transactions, account)
-      const { value: paid } = await until(
-        () => status(apiKey, requestId),
-        (r) => r.body.hasBeenPaid,
-      )
+      const { value: paid } = await untilPaid(client(), apiKey, requestId)
       expect(paid.body.payments).toHaveLength(1)
       expect(paid.body.paidAmount).toBe('3')
     })

@@ -1,7 +1,7 @@
 // GET /v2/payments finds the caller's detected payments by transaction, wallet, reference, request, type,
 // currencies and dates, newest first, with the documented pagination and 400s.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { execute, freshAddress, until } from '../support/chain.ts'
+import { createAndPay, freshAddress, untilPaid } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
@@ -46,17 +46,16 @@ describeTransports(
         },
       ]
       for (const body of bodies) {
-        const created = await client().call('POST', '/v2/request', { apiKey, body })
-        const pay = await client().call('GET', `/v2/request/${created.body.requestId}/pay`, {
+        const { requestId, paymentReference, receipts } = await createAndPay(
+          t.sandbox,
+          client(),
           apiKey,
-          query: { feePercentage: '1', feeAddress: '0x1111111111111111111111111111111111111111' },
-        })
-        const receipts = await execute(t.sandbox, pay.body.transactions, account)
-        made.push({ ...created.body, txHash: receipts.at(-1)!.transactionHash })
-        await until(
-          () => client().call('GET', `/v2/request/${created.body.requestId}`, { apiKey }),
-          (r) => r.body.hasBeenPaid,
+          body,
+          account,
+          { feePercentage: '1', feeAddress: '0x1111111111111111111111111111111111111111' },
         )
+        made.push({ requestId, paymentReference, txHash: receipts.at(-1)!.transactionHash })
+        await untilPaid(client(), apiKey, requestId)
       }
     })
 

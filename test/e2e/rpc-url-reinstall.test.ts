@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AnvilProcess, spawnAnvil } from '../../src/chain/anvil.ts'
 import { hasCode } from '../../src/chain/index.ts'
-import { execute, freshAddress, until } from '../support/chain.ts'
+import { createAndPay, freshAddress, until, untilPaid } from '../support/chain.ts'
 import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 const SEPOLIA = 11155111
@@ -43,21 +43,13 @@ describe('a dev node reset under --rpc-url', () => {
     expect(logged.some((m) => /lost the contracts/.test(m))).toBe(true)
 
     const apiKey = newApiKey()
-    const created = await client.call('POST', '/v2/request', {
+    const { requestId } = await createAndPay(
+      t.sandbox,
+      client,
       apiKey,
-      body: {
-        amount: '3',
-        invoiceCurrency: 'FAU-sepolia',
-        paymentCurrency: 'FAU-sepolia',
-        payee: freshAddress(),
-      },
-    })
-    const pay = await client.call('GET', `/v2/request/${created.body.requestId}/pay`, { apiKey })
-    await execute(t.sandbox, pay.body.transactions, 2)
-    await until(
-      () => client.call('GET', `/v2/request/${created.body.requestId}`, { apiKey }),
-      (r) => r.body.hasBeenPaid,
-      { timeoutMs: 10_000 },
+      { amount: '3', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia', payee: freshAddress() },
+      2,
     )
+    await untilPaid(client, apiKey, requestId, { timeoutMs: 10_000 })
   })
 })

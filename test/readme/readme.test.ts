@@ -130,6 +130,18 @@ describe('README.md', () => {
     )
   })
 
+  it('finds the samples it runs, and each expected output names a sample that is still there', () => {
+    // the runs below are it.each over these lists: an empty list (a changed fence) would run nothing and pass
+    expect(shellBlocks.length).toBeGreaterThan(0)
+    expect(runnable.length).toBeGreaterThan(0)
+    expect(tsBlocks.filter(scenarioFile)).toHaveLength(1)
+    for (const [marker] of prints)
+      expect(
+        runnable.filter((b) => b.code.includes(marker)),
+        `no runnable sample has ${marker}`,
+      ).toHaveLength(1)
+  })
+
   it('quotes every URL that carries a ? in its shell samples (zsh expands it otherwise)', () => {
     for (const block of blocks.filter((b) => b.lang === 'sh'))
       for (const match of block.code.matchAll(/https?:\/\/[^\s'"]*\?/g))

@@ -12,8 +12,10 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { sendApiTransactions } from '../../src/chain/index.ts'
 import type { Sandbox } from '../../src/sandbox.ts'
+import { type ApiClient, createRequestWith } from './clients.ts'
+import { until, type WaitOptions } from './wait.ts'
 
-export { until } from './wait.ts'
+export { until }
 
 /** A transaction as the pay endpoints return it. */
 export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } }
@@ -49,4 +51,32 @@ export async function execute(
 ): Promise<TransactionReceipt[]> {
   const chain = sandbox.chain!
   return sendApiTransactions(chain, chain.accounts[index]!.privateKey, transactions, { pollingInterval: 5 })
+}
+
+/**
+ * Creates a request through `client`, asks its calldata (GET /v2/request/{id}/pay with `query`) and sends it from
+ * default account `index`; throws unless the create answers 201 and the pay 200.
+ */
+export async function createAndPay(
+  sandbox: Sandbox,
+  client: ApiClient,
+  apiKey: string,
+  body: Record<string, unknown>,
+  index: number,
+  query: Record<string, string> = {},
+) {
+  const created = await createRequestWith(client, apiKey, body)
+  const pay = await client.call('GET', `/v2/request/${created.requestId}/pay`, { apiKey, query })
+  if (pay.status !== 200) throw new Error(`GET /v2/request/{id}/pay answered ${pay.status}: ${pay.text}`)
+  const receipts = await execute(sandbox, pay.body.transactions, index)
+  return { ...created, pay: pay.body, receipts }
+}
+
+/** Polls GET /v2/request/{requestId} until the detector has marked it paid (hasBeenPaid true). */
+export function untilPaid(client: ApiClient, apiKey: string, requestId: string, options?: WaitOptions) {
+  return until(
+    () => client.call('GET', `/v2/request/${requestId}`, { apiKey }),
+    (r) => r.body.hasBeenPaid === true,
+    { what: `request ${requestId} paid`, ...options },
+  )
 }

@@ -114,13 +114,15 @@ export async function startTransports(
 export const TRANSPORTS = ['http', 'msw'] as const
 export type TransportName = (typeof TRANSPORTS)[number]
 
-/** Creates a request through `client` (POST /v2/request) and answers its ids. */
+/** Creates a request through `client` (POST /v2/request) and answers its ids; throws (with the answer) unless 201. */
 export async function createRequestWith(
   client: ApiClient,
   apiKey: string,
   body: Record<string, unknown>,
 ): Promise<{ requestId: string; paymentReference: string }> {
-  return (await client.call('POST', '/v2/request', { apiKey, body })).body
+  const res = await client.call('POST', '/v2/request', { apiKey, body })
+  if (res.status !== 201) throw new Error(`POST /v2/request answered ${res.status}: ${res.text}`)
+  return res.body
 }
 
 /** The client of one transport of a running `Transports`. */

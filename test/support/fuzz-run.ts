@@ -42,8 +42,10 @@ async function prepare(sandbox: Sandbox): Promise<FuzzIds> {
       payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
     }),
   })
-  const body = created.body as { requestId?: string; paymentReference?: string }
-  return { apiKey, values: [body.requestId, body.paymentReference].filter((v): v is string => !!v) }
+  // without a real record the generated paths would never name one, and the fuzz would miss every found-record path
+  if (created.status !== 201) throw new Error(`fuzz setup: POST /v2/request answered ${created.status}`)
+  const body = created.body as { requestId: string; paymentReference: string }
+  return { apiKey, values: [body.requestId, body.paymentReference] }
 }
 
 const paramArb = (ids: FuzzIds) =>
