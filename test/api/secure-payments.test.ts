@@ -306,6 +306,20 @@ describeTransports(
         query: { wallet: payerAddress() },
       })
       expect(batchPay.status).toBe(200)
+      expect(batchPay.body.metadata).toEqual({
+        hasEnoughBalance: true,
+        hasEnoughGas: true,
+        canMakePayment: true,
+      })
+      const broke = await client().call('GET', `/v2/secure-payments/${batch.body.token}/pay`, {
+        apiKey: null,
+        query: { wallet: freshAddress() },
+      })
+      expect(broke.body.metadata).toEqual({
+        hasEnoughBalance: false,
+        hasEnoughGas: false,
+        canMakePayment: false,
+      })
       await execute(
         t.sandbox,
         [...batchPay.body.ERC20ApprovalTransactions.map(zeroValue), batchPay.body.batchPaymentTransaction],
@@ -342,6 +356,7 @@ describeTransports(
         query: { wallet: payerAddress() },
       })
       expect(multicallPay.status).toBe(200)
+      expect(multicallPay.body.metadata).toMatchObject({ canMakePayment: true })
       await execute(
         t.sandbox,
         [
