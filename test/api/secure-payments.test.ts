@@ -452,5 +452,33 @@ describeTransports(
       )
       expect(wrongChain.status).toBe(400)
     })
+
+    it('has the test wallet send only what /pay answers, value included', async () => {
+      const apiKey = newApiKey()
+      const created = await create(apiKey, {
+        requests: [{ payee: freshAddress(), currency: 'ETH-sepolia-sepolia', amount: '0.01' }],
+      })
+      expect(created.status).toBe(201)
+      const { token } = created.body
+      const testWallet = t.sandbox.chain!.accounts[9]!.address
+      const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
+        apiKey: null,
+        query: { wallet: testWallet },
+      })
+      const payment = pay.body.transactions.at(-1)
+      const send = (transaction: unknown) =>
+        client().call('POST', `/__sandbox/secure-payments/${token}/test-wallet/send`, {
+          apiKey: null,
+          body: { transaction },
+        })
+      const more = await send({ ...payment, value: (10n ** 18n).toString() })
+      expect(more.status).toBe(400)
+      expect(more.body.message).toBe('The test wallet only sends the transactions /pay returns for this link')
+      const garbage = await send({ ...payment, value: 'lots' })
+      expect(garbage.status).toBe(400)
+      const sent = await send(payment)
+      expect(sent.status).toBe(201)
+      expect(sent.body.txHash).toMatch(/^0x[0-9a-f]{64}$/)
+    })
   },
 )
