@@ -453,6 +453,50 @@ describeTransports(
       expect(wrongChain.status).toBe(400)
     })
 
+    it('refuses an expired multicall payout on every token route', async () => {
+      const apiKey = newApiKey()
+      const payout = () =>
+        client().call('POST', '/v2/secure-payments/payouts', {
+          apiKey,
+          body: {
+            recipient: freshAddress(),
+            creatorWalletAddress: payerAddress(),
+            network: 'sepolia',
+            currency: 'FAU-sepolia',
+            amount: '1',
+          },
+        })
+      const [a, b] = await Promise.all([payout(), payout()])
+      const multicall = await client().call('POST', '/v2/secure-payments/multicall-payouts', {
+        apiKey,
+        body: { childTokens: [a!.body.token, b!.body.token] },
+      })
+      expect(multicall.status).toBe(201)
+      const pay = () =>
+        client().call('GET', `/v2/secure-payments/${multicall.body.token}/pay`, {
+          apiKey: null,
+          query: { wallet: payerAddress() },
+        })
+      expect((await pay()).status).toBe(200)
+      await client().call('POST', '/__sandbox/clock/advance', {
+        apiKey,
+        body: { seconds: 7 * 24 * 3600 + 1 },
+      })
+      const expired = await pay()
+      expect(expired.status).toBe(403)
+      expect(expired.body.message).toBe('Secure payment token expired or invalid status')
+      const shown = await client().call('GET', `/v2/secure-payments/${multicall.body.token}`, {
+        apiKey: null,
+      })
+      expect(shown.status).toBe(403)
+      const sent = await client().call(
+        'POST',
+        `/__sandbox/secure-payments/${multicall.body.token}/test-wallet/send`,
+        { apiKey: null, body: { transaction: { to: FAU, data: '0x', value: '0' } } },
+      )
+      expect(sent.status).toBe(403)
+    })
+
     it('has the test wallet send only what /pay answers, value included', async () => {
       const apiKey = newApiKey()
       const created = await create(apiKey, {

@@ -19,7 +19,7 @@ import { recordUserEvent } from './events.ts'
 import { findLink, payableLink } from './model.ts'
 import { SECURE_PAGE, securePageAsset } from './page/page.ts'
 import { multicallCalldata, securePaymentCalldata } from './pay.ts'
-import { findMulticall } from './payouts.ts'
+import { findMulticall, payableMulticall } from './payouts.ts'
 import { type SecurePaymentRecord, UserEventBody } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
@@ -158,7 +158,7 @@ export const securePageRoutes = [
     params: z.object({ token: z.string().min(1) }),
     body: z.object({ transaction: Transaction }),
     async handler(ctx, { params, body }) {
-      const multicall = findMulticall(ctx, params.token)
+      const multicall = payableMulticall(ctx, params.token)
       const { world, link } = multicall
         ? { world: multicall.world, link: pageLinks(ctx, params.token).links[0]! }
         : payableLink(ctx, params.token)

@@ -6,8 +6,14 @@
 import { formatWad, toWad } from '../../contract/decimal.ts'
 import type { World } from '../../contract/world.ts'
 import { createRequest, isFullyPaid } from '../requests/index.ts'
+import { inWorld } from '../services.ts'
 import type { Ctx, SecureServices } from './context.ts'
-import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
+import {
+  SecurePaymentCompletedError,
+  SecurePaymentNotFoundError,
+  SecurePaymentRequestError,
+  SecurePaymentUnavailableError,
+} from './errors.ts'
 import { LINK_LIFETIME_MS, linkRequests, linkStatus, storeLink } from './model.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
@@ -125,6 +131,20 @@ export function findMulticall(
     if (record) return { world, record }
   }
   return undefined
+}
+
+/**
+ * The multicall payout of a token route, refused like a link when it cannot be paid (409 once every child is
+ * paid, 403 past its expiry on the owner's clock); undefined when the token names no multicall payout.
+ */
+export function payableMulticall(shared: SecureServices, token: string) {
+  const found = findMulticall(shared, token)
+  if (!found) return undefined
+  const state = multicallState(inWorld(shared, found.world), token)
+  if (state.status === 'completed') throw new SecurePaymentCompletedError()
+  if (found.world.clock.now().getTime() >= Date.parse(found.record.expiresAt))
+    throw new SecurePaymentUnavailableError()
+  return { ...found, state }
 }
 
 /** The requests of a multicall payout's children still to pay, in order (what one batchPayments pays). */
