@@ -50,6 +50,14 @@ function ownPendingPayout(ctx: Ctx, token: string): SecurePaymentRecord {
   return link
 }
 
+/** Payouts paid by one batchPayments transaction share one network and one fee (400 otherwise). */
+function oneNetworkAndFee(links: SecurePaymentRecord[], what: string): void {
+  if (new Set(links.map((l) => l.network)).size > 1)
+    throw new SecurePaymentRequestError(`All payouts of ${what} must be on the same network`)
+  if (new Set(links.map((l) => `${l.feePercentage}:${l.feeAddress}`)).size > 1)
+    throw new SecurePaymentRequestError(`All payouts of ${what} must carry the same fee`)
+}
+
 /** `POST /v2/secure-payments/batch-payouts`: one batch link over pending payout links on one network. */
 export async function createBatchPayoutLink(
   ctx: Ctx,
@@ -58,10 +66,7 @@ export async function createBatchPayoutLink(
   if (new Set(body.tokens).size !== body.tokens.length)
     throw new SecurePaymentRequestError('tokens must not repeat')
   const links = body.tokens.map((t) => ownPendingPayout(ctx, t))
-  if (new Set(links.map((l) => l.network)).size > 1)
-    throw new SecurePaymentRequestError('All payouts of a batch must be on the same network')
-  const fees = new Set(links.map((l) => `${l.feePercentage}:${l.feeAddress}`))
-  if (fees.size > 1) throw new SecurePaymentRequestError('All payouts of a batch must carry the same fee')
+  oneNetworkAndFee(links, 'a batch')
   const requests = links.flatMap((l) => linkRequests(ctx.world, l))
   const first = links[0]!
   const batch = await storeLink(
@@ -93,11 +98,7 @@ export async function createMulticall(
   if (new Set(body.childTokens).size !== body.childTokens.length)
     throw new SecurePaymentRequestError('childTokens must not repeat')
   const children = body.childTokens.map((t) => ownPendingPayout(ctx, t))
-  // paid as one batchPayments transaction: one network, one fee
-  if (new Set(children.map((l) => l.network)).size > 1)
-    throw new SecurePaymentRequestError('All payouts of a multicall payout must be on the same network')
-  if (new Set(children.map((l) => `${l.feePercentage}:${l.feeAddress}`)).size > 1)
-    throw new SecurePaymentRequestError('All payouts of a multicall payout must carry the same fee')
+  oneNetworkAndFee(children, 'a multicall payout')
   const now = ctx.world.clock.now()
   const record = await securePaymentState(ctx.world).multicallPayouts.insert({
     token: ctx.ids.ulid(now.getTime()),
