@@ -219,6 +219,13 @@ describeTransports(
         query: { wallet: payerAddress() },
       })
       expect(refused.status).toBe(403)
+      // the payer recorded by /intent is a wallet address or nothing
+      const notAWallet = await client().call('POST', `/v2/secure-payments/${created.body.token}/intent`, {
+        apiKey: null,
+        body: { txHash: `0x${'ab'.repeat(32)}`, chain: 'ETHEREUM', token: 'USDC', payerAddress: 'nobody' },
+      })
+      expect(notAWallet.status).toBe(400)
+      expect(JSON.stringify(notAWallet.body)).toContain('payerAddress')
       const rejected = await client().call(
         'POST',
         `/__sandbox/secure-payments/${created.body.token}/user-events`,
