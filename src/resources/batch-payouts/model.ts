@@ -18,7 +18,8 @@ import type { Uses } from '../services.ts'
 import { BatchNotPossibleError, MixedNetworksError } from './errors.ts'
 import type { BatchPayoutBody, BatchPayoutResponse } from './schema.ts'
 
-type Ctx = Uses<
+/** The services a batch payout uses (its route declares the same). */
+export type BatchServiceNames =
   | 'chains'
   | 'conversion'
   | 'currencies'
@@ -27,7 +28,7 @@ type Ctx = Uses<
   | 'networks'
   | 'offrampAddress'
   | 'paymentReferences'
->
+type Ctx = Uses<BatchServiceNames>
 
 /** paymentNetworkId values of BatchConversionPayments.batchPayments. */
 const BATCH_MULTI_ERC20 = 2n
