@@ -132,6 +132,7 @@ describeTransports(
         token,
         status: 'completed',
         blockReason: 'already_paid',
+        executionKind: 'evm_same_chain',
         payerAddress: expect.any(String),
       })
       expect(world.events.map((e) => e.type)).toContain('payment.confirmed')

@@ -225,7 +225,15 @@ export const SecurePaymentRecord = z.object({
   payerAddress: z.string().nullable(),
   /** a batch link that replaced this one (its token), when this single payout was combined */
   combinedInto: z.string().nullable(),
-  intents: z.array(z.object({ intentId: z.string(), txHash: z.string().nullable(), chain: z.string() })),
+  /** executions recorded by /intent; `executionKind` is cross-chain for a signed intent (absent in older state) */
+  intents: z.array(
+    z.object({
+      intentId: z.string(),
+      txHash: z.string().nullable(),
+      chain: z.string(),
+      executionKind: z.enum(['evm_same_chain', 'evm_cross_chain']).optional(),
+    }),
+  ),
 })
 export type SecurePaymentRecord = z.infer<typeof SecurePaymentRecord>
 
