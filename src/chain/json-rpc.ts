@@ -54,7 +54,10 @@ export function jsonRpc(rpcUrl: string): JsonRpcCall {
         (res) => {
           const chunks: Buffer[] = []
           res.on('data', (chunk: Buffer) => chunks.push(chunk))
-          res.on('error', reject)
+          res.on('error', (error) => {
+            clearTimeout(timer)
+            reject(error)
+          })
           res.on('end', () => {
             clearTimeout(timer)
             let answer: { result?: T; error?: { code?: number; message?: string; data?: unknown } }

@@ -5,7 +5,6 @@
 // are gone, `reinstall` puts them back.
 import type { Address } from 'viem'
 import { type AnvilProcess, spawnAnvil } from './anvil.ts'
-import { type JsonRpcCall, jsonRpc } from './json-rpc.ts'
 import type { StartedChain } from './start-chain.ts'
 
 /** What GET /__sandbox/health reports of one chain. */
@@ -52,16 +51,8 @@ export interface ChainSupervisor {
   stop(): Promise<void>
 }
 
-const callers = new Map<string, JsonRpcCall>()
-/** One JSON-RPC call to `url` (the chain's, or a restarted anvil's on the same port). */
-function rpc<T>(url: string, method: string, params: unknown[] = [], timeoutMs = 2000): Promise<T> {
-  let call = callers.get(url)
-  if (!call) {
-    call = jsonRpc(url)
-    callers.set(url, call)
-  }
-  return call<T>(method, params, timeoutMs)
-}
+// the restarted anvil listens on the chain's own port: the chain's JSON-RPC caller reaches it
+const PROBE_MS = 2000
 
 /** Whether a contract is deployed at `address` (health checks a dev node under --rpc-url was not reset). */
 export async function hasCode(
@@ -99,10 +90,10 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
   let waiters: (() => void)[] = []
 
   async function save(force = false): Promise<void> {
-    const block = await rpc<string>(chain.rpcUrl, 'eth_blockNumber')
+    const block = await chain.rpc<string>('eth_blockNumber', [], PROBE_MS)
     // a chain that made no block may still have changed (faucet ETH, admin calls): saved every 5 s anyway
     if (!force && block === savedBlock && Date.now() - (savedAt?.getTime() ?? 0) < 5 * saveMs) return
-    state = await rpc<string>(chain.rpcUrl, 'anvil_dumpState', [], 10_000)
+    state = await chain.rpc<string>('anvil_dumpState', [], 10_000)
     savedBlock = block
     savedAt = new Date()
   }
@@ -117,7 +108,7 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
     }
     try {
       const next = await spawnAnvil({ chainId: chain.chainId, port })
-      if (state) await rpc(next.rpcUrl, 'anvil_loadState', [state], 10_000)
+      if (state) await chain.rpc('anvil_loadState', [state], 10_000)
       restarted = next
       pid = next.pid
       chain.pid = next.pid
@@ -190,10 +181,10 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
     savedState: () => state,
     save: () => save(true),
     async restore(saved) {
-      await rpc(chain.rpcUrl, 'anvil_loadState', [saved], 30_000)
+      await chain.rpc('anvil_loadState', [saved], 30_000)
       state = saved
       savedAt = new Date()
-      savedBlock = await rpc<string>(chain.rpcUrl, 'eth_blockNumber')
+      savedBlock = await chain.rpc<string>('eth_blockNumber', [], PROBE_MS)
     },
     ready: () => (degraded ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     async stop() {
