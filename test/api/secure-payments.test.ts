@@ -132,6 +132,7 @@ describeTransports(
         token,
         status: 'completed',
         blockReason: 'already_paid',
+        executionKind: 'evm_same_chain',
         payerAddress: expect.any(String),
       })
       expect(world.events.map((e) => e.type)).toContain('payment.confirmed')
@@ -219,6 +220,13 @@ describeTransports(
         query: { wallet: payerAddress() },
       })
       expect(refused.status).toBe(403)
+      // the payer recorded by /intent is a wallet address or nothing
+      const notAWallet = await client().call('POST', `/v2/secure-payments/${created.body.token}/intent`, {
+        apiKey: null,
+        body: { txHash: `0x${'ab'.repeat(32)}`, chain: 'ETHEREUM', token: 'USDC', payerAddress: 'nobody' },
+      })
+      expect(notAWallet.status).toBe(400)
+      expect(JSON.stringify(notAWallet.body)).toContain('payerAddress')
       const rejected = await client().call(
         'POST',
         `/__sandbox/secure-payments/${created.body.token}/user-events`,
@@ -306,6 +314,20 @@ describeTransports(
         query: { wallet: payerAddress() },
       })
       expect(batchPay.status).toBe(200)
+      expect(batchPay.body.metadata).toEqual({
+        hasEnoughBalance: true,
+        hasEnoughGas: true,
+        canMakePayment: true,
+      })
+      const broke = await client().call('GET', `/v2/secure-payments/${batch.body.token}/pay`, {
+        apiKey: null,
+        query: { wallet: freshAddress() },
+      })
+      expect(broke.body.metadata).toEqual({
+        hasEnoughBalance: false,
+        hasEnoughGas: false,
+        canMakePayment: false,
+      })
       await execute(
         t.sandbox,
         [...batchPay.body.ERC20ApprovalTransactions.map(zeroValue), batchPay.body.batchPaymentTransaction],
@@ -342,6 +364,7 @@ describeTransports(
         query: { wallet: payerAddress() },
       })
       expect(multicallPay.status).toBe(200)
+      expect(multicallPay.body.metadata).toMatchObject({ canMakePayment: true })
       await execute(
         t.sandbox,
         [
@@ -436,6 +459,78 @@ describeTransports(
         },
       )
       expect(wrongChain.status).toBe(400)
+    })
+
+    it('refuses an expired multicall payout on every token route', async () => {
+      const apiKey = newApiKey()
+      const payout = () =>
+        client().call('POST', '/v2/secure-payments/payouts', {
+          apiKey,
+          body: {
+            recipient: freshAddress(),
+            creatorWalletAddress: payerAddress(),
+            network: 'sepolia',
+            currency: 'FAU-sepolia',
+            amount: '1',
+          },
+        })
+      const [a, b] = await Promise.all([payout(), payout()])
+      const multicall = await client().call('POST', '/v2/secure-payments/multicall-payouts', {
+        apiKey,
+        body: { childTokens: [a!.body.token, b!.body.token] },
+      })
+      expect(multicall.status).toBe(201)
+      const pay = () =>
+        client().call('GET', `/v2/secure-payments/${multicall.body.token}/pay`, {
+          apiKey: null,
+          query: { wallet: payerAddress() },
+        })
+      expect((await pay()).status).toBe(200)
+      await client().call('POST', '/__sandbox/clock/advance', {
+        apiKey,
+        body: { seconds: 7 * 24 * 3600 + 1 },
+      })
+      const expired = await pay()
+      expect(expired.status).toBe(403)
+      expect(expired.body.message).toBe('Secure payment token expired or invalid status')
+      const shown = await client().call('GET', `/v2/secure-payments/${multicall.body.token}`, {
+        apiKey: null,
+      })
+      expect(shown.status).toBe(403)
+      const sent = await client().call(
+        'POST',
+        `/__sandbox/secure-payments/${multicall.body.token}/test-wallet/send`,
+        { apiKey: null, body: { transaction: { to: FAU, data: '0x', value: '0' } } },
+      )
+      expect(sent.status).toBe(403)
+    })
+
+    it('has the test wallet send only what /pay answers, value included', async () => {
+      const apiKey = newApiKey()
+      const created = await create(apiKey, {
+        requests: [{ payee: freshAddress(), currency: 'ETH-sepolia-sepolia', amount: '0.01' }],
+      })
+      expect(created.status).toBe(201)
+      const { token } = created.body
+      const testWallet = t.sandbox.chain!.accounts[9]!.address
+      const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
+        apiKey: null,
+        query: { wallet: testWallet },
+      })
+      const payment = pay.body.transactions.at(-1)
+      const send = (transaction: unknown) =>
+        client().call('POST', `/__sandbox/secure-payments/${token}/test-wallet/send`, {
+          apiKey: null,
+          body: { transaction },
+        })
+      const more = await send({ ...payment, value: (10n ** 18n).toString() })
+      expect(more.status).toBe(400)
+      expect(more.body.message).toBe('The test wallet only sends the transactions /pay returns for this link')
+      const garbage = await send({ ...payment, value: 'lots' })
+      expect(garbage.status).toBe(400)
+      const sent = await send(payment)
+      expect(sent.status).toBe(201)
+      expect(sent.body.txHash).toMatch(/^0x[0-9a-f]{64}$/)
     })
   },
 )

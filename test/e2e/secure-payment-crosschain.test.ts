@@ -64,6 +64,12 @@ describeTransports(
       expect((await client().call('GET', `/v2/request/${requestIds[0]}`, { apiKey })).body.hasBeenPaid).toBe(
         true,
       )
+      const byRequest = await client().call('GET', '/v2/secure-payments', {
+        apiKey,
+        query: { requestId: requestIds[0] },
+      })
+      expect(byRequest.body).toMatchObject({ status: 'completed', executionKind: 'evm_cross_chain' })
+      assertMatchesDocument('v2', 'GET', '/v2/secure-payments', 200, byRequest.body)
     })
   },
 )

@@ -6,7 +6,7 @@
 // transaction is answered as `batchPaymentTransaction`, the key of the service's examples and of real clients,
 // not the `ERC20BatchPaymentTransaction`/`ETHBatchPaymentTransaction` of its schema.
 import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem'
-import { batchConversionPaymentsAbi, erc20Abi } from '../../chain/index.ts'
+import { batchConversionPaymentsAbi, currentGasPrice, erc20Abi } from '../../chain/index.ts'
 import { bigNumberJson, feeUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
@@ -18,7 +18,8 @@ import type { Uses } from '../services.ts'
 import { BatchNotPossibleError, MixedNetworksError } from './errors.ts'
 import type { BatchPayoutBody, BatchPayoutResponse } from './schema.ts'
 
-type Ctx = Uses<
+/** The services a batch payout uses (its route declares the same). */
+export type BatchServiceNames =
   | 'chains'
   | 'conversion'
   | 'currencies'
@@ -27,11 +28,20 @@ type Ctx = Uses<
   | 'networks'
   | 'offrampAddress'
   | 'paymentReferences'
->
+type Ctx = Uses<BatchServiceNames>
 
 /** paymentNetworkId values of BatchConversionPayments.batchPayments. */
 const BATCH_MULTI_ERC20 = 2n
 const BATCH_NATIVE = 3n
+/** Gas the sandbox budgets per step when it checks a batch payer's funding (approve, then one batchPayments). */
+const GAS = { approve: 60_000n, batch: 250_000n }
+
+/** Whether the payer can fund a batch: token balances, native value, and gas for the approvals + batch. */
+export interface BatchFunding {
+  hasEnoughBalance: boolean
+  hasEnoughGas: boolean
+  canMakePayment: boolean
+}
 
 interface RequestDetail {
   recipient: Address
@@ -101,6 +111,25 @@ function batchContract(ctx: Ctx, network: string): Address {
 
 /** Creates (or reads) the requests of a batch and answers its approvals and its one batchPayments transaction. */
 export async function buildBatchPayout(ctx: Ctx, body: BatchPayoutBody): Promise<BatchPayoutResponse> {
+  return (await planBatchPayout(ctx, body)).response
+}
+
+/**
+ * The batch of buildBatchPayout with the payer's funding read from the chain (`body.payer`'s balances; without a
+ * payer or a live chain, nothing can be read and the funding is reported true, as on the pay route).
+ */
+export async function buildFundedBatchPayout(
+  ctx: Ctx,
+  body: BatchPayoutBody,
+): Promise<BatchPayoutResponse & { metadata: BatchFunding }> {
+  const { response, funding } = await planBatchPayout(ctx, body)
+  return { ...response, metadata: funding }
+}
+
+async function planBatchPayout(
+  ctx: Ctx,
+  body: BatchPayoutBody,
+): Promise<{ response: BatchPayoutResponse; funding: BatchFunding }> {
   const existing = body.requestIds ? existingRequests(ctx, body.requestIds) : []
   const network = batchNetwork(ctx, body, existing)
   const to = batchContract(ctx, network)
@@ -159,9 +188,23 @@ export async function buildBatchPayout(ctx: Ctx, body: BatchPayoutBody): Promise
     // No USD paths: the fee limit is skipped (native batches need an empty list; the sandbox's batch fee is 0).
     args: [metaDetails, [], feeAddress],
   })
+  let hasEnoughBalance = true
+  let hasEnoughGas = true
+  if (chain && payer) {
+    const [native, gasPrice, ...tokens] = await Promise.all([
+      chain.balanceOf('native', payer),
+      currentGasPrice(chain),
+      ...[...perToken].map(async ([token, needed]) => (await chain.balanceOf(token, payer)) >= needed),
+    ])
+    hasEnoughBalance = native >= value && tokens.every(Boolean)
+    hasEnoughGas = native >= value + (BigInt(approvals.length) * GAS.approve + GAS.batch) * gasPrice
+  }
   for (const record of records) await startListening(ctx, record)
   return {
-    ERC20ApprovalTransactions: approvals,
-    batchPaymentTransaction: { data, to, value: bigNumberJson(value) },
+    response: {
+      ERC20ApprovalTransactions: approvals,
+      batchPaymentTransaction: { data, to, value: bigNumberJson(value) },
+    },
+    funding: { hasEnoughBalance, hasEnoughGas, canMakePayment: hasEnoughBalance && hasEnoughGas },
   }
 }

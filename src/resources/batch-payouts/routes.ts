@@ -1,21 +1,9 @@
 import { routesUsing } from '../../contract/route.ts'
 import type { Services } from '../services.ts'
-import { buildBatchPayout } from './model.ts'
+import { type BatchServiceNames, buildBatchPayout } from './model.ts'
 import { BatchPayoutBody, BatchPayoutResponse } from './schema.ts'
 
-const defineRoute =
-  routesUsing<
-    Services<
-      | 'chains'
-      | 'conversion'
-      | 'currencies'
-      | 'events'
-      | 'ids'
-      | 'networks'
-      | 'offrampAddress'
-      | 'paymentReferences'
-    >
-  >()
+const defineRoute = routesUsing<Services<BatchServiceNames>>()
 
 /** Routes of batch payouts: several requests paid in one BatchConversionPayments transaction. */
 export const batchPayoutRoutes = [

@@ -107,7 +107,8 @@ export function lookupBody(
     feePlan: link.feePlan,
     network: link.network,
     currency: link.currency,
-    executionKind: 'evm_same_chain' as const,
+    // how the latest recorded execution ran (same-chain until one is recorded)
+    executionKind: link.intents.at(-1)?.executionKind ?? ('evm_same_chain' as const),
     identityMode: link.clientId ? ('client_id' as const) : ('manual_dashboard' as const),
     clientId: link.clientId,
     branding: {

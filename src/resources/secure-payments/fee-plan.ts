@@ -4,6 +4,7 @@
 // amount). USD values come from the sandbox's rates (a stablecoin without a rate counts 1:1).
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { formatWadFixed, mulWad, toWad } from '../../contract/decimal.ts'
+import { effectiveFee } from '../client-ids/index.ts'
 import type { Ctx } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'
 import type { FeePlan } from './schema.ts'
@@ -78,12 +79,12 @@ export function previewFeePlan(
     ctx.currencies.all.find((c) => c.symbol === body.currency && c.type !== 'ISO4217')
   if (!currency || currency.type === 'ISO4217')
     throw new SecurePaymentRequestError(`Unsupported currency ${body.currency}`)
-  const fee = ctx.caller?.clientId
+  const fee = effectiveFee(ctx, {}) // the fee creation would apply: the caller's client-ID fee, if any
   return feePlanOf(ctx, {
     amounts: [{ amount: body.amount, currency: currency.id }],
     flow: body.flow,
-    feePercentage: fee?.feePercentage ?? null,
-    feeAddress: fee?.feeAddress ?? null,
+    feePercentage: fee.feePercentage ?? null,
+    feeAddress: fee.feeAddress ?? null,
     ...(body.defaultFeeBearer ? { defaultFeeBearer: body.defaultFeeBearer } : {}),
   })
 }

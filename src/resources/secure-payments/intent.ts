@@ -44,7 +44,13 @@ export async function recordIntent(
   }
   for (const record of records) await startListening(owner, record)
   await securePaymentState(world).securePayments.update(link.token, (draft) => {
-    draft.intents.push({ intentId, txHash: body.txHash ?? body.safeTxHash ?? null, chain: body.chain })
+    draft.intents.push({
+      intentId,
+      txHash: body.txHash ?? body.safeTxHash ?? null,
+      chain: body.chain,
+      // the sandbox's only cross-chain execution is the signed intent; a hash is paid on the link's own chain
+      executionKind: body.signedPaymentIntent ? 'evm_cross_chain' : 'evm_same_chain',
+    })
     if (body.payerAddress) draft.payerAddress ??= body.payerAddress
   })
   return {

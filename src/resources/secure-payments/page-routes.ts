@@ -4,7 +4,7 @@
 // transactions the sandbox sends through the chain (one at a time per chain); no key ever reaches the browser.
 
 import { z } from 'zod'
-import { type LiveChain, sendApiTransactions, serialQueue } from '../../chain/index.ts'
+import { type ApiTransaction, type LiveChain, sendApiTransactions, serialQueue } from '../../chain/index.ts'
 import { Address } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError } from '../../contract/sandbox-error.ts'
@@ -19,7 +19,7 @@ import { recordUserEvent } from './events.ts'
 import { findLink, payableLink } from './model.ts'
 import { SECURE_PAGE, securePageAsset } from './page/page.ts'
 import { multicallCalldata, securePaymentCalldata } from './pay.ts'
-import { findMulticall } from './payouts.ts'
+import { findMulticall, payableMulticall } from './payouts.ts'
 import { type SecurePaymentRecord, UserEventBody } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
@@ -49,11 +49,11 @@ function pageLinks(shared: SecureServices, token: string): { world: World; links
 }
 
 /** Every transaction of a /pay answer (same-chain list, or a batch's approvals and its batchPayments). */
-function transactionsOf(answer: object): { to: string; data: string }[] {
+function transactionsOf(answer: object): ApiTransaction[] {
   const a = answer as {
-    transactions?: { to: string; data: string }[]
-    ERC20ApprovalTransactions?: { to: string; data: string }[]
-    batchPaymentTransaction?: { to: string; data: string }
+    transactions?: ApiTransaction[]
+    ERC20ApprovalTransactions?: ApiTransaction[]
+    batchPaymentTransaction?: ApiTransaction
   }
   return [
     ...(a.transactions ?? []),
@@ -62,10 +62,21 @@ function transactionsOf(answer: object): { to: string; data: string }[] {
   ]
 }
 
+/** A transaction's value in wei (BigNumber JSON, a decimal or hex string, or a number); null when it is none. */
+function weiOf(value: ApiTransaction['value']): bigint | null {
+  try {
+    return BigInt(typeof value === 'object' ? value.hex : value)
+  } catch {
+    return null
+  }
+}
+
 const Transaction = z.object({
   to: Address,
   data: z.string().regex(/^0x[0-9a-fA-F]*$/),
-  value: z.union([z.object({ hex: z.string() }), z.string(), z.number()]),
+  value: z
+    .union([z.object({ hex: z.string() }), z.string(), z.number()])
+    .refine((v) => weiOf(v) !== null, { message: 'value must be an integer amount of wei' }),
 })
 
 export const securePageRoutes = [
@@ -143,11 +154,11 @@ export const securePageRoutes = [
     credentials: ['public'],
     surface: 'control',
     summary: "The test wallet sends one of the link's transactions and waits for its receipt",
-    statuses: [201, 404],
+    statuses: [201, 400, 403, 404, 409],
     params: z.object({ token: z.string().min(1) }),
     body: z.object({ transaction: Transaction }),
     async handler(ctx, { params, body }) {
-      const multicall = findMulticall(ctx, params.token)
+      const multicall = payableMulticall(ctx, params.token)
       const { world, link } = multicall
         ? { world: multicall.world, link: pageLinks(ctx, params.token).links[0]! }
         : payableLink(ctx, params.token)
@@ -162,7 +173,9 @@ export const securePageRoutes = [
           : await securePaymentCalldata(ctx, world, link, { wallet: address }),
       )
       const tx = body.transaction
-      if (!expected.some((e) => e.to.toLowerCase() === tx.to.toLowerCase() && e.data === tx.data))
+      const sameAs = (e: ApiTransaction) =>
+        e.to.toLowerCase() === tx.to.toLowerCase() && e.data === tx.data && weiOf(e.value) === weiOf(tx.value)
+      if (!expected.some(sameAs))
         throw new SecurePaymentRequestError(
           'The test wallet only sends the transactions /pay returns for this link',
         )

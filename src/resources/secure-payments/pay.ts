@@ -8,7 +8,7 @@
 import { currentGasPrice } from '../../chain/index.ts'
 import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import type { World } from '../../contract/world.ts'
-import { buildBatchPayout } from '../batch-payouts/index.ts'
+import { buildFundedBatchPayout } from '../batch-payouts/index.ts'
 import { buildPayment, NO_FEE_ADDRESS } from '../pay/index.ts'
 import { remainingUnits } from '../requests/index.ts'
 import { inWorld } from '../services.ts'
@@ -81,12 +81,11 @@ export async function securePaymentCalldata(
       throw new SecurePaymentRequestError(
         'A batch secure payment is paid on its own network: chain and token do not apply',
       )
-    const batch = await buildBatchPayout(ctx, {
+    return await buildFundedBatchPayout(ctx, {
       requestIds: link.requestIds,
       ...(query.wallet ? { payer: query.wallet } : {}),
       ...fee,
     })
-    return { ...batch, metadata: { hasEnoughBalance: true, hasEnoughGas: true, canMakePayment: true } }
   }
   const record = linkRequests(world, link)[0]!
   const built = await buildPayment(ctx, record, {
@@ -205,14 +204,13 @@ export async function multicallCalldata(
   const requestIds = multicallRequestIds(ctx, found.record)
   if (requestIds.length === 0) throw new SecurePaymentCompletedError()
   const first = securePaymentState(found.world).securePayments.get(found.record.childTokens[0]!)!
-  const batch = await buildBatchPayout(ctx, {
+  return await buildFundedBatchPayout(ctx, {
     requestIds,
     ...(query.wallet ? { payer: query.wallet } : {}),
     ...(first.feePercentage
       ? { feePercentage: first.feePercentage, feeAddress: first.feeAddress as `0x${string}` }
       : {}),
   })
-  return { ...batch, metadata: { hasEnoughBalance: true, hasEnoughGas: true, canMakePayment: true } }
 }
 
 /** `POST /{token}/refresh-step-transaction`: the link's payment transaction again, with a new 30-minute deadline. */

@@ -6,8 +6,14 @@
 import { formatWad, toWad } from '../../contract/decimal.ts'
 import type { World } from '../../contract/world.ts'
 import { createRequest, isFullyPaid } from '../requests/index.ts'
+import { inWorld } from '../services.ts'
 import type { Ctx, SecureServices } from './context.ts'
-import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
+import {
+  SecurePaymentCompletedError,
+  SecurePaymentNotFoundError,
+  SecurePaymentRequestError,
+  SecurePaymentUnavailableError,
+} from './errors.ts'
 import { LINK_LIFETIME_MS, linkRequests, linkStatus, storeLink } from './model.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
@@ -44,6 +50,14 @@ function ownPendingPayout(ctx: Ctx, token: string): SecurePaymentRecord {
   return link
 }
 
+/** Payouts paid by one batchPayments transaction share one network and one fee (400 otherwise). */
+function oneNetworkAndFee(links: SecurePaymentRecord[], what: string): void {
+  if (new Set(links.map((l) => l.network)).size > 1)
+    throw new SecurePaymentRequestError(`All payouts of ${what} must be on the same network`)
+  if (new Set(links.map((l) => `${l.feePercentage}:${l.feeAddress}`)).size > 1)
+    throw new SecurePaymentRequestError(`All payouts of ${what} must carry the same fee`)
+}
+
 /** `POST /v2/secure-payments/batch-payouts`: one batch link over pending payout links on one network. */
 export async function createBatchPayoutLink(
   ctx: Ctx,
@@ -52,10 +66,7 @@ export async function createBatchPayoutLink(
   if (new Set(body.tokens).size !== body.tokens.length)
     throw new SecurePaymentRequestError('tokens must not repeat')
   const links = body.tokens.map((t) => ownPendingPayout(ctx, t))
-  if (new Set(links.map((l) => l.network)).size > 1)
-    throw new SecurePaymentRequestError('All payouts of a batch must be on the same network')
-  const fees = new Set(links.map((l) => `${l.feePercentage}:${l.feeAddress}`))
-  if (fees.size > 1) throw new SecurePaymentRequestError('All payouts of a batch must carry the same fee')
+  oneNetworkAndFee(links, 'a batch')
   const requests = links.flatMap((l) => linkRequests(ctx.world, l))
   const first = links[0]!
   const batch = await storeLink(
@@ -87,11 +98,7 @@ export async function createMulticall(
   if (new Set(body.childTokens).size !== body.childTokens.length)
     throw new SecurePaymentRequestError('childTokens must not repeat')
   const children = body.childTokens.map((t) => ownPendingPayout(ctx, t))
-  // paid as one batchPayments transaction: one network, one fee
-  if (new Set(children.map((l) => l.network)).size > 1)
-    throw new SecurePaymentRequestError('All payouts of a multicall payout must be on the same network')
-  if (new Set(children.map((l) => `${l.feePercentage}:${l.feeAddress}`)).size > 1)
-    throw new SecurePaymentRequestError('All payouts of a multicall payout must carry the same fee')
+  oneNetworkAndFee(children, 'a multicall payout')
   const now = ctx.world.clock.now()
   const record = await securePaymentState(ctx.world).multicallPayouts.insert({
     token: ctx.ids.ulid(now.getTime()),
@@ -125,6 +132,20 @@ export function findMulticall(
     if (record) return { world, record }
   }
   return undefined
+}
+
+/**
+ * The multicall payout of a token route, refused like a link when it cannot be paid (409 once every child is
+ * paid, 403 past its expiry on the owner's clock); undefined when the token names no multicall payout.
+ */
+export function payableMulticall(shared: SecureServices, token: string) {
+  const found = findMulticall(shared, token)
+  if (!found) return undefined
+  const state = multicallState(inWorld(shared, found.world), token)
+  if (state.status === 'completed') throw new SecurePaymentCompletedError()
+  if (found.world.clock.now().getTime() >= Date.parse(found.record.expiresAt))
+    throw new SecurePaymentUnavailableError()
+  return { ...found, state }
 }
 
 /** The requests of a multicall payout's children still to pay, in order (what one batchPayments pays). */

@@ -1,15 +1,9 @@
 import { z } from 'zod'
 import { routesUsing } from '../../contract/route.ts'
-import { inWorld } from '../services.ts'
 import type { SecureServices } from './context.ts'
 import { createSecurePayment } from './create.ts'
 import { displayData, lookupBody } from './display.ts'
-import {
-  SecurePaymentCompletedError,
-  SecurePaymentNotFoundError,
-  SecurePaymentRequestError,
-  SecurePaymentUnavailableError,
-} from './errors.ts'
+import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
 import { previewFeePlan } from './fee-plan.ts'
 import { recordIntent } from './intent.ts'
 import { createdBody, findLink, linkForRequest, payableLink, securePaymentUrl } from './model.ts'
@@ -18,8 +12,8 @@ import {
   createBatchPayoutLink,
   createMulticall,
   createPayoutLink,
-  findMulticall,
   multicallState,
+  payableMulticall,
 } from './payouts.ts'
 import {
   BatchPayoutLinkBody,
@@ -141,13 +135,8 @@ export const securePaymentRoutes = [
     params: Token,
     query: TokenQuery,
     handler(ctx, { params }) {
-      const multicall = findMulticall(ctx, params.token)
-      if (multicall) {
-        const state = multicallState(inWorld(ctx, multicall.world), params.token)
-        if (state.status === 'completed') throw new SecurePaymentCompletedError()
-        if (state.status === 'expired') throw new SecurePaymentUnavailableError()
-        return { status: 200, body: state }
-      }
+      const multicall = payableMulticall(ctx, params.token)
+      if (multicall) return { status: 200, body: multicall.state }
       const { world, link } = payableLink(ctx, params.token)
       return { status: 200, body: displayData(ctx, world, link) }
     },
@@ -162,7 +151,7 @@ export const securePaymentRoutes = [
     params: Token,
     query: TokenQuery,
     async handler(ctx, { params, query }) {
-      const multicall = findMulticall(ctx, params.token)
+      const multicall = payableMulticall(ctx, params.token)
       if (multicall) return { status: 200, body: await multicallCalldata(ctx, multicall, query) }
       const { world, link } = payableLink(ctx, params.token)
       return { status: 200, body: await securePaymentCalldata(ctx, world, link, query) }

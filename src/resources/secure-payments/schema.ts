@@ -118,8 +118,8 @@ export const IntentBody = z.object({
   token: SourceToken,
   executionKind: z.enum(['evm_same_chain', 'evm_cross_chain']).optional(),
   safePaymentDeadline: z.number().int().min(0).optional(),
-  payerAddress: z.string().optional(),
-  payerEoaAddress: z.string().optional(),
+  payerAddress: Address.optional(),
+  payerEoaAddress: Address.optional(),
   sourceNetwork: z.string().optional(),
   sourceToken: z.string().optional(),
   sourceAmount: z.string().optional(),
@@ -225,7 +225,15 @@ export const SecurePaymentRecord = z.object({
   payerAddress: z.string().nullable(),
   /** a batch link that replaced this one (its token), when this single payout was combined */
   combinedInto: z.string().nullable(),
-  intents: z.array(z.object({ intentId: z.string(), txHash: z.string().nullable(), chain: z.string() })),
+  /** executions recorded by /intent; `executionKind` is cross-chain for a signed intent (absent in older state) */
+  intents: z.array(
+    z.object({
+      intentId: z.string(),
+      txHash: z.string().nullable(),
+      chain: z.string(),
+      executionKind: z.enum(['evm_same_chain', 'evm_cross_chain']).optional(),
+    }),
+  ),
 })
 export type SecurePaymentRecord = z.infer<typeof SecurePaymentRecord>
 
