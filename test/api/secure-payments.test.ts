@@ -99,13 +99,42 @@ describeTransports(
       })
       expect(intent.status).toBe(200)
       assertMatchesDocument('v2', 'POST', '/v2/secure-payments/{token}/intent', 200, intent.body)
-      expect(intent.body).toMatchObject({ isListening: true, txHash: receipts.at(-1)!.transactionHash })
+      // the detector may have seen the payment before this call: still recorded, then with nothing to listen for
+      expect(intent.body).toMatchObject({ txHash: receipts.at(-1)!.transactionHash })
+      expect(typeof intent.body.isListening).toBe('boolean')
 
       const { value: after } = await until(
         () => client().call('GET', `/v2/secure-payments/${token}`, { apiKey: null }),
         (res) => res.status === 409,
       )
       expect(after.body.message).toBe('Secure payment has already been completed')
+      // once completed: the paying transaction can still be recorded (not listening), any other answers 409
+      const late = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
+        apiKey: null,
+        body: {
+          txHash: receipts.at(-1)!.transactionHash,
+          chain: 'ETHEREUM',
+          token: 'USDC',
+          payerAddress: payerAddress(),
+        },
+      })
+      expect(late.status).toBe(200)
+      expect(late.body).toMatchObject({
+        isListening: false,
+        txHash: receipts.at(-1)!.transactionHash,
+        intentId: intent.body.intentId,
+      })
+      const other = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
+        apiKey: null,
+        body: {
+          txHash: `0x${'ab'.repeat(32)}`,
+          chain: 'ETHEREUM',
+          token: 'USDC',
+          payerAddress: payerAddress(),
+        },
+      })
+      expect(other.status).toBe(409)
+      expect(other.body.message).toBe('Secure payment has already been completed')
       // the .checkout variant follows the base event (a listener of the event bus)
       const world = t.sandbox.shared.tenants.get(apiKey)
       await until(

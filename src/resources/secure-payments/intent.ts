@@ -19,6 +19,8 @@ export async function recordIntent(
   world: World,
   link: SecurePaymentRecord,
   body: IntentBody,
+  /** the link was already completed by this transaction: recorded, nothing left to listen for */
+  alreadyPaid = false,
 ) {
   checkPayer(link, body.payerAddress)
   const records = linkRequests(world, link)
@@ -40,17 +42,23 @@ export async function recordIntent(
   } else {
     if (!body.txHash && !body.safeTxHash)
       throw new SecurePaymentRequestError('txHash, safeTxHash or a signed payment intent is required')
-    intentId = shared.ids.ulid(world.clock.now().getTime())
+    // the same transaction reported twice is one execution: the same intent id, recorded once
+    const hash = (body.txHash ?? body.safeTxHash)!.toLowerCase()
+    intentId =
+      link.intents.find((i) => i.txHash?.toLowerCase() === hash)?.intentId ??
+      shared.ids.ulid(world.clock.now().getTime())
   }
+  const known = link.intents.some((i) => i.intentId === intentId)
   for (const record of records) await startListening(owner, record)
   await securePaymentState(world).securePayments.update(link.token, (draft) => {
-    draft.intents.push({
-      intentId,
-      txHash: body.txHash ?? body.safeTxHash ?? null,
-      chain: body.chain,
-      // the sandbox's only cross-chain execution is the signed intent; a hash is paid on the link's own chain
-      executionKind: body.signedPaymentIntent ? 'evm_cross_chain' : 'evm_same_chain',
-    })
+    if (!known)
+      draft.intents.push({
+        intentId,
+        txHash: body.txHash ?? body.safeTxHash ?? null,
+        chain: body.chain,
+        // the sandbox's only cross-chain execution is the signed intent; a hash is paid on the link's own chain
+        executionKind: body.signedPaymentIntent ? 'evm_cross_chain' : 'evm_same_chain',
+      })
     if (body.payerAddress) draft.payerAddress ??= body.payerAddress
   })
   return {
@@ -59,7 +67,7 @@ export async function recordIntent(
     ...(body.txHash ? { txHash: body.txHash } : {}),
     ...(body.safeTxHash ? { safeTxHash: body.safeTxHash } : {}),
     ...(body.safePaymentDeadline !== undefined ? { safePaymentDeadline: body.safePaymentDeadline } : {}),
-    isListening: true,
+    isListening: !alreadyPaid,
     ...(body.payerAddress ? { payerAddress: body.payerAddress } : {}),
   }
 }

@@ -70,6 +70,27 @@ export function payableLink(
   return found
 }
 
+/**
+ * The link an execution is recorded against: a payable one, or a link already completed by the very transaction
+ * being recorded (a wallet reports its hash after broadcasting; the sandbox's detector can see it first, where the
+ * hosted service takes seconds). Anything else answers as `payableLink` does (409 completed, 403 expired).
+ */
+export function recordableLink(
+  shared: SecureServices,
+  token: string,
+  txHash: string | undefined,
+): { world: World; link: SecurePaymentRecord; alreadyPaid: boolean } {
+  const found = findLink(shared, token)
+  if (found && txHash && linkStatus(shared, found.world, found.link) === 'completed') {
+    const hash = txHash.toLowerCase()
+    const paidByIt = linkRequests(found.world, found.link).some((r) =>
+      r.payments.some((p) => p.txHash.toLowerCase() === hash),
+    )
+    if (paidByIt) return { ...found, alreadyPaid: true }
+  }
+  return { ...payableLink(shared, token), alreadyPaid: false }
+}
+
 /** What every create endpoint stores besides its requests. */
 export interface LinkOptions {
   flow: SecurePaymentRecord['flow']

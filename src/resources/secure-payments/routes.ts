@@ -6,7 +6,14 @@ import { displayData, lookupBody } from './display.ts'
 import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
 import { previewFeePlan } from './fee-plan.ts'
 import { recordIntent } from './intent.ts'
-import { createdBody, findLink, linkForRequest, payableLink, securePaymentUrl } from './model.ts'
+import {
+  createdBody,
+  findLink,
+  linkForRequest,
+  payableLink,
+  recordableLink,
+  securePaymentUrl,
+} from './model.ts'
 import { multicallCalldata, refreshStep, securePaymentCalldata } from './pay.ts'
 import {
   createBatchPayoutLink,
@@ -167,8 +174,8 @@ export const securePaymentRoutes = [
     params: Token,
     body: IntentBody,
     async handler(ctx, { params, body }) {
-      const { world, link } = payableLink(ctx, params.token)
-      return { status: 200, body: await recordIntent(ctx, world, link, body) }
+      const { world, link, alreadyPaid } = recordableLink(ctx, params.token, body.txHash)
+      return { status: 200, body: await recordIntent(ctx, world, link, body, alreadyPaid) }
     },
   }),
   defineRoute({
