@@ -136,7 +136,7 @@ function killAndWait(child: ChildProcess, signal: NodeJS.Signals, ms: number): P
  */
 export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProcess> {
   const host = options.host ?? '127.0.0.1'
-  const timeoutMs = options.timeoutMs ?? 10_000
+  const timeoutMs = options.timeoutMs ?? 30_000
   const args = ['--chain-id', String(options.chainId), '--host', host, '--port', String(options.port ?? 0)]
   const child = spawn(anvilBinaryPath(), [...args, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
