@@ -36,6 +36,9 @@ export function timeoutOptions(timeouts: ServerTimeouts = {}) {
   }
 }
 
+/** How long an idle keep-alive connection is kept (above the 60 s idle timeout of common proxies). */
+export const KEEP_ALIVE_MS = 65_000
+
 /** A running sandbox server. */
 export interface RunningServer {
   url: string
@@ -66,6 +69,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         () => response.writeHead(503).end(),
       )
   })
+  // Idle keep-alive connections stay open 65 s (Node's default is 5 s, shorter than most clients' pools and proxies
+  // expect): a client that reuses a socket the server has just timed out gets ECONNRESET, which a busy client (its
+  // event loop late to see the close) hits often.
+  server.keepAliveTimeout = KEEP_ALIVE_MS
   const listening = new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())

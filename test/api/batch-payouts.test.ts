@@ -1,19 +1,15 @@
 // Batch payouts: several requests paid in one BatchConversionPayments transaction, each detected from its own log.
 import { type Address, decodeFunctionData, type Hex, maxUint256, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { batchConversionPaymentsAbi, erc20Abi } from '../../src/chain/index.ts'
 import { requestState } from '../../src/resources/requests/state.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { erc20PaymentLogs, ethPaymentLogs, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import { waitFor } from '../support/wait.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { networks: ['sepolia', 'base'] })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { networks: ['sepolia', 'base'] })
 
 const BATCH = '/v2/payouts/batch'
 const feeAddress: Address = '0x1111111111111111111111111111111111111111'

@@ -1,14 +1,10 @@
 import { decodeFunctionData, getAddress } from 'viem'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { CORS_ALLOWED_HEADERS } from '../../src/dispatch.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 const shop = 'https://shop.example.com'
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { advance, payerBody } from '../support/compliance.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 const feeAddress = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 const basic = { label: 'My Client ID', allowedDomains: ['https://example.com'] }

@@ -1,16 +1,12 @@
 // The crosschain variant of the pay endpoints: chain + token naming another source answer a payment intent to sign.
 import { decodeFunctionData, maxUint256 } from 'viem'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { erc20Abi, PERMIT2_ADDRESS } from '../../src/chain/index.ts'
 import { intentState } from '../../src/resources/payment-intents/state.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample, documents } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { networks: ['base', 'arbitrum-one', 'sepolia'] })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { networks: ['base', 'arbitrum-one', 'sepolia'] })
 
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 const wallet = '0xb07D2398d2004378cad234DA0EF14f1c94A530e4'

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 describeTransports(
   'currencies through %s',

@@ -1,20 +1,16 @@
 // Slow or stuck clients are closed within the configured time while others are served; with --seed, a key's ids
 // repeat whatever other keys do, and two keys never share them.
 import { connect, type Socket } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { TenantIds } from '../../src/store/tenant-ids.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
 const SEED = 4242
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, {
-    chain: false,
-    seed: SEED,
-    timeouts: { headersMs: 300, requestMs: 600 },
-  })
+const t = useTransports(newApiKey, {
+  chain: false,
+  seed: SEED,
+  timeouts: { headersMs: 300, requestMs: 600 },
 })
-afterAll(async () => t?.close())
 
 /** Opens a socket and resolves when the server closes it, with what it received and when. */
 function held(port: number, write: (socket: Socket) => void) {

@@ -3,10 +3,10 @@
 // not built yet are listed as pending with the issue that builds them, and the test fails when one of them
 // starts answering, so the pending list stays exact and only shrinks.
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { ROUTE_NOT_FOUND_HEADER } from '../../src/contract/sandbox-error.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
 type Json = Record<string, unknown>
 const official = new URL('../fixtures/official/', import.meta.url)
@@ -44,11 +44,7 @@ function concrete(path: string): string {
   })
 }
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 describe('the official surface', () => {
   it('lists the operations of both documents (88) plus GET /v2/request, each served or pending with its issue', () => {

@@ -1,12 +1,8 @@
 // The same endpoint cases through Express and through MSW must answer identical status and bodies.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type CallOptions, startTransports, type Transports } from '../support/clients.ts'
+import { describe, expect, it } from 'vitest'
+import { type CallOptions, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(() => 'parity-key')
-})
-afterAll(async () => t?.close())
+const t = useTransports(() => 'parity-key')
 
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 const cases: [string, string, string, CallOptions?][] = [

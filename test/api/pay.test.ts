@@ -1,21 +1,11 @@
 import { decodeFunctionData, maxUint256, parseUnits } from 'viem'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { erc20Abi, erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/chain/index.ts'
 import { requestState } from '../../src/resources/requests/state.ts'
-import {
-  createRequestWith,
-  describeTransports,
-  newApiKey,
-  startTransports,
-  type Transports,
-} from '../support/clients.ts'
+import { createRequestWith, describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 const feeAddress = '0x1111111111111111111111111111111111111111'

@@ -1,14 +1,10 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { resolveDestination } from '../../src/resources/payee-destinations/model.ts'
 import { requestState } from '../../src/resources/requests/state.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 const shop = 'https://shop.example.com'
 const FAU = '0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C'

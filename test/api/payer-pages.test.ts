@@ -1,13 +1,9 @@
 // The compliance flow after creation: the agreement and KYC pages behind the links, and forced transitions.
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { advance, createPayer, postJson } from '../support/compliance.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 const complianceEvents = (apiKey: string) =>
   t.sandbox.shared.tenants

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import {
   advance,
   createPayer,
@@ -9,11 +9,7 @@ import {
 } from '../support/compliance.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 const payerPath = '/v2/payer/john.doe%40example.com/payment-details'
 const detailEvents = (apiKey: string) =>

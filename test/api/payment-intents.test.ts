@@ -2,19 +2,15 @@
 // refusal moves nothing on either chain; what is accepted (v2 200, v1 201) settles, or fails with payment.failed.
 import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { PERMIT2_ADDRESS } from '../../src/chain/index.ts'
 import { intentState } from '../../src/resources/payment-intents/state.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { type CrosschainAnswer, erc20PaymentLogs, signAnswer, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 import { waitFor } from '../support/wait.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { networks: ['base', 'arbitrum-one'] })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { networks: ['base', 'arbitrum-one'] })
 
 const SEND = '/v2/request/payment-intents/{paymentIntentId}'
 const notFound = { statusCode: 404, message: 'Payment intent data not found', error: 'Not Found' }

@@ -1,20 +1,10 @@
 // GET /v2/request/{requestId}/routes (and v1 by reference): what real clients ask before /pay. Every route listed
 // must be one /pay accepts with the route's chain and token.
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import {
-  createRequestWith,
-  describeTransports,
-  newApiKey,
-  startTransports,
-  type Transports,
-} from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { createRequestWith, describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { networks: ['base', 'arbitrum-one', 'sepolia'] })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { networks: ['base', 'arbitrum-one', 'sepolia'] })
 
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'

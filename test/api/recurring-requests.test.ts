@@ -1,14 +1,10 @@
 // Recurring requests: a request created with `recurrence` (v1 and v2) produces its child requests on the key's
 // clock, each announced by request.recurring; stop-recurrence (v1) and PATCH (v2) stop and resume the series.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 const today = () => new Date().toISOString().slice(0, 10)

@@ -2,14 +2,10 @@
 // either published document: checked against the production document's shape (RequestControllerV2_listRequests_v2).
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 const nullable = (type: string, format?: string) => ({
   anyOf: [{ type, ...(format ? { format } : {}) }, { type: 'null' }],

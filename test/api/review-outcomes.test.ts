@@ -1,14 +1,10 @@
 // The KYC and bank-detail reviews decide what the world's rules say (kycOutcome, bankDetailOutcome), so a
 // scenario can make the provider reject; without a rule they approve.
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { advance, createPayer, postJson, usBankDetails } from '../support/compliance.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 describeTransports(
   'review outcomes follow the world rules through %s',

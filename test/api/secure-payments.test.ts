@@ -2,16 +2,12 @@
 // destination, display data, calldata paid with viem until the detector completes the link, the lookup by request,
 // payout / batch / multicall links, fee preview, refresh, TRON and the documented errors.
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { execute, freshAddress, until } from '../support/chain.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 const shop = 'https://shop.example.com'
 /** The batch endpoints' approvals carry `value: 0`; execute() reads BigNumber JSON. */

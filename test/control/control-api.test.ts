@@ -1,12 +1,8 @@
 // The control API a key drives its own sandbox with: reset, faucet, journal, events, webhooks.
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 const invoice = {
   amount: '10',

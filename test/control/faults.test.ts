@@ -1,14 +1,10 @@
 // Faults on demand: x-sandbox-status and x-sandbox-delay on any API call, for clients' retry and timeout code.
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { CORS_ALLOWED_HEADERS } from '../../src/dispatch.ts'
 import { requestState } from '../../src/resources/requests/state.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 const invoice = {
   amount: '10',

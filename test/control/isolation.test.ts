@@ -1,20 +1,10 @@
 // 50 tenants at once, spread over scenarios, creating and reading concurrently: nobody sees anybody else's
 // requests, seeded ids, journal or rate-limit window.
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { requestState } from '../../src/resources/requests/state.ts'
-import {
-  type ApiClient,
-  describeTransports,
-  newApiKey,
-  startTransports,
-  type Transports,
-} from '../support/clients.ts'
+import { type ApiClient, describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 const TENANTS = 50
 const PER_TENANT = 5

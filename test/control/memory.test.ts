@@ -1,14 +1,10 @@
 // A reset frees everything of its key, and worlds past --max-worlds leave memory with what other pieces kept for
 // them (payment reference index, credential directory, journal).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
 const MAX_WORLDS = 6
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false, maxWorlds: MAX_WORLDS })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false, maxWorlds: MAX_WORLDS })
 
 const body = {
   amount: '5',

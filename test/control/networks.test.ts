@@ -2,17 +2,13 @@
 // addresses, reachable at /rpc/{network} (and /rpc for the first), default accounts and sandbox roles funded on each.
 import { readFileSync } from 'node:fs'
 import { type Address, parseAbi, parseUnits } from 'viem'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { PERMIT2_ADDRESS } from '../../src/chain/index.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, {
-    networks: ['base', 'arbitrum-one', 'optimism', 'mainnet', 'sepolia'],
-  })
+const t = useTransports(newApiKey, {
+  networks: ['base', 'arbitrum-one', 'optimism', 'mainnet', 'sepolia'],
 })
-afterAll(async () => t?.close())
 
 const published = JSON.parse(
   readFileSync(new URL('../../fixtures/networks.json', import.meta.url), 'utf8'),

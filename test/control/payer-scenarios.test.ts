@@ -1,13 +1,9 @@
 // The payer and bank-detail scenarios, seen from the API through HTTP and MSW: built with the payer and
 // payment-details models, along the same steps a payer takes (form, agreement, KYC page, bank details).
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { chain: false })
 
 describeTransports(
   'payer scenarios through %s',

@@ -1,14 +1,10 @@
 // The payout scenarios, seen from the API through HTTP and MSW: built with the payout models, the payer's own
 // approval and permit signature, and the relayer paying (or failing to pay) on chain.
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 describeTransports(
   'payout scenarios through %s',

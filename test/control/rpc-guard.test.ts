@@ -1,13 +1,9 @@
 // /rpc is shared by every key: wallet methods stay open, methods that change the chain for everyone are guarded.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { describeTransports, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, useTransports } from '../support/clients.ts'
 
 const KEY = 'rn_strict_key'
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(() => KEY, { apiKeys: [KEY, 'rn_other_key'], rpcAdmin: ['evm_mine'] })
-})
-afterAll(async () => t?.close())
+const t = useTransports(() => KEY, { apiKeys: [KEY, 'rn_other_key'], rpcAdmin: ['evm_mine'] })
 
 const call = (method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id: 1, method, params })
 

@@ -5,21 +5,17 @@
 // and status codes, but for the differences listed below.
 import { readFileSync } from 'node:fs'
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { routeStatuses } from '../../src/control/docs/route-facts.ts'
 import { routes } from '../../src/routes.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { newApiKey, useTransports } from '../support/clients.ts'
 import { officialOperations, operationsOf } from '../support/official-operations.ts'
 
-let t: Transports
+const t = useTransports(newApiKey, { chain: false })
 let document: any
 beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
   document = (await t.clients[0]!.call('GET', '/openapi.json', { apiKey: null })).body
-})
-afterAll(async () => {
-  await t?.close()
 })
 
 /** Official statuses the sandbox never answers, with why (method path status). */

@@ -1,14 +1,13 @@
 // Each built-in scenario, seen from the API: through a real HTTP server and through MSW, selected per request
 // (x-sandbox-scenario) or per key (PUT /__sandbox/scenario).
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { requestState } from '../../src/resources/requests/state.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-  // a scenario this version cannot run yet: the engine answers 501 for it instead of seeding a half world
+const t = useTransports()
+// a scenario this version cannot run yet: the engine answers 501 for it instead of seeding a half world
+beforeAll(() =>
   t.sandbox.shared.scenarios.registry.add(
     [
       {
@@ -19,9 +18,8 @@ beforeAll(async () => {
       },
     ],
     'this test',
-  )
-})
-afterAll(async () => t?.close())
+  ),
+)
 
 describeTransports(
   'scenarios through %s',

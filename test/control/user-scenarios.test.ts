@@ -7,18 +7,12 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestState } from '../../src/resources/requests/state.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
 const userDir = fileURLToPath(new URL('../fixtures/user-scenarios/', import.meta.url))
-let t: Transports
+const t = useTransports(newApiKey, { chain: false, scenarioDirs: [userDir] })
 const scratch = mkdtempSync(join(tmpdir(), 'sandbox-scenarios-'))
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false, scenarioDirs: [userDir] })
-})
-afterAll(async () => {
-  await t?.close()
-  rmSync(scratch, { recursive: true, force: true })
-})
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 describeTransports(
   'user scenarios through %s',

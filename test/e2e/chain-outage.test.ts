@@ -3,21 +3,17 @@
 // anvil is back within 2 s of its restart with a paid request still paid. A real restart takes ~60 ms after up to
 // 200 ms to notice (bench/chain-restart.ts measures it), too short for a call to fail inside it: this file's
 // sandbox holds anvil down for RESTART_DELAY_MS first (SandboxOptions.chainRestartDelayMs, test only).
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { StartedChain } from '../../src/chain/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { newApiKey, useTransports } from '../support/clients.ts'
 
 const RESTART_DELAY_MS = 4000
-let t: Transports
 const logged: string[] = []
-beforeAll(async () => {
-  t = await startTransports(newApiKey, {
-    chainRestartDelayMs: RESTART_DELAY_MS,
-    log: (m) => logged.push(m),
-  })
+const t = useTransports(newApiKey, {
+  chainRestartDelayMs: RESTART_DELAY_MS,
+  log: (m) => logged.push(m),
 })
-afterAll(async () => t?.close())
 
 it('answers 503 degraded and 503 to chain calls while anvil is down, then 200 within 2 s of its restart', async () => {
   const apiKey = newApiKey()

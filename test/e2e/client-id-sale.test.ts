@@ -1,15 +1,11 @@
 // A checkout widget's sale (easy-invoice A28): a request created with a client ID and its Origin, paid on chain,
 // announces payment.confirmed with that clientId and origin (how the app records the sale), plus the DOCS'
 // `payment.confirmed.client_id` variant sent in addition; a request made with the API key carries neither.
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { execute, freshAddress, until } from '../support/chain.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 const shop = 'https://shop.example.com'
 

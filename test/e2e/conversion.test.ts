@@ -1,7 +1,7 @@
 // Requests invoiced in fiat and paid in a token or ETH go through Request Network's conversion proxies on the
 // embedded chain; the rates come from fixtures/rates.json, or from the tenant's own POST /__sandbox/rates.
 import { type Address, decodeFunctionData, parseEther, parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { erc20Abi, erc20ConversionProxyAbi, ethConversionProxyAbi } from '../../src/chain/index.ts'
 import { execute, freshAddress, until, untilPaid } from '../support/chain.ts'
 import {
@@ -9,16 +9,11 @@ import {
   createRequestWith,
   describeTransports,
   newApiKey,
-  startTransports,
-  type Transports,
+  useTransports,
 } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 const USD_HASH = '0x775EB53d00DD0Acd3EC1696472105d579B9b386b'
 const feeAddress = '0x1111111111111111111111111111111111111111'

@@ -4,17 +4,13 @@
 // down by exactly the amounts the intent named.
 import { type Address, type Hex, maxUint256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { PERMIT2_ADDRESS } from '../../src/chain/index.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { type CrosschainAnswer, erc20PaymentLogs, signAnswer, walletOn } from '../support/crosschain.ts'
 import { waitFor } from '../support/wait.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { networks: ['base', 'arbitrum-one'] })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { networks: ['base', 'arbitrum-one'] })
 
 describeTransports(
   'a base request paid from arbitrum-one through %s',

@@ -1,7 +1,7 @@
 // A request learns it was paid from the chain: the calldata the API returns is sent from a wallet, the
 // detector reads the proxy's log, and the status endpoints, the event log and the pay endpoint follow.
 import { decodeFunctionData, encodeFunctionData, parseUnits } from 'viem'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import {
   type ApiTransaction,
@@ -11,14 +11,10 @@ import {
   until,
   untilPaid,
 } from '../support/chain.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 describeTransports(
   'payments detected through %s',

@@ -1,14 +1,10 @@
 // Create -> pay on chain -> visible as paid, measured through each transport (the benchmark prints the same
 // figures over more runs: `npx tsx bench/payment-latency.ts`).
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { formatPaymentLatency, measurePaymentLatency } from '../../bench/payment-latency.ts'
-import { describeTransports, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, useTransports } from '../support/clients.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 describeTransports(
   'payment latency through %s',

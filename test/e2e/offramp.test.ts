@@ -1,18 +1,14 @@
 // A crypto-to-fiat request is paid to the sandbox's off-ramp deposit address; once detected, the off-ramp
 // walks through the documented sub-statuses on the tenant clock and ends as the world's rules say.
 import { type Address, decodeFunctionData, parseUnits } from 'viem'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { createPayer, payerBody, usBankDetails } from '../support/compliance.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 describeTransports(
   'crypto-to-fiat payments through %s',

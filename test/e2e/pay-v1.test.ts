@@ -1,17 +1,13 @@
 // POST /v1/pay: a request created and its calldata returned in one call (requestID, paymentReference,
 // transactions, metadata, as the FULL document's examples); the calldata, sent from an anvil default account,
 // pays on chain and the payment is detected like any other.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { requestState } from '../../src/resources/requests/state.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesExample } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 describe.each([
   ['http', 1],

@@ -1,15 +1,11 @@
 // GET /v2/payments finds the caller's detected payments by transaction, wallet, reference, request, type,
 // currencies and dates, newest first, with the documented pagination and 400s.
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { createAndPay, freshAddress, untilPaid } from '../support/chain.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 describeTransports(
   'payment search through %s',

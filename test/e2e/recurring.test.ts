@@ -1,10 +1,10 @@
 // Recurring payouts end to end: created through the API (HTTP and MSW), approved and signed by a viem wallet,
 // executed by the sandbox relayer on the chain as the tenant clock moves, read back through the API.
 import { type Address, keccak256, parseEventLogs, parseUnits } from 'viem'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { payoutOfChildRequest } from '../../src/resources/payouts/execution.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import {
   activePayout,
@@ -17,11 +17,7 @@ import {
   transferToken,
 } from '../support/payouts.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports()
-})
-afterAll(async () => t?.close())
+const t = useTransports()
 
 const DAY = 86_400
 const perPayment = parseUnits('10.1', 18) // 10 FAU + 1% fee

@@ -1,17 +1,13 @@
 // A secure payment link on base paid from arbitrum-one: /{token}/pay with chain + token issues the sandbox's
 // cross-chain intent (with the secure-payments metadata), the payer signs it and records it with /{token}/intent
 // (no API key: the token is the credential), the operator settles on base and the detector completes the link.
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { freshAddress, until } from '../support/chain.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { type CrosschainAnswer, signAnswer, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey, { networks: ['base', 'arbitrum-one'] })
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey, { networks: ['base', 'arbitrum-one'] })
 
 describeTransports(
   'a secure payment paid cross-chain through %s',

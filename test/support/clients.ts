@@ -4,7 +4,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { setupServer } from 'msw/node'
-import { describe } from 'vitest'
+import { afterAll, beforeAll, describe } from 'vitest'
 import type { Sandbox } from '../../src/sandbox.ts'
 import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
 import { createApp } from '../../src/transports/express.ts'
@@ -107,6 +107,41 @@ export async function startTransports(
       })
       await server.close()
     },
+  }
+}
+
+/**
+ * The test file's sandbox, the one way in for behaviour tests: started before the file's first test, closed after
+ * its last. Its fields read the running sandbox (`t.sandbox`, `t.clients`, …), so `() => t` is what
+ * `describeTransports` takes.
+ */
+export function useTransports(
+  defaultKey: () => string = newApiKey,
+  options: StartServerOptions = {},
+): Transports {
+  let running: Transports | undefined
+  beforeAll(async () => {
+    running = await startTransports(defaultKey, options)
+  })
+  afterAll(async () => running?.close())
+  const started = (): Transports => {
+    if (!running) throw new Error('the sandbox starts in beforeAll: read it inside a hook or a test')
+    return running
+  }
+  return {
+    get sandbox() {
+      return started().sandbox
+    },
+    get server() {
+      return started().server
+    },
+    get clients() {
+      return started().clients
+    },
+    get express() {
+      return started().express
+    },
+    close: () => started().close(),
   }
 }
 

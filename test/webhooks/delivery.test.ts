@@ -4,23 +4,19 @@
 // and the retry then delivers the event twice (at-least-once delivery, as documented), which the counts below forbid.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
-let t: Transports
+const t = useTransports(newApiKey, {
+  chain: false,
+  webhooks: { retryDelaysMs: [30, 60, 90], timeoutMs: 1000 },
+})
 let receiver: WebhookReceiver
 beforeAll(async () => {
-  t = await startTransports(newApiKey, {
-    chain: false,
-    webhooks: { retryDelaysMs: [30, 60, 90], timeoutMs: 1000 },
-  })
   receiver = await startReceiver()
 })
-afterAll(async () => {
-  await receiver?.close()
-  await t?.close()
-})
+afterAll(async () => receiver?.close())
 beforeEach(() => {
   receiver.received.length = 0
   receiver.script = []

@@ -1,19 +1,15 @@
 // Webhook management as the service's API has it (FULL /v1|v2/webhook), per key.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument, documents } from '../support/openapi.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
-let t: Transports
+const t = useTransports(newApiKey, { chain: false, webhooks: { retryDelaysMs: [] } })
 let receiver: WebhookReceiver
 beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false, webhooks: { retryDelaysMs: [] } })
   receiver = await startReceiver()
 })
-afterAll(async () => {
-  await receiver?.close()
-  await t?.close()
-})
+afterAll(async () => receiver?.close())
 
 const documentedEnumError = (documents.full as any).paths['/v2/webhook/test'].post.responses['400'].content[
   'application/json'

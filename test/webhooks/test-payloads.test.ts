@@ -1,30 +1,20 @@
 // Test sends (POST /v2/webhook/test) carry every field a receiver of the real event reads: for each event type,
 // the delivered test body has every key (nested keys included) that the sandbox's own event of that type has.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { paymentEventPayload } from '../../src/resources/requests/events.ts'
 import type { DetectedPayment } from '../../src/resources/requests/schema.ts'
 import { requestState } from '../../src/resources/requests/state.ts'
 import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
-import {
-  type ApiClient,
-  describeTransports,
-  newApiKey,
-  startTransports,
-  type Transports,
-} from '../support/clients.ts'
+import { type ApiClient, describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { createPayer, usBankDetails } from '../support/compliance.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
-let t: Transports
+const t = useTransports(newApiKey, { chain: false })
 let receiver: WebhookReceiver
 beforeAll(async () => {
-  t = await startTransports(newApiKey, { chain: false })
   receiver = await startReceiver()
 })
-afterAll(async () => {
-  await receiver?.close()
-  await t?.close()
-})
+afterAll(async () => receiver?.close())
 
 /** Every key of a payload as a dotted path (objects are walked, arrays by their first item). */
 function keyPaths(value: unknown, prefix = ''): string[] {
