@@ -11,6 +11,7 @@ import { createRequest } from '../requests/index.ts'
 import type { Ctx } from './context.ts'
 import { SecurePaymentForbiddenError, SecurePaymentRequestError } from './errors.ts'
 import { storeLink } from './model.ts'
+import { priceOrchestratorFees } from './orchestrator-fees.ts'
 import type { CreateSecurePaymentBody } from './schema.ts'
 
 interface LinkItem {
@@ -83,11 +84,13 @@ export async function createSecurePayment(ctx: Ctx, body: CreateSecurePaymentBod
   const networks = new Set(items.map((i) => i.network))
   if (networks.size > 1)
     throw new SecurePaymentRequestError('All requests of a secure payment must be on the same network')
+  const grossAmounts = items.map((i) => ({ amount: i.amount, currency: i.currency }))
+  const pricing = priceOrchestratorFees(ctx, 'get_paid', grossAmounts)
   const requests: RequestRecord[] = []
-  for (const item of items)
+  for (const [index, item] of items.entries())
     requests.push(
       await createRequest(ctx, {
-        amount: item.amount,
+        amount: pricing.netAmounts[index]!,
         invoiceCurrency: item.currency,
         paymentCurrency: item.currency,
         payee: item.payee,
@@ -98,6 +101,10 @@ export async function createSecurePayment(ctx: Ctx, body: CreateSecurePaymentBod
     ctx,
     requests,
     items.map((i) => i.destinationId),
-    { flow: 'get_paid', ...body },
+    {
+      flow: 'get_paid',
+      ...body,
+      ...(pricing.orchestratorId ? { orchestrator: { pricing, grossAmounts } } : {}),
+    },
   )
 }

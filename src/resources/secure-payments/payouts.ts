@@ -15,6 +15,7 @@ import {
   SecurePaymentUnavailableError,
 } from './errors.ts'
 import { LINK_LIFETIME_MS, linkRequests, linkStatus, storeLink } from './model.ts'
+import { priceOrchestratorFees } from './orchestrator-fees.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
@@ -29,15 +30,21 @@ export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) 
     shared.currencies.all.find((c) => c.network === network && c.symbol === body.currency)
   if (!currency || currency.type === 'ISO4217' || currency.network !== network)
     throw new SecurePaymentRequestError(`Unsupported currency ${body.currency} on network ${body.network}`)
+  const grossAmounts = [{ amount: body.amount, currency: currency.id }]
+  const pricing = priceOrchestratorFees(ctx, 'pay', grossAmounts)
   const request = await createRequest(ctx, {
-    amount: body.amount,
+    amount: pricing.netAmounts[0]!,
     invoiceCurrency: currency.id,
     paymentCurrency: currency.id,
     payee: body.recipient,
     payer: body.creatorWalletAddress,
     ...(body.reference ? { reference: body.reference } : {}),
   })
-  return storeLink(ctx, [request], [null], { flow: 'pay', ...body })
+  return storeLink(ctx, [request], [null], {
+    flow: 'pay',
+    ...body,
+    ...(pricing.orchestratorId ? { orchestrator: { pricing, grossAmounts } } : {}),
+  })
 }
 
 function ownPendingPayout(ctx: Ctx, token: string): SecurePaymentRecord {
