@@ -243,6 +243,44 @@ describeTransports(
       const display = await client().call('GET', `/v2/secure-payments/${paired.body.token}`, { apiKey: null })
       expect(display.body.payee.toLowerCase()).toBe(payee.toLowerCase())
       expect(display.body.orchestratorId).toBe(event.body.orchestratorId)
+
+      // the link's screening plan reports the payer's result to the orchestrator, once per wallet
+      const payer = wallet()
+      for (let i = 0; i < 2; i++) {
+        const seen = await client().call(
+          'POST',
+          `/__sandbox/secure-payments/${paired.body.token}/user-events`,
+          {
+            apiKey: null,
+            body: { userEvent: 'wallet_connected', walletAddress: payer },
+          },
+        )
+        expect(seen.status).toBe(201)
+      }
+      const screened = await waitFor(() =>
+        receiver.received.find(
+          (r) => r.path === new URL(hookUrl).pathname && r.body.event === 'kyt.screening.completed',
+        ),
+      )
+      expect(screened.body).toEqual({
+        event: 'kyt.screening.completed',
+        paymentToken: paired.body.token,
+        walletAddress: payer.toLowerCase(),
+        eoaAddress: payer.toLowerCase(),
+        smartAccountAddress: null,
+        status: 'approved',
+        provider: 'hypernative',
+        policyId: '11111111-1111-4111-8111-111111111111',
+        timestamp: expect.any(String),
+      })
+      expect(verify(screened.raw, screened.headers['x-request-network-signature'] as string, secret)).toBe(
+        true,
+      )
+      const events = await client().call('GET', '/__sandbox/events', {
+        apiKey: key,
+        query: { type: 'kyt.screening.completed' },
+      })
+      expect(events.body.events).toHaveLength(1)
     })
 
     it('expires an intent two days later on the orchestrator key clock', async () => {
