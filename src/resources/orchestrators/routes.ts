@@ -23,6 +23,7 @@ import {
   onboardingUrl,
   unlinkClientId,
 } from './links.ts'
+import { orchestratorOverview } from './overview.ts'
 import { BRANDING_ASSETS, ONBOARDING_CSP, onboardingPage, onboardingResultPage } from './pages.ts'
 import {
   BrandingBody,
@@ -289,8 +290,18 @@ const html = (body: string, status = 200) => ({
   headers: { 'content-security-policy': ONBOARDING_CSP },
 })
 
-/** The hosted onboarding page (public: the token is the credential) and the bundled branding assets. */
+/** The hosted onboarding page (public: the token is the credential), the bundled branding assets, the dashboard's read. */
 export const orchestratorPageRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/orchestrator',
+    credentials: ['api-key', 'orchestrator-key'],
+    surface: 'control',
+    summary:
+      "The caller's orchestrator state for the dashboard: linked client IDs, intents, fee configs, branding rows",
+    statuses: [200],
+    handler: (ctx) => ({ status: 200, body: orchestratorOverview(ctx) }),
+  }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/orchestrator-onboarding',
