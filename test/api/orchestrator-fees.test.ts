@@ -183,6 +183,38 @@ describeTransports(
       expect(await balance(recipient)).toBe(units('19.8'))
       expect(await balance(outgoing)).toBe(units('0.2'))
 
+      // a batch link carries each request's fee: transfers beside the one batchPayments transaction
+      const [a, b] = [freshAddress(), freshAddress()]
+      const batch = await client().call('POST', '/v2/secure-payments', {
+        apiKey: null,
+        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+        body: {
+          requests: [
+            { payee: a, currency: TOKEN, amount: '10' },
+            { payee: b, currency: TOKEN, amount: '40' },
+          ],
+        },
+      })
+      expect(batch.status, batch.text).toBe(201)
+      const cappedBefore = await balance(capped)
+      const batchPay = await client().call('GET', `/v2/secure-payments/${batch.body.token}/pay`, {
+        apiKey: null,
+        query: { wallet: payer },
+      })
+      expect(batchPay.body.orchestratorFeeTransactions).toHaveLength(2)
+      await execute(
+        t.sandbox,
+        [
+          ...batchPay.body.ERC20ApprovalTransactions,
+          ...batchPay.body.orchestratorFeeTransactions,
+          batchPay.body.batchPaymentTransaction,
+        ],
+        payerIndex,
+      )
+      expect(await balance(a)).toBe(units('10'))
+      expect(await balance(b)).toBe(units('40'))
+      expect((await balance(capped)) - cappedBefore).toBe(units('4')) // 1 + 3 (10 % of 40 = 4, capped at 3)
+
       // the platform's own API key makes links without orchestrator fees (only the protocol fee, 0 here)
       const owner = t.sandbox.shared.directory.clientIdToTenant.get(clientId)!.tenant
       const plain = await client().call('POST', '/v2/secure-payments', {

@@ -240,6 +240,12 @@ describeTransports(
         body: { requests: [{ amount: '10' }] },
       })
       expect(paired.status, paired.text).toBe(201)
+      const named = await client().call('POST', '/v2/secure-payments', {
+        apiKey: null,
+        headers: { 'x-client-id': clientId!, 'x-orchestrator-key': key, origin: ORIGIN },
+        body: { requests: [{ amount: '3', destinationId: event.body.destinationId }] },
+      })
+      expect(named.status, named.text).toBe(201)
       const display = await client().call('GET', `/v2/secure-payments/${paired.body.token}`, { apiKey: null })
       expect(display.body.payee.toLowerCase()).toBe(payee.toLowerCase())
       expect(display.body.orchestratorId).toBe(event.body.orchestratorId)

@@ -38,6 +38,15 @@ function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]
         )
       throw new SecurePaymentRequestError(`No active payment destination ${item.destinationId}`)
     }
+    // paired authentication: a client ID bound to a destination (hosted onboarding) pays only to that one
+    const grant = ctx.caller?.orchestrator ? ctx.caller.clientId : undefined
+    const bound = grant
+      ? payeeDestinationState(world)
+          .payeeDestinations.all()
+          .findLast((d) => d.active && d.clientId === grant.clientId)
+      : undefined
+    if (bound && bound.destinationId !== destination.destinationId)
+      throw new SecurePaymentRequestError('destinationId must be the destination bound to this client ID')
     return {
       destinationId: destination.destinationId,
       payee: destination.payee,

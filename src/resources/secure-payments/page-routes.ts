@@ -55,10 +55,12 @@ function transactionsOf(answer: object): ApiTransaction[] {
     transactions?: ApiTransaction[]
     ERC20ApprovalTransactions?: ApiTransaction[]
     batchPaymentTransaction?: ApiTransaction
+    orchestratorFeeTransactions?: ApiTransaction[]
   }
   return [
     ...(a.transactions ?? []),
     ...(a.ERC20ApprovalTransactions ?? []),
+    ...(a.orchestratorFeeTransactions ?? []),
     ...(a.batchPaymentTransaction ? [a.batchPaymentTransaction] : []),
   ]
 }

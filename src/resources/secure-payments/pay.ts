@@ -79,6 +79,24 @@ function feeBundle(shared: SecureServices, world: World, link: SecurePaymentReco
   }
 }
 
+/** The requests of a link still to pay. */
+function unpaidRequestIds(shared: SecureServices, world: World, link: SecurePaymentRecord): string[] {
+  return linkRequests(world, link)
+    .filter((r) => remainingUnits(shared, r) > 0n)
+    .map((r) => r.requestId)
+}
+
+/**
+ * A batch answer with the orchestrator fee transfers the payer sends besides the batch (after the approvals,
+ * before `batchPaymentTransaction`); absent when there are none.
+ */
+function withFeeTransfers<T extends object>(
+  batch: T,
+  transfers: ReturnType<typeof orchestratorFeeTransfers>,
+) {
+  return transfers.length ? { ...batch, orchestratorFeeTransactions: transfers } : batch
+}
+
 /** The calldata of a link for `query.wallet` (or for any payer), refused for a wallet the link does not allow. */
 export async function securePaymentCalldata(
   shared: SecureServices,
@@ -96,11 +114,15 @@ export async function securePaymentCalldata(
       throw new SecurePaymentRequestError(
         'A batch secure payment is paid on its own network: chain and token do not apply',
       )
-    return await buildFundedBatchPayout(ctx, {
+    const batch = await buildFundedBatchPayout(ctx, {
       requestIds: link.requestIds,
       ...(query.wallet ? { payer: query.wallet } : {}),
       ...fee,
     })
+    return withFeeTransfers(
+      batch,
+      orchestratorFeeTransfers(shared, link, unpaidRequestIds(shared, world, link)),
+    )
   }
   const record = linkRequests(world, link)[0]!
   const built = await buildPayment(ctx, record, {
@@ -228,13 +250,18 @@ export async function multicallCalldata(
   const requestIds = multicallRequestIds(ctx, found.record)
   if (requestIds.length === 0) throw new SecurePaymentCompletedError()
   const first = securePaymentState(found.world).securePayments.get(found.record.childTokens[0]!)!
-  return await buildFundedBatchPayout(ctx, {
+  const batch = await buildFundedBatchPayout(ctx, {
     requestIds,
     ...(query.wallet ? { payer: query.wallet } : {}),
     ...(first.feePercentage
       ? { feePercentage: first.feePercentage, feeAddress: first.feeAddress as `0x${string}` }
       : {}),
   })
+  const children = found.record.childTokens.map((t) => securePaymentState(found.world).securePayments.get(t)!)
+  return withFeeTransfers(
+    batch,
+    children.flatMap((child) => orchestratorFeeTransfers(shared, child, requestIds)),
+  )
 }
 
 /** `POST /{token}/refresh-step-transaction`: the link's payment transaction again, with a new 30-minute deadline. */

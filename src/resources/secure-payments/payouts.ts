@@ -92,7 +92,13 @@ export async function createBatchPayoutLink(
       draft.combinedInto = batch.token
       draft.status = 'invalidated'
     })
-  return batch
+  // the payouts' orchestrator fees, fixed when each was created, move to the batch that pays them
+  const orchestratorFees = links.flatMap((l) => l.orchestratorFees ?? [])
+  if (orchestratorFees.length === 0) return batch
+  return (await securePaymentState(ctx.world).securePayments.update(batch.token, (draft) => {
+    draft.orchestratorFees = orchestratorFees
+    draft.orchestratorId = links.find((l) => l.orchestratorId)?.orchestratorId ?? null
+  }))!
 }
 
 /** `POST /v2/secure-payments/multicall-payouts`: an ordered selection of pending payout links. */

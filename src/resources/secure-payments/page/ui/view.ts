@@ -52,6 +52,7 @@ export interface PayAnswer {
   transactions?: ApiTransaction[]
   ERC20ApprovalTransactions?: ApiTransaction[]
   batchPaymentTransaction?: ApiTransaction
+  orchestratorFeeTransactions?: ApiTransaction[]
   metadata?: {
     paymentTransactionIndex?: number
     approvalTransactionIndex?: number
@@ -241,6 +242,7 @@ export function transactionsOf(pay: PayAnswer): { label: string; tx: ApiTransact
   }
   return [
     ...(pay.ERC20ApprovalTransactions ?? []).map((tx) => ({ label: 'Approve', tx, payment: false })),
+    ...(pay.orchestratorFeeTransactions ?? []).map((tx) => ({ label: 'Pay fee', tx, payment: false })),
     { label: 'Pay batch', tx: pay.batchPaymentTransaction!, payment: true },
   ]
 }
