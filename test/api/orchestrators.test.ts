@@ -565,6 +565,53 @@ describeTransports(
       expect((await client().call('GET', '/branding/acme/logo.png', { apiKey: null })).status).toBe(404)
     })
 
+    it('answers bad input with a 4xx, never a 500', async () => {
+      const key = newOrchestratorKey()
+      const cases: [string, string, unknown, Record<string, string>?][] = [
+        ['POST', '/v2/orchestrators/client-ids', { clientId: 42 }],
+        ['POST', '/v2/orchestrators/client-ids', [1, 2]],
+        ['GET', '/v2/orchestrators/client-ids', undefined, { page: 'abc' }],
+        [
+          'POST',
+          '/v2/orchestrators/client-id-link-intents',
+          { clientIdName: 'x', domains: 'https://a.example.com' },
+        ],
+        ['POST', '/v2/orchestrators/client-id-link-intents', { clientIdName: 'x', domains: ['::::'] }],
+        ['POST', '/v2/orchestrators/client-id-link-intents', { clientIdName: 'x', kyt: 'hypernative' }],
+        ['POST', '/v2/orchestrators/fee-configs', { bps: '250', feeBearer: 'payer', flow: 'incoming' }],
+        ['PATCH', '/v2/orchestrators/fee-configs/x', { bps: -1 }],
+        ['POST', '/v2/orchestrators/branding', { clientId: 7 }],
+        ['POST', '/v2/orchestrators/branding', { displayRequestBranding: 'yes' }],
+        ['GET', '/v2/orchestrators/branding', undefined, { clientId: 'cli_nobody' }],
+        ['POST', '/v2/orchestrators/webhooks', { url: 'ftp://example.com/hook' }],
+        ['POST', '/v2/orchestrators/webhooks/test', { eventType: 12 }],
+      ]
+      for (const [method, path, body, query] of cases) {
+        const res = await orc(key, method, path, body, query)
+        expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400)
+        expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBeLessThan(500)
+        expect(res.body.statusCode ?? res.status).toBe(res.status)
+      }
+      const form = await client().call('POST', '/__sandbox/orchestrator-onboarding', {
+        apiKey: null,
+        query: { token: 'x'.repeat(300) },
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        rawBody: '%%%',
+      })
+      expect(form.status).toBe(400)
+      const created = await orc(key, 'POST', '/v2/orchestrators/client-id-link-intents', {
+        clientIdName: 'Fuzz',
+      })
+      const page = new URL(created.body.url)
+      const garbage = await client().call('POST', `${page.pathname}${page.search}`, {
+        apiKey: null,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        rawBody: 'walletAddress=0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7&currency=NOPE&confirm=yes',
+      })
+      expect(garbage.status).toBe(400)
+      expect(garbage.text).toContain('not a supported ERC20 token')
+    })
+
     it('registers webhooks (secret once), refuses a duplicate URL, deactivates, reactivates and sends signed tests', async () => {
       const key = newOrchestratorKey()
       const url = `${receiver.url}/hooks-${client().transport}-${randomBytes(3).toString('hex')}`

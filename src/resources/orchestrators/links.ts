@@ -189,6 +189,10 @@ export async function completeOnboarding(
   const { world, intent } = found
   const refusal = intentRefusal(world, intent)
   if (refusal) throw new OrchestratorRequestError(refusal)
+  // checked before anything is created, so a refused form leaves no half-made client ID
+  const token = shared.currencies.byId(input.currency)
+  if (token?.type !== 'ERC20' || !token.address)
+    throw new OrchestratorRequestError(`Token ${input.currency} is not a supported ERC20 token`)
   const wallet = input.walletAddress.toLowerCase()
   const platform = shared.worlds.get(`platform:${wallet}`, world.scenario)
   const platformCtx = inWorld(shared, platform)
