@@ -20,7 +20,7 @@ export function authenticateOrchestrator(
 /** Where a client ID's link record lives. */
 function linkOf(grant: ClientIdGrant, shared: CredentialPorts) {
   const owner = shared.directory.clientIdToTenant.get(grant.clientId)
-  const world = owner ? shared.worlds.peek(owner.tenant, owner.scenario) : undefined
+  const world = owner ? shared.worlds.get(owner.tenant, owner.scenario) : undefined
   return world ? activeLinkOf(world, grant.clientId) : undefined
 }
 

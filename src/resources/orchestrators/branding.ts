@@ -98,10 +98,10 @@ export function brandingForClientId(
 ): { orchestratorId: string; branding: BrandingRecord | null } | null {
   if (!clientId) return null
   const owner = shared.directory.clientIdToTenant.get(clientId)
-  const platform = owner ? shared.worlds.peek(owner.tenant, owner.scenario) : undefined
+  const platform = owner ? shared.worlds.get(owner.tenant, owner.scenario) : undefined
   const link = platform ? activeLinkOf(platform, clientId) : undefined
   if (!link || !platform) return null
-  const orchestrator = shared.worlds.peek(link.orchestratorKey, platform.scenario)
+  const orchestrator = shared.worlds.get(link.orchestratorKey, platform.scenario)
   const table = orchestrator ? orchestratorState(orchestrator).branding : undefined
   const row = table?.get(clientId) ?? table?.get(ORCHESTRATOR_ROW)
   return { orchestratorId: link.orchestratorId, branding: row ? view(row) : null }

@@ -46,7 +46,7 @@ export function orchestratorOf(ctx: Pick<Ctx, 'caller' | 'tenant'>): Orchestrato
 /** The world and record of a public client ID, or 404. */
 export function platformOf(ctx: Pick<Ctx, 'directory' | 'worlds'>, clientId: string) {
   const owner = ctx.directory.clientIdToTenant.get(clientId)
-  const world = owner ? ctx.worlds.peek(owner.tenant, owner.scenario) : undefined
+  const world = owner ? ctx.worlds.get(owner.tenant, owner.scenario) : undefined
   const record = owner && world ? clientIdState(world).clientIds.get(owner.id) : undefined
   if (!world || !record) throw new OrchestratorNotFoundError('Client ID not found')
   return { world, record }
@@ -114,7 +114,7 @@ export async function unlinkClientId(ctx: Ctx, clientId: string): Promise<LinkRe
   if (link?.status !== 'active') throw new NotLinkedError()
   const now = ctx.world.clock.now().toISOString()
   const platform = ctx.directory.clientIdToTenant.get(clientId)
-  const platformWorld = platform ? ctx.worlds.peek(platform.tenant, platform.scenario) : undefined
+  const platformWorld = platform ? ctx.worlds.get(platform.tenant, platform.scenario) : undefined
   if (platformWorld)
     await orchestratorState(platformWorld).clientLinks.update(clientId, (d) => {
       d.status = 'unlinked'

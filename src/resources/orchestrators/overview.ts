@@ -11,7 +11,7 @@ export function orchestratorOverview(ctx: Uses<'directory' | 'webhooks' | 'world
   const state = orchestratorState(ctx.world)
   const links = state.links.all().map((link) => {
     const owner = ctx.directory.clientIdToTenant.get(link.clientId)
-    const platform = owner ? ctx.worlds.peek(owner.tenant, owner.scenario) : undefined
+    const platform = owner ? ctx.worlds.get(owner.tenant, owner.scenario) : undefined
     const record = owner && platform ? clientIdState(platform).clientIds.get(owner.id) : undefined
     const destination = platform
       ? payeeDestinationState(platform)

@@ -14,10 +14,10 @@ export async function reportScreening(
 ): Promise<void> {
   if (!input.clientId) return
   const owner = shared.directory.clientIdToTenant.get(input.clientId)
-  const platform = owner ? shared.worlds.peek(owner.tenant, owner.scenario) : undefined
+  const platform = owner ? shared.worlds.get(owner.tenant, owner.scenario) : undefined
   const link = platform ? activeLinkOf(platform, input.clientId) : undefined
   if (!link || !platform) return
-  const orchestrator = shared.worlds.peek(link.orchestratorKey, platform.scenario)
+  const orchestrator = shared.worlds.get(link.orchestratorKey, platform.scenario)
   if (!orchestrator) return
   const record = orchestratorState(orchestrator).links.get(input.clientId)
   const primary = record?.kyt?.providers[0]

@@ -46,7 +46,7 @@ export function priceOrchestratorFees(
   const clientId = ctx.caller?.clientId?.clientId
   const none = { orchestratorId: null, netAmounts: items.map((i) => i.amount), fees: items.map(() => []) }
   if (!orchestrator || !clientId) return none
-  const world = ctx.worlds.peek(orchestrator.key, ctx.world.scenario)
+  const world = ctx.worlds.get(orchestrator.key, ctx.world.scenario)
   const configs = world
     ? resolveOrchestratorFees(world, clientId, flow === 'get_paid' ? 'incoming' : 'outgoing')
     : []
