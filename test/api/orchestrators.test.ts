@@ -246,6 +246,13 @@ describeTransports(
         body: { requests: [{ amount: '3', destinationId: event.body.destinationId }] },
       })
       expect(named.status, named.text).toBe(201)
+      // the orchestrator's screening plan cannot be overridden on the payment
+      const override = await client().call('POST', '/v2/secure-payments', {
+        apiKey: null,
+        headers: { 'x-client-id': clientId!, 'x-orchestrator-key': key, origin: ORIGIN },
+        body: { requests: [{ amount: '3' }], accessPolicy: { screeningProvider: 'merklescience' } },
+      })
+      expect(override.status).toBe(400)
       const display = await client().call('GET', `/v2/secure-payments/${paired.body.token}`, { apiKey: null })
       expect(display.body.payee.toLowerCase()).toBe(payee.toLowerCase())
       expect(display.body.orchestratorId).toBe(event.body.orchestratorId)
@@ -287,6 +294,56 @@ describeTransports(
         query: { type: 'kyt.screening.completed' },
       })
       expect(events.body.events).toHaveLength(1)
+    })
+
+    it('lets the platform choose its screening when the intent has no plan: its provider reports, none sends nothing', async () => {
+      const key = newOrchestratorKey()
+      const onboard = async (kyt: string) => {
+        const created = await orc(key, 'POST', '/v2/orchestrators/client-id-link-intents', {
+          clientIdName: `Shop ${kyt}`,
+        })
+        const page = new URL(created.body.url)
+        const form = await client().call('GET', `${page.pathname}${page.search}`, { apiKey: null })
+        expect(form.text).toContain('name="kyt"')
+        const done = await client().call('POST', `${page.pathname}${page.search}`, {
+          apiKey: null,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          rawBody: new URLSearchParams({
+            walletAddress: wallet(),
+            currency: 'USDC-sepolia',
+            confirm: 'yes',
+            kyt,
+          }).toString(),
+        })
+        expect(done.status).toBe(200)
+        const clientId = /id="client-id">(cli_[0-9a-f]+)</.exec(done.text)![1]!
+        const link = await client().call('POST', '/v2/secure-payments', {
+          apiKey: null,
+          headers: { 'x-client-id': clientId, 'x-orchestrator-key': key },
+          // the platform controls screening: the payment may set it
+          body: { requests: [{ amount: '2' }], accessPolicy: { mode: 'kyt_all_wallets' } },
+        })
+        expect(link.status, link.text).toBe(201)
+        await client().call('POST', `/__sandbox/secure-payments/${link.body.token}/user-events`, {
+          apiKey: null,
+          body: { userEvent: 'wallet_connected', walletAddress: wallet() },
+        })
+        return link.body.token as string
+      }
+      const chosen = await onboard('merklescience')
+      await onboard('none')
+      const events = await client().call('GET', '/__sandbox/events', {
+        apiKey: key,
+        query: { type: 'kyt.screening.completed' },
+      })
+      expect(events.body.events.map((e: { payload: Record<string, unknown> }) => e.payload)).toEqual([
+        expect.objectContaining({
+          paymentToken: chosen,
+          provider: 'merklescience',
+          policyId: null,
+          status: 'approved',
+        }),
+      ])
     })
 
     it('expires an intent two days later on the orchestrator key clock', async () => {

@@ -4,5 +4,5 @@ export { type ResolvedOrchestratorFee, resolveOrchestratorFees } from './fees.ts
 export { activeLinkOf, orchestratorIdOf } from './links.ts'
 export { orchestratorPageRoutes, orchestratorRoutes } from './routes.ts'
 export { type BrandingRecord, ORCHESTRATOR_KEY } from './schema.ts'
-export { reportScreening } from './screening.ts'
+export { hasOrchestratorPlan, reportScreening } from './screening.ts'
 export { orchestratorState } from './state.ts'

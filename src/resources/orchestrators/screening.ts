@@ -40,3 +40,16 @@ export async function reportScreening(
     timestamp: orchestrator.clock.now().toISOString(),
   })
 }
+
+/** Whether the client ID's active link carries the orchestrator's own screening plan (it cannot be overridden). */
+export function hasOrchestratorPlan(
+  shared: { directory: CredentialDirectory; worlds: WorldLookup },
+  clientId: string,
+): boolean {
+  const owner = shared.directory.clientIdToTenant.get(clientId)
+  const platform = owner ? shared.worlds.get(owner.tenant, owner.scenario) : undefined
+  const link = platform ? activeLinkOf(platform, clientId) : undefined
+  if (!link || !platform) return false
+  const orchestrator = shared.worlds.get(link.orchestratorKey, platform.scenario)
+  return !!orchestratorState(orchestrator).links.get(clientId)?.kyt
+}

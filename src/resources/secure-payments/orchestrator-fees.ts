@@ -8,7 +8,7 @@
 import { encodeFunctionData, erc20Abi } from 'viem'
 import { bigNumberJson, fromBaseUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { divWad, formatWadFixed, mulWad, toWad, unitsToWad, wadToUnits } from '../../contract/decimal.ts'
-import { resolveOrchestratorFees } from '../orchestrators/index.ts'
+import { hasOrchestratorPlan, resolveOrchestratorFees } from '../orchestrators/index.ts'
 import type { Ctx, SecureServices } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'
 import type { FeePlan, SecurePaymentRecord } from './schema.ts'
@@ -82,6 +82,22 @@ export function priceOrchestratorFees(
     return itemFees
   })
   return { orchestratorId: orchestrator.id, netAmounts, fees }
+}
+
+/**
+ * kyt-plans.mdx: a link's explicit screening plan cannot be overridden with `accessPolicy.mode` or
+ * `accessPolicy.screeningProvider` on a paired payment or payout (400).
+ */
+export function refusePlanOverride(
+  ctx: Ctx,
+  accessPolicy: { mode?: unknown; screeningProvider?: unknown } | undefined,
+): void {
+  const clientId = ctx.caller?.orchestrator ? ctx.caller.clientId?.clientId : undefined
+  if (!clientId || (accessPolicy?.mode === undefined && accessPolicy?.screeningProvider === undefined)) return
+  if (hasOrchestratorPlan(ctx, clientId))
+    throw new SecurePaymentRequestError(
+      "This client ID's screening plan is set by its orchestrator: accessPolicy.mode and accessPolicy.screeningProvider cannot override it",
+    )
 }
 
 /** The fee-plan components of the orchestrator fees (USD at the sandbox's rates). */

@@ -15,12 +15,13 @@ import {
   SecurePaymentUnavailableError,
 } from './errors.ts'
 import { LINK_LIFETIME_MS, linkRequests, linkStatus, storeLink } from './model.ts'
-import { priceOrchestratorFees } from './orchestrator-fees.ts'
+import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
 /** `POST /v2/secure-payments/payouts`: a request to `recipient` and its link. */
 export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) {
+  refusePlanOverride(ctx, body.accessPolicy)
   const shared = ctx
   const network = body.network.toLowerCase()
   if (network === 'tron' || network === 'nile')
