@@ -10,6 +10,7 @@ Options:
                       from the first line, "Request Sandbox listening on <url> ...")
   --host <addr>       address to bind (env HOST; default 127.0.0.1, 0.0.0.0 in Docker)
   --api-keys <a,b>    strict mode: only these API keys pass (env SANDBOX_API_KEYS)
+  --orchestrator-keys <a,b>  strict mode for orchestrators: only these x-orchestrator-keys pass (env SANDBOX_ORCHESTRATOR_KEYS)
   --rpc-admin <m,..>  strict mode: JSON-RPC admin methods keys may call through /rpc (names, evm_*, or *;
                       env SANDBOX_RPC_ADMIN). Without strict mode any API key may call them.
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
@@ -59,6 +60,7 @@ const options = {
   port: { type: 'string' },
   host: { type: 'string' },
   'api-keys': { type: 'string' },
+  'orchestrator-keys': { type: 'string' },
   'rpc-url': { type: 'string' },
   'rpc-admin': { type: 'string' },
   'state-dir': { type: 'string' },
@@ -91,6 +93,10 @@ async function main(): Promise<void> {
   const env = process.env
   const port = Number(values.port ?? env.PORT ?? 8080)
   const apiKeys = (values['api-keys'] ?? env.SANDBOX_API_KEYS)
+    ?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+  const orchestratorKeys = (values['orchestrator-keys'] ?? env.SANDBOX_ORCHESTRATOR_KEYS)
     ?.split(',')
     .map((k) => k.trim())
     .filter(Boolean)
@@ -143,6 +149,7 @@ async function main(): Promise<void> {
       .map((n) => n.trim())
       .filter(Boolean) as NetworkName[],
     ...(apiKeys?.length ? { apiKeys } : {}),
+    ...(orchestratorKeys?.length ? { orchestratorKeys } : {}),
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),
     ...(stateDir ? { stateDir } : {}),
     ...(maxWorlds !== undefined ? { maxWorlds: Number(maxWorlds) } : {}),

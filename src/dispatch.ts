@@ -21,6 +21,7 @@ export const CORS_ALLOWED_HEADERS = [
   'authorization',
   'x-api-key',
   'x-client-id',
+  'x-orchestrator-key',
   'x-request-id',
   'x-sandbox-scenario',
   'x-sandbox-delay',

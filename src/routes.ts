@@ -9,6 +9,7 @@ import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { journeyRoutes } from './resources/journeys/routes.ts'
+import { orchestratorPageRoutes, orchestratorRoutes } from './resources/orchestrators/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
 import { payeeDestinationRoutes } from './resources/payee-destinations/routes.ts'
 import { payerPageRoutes } from './resources/payers/page-routes.ts'
@@ -51,6 +52,8 @@ export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
   ...payeeDestinationRoutes,
   ...portalRoutes,
   ...journeyRoutes,
+  ...orchestratorRoutes,
+  ...orchestratorPageRoutes,
   // last: the dashboard's page and files are never tested by an API call
   ...dashboardRoutes,
   ...docsRoutes(() => routes),

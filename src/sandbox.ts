@@ -51,6 +51,8 @@ export interface SandboxOptions {
   networks?: NetworkName[]
   /** strict mode: only these API keys pass (otherwise every key is its own tenant) */
   apiKeys?: string[]
+  /** strict mode for orchestrators: only these `x-orchestrator-key`s pass (otherwise every `orc_…` key is its own) */
+  orchestratorKeys?: string[]
   /** tenant-clock ms a submitted KYC waits before the sandbox's provider approves it (default 5000) */
   complianceDelayMs?: number
   /** tenant-clock ms a new bank payment detail stays pending before it is approved (default 3000) */
@@ -262,6 +264,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   })
   const dispatch = createDispatcher(routes, shared, {
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+    ...(options.orchestratorKeys ? { orchestratorKeys: new Set(options.orchestratorKeys) } : {}),
     ...(tenantIds ? { idsFor: (tenant: string) => tenantIds.for(tenant) } : {}),
     middleware: [
       rpcGuardMiddleware({

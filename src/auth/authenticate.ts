@@ -5,12 +5,15 @@ import type { CredentialPorts, PortalCredentialLookup } from '../contract/ports.
 import type { RouteDefinition } from '../contract/route.ts'
 import { UnauthorizedError } from '../contract/sandbox-error.ts'
 import { authenticateClientId } from './client-id.ts'
+import { authenticateOrchestrator, pairedCaller, refuseLinkedAlone } from './orchestrator.ts'
 import { authenticateSession } from './session.ts'
 
 /** Options of authentication that come from the sandbox's configuration. */
 export interface AuthOptions {
   /** strict mode: only these API keys pass; undefined accepts any non-empty key */
   apiKeys?: ReadonlySet<string>
+  /** strict mode for orchestrators: only these `x-orchestrator-key`s pass; undefined accepts any `orc_…` key */
+  orchestratorKeys?: ReadonlySet<string>
 }
 
 /**
@@ -33,8 +36,19 @@ export async function authenticate(
     return { tenant: key, via: 'api-key' }
   }
   const clientId = request.headers['x-client-id']?.trim()
+  const orchestratorKey = request.headers['x-orchestrator-key']?.trim()
+  if (orchestratorKey && accepted.includes('orchestrator-key')) {
+    const orchestrator = authenticateOrchestrator(orchestratorKey, options.orchestratorKeys)
+    // alone on the orchestrator's own routes; paired with a client ID it linked on the payment-link routes
+    if (!accepted.includes('client-id'))
+      return { tenant: orchestrator.key, via: 'orchestrator-key', orchestrator }
+    if (!clientId) throw new UnauthorizedError('x-orchestrator-key must be paired with x-client-id')
+    const grant = await authenticateClientId(clientId, request.headers.origin, shared)
+    return pairedCaller(orchestrator, grant, shared)
+  }
   if (clientId && accepted.includes('client-id')) {
     const grant = await authenticateClientId(clientId, request.headers.origin, shared)
+    if (accepted.includes('orchestrator-key')) refuseLinkedAlone(grant, shared)
     return { tenant: grant.tenant, via: 'client-id', clientId: grant }
   }
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]

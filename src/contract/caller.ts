@@ -2,7 +2,7 @@
 // resources can read the caller without depending on how credentials are checked.
 
 /** How a caller proved who it is (`portal-session`: the portal's `session_token` cookie). */
-export type CredentialKind = 'api-key' | 'client-id' | 'session' | 'portal-session'
+export type CredentialKind = 'api-key' | 'client-id' | 'session' | 'portal-session' | 'orchestrator-key'
 
 /** What a client-ID call carries into its handler. */
 export interface ClientIdGrant {
@@ -27,4 +27,12 @@ export interface Caller {
   clientId?: ClientIdGrant
   /** the portal platform, on cookie-session calls */
   platformId?: string
+  /** the orchestrator, on `x-orchestrator-key` calls (alone, or paired with the client ID it linked) */
+  orchestrator?: OrchestratorGrant
+}
+
+/** An orchestrator's key and the id the sandbox derives from it. */
+export interface OrchestratorGrant {
+  key: string
+  id: string
 }

@@ -17,6 +17,8 @@ export const EVENT_TYPES = [
   'request.recurring',
   'compliance.updated',
   'payment_detail.updated',
+  'client_id.linked',
+  'kyt.screening.completed',
 ] as const
 
 /** One of EVENT_TYPES. */

@@ -10,7 +10,7 @@ export interface NeutralRequest {
   rawBody: string | undefined
 }
 
-/** A response as the core returns it; `body` is JSON unless `contentType` says otherwise (then a string). */
+/** A response as the core returns it; `body` is JSON unless `contentType` says otherwise (then a string, or bytes). */
 export interface NeutralResponse {
   status: number
   headers: Record<string, string>

@@ -12,9 +12,17 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
  * - `client-id`: `x-client-id` + `Origin`, runs as the tenant that created the client ID;
  * - `session`: `Authorization: Bearer` from `POST /__sandbox/sessions`;
  * - `portal-session`: the portal's `session_token` cookie (FULL's dashboard endpoints);
+ * - `orchestrator-key`: `x-orchestrator-key` (`orc_…`): alone, the orchestrator is its own tenant; on a route that
+ *   also takes `client-id`, it must come paired with an `x-client-id` it linked (the call runs as that client ID);
  * - `public`: no credential (health, the JSON-RPC proxy, the pages behind agreement and KYC links).
  */
-export type Credential = 'api-key' | 'client-id' | 'session' | 'portal-session' | 'public'
+export type Credential =
+  | 'api-key'
+  | 'client-id'
+  | 'session'
+  | 'portal-session'
+  | 'orchestrator-key'
+  | 'public'
 
 /**
  * Which surface a route belongs to: `api` (the service's own endpoints: journaled, faulted, rate-limited by

@@ -105,3 +105,56 @@ describeTransports(
       })
   },
 )
+
+/** The 17 orchestrator operations of the newest documentation (mintlify-docs orchestrators/*.mdx, 2026-Q2). */
+const ORCHESTRATOR_OPERATIONS = [
+  'GET /v2/orchestrators/client-ids',
+  'POST /v2/orchestrators/client-ids',
+  'DELETE /v2/orchestrators/client-ids/{clientId}',
+  'POST /v2/orchestrators/client-id-link-intents',
+  'POST /v2/orchestrators/branding',
+  'GET /v2/orchestrators/branding',
+  'PATCH /v2/orchestrators/branding',
+  'DELETE /v2/orchestrators/branding',
+  'POST /v2/orchestrators/webhooks',
+  'GET /v2/orchestrators/webhooks',
+  'PATCH /v2/orchestrators/webhooks/{id}',
+  'DELETE /v2/orchestrators/webhooks/{id}',
+  'POST /v2/orchestrators/webhooks/test',
+  'POST /v2/orchestrators/fee-configs',
+  'GET /v2/orchestrators/fee-configs',
+  'PATCH /v2/orchestrators/fee-configs/{id}',
+  'DELETE /v2/orchestrators/fee-configs/{id}',
+]
+
+describe('the orchestrator operations', () => {
+  it('are 17, each in the served OpenAPI document', async () => {
+    expect(ORCHESTRATOR_OPERATIONS).toHaveLength(17)
+    const served = await t.clients[0]!.call('GET', '/openapi.json', { apiKey: null })
+    const paths = served.body.paths as Record<string, Record<string, unknown>>
+    for (const op of ORCHESTRATOR_OPERATIONS) {
+      const [method, path] = op.split(' ') as [string, string]
+      expect(paths[path]?.[method.toLowerCase()], `${op} in /openapi.json`).toBeDefined()
+    }
+  })
+})
+
+describeTransports(
+  'every orchestrator operation through %s',
+  () => t,
+  (client) => {
+    it.each(ORCHESTRATOR_OPERATIONS)('serves %s', async (op) => {
+      const [method, path] = op.split(' ') as [string, string]
+      const res = await client().call(method, concrete(path), {
+        apiKey: null,
+        headers: { 'x-orchestrator-key': `orc_${newApiKey()}` },
+        ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+      })
+      expect(res.headers.get(ROUTE_NOT_FOUND_HEADER), `${op}: ${res.text}`).toBeNull()
+      expect(res.status, `${op}: ${res.text}`).toBeLessThan(500)
+      // without the key, each answers 401
+      const anonymous = await client().call(method, concrete(path), { apiKey: null })
+      expect(anonymous.status).toBe(401)
+    })
+  },
+)

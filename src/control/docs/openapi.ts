@@ -39,6 +39,16 @@ const securitySchemes: Record<DocumentedCredential, [string, Json]> = {
       description: 'A client ID from POST /v2/client-ids, with an Origin among its allowed domains.',
     },
   ],
+  'orchestrator-key': [
+    'OrchestratorKey',
+    {
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-orchestrator-key',
+      description:
+        'Any orc_… key (each key is its own orchestrator); in strict mode (--orchestrator-keys), a configured one. On the payment-link routes, paired with the x-client-id it linked.',
+    },
+  ],
   session: [
     'Session',
     {

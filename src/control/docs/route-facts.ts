@@ -4,7 +4,7 @@
 import type { RouteDefinition } from '../../contract/route.ts'
 
 /** A credential as the document's security schemes name it. */
-export type DocumentedCredential = 'api-key' | 'client-id' | 'session' | 'cookie'
+export type DocumentedCredential = 'api-key' | 'client-id' | 'session' | 'cookie' | 'orchestrator-key'
 
 /** A route of the table, whatever its schemas (the table's own element type). */
 // biome-ignore lint/suspicious/noExplicitAny: the route table's element type
@@ -33,7 +33,7 @@ export function routeStatuses(route: AnyRoute): number[] {
   const credentials = routeCredentials(route)
   if (credentials.length || route.params || route.query || route.body) statuses.add(400)
   if (credentials.length) statuses.add(401)
-  if (credentials.includes('client-id')) statuses.add(403)
+  if (credentials.includes('client-id') || credentials.includes('orchestrator-key')) statuses.add(403)
   if (route.body) {
     statuses.add(413)
     statuses.add(415)

@@ -1,3 +1,8 @@
 // The public module of the payee-destinations resource: what other resources may use of it.
-export { destinationForClientId, type ResolvedDestination, resolveDestination } from './model.ts'
+export {
+  destinationForClientId,
+  type ResolvedDestination,
+  registerDestination,
+  resolveDestination,
+} from './model.ts'
 export { payeeDestinationState } from './state.ts'

@@ -103,13 +103,38 @@ export function destinationBody(record: PayeeDestinationRecord) {
 /** `POST /v2/payee-destination`: verifies the signature and makes the destination the wallet's active one. */
 export async function createDestination(ctx: Ctx, body: SignedBody): Promise<PayeeDestinationRecord> {
   const nonce = await consumeNonce(ctx, body, 'add')
-  const { world } = ctx
   const token = tokenOn(ctx, nonce.chainId, nonce.tokenAddress)
-  const id = `${token.network}:${nonce.walletAddress}:${nonce.tokenAddress}`
-  const now = world.clock.now().toISOString()
   const clientId = ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null
+  return activateDestination(ctx, nonce.walletAddress, token, clientId)
+}
+
+/**
+ * Makes `currency` on its chain the active destination of `walletAddress` in the context's world, bound to
+ * `clientId`, without a signature: what an orchestrator's hosted onboarding does once the platform confirmed.
+ */
+export async function registerDestination(
+  ctx: Ctx,
+  input: { walletAddress: string; currency: string; clientId: string | null },
+): Promise<PayeeDestinationRecord> {
+  const currency = ctx.currencies.byId(input.currency)
+  if (currency?.type !== 'ERC20' || !currency.address)
+    throw new PayeeTokenError(`Token ${input.currency} is not a supported ERC20 token`)
+  const token = tokenOn(ctx, currency.chainId, currency.address)
+  return activateDestination(ctx, getAddress(input.walletAddress), token, input.clientId)
+}
+
+async function activateDestination(
+  ctx: Ctx,
+  walletAddress: string,
+  token: ReturnType<typeof tokenOn>,
+  clientId: string | null,
+): Promise<PayeeDestinationRecord> {
+  const { world } = ctx
+  const tokenAddress = getAddress(token.address)
+  const id = `${token.network}:${walletAddress}:${tokenAddress}`
+  const now = world.clock.now().toISOString()
   for (const other of payeeDestinationState(world).payeeDestinations.all()) {
-    if (other.active && other.id !== id && other.walletAddress === nonce.walletAddress) {
+    if (other.active && other.id !== id && other.walletAddress === walletAddress) {
       await payeeDestinationState(world).payeeDestinations.update(other.id, (d) => {
         d.active = false
         d.updatedAt = now
@@ -126,10 +151,10 @@ export async function createDestination(ctx: Ctx, body: SignedBody): Promise<Pay
   }
   return payeeDestinationState(world).payeeDestinations.insert({
     id,
-    destinationId: compositeDestinationId(nonce.walletAddress, nonce.chainId, nonce.tokenAddress),
-    walletAddress: nonce.walletAddress,
-    tokenAddress: nonce.tokenAddress,
-    chainId: nonce.chainId,
+    destinationId: compositeDestinationId(walletAddress as `0x${string}`, token.chainId, tokenAddress),
+    walletAddress,
+    tokenAddress,
+    chainId: token.chainId,
     network: token.network,
     currency: token.id,
     active: true,

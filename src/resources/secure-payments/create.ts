@@ -11,6 +11,7 @@ import { createRequest } from '../requests/index.ts'
 import type { Ctx } from './context.ts'
 import { SecurePaymentForbiddenError, SecurePaymentRequestError } from './errors.ts'
 import { storeLink } from './model.ts'
+import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
 import type { CreateSecurePaymentBody } from './schema.ts'
 
 interface LinkItem {
@@ -37,6 +38,15 @@ function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]
         )
       throw new SecurePaymentRequestError(`No active payment destination ${item.destinationId}`)
     }
+    // paired authentication: a client ID bound to a destination (hosted onboarding) pays only to that one
+    const grant = ctx.caller?.orchestrator ? ctx.caller.clientId : undefined
+    const bound = grant
+      ? payeeDestinationState(world)
+          .payeeDestinations.all()
+          .findLast((d) => d.active && d.clientId === grant.clientId)
+      : undefined
+    if (bound && bound.destinationId !== destination.destinationId)
+      throw new SecurePaymentRequestError('destinationId must be the destination bound to this client ID')
     return {
       destinationId: destination.destinationId,
       payee: destination.payee,
@@ -79,15 +89,18 @@ function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]
 
 /** `POST /v2/secure-payments`: one request per item (destination or payee + currency), one link over them. */
 export async function createSecurePayment(ctx: Ctx, body: CreateSecurePaymentBody) {
+  refusePlanOverride(ctx, body.accessPolicy)
   const items = body.requests.map((item) => resolveItem(ctx, item))
   const networks = new Set(items.map((i) => i.network))
   if (networks.size > 1)
     throw new SecurePaymentRequestError('All requests of a secure payment must be on the same network')
+  const grossAmounts = items.map((i) => ({ amount: i.amount, currency: i.currency }))
+  const pricing = priceOrchestratorFees(ctx, 'get_paid', grossAmounts)
   const requests: RequestRecord[] = []
-  for (const item of items)
+  for (const [index, item] of items.entries())
     requests.push(
       await createRequest(ctx, {
-        amount: item.amount,
+        amount: pricing.netAmounts[index]!,
         invoiceCurrency: item.currency,
         paymentCurrency: item.currency,
         payee: item.payee,
@@ -98,6 +111,10 @@ export async function createSecurePayment(ctx: Ctx, body: CreateSecurePaymentBod
     ctx,
     requests,
     items.map((i) => i.destinationId),
-    { flow: 'get_paid', ...body },
+    {
+      flow: 'get_paid',
+      ...body,
+      ...(pricing.orchestratorId ? { orchestrator: { pricing, grossAmounts } } : {}),
+    },
   )
 }

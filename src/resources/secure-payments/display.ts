@@ -1,6 +1,7 @@
 // What the token routes and the lookup by request answer about a link (V2 0.13.0 shapes).
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import type { World } from '../../contract/world.ts'
+import { brandingForClientId } from '../orchestrators/index.ts'
 import type { RequestRecord } from '../requests/index.ts'
 import type { SecureServices } from './context.ts'
 import { linkRequests, linkStatus, securePaymentUrl } from './model.ts'
@@ -24,21 +25,35 @@ function destinationOf(
   }
 }
 
-const branding = (link: SecurePaymentRecord) => ({
-  id: link.clientId ?? 'request-network',
-  displayRequestBranding: true,
-})
+/**
+ * The branding the page applies, resolved now from the client ID's active orchestrator link (the client ID's row,
+ * else the orchestrator's; whitelabel-branding.mdx), and the orchestrator of the link.
+ */
+function brandingOf(shared: SecureServices, link: SecurePaymentRecord) {
+  const resolved = brandingForClientId(shared, link.clientId)
+  const orchestratorId = link.orchestratorId ?? resolved?.orchestratorId ?? null
+  if (resolved?.branding) {
+    const { createdAt: _c, updatedAt: _u, ...row } = resolved.branding
+    return { orchestratorId, branding: row, whitelabel: true }
+  }
+  return {
+    orchestratorId,
+    branding: { id: link.clientId ?? 'request-network', displayRequestBranding: true },
+    whitelabel: false,
+  }
+}
 
 /** `GET /v2/secure-payments/{token}`: the page's display data (single or batch variant). */
 export function displayData(shared: SecureServices, world: World, link: SecurePaymentRecord) {
   const requests = linkRequests(world, link)
+  const { orchestratorId, branding } = brandingOf(shared, link)
   const common = {
     paymentType: link.paymentType,
     status: linkStatus(shared, world, link),
     redirectUrl: link.redirectUrl,
     redirectLabel: link.redirectLabel,
-    orchestratorId: null,
-    branding: branding(link),
+    orchestratorId,
+    branding,
     analytics: {
       creationTimestamp: link.createdAt,
       totalPaymentAmountUsd: link.feePlan.payerTotalAmountUsd,
@@ -87,6 +102,7 @@ export function lookupBody(
   const status = linkStatus(shared, world, link)
   const destination = destinationOf(shared, link, requests[0]!, 0)
   const paid = status === 'completed'
+  const { orchestratorId, whitelabel } = brandingOf(shared, link)
   return {
     token: link.token,
     securePaymentUrl: securePaymentUrl(request, link.token),
@@ -103,7 +119,7 @@ export function lookupBody(
     payeeKytResults: [],
     destination,
     claimedDestination: destination,
-    orchestratorId: null,
+    orchestratorId,
     feePlan: link.feePlan,
     network: link.network,
     currency: link.currency,
@@ -112,7 +128,7 @@ export function lookupBody(
     identityMode: link.clientId ? ('client_id' as const) : ('manual_dashboard' as const),
     clientId: link.clientId,
     branding: {
-      whitelabelEnabled: false,
+      whitelabelEnabled: whitelabel,
       source: link.clientId ? ('client_id' as const) : ('request_network' as const),
     },
     childExecutable: status === 'pending',

@@ -17,6 +17,8 @@ export interface FeePlanInput {
   feePercentage?: string | null
   feeAddress?: string | null
   defaultFeeBearer?: FeePlan['defaultFeeBearer']
+  /** the orchestrator fees fixed at creation (orchestrator-fees.ts), added to the plan as they are */
+  orchestrator?: { components: FeePlan['fees']; payerUsd: bigint; payeeUsd: bigint }
 }
 
 function usdWad(ctx: Ctx, currency: string, amount: string): bigint {
@@ -48,8 +50,14 @@ export function feePlanOf(ctx: Ctx, input: FeePlanInput): FeePlan {
       configSource: 'request',
     })
   }
-  const payerFees = bearer === 'payer' ? totalFees : 0n
-  const payeeFees = bearer === 'payee' ? totalFees : 0n
+  let payerFees = bearer === 'payer' ? totalFees : 0n
+  let payeeFees = bearer === 'payee' ? totalFees : 0n
+  if (input.orchestrator) {
+    fees.push(...input.orchestrator.components)
+    payerFees += input.orchestrator.payerUsd
+    payeeFees += input.orchestrator.payeeUsd
+    totalFees += input.orchestrator.payerUsd + input.orchestrator.payeeUsd
+  }
   return {
     version: 1,
     flow: input.flow,

@@ -3,6 +3,7 @@
 // on the Host the caller used); the token routes accept the token alone (the service also wants x-client-id +
 // Origin; a browser page of the sandbox has neither); no KYT screening runs (allowedPayerAddresses is the only
 // access rule); links expire 7 days after creation on the creator's clock, or once every request is paid.
+import { fromBaseUnits } from '../../contract/amounts.ts'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import type { World } from '../../contract/world.ts'
@@ -17,6 +18,7 @@ import {
   SecurePaymentUnavailableError,
 } from './errors.ts'
 import { feePlanOf } from './fee-plan.ts'
+import { type OrchestratorPricing, orchestratorFeeComponents } from './orchestrator-fees.ts'
 import type { SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
@@ -103,6 +105,8 @@ export interface LinkOptions {
     | { allowedPayerAddresses?: string[] | undefined; hidePayeeAddress?: boolean | undefined }
     | undefined
   payer?: string | undefined
+  /** the orchestrator fees priced for these requests, and the amounts before recipient-borne fees */
+  orchestrator?: { pricing: OrchestratorPricing; grossAmounts: { amount: string; currency: string }[] }
 }
 
 /** Stores a link over existing requests (all on one network, in one currency for the fee plan). */
@@ -118,6 +122,8 @@ export async function storeLink(
   const now = world.clock.now()
   const first = requests[0]!
   const allowed = options.accessPolicy?.allowedPayerAddresses
+  const orchestrator = options.orchestrator
+  const currencyOf = (id: string) => shared.currencies.byId(id)!
   return securePaymentState(world).securePayments.insert({
     token: shared.ids.ulid(now.getTime()),
     paymentType: requests.length > 1 ? 'batch' : 'single',
@@ -135,11 +141,32 @@ export async function storeLink(
     allowedPayerAddresses: allowed?.length ? allowed.map((a) => a.toLowerCase()) : null,
     hidePayeeAddress: options.accessPolicy?.hidePayeeAddress ?? false,
     clientId: ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null,
+    orchestratorId: orchestrator?.pricing.orchestratorId ?? null,
+    orchestratorFees: (orchestrator?.pricing.fees ?? []).flatMap((itemFees, i) =>
+      itemFees.map((f) => ({
+        requestId: requests[i]!.requestId,
+        configId: f.configId,
+        feeBearer: f.feeBearer,
+        amount: fromBaseUnits(f.units, currencyOf(requests[i]!.paymentCurrency).decimals),
+        address: f.address,
+      })),
+    ),
     feePlan: feePlanOf(ctx, {
-      amounts: requests.map((r) => ({ amount: r.amount, currency: r.paymentCurrency })),
+      amounts:
+        orchestrator?.grossAmounts ??
+        requests.map((r) => ({ amount: r.amount, currency: r.paymentCurrency })),
       flow: options.flow,
       feePercentage: fee.feePercentage ?? null,
       feeAddress: fee.feeAddress ?? null,
+      ...(orchestrator
+        ? {
+            orchestrator: orchestratorFeeComponents(
+              ctx,
+              orchestrator.grossAmounts,
+              orchestrator.pricing.fees,
+            ),
+          }
+        : {}),
     }),
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS).toISOString(),

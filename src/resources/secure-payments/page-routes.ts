@@ -9,6 +9,7 @@ import { Address } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
+import { reportScreening } from '../orchestrators/index.ts'
 import type { SecureServices } from './context.ts'
 import {
   SecurePaymentForbiddenError,
@@ -54,10 +55,12 @@ function transactionsOf(answer: object): ApiTransaction[] {
     transactions?: ApiTransaction[]
     ERC20ApprovalTransactions?: ApiTransaction[]
     batchPaymentTransaction?: ApiTransaction
+    orchestratorFeeTransactions?: ApiTransaction[]
   }
   return [
     ...(a.transactions ?? []),
     ...(a.ERC20ApprovalTransactions ?? []),
+    ...(a.orchestratorFeeTransactions ?? []),
     ...(a.batchPaymentTransaction ? [a.batchPaymentTransaction] : []),
   ]
 }
@@ -113,12 +116,20 @@ export const securePageRoutes = [
     statuses: [201, 403, 404],
     params: z.object({ token: z.string().min(1) }),
     body: UserEventBody,
-    handler(ctx, { params, body }) {
+    async handler(ctx, { params, body }) {
       // found, not payable: the payer's last steps may arrive after the detector completed the link
       const { world, links } = pageLinks(ctx, params.token)
       const accepted = links.map((link) =>
         recordUserEvent(ctx, world, link, body.userEvent, body.walletAddress, body.txHash),
       )
+      // a linked client ID's screening plan reports its result to the orchestrator (once per wallet)
+      for (const [i, link] of links.entries())
+        await reportScreening(ctx, {
+          clientId: link.clientId,
+          token: link.token,
+          wallet: body.walletAddress,
+          approved: accepted[i]!,
+        })
       if (accepted.includes(false))
         throw new SecurePaymentForbiddenError('This wallet is not allowed to pay this secure payment')
       return { status: 201, body: { recorded: body.userEvent } }

@@ -15,6 +15,7 @@ import { inWorld } from '../services.ts'
 import type { SecureServices } from './context.ts'
 import { SecurePaymentCompletedError, SecurePaymentRequestError } from './errors.ts'
 import { checkPayer, linkRequests } from './model.ts'
+import { orchestratorFeeLines, orchestratorFeeTransfers } from './orchestrator-fees.ts'
 import { multicallRequestIds } from './payouts.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
 import { securePaymentState } from './state.ts'
@@ -36,32 +37,64 @@ function feeBundle(shared: SecureServices, world: World, link: SecurePaymentReco
     return { r, fee }
   })
   const fmt = (v: bigint) => fromBaseUnits(v, currency.decimals)
+  const open = new Set(items.map((i) => i.r.requestId))
+  const orchestrator = orchestratorFeeLines(shared, link).filter((l) => open.has(l.requestId))
+  const sum = (bearer: 'payer' | 'payee') =>
+    orchestrator
+      .filter((l) => l.feeBearer === bearer)
+      .reduce((s, l) => s + toBaseUnits(l.amount, currency.decimals), 0n)
+  const payerOrchestrator = sum('payer')
+  const payeeOrchestrator = sum('payee')
+  // the request is for the net amount: the gross is what the recipient would get before its fees
+  const grossTotal = gross + payeeOrchestrator
+  const allFees = fees + payerOrchestrator + payeeOrchestrator
   return {
     bundleId: null,
     defaultFeeBearer: link.feePlan.defaultFeeBearer,
     amountSummary: {
-      grossAmount: fmt(gross),
+      grossAmount: fmt(grossTotal),
       netRecipientAmount: fmt(gross),
-      totalFees: fmt(fees),
-      payeeBorneFees: '0',
-      payerBorneFees: fmt(fees),
-      payerTotal: fmt(gross + fees),
+      totalFees: fmt(allFees),
+      payeeBorneFees: fmt(payeeOrchestrator),
+      payerBorneFees: fmt(fees + payerOrchestrator),
+      payerTotal: fmt(grossTotal + fees + payerOrchestrator),
     },
-    fees: items
-      .filter((i) => i.fee > 0n)
-      .map(({ r, fee }) => ({
-        requestId: r.requestId,
-        feeComponentId: null,
-        feeType: 'platform',
-        feeLabel: 'Platform fee',
-        feeBearer: 'payer' as const,
-        amount: fmt(fee),
-        paymentCurrencyId: r.paymentCurrency,
-        network: r.network,
-        chainId: String(currency.chainId),
-        recipient: link.feeAddress!,
-      })),
+    fees: [
+      ...items
+        .filter((i) => i.fee > 0n)
+        .map(({ r, fee }) => ({
+          requestId: r.requestId,
+          feeComponentId: null,
+          feeType: 'platform',
+          feeLabel: 'Platform fee',
+          feeBearer: 'payer' as const,
+          amount: fmt(fee),
+          paymentCurrencyId: r.paymentCurrency,
+          network: r.network,
+          chainId: String(currency.chainId),
+          recipient: link.feeAddress!,
+        })),
+      ...orchestrator,
+    ],
   }
+}
+
+/** The requests of a link still to pay. */
+function unpaidRequestIds(shared: SecureServices, world: World, link: SecurePaymentRecord): string[] {
+  return linkRequests(world, link)
+    .filter((r) => remainingUnits(shared, r) > 0n)
+    .map((r) => r.requestId)
+}
+
+/**
+ * A batch answer with the orchestrator fee transfers the payer sends besides the batch (after the approvals,
+ * before `batchPaymentTransaction`); absent when there are none.
+ */
+function withFeeTransfers<T extends object>(
+  batch: T,
+  transfers: ReturnType<typeof orchestratorFeeTransfers>,
+) {
+  return transfers.length ? { ...batch, orchestratorFeeTransactions: transfers } : batch
 }
 
 /** The calldata of a link for `query.wallet` (or for any payer), refused for a wallet the link does not allow. */
@@ -81,11 +114,15 @@ export async function securePaymentCalldata(
       throw new SecurePaymentRequestError(
         'A batch secure payment is paid on its own network: chain and token do not apply',
       )
-    return await buildFundedBatchPayout(ctx, {
+    const batch = await buildFundedBatchPayout(ctx, {
       requestIds: link.requestIds,
       ...(query.wallet ? { payer: query.wallet } : {}),
       ...fee,
     })
+    return withFeeTransfers(
+      batch,
+      orchestratorFeeTransfers(shared, link, unpaidRequestIds(shared, world, link)),
+    )
   }
   const record = linkRequests(world, link)[0]!
   const built = await buildPayment(ctx, record, {
@@ -130,19 +167,28 @@ export async function securePaymentCalldata(
     toBaseUnits(record.amount, currency.decimals) +
       (link.feePercentage
         ? percentageOf(toBaseUnits(record.amount, currency.decimals), link.feePercentage)
-        : 0n),
+        : 0n) +
+      (link.orchestratorFees ?? [])
+        .filter((f) => f.requestId === record.requestId)
+        .reduce((sum, f) => sum + toBaseUnits(f.amount, currency.decimals), 0n),
     currency.decimals,
   )
   const { approvalTransactionIndex, ...metadata } = built.metadata
+  // the orchestrator fees go out first, the payment stays the last transaction
+  const feeTransfers =
+    remainingUnits(shared, record) > 0n ? orchestratorFeeTransfers(shared, link, [record.requestId]) : []
+  const transactions = [...built.transactions.slice(0, -1), ...feeTransfers, ...built.transactions.slice(-1)]
   return {
     paymentType: 'single' as const,
-    transactions: built.transactions,
+    transactions,
     feeBundle: feeBundle(shared, world, link),
     metadata: {
       ...metadata,
       ...(approvalTransactionIndex === null
         ? {}
         : { approvalTransactionIndex, approvalTransactionsCount: 1 }),
+      stepsRequired: transactions.length,
+      paymentTransactionIndex: transactions.length - 1,
       platformFee,
       protocolFee,
       requiredAmount: amount,
@@ -204,13 +250,18 @@ export async function multicallCalldata(
   const requestIds = multicallRequestIds(ctx, found.record)
   if (requestIds.length === 0) throw new SecurePaymentCompletedError()
   const first = securePaymentState(found.world).securePayments.get(found.record.childTokens[0]!)!
-  return await buildFundedBatchPayout(ctx, {
+  const batch = await buildFundedBatchPayout(ctx, {
     requestIds,
     ...(query.wallet ? { payer: query.wallet } : {}),
     ...(first.feePercentage
       ? { feePercentage: first.feePercentage, feeAddress: first.feeAddress as `0x${string}` }
       : {}),
   })
+  const children = found.record.childTokens.map((t) => securePaymentState(found.world).securePayments.get(t)!)
+  return withFeeTransfers(
+    batch,
+    children.flatMap((child) => orchestratorFeeTransfers(shared, child, requestIds)),
+  )
 }
 
 /** `POST /{token}/refresh-step-transaction`: the link's payment transaction again, with a new 30-minute deadline. */

@@ -15,11 +15,13 @@ import {
   SecurePaymentUnavailableError,
 } from './errors.ts'
 import { LINK_LIFETIME_MS, linkRequests, linkStatus, storeLink } from './model.ts'
+import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
 /** `POST /v2/secure-payments/payouts`: a request to `recipient` and its link. */
 export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) {
+  refusePlanOverride(ctx, body.accessPolicy)
   const shared = ctx
   const network = body.network.toLowerCase()
   if (network === 'tron' || network === 'nile')
@@ -29,15 +31,21 @@ export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) 
     shared.currencies.all.find((c) => c.network === network && c.symbol === body.currency)
   if (!currency || currency.type === 'ISO4217' || currency.network !== network)
     throw new SecurePaymentRequestError(`Unsupported currency ${body.currency} on network ${body.network}`)
+  const grossAmounts = [{ amount: body.amount, currency: currency.id }]
+  const pricing = priceOrchestratorFees(ctx, 'pay', grossAmounts)
   const request = await createRequest(ctx, {
-    amount: body.amount,
+    amount: pricing.netAmounts[0]!,
     invoiceCurrency: currency.id,
     paymentCurrency: currency.id,
     payee: body.recipient,
     payer: body.creatorWalletAddress,
     ...(body.reference ? { reference: body.reference } : {}),
   })
-  return storeLink(ctx, [request], [null], { flow: 'pay', ...body })
+  return storeLink(ctx, [request], [null], {
+    flow: 'pay',
+    ...body,
+    ...(pricing.orchestratorId ? { orchestrator: { pricing, grossAmounts } } : {}),
+  })
 }
 
 function ownPendingPayout(ctx: Ctx, token: string): SecurePaymentRecord {
@@ -85,7 +93,13 @@ export async function createBatchPayoutLink(
       draft.combinedInto = batch.token
       draft.status = 'invalidated'
     })
-  return batch
+  // the payouts' orchestrator fees, fixed when each was created, move to the batch that pays them
+  const orchestratorFees = links.flatMap((l) => l.orchestratorFees ?? [])
+  if (orchestratorFees.length === 0) return batch
+  return (await securePaymentState(ctx.world).securePayments.update(batch.token, (draft) => {
+    draft.orchestratorFees = orchestratorFees
+    draft.orchestratorId = links.find((l) => l.orchestratorId)?.orchestratorId ?? null
+  }))!
 }
 
 /** `POST /v2/secure-payments/multicall-payouts`: an ordered selection of pending payout links. */

@@ -49,7 +49,7 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments',
-    credentials: ['api-key', 'client-id', 'session'],
+    credentials: ['api-key', 'client-id', 'session', 'orchestrator-key'],
     surface: 'api',
     summary: 'Create a secure payment link for requests (by payee destination, or payee + currency)',
     statuses: [201, 404],
@@ -75,7 +75,7 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/payouts',
-    credentials: ['api-key', 'client-id', 'session'],
+    credentials: ['api-key', 'client-id', 'session', 'orchestrator-key'],
     surface: 'api',
     summary: 'Create a payout link (the creator pays a recipient)',
     statuses: [201],
@@ -101,7 +101,7 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/multicall-payouts',
-    credentials: ['api-key', 'client-id', 'session'],
+    credentials: ['api-key', 'client-id', 'session', 'orchestrator-key'],
     surface: 'api',
     summary: 'Select pending payout links, in order, for one multicall payout',
     statuses: [201, 404],

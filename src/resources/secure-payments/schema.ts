@@ -218,6 +218,23 @@ export const SecurePaymentRecord = z.object({
   allowedPayerAddresses: z.array(z.string()).nullable(),
   hidePayeeAddress: z.boolean(),
   clientId: z.string().nullable(),
+  /** the orchestrator of a paired-authentication link (absent in older state) */
+  orchestratorId: z.string().nullable().optional(),
+  /**
+   * the orchestrator fees fixed at creation, per request (in the payment currency's units, as decimal strings):
+   * each reaches its address when the link is paid (absent in older state)
+   */
+  orchestratorFees: z
+    .array(
+      z.object({
+        requestId: z.string(),
+        configId: z.string(),
+        feeBearer: z.enum(['payer', 'recipient']),
+        amount: z.string(),
+        address: z.string(),
+      }),
+    )
+    .optional(),
   feePlan: FeePlan,
   createdAt: z.string(),
   expiresAt: z.string(),

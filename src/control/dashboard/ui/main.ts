@@ -6,6 +6,7 @@ import { chainView } from './chain-view.ts'
 import { payersView, payoutsView, requestsView, requestView, type State } from './data-views.ts'
 import { field, h } from './dom.ts'
 import { journalView } from './journal-view.ts'
+import { orchestratorView } from './orchestrator-view.ts'
 import { scenarioView } from './scenario-view.ts'
 import { type Transaction, transactionView } from './transaction-view.ts'
 import type { Shell, View } from './view.ts'
@@ -16,6 +17,7 @@ const sections: [string, string][] = [
   ['payouts', 'Payouts'],
   ['payers', 'Payers'],
   ['webhooks', 'Webhooks'],
+  ['orchestrator', 'Orchestrator'],
   ['journal', 'Journal'],
   ['scenario', 'Scenario & clock'],
   ['chain', 'Chains & faucet'],
@@ -78,6 +80,8 @@ function viewOf(route: string): View {
       return { title: 'Payers & client IDs', load: async () => payersView(await state()) }
     case 'webhooks':
       return webhooksView(shell, async () => (await state()).webhooks)
+    case 'orchestrator':
+      return orchestratorView()
     case 'journal':
       return journalView(shell)
     case 'scenario':

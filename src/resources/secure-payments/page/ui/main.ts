@@ -2,6 +2,7 @@
 // approve then pay with the calldata of /pay, reports the payer's steps, and shows the confirmation once the
 // sandbox's detector has seen the payment (the link then answers 409 completed).
 import {
+  applyBranding,
   type ChainInfo,
   confirmed,
   type Display,
@@ -139,6 +140,7 @@ async function start() {
   if (link.status !== 200)
     return message('error', 'Unavailable', link.body.message ?? `The sandbox answered ${link.status}.`)
   const d = normalise(link.body)
+  applyBranding(d.branding, root)
   const buttons: HTMLElement[] = []
   const run = (kind: 'injected' | 'test') => () =>
     connect(d, chain.body, kind).catch((error: Error) => message('error', 'Payment failed', error.message))

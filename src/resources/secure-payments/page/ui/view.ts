@@ -7,8 +7,22 @@ export interface MulticallChild {
   context: { currency?: string; network?: string }
   feePlan: Display['feePlan']
 }
+/** The branding row delivered with the link (whitelabel-branding.mdx), or the neutral `{id, displayRequestBranding}`. */
+export interface Branding {
+  id?: string
+  logoPath?: string
+  pageBackgroundColor?: string
+  cardBackgroundColor?: string
+  primaryActionColor?: string
+  primaryTextColor?: string
+  secondaryTextColor?: string
+  termsPath?: string
+  privacyPath?: string
+  displayRequestBranding?: boolean
+}
 export interface Display {
   paymentType: 'single' | 'batch' | 'multicall'
+  branding?: Branding
   children?: MulticallChild[]
   status: string
   payee?: string
@@ -38,6 +52,7 @@ export interface PayAnswer {
   transactions?: ApiTransaction[]
   ERC20ApprovalTransactions?: ApiTransaction[]
   batchPaymentTransaction?: ApiTransaction
+  orchestratorFeeTransactions?: ApiTransaction[]
   metadata?: {
     paymentTransactionIndex?: number
     approvalTransactionIndex?: number
@@ -58,21 +73,70 @@ export function h(tag: string, attrs: Record<string, string> = {}, ...children: 
 export const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`
 export const symbol = (currencyId: string) => currencyId.split('-')[0] ?? currencyId
 
-export function render(...children: Child[]) {
-  app.replaceChildren(
-    h(
-      'div',
-      { class: 'card' },
-      h(
-        'header',
-        { class: 'brand' },
-        h('span', { class: 'logo', 'aria-hidden': 'true' }),
-        h('span', {}, 'Request Sandbox'),
-        h('span', { class: 'badge' }, 'Secure payment'),
-      ),
-      ...children,
-    ),
+/** The theme tokens a branding row sets, as the page's CSS variables (unset fields keep the page's defaults). */
+const TOKENS: [keyof Branding, string][] = [
+  ['pageBackgroundColor', '--bg'],
+  ['cardBackgroundColor', '--card'],
+  ['primaryActionColor', '--accent'],
+  ['primaryTextColor', '--ink'],
+  ['secondaryTextColor', '--muted'],
+]
+
+let brand: { branding: Branding; assets: URL } | null = null
+
+/** Applies a link's branding: colours now, logo and legal links on every render. `assets` resolves `/branding/…`. */
+export function applyBranding(branding: Branding | undefined, assets: URL) {
+  const own = branding && TOKENS.some(([field]) => branding[field] !== undefined)
+  const whitelabel = own || !!branding?.logoPath || !!branding?.termsPath || !!branding?.privacyPath
+  if (!branding || !whitelabel) return
+  brand = { branding, assets }
+  const style = document.documentElement.style
+  for (const [field, variable] of TOKENS) {
+    const value = branding[field]
+    if (typeof value === 'string' && /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(value))
+      style.setProperty(variable, value)
+  }
+  document.documentElement.dataset.branded = 'true'
+}
+
+/** A branding path (`/branding/…`) under the sandbox's base, which may sit under a prefix. */
+const assetUrl = (path: string) => new URL(path.replace(/^\//, ''), brand!.assets).href
+
+function header(): HTMLElement {
+  if (brand?.branding.logoPath)
+    return h(
+      'header',
+      { class: 'brand' },
+      h('img', {
+        class: 'brand-logo',
+        'data-testid': 'brand-logo',
+        src: assetUrl(brand.branding.logoPath),
+        alt: '',
+      }),
+      h('span', { class: 'badge' }, 'Secure payment'),
+    )
+  return h(
+    'header',
+    { class: 'brand' },
+    h('span', { class: 'logo', 'aria-hidden': 'true' }),
+    h('span', {}, 'Request Sandbox'),
+    h('span', { class: 'badge' }, 'Secure payment'),
   )
+}
+
+function footer(): HTMLElement | null {
+  if (!brand) return null
+  const { termsPath, privacyPath, displayRequestBranding } = brand.branding
+  const links = [
+    termsPath ? h('a', { href: assetUrl(termsPath), 'data-testid': 'terms' }, 'Terms') : null,
+    privacyPath ? h('a', { href: assetUrl(privacyPath), 'data-testid': 'privacy' }, 'Privacy') : null,
+    displayRequestBranding ? h('span', { class: 'made-by' }, 'Made easy by Request Network') : null,
+  ]
+  return h('footer', { class: 'legal' }, ...links)
+}
+
+export function render(...children: Child[]) {
+  app.replaceChildren(h('div', { class: 'card' }, header(), ...children, footer()))
 }
 
 export function message(kind: 'error' | 'done' | 'info', title: string, text: string, ...extra: Child[]) {
@@ -163,14 +227,22 @@ export function steps(labels: string[], active: number, done: number): HTMLEleme
 export function transactionsOf(pay: PayAnswer): { label: string; tx: ApiTransaction; payment: boolean }[] {
   if (pay.transactions) {
     const index = pay.metadata?.paymentTransactionIndex ?? pay.transactions.length - 1
+    const approval = pay.metadata?.approvalTransactionIndex
     return pay.transactions.map((tx, i) => ({
-      label: i === index ? 'Pay' : 'Approve',
+      // before the payment: the approval, then any fee the payment carries to its own address
+      label:
+        i === index
+          ? 'Pay'
+          : i === approval || pay.metadata?.paymentTransactionIndex === undefined
+            ? 'Approve'
+            : 'Pay fee',
       tx,
       payment: i === index,
     }))
   }
   return [
     ...(pay.ERC20ApprovalTransactions ?? []).map((tx) => ({ label: 'Approve', tx, payment: false })),
+    ...(pay.orchestratorFeeTransactions ?? []).map((tx) => ({ label: 'Pay fee', tx, payment: false })),
     { label: 'Pay batch', tx: pay.batchPaymentTransaction!, payment: true },
   ]
 }

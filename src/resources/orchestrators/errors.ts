@@ -1,0 +1,38 @@
+// The orchestrator endpoints' refusals. The pages name the cases (a second link, a second branding create, a
+// duplicate webhook URL, a duplicate flow and bearer pair, immutable fields); the messages are the sandbox's own,
+// in Nest's `{statusCode, message, error}` shape like the service's other refusals.
+import { BadRequestError, NotFoundError, SandboxError } from '../../contract/sandbox-error.ts'
+
+/** 409 with a plain message. */
+export class OrchestratorConflictError extends SandboxError {
+  override name = 'OrchestratorConflictError'
+  constructor(message: string) {
+    super(409, message)
+  }
+}
+
+/** 404 for something of another orchestrator or that does not exist. */
+export class OrchestratorNotFoundError extends NotFoundError {
+  override name = 'OrchestratorNotFoundError'
+}
+
+/** 400 for a rule of the pages that a schema cannot express. */
+export class OrchestratorRequestError extends BadRequestError {
+  override name = 'OrchestratorRequestError'
+}
+
+/** 409: a client ID has (or had) a link record. */
+export class AlreadyLinkedError extends OrchestratorConflictError {
+  override name = 'AlreadyLinkedError'
+  constructor() {
+    super('Client ID already has an orchestrator link')
+  }
+}
+
+/** 404: no active link between this orchestrator and that client ID. */
+export class NotLinkedError extends OrchestratorNotFoundError {
+  override name = 'NotLinkedError'
+  constructor() {
+    super('Client ID is not linked to this orchestrator')
+  }
+}

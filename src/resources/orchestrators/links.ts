@@ -1,0 +1,231 @@
+// Client-ID links and onboarding link intents (orchestrators/client-id-linking.mdx, kyt-plans.mdx).
+// An orchestrator is the tenant of its key: its links, intents, fees, branding live in its world. A client ID's
+// one link record also lives beside the client ID, in the platform's world (`clientLinks`): that record is what
+// refuses a second link (by any orchestrator, even after an unlink) and what paired authentication checks.
+// Differences from the real service: the hosted onboarding page is the sandbox's own (no wallet signature: the
+// platform types its wallet address); the client ID it creates belongs to a platform tenant named after that
+// wallet (`platform:0x…`), in the orchestrator's scenario.
+import { createHash } from 'node:crypto'
+import type { OrchestratorGrant } from '../../contract/caller.ts'
+import type { NeutralRequest } from '../../contract/neutral.ts'
+import { publicBaseUrl } from '../../contract/public-url.ts'
+import type { World } from '../../contract/world.ts'
+import { clientIdState, createClientId } from '../client-ids/index.ts'
+import { registerDestination } from '../payee-destinations/index.ts'
+import { inWorld, type Uses } from '../services.ts'
+import {
+  AlreadyLinkedError,
+  NotLinkedError,
+  OrchestratorNotFoundError,
+  OrchestratorRequestError,
+} from './errors.ts'
+import type { KytPlan, LinkIntentBody, LinkIntentRecord, LinkRecord } from './schema.ts'
+import { orchestratorState } from './state.ts'
+
+export type Ctx = Uses<'currencies' | 'directory' | 'events' | 'ids' | 'worlds'>
+
+/** An intent stays usable two days on the orchestrator's clock (client-id-linking.mdx). */
+export const INTENT_LIFETIME_MS = 2 * 24 * 3600 * 1000
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/** The orchestrator id of a key: 26 Crockford base-32 characters of its SHA-256 (stable, not the key). */
+export function orchestratorIdOf(key: string): string {
+  const digest = createHash('sha256').update(key).digest()
+  let out = ''
+  for (let i = 0; i < 26; i++) out += CROCKFORD[digest[i]! % 32]
+  return out
+}
+
+/** The orchestrator of an orchestrator-key call. */
+export function orchestratorOf(ctx: Pick<Ctx, 'caller' | 'tenant'>): OrchestratorGrant {
+  const key = ctx.tenant ?? ''
+  return ctx.caller?.orchestrator ?? { key, id: orchestratorIdOf(key) }
+}
+
+/** The world and record of a public client ID, or 404. */
+export function platformOf(ctx: Pick<Ctx, 'directory' | 'worlds'>, clientId: string) {
+  const owner = ctx.directory.clientIdToTenant.get(clientId)
+  const world = owner ? ctx.worlds.get(owner.tenant, owner.scenario) : undefined
+  const record = owner && world ? clientIdState(world).clientIds.get(owner.id) : undefined
+  if (!world || !record) throw new OrchestratorNotFoundError('Client ID not found')
+  return { world, record }
+}
+
+/** The active link record of a client ID, wherever its platform lives (what paired authentication checks). */
+export function activeLinkOf(platform: World, clientId: string) {
+  const link = orchestratorState(platform).clientLinks.get(clientId)
+  return link?.status === 'active' ? link : undefined
+}
+
+/** Records a link in both worlds. */
+async function recordLink(
+  ctx: Ctx,
+  orchestrator: World,
+  platform: World,
+  clientId: string,
+  extra: { intentId: string | null; kyt: KytPlan | null; platformKyt: LinkRecord['platformKyt'] },
+): Promise<LinkRecord> {
+  if (orchestratorState(platform).clientLinks.get(clientId)) throw new AlreadyLinkedError()
+  const now = orchestrator.clock.now()
+  const linkId = ctx.ids.ulid(now.getTime())
+  await orchestratorState(platform).clientLinks.insert({
+    clientId,
+    orchestratorKey: orchestrator.tenant,
+    orchestratorId: orchestratorIdOf(orchestrator.tenant),
+    linkId,
+    status: 'active',
+  })
+  return orchestratorState(orchestrator).links.insert({
+    clientId,
+    linkId,
+    status: 'active',
+    ...extra,
+    createdAt: now.toISOString(),
+    unlinkedAt: null,
+  })
+}
+
+/** `POST /v2/orchestrators/client-ids`: links an existing client ID that never had a link. */
+export async function linkClientId(ctx: Ctx, clientId: string): Promise<LinkRecord> {
+  const { world, record } = platformOf(ctx, clientId)
+  if (record.status === 'revoked') throw new OrchestratorRequestError('Client ID has been revoked')
+  return recordLink(ctx, ctx.world, world, clientId, { intentId: null, kyt: null, platformKyt: null })
+}
+
+/** `GET /v2/orchestrators/client-ids`: the active links, oldest first, paged. */
+export function listLinks(ctx: Pick<Ctx, 'world'>, page: number, limit: number) {
+  const active = orchestratorState(ctx.world)
+    .links.all()
+    .filter((l) => l.status === 'active')
+  return {
+    links: active
+      .slice((page - 1) * limit, page * limit)
+      .map((l) => ({ clientId: l.clientId, status: 'active' as const })),
+    total: active.length,
+    page,
+    limit,
+  }
+}
+
+/** `DELETE /v2/orchestrators/client-ids/:clientId`: ends the active link; the client ID stays unlinkable. */
+export async function unlinkClientId(ctx: Ctx, clientId: string): Promise<LinkRecord> {
+  const link = orchestratorState(ctx.world).links.get(clientId)
+  if (link?.status !== 'active') throw new NotLinkedError()
+  const now = ctx.world.clock.now().toISOString()
+  const platform = ctx.directory.clientIdToTenant.get(clientId)
+  const platformWorld = platform ? ctx.worlds.get(platform.tenant, platform.scenario) : undefined
+  if (platformWorld)
+    await orchestratorState(platformWorld).clientLinks.update(clientId, (d) => {
+      d.status = 'unlinked'
+    })
+  return (await orchestratorState(ctx.world).links.update(clientId, (d) => {
+    d.status = 'unlinked'
+    d.unlinkedAt = now
+  }))!
+}
+
+/** The onboarding page of an intent, on the base URL the caller reached the sandbox at. */
+export function onboardingUrl(request: NeutralRequest, token: string): string {
+  return `${publicBaseUrl(request)}/__sandbox/orchestrator-onboarding?token=${token}`
+}
+
+/** `POST /v2/orchestrators/client-id-link-intents`: a single-use intent, two days on the key's clock. */
+export async function createIntent(ctx: Ctx, body: LinkIntentBody): Promise<LinkIntentRecord> {
+  const now = ctx.world.clock.now()
+  return orchestratorState(ctx.world).intents.insert({
+    id: ctx.ids.ulid(now.getTime()),
+    token: ctx.ids.hex(24),
+    clientIdName: body.clientIdName,
+    domains: body.domains ?? [],
+    externalId: body.externalId ?? null,
+    kyt: body.kyt ?? null,
+    used: false,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + INTENT_LIFETIME_MS).toISOString(),
+    clientId: null,
+  })
+}
+
+/** The intent behind an onboarding token, in whichever orchestrator's world holds it. */
+export function findIntent(
+  ctx: Pick<Ctx, 'worlds'>,
+  token: string,
+): { world: World; intent: LinkIntentRecord } | undefined {
+  for (const world of ctx.worlds.all()) {
+    const intent = orchestratorState(world)
+      .intents.all()
+      .find((i) => i.token === token)
+    if (intent) return { world, intent }
+  }
+  return undefined
+}
+
+/** Why an intent can no longer be completed, or null. */
+export function intentRefusal(world: World, intent: LinkIntentRecord): string | null {
+  if (intent.used) return 'This onboarding link has already been used'
+  if (world.clock.now().getTime() >= Date.parse(intent.expiresAt)) return 'This onboarding link has expired'
+  return null
+}
+
+/** What the platform confirms on the onboarding page. */
+export interface OnboardingInput {
+  walletAddress: string
+  /** the token id of its payment destination (`USDC-sepolia`) */
+  currency: string
+  /** its screening choice, when the intent carries no plan */
+  kyt: 'hypernative' | 'merklescience' | 'none'
+}
+
+/**
+ * Completes an intent: a new client ID for the platform (the intent's name and domains), bound to the wallet's
+ * destination, linked to the orchestrator; `client_id.linked` to the orchestrator's webhooks.
+ */
+export async function completeOnboarding(
+  shared: Omit<Ctx, 'world' | 'tenant' | 'caller'>,
+  found: { world: World; intent: LinkIntentRecord },
+  input: OnboardingInput,
+) {
+  const { world, intent } = found
+  const refusal = intentRefusal(world, intent)
+  if (refusal) throw new OrchestratorRequestError(refusal)
+  // checked before anything is created, so a refused form leaves no half-made client ID
+  const token = shared.currencies.byId(input.currency)
+  if (token?.type !== 'ERC20' || !token.address)
+    throw new OrchestratorRequestError(`Token ${input.currency} is not a supported ERC20 token`)
+  const wallet = input.walletAddress.toLowerCase()
+  const platform = shared.worlds.get(`platform:${wallet}`, world.scenario)
+  const platformCtx = inWorld(shared, platform)
+  const client = await createClientId(platformCtx, {
+    label: intent.clientIdName,
+    allowedDomains: intent.domains,
+  })
+  const destination = await registerDestination(platformCtx, {
+    walletAddress: input.walletAddress,
+    currency: input.currency,
+    clientId: client.clientId,
+  })
+  const link = await recordLink(inWorld(shared, world), world, platform, client.clientId, {
+    intentId: intent.id,
+    kyt: intent.kyt,
+    platformKyt: intent.kyt ? null : input.kyt,
+  })
+  await orchestratorState(world).intents.update(intent.id, (d) => {
+    d.used = true
+    d.clientId = client.clientId
+  })
+  const currency = shared.currencies.byId(destination.currency)
+  shared.events.emit(world, 'client_id.linked', {
+    clientId: client.clientId,
+    orchestratorId: orchestratorIdOf(world.tenant),
+    linkId: link.linkId,
+    intentId: intent.id,
+    externalId: intent.externalId,
+    destinationId: destination.destinationId,
+    destinationWalletAddress: destination.walletAddress.toLowerCase(),
+    chain: destination.network,
+    currency: currency?.symbol ?? destination.currency,
+    timestamp: world.clock.now().toISOString(),
+  })
+  return { clientId: client.clientId, link, destination }
+}
