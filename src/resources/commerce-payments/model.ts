@@ -590,6 +590,20 @@ async function applyTo(
   })
 }
 
+/** A payment's amounts as its applied escrow events give them (human-readable), with its last announced status. */
+export function commerceSummary(record: CommercePaymentRecord) {
+  const a = amountsOfTransitions(record)
+  const human = (units: bigint) => fromBaseUnits(units, record.decimals)
+  return {
+    status: record.status,
+    amount: human(BigInt(record.amount)),
+    authorizedAmount: human(a.authorized),
+    capturableAmount: human(a.capturable),
+    capturedAmount: human(a.captured),
+    refundedAmount: human(a.refunded),
+  }
+}
+
 /** The commerce payments of a world, newest first (the dashboard's list). */
 export function listCommercePayments(world: World): CommercePaymentRecord[] {
   return commercePaymentState(world)
