@@ -30,7 +30,7 @@ async function api(key: string, method: string, path: string, body?: unknown) {
     headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: response.status, body: (await response.json()) as any }
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
 async function snap(page: Page, name: string): Promise<void> {
@@ -58,7 +58,10 @@ describe('commerce payments on the dashboard', () => {
       payee: merchant,
     })
     expect(created.status).toBe(200)
-    const { requestId, transactions } = created.body as { requestId: string; transactions: ApiTransaction[] }
+    const { requestId, transactions } = created.body as unknown as {
+      requestId: string
+      transactions: ApiTransaction[]
+    }
     const card = page.locator(`article[data-commerce-id="${requestId}"]`)
     await card.waitFor({ timeout: 10_000 })
     await expect.poll(() => card.locator('h3 [data-status]').getAttribute('data-status')).toBe('pending')
