@@ -1,9 +1,9 @@
 // Commerce payments (preview): authorize → capture / void → refund through the sandbox's own escrow on anvil. Every
 // step is executed on chain (by the payer, the merchant or the API operator) and checked by the token balances of
 // payer, escrow and merchant; the status follows the escrow; each transition is one webhook event.
-import { type Address, parseUnits } from 'viem'
+import { type Address, encodeFunctionData, parseUnits } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { COMMERCE_ESCROW_ADDRESS } from '../../src/chain/index.ts'
+import { COMMERCE_ESCROW_ADDRESS, commerceEscrowAbi } from '../../src/chain/index.ts'
 import { statusOf } from '../../src/resources/commerce-payments/model.ts'
 import { type ApiTransaction, execute, freshAddress, untilPaid } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
@@ -41,7 +41,7 @@ it('derives the lifecycle from the hold (pure)', () => {
 describeTransports(
   'commerce payments through %s',
   () => t,
-  { http: { payer: 1, merchant: 2 }, msw: { payer: 3, merchant: 4 } },
+  { http: { payer: 1, merchant: 2, operator: 7 }, msw: { payer: 3, merchant: 4, operator: 8 } },
   (client, accounts) => {
     const chain = () => t.sandbox.chain!
     const token = () => chain().tokens['FAU-sepolia']!
@@ -276,6 +276,104 @@ describeTransports(
         'commerce_payment.authorized',
         'commerce_payment.voided',
       ])
+    })
+
+    it('refuses a capture once the authorization expired; the payer then reclaims the hold', async () => {
+      const apiKey = newApiKey()
+      const before = await balances(parties())
+      const created = await authorizeCalldata(apiKey, {
+        amount: '2',
+        paymentCurrency: 'FAU-sepolia',
+        payer: parties().payer,
+        payee: parties().merchant,
+        preApprovalExpiry: 60,
+        authorizationExpiry: 120,
+      })
+      const { requestId, paymentReference, transactions } = created.body
+      await execute(t.sandbox, transactions, accounts.payer)
+      const reclaim = {
+        to: COMMERCE_ESCROW_ADDRESS,
+        data: encodeFunctionData({
+          abi: commerceEscrowAbi,
+          functionName: 'reclaimPayment',
+          args: [paymentReference],
+        }),
+        value: { type: 'BigNumber' as const, hex: '0x00' as const },
+      }
+      // before the expiry the escrow keeps the hold for the operator
+      await expect(execute(t.sandbox, [reclaim], accounts.payer)).rejects.toThrow()
+      // past the expiry (the shared chain's time may be ahead of this key's clock: move to the date itself)
+      const past = new Date(Date.parse(created.body.metadata.authorizationExpiry) + 60_000).toISOString()
+      const advanced = await client().call('POST', '/__sandbox/clock/advance', { apiKey, body: { to: past } })
+      expect(advanced.status).toBe(200)
+      const late = await post(apiKey, `/${requestId}/capture`)
+      expect([late.status, late.body.message]).toEqual([
+        409,
+        'Authorization expired: the payment can no longer be captured',
+      ])
+      await execute(t.sandbox, [reclaim], accounts.payer)
+      expect(await balances(parties())).toEqual(before)
+      expect(await status(apiKey, requestId)).toMatchObject({ status: 'reclaimed', capturableAmount: '0' })
+      await waitFor(() => (events(apiKey).length === 2 ? true : undefined), { what: 'reclaimed event' })
+      expect(events(apiKey)[1]).toMatchObject({
+        type: 'commerce_payment.reclaimed',
+        amount: '2',
+        status: 'reclaimed',
+      })
+    })
+
+    it("takes a client ID's operator wallet and default expiry: that wallet, not the API operator, captures", async () => {
+      const apiKey = newApiKey()
+      const operatorWallet = address(accounts.operator)
+      const made = await client().call('POST', '/v2/client-ids', {
+        apiKey,
+        body: {
+          label: 'checkout',
+          allowedDomains: ['https://shop.example'],
+          operatorWalletAddress: operatorWallet,
+          defaultAuthorizationExpiry: 7200,
+        },
+      })
+      expect(made.status, made.text).toBe(201)
+      const before = await balances(parties())
+      const created = await client().call('POST', `${BASE}/authorize/calldata`, {
+        apiKey: null,
+        headers: { 'x-client-id': made.body.clientId, origin: 'https://shop.example' },
+        // the client ID's default (7200 s) wins over the call's 600 s
+        body: {
+          amount: '3',
+          paymentCurrency: 'FAU-sepolia',
+          payer: parties().payer,
+          payee: parties().merchant,
+          authorizationExpiry: 600,
+        },
+      })
+      expect(created.status, created.text).toBe(200)
+      const { requestId, transactions, metadata } = created.body
+      expect(metadata.operator).toBe(operatorWallet)
+      const window = Date.parse(metadata.authorizationExpiry) - Date.parse(metadata.preApprovalExpiry)
+      expect(window).toBe((7200 - 3600) * 1000)
+      await execute(t.sandbox, transactions, accounts.payer)
+      // the API operator is not this payment's operator: executing is refused, nothing is sent
+      const refused = await post(apiKey, `/${requestId}/capture`)
+      expect(refused.status).toBe(400)
+      expect(refused.body.message).toBe(
+        `The payment's operator is ${operatorWallet}, not the API operator ${t.sandbox.shared.operator!.address}: send the capture calldata from that wallet`,
+      )
+      const calldata = await post(apiKey, `/${requestId}/capture/calldata`)
+      expect(calldata.body.metadata).toMatchObject({ sender: operatorWallet, amount: '3' })
+      await execute(t.sandbox, calldata.body.transactions, accounts.operator)
+      expect(await balances(parties())).toEqual({
+        payer: before.payer - units('3'),
+        merchant: before.merchant + units('3'),
+        escrow: before.escrow,
+      })
+      expect((await status(apiKey, requestId)).status).toBe('captured')
+      await waitFor(() => (events(apiKey).length === 2 ? true : undefined), { what: 'captured event' })
+      expect(events(apiKey)[1]).toMatchObject({
+        type: 'commerce_payment.captured',
+        clientId: made.body.clientId,
+      })
     })
 
     it('answers 4xx for what the escrow would refuse', async () => {
