@@ -176,25 +176,6 @@ export function watchCommerceEscrow(
   }
 }
 
-/** The escrow events of one mined transaction (what an execute route applies at once, before the watcher). */
-export async function escrowEventsOf(
-  chain: Pick<LiveChain, 'network' | 'chainId' | 'publicClient' | 'contracts'>,
-  txHash: Hex,
-): Promise<EscrowEvent[]> {
-  const address = chain.contracts[COMMERCE_ESCROW]?.toLowerCase()
-  const receipt = await rawRequest<{ logs: RawLog[]; blockNumber: Hex } | null>(
-    chain,
-    'eth_getTransactionReceipt',
-    [txHash],
-  )
-  if (!receipt || !address) return []
-  const block = await rawRequest<RawBlock | null>(chain, 'eth_getBlockByNumber', [receipt.blockNumber, false])
-  return receipt.logs
-    .filter((l) => l.address.toLowerCase() === address)
-    .map((l) => decodeEscrowLog(chain, l, block))
-    .filter((e): e is EscrowEvent => e !== null)
-}
-
 function decodeEscrowLog(
   chain: Pick<LiveChain, 'network' | 'chainId'>,
   raw: RawLog,

@@ -9,7 +9,6 @@ export {
   type EscrowHold,
   type EscrowSink,
   type EscrowWatcher,
-  escrowEventsOf,
   readEscrowHold,
   watchCommerceEscrow,
 } from './commerce-escrow.ts'

@@ -8,12 +8,17 @@ import { statusOf } from '../../src/resources/commerce-payments/model.ts'
 import { type ApiTransaction, execute, freshAddress, untilPaid } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
 let t: Transports
+let receiver: WebhookReceiver
 beforeAll(async () => {
-  t = await startTransports(newApiKey)
+  ;[t, receiver] = await Promise.all([startTransports(newApiKey), startReceiver()])
 })
-afterAll(async () => t?.close())
+afterAll(async () => {
+  await receiver?.close()
+  await t?.close()
+})
 
 const BASE = '/v2/commerce-payments'
 const units = (amount: string) => parseUnits(amount, 18)
@@ -258,8 +263,12 @@ describeTransports(
       expect(again.status).toBe(409)
     })
 
-    it('voids a whole authorization: the payer gets everything back', async () => {
+    it('voids a whole authorization: the payer gets everything back; each step is a signed webhook', async () => {
       const apiKey = newApiKey()
+      receiver.received.length = 0
+      const hook = await client().call('POST', '/v2/webhook', { apiKey, body: { url: receiver.url } })
+      expect(hook.status, hook.text).toBe(201)
+      receiver.secret = hook.body.secret
       const before = await balances(parties())
       const created = await authorizeCalldata(apiKey, {
         amount: '1.5',
@@ -276,6 +285,19 @@ describeTransports(
         'commerce_payment.authorized',
         'commerce_payment.voided',
       ])
+      const deliveries = await receiver.waitFor(2)
+      expect(deliveries.map((d) => [d.body.event, d.body.status, d.body.amount, d.signatureValid])).toEqual([
+        ['commerce_payment.authorized', 'authorized', '1.5', true],
+        ['commerce_payment.voided', 'voided', '1.5', true],
+      ])
+      expect(deliveries[1]!.body).toMatchObject({
+        requestId: created.body.requestId,
+        requestID: created.body.requestId,
+        paymentReference: created.body.paymentReference,
+        capturableAmount: '0',
+        escrowAddress: COMMERCE_ESCROW_ADDRESS,
+        txHash: voided.body.transactionHash,
+      })
     })
 
     it('refuses a capture once the authorization expired; the payer then reclaims the hold', async () => {

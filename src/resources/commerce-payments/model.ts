@@ -10,7 +10,6 @@ import {
   type EscrowEvent,
   type EscrowHold,
   erc20Abi,
-  escrowEventsOf,
   type LiveChain,
   readEscrowHold,
   revertReason,
@@ -18,6 +17,7 @@ import {
 import { bigNumberJson, fromBaseUnits, toBaseUnits } from '../../contract/amounts.ts'
 import type { EventType } from '../../contract/events.ts'
 import { keccakHex } from '../../contract/keccak.ts'
+import { waitFor } from '../../contract/wait.ts'
 import type { World } from '../../contract/world.ts'
 import { clientIdState } from '../client-ids/index.ts'
 import { createRequest } from '../requests/index.ts'
@@ -427,7 +427,7 @@ export async function actionCalldata(
  * allowance to the escrow, capture, void), then applies the transaction's escrow events and answers the status.
  */
 export async function execute(
-  ctx: CommerceCtx & Pick<Shared, 'worlds' | 'log'>,
+  ctx: CommerceCtx,
   requestId: string,
   action: 'authorize' | 'capture' | 'void',
   body: CaptureBody | undefined,
@@ -445,7 +445,6 @@ export async function execute(
       : action === 'capture'
         ? await planCapture(ctx, record, body ?? {})
         : await planVoid(ctx, record)
-  const chain = liveChainFor(ctx, record.network)
   let hash: Hex
   try {
     hash = await operator.execute(record.network, {
@@ -457,7 +456,11 @@ export async function execute(
   } catch (error) {
     throw new CommerceTermsError(`The escrow refused the ${action}: ${revertReason(error)}`)
   }
-  await applyEscrowEvents(ctx, await escrowEventsOf(chain, hash))
+  // the escrow watcher is the one writer of transitions (in chain order): wait until it recorded this one
+  await waitFor(
+    () => (getCommercePayment(ctx, requestId).transitions.some((x) => x.txHash === hash) ? true : undefined),
+    { timeoutMs: 5_000, intervalMs: 10 },
+  ).catch(() => undefined)
   const { amounts, now } = await readHold(ctx, record)
   return { ...statusBody(getCommercePayment(ctx, requestId), amounts, now), transactionHash: hash }
 }
@@ -518,8 +521,9 @@ const EVENT_OF: Record<CommerceTransition['type'], EventType> = {
 }
 
 /**
- * Records escrow events on the commerce payments of every tenant that carry their reference (once per log) and
- * emits one webhook per transition: what the watcher and the execute routes both call.
+ * The escrow watcher's sink (its one writer, called in chain order, one call at a time per chain): records escrow
+ * events on the commerce payments of every tenant that carry their reference (once per log) and emits one webhook
+ * per transition.
  */
 export async function applyEscrowEvents(
   shared: Pick<Shared, 'events' | 'paymentReferences' | 'worlds' | 'log'>,
