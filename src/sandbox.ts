@@ -309,7 +309,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   )
   // the commerce escrow's events (authorize, capture, void, refund) become the payments' transitions and webhooks
   const escrowWatchers = started.map((c) =>
-    watchCommerceEscrow(c, { active: () => true, apply: (events) => applyEscrowEvents(shared, events) }, log),
+    watchCommerceEscrow(c, { apply: (events) => applyEscrowEvents(shared, events) }, log),
   )
   const control = createControl(shared)
   let closed = false

@@ -84,8 +84,6 @@ export interface EscrowEvent {
 
 /** Where escrow events go (matching them to payments lives with the commerce-payments resource). */
 export interface EscrowSink {
-  /** whether any payment is waiting for escrow events (no reads at all otherwise) */
-  active(): boolean
   apply(events: EscrowEvent[]): Promise<void> | void
 }
 
@@ -107,7 +105,7 @@ export interface EscrowWatcher {
 
 /**
  * Watches the escrow of `chain`: on every head (and heartbeat) reads its logs since the last block read and hands
- * them to `sink`, in chain order. Starts from block 0 once the sink is active, so events of a previous run count.
+ * them to `sink`, in chain order, one call at a time. Starts from block 0, so events of a previous run count.
  * A reverted block is not rolled back (the status route reads the hold itself).
  */
 export function watchCommerceEscrow(
@@ -121,7 +119,7 @@ export function watchCommerceEscrow(
   let again = false
   let stopped = false
   const scan = async () => {
-    if (!address || !sink.active()) return
+    if (!address) return
     const head = BigInt(await rawRequest<Hex>(chain, 'eth_blockNumber', []))
     if (head < next) {
       // the chain went back (revert, restart): read from where it is now

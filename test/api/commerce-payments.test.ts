@@ -102,7 +102,18 @@ describeTransports(
       expect((await status(apiKey, requestId)).status).toBe('pending')
 
       // authorize: the payer's tokens move into escrow
-      await execute(t.sandbox, transactions as ApiTransaction[], accounts.payer)
+      const [, authorization] = await execute(t.sandbox, transactions as ApiTransaction[], accounts.payer)
+      // the dashboard's transaction view decodes the escrow's call and event, linked to the request
+      const read = await client().call('GET', `/__sandbox/transactions/${authorization!.transactionHash}`, {
+        apiKey,
+      })
+      expect(read.body).toMatchObject({
+        toName: 'CommerceEscrow',
+        call: { functionName: 'authorizePayment' },
+      })
+      expect(read.body.logs).toContainEqual(
+        expect.objectContaining({ event: 'PaymentAuthorized', contract: 'CommerceEscrow', requestId }),
+      )
       expect(await balances(parties())).toEqual({
         payer: before.payer - units('10'),
         merchant: before.merchant,
