@@ -430,6 +430,10 @@ describeTransports(
       })
       expect(order.status).toBe(400)
       expect((await authorizeCalldata(apiKey, { ...base, payer: 'nope' })).status).toBe(400)
+      // a short authorization window alone shortens the default pre-approval window to fit in it
+      const short = await authorizeCalldata(apiKey, { ...base, authorizationExpiry: 600 })
+      expect(short.status, short.text).toBe(200)
+      expect(short.body.metadata.preApprovalExpiry).toBe(short.body.metadata.authorizationExpiry)
       const created = await authorizeCalldata(apiKey, base)
       const capture = await post(apiKey, `/${created.body.requestId}/capture/calldata`)
       expect([capture.status, capture.body.message]).toEqual([409, 'Commerce payment is not authorized yet'])

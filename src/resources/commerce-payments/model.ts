@@ -141,12 +141,15 @@ export async function authorizeCalldata(ctx: CommerceCtx, body: AuthorizeCalldat
 
   const grant = ctx.caller?.via === 'client-id' ? ctx.caller.clientId : undefined
   const client = grant ? clientIdState(ctx.world).clientIds.get(grant.id) : undefined
-  // the client ID's defaults override what the call passes (client-id-management.mdx)
-  const preApproval =
-    client?.defaultPreApprovalExpiry ?? body.preApprovalExpiry ?? DEFAULT_EXPIRIES.preApproval
+  // the client ID's defaults override what the call passes (client-id-management.mdx); a default never makes the
+  // terms inconsistent (the pre-approval window fits in the authorization one, the refund window outlasts it)
   const authorization =
     client?.defaultAuthorizationExpiry ?? body.authorizationExpiry ?? DEFAULT_EXPIRIES.authorization
-  const refund = body.refundExpiry ?? DEFAULT_EXPIRIES.refund
+  const preApproval =
+    client?.defaultPreApprovalExpiry ??
+    body.preApprovalExpiry ??
+    Math.min(DEFAULT_EXPIRIES.preApproval, authorization)
+  const refund = body.refundExpiry ?? Math.max(DEFAULT_EXPIRIES.refund, authorization)
   if (authorization < preApproval)
     throw new CommerceTermsError('authorizationExpiry must be at least preApprovalExpiry')
   if (refund < authorization)
