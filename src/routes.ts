@@ -7,6 +7,7 @@ import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
+import { commercePaymentRoutes } from './resources/commerce-payments/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { journeyRoutes } from './resources/journeys/routes.ts'
 import { orchestratorPageRoutes, orchestratorRoutes } from './resources/orchestrators/routes.ts'
@@ -54,6 +55,7 @@ export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
   ...journeyRoutes,
   ...orchestratorRoutes,
   ...orchestratorPageRoutes,
+  ...commercePaymentRoutes,
   // last: the dashboard's page and files are never tested by an API call
   ...dashboardRoutes,
   ...docsRoutes(() => routes),

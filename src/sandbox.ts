@@ -14,6 +14,7 @@ import {
   startDetector,
   superviseChain,
   syncChainTime,
+  watchCommerceEscrow,
 } from './chain/index.ts'
 import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
@@ -28,6 +29,7 @@ import { StateDir } from './control/state-dir.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-delivery.ts'
+import { applyEscrowEvents } from './resources/commerce-payments/index.ts'
 import { loadCurrencyCatalog } from './resources/currencies/catalog.ts'
 import { PortalCredentials } from './resources/portal/index.ts'
 import { ConversionRegistry } from './resources/rates/registry.ts'
@@ -308,6 +310,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       startDetector({ chain: c, proxies: () => conversion.proxies(c.network), sink, log }),
     ]),
   )
+  // the commerce escrow's events (authorize, capture, void, refund) become the payments' transitions and webhooks
+  const escrowWatchers = started.map((c) =>
+    watchCommerceEscrow(c, { apply: (events) => applyEscrowEvents(shared, events) }, log),
+  )
   const control = createControl(shared)
   let closed = false
   return {
@@ -331,6 +337,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await stateDir?.stop().catch((error) => log('--state-dir: last save failed', error))
       shared.webhooks.close()
       await Promise.all([...detectors.values()].map((d) => d.stop()))
+      await Promise.all(escrowWatchers.map((w) => w.stop()))
       tenants.dispose()
       await stopChains()
     },

@@ -6,6 +6,7 @@ export const ARTIFACT_NAMES = [
   'SandboxToken',
   'SandboxPermit2',
   'RecurringPaymentProxy',
+  'SandboxCommerceEscrow',
   'ERC20FeeProxy',
   'EthereumFeeProxy',
   'ERC20Proxy',

@@ -2,6 +2,17 @@
 // of src/chain/. Nothing outside src/chain/ imports another file of it.
 export * from './abis.ts'
 export {
+  COMMERCE_ESCROW,
+  COMMERCE_ESCROW_ADDRESS,
+  commerceEscrowAbi,
+  type EscrowEvent,
+  type EscrowHold,
+  type EscrowSink,
+  type EscrowWatcher,
+  readEscrowHold,
+  watchCommerceEscrow,
+} from './commerce-escrow.ts'
+export {
   type ConversionStack,
   FEED_DECIMALS,
   type FeedSpec,

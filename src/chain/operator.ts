@@ -50,6 +50,8 @@ export interface SandboxOperator {
     network: string,
     args: { token: Address; to: Address; amount: bigint; reference: Hex; fee: bigint; feeAddress: Address },
   ): Promise<Hash>
+  /** Simulates and sends one contract call from the operator on `network` (in its nonce queue); the mined hash. */
+  execute(network: string, call: ContractCall): Promise<Hash>
 }
 
 /** Creates the operator of a sandbox over its live chains (the key is roles.operator, funded with ETH on each). */
@@ -79,6 +81,7 @@ export function createOperator(chains: ReadonlyMap<string, LiveChain>): SandboxO
   const address = first.roles.operator.address
   return {
     address,
+    execute: send,
     submitPermit(network, permit) {
       const { v, r, s, yParity } = parseSignature(permit.signature)
       return send(network, {

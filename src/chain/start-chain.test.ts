@@ -16,6 +16,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnAnvil } from './anvil.ts'
 import { artifacts } from './artifacts.ts'
+import { COMMERCE_ESCROW_ADDRESS } from './commerce-escrow.ts'
 import { deployAt, installAt, PERMIT2_ADDRESS } from './install-contracts.ts'
 import { type StartedChain, startChain } from './start-chain.ts'
 import type { ChainCurrency, SandboxAccount } from './types.ts'
@@ -70,6 +71,7 @@ describe('startChain (sepolia)', () => {
       BatchConversionPayments: sepolia.BatchConversionPayments,
       Permit2: PERMIT2_ADDRESS,
       ERC20RecurringPaymentProxy: sepolia.ERC20RecurringPaymentProxy,
+      CommerceEscrow: COMMERCE_ESCROW_ADDRESS,
     })
     expect(Object.keys(chain.tokens).sort()).toEqual(sepoliaTokens.map((c) => c.id).sort())
     expect(chain.tokens['USDC-sepolia']).toBe(chain.tokens['fUSDC-sepolia'])

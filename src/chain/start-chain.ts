@@ -14,6 +14,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
+import { installCommerceEscrow } from './commerce-escrow.ts'
 import { addressOfKey, mnemonicKeys } from './hd-keys.ts'
 import { type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
 import { allowance, balanceOf, jsonRpc } from './json-rpc.ts'
@@ -121,9 +122,10 @@ async function setUpChain(
     publicClient: createPublicClient({ chain, transport: batched, pollingInterval: 50 }),
     testClient: createTestClient({ chain, transport: batched, mode: 'anvil', pollingInterval: 50 }),
   }
-  const [installed, recurring] = await Promise.all([
+  const [installed, recurring, escrow] = await Promise.all([
     installContracts(installCtx, { network, currencies: options.currencies, contracts: options.contracts }),
     installRecurringProxy(installCtx, options.contracts),
+    installCommerceEscrow(installCtx, options.contracts),
     ...Object.values(roles).map((r) =>
       installCtx.testClient.setBalance({ address: r.address, value: ROLE_BALANCE }),
     ),
@@ -155,7 +157,7 @@ async function setUpChain(
     pid: anvil?.pid ?? null,
     publicClient,
     testClient,
-    contracts: { ...installed.contracts, ...recurring },
+    contracts: { ...installed.contracts, ...recurring, ...escrow },
     tokens: installed.tokens,
     accounts,
     roles,

@@ -15,6 +15,12 @@ export const EVENT_TYPES = [
   'payment.processing',
   'payment.refunded',
   'request.recurring',
+  // commerce payments (the sandbox's own names: the page documents no webhook for them)
+  'commerce_payment.authorized',
+  'commerce_payment.captured',
+  'commerce_payment.voided',
+  'commerce_payment.reclaimed',
+  'commerce_payment.refunded',
   'compliance.updated',
   'payment_detail.updated',
   'client_id.linked',

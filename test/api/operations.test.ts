@@ -158,3 +158,42 @@ describeTransports(
     })
   },
 )
+
+/** Issue 22 (item 5): the seven operations of api-features/commerce-payments.mdx (in no official OpenAPI document). */
+const COMMERCE_OPERATIONS = [
+  'POST /v2/commerce-payments/authorize/calldata',
+  'POST /v2/commerce-payments/{requestId}/authorize',
+  'POST /v2/commerce-payments/{requestId}/capture/calldata',
+  'POST /v2/commerce-payments/{requestId}/capture',
+  'POST /v2/commerce-payments/{requestId}/void/calldata',
+  'POST /v2/commerce-payments/{requestId}/void',
+  'GET /v2/commerce-payments/{requestId}/status',
+]
+
+describeTransports(
+  'the commerce-payments operations through %s',
+  () => t,
+  (client) => {
+    it.each(COMMERCE_OPERATIONS)('serves %s', async (op) => {
+      const [method, path] = op.split(' ') as [string, string]
+      const res = await client().call(method, concrete(path), {
+        apiKey: newApiKey(),
+        ...(method === 'GET' ? {} : { body: {} }),
+      })
+      expect(res.headers.get(ROUTE_NOT_FOUND_HEADER), `${op}: ${res.text}`).toBeNull()
+      expect(res.status, `${op}: ${res.text}`).toBeLessThan(500)
+      // a placeholder request id is no commerce payment of the key; the create refuses an empty body
+      expect(res.status, `${op}: ${res.text}`).toBe(path.includes('{requestId}') ? 404 : 400)
+    })
+
+    it('lists the seven in the served OpenAPI document', async () => {
+      const doc = await client().call('GET', '/openapi.json', { apiKey: null })
+      const served = Object.entries(doc.body.paths as Record<string, Json>).flatMap(([path, item]) =>
+        Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+      )
+      expect(served.filter((op) => COMMERCE_OPERATIONS.includes(op)).sort()).toEqual(
+        [...COMMERCE_OPERATIONS].sort(),
+      )
+    })
+  },
+)

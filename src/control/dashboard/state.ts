@@ -3,6 +3,7 @@
 // the page makes goes through the API or the control API like any other client.
 import type { World } from '../../contract/world.ts'
 import { clientIdState } from '../../resources/client-ids/index.ts'
+import { commerceSummary, listCommercePayments } from '../../resources/commerce-payments/index.ts'
 import { payerState } from '../../resources/payers/index.ts'
 import { complianceView } from '../../resources/payers/model.ts'
 import { paymentDetailState } from '../../resources/payment-details/index.ts'
@@ -116,6 +117,19 @@ export function dashboardState(shared: SandboxState, world: World) {
         lastUsedAt: c.lastUsedAt,
         createdAt: c.createdAt,
       })),
+    commercePayments: listCommercePayments(world).map((c) => ({
+      requestId: c.requestId,
+      paymentReference: c.paymentReference,
+      ...commerceSummary(c),
+      paymentCurrency: c.paymentCurrency,
+      network: c.network,
+      payer: c.payer,
+      merchant: c.merchant,
+      operator: c.operator,
+      authorizationExpiry: new Date(c.authorizationExpiry * 1000).toISOString(),
+      transitions: c.transitions,
+      createdAt: c.createdAt,
+    })),
     webhooks: shared.webhooks.registry
       .list(world.tenant)
       .map((w) => ({ id: w.id, url: w.url, isActive: w.isActive, createdAt: w.createdAt })),

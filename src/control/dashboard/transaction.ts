@@ -14,6 +14,7 @@ import {
 } from 'viem'
 import {
   batchConversionPaymentsAbi,
+  commerceEscrowAbi,
   detectionAbi,
   erc20ConversionProxyAbi,
   erc20FeeProxyAbi,
@@ -36,7 +37,11 @@ export class TransactionNotFoundError extends NotFoundError {
   }
 }
 
-const eventAbi = [...detectionAbi, ...erc20Abi.filter((item) => item.type === 'event')] as Abi
+const eventAbi = [
+  ...detectionAbi,
+  ...commerceEscrowAbi.filter((item) => item.type === 'event'),
+  ...erc20Abi.filter((item) => item.type === 'event'),
+] as Abi
 /** ABIs a sandbox transaction may call, tried in order. */
 const callAbis: Abi[] = [
   erc20FeeProxyAbi,
@@ -45,6 +50,7 @@ const callAbis: Abi[] = [
   ethConversionProxyAbi,
   batchConversionPaymentsAbi,
   recurringProxyAbi,
+  commerceEscrowAbi,
   erc20Abi,
 ]
 
@@ -95,7 +101,14 @@ function decodeLog(shared: SandboxState, world: World, log: Log, names: Map<stri
       (eventName === 'TransferWithReferenceAndFee' || eventName === 'TransferWithConversionAndReference')
         ? shared.paymentReferences.lookup(topic, new Set([world]))[0]
         : undefined
-    const request = entry ? requestState(world).requests.get(entry.requestId) : undefined
+    // the commerce escrow's events carry the 8 reference bytes themselves
+    const bytes8 = (args as unknown as { paymentReference?: unknown } | undefined)?.paymentReference
+    const escrowReference =
+      !entry && typeof bytes8 === 'string'
+        ? requestState(world).requestsByReference.get(bytes8.toLowerCase())
+        : undefined
+    const requestId = entry?.requestId ?? escrowReference
+    const request = requestId ? requestState(world).requests.get(requestId) : undefined
     return {
       ...base,
       event: eventName,

@@ -3,6 +3,7 @@
 // journal moves (an API call, an event, a delivery attempt from anywhere).
 import { ApiError, call, currentKey, openStream, useKey } from './api.ts'
 import { chainView } from './chain-view.ts'
+import { commerceView } from './commerce-view.ts'
 import { payersView, payoutsView, requestsView, requestView, type State } from './data-views.ts'
 import { field, h } from './dom.ts'
 import { journalView } from './journal-view.ts'
@@ -15,6 +16,7 @@ import { webhooksView } from './webhooks-view.ts'
 const sections: [string, string][] = [
   ['requests', 'Requests'],
   ['payouts', 'Payouts'],
+  ['commerce', 'Commerce payments'],
   ['payers', 'Payers'],
   ['webhooks', 'Webhooks'],
   ['orchestrator', 'Orchestrator'],
@@ -76,6 +78,8 @@ function viewOf(route: string): View {
       }
     case 'payouts':
       return { title: 'Recurring payouts', load: async () => payoutsView(await state()) }
+    case 'commerce':
+      return { title: 'Commerce payments', load: async () => commerceView(await state()) }
     case 'payers':
       return { title: 'Payers & client IDs', load: async () => payersView(await state()) }
     case 'webhooks':

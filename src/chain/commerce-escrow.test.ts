@@ -1,0 +1,192 @@
+// The commerce escrow's own protections, on a sandbox chain (the API checks the same before it sends anything,
+// so these are the ones a wallet calling the contract directly meets): only the payer or the operator authorizes,
+// a reference is held once, only the operator captures or voids, only the payer reclaims and only after the
+// authorization expired, refunds stay within what was captured.
+import { readFileSync } from 'node:fs'
+import {
+  type Address,
+  type BaseError,
+  ContractFunctionRevertedError,
+  createWalletClient,
+  type Hex,
+  http,
+  parseUnits,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { erc20Abi } from './abis.ts'
+import {
+  COMMERCE_ESCROW,
+  COMMERCE_ESCROW_ADDRESS,
+  commerceEscrowAbi,
+  readEscrowHold,
+} from './commerce-escrow.ts'
+import { type StartedChain, startChain } from './start-chain.ts'
+import type { ChainCurrency, SandboxAccount } from './types.ts'
+
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'))
+const currencies = fixture('currencies.json') as ChainCurrency[]
+const sepolia = fixture('networks.json').sepolia.contracts as Record<string, Address>
+
+let chain: StartedChain
+let token: Address
+let payer: SandboxAccount
+let merchant: SandboxAccount
+let operator: SandboxAccount
+let stranger: SandboxAccount
+let nextReference = 1
+
+beforeAll(async () => {
+  chain = await startChain({ currencies, contracts: sepolia })
+  token = chain.tokens['FAU-sepolia']!
+  ;[payer, merchant, operator, stranger] = [1, 2, 3, 4].map((i) => chain.accounts[i]!) as [
+    SandboxAccount,
+    SandboxAccount,
+    SandboxAccount,
+    SandboxAccount,
+  ]
+})
+afterAll(async () => chain?.stop())
+
+const units = (n: string) => parseUnits(n, 18)
+const wallet = (account: SandboxAccount) =>
+  createWalletClient({
+    account: privateKeyToAccount(account.privateKey),
+    chain: chain.publicClient.chain,
+    transport: http(chain.rpcUrl),
+  })
+
+async function send(from: SandboxAccount, functionName: string, args: readonly unknown[]) {
+  const hash = await wallet(from).writeContract({
+    address: COMMERCE_ESCROW_ADDRESS,
+    abi: commerceEscrowAbi,
+    functionName,
+    args,
+    chain: null,
+  } as never)
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
+  expect(receipt.status).toBe('success')
+}
+
+async function approve(from: SandboxAccount, amount: bigint) {
+  const hash = await wallet(from).writeContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [COMMERCE_ESCROW_ADDRESS, amount],
+    chain: null,
+  })
+  await chain.publicClient.waitForTransactionReceipt({ hash })
+}
+
+/** The custom error `from` meets calling `functionName` (simulated, nothing sent); undefined when it would pass. */
+async function revertOf(from: SandboxAccount, functionName: string, args: readonly unknown[]) {
+  try {
+    await chain.publicClient.simulateContract({
+      account: from.address,
+      address: COMMERCE_ESCROW_ADDRESS,
+      abi: commerceEscrowAbi,
+      functionName,
+      args,
+    } as never)
+    return undefined
+  } catch (error) {
+    const reverted = (error as BaseError).walk((e) => e instanceof ContractFunctionRevertedError)
+    return (reverted as ContractFunctionRevertedError | null)?.data?.errorName
+  }
+}
+
+async function now(): Promise<bigint> {
+  return (await chain.publicClient.getBlock()).timestamp
+}
+
+/** Authorization arguments of a fresh reference: 10 FAU, expiries 1 h / 2 h / 3 h from chain time. */
+async function terms(overrides: { amount?: bigint; authorizationIn?: bigint } = {}) {
+  const reference = `0x${(nextReference++).toString(16).padStart(16, '0')}` as Hex
+  const t = await now()
+  const authorization = t + (overrides.authorizationIn ?? 7200n)
+  return [
+    reference,
+    payer.address,
+    merchant.address,
+    operator.address,
+    token,
+    overrides.amount ?? units('10'),
+    units('10'),
+    t + 3600n > authorization ? authorization : t + 3600n,
+    authorization,
+    authorization + 3600n,
+  ] as const
+}
+
+describe('the commerce escrow on the sandbox chain', () => {
+  it('is installed at its fixed address', async () => {
+    expect(chain.contracts[COMMERCE_ESCROW]).toBe(COMMERCE_ESCROW_ADDRESS)
+    expect(await chain.publicClient.getCode({ address: COMMERCE_ESCROW_ADDRESS })).toMatch(
+      /^0x[0-9a-f]{100,}/,
+    )
+  })
+
+  it('lets only the payer or the operator authorize, once per reference, within the maximum', async () => {
+    await approve(payer, units('100'))
+    const args = await terms()
+    expect(await revertOf(stranger, 'authorizePayment', args)).toBe('NotPayerOrOperator')
+    const above = await terms({ amount: units('11') })
+    expect(await revertOf(payer, 'authorizePayment', above)).toBe('AmountAboveMaximum')
+    await send(operator, 'authorizePayment', args)
+    expect(await revertOf(payer, 'authorizePayment', args)).toBe('AlreadyAuthorized')
+    const hold = await readEscrowHold(chain, args[0])
+    expect(hold).toMatchObject({ payer: payer.address, capturableAmount: units('10'), capturedAmount: 0n })
+  })
+
+  it('lets only the operator capture or void, and never more than is held', async () => {
+    const args = await terms()
+    await send(payer, 'authorizePayment', args)
+    const [reference] = args
+    const zero = '0x0000000000000000000000000000000000000000'
+    expect(await revertOf(merchant, 'capturePayment', [reference, units('1'), 0, zero])).toBe('NotOperator')
+    expect(await revertOf(payer, 'voidPayment', [reference])).toBe('NotOperator')
+    expect(await revertOf(operator, 'capturePayment', [reference, units('11'), 0, zero])).toBe(
+      'AmountAboveCapturable',
+    )
+    expect(
+      await revertOf(operator, 'capturePayment', [reference, units('1'), 10_001, merchant.address]),
+    ).toBe('FeeAboveMaximum')
+    expect(await revertOf(operator, 'capturePayment', [reference, units('1'), 100, zero])).toBe('ZeroAddress')
+    expect(await revertOf(payer, 'reclaimPayment', [reference])).toBe('AuthorizationNotExpired')
+    await send(operator, 'capturePayment', [reference, units('4'), 0, zero])
+    // refunds: only the operator or the merchant, never above what was captured
+    expect(await revertOf(stranger, 'refundPayment', [reference, units('1')])).toBe('NotOperatorOrMerchant')
+    expect(await revertOf(merchant, 'refundPayment', [reference, units('5')])).toBe('AmountAboveRefundable')
+    await send(operator, 'voidPayment', [reference])
+    expect(await revertOf(operator, 'voidPayment', [reference])).toBe('NothingToCapture')
+    expect(await revertOf(operator, 'capturePayment', [reference, units('1'), 0, zero])).toBe(
+      'NothingToCapture',
+    )
+    expect(await readEscrowHold(chain, reference)).toMatchObject({
+      capturableAmount: 0n,
+      capturedAmount: units('4'),
+      voided: true,
+    })
+  })
+
+  it('closes capture at the authorization expiry and refunds at the refund expiry', async () => {
+    const args = await terms({ authorizationIn: 60n })
+    await send(payer, 'authorizePayment', args)
+    const [reference] = args
+    const zero = '0x0000000000000000000000000000000000000000'
+    await send(operator, 'capturePayment', [reference, units('2'), 0, zero])
+    await chain.testClient.setNextBlockTimestamp({ timestamp: args[8] })
+    await chain.testClient.mine({ blocks: 1 })
+    expect(await revertOf(operator, 'capturePayment', [reference, units('1'), 0, zero])).toBe(
+      'AuthorizationExpired',
+    )
+    expect(await revertOf(stranger, 'reclaimPayment', [reference])).toBe('NotPayer')
+    await send(payer, 'reclaimPayment', [reference])
+    await chain.testClient.setNextBlockTimestamp({ timestamp: args[9] })
+    await chain.testClient.mine({ blocks: 1 })
+    await approve(merchant, units('2'))
+    expect(await revertOf(merchant, 'refundPayment', [reference, units('1')])).toBe('RefundWindowClosed')
+  })
+})
