@@ -169,10 +169,11 @@ async function main(): Promise<void> {
       ? `${JSON.stringify(bannerJson(server, facts))}\n`
       : `${bannerLines(server, facts, quiet).join('\n')}\n`,
   )
-  const detach = quiet ? () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
+  const detach = quiet ? async () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
   const stop = async () => {
-    detach()
+    const flushed = detach()
     await server.close()
+    await flushed
     process.exit(0)
   }
   process.once('SIGINT', stop)
