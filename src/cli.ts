@@ -51,8 +51,26 @@ function parseCommandLine() {
   try {
     return parseArgs({ options })
   } catch (error) {
-    throw new Error(`${(error as Error).message.split('\n')[0]} (see request-sandbox --help)`)
+    const message = (error as Error).message.split('\n')[0]
+    throw new Error(`${message}${npmSwallowed(process.env)} (see request-sandbox --help)`)
   }
+}
+
+/**
+ * Under `npm start`, flags written without `--` go to npm, which keeps them as its own config (`npm_config_port`)
+ * and hands the sandbox only their values: the advice names the flags npm took and the command that works.
+ */
+export function npmSwallowed(env: NodeJS.ProcessEnv): string {
+  if (!env.npm_lifecycle_event) return ''
+  const taken = Object.keys(options).filter(
+    (name) => env[`npm_config_${name.replaceAll('-', '_')}`] !== undefined,
+  )
+  const values = process.argv.slice(2)
+  const flags = taken.map((name) => `--${name}`)
+  const command = `npm ${env.npm_lifecycle_event === 'start' ? 'start' : `run ${env.npm_lifecycle_event}`}`
+  return taken.length
+    ? `; npm took ${flags.join(', ')} for itself: put -- before the sandbox's flags, as in \`${command} -- ${[...flags.slice(0, 1), ...values.slice(0, 1)].join(' ')}\``
+    : `; run through npm? put -- before the sandbox's flags, as in \`${command} -- --port 4000\``
 }
 
 const options = {
@@ -170,14 +188,25 @@ async function main(): Promise<void> {
       : `${bannerLines(server, facts, quiet).join('\n')}\n`,
   )
   const detach = quiet ? async () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
-  const stop = async () => {
-    const flushed = detach()
-    await server.close()
-    await flushed
-    process.exit(0)
+  let stopping: Promise<void> | null = null
+  const stop = () => {
+    stopping ??= (async () => {
+      const flushed = detach()
+      await server.close()
+      await flushed
+      process.exit(0)
+    })()
+    return stopping
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  // `npm start` killed with SIGTERM exits without passing it on, and its shell goes with it: the sandbox, left
+  // to init, notices that its parent changed and stops as it would on SIGTERM (anvil and helpers with it)
+  const parent = process.ppid
+  if (parent > 1)
+    setInterval(() => {
+      if (process.ppid !== parent) void stop()
+    }, 250).unref()
 }
 
 main().catch((error: unknown) => {

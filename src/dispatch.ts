@@ -31,7 +31,7 @@ const corsHeaders: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
   'access-control-allow-headers': CORS_ALLOWED_HEADERS.join(','),
-  'access-control-expose-headers': `retry-after,x-request-network-delivery,x-sandbox-fault,${ROUTE_NOT_FOUND_HEADER}`,
+  'access-control-expose-headers': `retry-after,x-request-network-delivery,x-sandbox-fault,x-sandbox-hint,${ROUTE_NOT_FOUND_HEADER}`,
   'access-control-max-age': '600',
 }
 
