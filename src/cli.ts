@@ -13,7 +13,9 @@ Options:
   --rpc-admin <m,..>  strict mode: JSON-RPC admin methods keys may call through /rpc (names, evm_*, or *;
                       env SANDBOX_RPC_ADMIN). Without strict mode any API key may call them.
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
-  --networks <a,b>    live networks, one anvil each (env SANDBOX_NETWORKS; default sepolia)
+  --networks <a,b>    networks started at once, one anvil each (env SANDBOX_NETWORKS; default sepolia); any other
+                      documented network starts on the first call that names it
+  --only-networks <a,b>  run exactly these networks; a call naming another answers 400 (env SANDBOX_ONLY_NETWORKS)
   --no-chain          run without a chain (no balance checks, no /rpc)
   --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
   --scenario <name>   scenario of keys that choose none (env SANDBOX_SCENARIO; default: default)
@@ -85,6 +87,7 @@ const options = {
   'request-timeout': { type: 'string' },
   'no-chain': { type: 'boolean' },
   networks: { type: 'string' },
+  'only-networks': { type: 'string' },
   seed: { type: 'string' },
   scenario: { type: 'string' },
   scenarios: { type: 'string', multiple: true },
@@ -145,6 +148,11 @@ async function main(): Promise<void> {
   const logFormat = values['log-format'] ?? env.SANDBOX_LOG_FORMAT ?? 'text'
   if (logFormat !== 'text' && logFormat !== 'json')
     throw new Error(`invalid --log-format ${JSON.stringify(logFormat)}: text or json`)
+  const onlyNetworks = values['only-networks'] ?? env.SANDBOX_ONLY_NETWORKS
+  if (onlyNetworks !== undefined && values.networks !== undefined)
+    throw new Error(
+      '--networks and --only-networks exclude each other: --only-networks lists every network to run',
+    )
   const started = Date.now()
   // loaded here so that --help and --version answer at once
   const [{ startServer }, { bannerJson, bannerLines }, { attachTerminalLog }] = await Promise.all([
@@ -156,10 +164,11 @@ async function main(): Promise<void> {
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     chain: values['no-chain'] ? false : rpcUrl ? { rpcUrl } : 'embedded',
-    networks: (values.networks ?? env.SANDBOX_NETWORKS ?? 'sepolia')
+    networks: (onlyNetworks ?? values.networks ?? env.SANDBOX_NETWORKS ?? 'sepolia')
       .split(',')
       .map((n) => n.trim())
       .filter(Boolean) as NetworkName[],
+    networksOnUse: onlyNetworks ? 'refuse' : 'start',
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),
     ...(stateDir ? { stateDir } : {}),
