@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 

@@ -1,5 +1,5 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { resolveDestination } from '../../src/resources/payee-destinations/model.ts'
 import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'

@@ -1,6 +1,6 @@
 // Recurring requests: a request created with `recurrence` (v1 and v2) produces its child requests on the key's
 // clock, each announced by request.recurring; stop-recurrence (v1) and PATCH (v2) stop and resume the series.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 

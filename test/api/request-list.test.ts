@@ -2,7 +2,7 @@
 // either published document: checked against the production document's shape (RequestControllerV2_listRequests_v2).
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports

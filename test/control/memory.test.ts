@@ -1,6 +1,6 @@
 // A reset frees everything of its key, and worlds past --max-worlds leave memory with what other pieces kept for
 // them (payment reference index, credential directory, journal).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 const MAX_WORLDS = 6

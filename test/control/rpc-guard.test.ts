@@ -1,5 +1,5 @@
 // /rpc is shared by every key: wallet methods stay open, methods that change the chain for everyone are guarded.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeTransports, startTransports, type Transports } from '../support/clients.ts'
 
 const KEY = 'rn_strict_key'
