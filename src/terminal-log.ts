@@ -4,6 +4,7 @@
 // It reads the journal of every key through one tap (entries as recorded: call bodies are never read here) and
 // the detectors' payments; formatting a short line is all it adds to a call.
 
+import { fstatSync, openSync } from 'node:fs'
 import sonicBoom from 'sonic-boom'
 import type { World } from './contract/world.ts'
 import type { JournalEntry } from './control/journal.ts'
@@ -222,9 +223,24 @@ export function fdOutput(fd: number, format: LogFormat, maxQueuedBytes = MAX_QUE
   }
 }
 
+/**
+ * The descriptor the log writes to. A pipe (Docker, `| tee`) gets a descriptor of its own, opened in blocking
+ * mode on Linux: Node puts fd 1 of a pipe in non-blocking mode, where a write to a full pipe fails with EAGAIN and
+ * sonic-boom waits 100 ms before trying again; a blocking write simply waits on the thread pool, off the request path,
+ * for the reader. Files and terminals use fd 1 itself.
+ */
+function standardOutput(): number {
+  try {
+    if (process.platform === 'linux' && fstatSync(1).isFIFO()) return openSync('/dev/stdout', 'a')
+  } catch {
+    // not reopenable here: fd 1 as it is
+  }
+  return 1
+}
+
 /** Prints the sandbox's activity as it happens; returns the function that stops it (resolved once what is left is written). */
 export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions): () => Promise<void> {
-  const stdout = options.write ? null : fdOutput(process.stdout.fd, options.format)
+  const stdout = options.write ? null : fdOutput(standardOutput(), options.format)
   const write = options.write ?? stdout!.write
   const now = options.now ?? (() => new Date())
   const print = (record: LogRecord, key: string, scenario: string) =>
