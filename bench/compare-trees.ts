@@ -1,9 +1,10 @@
 // Before/after throughput of two checkouts, interleaved with a bare node:http server so that a busy machine moves
 // all three alike: `npx tsx bench/compare-trees.ts <other checkout> [rounds]`. Prints each round's ratios to the
-// bare server and their medians; used to hold a refactor to "not lower than before" (issue 10).
+// bare server and their medians; used to hold a refactor to "not lower than before" (issue 10). Both trees run
+// as `npm start` does: the terminal log on, written to a file (BENCH_QUIET=1 adds --quiet).
 import { execFileSync } from 'node:child_process'
 import { load } from './load.ts'
-import { cpuMs, freePort, startChild, waitFor200 } from './processes.ts'
+import { cpuMs, freePort, startChild, startDefaultSandbox, waitFor200 } from './processes.ts'
 
 const here = new URL('..', import.meta.url).pathname
 const other = process.argv[2]
@@ -43,8 +44,9 @@ async function measure(base: string, pid: number) {
   }
 }
 
-/** `--quiet` when the tree's command has it (its terminal log would otherwise fill a pipe nobody reads). */
+/** `--quiet` under BENCH_QUIET=1 when the tree's command has it; by default both trees run as users run them. */
 function quietFlag(tree: string): string[] {
+  if (process.env.BENCH_QUIET !== '1') return []
   const help = execFileSync('node', [`${tree}/bin/request-sandbox.mjs`, '--help'], { encoding: 'utf8' })
   return help.includes('--quiet') ? ['--quiet'] : []
 }
@@ -65,9 +67,8 @@ for (let round = 0; round < rounds; round++) {
     ['new', here],
   ] as const) {
     const port = await freePort()
-    // no terminal log: nobody reads the child's output (trees from before the log have no --quiet)
-    const child = startChild('node', [
-      `${tree}/bin/request-sandbox.mjs`,
+    // the default configuration: the terminal log on, written to a file (BENCH_QUIET=1: --quiet)
+    const child = startDefaultSandbox(`${tree}/bin/request-sandbox.mjs`, [
       '--no-chain',
       ...quietFlag(tree),
       '--port',

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 
 /** A free TCP port from the OS. */
 export function freePort(): Promise<number> {
@@ -56,10 +58,12 @@ export function startChild(
   command: string,
   args: string[],
   env: Record<string, string> = {},
+  /** where the child's standard output goes: a pipe (default) or an open file descriptor */
+  stdout: 'pipe' | number = 'pipe',
 ): { child: ChildProcess; stop(): Promise<void> } {
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   })
   return {
     child,
@@ -69,5 +73,42 @@ export function startChild(
         child.once('exit', () => resolve())
         process.kill(child.pid!, 'SIGTERM')
       }),
+  }
+}
+
+/**
+ * Starts the sandbox command as a user does (`npm start` under Docker): the terminal log on (the default), its output
+ * written to a file as `docker run` or `> sandbox.log` would. Returns the child and the log file's path.
+ */
+export function startDefaultSandbox(
+  bin: string,
+  args: string[],
+): { child: ChildProcess; logFile: string; stop(): Promise<{ logLines: number }> } {
+  const logFile = join(mkdtempSync(join(tmpdir(), 'sandbox-bench-')), 'sandbox.log')
+  const fd = openSync(logFile, 'w')
+  const started = startChild('node', [bin, ...args], {}, fd)
+  closeSync(fd)
+  return {
+    ...started,
+    logFile,
+    /** stops the sandbox and counts the lines its log holds once it has exited */
+    stop: async () => {
+      await started.stop()
+      const logLines = lineCount(logFile)
+      rmSync(dirname(logFile), { recursive: true, force: true })
+      return { logLines }
+    },
+  }
+}
+
+/** The number of lines a file holds (0 when it is gone). */
+export function lineCount(path: string): number {
+  try {
+    const text = readFileSync(path, 'utf8')
+    let n = 0
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++
+    return n
+  } catch {
+    return 0
   }
 }

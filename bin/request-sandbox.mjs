@@ -21,7 +21,11 @@ function newestSource(dir) {
 let runCompiled
 if (existsSync(buildScript) && existsSync(new URL('node_modules/esbuild/', root))) {
   const { build, isFresh } = await import(buildScript.href)
-  if (!isFresh({ cli: true })) await build({ cli: true })
+  if (!isFresh({ cli: true })) {
+    await build({ cli: true })
+    // esbuild's service process would otherwise live as long as the sandbox (and outlive a killed parent)
+    await (await import('esbuild')).stop()
+  }
   runCompiled = true
 } else {
   const sources = new URL('src/', root)

@@ -56,6 +56,12 @@ export const rules = [
     why: 'a transport turns HTTP or MSW into neutral requests and back; it never reaches a resource',
   },
   {
+    layer: 'events',
+    from: 'src/events/',
+    allow: [(_, target) => !target.startsWith('src/control/') && !target.startsWith('src/transports/')],
+    why: 'the event bus and webhook delivery reach the control plane only through ports of src/contract/ (DeliveryJournal)',
+  },
+  {
     layer: 'scenarios',
     from: 'scenarios/',
     allow: ['src/control/scenarios/define.ts'],

@@ -14,7 +14,9 @@ Options:
   --rpc-admin <m,..>  strict mode: JSON-RPC admin methods keys may call through /rpc (names, evm_*, or *;
                       env SANDBOX_RPC_ADMIN). Without strict mode any API key may call them.
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
-  --networks <a,b>    live networks, one anvil each (env SANDBOX_NETWORKS; default sepolia)
+  --networks <a,b>    networks started at once, one anvil each (env SANDBOX_NETWORKS; default sepolia); any other
+                      documented network starts on the first call that names it
+  --only-networks <a,b>  run exactly these networks; a call naming another answers 400 (env SANDBOX_ONLY_NETWORKS)
   --no-chain          run without a chain (no balance checks, no /rpc)
   --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
   --scenario <name>   scenario of keys that choose none (env SANDBOX_SCENARIO; default: default)
@@ -52,8 +54,26 @@ function parseCommandLine() {
   try {
     return parseArgs({ options })
   } catch (error) {
-    throw new Error(`${(error as Error).message.split('\n')[0]} (see request-sandbox --help)`)
+    const message = (error as Error).message.split('\n')[0]
+    throw new Error(`${message}${npmSwallowed(process.env)} (see request-sandbox --help)`)
   }
+}
+
+/**
+ * Under `npm start`, flags written without `--` go to npm, which keeps them as its own config (`npm_config_port`)
+ * and hands the sandbox only their values: the advice names the flags npm took and the command that works.
+ */
+export function npmSwallowed(env: NodeJS.ProcessEnv): string {
+  if (!env.npm_lifecycle_event) return ''
+  const taken = Object.keys(options).filter(
+    (name) => env[`npm_config_${name.replaceAll('-', '_')}`] !== undefined,
+  )
+  const values = process.argv.slice(2)
+  const flags = taken.map((name) => `--${name}`)
+  const command = `npm ${env.npm_lifecycle_event === 'start' ? 'start' : `run ${env.npm_lifecycle_event}`}`
+  return taken.length
+    ? `; npm took ${flags.join(', ')} for itself: put -- before the sandbox's flags, as in \`${command} -- ${[...flags.slice(0, 1), ...values.slice(0, 1)].join(' ')}\``
+    : `; run through npm? put -- before the sandbox's flags, as in \`${command} -- --port 4000\``
 }
 
 const options = {
@@ -69,6 +89,7 @@ const options = {
   'request-timeout': { type: 'string' },
   'no-chain': { type: 'boolean' },
   networks: { type: 'string' },
+  'only-networks': { type: 'string' },
   seed: { type: 'string' },
   scenario: { type: 'string' },
   scenarios: { type: 'string', multiple: true },
@@ -133,6 +154,11 @@ async function main(): Promise<void> {
   const logFormat = values['log-format'] ?? env.SANDBOX_LOG_FORMAT ?? 'text'
   if (logFormat !== 'text' && logFormat !== 'json')
     throw new Error(`invalid --log-format ${JSON.stringify(logFormat)}: text or json`)
+  const onlyNetworks = values['only-networks'] ?? env.SANDBOX_ONLY_NETWORKS
+  if (onlyNetworks !== undefined && values.networks !== undefined)
+    throw new Error(
+      '--networks and --only-networks exclude each other: --only-networks lists every network to run',
+    )
   const started = Date.now()
   // loaded here so that --help and --version answer at once
   const [{ startServer }, { bannerJson, bannerLines }, { attachTerminalLog }] = await Promise.all([
@@ -144,10 +170,11 @@ async function main(): Promise<void> {
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     chain: values['no-chain'] ? false : rpcUrl ? { rpcUrl } : 'embedded',
-    networks: (values.networks ?? env.SANDBOX_NETWORKS ?? 'sepolia')
+    networks: (onlyNetworks ?? values.networks ?? env.SANDBOX_NETWORKS ?? 'sepolia')
       .split(',')
       .map((n) => n.trim())
       .filter(Boolean) as NetworkName[],
+    networksOnUse: onlyNetworks ? 'refuse' : 'start',
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(orchestratorKeys?.length ? { orchestratorKeys } : {}),
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),
@@ -176,14 +203,26 @@ async function main(): Promise<void> {
       ? `${JSON.stringify(bannerJson(server, facts))}\n`
       : `${bannerLines(server, facts, quiet).join('\n')}\n`,
   )
-  const detach = quiet ? () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
-  const stop = async () => {
-    detach()
-    await server.close()
-    process.exit(0)
+  const detach = quiet ? async () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
+  let stopping: Promise<void> | null = null
+  const stop = () => {
+    stopping ??= (async () => {
+      const flushed = detach()
+      await server.close()
+      await flushed
+      process.exit(0)
+    })()
+    return stopping
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  // `npm start` killed with SIGTERM exits without passing it on, and its shell goes with it: the sandbox, left
+  // to init, notices that its parent changed and stops as it would on SIGTERM (anvil and helpers with it)
+  const parent = process.ppid
+  if (parent > 1)
+    setInterval(() => {
+      if (process.ppid !== parent) void stop()
+    }, 250).unref()
 }
 
 main().catch((error: unknown) => {

@@ -3,7 +3,7 @@ import { type AuthOptions, authenticate } from './auth/authenticate.ts'
 import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
-import { isAuthenticated, type RouteDefinition, usesCookies } from './contract/route.ts'
+import { isAuthenticated, type TableRoute, usesCookies } from './contract/route.ts'
 import type { CallScope } from './contract/route-context.ts'
 import {
   FieldListError,
@@ -32,12 +32,12 @@ const corsHeaders: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
   'access-control-allow-headers': CORS_ALLOWED_HEADERS.join(','),
-  'access-control-expose-headers': `retry-after,x-request-network-delivery,x-sandbox-fault,${ROUTE_NOT_FOUND_HEADER}`,
+  'access-control-expose-headers': `retry-after,x-request-network-delivery,x-sandbox-fault,x-sandbox-hint,${ROUTE_NOT_FOUND_HEADER}`,
   'access-control-max-age': '600',
 }
 
 /** A route of the table as the dispatcher holds it (its services are the sandbox's). */
-type AnyRoute = RouteDefinition<any, any, any, SandboxState>
+type AnyRoute = TableRoute<SandboxState>
 
 interface CompiledRoute {
   route: AnyRoute

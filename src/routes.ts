@@ -1,4 +1,4 @@
-import type { RouteDefinition } from './contract/route.ts'
+import type { TableRoute } from './contract/route.ts'
 import { clockRoutes } from './control/clock.ts'
 import { dashboardRoutes } from './control/dashboard/routes.ts'
 import { docsRoutes } from './control/docs/routes.ts'
@@ -28,7 +28,7 @@ import { sessionRoutes } from './resources/sessions/routes.ts'
 import { webhookRoutes } from './resources/webhooks/routes.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
-export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
+export const routes: readonly TableRoute<SandboxState>[] = [
   ...currencyRoutes,
   ...payRoutes,
   ...paymentIntentRoutes,

@@ -21,6 +21,7 @@ import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import { Journal } from './control/journal.ts'
 import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './control/middleware.ts'
+import { networkMiddleware } from './control/networks-on-use.ts'
 import { rpcGuardMiddleware } from './control/rpc-guard.ts'
 import type { SandboxState, SandboxStateWithoutScenarios } from './control/sandbox-state.ts'
 import { ScenarioEngine } from './control/scenarios/engine.ts'
@@ -51,6 +52,13 @@ export interface SandboxOptions {
   chain?: 'embedded' | { rpcUrl: string } | false
   /** networks to run, one anvil each (default ['sepolia']); the first one is served at /rpc */
   networks?: NetworkName[]
+  /**
+   * A network a call names (a currency, `network`, the pay query's `chain`) that is not running: `'start'` starts
+   * its anvil and contracts, then the call proceeds (what the command does); `'refuse'` answers 400 naming
+   * `--only-networks` (the command's fixed list); `'published'` (default) answers with the network's published
+   * addresses and reads no chain. Only with embedded chains.
+   */
+  networksOnUse?: 'start' | 'refuse' | 'published'
   /** strict mode: only these API keys pass (otherwise every key is its own tenant) */
   apiKeys?: string[]
   /** strict mode for orchestrators: only these `x-orchestrator-key`s pass (otherwise every `orc_…` key is its own) */
@@ -195,18 +203,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await stopChains()
     throw error
   }
+  const relayers = new Map(
+    started.flatMap((c) => {
+      const relayer = createRelayer(c)
+      return relayer ? [[c.network, relayer] as [string, Relayer]] : []
+    }),
+  )
   const base: SandboxStateWithoutScenarios = {
     currencies,
     networks,
     chain,
     chains,
     operator: createOperator(chains),
-    relayers: new Map(
-      started.flatMap((c) => {
-        const relayer = createRelayer(c)
-        return relayer ? [[c.network, relayer] as [string, Relayer]] : []
-      }),
-    ),
+    relayers,
     events: new EventBus(ids, log),
     ids,
     tenants,
@@ -264,6 +273,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       shared.directory.forgetSessions(world.tenant)
     }
   })
+  // networks a call names that are not running: started on first use, refused, or answered from published addresses
+  const onDemand =
+    options.chain === false || typeof options.chain === 'object' ? 'published' : options.networksOnUse
+  const lateStart: { start?: (network: NetworkName) => Promise<void> } = {}
   const dispatch = createDispatcher(routes, shared, {
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
     ...(options.orchestratorKeys ? { orchestratorKeys: new Set(options.orchestratorKeys) } : {}),
@@ -276,6 +289,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       journalMiddleware(shared),
       scenarioMiddleware(shared),
       faultMiddleware(shared, options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
+      ...(onDemand === 'start' || onDemand === 'refuse'
+        ? [
+            networkMiddleware(shared, {
+              live: (network) => chains.has(network),
+              ...(onDemand === 'start' ? { start: (network) => lateStart.start!(network) } : {}),
+            }),
+          ]
+        : []),
     ],
   })
   // --state-dir: what a previous run saved comes back before the first call and the first detector scan
@@ -314,6 +335,45 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const escrowWatchers = started.map((c) =>
     watchCommerceEscrow(c, { apply: (events) => applyEscrowEvents(shared, events) }, log),
   )
+  // a network started on its first use (networksOnUse 'start'): its anvil, contracts, supervisor, relayer,
+  // conversion stack and detector, as at start-up; concurrent first calls share one start
+  const starting = new Map<string, Promise<void>>()
+  const startNetwork = (network: NetworkName): Promise<void> => {
+    let run = starting.get(network)
+    if (!run) {
+      run = (async () => {
+        const [c] = await startChains('embedded', [network], { currencies, networks })
+        if (!c) return
+        if (closed) {
+          await c.stop()
+          return
+        }
+        started.push(c)
+        supervisors.set(
+          network,
+          superviseChain(c, {
+            ...(options.log ? { log: options.log } : {}),
+            ...(options.chainRestartDelayMs ? { restartDelayMs: options.chainRestartDelayMs } : {}),
+          }),
+        )
+        const relayer = createRelayer(c)
+        if (relayer) relayers.set(network, relayer)
+        chains.set(network, c)
+        await conversion.installDefaultsOn(c)
+        detectors.set(
+          network,
+          startDetector({ chain: c, proxies: () => conversion.proxies(network), sink, log }),
+        )
+        escrowWatchers.push(
+          watchCommerceEscrow(c, { apply: (events) => applyEscrowEvents(shared, events) }, log),
+        )
+      })()
+      starting.set(network, run)
+      run.catch(() => starting.delete(network))
+    }
+    return run
+  }
+  lateStart.start = startNetwork
   const control = createControl(shared)
   let closed = false
   return {

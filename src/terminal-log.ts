@@ -4,6 +4,8 @@
 // It reads the journal of every key through one tap (entries as recorded: call bodies are never read here) and
 // the detectors' payments; formatting a short line is all it adds to a call.
 
+import { fstatSync, openSync } from 'node:fs'
+import sonicBoom from 'sonic-boom'
 import type { World } from './contract/world.ts'
 import type { JournalEntry } from './control/journal.ts'
 import type { DetectedPayment, RequestRecord } from './resources/requests/schema.ts'
@@ -121,55 +123,73 @@ export function formatLine(
   return `${time(at)} ${text(record)}  key ${who.key} scenario ${who.scenario}`
 }
 
-/** What the log may have queued for a reader that does not keep up (a pipe nobody reads, a paused pager). */
+// a CommonJS module: Node's ESM sees only its default export, whose `SonicBoom` is the class itself
+const { SonicBoom } = sonicBoom
+
+/** What the log may hold for a reader that does not keep up (a pipe nobody reads, a paused pager). */
 export const MAX_QUEUED_LOG_BYTES = 1024 * 1024
 
+/** Where the log's lines go: `write` takes one line (no newline); `flush` resolves once what is held is written. */
+export interface LogOutput {
+  write(line: string): void
+  flush(): Promise<void>
+}
+
+/** How long an exit waits for the log's output to take what is left. */
+const FLUSH_AT_EXIT_MS = 2000
+
 /**
- * Lines for an output stream (process.stdout), written once per turn of the event loop: a write to a pipe is a
- * synchronous system call, so a busy server writes its lines together rather than one call each. When the reader
- * does not keep up, Node queues what it cannot write yet in the process's memory; past `maxQueuedBytes` lines are
- * dropped instead (a log must not grow the server without bound), and once the queue drains a line says how many.
+ * Lines for a file descriptor (1: standard output, a file or a pipe under Docker), written off the request path:
+ * the lines of one turn of the event loop are joined into one string and handed to sonic-boom (pino's writer),
+ * which writes with asynchronous `fs.write` on libuv's thread pool, one write at a time, what arrives meanwhile
+ * joining the next one. A call never waits for the terminal, a file or a pipe. When the reader does not keep up,
+ * at most `maxQueuedBytes` wait; lines past that are dropped (a log must not grow the server without bound), and
+ * the next line that fits is preceded by one saying how many were dropped.
  */
-export function batchedOutput(
-  out: NodeJS.WritableStream & { readonly writableLength: number },
-  format: LogFormat,
-  maxQueuedBytes = MAX_QUEUED_LOG_BYTES,
-): { write(line: string): void; flush(): void } {
+export function fdOutput(fd: number, format: LogFormat, maxQueuedBytes = MAX_QUEUED_LOG_BYTES): LogOutput {
+  let closing = false
+  let broken = false
+  const boom = new SonicBoom({
+    fd,
+    sync: false,
+    maxLength: maxQueuedBytes,
+    // a full pipe is retried (100 ms later) while running; at exit, what it cannot take is given up
+    retryEAGAIN: () => !closing,
+  })
+  // a reader that went away (EPIPE) or a closed descriptor ends the log, never the server
+  boom.on('error', () => {
+    broken = true
+  })
   let pending: string[] = []
   let scheduled = false
   let dropped = 0
-  let waitingForDrain = false
-  const droppedLine = () => {
-    const message = `${dropped} log lines dropped: the output did not keep up`
+  let refused = false
+  boom.on('drop', (chunk: string) => {
+    refused = true
+    let lines = 0
+    for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', i + 1)) lines++
+    dropped += lines
+  })
+  const droppedLine = (n: number) => {
+    const message = `${n} log lines dropped: the output did not keep up`
     return format === 'json'
-      ? JSON.stringify({ time: new Date().toISOString(), type: 'dropped', lines: dropped, message })
+      ? JSON.stringify({ time: new Date().toISOString(), type: 'dropped', lines: n, message })
       : `${time(new Date())} (${message})`
   }
   const flush = () => {
     scheduled = false
-    if (pending.length === 0) return
-    if (out.writableLength > maxQueuedBytes) {
-      dropped += pending.length
-      pending = []
-      if (!waitingForDrain) {
-        waitingForDrain = true
-        out.once('drain', () => {
-          waitingForDrain = false
-          if (!scheduled) {
-            scheduled = true
-            setImmediate(flush)
-          }
-        })
-      }
+    if (pending.length === 0 || broken) return
+    const lines = pending
+    pending = []
+    if (!dropped) {
+      boom.write(`${lines.join('\n')}\n`)
       return
     }
-    if (dropped) {
-      pending.unshift(droppedLine())
-      dropped = 0
-    }
-    const text = `${pending.join('\n')}\n`
-    pending = []
-    out.write(text)
+    // the note goes with the lines of this turn, in one write: both fit, or both are counted as dropped
+    const n = dropped
+    refused = false
+    boom.write(`${droppedLine(n)}\n${lines.join('\n')}\n`)
+    dropped = refused ? n + lines.length : 0
   }
   return {
     write(line) {
@@ -179,13 +199,48 @@ export function batchedOutput(
         setImmediate(flush)
       }
     },
-    flush,
+    flush() {
+      flush()
+      // lines dropped since the last that fitted are still counted at exit
+      if (dropped && !broken) {
+        boom.write(`${droppedLine(dropped)}\n`)
+        dropped = 0
+      }
+      if (broken) return Promise.resolve()
+      return new Promise<void>((resolve) => {
+        // a reader that is stuck at exit gets FLUSH_AT_EXIT_MS; what it did not take is lost, the exit goes on
+        const timer = setTimeout(() => {
+          closing = true
+          resolve()
+        }, FLUSH_AT_EXIT_MS)
+        timer.unref()
+        boom.flush(() => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+    },
   }
 }
 
-/** Prints the sandbox's activity as it happens; returns the function that stops it (and writes what is left). */
-export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions): () => void {
-  const stdout = options.write ? null : batchedOutput(process.stdout, options.format)
+/**
+ * The descriptor the log writes to. A pipe (Docker, `| tee`) gets a descriptor of its own, opened in blocking
+ * mode on Linux: Node puts fd 1 of a pipe in non-blocking mode, where a write to a full pipe fails with EAGAIN and
+ * sonic-boom waits 100 ms before trying again; a blocking write simply waits on the thread pool, off the request path,
+ * for the reader. Files and terminals use fd 1 itself.
+ */
+function standardOutput(): number {
+  try {
+    if (process.platform === 'linux' && fstatSync(1).isFIFO()) return openSync('/dev/stdout', 'a')
+  } catch {
+    // not reopenable here: fd 1 as it is
+  }
+  return 1
+}
+
+/** Prints the sandbox's activity as it happens; returns the function that stops it (resolved once what is left is written). */
+export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions): () => Promise<void> {
+  const stdout = options.write ? null : fdOutput(standardOutput(), options.format)
   const write = options.write ?? stdout!.write
   const now = options.now ?? (() => new Date())
   const print = (record: LogRecord, key: string, scenario: string) =>
@@ -199,6 +254,6 @@ export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions)
   return () => {
     untap()
     unwatch()
-    stdout?.flush()
+    return stdout ? stdout.flush() : Promise.resolve()
   }
 }

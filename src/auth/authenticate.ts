@@ -31,8 +31,10 @@ export async function authenticate(
   if (key && accepted.includes('api-key')) {
     // keys issued by the portal answer by their state (and pass strict mode); any other key is its own tenant
     const standing = shared.portal.standing(key)
-    if (standing === 'refused') throw new UnauthorizedError()
-    if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key)) throw new UnauthorizedError()
+    if (standing === 'refused')
+      throw new UnauthorizedError('Unauthorized', 'this API key was disabled or deleted in the portal')
+    if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key))
+      throw new UnauthorizedError('Unauthorized', STRICT_HINT)
     return { tenant: key, via: 'api-key' }
   }
   const clientId = request.headers['x-client-id']?.trim()
@@ -60,5 +62,19 @@ export async function authenticate(
     const platform = token ? shared.portal.platformOfSession(token, shared.now().getTime()) : undefined
     if (platform) return { tenant: platform.tenant, via: 'portal-session', platformId: platform.id }
   }
-  throw new UnauthorizedError()
+  throw new UnauthorizedError('Unauthorized', options.apiKeys ? STRICT_HINT : hintFor(accepted))
+}
+
+const STRICT_HINT =
+  'this sandbox runs in strict mode: send one of the keys given with --api-keys in x-api-key'
+
+/** What to send, by the credentials the route accepts. */
+function hintFor(accepted: readonly string[]): string {
+  if (accepted.includes('api-key'))
+    return 'send any non-empty x-api-key header: every key works in the sandbox and is its own tenant (e.g. x-api-key: test)'
+  if (accepted.includes('portal-session'))
+    return 'log in first: POST /v2/auth/login (or register) sets the session_token cookie these routes read'
+  if (accepted.includes('session'))
+    return 'send Authorization: Bearer <token>, a token from POST /__sandbox/sessions'
+  return 'send the credentials this route documents'
 }

@@ -21,7 +21,7 @@ describe('committed artifacts', () => {
       expect(artifact.bytecode).toMatch(/^0x(?:[0-9a-f]{2})+$/)
     }
     for (const name of Object.keys(RN_CONTRACTS)) {
-      expect(artifacts[name as keyof typeof artifacts].source).toBe('@requestnetwork/smart-contracts@0.48.0')
+      expect(artifacts[name as keyof typeof artifacts].source).toBe('@requestnetwork/smart-contracts@0.47.0')
     }
     for (const name of Object.keys(OWN_CONTRACTS)) {
       expect(artifacts[name as keyof typeof artifacts].source).toBe('own')

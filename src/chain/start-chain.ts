@@ -11,7 +11,6 @@ import {
   parseUnits,
   toHex,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
 import { installCommerceEscrow } from './commerce-escrow.ts'

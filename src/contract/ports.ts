@@ -72,3 +72,28 @@ export interface EventSink {
   /** Emits an event in `world` at the world's clock time. `payload.event` is set to the type. */
   emit(world: World, type: EventType, payload: Record<string, unknown>): SandboxEvent
 }
+
+/** One webhook delivery attempt. */
+export interface DeliveryEntry {
+  type: 'delivery'
+  deliveryId: string
+  webhookId: string
+  url: string
+  event: string
+  test: boolean
+  retryCount: number
+  /** the receiver's status, null when it could not be reached or timed out */
+  status: number | null
+  error: string | null
+  durationMs: number
+  /** after this attempt: delivered, will be retried, or given up */
+  outcome: 'delivered' | 'retrying' | 'failed'
+}
+
+/**
+ * Where webhook delivery records each attempt (the control plane's Journal implements it), so that `events/`
+ * needs nothing of `control/`.
+ */
+export interface DeliveryJournal {
+  record(tenant: string, entry: DeliveryEntry & { at: string; scenario: string }): unknown
+}

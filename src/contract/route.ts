@@ -107,6 +107,13 @@ export function defineRoute<P = Record<string, string>, Q = Record<string, strin
 }
 
 /**
+ * A route of the table whatever its params, query and body: the table holds routes of every input type, each
+ * validating its own input with its zod schemas before its handler sees it, so the input types are erased here.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous table; inputs are checked by each route's own schemas
+export type TableRoute<S = unknown> = RouteDefinition<any, any, any, S>
+
+/**
  * The route declarer of a resource whose handlers use the services `S` (e.g. `Pick<ResourceServices,
  * 'currencies' | 'ids'>`): `const defineRoute = routesUsing<MyServices>()`.
  */

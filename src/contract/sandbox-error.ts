@@ -82,11 +82,14 @@ export class RouteNotFoundError extends SandboxError {
   }
 }
 
-/** 401 `Unauthorized` (the body `/v2/payments` documents). */
+/** The header a sandbox error adds to say what a newcomer should do (the body stays the service's). */
+export const HINT_HEADER = 'x-sandbox-hint'
+
+/** 401 `Unauthorized` (the body `/v2/payments` documents); `hint` goes in the `x-sandbox-hint` header. */
 export class UnauthorizedError extends SandboxError {
   override name = 'UnauthorizedError'
-  constructor(message = 'Unauthorized') {
-    super(401, message)
+  constructor(message = 'Unauthorized', hint?: string) {
+    super(401, message, hint ? { headers: { [HINT_HEADER]: hint } } : {})
   }
 }
 

@@ -1,6 +1,9 @@
 // What happened to one key, newest first: its API calls (recorded by a middleware), the events of its worlds,
 // and every webhook delivery attempt. Bounded per key so a long-running sandbox does not grow without end.
+import type { DeliveryEntry } from '../contract/ports.ts'
 import type { IdGenerator } from '../store/ids.ts'
+
+export type { DeliveryEntry }
 
 /** An API call as the journal keeps it. */
 export interface CallEntry {
@@ -24,23 +27,6 @@ export interface EventEntry {
   eventId: string
   event: string
   payload: Record<string, unknown>
-}
-
-/** One webhook delivery attempt. */
-export interface DeliveryEntry {
-  type: 'delivery'
-  deliveryId: string
-  webhookId: string
-  url: string
-  event: string
-  test: boolean
-  retryCount: number
-  /** the receiver's status, null when it could not be reached or timed out */
-  status: number | null
-  error: string | null
-  durationMs: number
-  /** after this attempt: delivered, will be retried, or given up */
-  outcome: 'delivered' | 'retrying' | 'failed'
 }
 
 /** What every journal entry carries. */

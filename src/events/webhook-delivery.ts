@@ -3,7 +3,7 @@
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
 
 import type { SandboxEvent } from '../contract/events.ts'
-import type { Journal } from '../control/journal.ts'
+import type { DeliveryJournal } from '../contract/ports.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
@@ -40,7 +40,7 @@ const MAX_DELIVERIES_PER_KEY = 500
 export class WebhookDelivery {
   readonly defaultTarget: Target | null
   readonly registry: WebhookRegistry
-  readonly #deps: { ids: IdGenerator; journal: Journal; tenants: Tenants }
+  readonly #deps: { ids: IdGenerator; journal: DeliveryJournal; tenants: Tenants }
   /** waits before retries 1, 2, 3 */
   readonly retryDelaysMs: readonly number[]
   /** per-attempt timeout */
@@ -53,7 +53,7 @@ export class WebhookDelivery {
 
   constructor(
     registry: WebhookRegistry,
-    deps: { ids: IdGenerator; journal: Journal; tenants: Tenants },
+    deps: { ids: IdGenerator; journal: DeliveryJournal; tenants: Tenants },
     options: WebhookDeliveryOptions = {},
   ) {
     this.registry = registry

@@ -45,6 +45,7 @@ describe.each([
       const res = await get(key)
       expect(res.status).toBe(401)
       expect(await res.json()).toEqual({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' })
+      expect(res.headers.get('x-sandbox-hint')).toMatch(/strict mode.*--api-keys/)
     }
   })
 

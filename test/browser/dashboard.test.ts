@@ -210,6 +210,105 @@ describe('the dashboard in Chromium', () => {
   })
 })
 
+describe('the dashboard, the details a newcomer sees', () => {
+  it('counts in words, names the payer and the token as the request does, numbers payouts from 1, lists payment links', async () => {
+    const key = newApiKey()
+    const page = await browser.context.newPage()
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(`${origin}/`)
+    // before any key: a neutral badge, not a red "offline"
+    expect(await page.locator('.live').textContent()).toBe('no key yet')
+    expect(await page.locator('.live').getAttribute('class')).not.toContain('off')
+
+    // one request in USDC-sepolia (the token fUSDC-sepolia shares), paid on chain by anvil's account 5
+    const account = sandbox.sandbox.chain!.accounts[5]!
+    expect(
+      (
+        await api(key, 'POST', '/__sandbox/faucet', {
+          address: account.address,
+          currency: 'USDC-sepolia',
+          amount: '100',
+        })
+      ).status,
+    ).toBe(200)
+    const created = await api(key, 'POST', '/v2/request', {
+      amount: '3',
+      invoiceCurrency: 'USDC-sepolia',
+      paymentCurrency: 'USDC-sepolia',
+      payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
+    })
+    expect(created.status).toBe(201)
+    const { requestId } = created.body as { requestId: string }
+    const pay = await api(key, 'GET', `/v2/request/${requestId}/pay?wallet=${account.address}`)
+    const receipts = await execute(sandbox.sandbox, pay.body.transactions as ApiTransaction[], 5)
+    const paymentTx = receipts.at(-1)!.transactionHash
+    await expect
+      .poll(async () => (await api(key, 'GET', `/v2/request/${requestId}`)).body.payerAddress)
+      .toBeTruthy()
+
+    await page.getByLabel('API key').fill(key)
+    await page.getByLabel('API key').press('Enter')
+    await expect.poll(() => page.locator('.live').textContent()).toBe('live')
+    const row = page.locator('tr', { has: page.locator(`a[href="#request/${requestId}"]`) })
+    await expect
+      .poll(() => row.locator('[data-status]').getAttribute('data-status'), { timeout: 10_000 })
+      .toBe('paid')
+    // "1 request", not "1 requests"
+    expect(await page.locator('.stat', { hasText: /^1/ }).first().textContent()).toBe('1request')
+    // the payer column names the wallet that paid (the API's payerAddress)
+    expect(await row.textContent()).toContain(account.address.slice(0, 6))
+    // the picker's entry for this key is not cut off
+    const picker = page.getByLabel('Keys the sandbox has seen')
+    expect(await picker.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true)
+    expect(await picker.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth)).toBe(true)
+
+    // the transaction names the token as the request does, and field names read as words
+    await page.goto(`${origin}/#tx/${paymentTx}/sepolia`)
+    const events = page.locator('ol.events')
+    await events.waitFor()
+    expect(await events.textContent()).toContain('USDC-sepolia')
+    expect(await events.textContent()).not.toContain('fUSDC-sepolia')
+    expect(await page.locator('.facts dt', { hasText: 'Status' }).count()).toBeGreaterThan(0)
+    // a field name keeps its case (capitals made "tokenAddress" read TOKENADDRESS)
+    const term = page.locator('ol.events .facts dt', { hasText: /^tokenAddress$/ }).first()
+    expect(await term.evaluate((el) => getComputedStyle(el).textTransform)).toBe('none')
+
+    // a secure payment link, with its page one click away
+    const link = await api(key, 'POST', '/v2/secure-payments', {
+      requests: [
+        { payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7', currency: 'FAU-sepolia', amount: '5' },
+      ],
+    })
+    expect(link.status, JSON.stringify(link.body)).toBe(201)
+    await page.getByRole('link', { name: 'Payment links' }).click()
+    const linkRow = page.locator('main table tbody tr').first()
+    await linkRow.waitFor()
+    expect(await linkRow.locator('[data-status]').getAttribute('data-status')).toBe('pending')
+    expect(await linkRow.locator('a[href^="__sandbox/secure-payment?token="]').count()).toBe(1)
+    await snap(page, 'links-1280')
+
+    // the faucet card keeps its distance from the chains table
+    await page.getByRole('link', { name: 'Chains & faucet' }).click()
+    const chainsTable = page.locator('main table').first()
+    await chainsTable.waitFor()
+    const card = await page.locator('form[aria-label="Faucet"]').boundingBox()
+    const tableBox = await chainsTable.boundingBox()
+    expect(tableBox!.y - (card!.y + card!.height)).toBeGreaterThanOrEqual(12)
+
+    // a recurring payout: its first payment is #1, and the request it was created with is not "pending" forever
+    await api(key, 'PUT', '/__sandbox/scenario', { scenario: 'payout-cancelled' })
+    const seeded = await api(key, 'GET', '/__sandbox/scenario')
+    await page.goto(`${origin}/#payouts`)
+    const payout = page.locator('article[data-payout-id]').first()
+    await payout.waitFor({ timeout: 30_000 })
+    expect(await payout.locator('tbody tr td').first().textContent()).toBe('1')
+    await page.goto(`${origin}/#request/${seeded.body.ids.originalRequestId}`)
+    await page.locator('.facts').first().waitFor()
+    expect(await page.locator('.facts [data-status]').first().getAttribute('data-status')).toBe('recurring')
+    await page.close()
+  })
+})
+
 describe('the dashboard with seeded scenarios', () => {
   it('switches the scenario from the page and shows its payers, payment details and paused payout', async () => {
     const key = newApiKey()

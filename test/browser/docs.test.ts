@@ -45,11 +45,23 @@ describe('the docs page in Chromium', () => {
     const op = page.locator('#op-post_v2_request')
     await op.locator('> summary').click()
     expect(await op.getByText('Credentials: ApiKey or ClientId').count()).toBe(1)
-    await expect
-      .poll(() => op.locator('.statuses li').allTextContents())
-      .toContain("429 Too many requests (a scenario's rate limit)")
+    await expect.poll(() => op.locator('.statuses li').allTextContents()).toContain('429 Too Many Requests')
     const body = op.getByLabel('Body (JSON)')
-    expect(JSON.parse(await body.inputValue())).toHaveProperty('invoiceCurrency')
+    // the try-it starts from the service's own example, a body that succeeds as it is
+    const prefilled = JSON.parse(await body.inputValue())
+    expect(prefilled).toHaveProperty('invoiceCurrency')
+    const asIs = await fetch(`http://127.0.0.1:${new URL(page.url()).port}/v2/request`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(prefilled),
+    })
+    expect(asIs.status).toBe(201)
+    // the official description is shown
+    expect(await op.textContent()).toContain('Create a new request')
+    // descriptions as text, schemas as tables of fields, the answer's example shown
+    expect(await op.locator('.op-description p').count()).toBeGreaterThan(0)
+    expect(await op.locator('table.schema td', { hasText: /^invoiceCurrency$/ }).count()).toBe(1)
+    expect(await op.locator('.answer-doc pre').count()).toBeGreaterThan(0)
     await body.fill(
       JSON.stringify({
         amount: '42',

@@ -32,7 +32,6 @@ async function call(method: string, path: string, headers: Record<string, string
     headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field
   return { status: res.status, body: (await res.json().catch(() => null)) as any }
 }
 

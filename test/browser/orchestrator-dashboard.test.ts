@@ -27,7 +27,6 @@ async function call(headers: Record<string, string>, method: string, path: strin
     headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field
   return { status: res.status, body: (await res.json()) as any }
 }
 

@@ -10,8 +10,14 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 const started: ChildProcess[] = []
 
 /** Runs the command to its end and returns its exit code and output. */
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['bin/request-sandbox.mjs', ...args], { cwd: root })
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['bin/request-sandbox.mjs', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+  })
   started.push(child)
   let stdout = ''
   let stderr = ''
@@ -83,6 +89,14 @@ describe('request-sandbox on the command line', () => {
     expect(result.stderr).toMatch(/Unknown option '--prot'.*see request-sandbox --help/)
   })
 
+  it('suggests -- when npm took a flag for itself (npm start --port 4000)', async () => {
+    // what npm hands the script: the flag as its own config, the value as an argument
+    const result = await run(['4000'], { npm_lifecycle_event: 'start', npm_config_port: 'true' })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain("npm took --port for itself: put -- before the sandbox's flags")
+    expect(result.stderr).toContain('`npm start -- --port 4000`')
+  })
+
   it.runIf(existsSync('/proc/self/task'))(
     'leaves no anvil of its own behind when killed with SIGKILL',
     async () => {
@@ -114,4 +128,35 @@ describe('request-sandbox on the command line', () => {
       expect(alive(anvil)).toBe(false)
     },
   )
+})
+
+/** Every descendant of `pid`, children first (Linux /proc). */
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)])
+}
+
+describe.runIf(existsSync('/proc/self/task'))('npm start', () => {
+  it('stops node, anvil and every helper when its npm process gets SIGTERM', async () => {
+    const npm = spawn('npm', ['start', '--', '--port', '0'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    started.push(npm)
+    await new Promise<void>((resolve, reject) => {
+      let out = ''
+      npm.stdout.on('data', (chunk: Buffer) => {
+        out += chunk
+        if (out.includes('listening on')) resolve()
+      })
+      npm.once('exit', (code) => reject(new Error(`npm start exited (${code}) before listening`)))
+    })
+    const tree = descendantsOf(npm.pid!)
+    const names = tree.map((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim())
+    expect(names).toContain('node')
+    expect(names).toContain('anvil')
+    process.kill(npm.pid!, 'SIGTERM')
+    const deadline = Date.now() + 10_000
+    while (tree.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(tree.filter(alive).map((pid) => `${pid} ${names[tree.indexOf(pid)]}`)).toEqual([])
+  }, 60_000)
 })

@@ -22,7 +22,6 @@ async function call(method: string, path: string, headers: Record<string, string
     headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', ...headers },
     rawBody: body === undefined ? undefined : JSON.stringify(body),
   })
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field
   return { status: res.status, body: res.body as any }
 }
 

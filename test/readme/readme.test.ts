@@ -5,6 +5,7 @@
 // browser: test/browser/worker.test.ts runs the same calls in Chromium).
 import { execFile } from 'node:child_process'
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -52,20 +53,26 @@ const shellBlocks = blocks.filter((b) => b.lang === 'sh' && !b.flags.includes('n
 const tsBlocks = blocks.filter((b) => b.lang === 'ts')
 /** the scenario sample names its file on its first line */
 const scenarioFile = (b: Block) => /^\/\/ (my-scenarios\/[\w-]+\.ts)/.exec(b.code)?.[1]
-const runnable = tsBlocks.filter((b) => !b.flags.includes('browser') && !scenarioFile(b))
+/** complete vitest test files (```ts vitest): run with vitest in the scratch project */
+const vitestBlocks = tsBlocks.filter((b) => b.flags.includes('vitest'))
+/** the complete jest test file (```js jest): the one test/examples/jest.test.ts runs under jest */
+const jestBlocks = blocks.filter((b) => b.lang === 'js' && b.flags.includes('jest'))
+const runnable = tsBlocks.filter(
+  (b) => !b.flags.includes('browser') && !b.flags.includes('vitest') && !scenarioFile(b),
+)
 
 /** What each runnable TypeScript sample prints, found by a line of its code. */
 const prints: [string, RegExp][] = [
   ['request.status, request.payments.length', /^paid 1$/m],
   ['done.status, done.requests.length', /^active\ncompleted 3 3$/m],
-  ["createHandlers(sandbox, { baseUrl: 'https://api.request.network' })", /^201 \{[\s\S]*requestId: '01/m],
-  ["waitForDelivery('payment.confirmed')", /^delivered true$/m],
   ['verifyWebhook(signed(', /^\{ event: 'payment.confirmed', requestId: '01e2' \}\nnull$/m],
 ]
 
 let server: RunningServer
 let scratch: string
-const sampleFile = (b: Block) => scenarioFile(b) ?? `sample-line-${b.line}.ts`
+const sampleFile = (b: Block) =>
+  scenarioFile(b) ??
+  (b.flags.includes('vitest') ? `sample-line-${b.line}.test.ts` : `sample-line-${b.line}.ts`)
 const withPort = (code: string) => code.replaceAll('127.0.0.1:8080', `127.0.0.1:${server.port}`)
 
 function run(command: string, args: string[], cwd: string, timeout = 120_000) {
@@ -104,6 +111,11 @@ beforeAll(async () => {
       },
       include: ['*.ts', 'my-scenarios/*.ts'],
     }),
+  )
+  // vitest in the user's project: request-sandbox's sources (the "source" export condition), as the tsx runs do
+  writeFileSync(
+    join(scratch, 'vitest.config.mjs'),
+    "export default { resolve: { conditions: ['source'] }, ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } } }\n",
   )
   for (const block of tsBlocks) {
     const file = join(scratch, sampleFile(block))
@@ -186,6 +198,47 @@ describe('README.md', () => {
     },
     120_000,
   )
+
+  it('has its test samples as complete test files: vitest ones, and a jest one equal to the file jest runs', () => {
+    expect(vitestBlocks).toHaveLength(2)
+    for (const block of vitestBlocks) {
+      expect(block.code).toMatch(/from 'vitest'/)
+      expect(block.code).toMatch(/^it\(/m)
+    }
+    expect(jestBlocks).toHaveLength(1)
+    const file = readFileSync(join(root, 'test/examples/jest/invoice.test.mjs'), 'utf8')
+    // the file starts with two lines saying where it runs; the rest is the sample, as written
+    expect(file.split('\n').slice(2).join('\n')).toBe(jestBlocks[0]!.code)
+  })
+
+  it.each(vitestBlocks.map((b) => [b.line, b] as const))(
+    'runs the test sample at line %i under vitest, as a user would (npx vitest run)',
+    async (_line, block) => {
+      const result = await run(
+        process.execPath,
+        [join(root, 'node_modules/vitest/vitest.mjs'), 'run', sampleFile(block)],
+        scratch,
+        150_000,
+      )
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest colours its summary
+      const output = (result.stdout + result.stderr).replace(/\u001b\[[0-9;]*m/g, '')
+      expect(output).toMatch(/Tests\s+1 passed/)
+      expect(result.code).toBe(0)
+    },
+    160_000,
+  )
+
+  it('points only at files that exist', () => {
+    const paths = [
+      ...readme.matchAll(
+        /`((?:test|src|scripts|bench|fixtures|scenarios|docs|contracts|bin)\/[\w./-]+\.\w+)`/g,
+      ),
+    ]
+      .map((m) => m[1]!)
+      .filter((path) => !path.includes('<'))
+    expect(paths.length).toBeGreaterThan(0)
+    expect(paths.filter((path) => !existsSync(join(root, path)))).toEqual([])
+  })
 
   it('seeds the custom scenario sample from a folder of a project that has request-sandbox', async () => {
     const block = tsBlocks.find(scenarioFile)!

@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import type { NeutralRequest } from '../../src/contract/neutral.ts'
-import type { RouteDefinition } from '../../src/contract/route.ts'
+import type { TableRoute } from '../../src/contract/route.ts'
+import type { SandboxState } from '../../src/control/sandbox-state.ts'
 import type { Sandbox } from '../../src/sandbox.ts'
 import { bodyArbitrary, fromSchema, isServiceErrorBody, officialOperations } from './openapi-fuzz.ts'
 
@@ -119,7 +120,7 @@ function caseArbitrary(
 const queryValue = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))
 
 /** Every operation of both official documents, then every control route of the table. */
-export function fuzzTargets(routes: readonly RouteDefinition<any, any, any, any>[]): FuzzTarget[] {
+export function fuzzTargets(routes: readonly TableRoute<SandboxState>[]): FuzzTarget[] {
   const official: FuzzTarget[] = officialOperations().map((op) => ({
     source: op.document as 'full' | 'v2',
     method: op.method,

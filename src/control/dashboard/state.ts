@@ -10,6 +10,7 @@ import { paymentDetailState } from '../../resources/payment-details/index.ts'
 import { payoutState } from '../../resources/payouts/state.ts'
 import { requestState } from '../../resources/requests/index.ts'
 import { statusOf } from '../../resources/requests/status.ts'
+import { securePaymentState } from '../../resources/secure-payments/state.ts'
 import type { SandboxState } from '../sandbox-state.ts'
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
@@ -18,6 +19,12 @@ const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
 /** The state of a key's world as GET /__sandbox/state answers it. */
 export function dashboardState(shared: SandboxState, world: World) {
   const details = paymentDetailState(world).paymentDetails.all()
+  // the request a recurring payout was created with: its payments are its child requests', so it is never paid
+  const payoutParents = new Map(
+    payoutState(world)
+      .recurringPayouts.all()
+      .map((p) => [p.originalRequestId, p.id] as const),
+  )
   return {
     tenant: world.tenant,
     scenario: world.scenario,
@@ -35,6 +42,9 @@ export function dashboardState(shared: SandboxState, world: World) {
         network: r.network,
         payee: r.payee,
         payer: r.payer,
+        // who paid, as GET /v2/request/{id} answers it (payerAddress): the sender of the latest payment
+        payerAddress: r.payments.at(-1)?.from ?? null,
+        recurringPayoutId: payoutParents.get(r.requestId) ?? null,
         paymentAddress: r.paymentAddress,
         reference: r.reference,
         originalRequestId: r.originalRequestId,
@@ -77,6 +87,23 @@ export function dashboardState(shared: SandboxState, world: World) {
         originalRequestId: p.originalRequestId,
         createdAt: p.createdAt,
         payments: p.payments,
+      })),
+    securePayments: securePaymentState(world)
+      .securePayments.all()
+      .sort(newestFirst)
+      .map((l) => ({
+        token: l.token,
+        status: l.status,
+        paymentType: l.paymentType,
+        flow: l.flow,
+        network: l.network,
+        currency: l.currency,
+        requestIds: l.requestIds,
+        payerAddress: l.payerAddress,
+        combinedInto: l.combinedInto,
+        createdAt: l.createdAt,
+        expiresAt: l.expiresAt,
+        completedAt: l.completedAt,
       })),
     payers: payerState(world)
       .payers.all()

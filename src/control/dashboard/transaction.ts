@@ -66,7 +66,12 @@ const plain = (value: unknown): unknown =>
 function namesOf(chain: LiveChain): Map<string, string> {
   const names = new Map<string, string>()
   for (const [name, address] of Object.entries(chain.contracts)) names.set(address.toLowerCase(), name)
-  for (const [id, address] of Object.entries(chain.tokens)) names.set(address.toLowerCase(), id)
+  // one address may carry two ids (USDC-sepolia and fUSDC-sepolia): the request's own id wins (readTransaction),
+  // else the first, never a faucet alias over the token's name
+  for (const [id, address] of Object.entries(chain.tokens)) {
+    const known = names.get(address.toLowerCase())
+    if (!known || (/^f[A-Z]/.test(known) && !/^f[A-Z]/.test(id))) names.set(address.toLowerCase(), id)
+  }
   for (const [i, a] of chain.accounts.entries()) names.set(a.address.toLowerCase(), `anvil account ${i}`)
   for (const [role, account] of Object.entries(chain.roles))
     names.set(account.address.toLowerCase(), `sandbox ${role}`)
@@ -120,6 +125,28 @@ function decodeLog(shared: SandboxState, world: World, log: Log, names: Map<stri
   }
 }
 
+/** The logs decoded, the tokens of the requests they pay named as those requests name them. */
+function decodeLogs(
+  shared: SandboxState,
+  world: World,
+  chain: LiveChain,
+  logs: Log[],
+  names: Map<string, string>,
+) {
+  const first = logs.map((log) => decodeLog(shared, world, log, names))
+  let renamed = false
+  for (const log of first) {
+    const request =
+      'requestId' in log && log.requestId ? requestState(world).requests.get(log.requestId) : undefined
+    const token = request ? chain.tokens[request.paymentCurrency] : undefined
+    if (request && token && names.get(token.toLowerCase()) !== request.paymentCurrency) {
+      names.set(token.toLowerCase(), request.paymentCurrency)
+      renamed = true
+    }
+  }
+  return renamed ? logs.map((log) => decodeLog(shared, world, log, names)) : first
+}
+
 /** Reads a transaction and its receipt from the live chain that has it (or `network`'s). */
 export async function readTransaction(shared: SandboxState, world: World, hash: Hash, network?: string) {
   const candidates = network
@@ -147,7 +174,7 @@ export async function readTransaction(shared: SandboxState, world: World, hash: 
       gasUsed: receipt ? receipt.gasUsed.toString() : null,
       call: decodeCall(tx.input),
       input: tx.input,
-      logs: receipt ? receipt.logs.map((log) => decodeLog(shared, world, log, names)) : [],
+      logs: receipt ? decodeLogs(shared, world, chain, receipt.logs, names) : [],
     }
   }
   throw new TransactionNotFoundError(hash)

@@ -2,7 +2,9 @@
 // expanded list both transports serve), parameters and bodies from the routes' zod schemas (z.toJSONSchema,
 // draft 2020-12, which is OpenAPI 3.1's schema dialect), statuses from the declarations (route-facts.ts), the
 // credentials as security schemes and the sandbox's own headers as shared parameters.
+import { readFileSync } from 'node:fs'
 import { z } from 'zod'
+import { exampleOf } from './example-of.ts'
 import {
   type AnyRoute,
   type DocumentedCredential,
@@ -15,6 +17,31 @@ import {
 } from './route-facts.ts'
 
 type Json = Record<string, unknown>
+
+/** What fixtures/official-reference.json (scripts/build-reference.ts) holds of one official operation. */
+interface OfficialOperation {
+  document: string
+  summary?: string
+  description?: string
+  parameters: Record<string, { description?: string; example?: unknown }>
+  requestBody?: { description?: string; schema?: Json; example?: unknown; exampleFrom?: string }
+  responses: Record<string, { description: string; schema?: Json; example?: unknown; exampleFrom?: string }>
+}
+
+let officialReference: Record<string, OfficialOperation> | null = null
+/** The official documents' text for each operation, read once (the product's copy, never test/). */
+function official(key: string): OfficialOperation | undefined {
+  officialReference ??= (
+    JSON.parse(
+      readFileSync(new URL('../../../fixtures/official-reference.json', import.meta.url), 'utf8'),
+    ) as { operations: Record<string, OfficialOperation> }
+  ).operations
+  return officialReference[key]
+}
+
+/** The first sentence of a description, as a summary where a document gives none. */
+const firstSentence = (text: string) =>
+  (/^[^\n]*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text.split('\n')[0]!).trim()
 
 /** The document's version of the sandbox (not the service's: the sandbox serves both v1 and v2). */
 const SANDBOX_VERSION = '0.1.0'
@@ -116,7 +143,25 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
   }
 }
 
-function parameters(route: AnyRoute, credentials: DocumentedCredential[]): Json[] {
+function parameters(
+  route: AnyRoute,
+  credentials: DocumentedCredential[],
+  ref: OfficialOperation | undefined,
+): Json[] {
+  const out = parametersOf(route, credentials)
+  if (!ref) return out
+  return out.map((p) => {
+    const documented = typeof p.name === 'string' ? ref.parameters[`${p.in}:${p.name}`] : undefined
+    if (!documented) return p
+    return {
+      ...p,
+      ...(documented.description ? { description: documented.description } : {}),
+      ...(documented.example !== undefined ? { example: documented.example } : {}),
+    }
+  })
+}
+
+function parametersOf(route: AnyRoute, credentials: DocumentedCredential[]): Json[] {
   const out: Json[] = []
   const paramsSchema = route.params ? jsonSchemaOf(route.params, 'input') : {}
   const pathProps = (paramsSchema.properties ?? {}) as Record<string, Json>
@@ -155,18 +200,33 @@ function parameters(route: AnyRoute, credentials: DocumentedCredential[]): Json[
   return out
 }
 
-function responses(route: AnyRoute): Json {
+function responses(route: AnyRoute, ref: OfficialOperation | undefined): Json {
   const out: Json = {}
   for (const status of routeStatuses(route)) {
-    const schema = route.responses?.[status]
-    const content =
-      status >= 400
-        ? { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }
-        : schema
-          ? { 'application/json': { schema: jsonSchemaOf(schema, 'output') } }
-          : undefined
+    const documented = ref?.responses[String(status)]
+    const ours = route.responses?.[status] ? jsonSchemaOf(route.responses[status], 'output') : undefined
+    let content: Json | undefined
+    if (status >= 400) {
+      content = {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          ...(documented?.example !== undefined ? { example: documented.example } : {}),
+        },
+      }
+    } else {
+      const schema = documented?.schema ?? ours
+      // the document's example, else one from the schema (the sandbox's own where the document shows no body)
+      const example = documented?.example ?? (schema ? exampleOf(schema) : undefined)
+      if (schema || example !== undefined)
+        content = {
+          'application/json': {
+            ...(schema ? { schema } : {}),
+            ...(example !== undefined ? { example } : {}),
+          },
+        }
+    }
     out[String(status)] = {
-      description: reasons[status] ?? 'See the summary',
+      description: documented?.description || reasons[status] || 'See the summary',
       ...(content ? { content } : {}),
     }
   }
@@ -180,23 +240,43 @@ function responses(route: AnyRoute): Json {
   return out
 }
 
+/** A sandbox-only note (what the sandbox does where the documents are silent) never stands as a summary. */
+const SANDBOX_ADDITION = "Sandbox addition: not in the service's published documents."
+
 function operation(route: AnyRoute): Json {
   const credentials = routeCredentials(route)
+  const ref = official(`${route.method} ${openApiPath(route.path)}`)
+  const summary = ref ? (ref.summary ?? firstSentence(ref.description ?? route.summary)) : route.summary
+  const description = ref
+    ? [ref.description ?? '', `From the service's ${ref.document} document.`].filter(Boolean).join('\n\n')
+    : routeSurface(route) === 'control'
+      ? `${route.summary}\n\nThe sandbox's own control API (not part of the service).`
+      : `${route.summary}\n\n${SANDBOX_ADDITION}`
   const op: Json = {
     operationId: `${route.method.toLowerCase()}${route.path}`
       .replace(/:/g, 'by_')
       .replace(/[^A-Za-z0-9]+/g, '_')
       .replace(/_$/, ''),
-    summary: route.summary,
+    summary,
+    description,
     tags: [routeTag(route)],
-    parameters: parameters(route, credentials),
-    responses: responses(route),
+    parameters: parameters(route, credentials, ref),
+    responses: responses(route, ref),
     security: credentials.map((c) => ({ [securitySchemes[c][0]]: [] })),
+    ...(ref ? {} : { 'x-sandbox-addition': true }),
+    // what the sandbox adds to or departs from the documents: shown apart, never as the summary
+    ...(ref && route.summary && route.summary !== summary ? { 'x-sandbox-note': route.summary } : {}),
   }
   if (route.body || route.rawBody) {
+    const documented = ref?.requestBody
+    const schema = documented?.schema ?? (route.body ? jsonSchemaOf(route.body, 'input') : {})
+    const example = documented?.example ?? exampleOf(schema)
     op.requestBody = {
       required: !route.rawBody,
-      content: { 'application/json': { schema: route.body ? jsonSchemaOf(route.body, 'input') : {} } },
+      ...(documented?.description ? { description: documented.description } : {}),
+      content: {
+        'application/json': { schema, ...(example !== undefined ? { example } : {}) },
+      },
     }
   }
   return op

@@ -4,9 +4,7 @@
 import type { Faker } from '@faker-js/faker'
 import type { z } from 'zod'
 import type { ApiTransaction, SandboxAccount } from '../../chain/index.ts'
-import type { RouteContext } from '../../contract/route-context.ts'
 import type { WorldRulesInput } from '../../contract/rules.ts'
-import type { World } from '../../contract/world.ts'
 import type {
   applyKycAction,
   complianceView,

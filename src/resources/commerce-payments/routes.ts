@@ -134,7 +134,7 @@ export const commercePaymentRoutes = [
     path: '/v2/commerce-payments/:requestId/refund/calldata',
     credentials: CREDENTIALS,
     surface: 'api',
-    summary: "Refund calldata (the sandbox's own: the merchant's transactions returning captured funds)",
+    summary: "Refund calldata: the merchant's transactions returning captured funds to the payer",
     statuses: [200, 400, 404, 409],
     params: CommerceParams,
     body: RefundBody,

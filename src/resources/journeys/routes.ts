@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { routesUsing } from '../../contract/route.ts'
 import { zod3Invalid } from '../../contract/zod3-issues.ts'
-import type { Services, Uses } from '../services.ts'
+import type { Services } from '../services.ts'
 import { createJourney, journeyTimeline, reportJourneyEvent } from './model.ts'
 import { CreateJourneyBody, JourneyEvent, JourneyEventBody, JourneyTimeline } from './schema.ts'
 

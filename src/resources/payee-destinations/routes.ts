@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { routesUsing } from '../../contract/route.ts'
-import type { Services, Uses } from '../services.ts'
+import type { Services } from '../services.ts'
 import {
   activeDestinationOf,
   createDestination,
@@ -9,7 +9,13 @@ import {
   getDestination,
   issueSigningData,
 } from './model.ts'
-import { ActiveDestinationQuery, PayeeDestinationResponse, SignedBody, SigningDataQuery } from './schema.ts'
+import {
+  ActiveDestinationQuery,
+  PayeeDestinationResponse,
+  SignedBody,
+  SigningDataQuery,
+  SigningDataResponse,
+} from './schema.ts'
 
 const defineRoute = routesUsing<Services<'currencies' | 'ids'>>()
 
@@ -25,6 +31,7 @@ export const payeeDestinationRoutes = [
     summary: 'EIP-712 signing data with a fresh single-use nonce',
     statuses: [200],
     query: SigningDataQuery,
+    responses: { 200: SigningDataResponse },
     handler: (ctx, { query }) => ({ status: 200, body: issueSigningData(ctx, query) }),
   }),
   defineRoute({

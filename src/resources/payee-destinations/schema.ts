@@ -60,3 +60,31 @@ export type PayeeDestinationRecord = z.infer<typeof PayeeDestinationRecord>
 
 /** A destination as the endpoints answer it. */
 export const PayeeDestinationResponse = PayeeDestinationRecord.omit({ clientId: true })
+
+/** The answer of GET /v2/payee-destination/signing-data: a single-use nonce and the EIP-712 document to sign. */
+export const SigningDataResponse = z.object({
+  nonce: z.string().meta({ example: '9f86d081884c7d659a2feaa0c55ad015' }),
+  expiresAt: z.string().meta({ example: '2026-01-01T00:10:00.000Z' }),
+  domain: z.object({
+    name: z.string().meta({ example: 'Request Network Payee Destination' }),
+    version: z.literal('1'),
+    chainId: z.number().meta({ example: 11155111 }),
+  }),
+  types: z.object({
+    PayeeDestination: z.array(z.object({ name: z.string(), type: z.string() })).meta({
+      example: [
+        { name: 'action', type: 'string' },
+        { name: 'walletAddress', type: 'address' },
+        { name: 'tokenAddress', type: 'address' },
+        { name: 'nonce', type: 'string' },
+      ],
+    }),
+  }),
+  primaryType: z.literal('PayeeDestination'),
+  message: z.object({
+    action: SigningAction,
+    walletAddress: z.string().meta({ example: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7' }),
+    tokenAddress: z.string().meta({ example: '0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C' }),
+    nonce: z.string().meta({ example: '9f86d081884c7d659a2feaa0c55ad015' }),
+  }),
+})

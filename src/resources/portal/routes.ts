@@ -61,6 +61,7 @@ export const portalRoutes = [
       surface: 'api',
       summary: 'End the session of the cookie',
       statuses: [200],
+      responses: { 200: z.object({ success: z.literal(true) }) },
       handler(ctx, { request }) {
         logout(ctx, request)
         return { status: 200, headers: { 'set-cookie': CLEARED_SESSION_COOKIE }, body: { success: true } }

@@ -121,16 +121,17 @@ export class ConversionRegistry {
 
   /** Installs the default stack and feeds on every live chain (at startup). */
   async installDefaults(): Promise<void> {
-    await Promise.all(
-      [...this.#chains.values()].map(async (chain) => {
-        const stack = this.#stackOf(chain, null)
-        await installConversionStack(chain, stack, this.#feeds(chain.network, stack, null))
-        this.#defaults.set(chain.network, stack)
-        chain.contracts.ChainlinkConversionPath = stack.path
-        if (stack.erc20Proxy) chain.contracts.Erc20ConversionProxy = stack.erc20Proxy
-        if (stack.ethProxy) chain.contracts.EthConversionProxy = stack.ethProxy
-      }),
-    )
+    await Promise.all([...this.#chains.values()].map((chain) => this.installDefaultsOn(chain)))
+  }
+
+  /** The published conversion stack on one chain (a network started after the others, on its first use). */
+  async installDefaultsOn(chain: LiveChain): Promise<void> {
+    const stack = this.#stackOf(chain, null)
+    await installConversionStack(chain, stack, this.#feeds(chain.network, stack, null))
+    this.#defaults.set(chain.network, stack)
+    chain.contracts.ChainlinkConversionPath = stack.path
+    if (stack.erc20Proxy) chain.contracts.Erc20ConversionProxy = stack.erc20Proxy
+    if (stack.ethProxy) chain.contracts.EthConversionProxy = stack.ethProxy
   }
 
   /** Puts `world`'s current prices on chain: its own stack on every live chain (installed on first use). */

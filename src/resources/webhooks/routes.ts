@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { routesUsing } from '../../contract/route.ts'
-import type { Services, Uses } from '../services.ts'
+import type { Services } from '../services.ts'
 import {
   createWebhook,
   deleteWebhook,

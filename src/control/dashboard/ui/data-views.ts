@@ -27,8 +27,18 @@ function paymentsCell(r: RequestView) {
   )
 }
 
+/** `1 request`, `2 requests`: the label given is the plural; `payees`-style plurals drop their final s. */
+export const counted = (n: number, plural: string) => (n === 1 ? plural.replace(/s$/, '') : plural)
 const stat = (label: string, value: number) =>
-  h('div', { class: 'stat' }, h('strong', {}, String(value)), h('span', {}, label))
+  h('div', { class: 'stat' }, h('strong', {}, String(value)), h('span', {}, counted(value, label)))
+
+/** A request's status; the request a recurring payout was created with is paid through its children. */
+const requestStatus = (r: RequestView) =>
+  r.recurringPayoutId && r.status === 'pending'
+    ? h('a', { href: '#payouts', class: 'badge', 'data-status': 'recurring' }, 'recurring')
+    : badge(r.status)
+/** The payer a request names, else the wallet that paid it (the API's payerAddress). */
+const payerOf = (r: RequestView) => r.payer ?? r.payerAddress
 
 /** Every request of the key, newest first, under a summary of the key's world. */
 export function requestsView(state: State): HTMLElement {
@@ -59,10 +69,10 @@ function requestsTable(state: State): HTMLElement {
     state.requests.map((r) => [
       when(r.createdAt),
       requestLink(r.requestId),
-      badge(r.status),
+      requestStatus(r),
       money(r.amount, r.invoiceCurrency),
       short(r.payee),
-      short(r.payer),
+      short(payerOf(r)),
       h('code', {}, r.paymentReference),
       paymentsCell(r),
     ]),
@@ -78,13 +88,21 @@ export function requestView(state: State, id: string): HTMLElement {
     'div',
     { class: 'stack' },
     facts([
-      ['Status', badge(r.status)],
+      ['Status', requestStatus(r)],
+      ...(r.recurringPayoutId
+        ? ([
+            [
+              'Recurring payout',
+              h('span', {}, h('code', {}, r.recurringPayoutId), ' (each payment is a child request)'),
+            ],
+          ] as [string, Node][])
+        : []),
       ['Request id', h('code', { class: 'wrap' }, r.requestId)],
       ['Payment reference', h('code', {}, r.paymentReference)],
       ['Amount', money(r.amount, r.invoiceCurrency)],
       ['Payment currency', `${r.paymentCurrency} on ${r.network}`],
       ['Payee', h('code', { class: 'wrap' }, r.payee ?? '—')],
-      ['Payer', h('code', { class: 'wrap' }, r.payer ?? '—')],
+      ['Payer', h('code', { class: 'wrap' }, payerOf(r) ?? '—')],
       ['Paid to', h('code', { class: 'wrap' }, r.paymentAddress)],
       ['Reference', r.reference ?? '—'],
       ['Created', when(r.createdAt)],
@@ -140,7 +158,8 @@ export function payoutsView(state: State): HTMLElement {
           'Executions',
           ['#', 'Time', 'Amount', 'Transaction', 'Block', 'Request'],
           p.payments.map((x) => [
-            String(x.index + 1),
+            // the payout's own numbering: its first payment is index 1
+            String(x.index),
             when(x.timestamp),
             x.amount,
             txLink(x.txHash, p.network),
@@ -212,5 +231,38 @@ export function payersView(state: State): HTMLElement {
       ]),
       'No client IDs.',
     ),
+  )
+}
+
+/** Secure payment links (POST /v2/secure-payments): their page, state and requests. */
+export function securePaymentsView(state: State): HTMLElement {
+  return table(
+    'Secure payment links',
+    ['Created', 'Link', 'Status', 'Kind', 'Currency', 'Requests', 'Payer', 'Expires'],
+    state.securePayments.map((l) => [
+      when(l.createdAt),
+      h(
+        'a',
+        {
+          href: `__sandbox/secure-payment?token=${encodeURIComponent(l.token)}`,
+          target: '_blank',
+          rel: 'noopener',
+        },
+        h('code', {}, short(l.token, 10)),
+      ),
+      l.combinedInto
+        ? h('span', {}, badge(l.status), h('small', { class: 'muted' }, ' combined'))
+        : badge(l.status),
+      `${l.paymentType}, ${l.flow === 'pay' ? 'payout' : 'get paid'}`,
+      `${l.currency} on ${l.network}`,
+      h(
+        'ul',
+        { class: 'plain' },
+        l.requestIds.map((id) => h('li', {}, requestLink(id))),
+      ),
+      short(l.payerAddress),
+      when(l.expiresAt),
+    ]),
+    'No secure payment links: POST /v2/secure-payments creates one, and its page opens from here.',
   )
 }

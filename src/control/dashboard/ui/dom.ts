@@ -91,12 +91,17 @@ export function field(label: string, control: HTMLElement, id: string): HTMLElem
   return h('div', { class: 'field' }, h('label', { for: id }, label), control)
 }
 
+/** A term that is a field name (`requestId`): shown as written, since capitals would run its words together. */
+const isIdentifier = (term: string) => /^[a-z][A-Za-z0-9_]*[A-Z][A-Za-z0-9_]*$/.test(term)
+
 /** A definition list of label/value pairs. */
 export function facts(pairs: [string, Child | Child[]][]): HTMLElement {
   return h(
     'dl',
     { class: 'facts' },
-    pairs.map(([term, value]) => h('div', {}, h('dt', {}, term), h('dd', {}, value as Child))),
+    pairs.map(([term, value]) =>
+      h('div', {}, h('dt', isIdentifier(term) ? { class: 'ident' } : {}, term), h('dd', {}, value as Child)),
+    ),
   )
 }
 

@@ -4,7 +4,15 @@
 import { ApiError, call, currentKey, openStream, useKey } from './api.ts'
 import { chainView } from './chain-view.ts'
 import { commerceView } from './commerce-view.ts'
-import { payersView, payoutsView, requestsView, requestView, type State } from './data-views.ts'
+import {
+  counted,
+  payersView,
+  payoutsView,
+  requestsView,
+  requestView,
+  type State,
+  securePaymentsView,
+} from './data-views.ts'
 import { field, h } from './dom.ts'
 import { journalView } from './journal-view.ts'
 import { orchestratorView } from './orchestrator-view.ts'
@@ -18,6 +26,7 @@ const sections: [string, string][] = [
   ['payouts', 'Payouts'],
   ['commerce', 'Commerce payments'],
   ['payers', 'Payers'],
+  ['links', 'Payment links'],
   ['webhooks', 'Webhooks'],
   ['orchestrator', 'Orchestrator'],
   ['journal', 'Journal'],
@@ -32,7 +41,8 @@ const keyInput = h('input', {
   placeholder: 'any key, e.g. my-key',
 })
 const seenSelect = h('select', { 'aria-label': 'Keys the sandbox has seen' })
-const liveBadge = h('span', { class: 'live off', role: 'status', 'aria-live': 'polite' }, 'offline')
+// neutral until a key is chosen: nothing is offline before there is something to follow
+const liveBadge = h('span', { class: 'live idle', role: 'status', 'aria-live': 'polite' }, 'no key yet')
 const message = h('div', { class: 'message', role: 'status', 'aria-live': 'polite' })
 const nav = h(
   'nav',
@@ -82,6 +92,8 @@ function viewOf(route: string): View {
       return { title: 'Commerce payments', load: async () => commerceView(await state()) }
     case 'payers':
       return { title: 'Payers & client IDs', load: async () => payersView(await state()) }
+    case 'links':
+      return { title: 'Secure payment links', load: async () => securePaymentsView(await state()) }
     case 'webhooks':
       return webhooksView(shell, async () => (await state()).webhooks)
     case 'orchestrator':
@@ -216,7 +228,9 @@ async function loadKeys(): Promise<void> {
       { value: '' },
       strict ? 'strict mode' : `${keys.length} seen key${keys.length === 1 ? '' : 's'}`,
     ),
-    ...keys.map((k) => h('option', { value: k.key }, `${k.key} (${k.requests} requests)`)),
+    ...keys.map((k) =>
+      h('option', { value: k.key }, `${k.key} (${k.requests} ${counted(k.requests, 'requests')})`),
+    ),
   )
   seenSelect.value = keys.some((k) => k.key === currentKey()) ? currentKey() : ''
   if (strict) keyInput.placeholder = 'a key given to --api-keys'

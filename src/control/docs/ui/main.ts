@@ -39,6 +39,69 @@ function schemaText(schema: unknown): string {
   return JSON.stringify(schema ?? {}, null, 2)
 }
 
+/** A schema's type in words: `string`, `array of object`, `"a" | "b"`. */
+function typeOf(schema: Json): string {
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ')
+  const union = (schema.oneOf ?? schema.anyOf) as Json[] | undefined
+  if (union) return union.map(typeOf).join(' or ')
+  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type as string | undefined)
+  if (type === 'array') return `array of ${typeOf((schema.items ?? {}) as Json)}`
+  return type ?? (schema.properties ? 'object' : 'any')
+}
+
+/** A schema as a table people read: one row per field (nested fields dotted), type, required, description. */
+function schemaTable(schema: Json, caption: string): HTMLElement {
+  const rows: HTMLElement[] = []
+  const walk = (s: Json, prefix: string, depth: number) => {
+    const target = s.type === 'array' && s.items ? (s.items as Json) : s
+    const required = new Set((target.required ?? []) as string[])
+    for (const [name, prop] of Object.entries((target.properties ?? {}) as Record<string, Json>)) {
+      const field = `${prefix}${name}${s.type === 'array' ? '[]' : ''}`
+      rows.push(
+        h(
+          'tr',
+          {},
+          h('td', {}, h('code', {}, field)),
+          h('td', {}, typeOf(prop)),
+          h('td', {}, required.has(name) ? 'required' : ''),
+          h('td', {}, (prop.description as string | undefined) ?? ''),
+        ),
+      )
+      if (depth < 2) walk(prop, `${field}.`, depth + 1)
+    }
+  }
+  walk(schema, '', 0)
+  if (rows.length === 0) return h('p', { class: 'muted' }, `${caption}: ${typeOf(schema)}`)
+  return h(
+    'table',
+    { class: 'schema' },
+    h('caption', {}, caption),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['Field', 'Type', '', 'Description'].map((t) => h('th', {}, t)),
+      ),
+    ),
+    h('tbody', {}, rows),
+  )
+}
+
+/** An answer's schema and example, folded. */
+function answerDetails(code: string, answer: Json): HTMLElement | null {
+  const media = (answer.content as Json | undefined)?.['application/json'] as Json | undefined
+  if (!media || code[0] !== '2') return null
+  return h(
+    'details',
+    { class: 'answer-doc' },
+    h('summary', {}, `${code} answer: fields and example`),
+    media.schema ? schemaTable(media.schema as Json, `${code} answer`) : null,
+    media.example !== undefined ? h('pre', { class: 'json' }, schemaText(media.example)) : null,
+  )
+}
+
 /** The try-it form of one operation: its parameters, a body editor, and the answer. */
 function tryIt({ method, path, op }: Operation): HTMLElement {
   const id = op.operationId as string
@@ -48,12 +111,14 @@ function tryIt({ method, path, op }: Operation): HTMLElement {
     return { p, input }
   })
   const scenario = h('input', { type: 'text', autocomplete: 'off', placeholder: 'default' })
-  const bodySchema = op.requestBody?.content?.['application/json']?.schema
+  const media = op.requestBody?.content?.['application/json']
+  const bodySchema = media?.schema
+  // the document's example (the service's own, a call that succeeds), else one built from the schema
   const body = op.requestBody
     ? h(
         'textarea',
         { rows: 8, spellcheck: 'false', class: 'mono' },
-        JSON.stringify(exampleOf(bodySchema) ?? {}, null, 2),
+        JSON.stringify(media?.example ?? exampleOf(bodySchema) ?? {}, null, 2),
       )
     : null
   const status = h('p', { class: 'answer-status', role: 'status', 'aria-live': 'polite' })
@@ -144,6 +209,14 @@ function operationView(entry: Operation, components: Json): HTMLElement {
     h(
       'div',
       { class: 'op-body' },
+      op.description
+        ? h(
+            'div',
+            { class: 'op-description' },
+            (op.description as string).split(/\n{2,}/).map((para) => h('p', {}, para)),
+          )
+        : null,
+      op['x-sandbox-note'] ? h('p', { class: 'muted' }, `In the sandbox: ${op['x-sandbox-note']}`) : null,
       h(
         'p',
         { class: 'muted' },
@@ -166,12 +239,7 @@ function operationView(entry: Operation, components: Json): HTMLElement {
         : null,
       shared.length ? h('p', { class: 'muted' }, `Sandbox headers: ${shared.join(', ')}`) : null,
       bodySchema
-        ? h(
-            'details',
-            {},
-            h('summary', {}, 'Body schema'),
-            h('pre', { class: 'json' }, schemaText(bodySchema)),
-          )
+        ? h('details', {}, h('summary', {}, 'Body fields'), schemaTable(bodySchema as Json, 'Body'))
         : null,
       h(
         'ul',
@@ -182,6 +250,7 @@ function operationView(entry: Operation, components: Json): HTMLElement {
             {},
             h('span', { class: `code code-${code[0]}` }, code),
             ` ${(r as Json).description ?? ''}`,
+            answerDetails(code, r as Json),
           ),
         ),
       ),

@@ -1,0 +1,98 @@
+// Networks on first use: a call that names a network the sandbox is not running yet (a currency such as
+// `USDC-base`, a `network` field, the pay query's `chain`) starts that network's anvil and contracts, then
+// proceeds, so every documented network works without flags. With the command's `--only-networks` the list is fixed
+// and such a call answers 400 naming the flag. Bodies are scanned as text first: a call that names no other network
+// (nearly all of them) costs one regular-expression test.
+import type { NetworkName } from '../chain/index.ts'
+import type { Middleware } from '../contract/middleware.ts'
+import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
+import { renderError } from '../errors/render-error.ts'
+import { CHAIN_TO_NETWORK } from '../resources/pay/index.ts'
+import { isControlRoute } from './middleware.ts'
+import type { SandboxState } from './sandbox-state.ts'
+
+/** What the middleware needs of the sandbox: which networks run, and (on-use mode) how to start one. */
+export interface NetworksOnUse {
+  live(network: string): boolean
+  /** absent: the list is fixed (`--only-networks`) and other networks are refused */
+  start?: (network: NetworkName) => Promise<void>
+}
+
+/** The networks a string names as the value of `key` (a currency id, a network, a pay-query chain). */
+function networkOf(shared: Pick<SandboxState, 'currencies' | 'networks'>, key: string, value: string) {
+  if (key === 'chain') return CHAIN_TO_NETWORK[value.toUpperCase()]
+  if (key === 'network' && shared.networks[value]) return value
+  const network = shared.currencies.byId(value)?.network
+  return network && shared.networks[network] ? network : undefined
+}
+
+function collect(
+  shared: Pick<SandboxState, 'currencies' | 'networks'>,
+  value: unknown,
+  key: string,
+  found: Set<string>,
+  depth: number,
+): void {
+  if (typeof value === 'string') {
+    const network = networkOf(shared, key, value)
+    if (network) found.add(network)
+  } else if (depth < 4 && Array.isArray(value)) {
+    for (const item of value) collect(shared, item, key, found, depth + 1)
+  } else if (depth < 4 && value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) collect(shared, v, k, found, depth + 1)
+  }
+}
+
+/** The networks a call names that are not running. */
+export function missingNetworks(
+  shared: Pick<SandboxState, 'currencies' | 'networks'>,
+  live: (network: string) => boolean,
+  request: { query: Record<string, string>; rawBody: string | undefined },
+  mentions: RegExp,
+): string[] {
+  const found = new Set<string>()
+  for (const [key, value] of Object.entries(request.query)) collect(shared, value, key, found, 0)
+  const body = request.rawBody
+  if (body && mentions.test(body)) {
+    try {
+      collect(shared, JSON.parse(body), '', found, 0)
+    } catch {
+      // not JSON: the route's own validation answers
+    }
+  }
+  return [...found].filter((network) => !live(network))
+}
+
+/** The middleware (outermost after faults): starts or refuses the networks a call names. */
+export function networkMiddleware(shared: SandboxState, options: NetworksOnUse): Middleware {
+  const names = Object.keys(shared.networks)
+  // a body that mentions none of the network names (nor a `chain`/`network` field) names no network
+  const mentions = new RegExp(
+    `${names.map((n) => n.replace(/[-]/g, '\\-')).join('|')}|"(?:chain|network)"`,
+    'i',
+  )
+  return async (call, next) => {
+    if (!call.caller || isControlRoute(call)) return next()
+    const missing = missingNetworks(shared, options.live, call.request, mentions)
+    if (missing.length === 0) return next()
+    try {
+      if (!options.start) {
+        const running = names.filter((n) => options.live(n))
+        throw new BadRequestError(
+          `Network ${missing.join(', ')} is not running: this sandbox was started with --only-networks ${running.join(',')}; add ${missing.join(',')} to --only-networks, or leave the flag out to start networks on first use`,
+        )
+      }
+      for (const network of missing) {
+        try {
+          await options.start(network as NetworkName)
+        } catch (error) {
+          shared.log(`could not start network ${network}`, error)
+          throw new SandboxError(503, `Network ${network} could not be started: ${(error as Error).message}`)
+        }
+      }
+    } catch (error) {
+      return renderError(error, shared.log)
+    }
+    return next()
+  }
+}

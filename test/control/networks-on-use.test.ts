@@ -1,0 +1,69 @@
+// Every documented network works without flags: a call naming a network the sandbox is not running starts that
+// network (anvil and contracts) and proceeds with the real answer; with `--only-networks` (networksOnUse 'refuse')
+// the list is fixed and such a call answers 400 naming the flag.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { type RunningServer, startServer } from '../../src/server.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+
+let t: Transports
+let fixed: RunningServer
+beforeAll(async () => {
+  ;[t, fixed] = await Promise.all([
+    startTransports(newApiKey, { networksOnUse: 'start' }),
+    startServer({ port: 0, networksOnUse: 'refuse' }),
+  ])
+})
+afterAll(async () => Promise.all([t?.close(), fixed?.close()]))
+
+const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
+const wallet = '0x00000000000000000000000000000000000000b0'
+
+describeTransports(
+  'networks on first use through %s',
+  () => t,
+  (client) => {
+    it('starts base on the first request in USDC-base, and /pay reads the real chain', async () => {
+      const apiKey = newApiKey()
+      const created = await client().call('POST', '/v2/request', {
+        apiKey,
+        body: { amount: '10', invoiceCurrency: 'USDC-base', paymentCurrency: 'USDC-base', payee },
+      })
+      expect(created.status).toBe(201)
+      expect(t.sandbox.chains.has('base')).toBe(true)
+      const pay = await client().call('GET', `/v2/request/${created.body.requestId}/pay`, {
+        apiKey,
+        query: { wallet },
+      })
+      expect(pay.status, JSON.stringify(pay.body)).toBe(200)
+      // an empty wallet on a chain that runs: not enough balance (a chain that is not there answered true)
+      expect(pay.body.metadata.hasEnoughBalance).toBe(false)
+      const chain = await client().call('GET', '/__sandbox/chain', { apiKey: null })
+      expect(chain.body.chains.map((c: { network: string }) => c.network)).toContain('base')
+    })
+  },
+)
+
+it('answers 400 naming --only-networks for a network outside the fixed list', async () => {
+  const res = await fetch(`${fixed.url}/v2/request`, {
+    method: 'POST',
+    headers: { 'x-api-key': newApiKey(), 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: '10', invoiceCurrency: 'USDC-base', paymentCurrency: 'USDC-base', payee }),
+  })
+  expect(res.status).toBe(400)
+  const body = (await res.json()) as { statusCode: number; message: string; error: string }
+  expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request' })
+  expect(body.message).toMatch(/base is not running.*--only-networks sepolia/)
+  expect(fixed.sandbox.chains.has('base')).toBe(false)
+  // the networks it runs answer as always
+  const ok = await fetch(`${fixed.url}/v2/request`, {
+    method: 'POST',
+    headers: { 'x-api-key': newApiKey(), 'content-type': 'application/json' },
+    body: JSON.stringify({
+      amount: '10',
+      invoiceCurrency: 'FAU-sepolia',
+      paymentCurrency: 'FAU-sepolia',
+      payee,
+    }),
+  })
+  expect(ok.status).toBe(201)
+})
