@@ -197,16 +197,21 @@ function chooseKey(key: string): void {
 }
 
 async function loadKeys(): Promise<void> {
-  const { strict, keys } = await call<{ strict: boolean; keys: { key: string; requests: number }[] }>(
-    'GET',
-    '/__sandbox/keys',
-  )
-  seenSelect.hidden = strict || keys.length === 0
+  const { strict, listed, keys } = await call<{
+    strict: boolean
+    listed: boolean
+    keys: { key: string; requests: number }[]
+  }>('GET', '/__sandbox/keys')
+  seenSelect.hidden = !listed || keys.length === 0
   seenSelect.replaceChildren(
     h(
       'option',
       { value: '' },
-      strict ? 'strict mode' : `${keys.length} seen key${keys.length === 1 ? '' : 's'}`,
+      listed
+        ? `${keys.length} seen key${keys.length === 1 ? '' : 's'}`
+        : strict
+          ? 'strict mode'
+          : 'keys not listed',
     ),
     ...keys.map((k) => h('option', { value: k.key }, `${k.key} (${k.requests} requests)`)),
   )
