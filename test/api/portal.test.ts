@@ -295,7 +295,11 @@ describeTransports(
     it('answers browser calls on cookie routes with credentialed CORS for --allowed-origins only, and leaves API-key routes on the wildcard', async () => {
       // issue 20: any Origin used to be echoed with credentials (a page on another port read the victim's keys)
       for (const stranger of ['http://localhost:5174', 'https://evil.example', 'null']) {
-        const refused = await client().call('GET', '/v2/key', asSession(null, { headers: { origin: stranger } }))
+        const refused = await client().call(
+          'GET',
+          '/v2/key',
+          asSession(null, { headers: { origin: stranger } }),
+        )
         expect(refused.headers.get('access-control-allow-credentials')).toBeNull()
         expect(refused.headers.get('access-control-allow-origin')).toBe('*')
       }
