@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { type AuthOptions, authenticate } from './auth/authenticate.ts'
+import { bodyLimitIssue } from './contract/body-limits.ts'
 import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
@@ -106,6 +107,13 @@ function rawBodyWithinLimit(request: NeutralRequest): string | undefined {
     throw new SandboxError(413, 'request entity too large')
   }
   return raw
+}
+
+/** The body, or the route's 400 naming the first string, array or object past its bound (`contract/body-limits.ts`). */
+function withinLimits(body: unknown, route: CompiledRoute['route']): unknown {
+  const issue = bodyLimitIssue(body)
+  if (issue) throw (route.onInvalid ?? defaultInvalid)([issue], 'body')
+  return body
 }
 
 function validate<T>(
@@ -244,7 +252,7 @@ export function createDispatcher(
     const params = validate(route.params, rawParams, 'params', route)
     const query = validate(route.query, request.query, 'query', route)
     const body = route.body
-      ? validate(route.body, parseJsonBody(request) ?? {}, 'body', route)
+      ? validate(route.body, withinLimits(parseJsonBody(request) ?? {}, route), 'body', route)
       : route.rawBody
         ? rawBodyWithinLimit(request)
         : undefined
