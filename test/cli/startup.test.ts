@@ -81,7 +81,9 @@ describe('request-sandbox on the command line', () => {
     const source = readFileSync(`${root}src/cli.ts`, 'utf8')
     const table = source.slice(source.indexOf('const options = {'), source.indexOf('} as const'))
     const names = [...table.matchAll(/^\s+'?([a-z-]+)'?: \{ type:/gm)].map((m) => m[1]!)
-    expect(names).toEqual(expect.arrayContaining(['portal', 'webhook-hosts', 'admin-key', 'max-clock-advance']))
+    expect(names).toEqual(
+      expect.arrayContaining(['portal', 'webhook-hosts', 'admin-key', 'max-clock-advance']),
+    )
     const result = await run(['--help'])
     expect(result.code).toBe(0)
     for (const name of names) expect(result.stdout).toContain(`--${name}`)
