@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: JSON answers are read loosely
 // Issue 20: a shared demo environment nobody can break into. Each reproduction of the issue, as it now answers:
 // strict mode without the portal, safe links and page headers, webhooks only where the operator allows (checked
 // after DNS, at registration and at each attempt), per-key caps, keys not listed on a shared listener, control

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: JSON answers are read loosely
 // Issue 20: one key's time travel expires nothing of another's. The chains are shared and follow the furthest key's
 // clock; a clock may move at most --max-clock-advance (ten years by default) past real time, and what depends on
 // time is read on each key's own clock. Key A jumps as far as it may; key B's new recurring payout still runs to
