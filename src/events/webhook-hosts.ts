@@ -137,12 +137,14 @@ export class DestinationPolicy {
   }
 
   /**
-   * Resolves the URL's host and checks every address; answers the first one to connect to, or throws
-   * `DestinationRefusedError` with the reason.
+   * Resolves the URL's host and checks every address; answers the first one to connect to (null: connect by name, on
+   * a developer's machine only), or throws `DestinationRefusedError` with the reason.
    */
-  async check(url: URL): Promise<CheckedAddress> {
+  async check(url: URL): Promise<CheckedAddress | null> {
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80
+    // a developer's machine: nothing to check but the sandbox's own ports (no name is resolved for nothing)
+    if (this.#open && !this.#ownPorts.has(port)) return null
     const nameRule = this.#rules.find(
       (r) => r.kind === 'name' && r.pattern.test(host) && (r.port === null || r.port === port),
     )
@@ -152,8 +154,10 @@ export class DestinationPolicy {
       try {
         addresses = await this.#resolve(host)
       } catch {
-        throw new DestinationRefusedError(`${host} does not resolve`)
+        addresses = []
       }
+      // anything goes on a developer's machine: a name that does not resolve (yet) is theirs to fix
+      if (addresses.length === 0 && this.#open) return null
       if (addresses.length === 0) throw new DestinationRefusedError(`${host} does not resolve`)
     }
     for (const a of addresses) {
