@@ -345,6 +345,17 @@ describe('a shared host without --api-keys', () => {
     expect((await call(local, 'GET', '/__sandbox/keys')).body.keys.map((k: any) => k.key)).toContain(apiKey)
   })
 
+  it('refuses /rpc admin methods on a shared listener unless --rpc-admin allows them', async () => {
+    const res = await call(shared, 'POST', '/rpc', {
+      apiKey: newApiKey(),
+      body: { jsonrpc: '2.0', id: 1, method: 'evm_increaseTime', params: [3_153_600_000] },
+    })
+    expect(res.status).toBe(403)
+    expect(res.body.message).toMatch(
+      /refused on a shared listener \(allow it with --rpc-admin evm_increaseTime\)/,
+    )
+  })
+
   it('refuses control API writes from other origins', async () => {
     const apiKey = newApiKey()
     const body = { url: 'http://a.example/x' }
