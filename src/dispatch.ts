@@ -162,7 +162,9 @@ export function createDispatcher(
     // pages run only their own code (a route may loosen the frame policy); nothing is sniffed as another type
     if (response.contentType?.startsWith('text/html') && !response.headers['content-security-policy'])
       response.headers = { ...pageSecurityHeaders(), ...response.headers }
-    else response.headers['x-content-type-options'] ??= 'nosniff'
+    else if (!response.headers['x-content-type-options'])
+      // a copy: a route may answer with a constant headers object
+      response.headers = { ...response.headers, 'x-content-type-options': 'nosniff' }
     return response
   }
 

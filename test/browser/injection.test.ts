@@ -84,7 +84,7 @@ async function newPage(): Promise<{ page: Page; violations: () => Promise<string
 async function clickEverything(
   page: Page,
   url: string,
-  ready: () => Promise<void>,
+  ready: (timeout: number) => Promise<void>,
   seen = new Set<string>(),
 ): Promise<number> {
   // numbers every link and button once per load (the same order each time), so each click is one lookup; the same
@@ -97,7 +97,7 @@ async function clickEverything(
       }),
     )
   await page.goto(url)
-  await ready()
+  await ready(15_000)
   const signatures = await tag()
   let clicked = 0
   for (let i = 0; i < signatures.length; i++) {
@@ -109,7 +109,8 @@ async function clickEverything(
       () => clicked++,
       () => {}, // disabled or covered: not a failure of this test
     )
-    await ready().catch(() => {})
+    // short: a click that left the page is followed by loading it again
+    await ready(1_000).catch(() => {})
     const now = new URL(page.url())
     const wanted = new URL(url)
     if (now.href === wanted.href && (await page.locator('[data-click]').count()) > 0) continue
@@ -119,7 +120,7 @@ async function clickEverything(
         location.hash = hash
       }, wanted.hash)
     else await page.goto(url)
-    await ready()
+    await ready(15_000)
     await tag()
   }
   return clicked
@@ -174,10 +175,9 @@ describe('pages run only their own code, in Chromium', () => {
       await page.goto(`${origin}/`)
       await page.getByLabel('API key').fill(key)
       await page.getByLabel('API key').press('Enter')
-      const idle = async () => {
-        // short: after a click that left the dashboard, the caller loads it again
+      const idle = async (timeout = 15_000) => {
         await page.waitForFunction(() => typeof (window as any).dashboardIdle === 'function', null, {
-          timeout: 3_000,
+          timeout,
         })
         await page.evaluate(() => (window as unknown as { dashboardIdle(): Promise<void> }).dashboardIdle())
       }
@@ -199,7 +199,7 @@ describe('pages run only their own code, in Chromium', () => {
     // the docs page
     {
       const { page, violations } = await newPage()
-      const ready = () => page.locator('main, #app').first().waitFor({ timeout: 1_000 })
+      const ready = (timeout: number) => page.locator('main, #app').first().waitFor({ timeout })
       const clicked = await clickEverything(page, `${origin}/docs`, ready)
       await page.screenshot({ path: `${shots}docs.png` })
       report.docs = { clicked, violations: await violations() }
@@ -250,8 +250,8 @@ describe('pages run only their own code, in Chromium', () => {
       expect(await page.locator('body').textContent()).toContain('<img src=x onerror=alert(1)>')
       if (which === 'agreementUrl') await page.locator('#accept').check()
       await page.screenshot({ path: `${shots}${which}.png`, fullPage: true })
-      const ready = async () => {
-        await page.locator('h1').waitFor({ timeout: 3_000 })
+      const ready = async (timeout: number) => {
+        await page.locator('h1').waitFor({ timeout })
         // the sign button waits for the terms to be accepted
         if (await page.locator('#accept:not(:checked)').count()) await page.locator('#accept').check()
       }
