@@ -128,6 +128,7 @@ describe('strict mode is strict', () => {
     expect((await call(strict, 'GET', '/__sandbox/keys')).body).toEqual({
       strict: true,
       listed: false,
+      admin: false,
       keys: [],
     })
     expect((await call(strict, 'GET', '/__sandbox/clock', { apiKey: 'keyA' })).status).toBe(200)
@@ -329,6 +330,7 @@ describe('a shared host without --api-keys', () => {
     expect((await call(shared, 'GET', '/__sandbox/keys')).body).toEqual({
       strict: false,
       listed: false,
+      admin: true,
       keys: [],
     })
     const wrong = await call(shared, 'GET', '/__sandbox/keys', {

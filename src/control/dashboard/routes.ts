@@ -85,7 +85,13 @@ export const dashboardRoutes = [
       const listed = keysListed(ctx.security, ctx.strictKeys, request.headers['x-sandbox-admin-key'])
       return {
         status: 200,
-        body: { strict: ctx.strictKeys, listed, keys: listed ? seenKeys(ctx) : [] },
+        body: {
+          strict: ctx.strictKeys,
+          listed,
+          // an --admin-key exists: the page offers a field for it
+          admin: Boolean(ctx.security.adminKey),
+          keys: listed ? seenKeys(ctx) : [],
+        },
       }
     },
   }),
