@@ -145,9 +145,11 @@ export class DestinationPolicy {
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80
     // a developer's machine: nothing to check but the sandbox's own ports (no name is resolved for nothing)
     if (this.#open && !this.#ownPorts.has(port)) return null
-    const nameRule = this.#rules.find(
-      (r) => r.kind === 'name' && r.pattern.test(host) && (r.port === null || r.port === port),
-    )
+    // an entry naming this port first (it lifts the own-port refusal), then one for any port
+    const pick = (matches: (r: HostRule) => boolean) =>
+      this.#rules.find((r) => matches(r) && r.port === port) ??
+      this.#rules.find((r) => matches(r) && r.port === null)
+    const nameRule = pick((r) => r.kind === 'name' && r.pattern.test(host))
     let addresses: CheckedAddress[]
     if (isIP(host)) addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }]
     else {
@@ -162,11 +164,7 @@ export class DestinationPolicy {
     }
     for (const a of addresses) {
       const { address, type } = plain(a.address)
-      const rule =
-        nameRule ??
-        this.#rules.find(
-          (r) => r.kind === 'cidr' && r.list.check(address, type) && (r.port === null || r.port === port),
-        )
+      const rule = nameRule ?? pick((r) => r.kind === 'cidr' && r.list.check(address, type))
       const publicAddress = isPublicAddress(a.address)
       if (this.#ownPorts.has(port) && !publicAddress && rule?.port !== port)
         throw new DestinationRefusedError(
