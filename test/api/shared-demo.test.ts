@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { routes } from '../../src/routes.ts'
 import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
 import { newApiKey } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
@@ -132,6 +133,49 @@ describe('strict mode is strict', () => {
       keys: [],
     })
     expect((await call(strict, 'GET', '/__sandbox/clock', { apiKey: 'keyA' })).status).toBe(200)
+  })
+
+  it('answers without a key only the routes README "Running a shared demo" lists as public', () => {
+    const open = routes.filter((r) => r.credentials.includes('public')).map((r) => `${r.method} ${r.path}`)
+    expect(open.sort()).toEqual(
+      [
+        // the pages and their files, the documents
+        'GET /',
+        'GET /__sandbox',
+        'GET /__sandbox/dashboard/:file',
+        'GET /docs',
+        'GET /openapi.json',
+        'GET /openapi.yaml',
+        'GET /__sandbox/secure-payment',
+        'GET /__sandbox/secure-payment/:asset',
+        'GET /__sandbox/payer-pages/:file',
+        'GET /__sandbox/payer-pages/:token/agreement',
+        'POST /__sandbox/payer-pages/:token/agreement',
+        'GET /__sandbox/payer-pages/:token/kyc',
+        'POST /__sandbox/payer-pages/:token/kyc',
+        // health, the chain (anvil's public accounts) and what wallets call
+        'GET /__sandbox/health',
+        'GET /__sandbox/chain',
+        'POST /rpc',
+        'POST /rpc/:network',
+        // a secure payment by its token (and its page's calls), a journey's timeline: public in the service too
+        'GET /v2/secure-payments/:token',
+        'GET /v2/secure-payments/:token/pay',
+        'POST /v2/secure-payments/:token/intent',
+        'POST /v2/secure-payments/:token/refresh-step-transaction',
+        'POST /v2/secure-payments/:token/tron/broadcast',
+        'POST /__sandbox/secure-payments/:token/user-events',
+        'GET /__sandbox/secure-payments/:token/chain',
+        'POST /__sandbox/secure-payments/:token/test-wallet/send',
+        'GET /v2/journey/:journeyId',
+        // the portal's door (off in strict mode without --portal) and the key list (admin or loopback only)
+        'POST /v1/auth/register',
+        'POST /v1/auth/login',
+        'POST /v2/auth/register',
+        'POST /v2/auth/login',
+        'GET /__sandbox/keys',
+      ].sort(),
+    )
   })
 
   it('with --portal, issued keys are tenants as the flag documents', async () => {
