@@ -65,7 +65,8 @@ export function trustedOrigin(
   if (header === undefined) return purpose === 'control-write'
   const origin = requestOrigin(header)
   if (!origin) return false
-  if (origin === ownOrigin(request) || settings.allowedOrigins.has(origin)) return true
+  // the sandbox's own pages: the host the caller addressed (whatever the scheme: a TLS proxy may not say it was https)
+  if (new URL(origin).host === new URL(ownOrigin(request)).host || settings.allowedOrigins.has(origin)) return true
   // the browser harness (`remoteTenant`) drives a local sandbox from an app on another local port
   return purpose === 'control-write' && !settings.exposed && isLoopbackHost(new URL(origin).hostname)
 }
