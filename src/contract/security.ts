@@ -66,7 +66,8 @@ export function trustedOrigin(
   const origin = requestOrigin(header)
   if (!origin) return false
   // the sandbox's own pages: the host the caller addressed (whatever the scheme: a TLS proxy may not say it was https)
-  if (new URL(origin).host === new URL(ownOrigin(request)).host || settings.allowedOrigins.has(origin)) return true
+  if (new URL(origin).host === new URL(ownOrigin(request)).host || settings.allowedOrigins.has(origin))
+    return true
   // the browser harness (`remoteTenant`) drives a local sandbox from an app on another local port
   return purpose === 'control-write' && !settings.exposed && isLoopbackHost(new URL(origin).hostname)
 }
