@@ -12,7 +12,7 @@ Options:
   --api-keys <a,b>    strict mode: only these API keys pass (env SANDBOX_API_KEYS)
   --orchestrator-keys <a,b>  strict mode for orchestrators: only these x-orchestrator-keys pass (env SANDBOX_ORCHESTRATOR_KEYS)
   --rpc-admin <m,..>  strict mode: JSON-RPC admin methods keys may call through /rpc (names, evm_*, or *;
-                      env SANDBOX_RPC_ADMIN). Without strict mode any API key may call them.
+                      env SANDBOX_RPC_ADMIN). Outside strict mode, on a loopback listener, any API key may.
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
   --networks <a,b>    networks started at once, one anvil each (env SANDBOX_NETWORKS; default sepolia); any other
                       documented network starts on the first call that names it
@@ -26,6 +26,22 @@ Options:
                       (to --state-dir, else dropped; env SANDBOX_MAX_WORLDS; default 1000)
   --headers-timeout <ms>  a client has this long to send its headers (env SANDBOX_HEADERS_TIMEOUT_MS; 10000)
   --request-timeout <ms>  ... and its whole request (env SANDBOX_REQUEST_TIMEOUT_MS; 30000); slower: 408, closed
+  --portal            strict mode: turn the portal on (registration, login, issued keys, which pass as tenants;
+                      env SANDBOX_PORTAL=1). Outside strict mode it is always on.
+  --admin-key <k>     lets callers sending it as x-sandbox-admin-key list every key (/__sandbox/keys, the dashboard's
+                      picker; env SANDBOX_ADMIN_KEY). Without it keys are listed only on a loopback listener outside
+                      strict mode.
+  --allowed-origins <o,..>  origins (https://app.example.com) allowed credentialed CORS (the portal cookie) and
+                      cross-origin control API writes, besides the sandbox's own (env SANDBOX_ALLOWED_ORIGINS)
+  --webhook-hosts <h,..>  where key webhooks may go: host names, globs (*.example.com), addresses and CIDR ranges
+                      (10.0.0.0/8), each optionally :port; added to public addresses (env SANDBOX_WEBHOOK_HOSTS).
+                      Default: anything on a loopback listener, public addresses only on any other.
+  --max-webhooks <n>  webhooks one key may register (env SANDBOX_MAX_WEBHOOKS; default 25)
+  --webhook-rate <n>  delivery attempts one key may make per minute (env SANDBOX_WEBHOOK_RATE; default 120)
+  --max-clock-advance <days>  how far past real time a key may move its clock (env SANDBOX_MAX_CLOCK_ADVANCE_DAYS;
+                      default 3650, at most 5475)
+  --signup-rate <n>   portal registrations and key creations per client address per minute (env SANDBOX_SIGNUP_RATE;
+                      default 10, 120 on a loopback listener)
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
   -q, --quiet         print only the first line: no banner details, no log of calls, events, payments, webhooks
@@ -93,6 +109,14 @@ const options = {
   seed: { type: 'string' },
   scenario: { type: 'string' },
   scenarios: { type: 'string', multiple: true },
+  portal: { type: 'boolean' },
+  'admin-key': { type: 'string' },
+  'allowed-origins': { type: 'string' },
+  'webhook-hosts': { type: 'string' },
+  'max-webhooks': { type: 'string' },
+  'webhook-rate': { type: 'string' },
+  'max-clock-advance': { type: 'string' },
+  'signup-rate': { type: 'string' },
   'webhook-url': { type: 'string' },
   'webhook-secret': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
@@ -151,6 +175,38 @@ async function main(): Promise<void> {
   ] as const)
     if (v !== undefined && !(Number.isSafeInteger(Number(v)) && Number(v) > 0))
       throw new Error(`invalid ${flag} ${JSON.stringify(v)}: whole milliseconds above 0`)
+  const list = (v: string | undefined) =>
+    v
+      ?.split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+  const allowedOrigins = list(values['allowed-origins'] ?? env.SANDBOX_ALLOWED_ORIGINS)?.map((o) => {
+    const origin = URL.canParse(o) ? new URL(o).origin : 'null'
+    if (origin === 'null' || !/^https?:/.test(origin))
+      throw new Error(
+        `invalid --allowed-origins entry ${JSON.stringify(o)}: an origin such as https://app.example.com`,
+      )
+    return origin
+  })
+  const webhookHosts = list(values['webhook-hosts'] ?? env.SANDBOX_WEBHOOK_HOSTS)
+  const adminKey = values['admin-key'] ?? env.SANDBOX_ADMIN_KEY
+  const portal = Boolean(values.portal) || env.SANDBOX_PORTAL === '1' || env.SANDBOX_PORTAL === 'true'
+  const whole = (flag: string, v: string | undefined, max = Number.MAX_SAFE_INTEGER) => {
+    if (v === undefined) return undefined
+    const n = Number(v)
+    if (!(Number.isSafeInteger(n) && n > 0 && n <= max))
+      throw new Error(`invalid ${flag} ${JSON.stringify(v)}: a whole number from 1 to ${max}`)
+    return n
+  }
+  const maxWebhooks = whole('--max-webhooks', values['max-webhooks'] ?? env.SANDBOX_MAX_WEBHOOKS)
+  const webhookRate = whole('--webhook-rate', values['webhook-rate'] ?? env.SANDBOX_WEBHOOK_RATE)
+  // the recurring permits' grace is 20 years: a clock may never reach past it
+  const clockDays = whole(
+    '--max-clock-advance',
+    values['max-clock-advance'] ?? env.SANDBOX_MAX_CLOCK_ADVANCE_DAYS,
+    5475,
+  )
+  const signupRate = whole('--signup-rate', values['signup-rate'] ?? env.SANDBOX_SIGNUP_RATE)
   const logFormat = values['log-format'] ?? env.SANDBOX_LOG_FORMAT ?? 'text'
   if (logFormat !== 'text' && logFormat !== 'json')
     throw new Error(`invalid --log-format ${JSON.stringify(logFormat)}: text or json`)
@@ -187,9 +243,17 @@ async function main(): Promise<void> {
     ...(seed !== undefined ? { seed: Number(seed) } : {}),
     ...(scenario ? { scenario } : {}),
     ...(scenarioDirs.length ? { scenarioDirs } : {}),
-    ...(webhookUrl
-      ? { webhooks: { url: webhookUrl, ...(webhookSecret ? { secret: webhookSecret } : {}) } }
-      : {}),
+    webhooks: {
+      ...(webhookUrl ? { url: webhookUrl, ...(webhookSecret ? { secret: webhookSecret } : {}) } : {}),
+      ...(webhookHosts?.length ? { hosts: webhookHosts } : {}),
+      ...(maxWebhooks !== undefined ? { maxPerKey: maxWebhooks } : {}),
+      ...(webhookRate !== undefined ? { attemptsPerMinute: webhookRate } : {}),
+    },
+    ...(portal ? { portal } : {}),
+    ...(adminKey ? { adminKey } : {}),
+    ...(allowedOrigins?.length ? { allowedOrigins } : {}),
+    ...(clockDays !== undefined ? { maxClockAdvanceSeconds: clockDays * 86_400 } : {}),
+    ...(signupRate !== undefined ? { signupsPerMinute: signupRate } : {}),
   })
   const hook = server.sandbox.shared.webhooks.defaultTarget
   const facts = {

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { type AuthOptions, authenticate } from './auth/authenticate.ts'
+import { bodyLimitIssue } from './contract/body-limits.ts'
 import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
@@ -7,10 +8,12 @@ import { isAuthenticated, type TableRoute, usesCookies } from './contract/route.
 import type { CallScope } from './contract/route-context.ts'
 import {
   FieldListError,
+  ForbiddenError,
   ROUTE_NOT_FOUND_HEADER,
   RouteNotFoundError,
   SandboxError,
 } from './contract/sandbox-error.ts'
+import { pageSecurityHeaders, trustedOrigin } from './contract/security.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
 import { renderError } from './errors/render-error.ts'
 import type { IdGenerator } from './store/ids.ts'
@@ -26,6 +29,7 @@ export const CORS_ALLOWED_HEADERS = [
   'x-sandbox-scenario',
   'x-sandbox-delay',
   'x-sandbox-status',
+  'x-sandbox-admin-key',
 ]
 
 const corsHeaders: Record<string, string> = {
@@ -106,6 +110,13 @@ function rawBodyWithinLimit(request: NeutralRequest): string | undefined {
   return raw
 }
 
+/** The body, or the route's 400 naming the first string, array or object past its bound (`contract/body-limits.ts`). */
+function withinLimits(body: unknown, route: CompiledRoute['route']): unknown {
+  const issue = bodyLimitIssue(body)
+  if (issue) throw (route.onInvalid ?? defaultInvalid)([issue], 'body')
+  return body
+}
+
 function validate<T>(
   schema: z.ZodType<T> | undefined,
   value: unknown,
@@ -149,13 +160,27 @@ export function createDispatcher(
     }
     // browsers send Origin on every cross-origin call: answer them with CORS headers, skip the bytes otherwise
     if (request.headers.origin !== undefined) response.headers = { ...cors(request), ...response.headers }
+    // pages run only their own code (a route may loosen the frame policy); nothing is sniffed as another type
+    if (response.contentType?.startsWith('text/html') && !response.headers['content-security-policy'])
+      response.headers = { ...pageSecurityHeaders(), ...response.headers }
+    else if (!response.headers['x-content-type-options'])
+      // a copy: a route may answer with a constant headers object
+      response.headers = { ...response.headers, 'x-content-type-options': 'nosniff' }
     return response
   }
 
-  /** CORS headers; the portal's cookie routes name the Origin and allow credentials (browsers send the cookie). */
+  /**
+   * CORS headers; the portal's cookie routes name the Origin and allow credentials (browsers send the cookie) for the
+   * sandbox's own origin and `--allowed-origins` only.
+   */
   function cors(request: NeutralRequest): Record<string, string> {
     const origin = request.headers.origin
-    if (!origin || origin === 'null' || !allowsCredentials(request.path)) return { ...corsHeaders }
+    if (
+      !origin ||
+      !allowsCredentials(request.path) ||
+      !trustedOrigin(request, shared.security, 'credentials')
+    )
+      return { ...corsHeaders }
     return {
       ...corsHeaders,
       'access-control-allow-origin': origin,
@@ -176,6 +201,17 @@ export function createDispatcher(
     }
     if (!match) throw new RouteNotFoundError(method, request.path)
     const { route } = match.route
+    // a page of another origin cannot change a key's state through the control API (the sandbox's own pages can;
+    // /rpc is a chain node for any dapp: its guard refuses admin methods to browsers)
+    if (
+      route.surface === 'control' &&
+      method !== 'GET' &&
+      !route.path.startsWith('/rpc') &&
+      !trustedOrigin(request, shared.security, 'control-write')
+    )
+      throw new ForbiddenError(
+        `Cross-origin writes to the control API are refused (Origin ${request.headers.origin}); allow the origin with --allowed-origins`,
+      )
 
     const caller: Caller | null = isAuthenticated(route)
       ? await authenticate(request, route, shared, options)
@@ -219,7 +255,7 @@ export function createDispatcher(
     const params = validate(route.params, rawParams, 'params', route)
     const query = validate(route.query, request.query, 'query', route)
     const body = route.body
-      ? validate(route.body, parseJsonBody(request) ?? {}, 'body', route)
+      ? validate(route.body, withinLimits(parseJsonBody(request) ?? {}, route), 'body', route)
       : route.rawBody
         ? rawBodyWithinLimit(request)
         : undefined

@@ -18,6 +18,7 @@ import {
 } from './chain/index.ts'
 import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
+import { DEFAULT_MAX_CLOCK_ADVANCE_MS, type SecuritySettings } from './contract/security.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import { Journal } from './control/journal.ts'
 import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './control/middleware.ts'
@@ -100,6 +101,21 @@ export interface SandboxOptions {
    * (default 0: at once). Lets a test watch the outage's 503 answers; never needed otherwise.
    */
   chainRestartDelayMs?: number
+  /**
+   * The listener is not loopback-only (`startServer` sets it from `host`): webhooks reach public addresses only unless
+   * `webhooks.hosts` allows more, `/__sandbox/keys` needs `adminKey`, /rpc admin methods need `rpcAdmin`.
+   */
+  exposed?: boolean
+  /** strict mode (`apiKeys`) with the portal on: registration, login and issued keys (issued keys are tenants) */
+  portal?: boolean
+  /** origins allowed credentialed CORS (the portal cookie) and cross-origin control writes, besides the sandbox's own */
+  allowedOrigins?: string[]
+  /** the value of `x-sandbox-admin-key` that lists every key (`/__sandbox/keys`, the dashboard's key picker) */
+  adminKey?: string
+  /** how far past real time a key's clock may be moved, in seconds (default ten years) */
+  maxClockAdvanceSeconds?: number
+  /** portal registrations and key creations a client address may make per minute (default 10; 120 on loopback) */
+  signupsPerMinute?: number
 }
 
 /** One sandbox: all state of all tenants, the chains, and the dispatcher both transports call. */
@@ -187,6 +203,16 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const log =
     options.log ??
     ((message: string, error?: unknown) => console.error(`[request-sandbox] ${message}`, error ?? ''))
+  const security: SecuritySettings = {
+    exposed: Boolean(options.exposed),
+    portal: !options.apiKeys || Boolean(options.portal),
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    adminKey: options.adminKey,
+    maxClockAdvanceMs:
+      options.maxClockAdvanceSeconds !== undefined
+        ? options.maxClockAdvanceSeconds * 1000
+        : DEFAULT_MAX_CLOCK_ADVANCE_MS,
+  }
   const tenants = new Tenants(log, options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {})
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(chains.values(), now)))
   const ids = createIdGenerator(options.seed)
@@ -223,18 +249,35 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     paymentReferences: new PaymentReferenceIndex(),
     conversion,
     directory: new TenantDirectory(),
-    portal: new PortalCredentials(),
+    portal: new PortalCredentials({
+      enabled: security.portal,
+      // a developer's machine registers as its tests need; a shared listener, as a person does
+      signupsPerMinute: options.signupsPerMinute ?? (security.exposed ? 10 : 120),
+    }),
     compliance: {
       kycReviewMs: options.complianceDelayMs ?? 5000,
       paymentDetailReviewMs: options.paymentDetailDelayMs ?? 3000,
     },
     journal,
-    webhooks: new WebhookDelivery(new WebhookRegistry(ids), { ids, journal, tenants }, options.webhooks),
+    webhooks: new WebhookDelivery(
+      new WebhookRegistry(ids),
+      { ids, journal, tenants },
+      {
+        exposed: security.exposed,
+        ...options.webhooks,
+      },
+    ),
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     strictKeys: Boolean(options.apiKeys),
+    security,
     now: () => new Date(),
     supervisors,
     log,
+  }
+  // nor the chains' ports
+  for (const c of started) {
+    const port = Number(new URL(c.rpcUrl).port)
+    if (port) base.webhooks.policy.protectPort(port)
   }
   let scenarios: ScenarioEngine
   try {
@@ -285,6 +328,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       rpcGuardMiddleware({
         ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
         ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
+        exposed: security.exposed,
       }),
       journalMiddleware(shared),
       scenarioMiddleware(shared),

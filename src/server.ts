@@ -1,5 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { isLoopbackHost } from './contract/security.ts'
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
 import { createRequestListener } from './transports/node-http.ts'
 
@@ -55,7 +56,9 @@ export interface RunningServer {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   let listener: RequestListener | undefined
-  const creating = createSandbox(options).then(async (sandbox) => {
+  // a listener other than loopback is a shared host: the stricter defaults of SandboxOptions.exposed apply
+  const exposed = options.exposed ?? !isLoopbackHost(options.host ?? '127.0.0.1')
+  const creating = createSandbox({ ...options, exposed }).then(async (sandbox) => {
     listener = options.express
       ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
       : createRequestListener(sandbox)
@@ -88,6 +91,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   const sandbox = created.value
   const { port } = server.address() as AddressInfo
+  // webhooks never reach the sandbox's own port unless the operator allows it
+  sandbox.shared.webhooks.policy.protectPort(port)
   const host =
     options.host === undefined || options.host === '0.0.0.0' || options.host === '::'
       ? '127.0.0.1'

@@ -8,6 +8,8 @@ export interface NeutralRequest {
   headers: Record<string, string>
   /** raw body bytes as text, or undefined when there is none */
   rawBody: string | undefined
+  /** the peer's address (the Node transport; absent in MSW) */
+  remoteAddress?: string
 }
 
 /** A response as the core returns it; `body` is JSON unless `contentType` says otherwise (then a string, or bytes). */

@@ -2,9 +2,25 @@ import { z } from 'zod'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
 import { routesUsing } from '../contract/route.ts'
 import { BadRequestError } from '../contract/sandbox-error.ts'
+import type { SecuritySettings } from '../contract/security.ts'
 import type { SandboxState } from './sandbox-state.ts'
 
 const defineRoute = routesUsing<SandboxState>()
+
+/**
+ * `ms` when the clock may move that far: a key's clock stays within `--max-clock-advance` of real time, so the shared
+ * chains (which follow the furthest clock) never reach dates that expire another key's permits. 400 past it.
+ */
+export function boundedAdvance(security: SecuritySettings, now: Date, ms: number): number {
+  const limit = Date.now() + security.maxClockAdvanceMs
+  if (now.getTime() + ms > limit) {
+    const days = Math.floor(security.maxClockAdvanceMs / 86_400_000)
+    throw new BadRequestError(
+      `The clock may move at most ${days} days past real time (--max-clock-advance): it can reach ${new Date(limit).toISOString()}, not ${new Date(now.getTime() + ms).toISOString()}`,
+    )
+  }
+  return ms
+}
 
 const AdvanceBody = z.union([
   z
@@ -53,7 +69,7 @@ export const clockRoutes = [
             `The clock only moves forward: it is already ${clock.now().toISOString()}`,
           )
       }
-      const now = await clock.advance(ms)
+      const now = await clock.advance(boundedAdvance(ctx.security, clock.now(), ms))
       return { status: 200, body: { now: now.toISOString(), pending: clock.pending() } }
     },
   }),

@@ -1,10 +1,11 @@
 // The control API as plain functions of the sandbox: the /__sandbox/* routes and the test harness both call
 // these, so a test that drives the sandbox in-process does exactly what an HTTP client of the control API does.
 import type { EventType, SandboxEvent } from '../contract/events.ts'
-import { NotFoundError, SandboxError } from '../contract/sandbox-error.ts'
+import { BadRequestError, NotFoundError, SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import type { HarnessChainInfo, HarnessDelivery, HarnessWebhook } from '../harness/types.ts'
+import { boundedAdvance } from './clock.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -80,7 +81,7 @@ export function createControl(shared: SandboxState): SandboxControl {
     world: (tenant, scenario, baseUrl) => scenarios.world(tenant, scenario, baseUrl),
     async advanceClock(tenant, seconds, scenario) {
       const world = await scenarios.world(tenant, scenario)
-      return world.clock.advance(seconds * 1000)
+      return world.clock.advance(boundedAdvance(shared.security, world.clock.now(), seconds * 1000))
     },
     faucet: (body) => faucet(shared, body),
     journal: (tenant, filter) => shared.journal.list(tenant, filter),
@@ -96,6 +97,13 @@ export function createControl(shared: SandboxState): SandboxControl {
     },
     async registerWebhook(tenant, url, secret) {
       const now = (await scenarios.world(tenant)).clock.now()
+      // the same rules as POST /v2/webhook: the operator's destinations, the per-key cap
+      const problem = await shared.webhooks.destinationProblem(url)
+      if (problem) throw new BadRequestError(`url: destination not allowed: ${problem}`)
+      if (shared.webhooks.registry.list(tenant).length >= shared.webhooks.maxPerKey)
+        throw new BadRequestError(
+          `A key may register at most ${shared.webhooks.maxPerKey} webhooks (--max-webhooks): delete one first`,
+        )
       const record = shared.webhooks.registry.add(tenant, url, now, secret)
       return { id: record.id, url, secret: record.secret }
     },

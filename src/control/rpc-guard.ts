@@ -15,6 +15,8 @@ export interface RpcGuardOptions {
    * Without strict mode, any API key may call them.
    */
   rpcAdmin?: readonly string[]
+  /** the listener is not loopback-only: as in strict mode, admin methods pass only when --rpc-admin allows them */
+  exposed?: boolean
 }
 
 // eth_sendUnsignedTransaction (anvil) sends from any address without its key: an impersonation, not a wallet call.
@@ -81,13 +83,13 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
         `${names} changes the chain of every key: send an x-api-key (eth_*, net_* and web3_* need none)`,
       )
     }
-    if (options.apiKeys) {
-      if (!options.apiKeys.has(key)) throw new UnauthorizedError()
+    if (options.apiKeys || options.exposed) {
+      if (options.apiKeys && !options.apiKeys.has(key)) throw new UnauthorizedError()
       const refused = [...new Set(admin)].filter((m) => !allowedBy(allowed, m))
       if (refused.length > 0) {
         throw new SandboxError(
           403,
-          `${refused.join(', ')} changes the chain of every key: refused in strict mode (allow it with --rpc-admin ${refused[0]})`,
+          `${refused.join(', ')} changes the chain of every key: refused ${options.apiKeys ? 'in strict mode' : 'on a shared listener'} (allow it with --rpc-admin ${refused[0]})`,
         )
       }
     }

@@ -1,5 +1,6 @@
 import type { TenantDirectory } from '../auth/directory.ts'
 import type { ChainSupervisor } from '../chain/index.ts'
+import type { SecuritySettings } from '../contract/security.ts'
 import type { EventBus } from '../events/event-bus.ts'
 import type { WebhookDelivery } from '../events/webhook-delivery.ts'
 import type { ResourceServices } from '../resources/services.ts'
@@ -26,6 +27,8 @@ export interface SandboxState extends ResourceServices {
   supervisors: ReadonlyMap<string, ChainSupervisor>
   /** strict mode (--api-keys): only configured keys pass, and the sandbox never lists the keys it has seen */
   strictKeys: boolean
+  /** what a shared demo holds against strangers (listener, portal, trusted origins, admin key, clock bound) */
+  security: SecuritySettings
 }
 
 /** The control plane's state without its scenario engine (what the engine itself is built from). */

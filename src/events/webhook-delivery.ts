@@ -2,12 +2,16 @@
 // HMAC-SHA256 (hex) of the exact body bytes, a ULID delivery id, a retry count 0..3, a 5 s timeout, and
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
 
+import { request as httpRequest, type RequestOptions } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import type { LookupFunction } from 'node:net'
 import type { SandboxEvent } from '../contract/events.ts'
 import type { DeliveryJournal } from '../contract/ports.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
 import { type DeliveryRecord, deliveryHeaders, webhookBody } from './webhook-format.ts'
+import { type CheckedAddress, DestinationPolicy, DestinationRefusedError } from './webhook-hosts.ts'
 
 export { type DeliveryAttempt, type DeliveryRecord, signWebhook, webhookBody } from './webhook-format.ts'
 
@@ -26,6 +30,16 @@ export interface WebhookDeliveryOptions {
   secret?: string
   /** how deliveries to URLs are sent (default: global fetch; the MSW harness passes one that bypasses MSW) */
   fetch?: (request: Request) => Promise<Response>
+  /** `--webhook-hosts`: host names, globs, addresses and CIDR ranges webhooks may reach besides public addresses */
+  hosts?: readonly string[]
+  /** the listener is not loopback-only: without `hosts`, public addresses only (a loopback listener allows anything) */
+  exposed?: boolean
+  /** resolves host names (tests; default the system resolver) */
+  resolve?: (host: string) => Promise<CheckedAddress[]>
+  /** `--max-webhooks`: webhooks one key may register (default 25) */
+  maxPerKey?: number
+  /** `--webhook-rate`: delivery attempts one key may make per minute (default 120); past it attempts are not sent */
+  attemptsPerMinute?: number
 }
 
 interface Target {
@@ -48,7 +62,15 @@ export class WebhookDelivery {
   readonly #deliveries = new Map<string, Map<string, DeliveryRecord>>()
   readonly #timers = new Map<string, NodeJS.Timeout>()
   readonly #handlers = new Map<string, WebhookHandler>()
-  readonly #fetch: (request: Request) => Promise<Response>
+  readonly #fetch: ((request: Request) => Promise<Response>) | null
+  /** where webhooks may go (--webhook-hosts) */
+  readonly policy: DestinationPolicy
+  /** webhooks one key may register */
+  readonly maxPerKey: number
+  /** delivery attempts one key may make per minute */
+  readonly attemptsPerMinute: number
+  /** per key: the start of its current minute and the attempts made in it */
+  readonly #rate = new Map<string, { since: number; count: number }>()
   #closed = false
 
   constructor(
@@ -61,7 +83,14 @@ export class WebhookDelivery {
     // The service retries at most 3 times (retry count 0..3): a longer schedule is cut there.
     this.retryDelaysMs = (options.retryDelaysMs ?? [1000, 5000, 15000]).slice(0, 3)
     this.timeoutMs = options.timeoutMs ?? 5000
-    this.#fetch = options.fetch ?? ((request) => fetch(request))
+    this.#fetch = options.fetch ?? null
+    this.policy = new DestinationPolicy({
+      ...(options.exposed ? { exposed: true } : {}),
+      ...(options.hosts ? { hosts: options.hosts } : {}),
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    })
+    this.maxPerKey = options.maxPerKey ?? 25
+    this.attemptsPerMinute = options.attemptsPerMinute ?? 120
     this.defaultTarget = options.url
       ? { id: 'default', url: options.url, secret: options.secret ?? deps.ids.hex(32) }
       : null
@@ -88,6 +117,17 @@ export class WebhookDelivery {
     return this.#targets(tenant).map((t) =>
       this.#start(t, tenant, scenario, String(payload.event), null, true, body),
     )
+  }
+
+  /** Why webhooks may not go to `url` (--webhook-hosts), or null when they may. */
+  async destinationProblem(url: string): Promise<string | null> {
+    try {
+      await this.policy.check(new URL(url))
+      return null
+    } catch (error) {
+      if (error instanceof DestinationRefusedError) return error.message
+      throw error
+    }
   }
 
   /** Whether a key has anything to deliver to. */
@@ -192,10 +232,19 @@ export class WebhookDelivery {
     let status: number | null = null
     let error: string | null = null
     try {
-      status = await this.#post(record.url, headers, record.body)
+      if (!this.#withinRate(record.tenant))
+        throw new DestinationRefusedError(
+          `not sent: the key made ${this.attemptsPerMinute} delivery attempts this minute (--webhook-rate)`,
+        )
+      status = await this.#post(record, headers)
     } catch (e) {
       const err = e as Error
-      error = err.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : describe(err)
+      error =
+        err.name === 'TimeoutError'
+          ? `timed out after ${this.timeoutMs} ms`
+          : err instanceof DestinationRefusedError
+            ? `refused: ${err.message}`
+            : describe(err)
     }
     if (this.#closed) return
     const delivered = status !== null && status >= 200 && status < 300
@@ -228,16 +277,34 @@ export class WebhookDelivery {
     this.#timers.set(record.id, timer)
   }
 
-  async #post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  /** Counts one attempt of a key; false past --webhook-rate in the current minute. */
+  #withinRate(tenant: string): boolean {
+    const now = Date.now()
+    let window = this.#rate.get(tenant)
+    if (!window || now - window.since >= 60_000) {
+      window = { since: now, count: 0 }
+      this.#rate.set(tenant, window)
+    }
+    window.count++
+    return window.count <= this.attemptsPerMinute
+  }
+
+  async #post(record: DeliveryRecord, headers: Record<string, string>): Promise<number> {
+    const { url, body } = record
     const handler = this.#handlers.get(url)
     const signal = AbortSignal.timeout(this.timeoutMs)
     if (!handler) {
-      const response = await this.#fetch(
-        new Request(url, { method: 'POST', headers, body, signal, redirect: 'manual' }),
-      )
-      // Only the status matters; the body is dropped without waiting (an intercepted fetch may never end it).
-      void response.body?.cancel().catch(() => undefined)
-      return response.status
+      // the server-wide --webhook-url is the operator's own; every key's URL is checked, at each attempt
+      const checked = record.webhookId === 'default' ? null : await this.policy.check(new URL(url))
+      if (this.#fetch) {
+        const response = await this.#fetch(
+          new Request(url, { method: 'POST', headers, body, signal, redirect: 'manual' }),
+        )
+        // Only the status matters; the body is dropped without waiting (an intercepted fetch may never end it).
+        void response.body?.cancel().catch(() => undefined)
+        return response.status
+      }
+      return postPinned(url, checked, headers, body, signal)
     }
     const request = new Request(url, { method: 'POST', headers, body, signal })
     const response = await new Promise<Response>((resolve, reject) => {
@@ -248,6 +315,45 @@ export class WebhookDelivery {
     })
     return response.status
   }
+}
+
+/**
+ * POSTs `body` to `url`, connecting to the address the policy checked (a name cannot resolve elsewhere in between);
+ * answers the status without reading the body, follows no redirect.
+ */
+function postPinned(
+  url: string,
+  checked: CheckedAddress | null,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<number> {
+  const target = new URL(url)
+  const lookup: LookupFunction | undefined = checked
+    ? (_host, options, callback) => {
+        if ((options as { all?: boolean }).all)
+          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+            { address: checked.address, family: checked.family },
+          ])
+        else callback(null, checked.address, checked.family)
+      }
+    : undefined
+  const options: RequestOptions = {
+    method: 'POST',
+    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    signal,
+    agent: false,
+    ...(lookup ? { lookup } : {}),
+  }
+  return new Promise<number>((resolve, reject) => {
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+    const req = send(target, options, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    req.on('error', (error) => reject(signal.aborted ? signal.reason : error))
+    req.end(body)
+  })
 }
 
 function describe(error: Error): string {

@@ -53,7 +53,14 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value
   }
-  return { method: req.method ?? 'GET', path: mark >= 0 ? raw.slice(0, mark) : raw, query, headers, rawBody }
+  return {
+    method: req.method ?? 'GET',
+    path: mark >= 0 ? raw.slice(0, mark) : raw,
+    query,
+    headers,
+    rawBody,
+    ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
+  }
 }
 
 /**

@@ -10,7 +10,8 @@ let close: () => void
 const mswBase = 'https://strict.example/rn'
 
 beforeAll(async () => {
-  sandbox = await createSandbox({ chain: false, apiKeys: ['key-a', 'key-b'] })
+  // the portal is on (--portal): without it strict mode has no portal (test/api/shared-demo.test.ts)
+  sandbox = await createSandbox({ chain: false, apiKeys: ['key-a', 'key-b'], portal: true })
   const server = createApp(sandbox).listen(0, '127.0.0.1')
   await new Promise((r) => server.once('listening', r))
   httpBase = `http://127.0.0.1:${(server.address() as { port: number }).port}`
@@ -49,7 +50,7 @@ describe.each([
     }
   })
 
-  it('also lets keys the portal issued in, until they are disabled', async () => {
+  it('with --portal, also lets keys the portal issued in, until they are disabled', async () => {
     const json = { 'content-type': 'application/json' }
     const email = `strict-${Math.random().toString(36).slice(2)}@example.com`
     const registered = await fetch(`${base()}/v2/auth/register`, {

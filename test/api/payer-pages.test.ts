@@ -26,8 +26,14 @@ describeTransports(
       const page = await fetch(agreementUrl)
       expect(page.status).toBe(200)
       expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+      // embeddable (the service's agreement page is an iframe), running only its own script file
+      expect(page.headers.get('content-security-policy')).toContain('frame-ancestors *')
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
       const html = await page.text()
-      expect(html).toContain("window.parent.postMessage({ agreements: 'complete' }, '*')")
+      expect(html).not.toMatch(/<script>|<style>|\son\w+=/)
+      const script = await fetch(new URL('../page.js', agreementUrl))
+      expect(script.headers.get('content-type')).toMatch(/^text\/javascript/)
+      expect(await script.text()).toContain("window.parent.postMessage({ agreements: 'complete' }, '*')")
       expect(html).toContain('John Doe')
       const signed = await postJson(agreementUrl, { agreementCompleted: true })
       expect(signed).toEqual({

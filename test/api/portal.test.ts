@@ -3,7 +3,7 @@ import { expect, it } from 'vitest'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
-const t = useTransports(newApiKey, { chain: false })
+const t = useTransports(newApiKey, { chain: false, allowedOrigins: ['http://localhost:5173'] })
 
 const password = 'correct horse battery'
 const newEmail = () => `dev-${randomBytes(6).toString('hex')}@example.com`
@@ -288,7 +288,17 @@ describeTransports(
       expect((await client().call('GET', '/v2/currencies', { apiKey: tenant })).status).toBe(401)
     })
 
-    it('answers browser calls on cookie routes with credentialed CORS and leaves API-key routes on the wildcard', async () => {
+    it('answers browser calls on cookie routes with credentialed CORS for --allowed-origins only, and leaves API-key routes on the wildcard', async () => {
+      // issue 20: any Origin used to be echoed with credentials (a page on another port read the victim's keys)
+      for (const stranger of ['http://localhost:5174', 'https://evil.example', 'null']) {
+        const refused = await client().call(
+          'GET',
+          '/v2/key',
+          asSession(null, { headers: { origin: stranger } }),
+        )
+        expect(refused.headers.get('access-control-allow-credentials')).toBeNull()
+        expect(refused.headers.get('access-control-allow-origin')).toBe('*')
+      }
       const origin = 'http://localhost:5173'
       const preflight = await client().call('OPTIONS', '/v2/key', asSession(null, { headers: { origin } }))
       expect(preflight.status).toBe(204)

@@ -25,7 +25,7 @@ beforeAll(async () => {
     startServer({ webhooks: { retryDelaysMs: [100, 100, 100] } }),
     launchChromium(),
     startReceiver(),
-    startServer({ chain: false, apiKeys: ['alpha-key'] }),
+    startServer({ chain: false, apiKeys: ['alpha-key'], adminKey: 'admin-secret' }),
   ])
   origin = `http://localhost:${sandbox.port}`
 }, 900_000)
@@ -367,6 +367,20 @@ describe('the dashboard in strict mode', () => {
     await page.getByLabel('API key').press('Enter')
     await page.getByText('No requests yet').waitFor()
     await snap(page, 'strict-1280')
+    await page.close()
+  })
+
+  it('lists every key to the admin of --admin-key, typed into its own field', async () => {
+    await fetch(`${strict.url}/__sandbox/clock`, { headers: { 'x-api-key': 'alpha-key' } })
+    const page = await browser.context.newPage()
+    await page.goto(`${strict.url}/`)
+    await page.getByRole('heading', { name: 'Choose an API key' }).waitFor()
+    expect(await page.getByLabel('Keys the sandbox has seen').isHidden()).toBe(true)
+    await page.getByLabel('Admin key').fill('admin-secret')
+    await page.getByLabel('Admin key').press('Tab')
+    await page.getByLabel('Keys the sandbox has seen').waitFor()
+    expect(await page.getByLabel('Keys the sandbox has seen').textContent()).toContain('alpha-key')
+    expect(await page.getByLabel('Admin key').isHidden()).toBe(true)
     await page.close()
   })
 })

@@ -14,13 +14,17 @@ let app: Server
 let appUrl = ''
 
 beforeAll(async () => {
-  ;[sandbox, browser] = await Promise.all([startServer({ chain: false }), launchChromium()])
   app = createServer((_req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8')
     res.end('<!doctype html><title>dashboard</title><p>dashboard</p>')
   })
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
   appUrl = `http://localhost:${(app.address() as AddressInfo).port}/`
+  // credentialed CORS only for the origins the operator trusts (issue 20)
+  ;[sandbox, browser] = await Promise.all([
+    startServer({ chain: false, allowedOrigins: [new URL(appUrl).origin] }),
+    launchChromium(),
+  ])
 }, 900_000)
 
 afterAll(async () => {

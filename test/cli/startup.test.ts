@@ -83,6 +83,18 @@ describe('request-sandbox on the command line', () => {
     expect(result.stderr).toMatch(/sepolia, mainnet, base, arbitrum-one, optimism, matic/)
   })
 
+  it('lists every option it accepts in --help', async () => {
+    const source = readFileSync(`${root}src/cli.ts`, 'utf8')
+    const table = source.slice(source.indexOf('const options = {'), source.indexOf('} as const'))
+    const names = [...table.matchAll(/^\s+'?([a-z-]+)'?: \{ type:/gm)].map((m) => m[1]!)
+    expect(names).toEqual(
+      expect.arrayContaining(['portal', 'webhook-hosts', 'admin-key', 'max-clock-advance']),
+    )
+    const result = await run(['--help'])
+    expect(result.code).toBe(0)
+    for (const name of names) expect(result.stdout).toContain(`--${name}`)
+  })
+
   it('points an unknown option at --help', async () => {
     const result = await run(['--prot', '8080'])
     expect(result.code).toBe(1)

@@ -191,7 +191,7 @@ describe('the dashboard in strict mode', () => {
   it('lists no keys, so the page asks for one; a key not configured is refused', async () => {
     await fetch(`${strict.url}/__sandbox/clock`, { headers: { 'x-api-key': 'alpha' } })
     const keys = await (await fetch(`${strict.url}/__sandbox/keys`)).json()
-    expect(keys).toEqual({ strict: true, keys: [] })
+    expect(keys).toEqual({ strict: true, listed: false, admin: false, keys: [] })
     expect((await fetch(`${strict.url}/__sandbox/state`, { headers: { 'x-api-key': 'beta' } })).status).toBe(
       401,
     )

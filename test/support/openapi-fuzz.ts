@@ -163,6 +163,15 @@ function typed(schema: Json, depth: number): fc.Arbitrary<unknown> {
   }
 }
 
+/** Bodies past the size bounds (issue 20): a long string, a long array, a wide object, nested ones, past 1 MB. */
+const oversized = fc.constantFrom(
+  JSON.stringify({ reference: 'x'.repeat(20_000), redirectUrl: `https://example.com/${'p'.repeat(20_000)}` }),
+  JSON.stringify({ requests: Array.from({ length: 1_200 }, () => ({ amount: '1' })) }),
+  JSON.stringify(Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`k${i}`, i]))),
+  JSON.stringify({ metadata: { notes: ['y'.repeat(17_000)] } }),
+  JSON.stringify({ url: 'z'.repeat(1_100_000) }),
+)
+
 /** A request body: the schema's shape most of the time, else any JSON, text that is not JSON, or nothing. */
 export function bodyArbitrary(schema: Json | null): fc.Arbitrary<string | undefined> {
   return fc.oneof(
@@ -172,6 +181,7 @@ export function bodyArbitrary(schema: Json | null): fc.Arbitrary<string | undefi
     },
     { weight: 2, arbitrary: anyJson.map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
+    { weight: 1, arbitrary: oversized },
     {
       weight: 1,
       arbitrary: fc.constantFrom(undefined, '', '{', '{"a":', '[1,2', 'null', '{"__proto__":{"x":1}}'),

@@ -1,11 +1,13 @@
 // The dashboard's routes: the page at `/` (and `/__sandbox/` sends there), its assets, and the read-only
 // control endpoints it needs beside the existing control API (seen keys, a world's state, a transaction read
 // from the chain, the live stream). Declared at the end of the route table: API calls never test them.
+import { timingSafeEqual } from 'node:crypto'
 import type { Hash } from 'viem'
 import { z } from 'zod'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError } from '../../contract/sandbox-error.ts'
+import type { SecuritySettings } from '../../contract/security.ts'
 import { createControl } from '../control.ts'
 import type { SandboxState } from '../sandbox-state.ts'
 import { DASHBOARD_PAGE, dashboardAsset } from './assets.ts'
@@ -14,6 +16,18 @@ import { journalStream } from './stream.ts'
 import { readTransaction } from './transaction.ts'
 
 const defineRoute = routesUsing<SandboxState>()
+
+/** Whether a caller may see every key: the admin (--admin-key), or anyone on a loopback listener outside strict mode. */
+function keysListed(security: SecuritySettings, strict: boolean, given: string | undefined): boolean {
+  const admin = security.adminKey
+  if (admin) {
+    if (given === undefined) return false
+    const a = Buffer.from(admin)
+    const b = Buffer.from(given)
+    return a.length === b.length && timingSafeEqual(a, b)
+  }
+  return !strict && !security.exposed
+}
 const noStore = { 'cache-control': 'no-cache' }
 
 /** The dashboard page, its files and its read-only control endpoints. */
@@ -64,12 +78,22 @@ export const dashboardRoutes = [
     path: '/__sandbox/keys',
     credentials: ['public'],
     surface: 'control',
-    summary: 'The API keys the sandbox has seen (none listed in strict mode: the dashboard asks for a key)',
+    summary:
+      'The API keys the sandbox has seen: with --admin-key, to callers sending it as x-sandbox-admin-key; without, only on a loopback listener outside strict mode (else none: the dashboard asks for a key)',
     statuses: [200],
-    handler: (ctx) => ({
-      status: 200,
-      body: ctx.strictKeys ? { strict: true, keys: [] } : { strict: false, keys: seenKeys(ctx) },
-    }),
+    handler(ctx, { request }) {
+      const listed = keysListed(ctx.security, ctx.strictKeys, request.headers['x-sandbox-admin-key'])
+      return {
+        status: 200,
+        body: {
+          strict: ctx.strictKeys,
+          listed,
+          // an --admin-key exists: the page offers a field for it
+          admin: Boolean(ctx.security.adminKey),
+          keys: listed ? seenKeys(ctx) : [],
+        },
+      }
+    },
   }),
   defineRoute({
     method: 'GET',

@@ -2,11 +2,13 @@
 // pages work in a browser without the tenant's API key, which never appears in a URL.
 import { z } from 'zod'
 import { routesUsing } from '../../contract/route.ts'
+import { NotFoundError } from '../../contract/sandbox-error.ts'
+import { pageSecurityHeaders } from '../../contract/security.ts'
 import { inWorld, type Services, type Uses } from '../services.ts'
 import { isCompliant } from './compliance.ts'
 import { PageLinkNotFoundError } from './errors.ts'
 import { applyKycAction, getPayer, markAgreementCompleted } from './model.ts'
-import { agreementPage, kycPage, unknownLinkPage } from './pages.ts'
+import { agreementPage, kycPage, PAYER_PAGE_CSS, PAYER_PAGE_JS, unknownLinkPage } from './pages.ts'
 import type { PayerRecord } from './schema.ts'
 import { payerState } from './state.ts'
 
@@ -41,8 +43,32 @@ const state = (p: PayerRecord) => ({
   isCompliant: isCompliant(p),
 })
 
-/** The agreement and KYC pages and their actions. */
+const pageAssets: Record<string, { text: string; contentType: string }> = {
+  'page.css': { text: PAYER_PAGE_CSS, contentType: 'text/css; charset=utf-8' },
+  'page.js': { text: PAYER_PAGE_JS, contentType: 'text/javascript; charset=utf-8' },
+}
+
+/** The agreement and KYC pages, their style sheet and script, and their actions. */
 export const payerPageRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/payer-pages/:file',
+    credentials: ['public'],
+    surface: 'control',
+    summary: "The agreement and KYC pages' style sheet and script",
+    statuses: [200, 404],
+    params: z.object({ file: z.string() }),
+    handler(_ctx, { params }) {
+      const asset = Object.hasOwn(pageAssets, params.file) ? pageAssets[params.file] : undefined
+      if (!asset) throw new NotFoundError(`No payer page file ${params.file}`)
+      return {
+        status: 200,
+        body: asset.text,
+        contentType: asset.contentType,
+        headers: { 'cache-control': 'no-cache' },
+      }
+    },
+  }),
   defineRoute({
     method: 'GET',
     path: '/__sandbox/payer-pages/:token/agreement',
@@ -54,7 +80,13 @@ export const payerPageRoutes = [
     handler(ctx, { params }) {
       const found = resolve(ctx, params.token)
       if (!found) return { status: 404, body: unknownLinkPage(), contentType: html }
-      return { status: 200, body: agreementPage(getPayer(found.ctx, found.clientUserId)), contentType: html }
+      return {
+        status: 200,
+        body: agreementPage(getPayer(found.ctx, found.clientUserId)),
+        contentType: html,
+        // the service's agreement page is loaded in an iframe by the platform's app
+        headers: pageSecurityHeaders('any'),
+      }
     },
   }),
   defineRoute({

@@ -9,30 +9,55 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   )
 
-function layout(title: string, body: string, script = ''): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Request Sandbox</title>
-<style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
+/** The pages' style sheet, served as `/__sandbox/payer-pages/page.css` (the pages run no inline style or script). */
+export const PAYER_PAGE_CSS = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 h1{font-size:1.4rem} .note{color:#57606a;font-size:.9rem} .status{font-weight:600}
 button{font:inherit;padding:.5rem 1rem;margin:.25rem .5rem .25rem 0;border-radius:6px;border:1px solid #8c959f;cursor:pointer}
 button.primary{background:#0b6e4f;color:#fff;border-color:#0b6e4f} button:disabled{opacity:.5;cursor:default}
 #error{color:#b3261e}
-</style></head><body>
-<p class="note">Request Sandbox — a test stand-in for the compliance provider. Nothing here is real.</p>
-${body}
-<p id="error" role="alert"></p>
-<script>
-async function act(body) {
+`
+
+/** The pages' script, served as `/__sandbox/payer-pages/page.js`: the agreement's sign button, the KYC actions. */
+export const PAYER_PAGE_JS = `async function act(body) {
   document.getElementById('error').textContent = ''
   const res = await fetch(location.pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const json = await res.json().catch(() => ({}))
   if (!res.ok) { document.getElementById('error').textContent = json.message || ('Error ' + res.status); throw new Error(json.message) }
   return json
 }
-${script}
-</script></body></html>`
+const accept = document.getElementById('accept'), sign = document.getElementById('sign')
+if (accept && sign) {
+  accept.addEventListener('change', () => { sign.disabled = !accept.checked })
+  sign.addEventListener('click', async () => {
+    sign.disabled = true
+    try {
+      const state = await act({ agreementCompleted: true })
+      document.getElementById('status').textContent = state.agreementStatus
+      // what the real provider's page sends to the app that embeds it
+      window.parent.postMessage({ agreements: 'complete' }, '*')
+    } catch { sign.disabled = false }
+  })
+}
+for (const button of document.querySelectorAll('button[data-action]')) {
+  button.addEventListener('click', async () => {
+    for (const b of document.querySelectorAll('button')) b.disabled = true
+    try { await act({ action: button.dataset.action }); location.reload() }
+    catch { for (const b of document.querySelectorAll('button')) b.disabled = false }
+  })
+}
+`
+
+/** A page (its assets one level up: `/__sandbox/payer-pages/page.*`, relative so a path prefix is kept). */
+function layout(title: string, body: string, assets = '../'): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Request Sandbox</title>
+<link rel="stylesheet" href="${assets}page.css">
+</head><body>
+<p class="note">Request Sandbox — a test stand-in for the compliance provider. Nothing here is real.</p>
+${body}
+<p id="error" role="alert"></p>
+<script src="${assets}page.js" defer></script></body></html>`
 }
 
 const who = (p: PayerRecord) =>
@@ -53,19 +78,6 @@ ${
     : `<label><input type="checkbox" id="accept"> I have read and accept the terms</label><br>
 <button id="sign" class="primary" disabled>Sign agreement</button>`
 }`,
-    done
-      ? ''
-      : `const accept = document.getElementById('accept'), sign = document.getElementById('sign')
-accept.addEventListener('change', () => { sign.disabled = !accept.checked })
-sign.addEventListener('click', async () => {
-  sign.disabled = true
-  try {
-    const state = await act({ agreementCompleted: true })
-    document.getElementById('status').textContent = state.agreementStatus
-    // what the real provider's page sends to the app that embeds it
-    window.parent.postMessage({ agreements: 'complete' }, '*')
-  } catch { sign.disabled = false }
-})`,
   )
 }
 
@@ -102,13 +114,6 @@ export function kycPage(payer: PayerRecord, reviewSeconds: number): string {
 <p>KYC status: <span id="status" class="status">${payer.kycStatus}</span></p>
 ${hint}
 ${actions.map((a) => `<button id="${a}" data-action="${a}"${a === 'submit' || a === 'approve' ? ' class="primary"' : ''}>${kycLabels[a]}</button>`).join('\n')}`,
-    `for (const button of document.querySelectorAll('button[data-action]')) {
-  button.addEventListener('click', async () => {
-    for (const b of document.querySelectorAll('button')) b.disabled = true
-    try { await act({ action: button.dataset.action }); location.reload() }
-    catch { for (const b of document.querySelectorAll('button')) b.disabled = false }
-  })
-}`,
   )
 }
 

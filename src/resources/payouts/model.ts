@@ -2,7 +2,8 @@
 // needs the chain), and only with invoiceCurrency = paymentCurrency (the signed permit fixes a token amount).
 // MONTHLY and YEARLY are fixed periods of 30 and 365 days, because the proxy takes one period in seconds.
 // The state before the permit signature is called `pending`. The permit deadline is the last due date plus
-// 10 years, so that other tenants moving the shared chain's time forward do not expire it.
+// 20 years, so that other tenants moving the shared chain's time forward (at most --max-clock-advance, 15 years at
+// the most) do not expire it.
 import { type Address, getAddress, isAddressEqual, maxUint128 } from 'viem'
 import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '../../chain/index.ts'
 import { feeUnits, toBaseUnits } from '../../contract/amounts.ts'
@@ -19,7 +20,7 @@ import { payoutState } from './state.ts'
 type Ctx = Uses<PayServiceNames | 'relayers'>
 
 /** Grace after the last due date before the signed permit expires (see the note above). */
-const DEADLINE_GRACE_SECONDS = 10 * 365 * 86_400
+const DEADLINE_GRACE_SECONDS = 20 * 365 * 86_400
 
 /** `POST /v2/payouts` without recurrence: a request plus its payment calldata, as the pay endpoint builds it. */
 export async function createOneTimePayout(ctx: Ctx, body: PayoutBody) {

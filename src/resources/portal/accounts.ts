@@ -1,13 +1,20 @@
 // Portal accounts (FULL's /v1|v2/auth): register, login, logout with a `session_token` cookie.
 // Differences from the real service: accounts and sessions live in the sandbox's memory (one registry for every
-// tenant); sessions last a day of real time; the cookie is `SameSite=Lax` without `Secure`, so that it works on
-// http://localhost (same-site across ports).
+// tenant); sessions last a day of real time; the cookie is `SameSite=Strict` (same-site across ports of localhost
+// still sends it), `Secure` when the caller came over HTTPS (X-Forwarded-Proto), so that it works on http://localhost.
 import { randomBytes } from 'node:crypto'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { SESSION_COOKIE, sessionTokenOf } from '../../contract/portal-cookie.ts'
+import { clientAddress, overHttps } from '../../contract/security.ts'
 import type { Uses } from '../services.ts'
 import type { PlatformAccount } from './credentials.ts'
-import { AlreadyLoggedInError, EmailTakenError, InvalidCredentialsError } from './errors.ts'
+import {
+  AlreadyLoggedInError,
+  EmailTakenError,
+  InvalidCredentialsError,
+  PortalOffError,
+  SignupRateError,
+} from './errors.ts'
 import { DUMMY_CREDENTIALS, hashPassword, verifyPassword } from './password.ts'
 import type { CredentialsBody } from './schema.ts'
 
@@ -15,31 +22,46 @@ type Ctx = Uses<'portal' | 'ids' | 'now'>
 
 const SESSION_SECONDS = 86400
 
-/** The Set-Cookie header that opens a session. */
-function sessionCookie(token: string): string {
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_SECONDS}`
+/** The Set-Cookie header that opens a session (`Secure` over HTTPS). */
+function sessionCookie(token: string, request: NeutralRequest): string {
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_SECONDS}${overHttps(request) ? '; Secure' : ''}`
 }
 
 /** The Set-Cookie header that ends one. */
-export const CLEARED_SESSION_COOKIE = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`
+export function clearedSessionCookie(request: NeutralRequest): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${overHttps(request) ? '; Secure' : ''}`
+}
+
+/** 404 when the portal is off (strict mode without --portal). */
+export function requirePortal(ctx: Uses<'portal'>): void {
+  if (!ctx.portal.enabled) throw new PortalOffError()
+}
+
+/** 429 past the per-address limit of registrations and key creations (counts this one). */
+export function admitSignup(ctx: Uses<'portal' | 'now'>, request: NeutralRequest): void {
+  if (!ctx.portal.admitSignup(clientAddress(request), ctx.now().getTime()))
+    throw new SignupRateError(ctx.portal.signupsPerMinute)
+}
 
 function refuseLoggedIn(ctx: Ctx, request: NeutralRequest): void {
   const token = sessionTokenOf(request.headers.cookie)
   if (token && ctx.portal.platformOfSession(token, ctx.now().getTime())) throw new AlreadyLoggedInError()
 }
 
-function openSession(ctx: Ctx, platform: PlatformAccount): string {
+function openSession(ctx: Ctx, platform: PlatformAccount, request: NeutralRequest): string {
   const token = randomBytes(32).toString('hex')
   ctx.portal.sessions.set(token, {
     platformId: platform.id,
     expiresAt: ctx.now().getTime() + SESSION_SECONDS * 1000,
   })
-  return sessionCookie(token)
+  return sessionCookie(token, request)
 }
 
 /** `POST /auth/register`: a new platform, logged in at once. Answers the account and its Set-Cookie. */
 export async function register(ctx: Ctx, request: NeutralRequest, body: CredentialsBody) {
+  requirePortal(ctx)
   refuseLoggedIn(ctx, request)
+  admitSignup(ctx, request)
   const portal = ctx.portal
   const email = body.email.toLowerCase()
   if (portal.platformsByEmail.has(email)) throw new EmailTakenError()
@@ -59,17 +81,18 @@ export async function register(ctx: Ctx, request: NeutralRequest, body: Credenti
   portal.platformsByEmail.set(email, platform)
   portal.platformsById.set(platform.id, platform)
   portal.refuse(platform.tenant)
-  return { platform, cookie: openSession(ctx, platform) }
+  return { platform, cookie: openSession(ctx, platform, request) }
 }
 
 /** `POST /auth/login`: checks the password (scrypt, constant-time) and opens a session. */
 export async function login(ctx: Ctx, request: NeutralRequest, body: CredentialsBody) {
+  requirePortal(ctx)
   refuseLoggedIn(ctx, request)
   const platform = ctx.portal.platformsByEmail.get(body.email.toLowerCase())
   const stored = platform ? { salt: platform.passwordSalt, hash: platform.passwordHash } : DUMMY_CREDENTIALS
   const valid = await verifyPassword(body.password, stored.salt, stored.hash)
   if (!platform || !valid) throw new InvalidCredentialsError()
-  return { platform, cookie: openSession(ctx, platform) }
+  return { platform, cookie: openSession(ctx, platform, request) }
 }
 
 /** `POST /auth/logout`: ends the caller's session (the cookie that authenticated the call). */

@@ -27,8 +27,20 @@ export interface PortalKey {
   createdAt: string
 }
 
+/** Options of the portal (from the sandbox's options). */
+export interface PortalOptions {
+  /** false in strict mode without --portal: no registration, login or key, and issued keys do not pass */
+  enabled?: boolean
+  /** registrations and key creations one client address may make per minute (default 10) */
+  signupsPerMinute?: number
+}
+
 /** Sandbox-wide portal state, with the indexes authentication needs. */
 export class PortalCredentials implements PortalCredentialLookup {
+  readonly enabled: boolean
+  readonly signupsPerMinute: number
+  /** client address -> the start of its current minute and the accounts and keys it created in it */
+  readonly #signups = new Map<string, { since: number; count: number }>()
   /** lower-case email -> account */
   readonly platformsByEmail = new Map<string, PlatformAccount>()
   readonly platformsById = new Map<string, PlatformAccount>()
@@ -39,10 +51,31 @@ export class PortalCredentials implements PortalCredentialLookup {
   /** values that must never pass as x-api-key: deleted portal keys and platform tenants */
   readonly #refused = new Set<string>()
 
-  /** Issued keys answer by their state; refused values 401; everything else is `unknown` (any key is a tenant). */
+  constructor(options: PortalOptions = {}) {
+    this.enabled = options.enabled ?? true
+    this.signupsPerMinute = options.signupsPerMinute ?? 10
+  }
+
+  /** Counts one creation (account or key) from a client address; false past the limit of the current minute. */
+  admitSignup(address: string, now: number): boolean {
+    let window = this.#signups.get(address)
+    if (!window || now - window.since >= 60_000) {
+      // forget addresses whose minute is over, so the map stays as small as the traffic of one minute
+      for (const [a, w] of this.#signups) if (now - w.since >= 60_000) this.#signups.delete(a)
+      window = { since: now, count: 0 }
+      this.#signups.set(address, window)
+    }
+    window.count++
+    return window.count <= this.signupsPerMinute
+  }
+
+  /**
+   * Issued keys answer by their state (with the portal off, they are nobody's: strict mode refuses them); refused values
+   * 401; everything else is `unknown` (any key is a tenant).
+   */
   standing(key: string): KeyStanding {
     const issued = this.keys.get(key)
-    if (issued) return issued.isActive ? 'active' : 'refused'
+    if (issued && this.enabled) return issued.isActive ? 'active' : 'refused'
     return this.#refused.has(key) ? 'refused' : 'unknown'
   }
 
@@ -53,6 +86,7 @@ export class PortalCredentials implements PortalCredentialLookup {
 
   /** The platform of a live session token; expired tokens are dropped. */
   platformOfSession(token: string, now: number): PlatformAccount | undefined {
+    if (!this.enabled) return undefined
     const session = this.sessions.get(token)
     if (!session) return undefined
     if (now >= session.expiresAt) {

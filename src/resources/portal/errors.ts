@@ -1,4 +1,20 @@
-import { BadRequestError, NotFoundError } from '../../contract/sandbox-error.ts'
+import { BadRequestError, NotFoundError, SandboxError } from '../../contract/sandbox-error.ts'
+
+/** 404: in strict mode (--api-keys) the portal is off unless --portal turns it on. */
+export class PortalOffError extends NotFoundError {
+  override name = 'PortalOffError'
+  constructor() {
+    super('The portal is off in strict mode (--api-keys): start the sandbox with --portal to use it')
+  }
+}
+
+/** 429: registrations and key creations are limited per client address. */
+export class SignupRateError extends SandboxError {
+  override name = 'SignupRateError'
+  constructor(perMinute: number) {
+    super(429, `Too many accounts or keys created from this address: at most ${perMinute} a minute`)
+  }
+}
 
 /** 400: register and login refuse a caller that already has a live session (as the documents say). */
 export class AlreadyLoggedInError extends BadRequestError {

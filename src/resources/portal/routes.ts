@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { routesUsing } from '../../contract/route.ts'
 import { zod3Invalid } from '../../contract/zod3-issues.ts'
 import type { Services } from '../services.ts'
-import { CLEARED_SESSION_COOKIE, login, logout, register } from './accounts.ts'
+import { admitSignup, clearedSessionCookie, login, logout, register } from './accounts.ts'
 import { createKey, deleteKey, keyView, listKeys, toggleKey } from './keys.ts'
 import { ApiKeyView, CreateKeyBody, CredentialsBody, PlatformProfile } from './schema.ts'
 
@@ -64,7 +64,11 @@ export const portalRoutes = [
       responses: { 200: z.object({ success: z.literal(true) }) },
       handler(ctx, { request }) {
         logout(ctx, request)
-        return { status: 200, headers: { 'set-cookie': CLEARED_SESSION_COOKIE }, body: { success: true } }
+        return {
+          status: 200,
+          headers: { 'set-cookie': clearedSessionCookie(request) },
+          body: { success: true },
+        }
       },
     }),
     defineRoute({
@@ -77,7 +81,10 @@ export const portalRoutes = [
       body: CreateKeyBody,
       onInvalid: zod3Invalid,
       responses: { 201: z.object({ key: z.string() }) },
-      handler: (ctx, { body }) => ({ status: 201, body: { key: createKey(ctx, body).key } }),
+      handler(ctx, { body, request }) {
+        admitSignup(ctx, request)
+        return { status: 201, body: { key: createKey(ctx, body).key } }
+      },
     }),
     defineRoute({
       method: 'GET',

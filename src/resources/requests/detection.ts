@@ -70,8 +70,12 @@ function toPayment(
   const creditedWad = unitsToWad(credited, invoice.decimals)
   const paidWad = unitsToWad(t.amount, paid.decimals)
   const usd = shared.conversion.usdValue(world, invoice.id, credited, invoice.decimals)
+  // the chains follow the furthest key's clock: a block far ahead of this key's clock was dated by another key's
+  // time travel, so the payment is dated on this key's own clock
+  const now = world.clock.now()
+  const at = t.timestamp.getTime() - now.getTime() > 3_600_000 ? now : t.timestamp
   return {
-    id: shared.ids.ulid(t.timestamp.getTime()),
+    id: shared.ids.ulid(at.getTime()),
     key: `${t.chainId}:${t.txHash}:${t.logIndex}`,
     type: t.conversion
       ? 'conversion'
@@ -93,7 +97,7 @@ function toPayment(
     chainId: t.chainId,
     network: t.network,
     proxy: t.proxy,
-    timestamp: t.timestamp.toISOString(),
+    timestamp: at.toISOString(),
     from: t.from,
     to: t.to,
     conversionRate: t.conversion && paidWad > 0n ? formatWad(divWad(creditedWad, paidWad), 12) : null,

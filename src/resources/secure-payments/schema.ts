@@ -1,6 +1,7 @@
 // Shapes of /v2/secure-payments (V2 0.13.0): bodies as the document declares them, the stored link, the fee plan.
 import { z } from 'zod'
 import { Address, Percentage, PositiveAmount } from '../../contract/primitives.ts'
+import { linkUrlProblem } from '../../contract/security.ts'
 import { SignedData } from '../payment-intents/index.ts'
 
 const RedirectLabel = z
@@ -35,6 +36,18 @@ const feeRefine = (body: { feePercentage?: string; feeAddress?: string }, ctx: z
     })
 }
 
+/**
+ * Where the page sends the payer after payment: an absolute http or https URL (no `javascript:`, `data:`, credentials),
+ * refused at creation with 400 naming the field (the message is class-validator's `IsUrl`, the service's validator).
+ */
+const RedirectUrl = z
+  .string()
+  .max(2048)
+  .superRefine((value, issue) => {
+    const problem = linkUrlProblem(value)
+    if (problem) issue.addIssue({ code: 'custom', message: `redirectUrl must be a URL address (${problem})` })
+  })
+
 /** Body of `POST /v2/secure-payments`. */
 export const CreateSecurePaymentBody = z
   .object({
@@ -43,7 +56,7 @@ export const CreateSecurePaymentBody = z
     feeAddress: Address.optional(),
     reference: z.string().min(1).max(255).optional(),
     payerIdentifier: z.string().min(1).max(255).optional(),
-    redirectUrl: z.string().optional(),
+    redirectUrl: RedirectUrl.optional(),
     redirectLabel: RedirectLabel.optional(),
     accessPolicy: AccessPolicy.optional(),
   })
@@ -62,7 +75,7 @@ export const PayoutSecurePaymentBody = z
     recipientIdentifier: z.string().min(1).max(255).optional(),
     feePercentage: Percentage.optional(),
     feeAddress: Address.optional(),
-    redirectUrl: z.string().optional(),
+    redirectUrl: RedirectUrl.optional(),
     redirectLabel: RedirectLabel.optional(),
     accessPolicy: AccessPolicy.optional(),
   })
@@ -72,7 +85,7 @@ export type PayoutSecurePaymentBody = z.infer<typeof PayoutSecurePaymentBody>
 /** Body of `POST /v2/secure-payments/batch-payouts`. */
 export const BatchPayoutLinkBody = z.object({
   tokens: z.array(z.string().min(1)).min(2),
-  redirectUrl: z.string().optional(),
+  redirectUrl: RedirectUrl.optional(),
   redirectLabel: RedirectLabel.optional(),
 })
 

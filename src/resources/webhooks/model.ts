@@ -1,7 +1,7 @@
 // Differences from the real service: webhooks are managed with the tenant's x-api-key (the service uses a
 // dashboard session cookie, or x-client-id on its Auth API) and belong to the key, serving all its scenario
 // worlds. http:// URLs are accepted so local receivers work. Test sends carry placeholder ids.
-import { IssueListError, type ServiceIssue } from '../../contract/sandbox-error.ts'
+import { BadRequestError, IssueListError, type ServiceIssue } from '../../contract/sandbox-error.ts'
 import type { Uses } from '../services.ts'
 import { NoActiveWebhooksError, WebhookExistsError, WebhookNotFoundError } from './errors.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookRecord } from './schema.ts'
@@ -92,10 +92,30 @@ export function parseTestEventType(body: unknown): WebhookEventType {
   return eventType as WebhookEventType
 }
 
-/** POST /v2/webhook: registers a URL for the caller's key; 400 when the key has it already. */
-export function createWebhook(ctx: Ctx, url: string): WebhookRecord {
+/**
+ * POST /v2/webhook: registers a URL for the caller's key; 400 when the key has it already, has --max-webhooks of them,
+ * or when the operator does not allow the destination (--webhook-hosts; refused here so that the delivery log never
+ * tells what answers inside the network).
+ */
+export async function createWebhook(ctx: Ctx, url: string): Promise<WebhookRecord> {
   const { registry } = ctx.webhooks
   const tenant = ctx.tenant!
+  if (registry.list(tenant).some((w) => w.url === url)) throw new WebhookExistsError()
+  if (registry.list(tenant).length >= ctx.webhooks.maxPerKey)
+    throw new BadRequestError(
+      `A key may register at most ${ctx.webhooks.maxPerKey} webhooks (--max-webhooks): delete one first`,
+    )
+  const problem = await ctx.webhooks.destinationProblem(url)
+  if (problem)
+    throw new IssueListError([
+      {
+        validation: 'url',
+        code: 'invalid_string',
+        message: `Invalid url: destination not allowed: ${problem}`,
+        path: ['url'],
+      },
+    ])
+  // the check awaited: the same URL may have been registered meanwhile
   if (registry.list(tenant).some((w) => w.url === url)) throw new WebhookExistsError()
   return registry.add(tenant, url, ctx.world.clock.now())
 }

@@ -7,4 +7,8 @@ export interface WebhookPort {
   hasTargets(tenant: string): boolean
   /** sends `payload` to every active target of the key; answers one delivery id per target */
   sendTest(tenant: string, scenario: string, payload: Record<string, unknown>): { id: string }[]
+  /** why webhooks may not go to `url` (the operator's --webhook-hosts, checked on the resolved addresses), or null */
+  destinationProblem(url: string): Promise<string | null>
+  /** webhooks one key may register (--max-webhooks) */
+  readonly maxPerKey: number
 }

@@ -29,8 +29,8 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
     statuses: [201],
     body: z.unknown(),
     responses: { 201: CreateWebhookResponse },
-    handler(ctx, { body }) {
-      const record = createWebhook(ctx, parseWebhookUrl(body))
+    async handler(ctx, { body }) {
+      const record = await createWebhook(ctx, parseWebhookUrl(body))
       return { status: 201, body: { id: record.id, secret: record.secret } }
     },
   }),

@@ -19,6 +19,13 @@ export function useKey(key: string): void {
   apiKey = key
 }
 
+let adminKey = ''
+
+/** Sets the admin key (--admin-key) the key list is asked with. */
+export function useAdminKey(key: string): void {
+  adminKey = key
+}
+
 /** The current key. */
 export function currentKey(): string {
   return apiKey
@@ -30,6 +37,8 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
     method,
     headers: {
       ...(apiKey ? { 'x-api-key': apiKey } : {}),
+      // only the key list reads it
+      ...(adminKey && path === '/__sandbox/keys' ? { 'x-sandbox-admin-key': adminKey } : {}),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),

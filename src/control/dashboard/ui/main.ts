@@ -1,7 +1,7 @@
 // The dashboard's shell: the key (typed in or picked from the keys the sandbox has seen; remembered in this
 // tab), the sections as hash routes, messages, and the live stream that reloads what is shown when the key's
 // journal moves (an API call, an event, a delivery attempt from anywhere).
-import { ApiError, call, currentKey, openStream, useKey } from './api.ts'
+import { ApiError, call, currentKey, openStream, useAdminKey, useKey } from './api.ts'
 import { chainView } from './chain-view.ts'
 import { commerceView } from './commerce-view.ts'
 import {
@@ -41,6 +41,14 @@ const keyInput = h('input', {
   placeholder: 'any key, e.g. my-key',
 })
 const seenSelect = h('select', { 'aria-label': 'Keys the sandbox has seen' })
+/** shown when keys are not listed but an --admin-key exists: with it, the list of every key */
+const adminInput = h('input', {
+  type: 'password',
+  'aria-label': 'Admin key',
+  placeholder: 'admin key',
+  autocomplete: 'off',
+  hidden: true,
+})
 // neutral until a key is chosen: nothing is offline before there is something to follow
 const liveBadge = h('span', { class: 'live idle', role: 'status', 'aria-live': 'polite' }, 'no key yet')
 const message = h('div', { class: 'message', role: 'status', 'aria-live': 'polite' })
@@ -217,16 +225,23 @@ function chooseKey(key: string): void {
 }
 
 async function loadKeys(): Promise<void> {
-  const { strict, keys } = await call<{ strict: boolean; keys: { key: string; requests: number }[] }>(
-    'GET',
-    '/__sandbox/keys',
-  )
-  seenSelect.hidden = strict || keys.length === 0
+  const { strict, listed, admin, keys } = await call<{
+    strict: boolean
+    listed: boolean
+    admin: boolean
+    keys: { key: string; requests: number }[]
+  }>('GET', '/__sandbox/keys')
+  adminInput.hidden = listed || !admin
+  seenSelect.hidden = !listed || keys.length === 0
   seenSelect.replaceChildren(
     h(
       'option',
       { value: '' },
-      strict ? 'strict mode' : `${keys.length} seen key${keys.length === 1 ? '' : 's'}`,
+      listed
+        ? `${keys.length} seen key${keys.length === 1 ? '' : 's'}`
+        : strict
+          ? 'strict mode'
+          : 'keys not listed',
     ),
     ...keys.map((k) =>
       h('option', { value: k.key }, `${k.key} (${k.requests} ${counted(k.requests, 'requests')})`),
@@ -248,9 +263,16 @@ function start(): void {
     },
     field('API key', keyInput, 'api-key'),
     seenSelect,
+    adminInput,
     h('button', { type: 'submit' }, 'Open'),
   )
   seenSelect.addEventListener('change', () => seenSelect.value && chooseKey(seenSelect.value))
+  adminInput.addEventListener('change', () => {
+    useAdminKey(adminInput.value.trim())
+    sessionStorage.setItem('request-sandbox-admin-key', adminInput.value.trim())
+    void loadKeys()
+  })
+  useAdminKey(sessionStorage.getItem('request-sandbox-admin-key') ?? '')
   const header = h(
     'header',
     { class: 'top' },

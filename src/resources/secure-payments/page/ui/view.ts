@@ -266,7 +266,8 @@ export function confirmed(d: Display, hash: string | null) {
       hash ? h('dt', {}, 'Transaction') : null,
       hash ? h('dd', { class: 'mono', 'data-testid': 'tx', title: hash }, short(hash)) : null,
     ),
-    d.redirectUrl
+    // only http(s) links, whatever a link kept from before the check was created with
+    d.redirectUrl && /^https?:\/\//i.test(d.redirectUrl)
       ? h('a', { class: 'button primary', href: d.redirectUrl }, d.redirectLabel ?? 'Continue')
       : null,
   )
