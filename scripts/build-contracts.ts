@@ -32,6 +32,7 @@ export const OWN_CONTRACTS: Readonly<Record<string, string>> = {
   SandboxToken: 'SandboxToken.sol',
   RecurringPaymentProxy: 'RecurringPaymentProxy.sol',
   SandboxPermit2: 'SandboxPermit2.sol',
+  SandboxTetherToken: 'SandboxTetherToken.sol',
 }
 
 /** solc settings of our own contracts (changing them changes the committed bytecode). */

@@ -5,6 +5,7 @@ import { docsRoutes } from './control/docs/routes.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
+import { tronRoutes } from './control/tron-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
@@ -51,6 +52,7 @@ export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
   ...payeeDestinationRoutes,
   ...portalRoutes,
   ...journeyRoutes,
+  ...tronRoutes,
   // last: the dashboard's page and files are never tested by an API call
   ...dashboardRoutes,
   ...docsRoutes(() => routes),
