@@ -92,3 +92,26 @@ export function toEvmAddress(address: string): `0x${string}` {
   if (/^41[0-9a-fA-F]{40}$/.test(hex)) return `0x${hex.slice(2).toLowerCase()}`
   throw new Error(`invalid address ${JSON.stringify(address)}`)
 }
+
+/** The network id of Tron in the token list. */
+export const TRON_NETWORK = 'tron'
+
+/**
+ * An address as `network` writes it: `T…` on Tron (an EVM `0x…` is converted: same 20 bytes), EVM-checksummed
+ * elsewhere; null when the form does not fit the network (a `T…` address on an EVM network).
+ */
+export function addressOnNetwork(
+  address: string,
+  network: string,
+  checksum: (a: string) => string,
+): string | null {
+  if (network === TRON_NETWORK) {
+    try {
+      return toTronAddress(address)
+    } catch {
+      return null
+    }
+  }
+  if (address.startsWith('T')) return null
+  return checksum(address)
+}

@@ -515,7 +515,14 @@ export function createTronNode(chain: TronChain): TronNode {
         ])
         record.evmHash = hash
         byEvmHash.set(hash.toLowerCase(), txid)
-        receipt = (await rpc<RawReceipt | null>('eth_getTransactionReceipt', [hash]))!
+        // automine answers once the block is sealed; a node that is slower gets a few polls
+        let found: RawReceipt | null = null
+        for (let i = 0; i < 200 && !found; i++) {
+          found = await rpc<RawReceipt | null>('eth_getTransactionReceipt', [hash])
+          if (!found) await new Promise((resolve) => setTimeout(resolve, 25))
+        }
+        if (!found) throw new Error(`no receipt for ${hash}`)
+        receipt = found
       } finally {
         await rpc('anvil_stopImpersonatingAccount', [owner]).catch(() => {})
       }
