@@ -97,21 +97,16 @@ export function toEvmAddress(address: string): `0x${string}` {
 export const TRON_NETWORK = 'tron'
 
 /**
- * An address as `network` writes it: `T…` on Tron (an EVM `0x…` is converted: same 20 bytes), EVM-checksummed
- * elsewhere; null when the form does not fit the network (a `T…` address on an EVM network).
+ * An address as `network` writes it: `T…` on Tron, EVM-checksummed elsewhere; null when the form does not fit the
+ * network (an EVM address on Tron, a `T…` address on an EVM network).
  */
 export function addressOnNetwork(
   address: string,
   network: string,
   checksum: (a: string) => string,
 ): string | null {
-  if (network === TRON_NETWORK) {
-    try {
-      return toTronAddress(address)
-    } catch {
-      return null
-    }
-  }
+  // Tron and EVM wallets are not interchangeable (the documents): a Tron network takes `T…` addresses only
+  if (network === TRON_NETWORK) return isTronAddress(address) ? address : null
   if (address.startsWith('T')) return null
   return checksum(address)
 }

@@ -274,6 +274,93 @@ describeTransports(
       expect(BigInt(await usdt.balanceOf(payee).call())).toBe(3_000_000n)
     })
 
+    it('pays a Tron secure payout link through /{token}/tron/broadcast: sponsored resources, $3.99 fee leg, link completed', async () => {
+      const apiKey = newApiKey()
+      const payer = tron.accounts[payerIndex]!
+      const recipient = freshTronAddress()
+      const hook = await call('POST', '/v2/webhook', apiKey, { url: receiver.url })
+      receiver.secret = hook.body.secret
+      const created = await call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient,
+        creatorWalletAddress: payer.address,
+        network: 'tron',
+        currency: 'USDT-tron',
+        amount: '250',
+        reference: 'INVOICE-2026-042',
+      })
+      expect(created.status).toBe(201)
+      const resourceFee = created.body.feePlan.fees.find((f: { type: string }) => f.type === 'tron_resource')
+      expect(resourceFee).toMatchObject({
+        fixedAmountUsd: '3.99',
+        calculatedAmountUsd: '3.99',
+        feeBearer: 'payer',
+      })
+      expect(created.body.feePlan.payerTotalAmountUsd).toBe('253.99')
+      const { token } = created.body
+      const pay = await call('GET', `/v2/secure-payments/${token}/pay?wallet=${payer.address}`, apiKey)
+      expect(pay.status).toBe(200)
+      expect(pay.body.metadata).toMatchObject({ transactionSponsorshipFeeUsd: '3.99', hasEnoughGas: true })
+      const legs = pay.body.feeBundle.fees.map((f: { feeType: string }) => f.feeType)
+      expect(legs).toEqual(['tron_resource'])
+      const tw = tronWebOf(payer.privateKey)
+      const trxBefore = await tw.trx.getBalance(payer.address)
+      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      const treasury = resourceFee.destinationRef.tronAddress as string
+      const treasuryBefore = BigInt(await usdt.balanceOf(treasury).call())
+      for (const step of pay.body.transactions) {
+        const built = await tw.transactionBuilder.triggerSmartContract(
+          step.to,
+          step.functionSelector,
+          { feeLimit: step.feeLimit, rawParameter: step.parameter },
+          [],
+          payer.address,
+        )
+        const signedTransaction = await tw.trx.sign(built.transaction)
+        const sent = await call('POST', `/v2/secure-payments/${token}/tron/broadcast`, apiKey, {
+          signedTransaction,
+        })
+        expect(sent.status, sent.text).toBe(200)
+        expect(sent.body).toMatchObject({ result: true, txid: built.transaction.txID })
+      }
+      await waitFor(async () => {
+        const res = await call('GET', `/v2/secure-payments/${token}`, apiKey)
+        return res.status === 409 || res.body?.status === 'completed' ? true : undefined
+      })
+      expect(BigInt(await usdt.balanceOf(recipient).call())).toBe(250_000_000n)
+      expect(BigInt(await usdt.balanceOf(treasury).call())).toBe(treasuryBefore + 3_990_000n)
+      // sponsored: the payer burnt no TRX
+      expect(await tw.trx.getBalance(payer.address)).toBe(trxBefore)
+      const delivered = await waitFor(() =>
+        receiver.received.find(
+          (r) => r.body?.event === 'payment.confirmed' && r.body.requestId === created.body.requestIds[0],
+        ),
+      )
+      expect(delivered.signatureValid).toBe(true)
+      // a transaction the link does not expect is refused before it reaches the chain
+      const other = await call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient,
+        creatorWalletAddress: payer.address,
+        network: 'tron',
+        currency: 'USDT-tron',
+        amount: '1',
+      })
+      const stranger = await tw.transactionBuilder.triggerSmartContract(
+        tron.tokens['USDT-tron']!,
+        'transfer(address,uint256)',
+        { feeLimit: 100_000_000 },
+        [
+          { type: 'address', value: recipient },
+          { type: 'uint256', value: 5 },
+        ],
+        payer.address,
+      )
+      const refused = await call('POST', `/v2/secure-payments/${other.body.token}/tron/broadcast`, apiKey, {
+        signedTransaction: await tw.trx.sign(stranger.transaction),
+      })
+      expect(refused.status).toBe(400)
+      expect(refused.body.message).toMatch(/does not match/)
+    })
+
     it('refuses T-addresses on EVM currencies, and Tron batches with the documented message', async () => {
       const apiKey = newApiKey()
       const onEvm = await call('POST', '/v2/request', apiKey, {
@@ -292,6 +379,13 @@ describeTransports(
         })),
         payer: tron.accounts[payerIndex]!.address,
       })
+      const link = await call('POST', '/v2/secure-payments', apiKey, {
+        requests: [1, 2].map(() => ({ payee: freshTronAddress(), currency: 'USDT-tron', amount: '1' })),
+      })
+      expect(link.status).toBe(400)
+      expect(link.body.message).toBe(
+        'Batch payments are not supported for TRON networks. Please submit individual payment requests.',
+      )
       expect(batch.status).toBe(400)
       expect(batch.body.message).toBe(
         'Batch payments are not supported for TRON networks. Please submit individual payment requests.',

@@ -362,7 +362,7 @@ export function createTronNode(chain: TronChain): TronNode {
     return { status: 200, body: { code, txid, message: hexText(message) } }
   }
 
-  async function broadcast(body: Json): Promise<TronReply> {
+  async function broadcast(body: Json, sponsored = false): Promise<TronReply> {
     const rawHex = body.raw_data_hex
     if (typeof rawHex !== 'string' || !isHex(rawHex) || !rawHex.length)
       return refusal('OTHER_ERROR', '', 'raw_data_hex is required')
@@ -443,9 +443,10 @@ export function createTronNode(chain: TronChain): TronNode {
       const size = bytes.length + 3 + 67 + 64
       const balance = await balanceSun(owner)
       const free = freeLeft(owner, nowMs)
-      const netFee = size <= free ? 0n : BigInt(size) * BANDWIDTH_PRICE_SUN
+      // a sponsored broadcast (the service's resource providers) burns none of the owner's TRX
+      const netFee = sponsored || size <= free ? 0n : BigInt(size) * BANDWIDTH_PRICE_SUN
       if (netFee > balance) return refusal('BANDWITH_ERROR', txid, 'Account resource insufficient error.')
-      if (netFee === 0n) {
+      if (netFee === 0n && !sponsored) {
         const entry = bandwidthUsed.get(owner)
         const used = entry && entry.day === day(nowMs) ? entry.used : 0
         bandwidthUsed.set(owner, { day: day(nowMs), used: used + size })
@@ -481,7 +482,7 @@ export function createTronNode(chain: TronChain): TronNode {
           return refusal('CONTRACT_VALIDATE_ERROR', txid, 'balance is not sufficient')
         spendable -= trig.callValue
         const feeLimit = BigInt(decoded.feeLimit || 0)
-        const energyLimit = (feeLimit < spendable ? feeLimit : spendable) / ENERGY_PRICE_SUN
+        const energyLimit = (sponsored || feeLimit < spendable ? feeLimit : spendable) / ENERGY_PRICE_SUN
         tx = {
           from: owner,
           to,
@@ -536,7 +537,7 @@ export function createTronNode(chain: TronChain): TronNode {
             record.result === 'REVERT' ? 'REVERT opcode executed' : 'Not enough energy',
           )
         }
-        record.energyFee = record.energyUsage * ENERGY_PRICE_SUN
+        record.energyFee = sponsored ? 0n : record.energyUsage * ENERGY_PRICE_SUN
       }
       const block = (await blockByNumber(BigInt(receipt.blockNumber)))!
       record.blockNumber = Number(BigInt(receipt.blockNumber))
@@ -754,7 +755,7 @@ export function createTronNode(chain: TronChain): TronNode {
     triggerconstantcontract: (b) => trigger(b, 'constant'),
     estimateenergy: (b) => trigger(b, 'estimate'),
     createtransaction: createTransfer,
-    broadcasttransaction: broadcast,
+    broadcasttransaction: (b) => broadcast(b),
     gettransactionbyid: (b) => txById(b, false),
     gettransactioninfobyid: (b) => txById(b, true),
     getcontract: getContract,
@@ -804,6 +805,7 @@ export function createTronNode(chain: TronChain): TronNode {
         return { status: 404, body: { Error: `${path} is not a solidity node method` } }
       return method(body, solidity)
     },
+    broadcast: (body, options) => broadcast(body, options?.sponsored === true),
     async txIdOf(evmHash) {
       await queue
       return byEvmHash.get(evmHash.toLowerCase()) ?? null

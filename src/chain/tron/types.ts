@@ -33,6 +33,8 @@ export interface TronAccountResources {
 export interface TronNode {
   /** one TronGrid call: `path` is `wallet/<method>` or `walletsolidity/<method>` */
   call(path: string, body: Json): Promise<TronReply>
+  /** wallet/broadcasttransaction; `sponsored`: energy and bandwidth are the service's (no TRX of the owner burnt) */
+  broadcast(signed: Json, options?: { sponsored?: boolean }): Promise<TronReply>
   /** the Tron transaction id of an EVM transaction the node executed (waits for broadcasts in progress) */
   txIdOf(evmHash: string): Promise<string | null>
   /** the sun burnt by a transaction the node executed (bandwidth + energy), by its EVM hash */

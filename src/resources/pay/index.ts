@@ -1,3 +1,4 @@
 // The public module of the pay resource: what other resources may use of it.
 export { approveTransaction, NO_FEE_ADDRESS } from './calldata.ts'
 export { buildPayment, type PayServiceNames } from './model.ts'
+export { TRON_FEE_LIMIT, tronStep } from './tron.ts'

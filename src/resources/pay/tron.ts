@@ -41,7 +41,8 @@ const PAYMENT_ENERGY = 60_000n
 const APPROVE = 'approve(address,uint256)'
 const PAY = 'transferFromWithReferenceAndFee(address,address,uint256,bytes,uint256,address)'
 
-function tronStep(contract: Address, functionSelector: string, data: `0x${string}`): TronTransaction {
+/** One Tron step of the API: the contract `T…`, the calldata and TronWeb's trigger arguments. */
+export function tronStep(contract: Address, functionSelector: string, data: `0x${string}`): TronTransaction {
   return {
     to: toTronAddress(contract),
     data,

@@ -59,7 +59,11 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
   // Tron requests take `T…` addresses (an EVM form is converted); EVM ones refuse them
   const onNetwork = (address: string, field: string) => {
     const value = addressOnNetwork(address, payment.network, checksum)
-    if (!value) throw new OneFieldError(field, 'Invalid Ethereum address')
+    if (!value)
+      throw new OneFieldError(
+        field,
+        payment.network === TRON_NETWORK ? 'Invalid TRON address (T…)' : 'Invalid Ethereum address',
+      )
     return value
   }
   if (payment.network === TRON_NETWORK) {

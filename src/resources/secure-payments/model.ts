@@ -136,6 +136,7 @@ export async function storeLink(
     hidePayeeAddress: options.accessPolicy?.hidePayeeAddress ?? false,
     clientId: ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null,
     feePlan: feePlanOf(ctx, {
+      network: first.network,
       amounts: requests.map((r) => ({ amount: r.amount, currency: r.paymentCurrency })),
       flow: options.flow,
       feePercentage: fee.feePercentage ?? null,
