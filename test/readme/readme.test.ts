@@ -61,6 +61,7 @@ const prints: [string, RegExp][] = [
   ["createHandlers(sandbox, { baseUrl: 'https://api.request.network' })", /^201 \{[\s\S]*requestId: '01/m],
   ["waitForDelivery('payment.confirmed')", /^delivered true$/m],
   ['verifyWebhook(signed(', /^\{ event: 'payment.confirmed', requestId: '01e2' \}\nnull$/m],
+  ["console.log('tron', status.status", /^tron paid 1000010000000$/m],
 ]
 
 let server: RunningServer
