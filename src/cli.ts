@@ -14,6 +14,7 @@ Options:
                       env SANDBOX_RPC_ADMIN). Without strict mode any API key may call them.
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
   --networks <a,b>    live networks, one anvil each (env SANDBOX_NETWORKS; default sepolia)
+                      (tron adds Tron: its full node for TronWeb is served at <url>/tron)
   --no-chain          run without a chain (no balance checks, no /rpc)
   --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
   --scenario <name>   scenario of keys that choose none (env SANDBOX_SCENARIO; default: default)

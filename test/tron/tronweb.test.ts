@@ -5,13 +5,7 @@ import { TronWeb } from 'tronweb'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toTronAddress } from '../../src/contract/tron-address.ts'
-import {
-  type ApiClient,
-  describeTransports,
-  newApiKey,
-  startTransports,
-  type Transports,
-} from '../support/clients.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
@@ -47,6 +41,25 @@ describe('the Tron full node under TronWeb', () => {
     expect(tron.contracts.ERC20FeeProxy).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/)
     expect(tron.accounts).toHaveLength(10)
     expect(TronWeb.address.fromPrivateKey(tron.accounts[0]!.privateKey)).toBe(tron.accounts[0]!.address)
+  })
+
+  it('GET /v2/currencies and the served OpenAPI show the Tron network', async () => {
+    const res = await fetch(`${t.server.url}/v2/currencies?network=tron`, {
+      headers: { 'x-api-key': newApiKey() },
+    })
+    expect(res.status).toBe(200)
+    const tokens = (await res.json()) as { id: string; address: string; type: string; chainId: number }[]
+    expect(tokens.map((c) => c.id).sort()).toEqual(['USDC-tron', 'USDT-tron'])
+    for (const c of tokens)
+      expect(c).toMatchObject({ type: 'TRC20', chainId: 728126428, address: expect.stringMatching(/^T/) })
+    const doc = await (await fetch(`${t.server.url}/openapi.json`)).json()
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/tron/wallet/{method}', '/tron/walletsolidity/{method}']),
+    )
+    expect(Object.keys(doc.paths['/v2/secure-payments/{token}/tron/broadcast'].post.responses)).toContain(
+      '200',
+    )
+    expect(JSON.stringify(doc)).toContain('"TRC20"')
   })
 
   it('reads TRX and resources, sends USDT with a signed broadcast, and reads the transaction back', async () => {
@@ -168,6 +181,9 @@ async function sendStep(
   return { txid: sent.txid as string, fee: info.fee as number }
 }
 
+/** A Tron step of /pay. */
+type TronStep = { to: string; functionSelector: string; parameter: string; feeLimit: number }
+
 /** A fresh Tron wallet (a payee nobody else pays). */
 const freshTronAddress = () => toTronAddress(privateKeyToAccount(generatePrivateKey()).address)
 
@@ -180,7 +196,7 @@ describeTransports(
       client().call(method, path, { apiKey, ...(body ? { body } : {}) })
 
     /** Pays the API's Tron steps with TronWeb from `payer`; answers the payment's txid and the TRX burnt. */
-    async function payWithTronWeb(payer: { address: string; privateKey: string }, transactions: any[]) {
+    async function payWithTronWeb(payer: { address: string; privateKey: string }, transactions: TronStep[]) {
       const tw = tronWebOf(payer.privateKey)
       let fees = 0
       let txid = ''

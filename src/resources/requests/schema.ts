@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import {
-  Address,
   AnyAddress,
   DateOrTimestamp,
   PaymentReference,

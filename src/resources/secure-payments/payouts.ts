@@ -94,7 +94,9 @@ export async function createMulticall(
   body: { childTokens: string[]; requestedExecutionKind?: MulticallRecord['executionKind'] | undefined },
 ) {
   if (body.requestedExecutionKind === 'tron_batch')
-    throw new SecurePaymentRequestError('tron_batch is not available: the sandbox runs no TRON chain')
+    throw new SecurePaymentRequestError(
+      'tron_batch is not available in the sandbox: pay Tron payout links one by one',
+    )
   if (new Set(body.childTokens).size !== body.childTokens.length)
     throw new SecurePaymentRequestError('childTokens must not repeat')
   const children = body.childTokens.map((t) => ownPendingPayout(ctx, t))

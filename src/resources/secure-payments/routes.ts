@@ -3,17 +3,9 @@ import { routesUsing } from '../../contract/route.ts'
 import type { SecureServices } from './context.ts'
 import { createSecurePayment } from './create.ts'
 import { displayData, lookupBody } from './display.ts'
-import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
 import { previewFeePlan } from './fee-plan.ts'
 import { recordIntent } from './intent.ts'
-import {
-  createdBody,
-  findLink,
-  linkForRequest,
-  payableLink,
-  recordableLink,
-  securePaymentUrl,
-} from './model.ts'
+import { createdBody, linkForRequest, payableLink, recordableLink, securePaymentUrl } from './model.ts'
 import { multicallCalldata, refreshStep, securePaymentCalldata } from './pay.ts'
 import {
   createBatchPayoutLink,

@@ -18,7 +18,7 @@ import {
   SecurePaymentUnavailableError,
 } from './errors.ts'
 import { TRON_RESOURCE_FEE_USD, TRON_RESOURCE_TREASURY } from './fee-plan.ts'
-import { checkPayer, findLink, linkRequests, linkStatus } from './model.ts'
+import { checkPayer, findLink, linkStatus } from './model.ts'
 import type { SecurePaymentRecord } from './schema.ts'
 
 /** What the pay builder answered for the link's Tron request (see pay/tron.ts). */
