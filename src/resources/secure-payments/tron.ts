@@ -4,11 +4,12 @@
 // and bandwidth: the payer needs no TRX; the $3.99 fee leg pays for it).
 
 import { encodeFunctionData } from 'viem'
+import { privateKeyToAccount, sign } from 'viem/accounts'
 import { decodeRawData, decodeTrigger, erc20Abi } from '../../chain/index.ts'
 import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
-import { tronStep } from '../pay/index.ts'
+import { TRON_FEE_LIMIT, tronStep } from '../pay/index.ts'
 import type { RequestRecord } from '../requests/index.ts'
 import type { SecureServices } from './context.ts'
 import {
@@ -201,4 +202,34 @@ export async function broadcastTronStep(
     throw new SecurePaymentRequestError(`TRON broadcast refused (${reply.code}): ${message}`)
   }
   return { result: true, txid: reply.txid!, code: 'SUCCESS', message: '' }
+}
+
+/**
+ * The page's test wallet on Tron: builds the step on the sandbox's node as the test wallet, signs its id
+ * server-side (the wallet is a funded default account) and hands it to the same checked, sponsored broadcast.
+ */
+export async function testWalletTronSend(
+  shared: SecureServices,
+  token: string,
+  step: { to: string; data: string },
+  privateKey: `0x${string}`,
+  calldata: (world: World, link: SecurePaymentRecord, wallet: string) => Promise<object>,
+) {
+  const chain = shared.chains.get('tron')
+  if (!chain?.tron)
+    throw new SecurePaymentRequestError('No TRON chain: start the sandbox with --networks …,tron')
+  const owner = privateKeyToAccount(privateKey).address
+  const built = (
+    await chain.tron.call('wallet/triggersmartcontract', {
+      owner_address: toTronAddress(owner),
+      contract_address: step.to,
+      data: step.data.replace(/^0x/, ''),
+      fee_limit: TRON_FEE_LIMIT,
+      visible: true,
+    })
+  ).body as { transaction?: Record<string, unknown> & { txID: string; raw_data_hex: string } }
+  if (!built.transaction)
+    throw new SecurePaymentRequestError('The test wallet could not build this TRON step')
+  const signature = await sign({ hash: `0x${built.transaction.txID}`, privateKey, to: 'hex' })
+  return broadcastTronStep(shared, token, { ...built.transaction, signature: [signature.slice(2)] }, calldata)
 }

@@ -25,7 +25,12 @@ export interface Display {
     payerTotalAmountUsd: string
     totalFeesUsd: string
     grossAmountUsd: string
-    fees: { label: string; calculatedAmountUsd: string; percentageBps: number }[]
+    fees: {
+      label: string
+      calculatedAmountUsd: string
+      percentageBps: number
+      fixedAmountUsd?: string | null
+    }[]
   }
 }
 export interface ChainInfo {
@@ -33,6 +38,9 @@ export interface ChainInfo {
   chainId: number
   live: boolean
   testWallet: string | null
+  /** a Tron link: paid with a TronLink-style wallet whose node is the sandbox's `fullNodePath` */
+  tron?: boolean
+  fullNodePath?: string
 }
 export interface PayAnswer {
   transactions?: ApiTransaction[]
@@ -140,7 +148,8 @@ export function summary(d: Display): HTMLElement {
       h('dt', {}, 'Amount'),
       h('dd', {}, `$${d.feePlan.grossAmountUsd}`),
       ...fees.flatMap((f) => [
-        h('dt', {}, `${f.label} (${f.percentageBps / 100}%)`),
+        // a fixed fee (Tron's resource fee) has no percentage to show
+        h('dt', {}, f.fixedAmountUsd ? f.label : `${f.label} (${f.percentageBps / 100}%)`),
         h('dd', { 'data-testid': 'fee' }, `$${f.calculatedAmountUsd}`),
       ]),
       fees.length === 0 ? h('dt', {}, 'Fees') : null,
@@ -163,8 +172,9 @@ export function steps(labels: string[], active: number, done: number): HTMLEleme
 export function transactionsOf(pay: PayAnswer): { label: string; tx: ApiTransaction; payment: boolean }[] {
   if (pay.transactions) {
     const index = pay.metadata?.paymentTransactionIndex ?? pay.transactions.length - 1
+    // a Tron link's resource-fee leg follows the payment
     return pay.transactions.map((tx, i) => ({
-      label: i === index ? 'Pay' : 'Approve',
+      label: i === index ? 'Pay' : i > index ? 'Resource fee' : 'Approve',
       tx,
       payment: i === index,
     }))
