@@ -135,6 +135,40 @@ describe('the Tron full node under TronWeb', () => {
     expect((await tw.trx.sendRawTransaction(tampered as never)).code).toBeTruthy()
   })
 
+  it('answers bad input as TronGrid does (200 with the refusal) or 4xx, never 500', async () => {
+    const post = (path: string, body: string) =>
+      fetch(`${tron.fullHost}/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+    const cases: [string, string, number][] = [
+      ['wallet/getaccount', '{"address":"not-an-address"}', 200],
+      ['wallet/triggersmartcontract', '{"owner_address":42,"contract_address":"T"}', 200],
+      ['wallet/triggersmartcontract', '[1,2]', 400],
+      ['wallet/broadcasttransaction', '{"raw_data_hex":"zz"}', 200],
+      [
+        'wallet/broadcasttransaction',
+        '{"raw_data_hex":"0a02ffff","signature":["00"],"raw_data":{"contract":5}}',
+        200,
+      ],
+      ['wallet/gettransactionbyid', '{"value":{"x":1}}', 200],
+      ['wallet/getblockbynum', '{"num":-1}', 200],
+      ['wallet/nosuchmethod', '{}', 404],
+      ['wallet/getnowblock', '{not json', 400],
+    ]
+    for (const [path, body, status] of cases) {
+      const res = await post(path, body)
+      expect(res.status, `${path} ${body}`).toBe(status)
+    }
+    const refused = await (await post('wallet/broadcasttransaction', '{"raw_data_hex":"zz"}')).json()
+    expect(refused.code).toBe('OTHER_ERROR')
+    const built = await (
+      await post('wallet/triggersmartcontract', '{"owner_address":42,"contract_address":"T"}')
+    ).json()
+    expect(Buffer.from(built.result.message, 'hex').toString()).toBe('Invalid ownerAddress')
+  })
+
   it('keeps USDT from approving over a non-zero allowance (approve 0 first)', async () => {
     const owner = tron.accounts[5]!
     const tw = tronWebOf(owner.privateKey)

@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto'
 import { type Hex, keccak256, recoverAddress, toHex } from 'viem'
 import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
+import { JsonRpcError } from '../json-rpc.ts'
 import {
   CONTRACT_TYPE,
   decodeRawData,
@@ -577,13 +578,12 @@ export function createTronNode(chain: TronChain): TronNode {
     }
   }
 
-  async function account(body: Json, solidity: boolean): Promise<TronReply> {
-    void solidity
+  async function account(body: Json): Promise<TronReply> {
     const evm = asAddress(body.address)
     if (!evm) return { status: 200, body: {} }
     const balance = await balanceSun(evm)
-    const known = balance > 0n || [...txs.values()].some((t) => t.transaction && t.contractAddress !== null)
-    if (!known) return { status: 200, body: {} }
+    // TronGrid answers {} for an account that does not exist on chain: here, one that holds no TRX
+    if (balance === 0n) return { status: 200, body: {} }
     const visible = body.visible === true
     return {
       status: 200,
@@ -738,7 +738,10 @@ export function createTronNode(chain: TronChain): TronNode {
     const key = body.id_or_num ?? body.num ?? body.value
     let b: RawBlock | null
     if (key === undefined || key === null || key === '') b = await latestBlock()
-    else if (typeof key === 'number' || (typeof key === 'string' && /^\d+$/.test(key)))
+    else if (
+      (typeof key === 'number' && Number.isSafeInteger(key) && key >= 0) ||
+      (typeof key === 'string' && /^\d{1,15}$/.test(key))
+    )
       b = await blockByNumber(BigInt(key))
     else if (typeof key === 'string' && /^[0-9a-fA-F]{64}$/.test(key)) {
       b = await blockByNumber(BigInt(`0x${key.slice(0, 16)}`))
@@ -803,7 +806,13 @@ export function createTronNode(chain: TronChain): TronNode {
         /^(triggersmartcontract|createtransaction|broadcasttransaction|estimateenergy)$/.test(match[2]!)
       )
         return { status: 404, body: { Error: `${path} is not a solidity node method` } }
-      return method(body, solidity)
+      try {
+        return await method(body, solidity)
+      } catch (error) {
+        // the node refused what the input made of a call (a value out of range...): the caller's input, a 400
+        if (error instanceof JsonRpcError) return { status: 400, body: { Error: error.message } }
+        throw error
+      }
     },
     broadcast: (body, options) => broadcast(body, options?.sponsored === true),
     async txIdOf(evmHash) {
