@@ -169,6 +169,19 @@ describe('the Tron full node under TronWeb', () => {
     expect(Buffer.from(built.result.message, 'hex').toString()).toBe('Invalid ownerAddress')
   })
 
+  it('mints USDT-tron to a T-address with the faucet, read back through TronWeb', async () => {
+    const holder = freshTronAddress()
+    const res = await fetch(`${t.server.url}/__sandbox/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': newApiKey() },
+      body: JSON.stringify({ address: holder, currency: 'USDT-tron', amount: '5' }),
+    })
+    expect(res.ok).toBe(true)
+    expect(await res.json()).toMatchObject({ address: holder, balance: '5' })
+    const usdt = await tronWebOf(tron.accounts[0]!.privateKey).contract().at(tron.tokens['USDT-tron']!)
+    expect(BigInt(await usdt.balanceOf(holder).call())).toBe(5_000_000n)
+  })
+
   it('keeps USDT from approving over a non-zero allowance (approve 0 first)', async () => {
     const owner = tron.accounts[5]!
     const tw = tronWebOf(owner.privateKey)
