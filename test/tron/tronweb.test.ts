@@ -182,6 +182,52 @@ describe('the Tron full node under TronWeb', () => {
     expect(BigInt(await usdt.balanceOf(holder).call())).toBe(5_000_000n)
   })
 
+  it('readiness means something: a wallet without TRX is told so, and its unsponsored call runs out of energy', async () => {
+    const key = generatePrivateKey()
+    const wallet = toTronAddress(privateKeyToAccount(key).address)
+    const apiKey = newApiKey()
+    const faucet = await fetch(`${t.server.url}/__sandbox/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ address: wallet, currency: 'USDT-tron', amount: '20' }),
+    })
+    expect(faucet.ok).toBe(true)
+    const headers = { 'content-type': 'application/json', 'x-api-key': apiKey }
+    const created = await (
+      await fetch(`${t.server.url}/v2/request`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          payee: freshTronAddress(),
+          amount: '10',
+          invoiceCurrency: 'USDT-tron',
+          paymentCurrency: 'USDT-tron',
+        }),
+      })
+    ).json()
+    const pay = await (
+      await fetch(`${t.server.url}/v2/request/${created.requestId}/pay?wallet=${wallet}`, { headers })
+    ).json()
+    expect(pay.metadata).toMatchObject({ hasEnoughBalance: true, hasEnoughGas: false, nativeBalance: '0' })
+    expect(pay.metadata.energyRequired).toBeGreaterThan(0)
+    expect(Number(pay.metadata.estimatedNetworkFee)).toBeGreaterThan(0)
+    // the free bandwidth carries the transaction, but no TRX pays its energy
+    const tw = tronWebOf(key.slice(2))
+    const step = pay.transactions[0]
+    const built = await tw.transactionBuilder.triggerSmartContract(
+      step.to,
+      step.functionSelector,
+      { feeLimit: step.feeLimit, rawParameter: step.parameter },
+      [],
+      wallet,
+    )
+    const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(built.transaction))
+    expect(sent.result).toBe(true)
+    const info = await tw.trx.getTransactionInfo(sent.txid)
+    expect(info.receipt.result).toBe('OUT_OF_ENERGY')
+    expect(info.receipt.net_usage).toBeGreaterThan(0)
+  })
+
   it('keeps USDT from approving over a non-zero allowance (approve 0 first)', async () => {
     const owner = tron.accounts[5]!
     const tw = tronWebOf(owner.privateKey)
