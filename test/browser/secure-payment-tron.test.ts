@@ -39,6 +39,7 @@ async function call(method: string, path: string, apiKey: string, body?: unknown
     headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
+  // biome-ignore lint/suspicious/noExplicitAny: answers of several shapes, read field by field
   return { status: res.status, body: (await res.json().catch(() => null)) as any }
 }
 

@@ -5,7 +5,7 @@
 
 import { z } from 'zod'
 import { type ApiTransaction, type LiveChain, sendApiTransactions, serialQueue } from '../../chain/index.ts'
-import { Address, AnyAddress } from '../../contract/primitives.ts'
+import { AnyAddress } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError } from '../../contract/sandbox-error.ts'
 import { toTronAddress } from '../../contract/tron-address.ts'
