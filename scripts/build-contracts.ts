@@ -33,6 +33,7 @@ export const OWN_CONTRACTS: Readonly<Record<string, string>> = {
   RecurringPaymentProxy: 'RecurringPaymentProxy.sol',
   SandboxPermit2: 'SandboxPermit2.sol',
   SandboxCommerceEscrow: 'SandboxCommerceEscrow.sol',
+  SandboxTetherToken: 'SandboxTetherToken.sol',
 }
 
 /** solc settings of our own contracts (changing them changes the committed bytecode). */

@@ -5,6 +5,7 @@ import { docsRoutes } from './control/docs/routes.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
+import { tronRoutes } from './control/tron-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { commercePaymentRoutes } from './resources/commerce-payments/routes.ts'
@@ -56,6 +57,7 @@ export const routes: readonly TableRoute<SandboxState>[] = [
   ...orchestratorRoutes,
   ...orchestratorPageRoutes,
   ...commercePaymentRoutes,
+  ...tronRoutes,
   // last: the dashboard's page and files are never tested by an API call
   ...dashboardRoutes,
   ...docsRoutes(() => routes),

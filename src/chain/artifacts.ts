@@ -4,6 +4,7 @@ import type { Abi, Hex } from 'viem'
 /** Names of the committed artifacts in src/chain/artifacts (built by `npm run build:contracts`). */
 export const ARTIFACT_NAMES = [
   'SandboxToken',
+  'SandboxTetherToken',
   'SandboxPermit2',
   'RecurringPaymentProxy',
   'SandboxCommerceEscrow',

@@ -18,7 +18,10 @@ import {
 
 export { type ProxyKind, pairLogs } from './payment-logs.ts'
 
+import { toTronAddress } from '../contract/tron-address.ts'
 import { rawRequest } from './install-contracts.ts'
+import { WEI_PER_SUN } from './tron/node.ts'
+import type { TronNode } from './tron/types.ts'
 import type { LiveChain } from './types.ts'
 
 /** One payment log, decoded, with what the sink needs to match and record it. */
@@ -62,7 +65,7 @@ export interface DetectorSink {
 
 /** Options of startDetector. */
 export interface DetectorOptions {
-  chain: Pick<LiveChain, 'network' | 'chainId' | 'rpcUrl' | 'publicClient'>
+  chain: Pick<LiveChain, 'network' | 'chainId' | 'rpcUrl' | 'publicClient' | 'tron'>
   /** lower-case address -> kind, read at each scan (contracts installed later are picked up) */
   proxies: () => ReadonlyMap<string, ProxyKind>
   sink: DetectorSink
@@ -219,6 +222,8 @@ export class PaymentDetector {
       if (!receipt || !block) continue
       detected.push(this.#decode(pair, receipt, block))
     }
+    const tron = this.#options.chain.tron
+    if (tron) for (const t of detected) await tronForm(tron, t)
     for (const t of detected) this.#checkpoints.set(t.blockNumber, t.blockHash)
     await this.#options.sink.apply(detected)
   }
@@ -257,6 +262,20 @@ export class PaymentDetector {
       gasFee: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? '0x0'),
     }
   }
+}
+
+/**
+ * A transfer on the Tron chain as Tron tooling names it: `T…` addresses, the Tron transaction id (when the sandbox's
+ * Tron node executed it) and the TRX it burnt as gas (in 18-decimal units, as the EVM chains' wei).
+ */
+async function tronForm(tron: TronNode, t: DetectedTransfer): Promise<void> {
+  const [txId, feeSun] = await Promise.all([tron.txIdOf(t.txHash), tron.feeOf(t.txHash)])
+  if (txId) t.txHash = txId as Hex
+  if (feeSun !== null) t.gasFee = feeSun * WEI_PER_SUN
+  t.to = toTronAddress(t.to) as Address
+  t.from = toTronAddress(t.from) as Address
+  t.feeAddress = toTronAddress(t.feeAddress) as Address
+  if (t.tokenAddress) t.tokenAddress = toTronAddress(t.tokenAddress) as Address
 }
 
 function isOutOfRange(error: unknown): boolean {

@@ -10,6 +10,7 @@ import {
   isAddressEqual,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { toEvmAddress } from '../contract/tron-address.ts'
 import { artifacts, type ContractArtifact } from './artifacts.ts'
 import type { ChainContracts, ChainCurrency, LiveChain, NetworkName } from './types.ts'
 
@@ -180,8 +181,9 @@ export function tokensOf(
 ): Map<string, ChainCurrency[]> {
   const groups = new Map<string, ChainCurrency[]>()
   for (const c of currencies) {
-    if (c.network !== network || c.type !== 'ERC20' || !c.address) continue
-    const key = c.address.toLowerCase()
+    if (c.network !== network || (c.type !== 'ERC20' && c.type !== 'TRC20') || !c.address) continue
+    // TRC-20 tokens are listed at their `T…` address: installed at the EVM address behind it
+    const key = toEvmAddress(c.address)
     groups.set(key, [...(groups.get(key) ?? []), c])
   }
   return groups
@@ -202,7 +204,10 @@ export async function installContracts(
   const tokens = [...tokensOf(options.network, options.currencies).values()].map(async (group) => {
     const head = group[0]!
     const args = [head.name, head.symbol, head.decimals, head.permit ?? '', ctx.roles.deployer.address]
-    const address = await installAt(ctx, artifacts.SandboxToken, args, getAddress(head.address!))
+    // Tether on Tron refuses to approve from a non-zero allowance (its own rule): SandboxTetherToken keeps it
+    const artifact =
+      head.type === 'TRC20' && head.symbol === 'USDT' ? artifacts.SandboxTetherToken : artifacts.SandboxToken
+    const address = await installAt(ctx, artifact, args, getAddress(toEvmAddress(head.address!)))
     return { address, decimals: head.decimals, ids: group.map((c) => c.id) }
   })
   const permit2 = installAt(ctx, artifacts.SandboxPermit2, [], PERMIT2_ADDRESS).then(

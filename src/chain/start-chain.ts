@@ -19,6 +19,7 @@ import { type ChainContext, installContracts, rawRequest } from './install-contr
 import { allowance, balanceOf, jsonRpc } from './json-rpc.ts'
 import { installRecurringProxy } from './recurring.ts'
 import { createSender } from './sender.ts'
+import { createTronNode } from './tron/node.ts'
 import type { ChainCurrency, LiveChain, NetworkName, SandboxAccount, StartChainOptions } from './types.ts'
 
 /** anvil's default mnemonic: its 10 accounts are the sandbox's user wallets. */
@@ -149,7 +150,7 @@ async function setUpChain(
   )
   await Promise.all(sent.map(async (hash) => deployer.confirm(await hash)))
 
-  return {
+  const live: StartedChain = {
     network,
     chainId,
     rpcUrl,
@@ -184,4 +185,7 @@ async function setUpChain(
       await anvil?.stop()
     },
   }
+  // the `tron` chain is also served as a Tron full node (TronGrid's HTTP API) by the sandbox
+  if (network === 'tron') live.tron = createTronNode(live)
+  return live
 }

@@ -1,8 +1,9 @@
 import type { Address, Hash, Hex, PublicClient, TestClient } from 'viem'
 import type { JsonRpcCall } from './json-rpc.ts'
+import type { TronNode } from './tron/types.ts'
 
 /** Networks the sandbox knows (ids as in Request Network's token list). */
-export type NetworkName = 'sepolia' | 'mainnet' | 'base' | 'arbitrum-one' | 'optimism' | 'matic'
+export type NetworkName = 'sepolia' | 'mainnet' | 'base' | 'arbitrum-one' | 'optimism' | 'matic' | 'tron'
 
 /** A key the sandbox or a user signs with. */
 export interface SandboxAccount {
@@ -63,4 +64,6 @@ export interface LiveChain {
   fund(token: Address | 'native', to: Address, amount: bigint): Promise<Hash | null>
   /** Stops the spawned anvil (by its pid); a no-op for a chain reached by rpcUrl. */
   stop(): Promise<void>
+  /** the TronGrid-style full node over this chain (network `tron` only): tron/node.ts */
+  tron?: TronNode
 }

@@ -1,10 +1,19 @@
 import { isAddress } from 'viem'
 import { z } from 'zod'
+import { isTronAddress } from './tron-address.ts'
 
 /** An EVM address, any casing (checksum not enforced, as the service accepts lower-case addresses). */
 export const Address = z
   .string()
   .refine((v) => isAddress(v, { strict: false }), { message: 'Invalid Ethereum address' })
+
+/**
+ * A wallet or token address where the documents allow both forms: EVM (`0x…`, any casing) or Tron (`T…`,
+ * base58check verified). Which one a network takes is checked where the network is known (`addressFor`).
+ */
+export const AnyAddress = z.string().refine((v) => isAddress(v, { strict: false }) || isTronAddress(v), {
+  message: 'Invalid address: expected an EVM (0x…) or Tron (T…) address',
+})
 
 /** `01` + 64 lower-case hex: a request id. */
 export const RequestId = z.string().regex(/^01[0-9a-f]{64}$/)

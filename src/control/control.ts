@@ -1,15 +1,19 @@
 // The control API as plain functions of the sandbox: the /__sandbox/* routes and the test harness both call
 // these, so a test that drives the sandbox in-process does exactly what an HTTP client of the control API does.
+
+import type { LiveChain } from '../chain/index.ts'
 import type { EventType, SandboxEvent } from '../contract/events.ts'
 import { BadRequestError, NotFoundError, SandboxError } from '../contract/sandbox-error.ts'
+import { toTronAddress, tronHex } from '../contract/tron-address.ts'
 import type { World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
-import type { HarnessChainInfo, HarnessDelivery, HarnessWebhook } from '../harness/types.ts'
+import type { HarnessChainInfo, HarnessDelivery, HarnessTronInfo, HarnessWebhook } from '../harness/types.ts'
 import { boundedAdvance } from './clock.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioEngine, ScenarioState } from './scenarios/engine.ts'
+import { TRON_PATH } from './tron-routes.ts'
 
 /** The control API of one sandbox, for one key at a time. */
 export interface SandboxControl {
@@ -127,6 +131,7 @@ export function createControl(shared: SandboxState): SandboxControl {
           anvilRpcUrl: c.rpcUrl,
           contracts: c.contracts,
           tokens: c.tokens,
+          ...(c.tron ? { tron: tronInfo(c, baseUrl) } : {}),
         })),
         roles: {
           deployer: chain.roles.deployer.address,
@@ -138,5 +143,21 @@ export function createControl(shared: SandboxState): SandboxControl {
     async emit(tenant, type, payload, scenario) {
       return shared.events.emit(await scenarios.world(tenant, scenario), type, payload)
     },
+  }
+}
+
+/** The Tron face of the `tron` chain for GET /__sandbox/chain. */
+function tronInfo(chain: LiveChain, baseUrl: string | undefined): HarnessTronInfo {
+  const tron = (record: Record<string, string>) =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, toTronAddress(v)]))
+  return {
+    fullHost: baseUrl ? `${baseUrl}${TRON_PATH}` : null,
+    contracts: tron(chain.contracts),
+    tokens: tron(chain.tokens),
+    accounts: chain.accounts.map((a) => ({
+      address: toTronAddress(a.address),
+      hexAddress: tronHex(a.address),
+      privateKey: a.privateKey.slice(2),
+    })),
   }
 }

@@ -4,14 +4,15 @@ import { getAddress } from 'viem'
 import { z } from 'zod'
 import { setNativeBalance } from '../chain/index.ts'
 import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
-import { Address } from '../contract/primitives.ts'
+import { AnyAddress } from '../contract/primitives.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
+import { toEvmAddress, toTronAddress } from '../contract/tron-address.ts'
 import type { ResourceServices } from '../resources/services.ts'
 
 /** Body of POST /__sandbox/faucet. */
 export const FaucetBody = z
   .object({
-    address: Address,
+    address: AnyAddress,
     /** a currency id of a live network: `FAU-sepolia`, `USDC-sepolia`, `ETH-sepolia-sepolia` */
     currency: z.string().min(1),
     amount: z
@@ -56,7 +57,8 @@ export async function faucet(
     throw new BadRequestError(`amount has more decimals than ${currency.id} supports (${currency.decimals})`)
   }
   const amount = toBaseUnits(body.amount, currency.decimals)
-  const address = getAddress(body.address)
+  // a `T…` address is the EVM address behind it (Tron tokens are minted to it); answered back in Tron form
+  const address = getAddress(toEvmAddress(body.address))
   let txHash: string | null = null
   try {
     if (currency.type === 'ETH') {
@@ -75,7 +77,7 @@ export async function faucet(
     address,
   )
   return {
-    address,
+    address: currency.network === 'tron' ? toTronAddress(address) : address,
     currency: currency.id,
     network: currency.network,
     amount: body.amount,

@@ -32,6 +32,18 @@ export interface HarnessChain {
   anvilRpcUrl: string
   contracts: Record<string, Address>
   tokens: Record<string, Address>
+  /** the `tron` chain only: what Tron tooling (TronWeb) needs */
+  tron?: HarnessTronInfo
+}
+
+/** The Tron face of the `tron` chain: TronWeb's `fullHost`, `T…` addresses, funded accounts with their keys. */
+export interface HarnessTronInfo {
+  /** the sandbox's TronGrid-style full node (give it to TronWeb as `fullHost`); null without a public URL */
+  fullHost: string | null
+  contracts: Record<string, string>
+  tokens: Record<string, string>
+  /** funded with TRX (the native balance) and every TRC-20; the keys are the EVM accounts' keys */
+  accounts: { address: string; hexAddress: string; privateKey: string }[]
 }
 
 /** GET /__sandbox/chain: the first live chain (its funded default accounts and the sandbox's roles) and all chains. */

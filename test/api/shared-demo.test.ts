@@ -162,6 +162,11 @@ describe('strict mode is strict', () => {
         'GET /__sandbox/chain',
         'POST /rpc',
         'POST /rpc/:network',
+        // the Tron full node TronWeb calls (public, as TronGrid; broadcasts need the signer's signature)
+        'GET /tron/wallet/:method',
+        'POST /tron/wallet/:method',
+        'GET /tron/walletsolidity/:method',
+        'POST /tron/walletsolidity/:method',
         // a secure payment by its token (and its page's calls), a journey's timeline: public in the service too
         'GET /v2/secure-payments/:token',
         'GET /v2/secure-payments/:token/pay',

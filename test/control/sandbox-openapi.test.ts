@@ -58,8 +58,8 @@ const securePaymentDifferences: [RegExp, string][] = [
   ],
   [/\{token\}(\/pay)?: status 423 missing$/, 'no link is ever locked'],
   [
-    /tron\/broadcast: status (200|403|502) missing$/,
-    'the sandbox runs no TRON chain: a broadcast answers 400',
+    /tron\/broadcast: status 502 missing$/,
+    'no CatFee relay: the sandbox broadcasts itself, a refused broadcast answers 400 with the reason',
   ],
 ]
 

@@ -66,6 +66,7 @@ const prints: [string, RegExp][] = [
   ['request.status, request.payments.length', /^paid 1$/m],
   ['done.status, done.requests.length', /^active\ncompleted 3 3$/m],
   ['verifyWebhook(signed(', /^\{ event: 'payment.confirmed', requestId: '01e2' \}\nnull$/m],
+  ["console.log('tron', status.status", /^tron paid 1000010000000$/m],
 ]
 
 let server: RunningServer

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { Address, Percentage, PositiveAmount } from '../../contract/primitives.ts'
+import { Address, AnyAddress, Percentage, PositiveAmount } from '../../contract/primitives.ts'
 
 /** One request to create and pay in the batch. */
 export const BatchRequestItem = z.object({
-  payee: Address,
+  payee: AnyAddress,
   amount: PositiveAmount,
   invoiceCurrency: z.string().min(1),
   paymentCurrency: z.string().min(1),
@@ -14,7 +14,7 @@ export const BatchPayoutBody = z
   .object({
     requests: z.array(BatchRequestItem).min(1).max(200).optional(),
     requestIds: z.array(z.string().min(1)).min(1).max(200).optional(),
-    payer: Address.optional(),
+    payer: AnyAddress.optional(),
     feePercentage: Percentage.optional(),
     feeAddress: Address.optional(),
   })

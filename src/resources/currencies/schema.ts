@@ -8,7 +8,7 @@ export const Currency = z.object({
   decimals: z.number().int(),
   address: z.string(),
   network: z.string(),
-  type: z.enum(['ERC20', 'ETH', 'ISO4217']),
+  type: z.enum(['ERC20', 'ETH', 'ISO4217', 'TRC20']),
   hash: z.string(),
   chainId: z.number().int(),
 })

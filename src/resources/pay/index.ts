@@ -2,3 +2,4 @@
 export { approveTransaction, NO_FEE_ADDRESS } from './calldata.ts'
 export { CHAIN_TO_NETWORK } from './crosschain-source.ts'
 export { buildPayment, type PayServiceNames } from './model.ts'
+export { TRON_FEE_LIMIT, tronStep } from './tron.ts'

@@ -7,6 +7,8 @@ import type { Address } from 'viem'
 import { currentGasPrice } from '../../chain/index.ts'
 import { feeUnits } from '../../contract/amounts.ts'
 import { checksum as getAddress } from '../../contract/checksum.ts'
+import { OneFieldError } from '../../contract/sandbox-error.ts'
+import { isTronAddress, TRON_NETWORK } from '../../contract/tron-address.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { CurrencyFixture } from '../currencies/index.ts'
 import type { RequestRecord } from '../requests/index.ts'
@@ -27,6 +29,7 @@ import { PaymentNotPossibleError } from './errors.ts'
 import { offrampChoice } from './offramp.ts'
 import type { PayOptions } from './pay-options.ts'
 import type { PayResponse, SameChainPayResponse } from './schema.ts'
+import { buildTronPayment } from './tron.ts'
 
 /** The services the pay builder uses: what a caller of `buildPayment` must hand it. */
 export type PayServiceNames =
@@ -72,6 +75,11 @@ export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOp
     return buildCrosschainPayment(ctx, record, query, source, (c) => amountToPay(ctx, record, query, c))
   }
   const currency = ctx.currencies.byId(record.paymentCurrency)!
+  if (record.network === TRON_NETWORK) return buildTronPayment(ctx, record, query, currency)
+  // `T…` addresses are accepted by the schemas for Tron requests only
+  for (const field of ['wallet', 'feeAddress'] as const)
+    if (query[field] && isTronAddress(query[field]))
+      throw new OneFieldError(field, 'Invalid Ethereum address')
   const offramp = offrampChoice(ctx, record, query, currency)
   if (offramp)
     await requestState(ctx.world).requests.update(record.requestId, (draft) => {

@@ -2,6 +2,7 @@ import { isAddress } from 'viem'
 import { z } from 'zod'
 import type { InvalidHandler } from '../../contract/route.ts'
 import { FieldListError } from '../../contract/sandbox-error.ts'
+import { isTronAddress } from '../../contract/tron-address.ts'
 
 const enumMessage = (values: readonly string[]) => (issue: { input?: unknown }) =>
   `Invalid enum value. Expected ${values.map((v) => `'${v}'`).join(' | ')}, received '${String(issue.input)}'`
@@ -12,9 +13,10 @@ const v1Chains = ['BASE', 'OPTIMISM', 'ETHEREUM', 'ARBITRUM'] as const
 const v2Tokens = ['USDC', 'USDT'] as const
 const v1Tokens = ['USDC', 'USDT', 'DAI'] as const
 
+// EVM or Tron (`T…`, for Tron requests): the message stays the service's for a bad EVM wallet
 const wallet = z
   .string()
-  .refine((v) => isAddress(v, { strict: false }), { message: 'Invalid Ethereum address' })
+  .refine((v) => isAddress(v, { strict: false }) || isTronAddress(v), { message: 'Invalid Ethereum address' })
 const amount = z.string().superRefine((v, ctx) => {
   if (!/^\d+(\.\d+)?$/.test(v)) ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number' })
   else if (!/[1-9]/.test(v)) ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' })
@@ -107,8 +109,40 @@ export const CrosschainPayResponse = z.object({
 })
 export type CrosschainPayResponse = z.infer<typeof CrosschainPayResponse>
 
+/**
+ * A Tron step: the contract (`T…`), the ABI calldata and what TronWeb's `triggerSmartContract` takes
+ * (`functionSelector`, `parameter` without the selector, `feeLimit` in sun); `value` 0 (TRC-20 steps carry no TRX).
+ */
+export const TronTransaction = z.object({
+  to: z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/),
+  data: z.string().regex(/^0x[0-9a-f]*$/),
+  value: z.literal(0),
+  functionSelector: z.string(),
+  parameter: z.string().regex(/^[0-9a-f]*$/),
+  feeLimit: z.number().int(),
+})
+export type TronTransaction = z.infer<typeof TronTransaction>
+
+/** 200 of the pay endpoints for a Tron request: Tron steps and the readiness of TRX, energy and bandwidth. */
+export const TronPayResponse = z.object({
+  transactions: z.array(TronTransaction).min(1),
+  metadata: SameChainPayResponse.shape.metadata.extend({
+    network: z.literal('tron'),
+    /** TRX of the wallet (null without a wallet) */
+    nativeBalance: z.string().nullable(),
+    /** TRX the steps burn: energy (100 sun each) and bandwidth beyond the free allowance (1,000 sun a byte) */
+    estimatedNetworkFee: z.string(),
+    energyRequired: z.number().int(),
+    bandwidthRequired: z.number().int(),
+    freeBandwidth: z.number().int().nullable(),
+    approvalFeeLimit: z.string().nullable(),
+    paymentFeeLimit: z.string(),
+  }),
+})
+export type TronPayResponse = z.infer<typeof TronPayResponse>
+
 /** 200 of the pay endpoints: either variant. */
-export const PayResponse = z.union([SameChainPayResponse, CrosschainPayResponse])
+export const PayResponse = z.union([SameChainPayResponse, CrosschainPayResponse, TronPayResponse])
 export type PayResponse = z.infer<typeof PayResponse>
 
 /** Query of the routes endpoints: `wallet` is checked by the model (400 `Invalid or missing wallet address`). */

@@ -60,7 +60,8 @@ function shape(ctx: Ctx, r: RequestRecord, p: DetectedPayment) {
         stage: 'sending' as const,
         provider: p.network,
         amount: p.gasFee,
-        currency: 'ETH',
+        // Tron burns TRX for energy and bandwidth (gasFee holds it in 18-decimal units, as wei on the EVM chains)
+        currency: p.network === 'tron' ? 'TRX' : 'ETH',
         network: p.network,
       },
       ...(BigInt(p.feeAmountRaw) > 0n

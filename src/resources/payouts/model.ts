@@ -9,6 +9,7 @@ import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '..
 import { feeUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
+import { isTronAddress } from '../../contract/tron-address.ts'
 import { approveTransaction, buildPayment, NO_FEE_ADDRESS, type PayServiceNames } from '../pay/index.ts'
 import { createRequest, requestState } from '../requests/index.ts'
 import type { Uses } from '../services.ts'
@@ -91,6 +92,14 @@ function recurringTarget(ctx: Ctx, body: PayoutBody) {
 /** `POST /v2/payouts` with recurrence: a pending payout, its SchedulePermit and the approval still missing. */
 export async function createRecurringPayout(ctx: Ctx, body: PayoutBody) {
   const recurrence = body.recurrence!
+  // the recurring proxy is an EVM contract of the sandbox: no TRON schedule (see ARCHITECTURE.md)
+  if (ctx.currencies.byId(body.paymentCurrency)?.network === 'tron' || isTronAddress(body.payee))
+    throw new OneFieldError(
+      'paymentCurrency',
+      'Recurring payouts are not available on TRON networks in the sandbox',
+    )
+  if (body.feeAddress && isTronAddress(body.feeAddress))
+    throw new OneFieldError('feeAddress', 'Invalid Ethereum address')
   const target = recurringTarget(ctx, body)
   const amount = target ? toBaseUnits(body.amount, target.currency.decimals) : 0n
   if (target && (amount === 0n || amount > maxUint128)) {

@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import { Address, DateOrTimestamp, Percentage, PositiveAmount } from '../../contract/primitives.ts'
+import {
+  Address,
+  AnyAddress,
+  DateOrTimestamp,
+  Percentage,
+  PositiveAmount,
+} from '../../contract/primitives.ts'
 import { CustomerInfo } from '../requests/index.ts'
 
 /** How often a recurring payout pays. */
@@ -23,15 +29,15 @@ export const PayoutRecurrence = z.object({
 /** Body of `POST /v2/payouts` (one-time without `recurrence`). Unknown keys are stripped. */
 export const PayoutBody = z
   .object({
-    payee: Address,
+    payee: AnyAddress,
     amount: PositiveAmount,
     invoiceCurrency: z.string().min(1),
     paymentCurrency: z.string().min(1),
     feePercentage: Percentage.optional(),
-    feeAddress: Address.optional(),
+    feeAddress: AnyAddress.optional(),
     recurrence: PayoutRecurrence.optional(),
-    payerWallet: Address.optional(),
-    payerAddress: Address.optional(),
+    payerWallet: AnyAddress.optional(),
+    payerAddress: AnyAddress.optional(),
     customerInfo: CustomerInfo.optional(),
     reference: z.string().min(1).max(255).optional(),
   })

@@ -34,7 +34,9 @@ export function paysRequest(shared: Shared, record: RequestRecord, t: DetectedTr
   const conversion = isConversion(record)
   switch (t.kind) {
     case 'erc20-fee':
-      return !conversion && paid.type === 'ERC20' && same(t.tokenAddress, paid.address)
+      return (
+        !conversion && (paid.type === 'ERC20' || paid.type === 'TRC20') && same(t.tokenAddress, paid.address)
+      )
     case 'eth-fee':
       return !conversion && paid.type === 'ETH'
     case 'erc20-conversion':

@@ -10,6 +10,7 @@ import { flatId } from '../../contract/flat-id.ts'
 import { keccakUtf8 } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
+import { addressOnNetwork, TRON_NETWORK } from '../../contract/tron-address.ts'
 import { destinationForClientId } from '../payee-destinations/index.ts'
 import type { Services, Uses } from '../services.ts'
 import { RequestNotFoundError } from './errors.ts'
@@ -55,7 +56,26 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
       throw new OneFieldError('recurrence.startDate', 'Start date cannot be in the past')
     }
   }
-  const payee = payeeInput ? checksum(payeeInput) : null
+  // Tron requests take `T…` addresses (an EVM form is converted); EVM ones refuse them
+  const onNetwork = (address: string, field: string) => {
+    const value = addressOnNetwork(address, payment.network, checksum)
+    if (!value)
+      throw new OneFieldError(
+        field,
+        payment.network === TRON_NETWORK ? 'Invalid TRON address (T…)' : 'Invalid Ethereum address',
+      )
+    return value
+  }
+  if (payment.network === TRON_NETWORK) {
+    if (cryptoToFiat)
+      throw new OneFieldError('isCryptoToFiatAvailable', 'Crypto-to-fiat is not available on TRON networks')
+    if (invoice.id !== payment.id)
+      throw new OneFieldError(
+        'invoiceCurrency',
+        `The sandbox pays TRON requests in their invoice currency: use ${payment.id} as invoiceCurrency`,
+      )
+  }
+  const payee = payeeInput ? onNetwork(payeeInput, 'payee') : null
   const paymentAddress = payee ?? ctx.offrampAddress
   const salt = ctx.ids.hex(8)
   const createdAt = world.clock.now().toISOString()
@@ -81,7 +101,7 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     network: payment.network,
     payee,
     paymentAddress,
-    payer: body.payer ? checksum(body.payer) : null,
+    payer: body.payer ? onNetwork(body.payer, 'payer') : null,
     recurrence: body.recurrence ?? null,
     isCryptoToFiatAvailable: cryptoToFiat,
     customerInfo: body.customerInfo ?? null,

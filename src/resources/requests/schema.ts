@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import {
-  Address,
+  AnyAddress,
   DateOrTimestamp,
   PaymentReference,
   PositiveAmount,
@@ -34,8 +34,8 @@ export const CreateRequestBody = z.object({
   amount: PositiveAmount,
   invoiceCurrency: z.string().min(1),
   paymentCurrency: z.string().min(1),
-  payee: Address.optional(),
-  payer: Address.optional(),
+  payee: AnyAddress.optional(),
+  payer: AnyAddress.optional(),
   recurrence: Recurrence.optional(),
   isCryptoToFiatAvailable: z.boolean().optional(),
   customerInfo: CustomerInfo.optional(),

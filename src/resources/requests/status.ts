@@ -108,7 +108,12 @@ function fees(shared: Shared, record: RequestRecord) {
           },
         ]
       : []),
-    { type: 'gas', provider: record.network, amount: formatWad(gas), currency: 'ETH' },
+    {
+      type: 'gas',
+      provider: record.network,
+      amount: formatWad(gas),
+      currency: record.network === 'tron' ? 'TRX' : 'ETH',
+    },
   ]
 }
 

@@ -16,7 +16,7 @@ import type { CreateSecurePaymentBody } from './schema.ts'
 
 interface LinkItem {
   destinationId: string | null
-  payee: `0x${string}`
+  payee: string
   currency: string
   network: string
   amount: string
@@ -63,7 +63,7 @@ function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]
       throw new SecurePaymentRequestError(`Currency ${item.currency} not found`)
     return {
       destinationId: null,
-      payee: item.payee as `0x${string}`,
+      payee: item.payee,
       currency: currency.id,
       network: currency.network,
       amount: item.amount,
@@ -94,6 +94,10 @@ export async function createSecurePayment(ctx: Ctx, body: CreateSecurePaymentBod
   const networks = new Set(items.map((i) => i.network))
   if (networks.size > 1)
     throw new SecurePaymentRequestError('All requests of a secure payment must be on the same network')
+  if (networks.has('tron') && items.length > 1)
+    throw new SecurePaymentRequestError(
+      'Batch payments are not supported for TRON networks. Please submit individual payment requests.',
+    )
   const grossAmounts = items.map((i) => ({ amount: i.amount, currency: i.currency }))
   const pricing = priceOrchestratorFees(ctx, 'get_paid', grossAmounts)
   const requests: RequestRecord[] = []

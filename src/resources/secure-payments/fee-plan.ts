@@ -4,13 +4,28 @@
 // amount). USD values come from the sandbox's rates (a stablecoin without a rate counts 1:1).
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { formatWadFixed, mulWad, toWad } from '../../contract/decimal.ts'
+import { keccakUtf8 } from '../../contract/keccak.ts'
+import { toTronAddress } from '../../contract/tron-address.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { Ctx } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'
 import type { FeePlan } from './schema.ts'
 
+/**
+ * DOCS (api-features/protocol-fees.mdx, 2026-08): Request Network covers a Tron payment's energy and bandwidth
+ * through resource providers and charges a fixed $3.99 for it, on top of the other fees. The sandbox collects it as
+ * a fee leg (a TRC-20 transfer in the payment currency, after the payment) to its own treasury address.
+ */
+export const TRON_RESOURCE_FEE_USD = '3.99'
+/** Where the sandbox's Tron resource fee goes (no one holds its key). */
+export const TRON_RESOURCE_TREASURY = toTronAddress(
+  `0x${keccakUtf8('request-sandbox:tron-resource-fee').slice(-40)}`,
+)
+
 /** What a fee plan is computed from. */
 export interface FeePlanInput {
+  /** the links' network: `tron` adds the fixed resource fee */
+  network?: string
   /** what the payee gets, per request (a batch mixes currencies: each is priced in USD on its own) */
   amounts: { amount: string; currency: string }[]
   flow: FeePlan['flow']
@@ -32,9 +47,11 @@ export function feePlanOf(ctx: Ctx, input: FeePlanInput): FeePlan {
   const bearer = input.defaultFeeBearer ?? 'payer'
   const fees: FeePlan['fees'] = []
   let totalFees = 0n
+  let platform = 0n
   if (input.feePercentage && input.feeAddress && Number(input.feePercentage) > 0) {
     // percentage with up to 18 decimals: gross × p / 100
     const fee = (gross * toBaseUnits(input.feePercentage, 18)) / (100n * 10n ** 18n)
+    platform = fee
     totalFees += fee
     fees.push({
       type: 'platform',
@@ -50,8 +67,28 @@ export function feePlanOf(ctx: Ctx, input: FeePlanInput): FeePlan {
       configSource: 'request',
     })
   }
-  let payerFees = bearer === 'payer' ? totalFees : 0n
-  let payeeFees = bearer === 'payee' ? totalFees : 0n
+  // the platform fee follows the bearer
+  let payerFees = bearer === 'payer' ? platform : 0n
+  let payeeFees = bearer === 'payee' ? platform : 0n
+  if (input.network === 'tron') {
+    // the resource fee is always the payer's
+    const fixed = toWad(TRON_RESOURCE_FEE_USD)
+    totalFees += fixed
+    payerFees += fixed
+    fees.push({
+      type: 'tron_resource',
+      label: 'Tron resource fee',
+      feeBearer: 'payer',
+      feeBearerSource: 'forced_fee_policy',
+      percentageBps: 0,
+      capUsd: null,
+      fixedAmountUsd: TRON_RESOURCE_FEE_USD,
+      calculatedAmountUsd: TRON_RESOURCE_FEE_USD,
+      destinationResolver: 'request_network_treasury',
+      destinationRef: { tronAddress: TRON_RESOURCE_TREASURY },
+      configSource: 'network_policy',
+    })
+  }
   if (input.orchestrator) {
     fees.push(...input.orchestrator.components)
     payerFees += input.orchestrator.payerUsd
@@ -89,6 +126,7 @@ export function previewFeePlan(
     throw new SecurePaymentRequestError(`Unsupported currency ${body.currency}`)
   const fee = effectiveFee(ctx, {}) // the fee creation would apply: the caller's client-ID fee, if any
   return feePlanOf(ctx, {
+    network: currency.network,
     amounts: [{ amount: body.amount, currency: currency.id }],
     flow: body.flow,
     feePercentage: fee.feePercentage ?? null,

@@ -152,6 +152,7 @@ export async function storeLink(
       })),
     ),
     feePlan: feePlanOf(ctx, {
+      network: first.network,
       amounts:
         orchestrator?.grossAmounts ??
         requests.map((r) => ({ amount: r.amount, currency: r.paymentCurrency })),

@@ -5,9 +5,10 @@
 
 import { z } from 'zod'
 import { type ApiTransaction, type LiveChain, sendApiTransactions, serialQueue } from '../../chain/index.ts'
-import { Address } from '../../contract/primitives.ts'
+import { AnyAddress } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError } from '../../contract/sandbox-error.ts'
+import { toTronAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
 import { reportScreening } from '../orchestrators/index.ts'
 import type { SecureServices } from './context.ts'
@@ -23,6 +24,7 @@ import { multicallCalldata, securePaymentCalldata } from './pay.ts'
 import { findMulticall, payableMulticall } from './payouts.ts'
 import { type SecurePaymentRecord, UserEventBody } from './schema.ts'
 import { securePaymentState } from './state.ts'
+import { testWalletTronSend } from './tron.ts'
 
 const defineRoute = routesUsing<SecureServices>()
 
@@ -75,7 +77,7 @@ function weiOf(value: ApiTransaction['value']): bigint | null {
 }
 
 const Transaction = z.object({
-  to: Address,
+  to: AnyAddress,
   data: z.string().regex(/^0x[0-9a-fA-F]*$/),
   value: z
     .union([z.object({ hex: z.string() }), z.string(), z.number()])
@@ -154,7 +156,13 @@ export const securePageRoutes = [
           chainId,
           live: chain !== undefined,
           rpcPath: '/rpc',
-          testWallet: chain ? chain.accounts[TEST_WALLET_INDEX]!.address : null,
+          // a Tron link: the wallet is a TronLink-style one (window.tronWeb), its node the sandbox's /tron
+          ...(link.network === 'tron' ? { tron: true, fullNodePath: '/tron' } : {}),
+          testWallet: chain
+            ? link.network === 'tron'
+              ? toTronAddress(chain.accounts[TEST_WALLET_INDEX]!.address)
+              : chain.accounts[TEST_WALLET_INDEX]!.address
+            : null,
         },
       }
     },
@@ -169,6 +177,20 @@ export const securePageRoutes = [
     params: z.object({ token: z.string().min(1) }),
     body: z.object({ transaction: Transaction }),
     async handler(ctx, { params, body }) {
+      const tronLink = findLink(ctx, params.token)?.link
+      if (tronLink?.network === 'tron') {
+        const chain = ctx.chains.get('tron')
+        if (!chain) throw new SecurePaymentRequestError('The sandbox does not run tron: no test wallet')
+        const sent = await testWalletTronSend(
+          ctx,
+          params.token,
+          body.transaction,
+          chain.accounts[TEST_WALLET_INDEX]!.privateKey,
+          (world, link, wallet) =>
+            securePaymentCalldata(ctx, world, link, { wallet: wallet as `0x${string}` }),
+        )
+        return { status: 201, body: { txHash: sent.txid, blockNumber: null } }
+      }
       const multicall = payableMulticall(ctx, params.token)
       const { world, link } = multicall
         ? { world: multicall.world, link: pageLinks(ctx, params.token).links[0]! }

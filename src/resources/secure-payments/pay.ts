@@ -19,6 +19,7 @@ import { orchestratorFeeLines, orchestratorFeeTransfers } from './orchestrator-f
 import { multicallRequestIds } from './payouts.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
 import { securePaymentState } from './state.ts'
+import { tronLinkCalldata } from './tron.ts'
 
 /** Quotes of same-chain calldata stay valid this long. */
 const QUOTE_TTL_MS = 30_000
@@ -156,6 +157,13 @@ export async function securePaymentCalldata(
       },
     }
   }
+  if (record.network === 'tron')
+    return tronLinkCalldata(shared, link, record, built as never, query.wallet, {
+      platformFee,
+      protocolFee,
+      quoteFetchedAt: now.toISOString(),
+      quoteExpiresAt: new Date(now.getTime() + QUOTE_TTL_MS).toISOString(),
+    })
   const currency = shared.currencies.byId(record.paymentCurrency)!
   const chain = shared.chains.get(record.network)
   const gasPrice = chain ? await currentGasPrice(chain) : 0n

@@ -1,7 +1,7 @@
 // Payout links (`flow: pay`): a payer's own link to pay a recipient, batch links combining pending payout links
 // (the combined tokens stop working: 403), and multicall payouts (an ordered selection read back by token).
 // Differences from the real service: a multicall payout is paid as one batchPayments transaction of its children
-// (the sandbox runs no smart accounts); TRON payout links are refused (no TRON chain).
+// (the sandbox runs no smart accounts); Tron payout links pay on the sandbox's tron chain (secure-payments/tron.ts).
 
 import { formatWad, toWad } from '../../contract/decimal.ts'
 import type { World } from '../../contract/world.ts'
@@ -24,8 +24,8 @@ export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) 
   refusePlanOverride(ctx, body.accessPolicy)
   const shared = ctx
   const network = body.network.toLowerCase()
-  if (network === 'tron' || network === 'nile')
-    throw new SecurePaymentRequestError('TRON payouts are not available: the sandbox runs no TRON chain')
+  if (network === 'nile')
+    throw new SecurePaymentRequestError('Unsupported network nile: Tron payouts run on tron')
   const currency =
     shared.currencies.byId(body.currency) ??
     shared.currencies.all.find((c) => c.network === network && c.symbol === body.currency)
@@ -108,7 +108,9 @@ export async function createMulticall(
   body: { childTokens: string[]; requestedExecutionKind?: MulticallRecord['executionKind'] | undefined },
 ) {
   if (body.requestedExecutionKind === 'tron_batch')
-    throw new SecurePaymentRequestError('tron_batch is not available: the sandbox runs no TRON chain')
+    throw new SecurePaymentRequestError(
+      'tron_batch is not available in the sandbox: pay Tron payout links one by one',
+    )
   if (new Set(body.childTokens).size !== body.childTokens.length)
     throw new SecurePaymentRequestError('childTokens must not repeat')
   const children = body.childTokens.map((t) => ownPendingPayout(ctx, t))

@@ -3,17 +3,9 @@ import { routesUsing } from '../../contract/route.ts'
 import type { SecureServices } from './context.ts'
 import { createSecurePayment } from './create.ts'
 import { displayData, lookupBody } from './display.ts'
-import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.ts'
 import { previewFeePlan } from './fee-plan.ts'
 import { recordIntent } from './intent.ts'
-import {
-  createdBody,
-  findLink,
-  linkForRequest,
-  payableLink,
-  recordableLink,
-  securePaymentUrl,
-} from './model.ts'
+import { createdBody, linkForRequest, payableLink, recordableLink, securePaymentUrl } from './model.ts'
 import { multicallCalldata, refreshStep, securePaymentCalldata } from './pay.ts'
 import {
   createBatchPayoutLink,
@@ -35,6 +27,7 @@ import {
   TokenQuery,
   TronBroadcastBody,
 } from './schema.ts'
+import { broadcastTronStep } from './tron.ts'
 
 const Token = z.object({ token: z.string().min(1) })
 
@@ -197,15 +190,19 @@ export const securePaymentRoutes = [
     path: '/v2/secure-payments/:token/tron/broadcast',
     credentials: ['public'],
     surface: 'api',
-    summary: 'TRON broadcast: refused, the sandbox runs no TRON chain',
-    statuses: [400, 404],
+    summary:
+      'TRON broadcast: a signed step of the link (checked against the steps it expects of the signer), sent sponsored',
+    statuses: [200, 400, 403, 404, 409],
     params: Token,
     body: TronBroadcastBody,
-    handler(ctx, { params }) {
-      if (!findLink(ctx, params.token)) throw new SecurePaymentNotFoundError()
-      throw new SecurePaymentRequestError(
-        'TRON transactions cannot be broadcast: the sandbox runs no TRON chain (pay this secure payment on an EVM network)',
+    async handler(ctx, { params, body }) {
+      const reply = await broadcastTronStep(
+        ctx,
+        params.token,
+        body.signedTransaction,
+        (world, link, wallet) => securePaymentCalldata(ctx, world, link, { wallet: wallet as `0x${string}` }),
       )
+      return { status: 200, body: reply }
     },
   }),
 ]

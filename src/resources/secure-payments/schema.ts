@@ -1,6 +1,6 @@
 // Shapes of /v2/secure-payments (V2 0.13.0): bodies as the document declares them, the stored link, the fee plan.
 import { z } from 'zod'
-import { Address, Percentage, PositiveAmount } from '../../contract/primitives.ts'
+import { Address, AnyAddress, Percentage, PositiveAmount } from '../../contract/primitives.ts'
 import { linkUrlProblem } from '../../contract/security.ts'
 import { SignedData } from '../payment-intents/index.ts'
 
@@ -16,13 +16,13 @@ export const AccessPolicy = z.object({
   screeningProvider: z.enum(['hypernative', 'merklescience']).nullable().optional(),
   hideUntilApproved: z.boolean().optional(),
   hidePayeeAddress: z.boolean().optional(),
-  allowedPayerAddresses: z.array(Address).optional(),
+  allowedPayerAddresses: z.array(AnyAddress).optional(),
 })
 
 /** One request of a link: a payee destination, or (sandbox extension) a payee and a currency id. */
 export const SecurePaymentItem = z.object({
   destinationId: z.string().min(1).optional(),
-  payee: Address.optional(),
+  payee: AnyAddress.optional(),
   currency: z.string().min(1).optional(),
   amount: PositiveAmount,
 })
@@ -66,8 +66,8 @@ export type CreateSecurePaymentBody = z.infer<typeof CreateSecurePaymentBody>
 /** Body of `POST /v2/secure-payments/payouts`: one payout link paying `recipient`. */
 export const PayoutSecurePaymentBody = z
   .object({
-    recipient: Address,
-    creatorWalletAddress: Address,
+    recipient: AnyAddress,
+    creatorWalletAddress: AnyAddress,
     network: z.string().min(1),
     currency: z.string().min(1),
     amount: PositiveAmount,
@@ -109,7 +109,7 @@ export const SourceToken = z.enum(['USDC', 'USDT', 'EURC', 'USDT0'])
 /** Query of `GET /{token}` and `GET /{token}/pay`. */
 export const TokenQuery = z
   .object({
-    wallet: Address.optional(),
+    wallet: AnyAddress.optional(),
     chain: SourceChain.optional(),
     token: SourceToken.optional(),
     eoaWallet: Address.optional(),
@@ -157,21 +157,26 @@ export const RefreshStepBody = z.object({
 
 /** Body of `POST /{token}/tron/broadcast`. */
 export const TronBroadcastBody = z.object({
-  signedTransaction: z.object({
-    raw_data_hex: z.string().regex(/^[a-fA-F0-9]+$/),
-    signature: z.array(z.string().regex(/^[a-fA-F0-9]+$/)).min(1),
-    txID: z
-      .string()
-      .regex(/^[a-fA-F0-9]{64}$/)
-      .optional(),
-    raw_data: z.object({ contract: z.array(z.unknown()), fee_limit: z.number().int().min(0).optional() }),
-  }),
+  signedTransaction: z
+    .object({
+      raw_data_hex: z.string().regex(/^[a-fA-F0-9]+$/),
+      signature: z.array(z.string().regex(/^[a-fA-F0-9]+$/)).min(1),
+      txID: z
+        .string()
+        .regex(/^[a-fA-F0-9]{64}$/)
+        .optional(),
+      // kept whole: the node encodes raw_data again and holds it equal to raw_data_hex
+      raw_data: z
+        .object({ contract: z.array(z.unknown()).min(1), fee_limit: z.number().int().min(0).optional() })
+        .loose(),
+    })
+    .loose(),
 })
 
 /** Body of the page's `POST /__sandbox/secure-payments/{token}/user-events`. */
 export const UserEventBody = z.object({
   userEvent: z.enum(['wallet_connected', 'payment_sent_to_wallet', 'payment_approved_in_wallet']),
-  walletAddress: Address,
+  walletAddress: AnyAddress,
   txHash: Hash.optional(),
 })
 

@@ -17,7 +17,7 @@ import {
   symbol,
   transactionsOf,
 } from './view.ts'
-import { connectInjected, hasInjectedWallet, type PageWallet, testWallet } from './wallet.ts'
+import { connectInjected, connectTron, hasInjectedWallet, type PageWallet, testWallet } from './wallet.ts'
 
 const token = new URLSearchParams(location.search).get('token') ?? ''
 const root = new URL('../', location.href) // the page is /…/__sandbox/secure-payment: the API is one level up
@@ -114,7 +114,12 @@ async function pay(d: Display, wallet: PageWallet) {
 }
 
 async function connect(d: Display, chain: ChainInfo, kind: 'injected' | 'test') {
-  const wallet = kind === 'test' ? testWallet(token, chain.testWallet!) : await connectInjected(chain.chainId)
+  const wallet =
+    kind === 'test'
+      ? testWallet(token, chain.testWallet!)
+      : chain.tron
+        ? await connectTron(token)
+        : await connectInjected(chain.chainId)
   if ((await userEvent('wallet_connected', wallet)) === 403)
     return message(
       'error',
@@ -144,15 +149,20 @@ async function start() {
   const buttons: HTMLElement[] = []
   const run = (kind: 'injected' | 'test') => () =>
     connect(d, chain.body, kind).catch((error: Error) => message('error', 'Payment failed', error.message))
-  if (hasInjectedWallet()) {
-    const b = h('button', { class: 'button primary', 'data-testid': 'connect' }, 'Connect wallet')
+  const injected = hasInjectedWallet(chain.body.tron === true)
+  if (injected) {
+    const b = h(
+      'button',
+      { class: 'button primary', 'data-testid': 'connect' },
+      chain.body.tron ? 'Connect TronLink' : 'Connect wallet',
+    )
     b.addEventListener('click', run('injected'))
     buttons.push(b)
   }
   if (chain.body.testWallet) {
     const b = h(
       'button',
-      { class: hasInjectedWallet() ? 'button' : 'button primary', 'data-testid': 'test-wallet' },
+      { class: injected ? 'button' : 'button primary', 'data-testid': 'test-wallet' },
       'Use the sandbox test wallet',
     )
     b.addEventListener('click', run('test'))
@@ -164,9 +174,11 @@ async function start() {
     h(
       'p',
       { class: 'hint' },
-      chain.body.live
-        ? `Your wallet must be on chain ${chain.body.chainId}, RPC ${new URL('rpc', root).href}.`
-        : `The sandbox does not run ${d.network}: this link cannot be paid here.`,
+      chain.body.live && chain.body.tron
+        ? `Your Tron wallet's node must be ${new URL(chain.body.fullNodePath!.slice(1), root).href}.`
+        : chain.body.live
+          ? `Your wallet must be on chain ${chain.body.chainId}, RPC ${new URL('rpc', root).href}.`
+          : `The sandbox does not run ${d.network}: this link cannot be paid here.`,
     ),
   )
 }

@@ -39,7 +39,12 @@ export interface Display {
     payerTotalAmountUsd: string
     totalFeesUsd: string
     grossAmountUsd: string
-    fees: { label: string; calculatedAmountUsd: string; percentageBps: number }[]
+    fees: {
+      label: string
+      calculatedAmountUsd: string
+      percentageBps: number
+      fixedAmountUsd?: string | null
+    }[]
   }
 }
 export interface ChainInfo {
@@ -47,6 +52,9 @@ export interface ChainInfo {
   chainId: number
   live: boolean
   testWallet: string | null
+  /** a Tron link: paid with a TronLink-style wallet whose node is the sandbox's `fullNodePath` */
+  tron?: boolean
+  fullNodePath?: string
 }
 export interface PayAnswer {
   transactions?: ApiTransaction[]
@@ -204,7 +212,8 @@ export function summary(d: Display): HTMLElement {
       h('dt', {}, 'Amount'),
       h('dd', {}, `$${d.feePlan.grossAmountUsd}`),
       ...fees.flatMap((f) => [
-        h('dt', {}, `${f.label} (${f.percentageBps / 100}%)`),
+        // a fixed fee (Tron's resource fee) has no percentage to show
+        h('dt', {}, f.fixedAmountUsd ? f.label : `${f.label} (${f.percentageBps / 100}%)`),
         h('dd', { 'data-testid': 'fee' }, `$${f.calculatedAmountUsd}`),
       ]),
       fees.length === 0 ? h('dt', {}, 'Fees') : null,
@@ -229,13 +238,16 @@ export function transactionsOf(pay: PayAnswer): { label: string; tx: ApiTransact
     const index = pay.metadata?.paymentTransactionIndex ?? pay.transactions.length - 1
     const approval = pay.metadata?.approvalTransactionIndex
     return pay.transactions.map((tx, i) => ({
-      // before the payment: the approval, then any fee the payment carries to its own address
+      // before the payment: the approval, then any fee the payment carries to its own address; after it, a Tron
+      // link's resource-fee leg
       label:
         i === index
           ? 'Pay'
-          : i === approval || pay.metadata?.paymentTransactionIndex === undefined
-            ? 'Approve'
-            : 'Pay fee',
+          : i > index
+            ? 'Resource fee'
+            : i === approval || pay.metadata?.paymentTransactionIndex === undefined
+              ? 'Approve'
+              : 'Pay fee',
       tx,
       payment: i === index,
     }))

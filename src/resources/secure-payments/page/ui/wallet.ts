@@ -1,11 +1,14 @@
 // The two wallets the page can pay with: an injected EIP-1193 provider (window.ethereum), or the sandbox's
 // built-in test wallet (a funded anvil account the sandbox signs with, for demos without a wallet).
 
-/** A transaction as /pay returns it. */
+/** A transaction as /pay returns it (a Tron step also carries TronWeb's trigger arguments). */
 export interface ApiTransaction {
   to: string
   data: string
   value: { hex: string } | string | number
+  functionSelector?: string
+  parameter?: string
+  feeLimit?: number
 }
 
 /** What the page needs of a wallet. */
@@ -20,9 +23,26 @@ interface Eip1193 {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>
 }
 
+/** What the page uses of a TronLink-style injected TronWeb (window.tronWeb, pointed at the sandbox's /tron). */
+interface InjectedTronWeb {
+  defaultAddress: { base58: string | false }
+  transactionBuilder: {
+    triggerSmartContract(
+      to: string,
+      selector: string,
+      options: { feeLimit: number; rawParameter: string },
+      parameters: unknown[],
+      from: string,
+    ): Promise<{ transaction: Record<string, unknown> & { txID: string } }>
+  }
+  trx: { sign(transaction: unknown): Promise<Record<string, unknown>> }
+}
+
 declare global {
   interface Window {
     ethereum?: Eip1193
+    tronWeb?: InjectedTronWeb
+    tronLink?: { request(args: { method: string }): Promise<unknown> }
   }
 }
 
@@ -31,9 +51,48 @@ const valueHex = (v: ApiTransaction['value']) =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** Whether the browser has an injected wallet. */
-export function hasInjectedWallet(): boolean {
+/** Whether the browser has an injected wallet (a TronLink-style one for a Tron link). */
+export function hasInjectedWallet(tron = false): boolean {
+  if (tron) return typeof window.tronWeb?.transactionBuilder?.triggerSmartContract === 'function'
   return typeof window.ethereum?.request === 'function'
+}
+
+/** Sends a signed Tron step through the link's broadcast route (sponsored: no TRX needed); answers its txid. */
+async function broadcastTron(token: string, signedTransaction: unknown): Promise<string> {
+  const res = await fetch(`../v2/secure-payments/${token}/tron/broadcast`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ signedTransaction }),
+  })
+  const result = await res.json()
+  if (!res.ok) throw new Error(result.message ?? 'The TRON transaction was refused')
+  return result.txid as string
+}
+
+/**
+ * Connects a TronLink-style wallet: asks TronLink for the account (tron_requestAccounts) when it is there, builds
+ * each step with the injected TronWeb, has it signed there and broadcasts it through the link.
+ */
+export async function connectTron(token: string): Promise<PageWallet> {
+  const tronWeb = window.tronWeb!
+  if (window.tronLink) await window.tronLink.request({ method: 'tron_requestAccounts' })
+  const address = tronWeb.defaultAddress.base58
+  if (!address) throw new Error('The Tron wallet shared no account')
+  return {
+    kind: 'injected',
+    address,
+    async send(tx) {
+      const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
+        tx.to,
+        tx.functionSelector!,
+        { feeLimit: tx.feeLimit!, rawParameter: tx.parameter! },
+        [],
+        address,
+      )
+      const hash = await broadcastTron(token, await tronWeb.trx.sign(transaction))
+      return { hash, mined: Promise.resolve() }
+    },
+  }
 }
 
 /** Connects window.ethereum: asks for accounts, moves it to the payment's chain when it is elsewhere. */

@@ -1,0 +1,235 @@
+// Secure payments on Tron: the link's steps in the Tron form plus the fixed resource fee's leg, and
+// `POST /{token}/tron/broadcast`, which rebuilds the steps the link expects of the signer, forwards the signed
+// transaction only when it is one of them, and broadcasts it sponsored (the service's resource providers pay energy
+// and bandwidth: the payer needs no TRX; the $3.99 fee leg pays for it).
+
+import { encodeFunctionData } from 'viem'
+import { privateKeyToAccount, sign } from 'viem/accounts'
+import { decodeRawData, decodeTrigger, erc20Abi } from '../../chain/index.ts'
+import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
+import type { World } from '../../contract/world.ts'
+import { TRON_FEE_LIMIT, tronStep } from '../pay/index.ts'
+import type { RequestRecord } from '../requests/index.ts'
+import type { SecureServices } from './context.ts'
+import {
+  SecurePaymentCompletedError,
+  SecurePaymentNotFoundError,
+  SecurePaymentRequestError,
+  SecurePaymentUnavailableError,
+} from './errors.ts'
+import { TRON_RESOURCE_FEE_USD, TRON_RESOURCE_TREASURY } from './fee-plan.ts'
+import { checkPayer, findLink, linkStatus } from './model.ts'
+import type { SecurePaymentRecord } from './schema.ts'
+
+/** What the pay builder answered for the link's Tron request (see pay/tron.ts). */
+interface TronBuilt {
+  transactions: ReturnType<typeof tronStep>[]
+  metadata: Record<string, unknown> & { needsApproval: boolean; hasEnoughBalance: boolean }
+}
+
+/** The resource fee in the payment currency's base units (a stablecoin: $3.99 = 3.99 tokens). */
+function resourceFeeUnits(decimals: number): bigint {
+  return toBaseUnits(TRON_RESOURCE_FEE_USD, decimals)
+}
+
+/** The fee leg: a TRC-20 transfer of the resource fee to the sandbox's treasury. */
+function resourceFeeLeg(token: string, decimals: number) {
+  return tronStep(
+    toEvmAddress(token),
+    'transfer(address,uint256)',
+    encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [toEvmAddress(TRON_RESOURCE_TREASURY), resourceFeeUnits(decimals)],
+    }),
+  )
+}
+
+/** `GET /{token}/pay` of a Tron link: payment steps, then the resource-fee leg; sponsored resources. */
+export async function tronLinkCalldata(
+  shared: SecureServices,
+  link: SecurePaymentRecord,
+  record: RequestRecord,
+  built: TronBuilt,
+  wallet: string | undefined,
+  base: { platformFee: unknown; protocolFee: unknown; quoteFetchedAt: string; quoteExpiresAt: string },
+) {
+  const currency = shared.currencies.byId(record.paymentCurrency)!
+  const fee = resourceFeeUnits(currency.decimals)
+  const amountUnits = toBaseUnits(record.amount, currency.decimals)
+  const platform = link.feePercentage ? percentageOf(amountUnits, link.feePercentage) : 0n
+  const transactions = [...built.transactions, resourceFeeLeg(currency.address, currency.decimals)]
+  const chain = shared.chains.get('tron')
+  let hasEnoughBalance = built.metadata.hasEnoughBalance
+  if (chain && wallet)
+    hasEnoughBalance =
+      (await chain.balanceOf(toEvmAddress(currency.address), toEvmAddress(wallet))) >=
+      amountUnits + platform + fee
+  const fmt = (v: bigint) => fromBaseUnits(v, currency.decimals)
+  const fees = [
+    ...(platform > 0n
+      ? [
+          {
+            requestId: record.requestId,
+            feeComponentId: null,
+            feeType: 'platform',
+            feeLabel: 'Platform fee',
+            feeBearer: 'payer' as const,
+            amount: fmt(platform),
+            paymentCurrencyId: record.paymentCurrency,
+            network: 'tron',
+            chainId: String(currency.chainId),
+            recipient: link.feeAddress!,
+          },
+        ]
+      : []),
+    {
+      requestId: record.requestId,
+      feeComponentId: null,
+      feeType: 'tron_resource',
+      feeLabel: 'Tron resource fee',
+      feeBearer: 'payer' as const,
+      amount: fmt(fee),
+      paymentCurrencyId: record.paymentCurrency,
+      network: 'tron',
+      chainId: String(currency.chainId),
+      recipient: TRON_RESOURCE_TREASURY,
+    },
+  ]
+  const { approvalTransactionIndex, ...metadata } = built.metadata as typeof built.metadata & {
+    approvalTransactionIndex: number | null
+  }
+  const approvals = built.transactions.length - 1
+  return {
+    paymentType: 'single' as const,
+    transactions,
+    feeBundle: {
+      bundleId: null,
+      defaultFeeBearer: link.feePlan.defaultFeeBearer,
+      amountSummary: {
+        grossAmount: fmt(amountUnits),
+        netRecipientAmount: fmt(amountUnits),
+        totalFees: fmt(platform + fee),
+        payeeBorneFees: '0',
+        payerBorneFees: fmt(platform + fee),
+        payerTotal: fmt(amountUnits + platform + fee),
+      },
+      fees,
+    },
+    metadata: {
+      ...metadata,
+      ...(approvalTransactionIndex === null
+        ? {}
+        : { approvalTransactionIndex, approvalTransactionsCount: approvals }),
+      stepsRequired: transactions.length,
+      paymentTransactionIndex: approvals,
+      hasEnoughBalance,
+      // the resources are sponsored when the steps go through /tron/broadcast: no TRX needed
+      hasEnoughGas: true,
+      transactionSponsorshipFeeUsd: TRON_RESOURCE_FEE_USD,
+      requiredAmount: fmt(amountUnits + platform + fee),
+      sourceAmount: fmt(amountUnits + platform),
+      routeType: 'samechain' as const,
+      platformFee: base.platformFee,
+      protocolFee: base.protocolFee,
+      quoteFetchedAt: base.quoteFetchedAt,
+      quoteExpiresAt: base.quoteExpiresAt,
+    },
+  }
+}
+
+/** The signed transaction's owner and call, read from its raw_data_hex; 400 when it is not a TRC-20 call. */
+function readSigned(signed: { raw_data_hex: string }) {
+  try {
+    const raw = decodeRawData(Buffer.from(signed.raw_data_hex, 'hex'))
+    if (raw.contract.type !== 31) throw new Error('not a TriggerSmartContract')
+    const call = decodeTrigger(raw.contract.value)
+    return {
+      owner: toTronAddress(call.owner.toString('hex')),
+      contract: `0x${call.contract.subarray(1).toString('hex')}`,
+      data: `0x${call.data.toString('hex')}`,
+    }
+  } catch (error) {
+    throw new SecurePaymentRequestError(`Invalid TRON transaction: ${(error as Error).message}`)
+  }
+}
+
+/**
+ * `POST /{token}/tron/broadcast`: the signed transaction must be one of the steps the link expects of its signer
+ * (or the resource-fee leg of a link its payment just completed); then it is broadcast, sponsored.
+ */
+export async function broadcastTronStep(
+  shared: SecureServices,
+  token: string,
+  signed: Record<string, unknown> & { raw_data_hex: string },
+  calldata: (world: World, link: SecurePaymentRecord, wallet: string) => Promise<object>,
+) {
+  const found = findLink(shared, token)
+  if (!found) throw new SecurePaymentNotFoundError()
+  const { world, link } = found
+  if (link.network !== 'tron')
+    throw new SecurePaymentRequestError(
+      'This secure payment is not on TRON: send its transactions on its network',
+    )
+  const call = readSigned(signed)
+  checkPayer(link, call.owner)
+  const status = linkStatus(shared, world, link)
+  const currency = shared.currencies.byId(link.currency)!
+  const feeLeg = resourceFeeLeg(currency.address, currency.decimals)
+  const isFeeLeg = toEvmAddress(feeLeg.to) === call.contract && feeLeg.data === call.data
+  if (status === 'completed' && !isFeeLeg) throw new SecurePaymentCompletedError()
+  if (status !== 'pending' && status !== 'completed') throw new SecurePaymentUnavailableError()
+  if (!isFeeLeg) {
+    const built = (await calldata(world, link, call.owner)) as {
+      transactions?: { to: string; data: string }[]
+    }
+    const expected = built.transactions ?? []
+    if (!expected.some((t) => toEvmAddress(t.to) === call.contract && t.data === call.data))
+      throw new SecurePaymentRequestError('The signed TRON transaction does not match this secure payment')
+  }
+  const chain = shared.chains.get('tron')
+  if (!chain?.tron)
+    throw new SecurePaymentRequestError('No TRON chain: start the sandbox with --networks …,tron')
+  const reply = (await chain.tron.broadcast(signed, { sponsored: true })).body as {
+    result?: boolean
+    txid?: string
+    code?: string
+    message?: string
+  }
+  if (!reply.result) {
+    const message = reply.message ? Buffer.from(reply.message, 'hex').toString('utf8') : 'broadcast refused'
+    throw new SecurePaymentRequestError(`TRON broadcast refused (${reply.code}): ${message}`)
+  }
+  return { result: true, txid: reply.txid!, code: 'SUCCESS', message: '' }
+}
+
+/**
+ * The page's test wallet on Tron: builds the step on the sandbox's node as the test wallet, signs its id
+ * server-side (the wallet is a funded default account) and hands it to the same checked, sponsored broadcast.
+ */
+export async function testWalletTronSend(
+  shared: SecureServices,
+  token: string,
+  step: { to: string; data: string },
+  privateKey: `0x${string}`,
+  calldata: (world: World, link: SecurePaymentRecord, wallet: string) => Promise<object>,
+) {
+  const chain = shared.chains.get('tron')
+  if (!chain?.tron)
+    throw new SecurePaymentRequestError('No TRON chain: start the sandbox with --networks …,tron')
+  const owner = privateKeyToAccount(privateKey).address
+  const built = (
+    await chain.tron.call('wallet/triggersmartcontract', {
+      owner_address: toTronAddress(owner),
+      contract_address: step.to,
+      data: step.data.replace(/^0x/, ''),
+      fee_limit: TRON_FEE_LIMIT,
+      visible: true,
+    })
+  ).body as { transaction?: Record<string, unknown> & { txID: string; raw_data_hex: string } }
+  if (!built.transaction)
+    throw new SecurePaymentRequestError('The test wallet could not build this TRON step')
+  const signature = await sign({ hash: `0x${built.transaction.txID}`, privateKey, to: 'hex' })
+  return broadcastTronStep(shared, token, { ...built.transaction, signature: [signature.slice(2)] }, calldata)
+}

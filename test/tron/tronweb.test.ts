@@ -1,0 +1,504 @@
+// The sandbox's Tron full node driven by TronWeb (npm `tronweb`), unmodified, as a Tron integrator drives TronGrid:
+// accounts and resources, TRC-20 calls built by the node (TronWeb re-checks their protobuf bytes), signed locally,
+// broadcast, executed as their signer, read back; refusals as TronGrid answers them.
+import { TronWeb } from 'tronweb'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { toTronAddress } from '../../src/contract/tron-address.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { waitFor } from '../support/wait.ts'
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
+
+let t: Transports
+let receiver: WebhookReceiver
+let tron: {
+  fullHost: string
+  tokens: Record<string, string>
+  contracts: Record<string, string>
+  accounts: { address: string; privateKey: string }[]
+}
+beforeAll(async () => {
+  ;[t, receiver] = await Promise.all([
+    startTransports(newApiKey, { networks: ['sepolia', 'tron'] }),
+    startReceiver(),
+  ])
+  const res = await fetch(`${t.server.url}/__sandbox/chain`)
+  const info = await res.json()
+  tron = info.chains.find((c: { network: string }) => c.network === 'tron').tron
+})
+afterAll(async () => {
+  await t?.close()
+  await receiver?.close()
+})
+
+const tronWebOf = (privateKey: string) => new TronWeb({ fullHost: tron.fullHost, privateKey })
+
+describe('the Tron full node under TronWeb', () => {
+  it('GET /__sandbox/chain lists the Tron network: fullHost, T-form tokens, funded accounts with keys', () => {
+    expect(tron.fullHost).toBe(`${t.server.url}/tron`)
+    expect(tron.tokens['USDT-tron']).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')
+    expect(tron.tokens['USDC-tron']).toBe('TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8')
+    expect(tron.contracts.ERC20FeeProxy).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/)
+    expect(tron.accounts).toHaveLength(10)
+    expect(TronWeb.address.fromPrivateKey(tron.accounts[0]!.privateKey)).toBe(tron.accounts[0]!.address)
+  })
+
+  it('GET /v2/currencies and the served OpenAPI show the Tron network', async () => {
+    const res = await fetch(`${t.server.url}/v2/currencies?network=tron`, {
+      headers: { 'x-api-key': newApiKey() },
+    })
+    expect(res.status).toBe(200)
+    const tokens = (await res.json()) as { id: string; address: string; type: string; chainId: number }[]
+    expect(tokens.map((c) => c.id).sort()).toEqual(['USDC-tron', 'USDT-tron'])
+    for (const c of tokens)
+      expect(c).toMatchObject({ type: 'TRC20', chainId: 728126428, address: expect.stringMatching(/^T/) })
+    const doc = await (await fetch(`${t.server.url}/openapi.json`)).json()
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/tron/wallet/{method}', '/tron/walletsolidity/{method}']),
+    )
+    expect(Object.keys(doc.paths['/v2/secure-payments/{token}/tron/broadcast'].post.responses)).toContain(
+      '200',
+    )
+    expect(JSON.stringify(doc)).toContain('"TRC20"')
+  })
+
+  it('reads TRX and resources, sends USDT with a signed broadcast, and reads the transaction back', async () => {
+    const [payer, payee] = [tron.accounts[1]!, tron.accounts[2]!]
+    const tw = tronWebOf(payer.privateKey)
+    const trxBefore = await tw.trx.getBalance(payer.address)
+    expect(trxBefore).toBe(10_000 * 1e6)
+    const resources = await tw.trx.getAccountResources(payer.address)
+    expect(resources.freeNetLimit).toBe(600)
+    const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+    const before = BigInt(await usdt.balanceOf(payee.address).call())
+    const estimate = await tw.transactionBuilder.estimateEnergy(
+      tron.tokens['USDT-tron']!,
+      'transfer(address,uint256)',
+      {},
+      [
+        { type: 'address', value: payee.address },
+        { type: 'uint256', value: 1_500_000 },
+      ],
+      payer.address,
+    )
+    expect(estimate.energy_required).toBeGreaterThan(10_000)
+    const built = await tw.transactionBuilder.triggerSmartContract(
+      tron.tokens['USDT-tron']!,
+      'transfer(address,uint256)',
+      { feeLimit: 100_000_000 },
+      [
+        { type: 'address', value: payee.address },
+        { type: 'uint256', value: 1_500_000 },
+      ],
+      payer.address,
+    )
+    const signed = await tw.trx.sign(built.transaction)
+    const sent = await tw.trx.sendRawTransaction(signed)
+    expect(sent).toMatchObject({ result: true, txid: built.transaction.txID })
+    expect(BigInt(await usdt.balanceOf(payee.address).call())).toBe(before + 1_500_000n)
+    const info = await tw.trx.getTransactionInfo(sent.txid)
+    expect(info.receipt.result).toBe('SUCCESS')
+    expect(info.receipt.energy_usage_total).toBe(estimate.energy_required)
+    expect(info.receipt.energy_fee).toBe(estimate.energy_required * 100)
+    const tx = await tw.trx.getTransaction(sent.txid)
+    expect(tx.ret[0].contractRet).toBe('SUCCESS')
+    // TRX burnt = energy fee (the bandwidth was free), exactly
+    expect(await tw.trx.getBalance(payer.address)).toBe(trxBefore - info.fee)
+    expect(info.fee).toBe(info.receipt.energy_fee)
+  })
+
+  it('refuses a broadcast signed by another key, a replay and a tampered raw_data', async () => {
+    const [payer, thief] = [tron.accounts[3]!, tron.accounts[4]!]
+    const tw = tronWebOf(payer.privateKey)
+    const built = await tw.transactionBuilder.triggerSmartContract(
+      tron.tokens['USDT-tron']!,
+      'transfer(address,uint256)',
+      { feeLimit: 100_000_000 },
+      [
+        { type: 'address', value: thief.address },
+        { type: 'uint256', value: 1 },
+      ],
+      payer.address,
+    )
+    const forged = await tronWebOf(thief.privateKey).trx.sign(built.transaction, thief.privateKey, true, true)
+    const refused = await tw.trx.sendRawTransaction(forged)
+    expect(refused.code).toBe('SIGERROR')
+    const signed = await tw.trx.sign(built.transaction)
+    expect((await tw.trx.sendRawTransaction(signed)).result).toBe(true)
+    const again = await tw.trx.sendRawTransaction(signed)
+    expect(again.code).toBe('DUP_TRANSACTION_ERROR')
+    const tampered = structuredClone(signed) as unknown as {
+      raw_data: { contract: { parameter: { value: { data: string } } }[] }
+    }
+    const value = tampered.raw_data.contract[0]!.parameter.value
+    value.data = value.data.replace(/01$/, '02')
+    expect((await tw.trx.sendRawTransaction(tampered as never)).code).toBeTruthy()
+  })
+
+  it('answers bad input as TronGrid does (200 with the refusal) or 4xx, never 500', async () => {
+    const post = (path: string, body: string) =>
+      fetch(`${tron.fullHost}/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+    const cases: [string, string, number][] = [
+      ['wallet/getaccount', '{"address":"not-an-address"}', 200],
+      ['wallet/triggersmartcontract', '{"owner_address":42,"contract_address":"T"}', 200],
+      ['wallet/triggersmartcontract', '[1,2]', 400],
+      ['wallet/broadcasttransaction', '{"raw_data_hex":"zz"}', 200],
+      [
+        'wallet/broadcasttransaction',
+        '{"raw_data_hex":"0a02ffff","signature":["00"],"raw_data":{"contract":5}}',
+        200,
+      ],
+      ['wallet/gettransactionbyid', '{"value":{"x":1}}', 200],
+      ['wallet/getblockbynum', '{"num":-1}', 200],
+      ['wallet/nosuchmethod', '{}', 404],
+      ['wallet/getnowblock', '{not json', 400],
+    ]
+    for (const [path, body, status] of cases) {
+      const res = await post(path, body)
+      expect(res.status, `${path} ${body}`).toBe(status)
+    }
+    const refused = await (await post('wallet/broadcasttransaction', '{"raw_data_hex":"zz"}')).json()
+    expect(refused.code).toBe('OTHER_ERROR')
+    const built = await (
+      await post('wallet/triggersmartcontract', '{"owner_address":42,"contract_address":"T"}')
+    ).json()
+    expect(Buffer.from(built.result.message, 'hex').toString()).toBe('Invalid ownerAddress')
+  })
+
+  it('mints USDT-tron to a T-address with the faucet, read back through TronWeb', async () => {
+    const holder = freshTronAddress()
+    const res = await fetch(`${t.server.url}/__sandbox/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': newApiKey() },
+      body: JSON.stringify({ address: holder, currency: 'USDT-tron', amount: '5' }),
+    })
+    expect(res.ok).toBe(true)
+    expect(await res.json()).toMatchObject({ address: holder, balance: '5' })
+    const usdt = await tronWebOf(tron.accounts[0]!.privateKey).contract().at(tron.tokens['USDT-tron']!)
+    expect(BigInt(await usdt.balanceOf(holder).call())).toBe(5_000_000n)
+  })
+
+  it('readiness means something: a wallet without TRX is told so, and its unsponsored call runs out of energy', async () => {
+    const key = generatePrivateKey()
+    const wallet = toTronAddress(privateKeyToAccount(key).address)
+    const apiKey = newApiKey()
+    const faucet = await fetch(`${t.server.url}/__sandbox/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ address: wallet, currency: 'USDT-tron', amount: '20' }),
+    })
+    expect(faucet.ok).toBe(true)
+    const headers = { 'content-type': 'application/json', 'x-api-key': apiKey }
+    const created = await (
+      await fetch(`${t.server.url}/v2/request`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          payee: freshTronAddress(),
+          amount: '10',
+          invoiceCurrency: 'USDT-tron',
+          paymentCurrency: 'USDT-tron',
+        }),
+      })
+    ).json()
+    const pay = await (
+      await fetch(`${t.server.url}/v2/request/${created.requestId}/pay?wallet=${wallet}`, { headers })
+    ).json()
+    expect(pay.metadata).toMatchObject({ hasEnoughBalance: true, hasEnoughGas: false, nativeBalance: '0' })
+    expect(pay.metadata.energyRequired).toBeGreaterThan(0)
+    expect(Number(pay.metadata.estimatedNetworkFee)).toBeGreaterThan(0)
+    // the free bandwidth carries the transaction, but no TRX pays its energy
+    const tw = tronWebOf(key.slice(2))
+    const step = pay.transactions[0]
+    const built = await tw.transactionBuilder.triggerSmartContract(
+      step.to,
+      step.functionSelector,
+      { feeLimit: step.feeLimit, rawParameter: step.parameter },
+      [],
+      wallet,
+    )
+    const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(built.transaction))
+    expect(sent.result).toBe(true)
+    const info = await tw.trx.getTransactionInfo(sent.txid)
+    expect(info.receipt.result).toBe('OUT_OF_ENERGY')
+    expect(info.receipt.net_usage).toBeGreaterThan(0)
+  })
+
+  it('keeps USDT from approving over a non-zero allowance (approve 0 first)', async () => {
+    const owner = tron.accounts[5]!
+    const tw = tronWebOf(owner.privateKey)
+    const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+    const approve = async (value: number) => {
+      const built = await tw.transactionBuilder.triggerSmartContract(
+        tron.tokens['USDT-tron']!,
+        'approve(address,uint256)',
+        { feeLimit: 100_000_000 },
+        [
+          { type: 'address', value: tron.contracts.ERC20FeeProxy },
+          { type: 'uint256', value },
+        ],
+        owner.address,
+      )
+      const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(built.transaction))
+      return (await tw.trx.getTransactionInfo(sent.txid)).receipt.result
+    }
+    expect(await approve(5)).toBe('SUCCESS')
+    expect(await approve(7)).toBe('REVERT')
+    expect(await approve(0)).toBe('SUCCESS')
+    expect(await approve(7)).toBe('SUCCESS')
+    expect(BigInt(await usdt.allowance(owner.address, tron.contracts.ERC20FeeProxy).call())).toBe(7n)
+  })
+})
+
+/** A Tron step of the API as TronWeb sends it: built by the node, signed locally, broadcast; its receipt. */
+async function sendStep(
+  tw: TronWeb,
+  from: string,
+  step: { to: string; functionSelector: string; parameter: string; feeLimit: number },
+) {
+  const built = await tw.transactionBuilder.triggerSmartContract(
+    step.to,
+    step.functionSelector,
+    { feeLimit: step.feeLimit, rawParameter: step.parameter },
+    [],
+    from,
+  )
+  const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(built.transaction))
+  expect(sent.result).toBe(true)
+  const info = await tw.trx.getTransactionInfo(sent.txid)
+  expect(info.receipt.result).toBe('SUCCESS')
+  return { txid: sent.txid as string, fee: info.fee as number }
+}
+
+/** A Tron step of /pay. */
+type TronStep = { to: string; functionSelector: string; parameter: string; feeLimit: number }
+
+/** A fresh Tron wallet (a payee nobody else pays). */
+const freshTronAddress = () => toTronAddress(privateKeyToAccount(generatePrivateKey()).address)
+
+describeTransports(
+  'Tron payments driven by TronWeb through %s',
+  () => t,
+  { http: 6, msw: 7 },
+  (client, payerIndex) => {
+    const call = (method: string, path: string, apiKey: string, body?: unknown) =>
+      client().call(method, path, { apiKey, ...(body ? { body } : {}) })
+
+    /** Pays the API's Tron steps with TronWeb from `payer`; answers the payment's txid and the TRX burnt. */
+    async function payWithTronWeb(payer: { address: string; privateKey: string }, transactions: TronStep[]) {
+      const tw = tronWebOf(payer.privateKey)
+      let fees = 0
+      let txid = ''
+      for (const step of transactions) {
+        expect(step).toMatchObject({
+          to: expect.stringMatching(/^T/),
+          value: 0,
+          feeLimit: expect.any(Number),
+        })
+        const sent = await sendStep(tw, payer.address, step)
+        fees += sent.fee
+        txid = sent.txid
+      }
+      return { txid, fees }
+    }
+
+    async function untilPaid(apiKey: string, requestId: string) {
+      return waitFor(async () => {
+        const res = await call('GET', `/v2/request/${requestId}`, apiKey)
+        return res.body.hasBeenPaid ? res.body : undefined
+      })
+    }
+
+    it('pays a USDT-tron request: T-addresses, Tron steps, detected, webhook signed, balances through TronWeb', async () => {
+      const apiKey = newApiKey()
+      const payer = tron.accounts[payerIndex]!
+      const payee = freshTronAddress()
+      const hook = await call('POST', '/v2/webhook', apiKey, { url: receiver.url })
+      receiver.secret = hook.body.secret
+      const created = await call('POST', '/v2/request', apiKey, {
+        payee,
+        amount: '12.5',
+        invoiceCurrency: 'USDT-tron',
+        paymentCurrency: 'USDT-tron',
+      })
+      expect(created.status).toBe(201)
+      const pay = await call(
+        'GET',
+        `/v2/request/${created.body.requestId}/pay?wallet=${payer.address}`,
+        apiKey,
+      )
+      expect(pay.status).toBe(200)
+      expect(pay.body.metadata).toMatchObject({ network: 'tron', hasEnoughBalance: true, hasEnoughGas: true })
+      expect(pay.body.transactions.at(-1)).toMatchObject({
+        to: tron.contracts.ERC20FeeProxy,
+        functionSelector: 'transferFromWithReferenceAndFee(address,address,uint256,bytes,uint256,address)',
+      })
+      const tw = tronWebOf(payer.privateKey)
+      const trxBefore = await tw.trx.getBalance(payer.address)
+      const { txid, fees } = await payWithTronWeb(payer, pay.body.transactions)
+      const status = await untilPaid(apiKey, created.body.requestId)
+      expect(status).toMatchObject({ status: 'paid', hasBeenPaid: true })
+      const payments = await call('GET', `/v2/payments?requestId=${created.body.requestId}`, apiKey)
+      // Tron gas fees in the breakdown: the TRX the payment transaction burnt (its receipt's fee)
+      const payment = payments.body.payments[0]
+      expect(payment).toMatchObject({ sourceNetwork: 'tron', sourceTxHash: txid })
+      const gas = payment.fees.find((f: { type: string }) => f.type === 'gas')
+      expect(gas).toMatchObject({ currency: 'TRX', network: 'tron' })
+      const paymentInfo = await tronWebOf(payer.privateKey).trx.getTransactionInfo(txid)
+      expect(Number(gas.amount)).toBeCloseTo(paymentInfo.fee / 1e6, 6)
+      // the webhook: signed, naming the Tron transaction
+      const delivered = await waitFor(() =>
+        receiver.received.find(
+          (r) => r.body?.event === 'payment.confirmed' && r.body.requestId === created.body.requestId,
+        ),
+      )
+      expect(delivered.signatureValid).toBe(true)
+      expect(delivered.body.txHash).toBe(txid)
+      // balances read back through TronWeb: the payee got the USDT, the payer burnt exactly the receipts' fees
+      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      expect(BigInt(await usdt.balanceOf(payee).call())).toBe(12_500_000n)
+      expect(await tw.trx.getBalance(payer.address)).toBe(trxBefore - fees)
+    })
+
+    it('pays a single Tron payout (POST /v2/payouts with a T payee) the same way', async () => {
+      const apiKey = newApiKey()
+      const payer = tron.accounts[payerIndex]!
+      const payee = freshTronAddress()
+      const res = await call('POST', '/v2/payouts', apiKey, {
+        payee,
+        amount: '3',
+        invoiceCurrency: 'USDT-tron',
+        paymentCurrency: 'USDT-tron',
+        payerWallet: payer.address,
+        reference: 'PAYOUT-001',
+      })
+      expect(res.status).toBe(201)
+      await payWithTronWeb(payer, res.body.transactions)
+      await untilPaid(apiKey, res.body.requestId)
+      const usdt = await tronWebOf(payer.privateKey).contract().at(tron.tokens['USDT-tron']!)
+      expect(BigInt(await usdt.balanceOf(payee).call())).toBe(3_000_000n)
+    })
+
+    it('pays a Tron secure payout link through /{token}/tron/broadcast: sponsored resources, $3.99 fee leg, link completed', async () => {
+      const apiKey = newApiKey()
+      const payer = tron.accounts[payerIndex]!
+      const recipient = freshTronAddress()
+      const hook = await call('POST', '/v2/webhook', apiKey, { url: receiver.url })
+      receiver.secret = hook.body.secret
+      const created = await call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient,
+        creatorWalletAddress: payer.address,
+        network: 'tron',
+        currency: 'USDT-tron',
+        amount: '250',
+        reference: 'INVOICE-2026-042',
+      })
+      expect(created.status).toBe(201)
+      const resourceFee = created.body.feePlan.fees.find((f: { type: string }) => f.type === 'tron_resource')
+      expect(resourceFee).toMatchObject({
+        fixedAmountUsd: '3.99',
+        calculatedAmountUsd: '3.99',
+        feeBearer: 'payer',
+      })
+      expect(created.body.feePlan.payerTotalAmountUsd).toBe('253.99')
+      const { token } = created.body
+      const pay = await call('GET', `/v2/secure-payments/${token}/pay?wallet=${payer.address}`, apiKey)
+      expect(pay.status).toBe(200)
+      expect(pay.body.metadata).toMatchObject({ transactionSponsorshipFeeUsd: '3.99', hasEnoughGas: true })
+      const legs = pay.body.feeBundle.fees.map((f: { feeType: string }) => f.feeType)
+      expect(legs).toEqual(['tron_resource'])
+      const tw = tronWebOf(payer.privateKey)
+      const trxBefore = await tw.trx.getBalance(payer.address)
+      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      const treasury = resourceFee.destinationRef.tronAddress as string
+      const treasuryBefore = BigInt(await usdt.balanceOf(treasury).call())
+      for (const step of pay.body.transactions) {
+        const built = await tw.transactionBuilder.triggerSmartContract(
+          step.to,
+          step.functionSelector,
+          { feeLimit: step.feeLimit, rawParameter: step.parameter },
+          [],
+          payer.address,
+        )
+        const signedTransaction = await tw.trx.sign(built.transaction)
+        const sent = await call('POST', `/v2/secure-payments/${token}/tron/broadcast`, apiKey, {
+          signedTransaction,
+        })
+        expect(sent.status, sent.text).toBe(200)
+        expect(sent.body).toMatchObject({ result: true, txid: built.transaction.txID })
+      }
+      await waitFor(async () => {
+        const res = await call('GET', `/v2/secure-payments/${token}`, apiKey)
+        return res.status === 409 || res.body?.status === 'completed' ? true : undefined
+      })
+      expect(BigInt(await usdt.balanceOf(recipient).call())).toBe(250_000_000n)
+      expect(BigInt(await usdt.balanceOf(treasury).call())).toBe(treasuryBefore + 3_990_000n)
+      // sponsored: the payer burnt no TRX
+      expect(await tw.trx.getBalance(payer.address)).toBe(trxBefore)
+      const delivered = await waitFor(() =>
+        receiver.received.find(
+          (r) => r.body?.event === 'payment.confirmed' && r.body.requestId === created.body.requestIds[0],
+        ),
+      )
+      expect(delivered.signatureValid).toBe(true)
+      // a transaction the link does not expect is refused before it reaches the chain
+      const other = await call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient,
+        creatorWalletAddress: payer.address,
+        network: 'tron',
+        currency: 'USDT-tron',
+        amount: '1',
+      })
+      const stranger = await tw.transactionBuilder.triggerSmartContract(
+        tron.tokens['USDT-tron']!,
+        'transfer(address,uint256)',
+        { feeLimit: 100_000_000 },
+        [
+          { type: 'address', value: recipient },
+          { type: 'uint256', value: 5 },
+        ],
+        payer.address,
+      )
+      const refused = await call('POST', `/v2/secure-payments/${other.body.token}/tron/broadcast`, apiKey, {
+        signedTransaction: await tw.trx.sign(stranger.transaction),
+      })
+      expect(refused.status).toBe(400)
+      expect(refused.body.message).toMatch(/does not match/)
+    })
+
+    it('refuses T-addresses on EVM currencies, and Tron batches with the documented message', async () => {
+      const apiKey = newApiKey()
+      const onEvm = await call('POST', '/v2/request', apiKey, {
+        payee: freshTronAddress(),
+        amount: '1',
+        invoiceCurrency: 'FAU-sepolia',
+        paymentCurrency: 'FAU-sepolia',
+      })
+      expect(onEvm.status).toBe(400)
+      const batch = await call('POST', '/v2/payouts/batch', apiKey, {
+        requests: [1, 2].map(() => ({
+          payee: freshTronAddress(),
+          amount: '1',
+          invoiceCurrency: 'USDT-tron',
+          paymentCurrency: 'USDT-tron',
+        })),
+        payer: tron.accounts[payerIndex]!.address,
+      })
+      const link = await call('POST', '/v2/secure-payments', apiKey, {
+        requests: [1, 2].map(() => ({ payee: freshTronAddress(), currency: 'USDT-tron', amount: '1' })),
+      })
+      expect(link.status).toBe(400)
+      expect(link.body.message).toBe(
+        'Batch payments are not supported for TRON networks. Please submit individual payment requests.',
+      )
+      expect(batch.status).toBe(400)
+      expect(batch.body.message).toBe(
+        'Batch payments are not supported for TRON networks. Please submit individual payment requests.',
+      )
+    })
+  },
+)
