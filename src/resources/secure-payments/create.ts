@@ -45,12 +45,22 @@ function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]
       amount: item.amount,
     }
   }
-  if (item.payee || item.currency) {
-    if (!item.payee || !item.currency)
-      throw new SecurePaymentRequestError('A request without destinationId needs both payee and currency')
-    const currency = shared.currencies.byId(item.currency)
+  if (item.payee || item.currency || item.invoiceCurrency || item.paymentCurrency) {
+    const id = item.paymentCurrency ?? item.currency ?? item.invoiceCurrency
+    if (!item.payee || !id)
+      throw new SecurePaymentRequestError(
+        'A request without destinationId needs payee with invoiceCurrency and paymentCurrency',
+      )
+    if (item.currency && item.paymentCurrency && item.currency !== item.paymentCurrency)
+      throw new SecurePaymentRequestError('currency and paymentCurrency differ: send paymentCurrency only')
+    // secure payments settle in the payment currency: an invoice in another currency would need a conversion
+    if (item.invoiceCurrency && item.invoiceCurrency !== id)
+      throw new SecurePaymentRequestError(
+        `invoiceCurrency must equal paymentCurrency on a secure payment (${item.invoiceCurrency} and ${id}): the sandbox converts no secure payment`,
+      )
+    const currency = shared.currencies.byId(id)
     if (!currency || currency.type === 'ISO4217')
-      throw new SecurePaymentRequestError(`Currency ${item.currency} not found`)
+      throw new SecurePaymentRequestError(`Currency ${id} not found`)
     return {
       destinationId: null,
       payee: item.payee as `0x${string}`,

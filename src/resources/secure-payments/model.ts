@@ -1,10 +1,13 @@
-// Secure payment links: created by a tenant (API key or client ID), paid by whoever holds the token.
+// Secure payment links: created by a tenant (API key or client ID), read and paid through the token routes by that
+// tenant's client IDs (x-client-id + Origin, api-reference/secure-payments.mdx) or API key, and by the sandbox's page.
 // Differences from the real service: the link points at this sandbox's own page (/__sandbox/secure-payment?token=…,
-// on the Host the caller used); the token routes accept the token alone (the service also wants x-client-id +
-// Origin; a browser page of the sandbox has neither); no KYT screening runs (allowedPayerAddresses is the only
-// access rule); links expire 7 days after creation on the creator's clock, or once every request is paid.
+// on the Host the caller used), which reads the link through its own public routes; no KYT screening runs
+// (allowedPayerAddresses is the only access rule); links expire 7 days after creation on the creator's clock, or
+// once every request is paid.
+import type { Caller } from '../../contract/caller.ts'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
+import { UnauthorizedError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { RequestRecord } from '../requests/index.ts'
@@ -38,6 +41,15 @@ export function findLink(
     if (link) return { world, link }
   }
   return undefined
+}
+
+/**
+ * The token routes answer the account that created the link only (its API key or one of its client IDs); another
+ * account's credential is 401, as the reference says (api-reference/secure-payments.mdx, Authentication).
+ */
+export function checkOwner(caller: Caller | null | undefined, world: World): void {
+  if (!caller || caller.tenant !== world.tenant)
+    throw new UnauthorizedError('Client ID is not authorized for this secure payment')
 }
 
 /** The link's requests, in order. */

@@ -1,5 +1,7 @@
-// The Secure Payment Page behind securePaymentUrl, and the two sandbox endpoints it calls besides the API:
-// the payer's steps (user events, access check) and the built-in test wallet.
+// The Secure Payment Page behind securePaymentUrl, and the sandbox endpoints it calls: the link's display data and
+// calldata (the answers of the API's token routes, which want the link owner's x-client-id: the page is the
+// sandbox's own client, as the hosted page is the service's), the payer's steps (user events, access check) and
+// the built-in test wallet.
 // The test wallet signs server-side: it is anvil's default account #9 (a well-known, funded key), whose
 // transactions the sandbox sends through the chain (one at a time per chain); no key ever reaches the browser.
 
@@ -20,7 +22,8 @@ import { findLink, payableLink } from './model.ts'
 import { SECURE_PAGE, securePageAsset } from './page/page.ts'
 import { multicallCalldata, securePaymentCalldata } from './pay.ts'
 import { findMulticall, payableMulticall } from './payouts.ts'
-import { type SecurePaymentRecord, UserEventBody } from './schema.ts'
+import { payToken, SANDBOX_PAGE, showToken } from './routes.ts'
+import { type SecurePaymentRecord, TokenQuery, UserEventBody } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
 const defineRoute = routesUsing<SecureServices>()
@@ -101,6 +104,30 @@ export const securePageRoutes = [
       const asset = securePageAsset(params.asset)
       if (!asset) throw new NotFoundError(`Cannot GET /__sandbox/secure-payment/${params.asset}`)
       return { status: 200, body: asset.text, contentType: asset.contentType }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payments/:token',
+    credentials: ['public'],
+    surface: 'control',
+    summary: "The page's read of a link: what GET /v2/secure-payments/{token} answers its owner",
+    statuses: [200, 403, 404, 409],
+    params: z.object({ token: z.string().min(1) }),
+    query: TokenQuery,
+    handler: (ctx, { params }) => ({ status: 200, body: showToken(ctx, params.token, SANDBOX_PAGE) }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payments/:token/pay',
+    credentials: ['public'],
+    surface: 'control',
+    summary: "The page's calldata of a link: what GET /v2/secure-payments/{token}/pay answers its owner",
+    statuses: [200, 400, 403, 404, 409],
+    params: z.object({ token: z.string().min(1) }),
+    query: TokenQuery,
+    async handler(ctx, { params, query }) {
+      return { status: 200, body: await payToken(ctx, params.token, query, SANDBOX_PAGE) }
     },
   }),
   defineRoute({

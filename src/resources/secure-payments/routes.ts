@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { Caller } from '../../contract/caller.ts'
 import { routesUsing } from '../../contract/route.ts'
 import type { SecureServices } from './context.ts'
 import { createSecurePayment } from './create.ts'
@@ -7,6 +8,7 @@ import { SecurePaymentNotFoundError, SecurePaymentRequestError } from './errors.
 import { previewFeePlan } from './fee-plan.ts'
 import { recordIntent } from './intent.ts'
 import {
+  checkOwner,
   createdBody,
   findLink,
   linkForRequest,
@@ -35,13 +37,56 @@ import {
   TokenQuery,
   TronBroadcastBody,
 } from './schema.ts'
+import { withPlainValues } from './values.ts'
 
 const Token = z.object({ token: z.string().min(1) })
 
 /**
- * `/v2/secure-payments` (V2 0.13.0): links are created with the tenant's credential (API key or client ID); the
- * routes under a token are public in the sandbox: the token is the credential (the page has no client ID).
+ * `/v2/secure-payments` (V2 0.13.0 and api-reference/secure-payments.mdx): links are created with the tenant's
+ * credential (API key, client ID or session); the routes under a token take `x-client-id` (+ Origin) or the API key
+ * of the account that created the link (401 for any other), and answer transaction values in the shapes the
+ * reference prints (values.ts). The sandbox's own page reads the same answers through its public routes
+ * (page-routes.ts), as the hosted page is the service's own client.
  */
+
+/** What the token routes accept: the link's own account, by client ID (the documents) or API key (their examples). */
+const TOKEN_CREDENTIALS: ['api-key', 'client-id'] = ['api-key', 'client-id']
+
+/** The caller of the sandbox's own page routes (the page is the sandbox's client: no owner check). */
+export const SANDBOX_PAGE = 'sandbox-page'
+
+/** `GET /{token}`: a multicall payout's state or a link's display data. */
+export function showToken(ctx: SecureServices, token: string, caller: Caller | null | typeof SANDBOX_PAGE) {
+  const multicall = payableMulticall(ctx, token)
+  if (multicall) {
+    if (caller !== SANDBOX_PAGE) checkOwner(caller, multicall.world)
+    return multicall.state
+  }
+  const { world, link } = payableLink(ctx, token)
+  if (caller !== SANDBOX_PAGE) checkOwner(caller, world)
+  return displayData(ctx, world, link)
+}
+
+/** `GET /{token}/pay`: the calldata, values in the documented shapes (0 same-chain and batch, "0x0" cross-chain). */
+export async function payToken(
+  ctx: SecureServices,
+  token: string,
+  query: TokenQuery,
+  caller: Caller | null | typeof SANDBOX_PAGE,
+) {
+  const multicall = payableMulticall(ctx, token)
+  if (multicall) {
+    if (caller !== SANDBOX_PAGE) checkOwner(caller, multicall.world)
+    return withPlainValues(await multicallCalldata(ctx, multicall, query), 'number')
+  }
+  const { world, link } = payableLink(ctx, token)
+  if (caller !== SANDBOX_PAGE) checkOwner(caller, world)
+  const answer = await securePaymentCalldata(ctx, world, link, query)
+  return withPlainValues(
+    answer,
+    'routeType' in answer.metadata && answer.metadata.routeType === 'crosschain' ? 'hex' : 'number',
+  )
+}
 
 const defineRoute = routesUsing<SecureServices>()
 
@@ -135,74 +180,71 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v2/secure-payments/:token',
-    credentials: ['public'],
+    credentials: TOKEN_CREDENTIALS,
     surface: 'api',
-    summary: 'Display data of a link (404 unknown, 409 completed, 403 expired or combined)',
-    statuses: [200, 403, 404, 409],
+    summary:
+      'Display data of a link (404 unknown, 409 completed, 403 expired or combined, 401 another account)',
+    statuses: [200, 401, 403, 404, 409],
     params: Token,
     query: TokenQuery,
-    handler(ctx, { params }) {
-      const multicall = payableMulticall(ctx, params.token)
-      if (multicall) return { status: 200, body: multicall.state }
-      const { world, link } = payableLink(ctx, params.token)
-      return { status: 200, body: displayData(ctx, world, link) }
-    },
+    handler: (ctx, { params }) => ({ status: 200, body: showToken(ctx, params.token, ctx.caller) }),
   }),
   defineRoute({
     method: 'GET',
     path: '/v2/secure-payments/:token/pay',
-    credentials: ['public'],
+    credentials: TOKEN_CREDENTIALS,
     surface: 'api',
     summary: "Calldata of a link's payment on the local chain (with chain + token: the cross-chain intent)",
-    statuses: [200, 403, 404, 409],
+    statuses: [200, 401, 403, 404, 409],
     params: Token,
     query: TokenQuery,
     async handler(ctx, { params, query }) {
-      const multicall = payableMulticall(ctx, params.token)
-      if (multicall) return { status: 200, body: await multicallCalldata(ctx, multicall, query) }
-      const { world, link } = payableLink(ctx, params.token)
-      return { status: 200, body: await securePaymentCalldata(ctx, world, link, query) }
+      return { status: 200, body: await payToken(ctx, params.token, query, ctx.caller) }
     },
   }),
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/:token/intent',
-    credentials: ['public'],
+    credentials: TOKEN_CREDENTIALS,
     surface: 'api',
     summary: 'Record the source-side execution of a link (the detector then confirms the payment)',
-    statuses: [200, 403, 404, 409],
+    statuses: [200, 401, 403, 404, 409],
     params: Token,
     body: IntentBody,
     async handler(ctx, { params, body }) {
       const { world, link, alreadyPaid } = recordableLink(ctx, params.token, body.txHash)
+      checkOwner(ctx.caller, world)
       return { status: 200, body: await recordIntent(ctx, world, link, body, alreadyPaid) }
     },
   }),
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/:token/refresh-step-transaction',
-    credentials: ['public'],
+    credentials: TOKEN_CREDENTIALS,
     surface: 'api',
     summary: "A bridge step's transaction with a fresh deadline",
-    statuses: [200, 403, 404, 409],
+    statuses: [200, 401, 403, 404, 409],
     params: Token,
     body: RefreshStepBody,
     async handler(ctx, { params, body }) {
       const { world, link } = payableLink(ctx, params.token)
-      return { status: 200, body: await refreshStep(ctx, world, link, body.step) }
+      checkOwner(ctx.caller, world)
+      return { status: 200, body: withPlainValues(await refreshStep(ctx, world, link, body.step), 'hex') }
     },
   }),
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/:token/tron/broadcast',
-    credentials: ['public'],
+    credentials: TOKEN_CREDENTIALS,
     surface: 'api',
     summary: 'TRON broadcast: refused, the sandbox runs no TRON chain',
-    statuses: [400, 404],
+    statuses: [400, 401, 404],
     params: Token,
     body: TronBroadcastBody,
     handler(ctx, { params }) {
-      if (!findLink(ctx, params.token)) throw new SecurePaymentNotFoundError()
+      const found = findLink(ctx, params.token)
+      if (!found) throw new SecurePaymentNotFoundError()
+      checkOwner(ctx.caller, found.world)
       throw new SecurePaymentRequestError(
         'TRON transactions cannot be broadcast: the sandbox runs no TRON chain (pay this secure payment on an EVM network)',
       )

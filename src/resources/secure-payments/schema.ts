@@ -18,11 +18,16 @@ export const AccessPolicy = z.object({
   allowedPayerAddresses: z.array(Address).optional(),
 })
 
-/** One request of a link: a payee destination, or (sandbox extension) a payee and a currency id. */
+/**
+ * One request of a link: a payee destination, or a payee with `invoiceCurrency` + `paymentCurrency` (the form of
+ * api-features/secure-payment-integration-guide.mdx), or (the sandbox's earlier form) a payee and one `currency`.
+ */
 export const SecurePaymentItem = z.object({
   destinationId: z.string().min(1).optional(),
   payee: Address.optional(),
   currency: z.string().min(1).optional(),
+  invoiceCurrency: z.string().min(1).optional(),
+  paymentCurrency: z.string().min(1).optional(),
   amount: PositiveAmount,
 })
 
