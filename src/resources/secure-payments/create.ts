@@ -10,7 +10,7 @@ import type { RequestRecord } from '../requests/index.ts'
 import { createRequest } from '../requests/index.ts'
 import type { Ctx } from './context.ts'
 import { SecurePaymentForbiddenError, SecurePaymentRequestError } from './errors.ts'
-import { storeLink } from './model.ts'
+import { checkRedirect, storeLink } from './model.ts'
 import type { CreateSecurePaymentBody } from './schema.ts'
 
 interface LinkItem {
@@ -89,6 +89,7 @@ function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]
 
 /** `POST /v2/secure-payments`: one request per item (destination or payee + currency), one link over them. */
 export async function createSecurePayment(ctx: Ctx, body: CreateSecurePaymentBody) {
+  checkRedirect(body)
   const items = body.requests.map((item) => resolveItem(ctx, item))
   const networks = new Set(items.map((i) => i.network))
   if (networks.size > 1)

@@ -115,6 +115,8 @@ export function lookupBody(
       whitelabelEnabled: false,
       source: link.clientId ? ('client_id' as const) : ('request_network' as const),
     },
+    // the 2026-Q1 flag telling outgoing payout links from incoming ones (release-notes/request-api.mdx)
+    payout: link.flow === 'pay',
     childExecutable: status === 'pending',
     blockReason: paid
       ? ('already_paid' as const)

@@ -17,10 +17,11 @@ import {
   SecurePaymentCompletedError,
   SecurePaymentForbiddenError,
   SecurePaymentNotFoundError,
+  SecurePaymentRequestError,
   SecurePaymentUnavailableError,
 } from './errors.ts'
 import { feePlanOf } from './fee-plan.ts'
-import type { SecurePaymentRecord } from './schema.ts'
+import type { SecurePaymentListQuery, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
 /** How long a link stays payable (DOCS: 7 days, or until paid). */
@@ -101,6 +102,44 @@ export function recordableLink(
     if (paidByIt) return { ...found, alreadyPaid: true }
   }
   return { ...payableLink(shared, token), alreadyPaid: false }
+}
+
+/** Characters a redirect URL may not hold (api-reference/secure-payments.mdx: HTML/script payload, whitespace). */
+const UNSAFE_REDIRECT = /[<>"'`\s]/
+
+/**
+ * The documented refusals of `redirectUrl` and `redirectLabel` on every create endpoint: a label needs a URL
+ * (400 `redirectLabel cannot be provided without redirectUrl`), a URL holds no HTML/script payload characters nor
+ * whitespace. (Its scheme, http or https, is checked with the other URL rules of the sandbox.)
+ */
+export function checkRedirect(body: {
+  redirectUrl?: string | undefined
+  redirectLabel?: string | undefined
+}): void {
+  if (body.redirectLabel !== undefined && !body.redirectUrl)
+    throw new SecurePaymentRequestError('redirectLabel cannot be provided without redirectUrl')
+  if (body.redirectUrl !== undefined && UNSAFE_REDIRECT.test(body.redirectUrl))
+    throw new SecurePaymentRequestError(
+      'redirectUrl must not contain HTML/script payload characters (< > " \' `) or whitespace',
+    )
+}
+
+/** The caller's links, newest first, through the 2026-Q1 filters (request id, payout flag, creation time). */
+export function listLinks(ctx: Ctx, filters: SecurePaymentListQuery): SecurePaymentRecord[] {
+  const after = filters.createdAfter ? Date.parse(filters.createdAfter) : -Infinity
+  const before = filters.createdBefore ? Date.parse(filters.createdBefore) : Infinity
+  const requestId = filters.requestId?.toLowerCase()
+  return securePaymentState(ctx.world)
+    .securePayments.all()
+    .filter(
+      (l) =>
+        (requestId === undefined || l.requestIds.includes(requestId)) &&
+        (filters.payout === undefined || (l.flow === 'pay') === (filters.payout === 'true')) &&
+        Date.parse(l.createdAt) >= after &&
+        Date.parse(l.createdAt) <= before,
+    )
+    .reverse()
+    .slice(0, filters.limit ?? 100)
 }
 
 /** What every create endpoint stores besides its requests. */

@@ -143,9 +143,7 @@ export const securePageRoutes = [
     handler(ctx, { params, body }) {
       // found, not payable: the payer's last steps may arrive after the detector completed the link
       const { world, links } = pageLinks(ctx, params.token)
-      const accepted = links.map((link) =>
-        recordUserEvent(ctx, world, link, body.userEvent, body.walletAddress, body.txHash),
-      )
+      const accepted = links.map((link) => recordUserEvent(ctx, world, link, body))
       if (accepted.includes(false))
         throw new SecurePaymentForbiddenError('This wallet is not allowed to pay this secure payment')
       return { status: 201, body: { recorded: body.userEvent } }

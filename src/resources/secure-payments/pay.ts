@@ -204,13 +204,37 @@ export async function multicallCalldata(
   const requestIds = multicallRequestIds(ctx, found.record)
   if (requestIds.length === 0) throw new SecurePaymentCompletedError()
   const first = securePaymentState(found.world).securePayments.get(found.record.childTokens[0]!)!
-  return await buildFundedBatchPayout(ctx, {
+  const batch = await buildFundedBatchPayout(ctx, {
     requestIds,
     ...(query.wallet ? { payer: query.wallet } : {}),
     ...(first.feePercentage
       ? { feePercentage: first.feePercentage, feeAddress: first.feeAddress as `0x${string}` }
       : {}),
   })
+  // the documented multicall fields: the execution kind, each child with its own reference, the references in order
+  const children = found.record.childTokens.flatMap((childToken, position) => {
+    const link = securePaymentState(found.world).securePayments.get(childToken)!
+    return linkRequests(found.world, link)
+      .filter((r) => requestIds.includes(r.requestId))
+      .map((r) => ({
+        securePaymentToken: childToken,
+        requestId: r.requestId,
+        position,
+        paymentReference: r.paymentReference,
+        network: r.network,
+        paymentCurrency: r.paymentCurrency,
+        amount: r.amount,
+        payee: r.paymentAddress,
+      }))
+  })
+  return {
+    paymentType: 'multicall' as const,
+    executionKind: 'evm_same_chain' as const,
+    token: found.record.token,
+    ...batch,
+    children,
+    references: children.map((c) => c.paymentReference),
+  }
 }
 
 /** `POST /{token}/refresh-step-transaction`: the link's payment transaction again, with a new 30-minute deadline. */

@@ -12,6 +12,7 @@ import {
   createdBody,
   findLink,
   linkForRequest,
+  listLinks,
   payableLink,
   recordableLink,
   securePaymentUrl,
@@ -26,6 +27,7 @@ import {
 } from './payouts.ts'
 import {
   BatchPayoutLinkBody,
+  CalldataBody,
   CreatedLink,
   CreateSecurePaymentBody,
   FeePlan,
@@ -34,6 +36,7 @@ import {
   MulticallPayoutBody,
   PayoutSecurePaymentBody,
   RefreshStepBody,
+  SecurePaymentListQuery,
   TokenQuery,
   TronBroadcastBody,
 } from './schema.ts'
@@ -109,13 +112,21 @@ export const securePaymentRoutes = [
     path: '/v2/secure-payments',
     credentials: ['api-key', 'client-id', 'session'],
     surface: 'api',
-    summary: 'The secure payment a request belongs to',
+    summary: "The secure payment a request belongs to (requestId), or the caller's links through the filters",
     statuses: [200, 404],
-    query: z.object({ requestId: z.string().min(1) }),
-    handler: (ctx, { query, request }) => ({
-      status: 200,
-      body: lookupBody(ctx, ctx.world, linkForRequest(ctx, query.requestId), request),
-    }),
+    query: SecurePaymentListQuery,
+    handler(ctx, { query, request }) {
+      const { requestId, ...filters } = query
+      // the documented lookup answers one link; the filters alone list the caller's links
+      if (requestId && Object.values(filters).every((v) => v === undefined))
+        return { status: 200, body: lookupBody(ctx, ctx.world, linkForRequest(ctx, requestId), request) }
+      const links = listLinks(ctx, query)
+      if (requestId && links.length === 0)
+        throw new SecurePaymentNotFoundError('No secure payment found for this request ID')
+      if (requestId) return { status: 200, body: lookupBody(ctx, ctx.world, links[0]!, request) }
+      const securePayments = links.map((l) => lookupBody(ctx, ctx.world, l, request))
+      return { status: 200, body: { securePayments, total: securePayments.length } }
+    },
   }),
   defineRoute({
     method: 'POST',
@@ -200,6 +211,19 @@ export const securePaymentRoutes = [
     query: TokenQuery,
     async handler(ctx, { params, query }) {
       return { status: 200, body: await payToken(ctx, params.token, query, ctx.caller) }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments/:token/calldata',
+    credentials: TOKEN_CREDENTIALS,
+    surface: 'api',
+    summary: "Calldata of a link for the payer's chosen wallet, chain and token (what /pay answers for them)",
+    statuses: [200, 401, 403, 404, 409],
+    params: Token,
+    body: CalldataBody,
+    async handler(ctx, { params, body }) {
+      return { status: 200, body: await payToken(ctx, params.token, body, ctx.caller) }
     },
   }),
   defineRoute({

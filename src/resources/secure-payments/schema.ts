@@ -87,6 +87,31 @@ export const MulticallPayoutBody = z.strictObject({
   requestedExecutionKind: z.enum(['evm_same_chain', 'evm_cross_chain', 'tron_batch']).optional(),
 })
 
+/**
+ * Query of `GET /v2/secure-payments`: the documented lookup (`requestId`) and the 2026-Q1 filters (release notes:
+ * "by request ID, payout vs incoming, and creation timestamp"; their names are the sandbox's own).
+ */
+export const SecurePaymentListQuery = z.object({
+  requestId: z.string().min(1).optional(),
+  payout: z.enum(['true', 'false']).optional(),
+  createdAfter: z.iso.datetime({ offset: true }).optional(),
+  createdBefore: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+})
+export type SecurePaymentListQuery = z.infer<typeof SecurePaymentListQuery>
+
+/** Body of `POST /{token}/calldata`: the payer's wallet and, for a cross-chain payment, the chosen source. */
+export const CalldataBody = z
+  .object({
+    wallet: Address.optional(),
+    chain: z.enum(['BASE', 'OPTIMISM', 'ARBITRUM', 'ETHEREUM', 'POLYGON', 'BNB']).optional(),
+    token: z.enum(['USDC', 'USDT', 'EURC', 'USDT0']).optional(),
+  })
+  .superRefine((q, ctx) => {
+    if ((q.chain === undefined) !== (q.token === undefined))
+      ctx.addIssue({ code: 'custom', path: ['chain'], message: 'chain and token must be sent together' })
+  })
+
 /** Body of `POST /v2/secure-payments/fees/preview`. */
 export const FeePreviewBody = z.object({
   amount: PositiveAmount,
@@ -165,6 +190,8 @@ export const UserEventBody = z.object({
   userEvent: z.enum(['wallet_connected', 'payment_sent_to_wallet', 'payment_approved_in_wallet']),
   walletAddress: Address,
   txHash: Hash.optional(),
+  occurredAt: z.iso.datetime().optional(),
+  walletProvider: z.string().min(1).max(64).optional(),
 })
 
 /** One fee of a fee plan. */

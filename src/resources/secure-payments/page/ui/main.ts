@@ -35,6 +35,8 @@ async function userEvent(userEvent: string, wallet: PageWallet, txHash?: string)
   const res = await api('POST', `__sandbox/secure-payments/${token}/user-events`, {
     userEvent,
     walletAddress: wallet.address,
+    occurredAt: new Date().toISOString(),
+    walletProvider: wallet.kind === 'test' ? 'sandbox-test-wallet' : 'injected',
     ...(txHash ? { txHash } : {}),
   })
   return res.status
