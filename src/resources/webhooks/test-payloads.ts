@@ -19,6 +19,7 @@ export function testPayload(type: WebhookEventType, ids: IdGenerator, now: Date)
     txHash,
     payerAddress: payer,
     payerEoaAddress: payer,
+    payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
     network: 'sepolia',
     currency: 'FAU',
     paymentCurrency: 'FAU',
