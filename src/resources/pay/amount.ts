@@ -30,7 +30,7 @@ export function amountToPay(
     const asked = toBaseUnits(query.amount, currency.decimals)
     // "prevents overpayment by capping amounts to the remaining balance" (api-features/create-requests.mdx)
     if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
-    return asked > remaining ? remaining : asked
+    return asked < remaining ? asked : remaining
   }
   if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
   return remaining
