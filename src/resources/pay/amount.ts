@@ -30,7 +30,8 @@ export function amountToPay(
     const asked = toBaseUnits(query.amount, currency.decimals)
     // "prevents overpayment by capping amounts to the remaining balance" (api-features/create-requests.mdx)
     if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
-    return asked < remaining ? asked : remaining
+    if (asked > remaining) return remaining
+    return asked
   }
   if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
   return remaining

@@ -27,7 +27,12 @@ export function subscribeSecurePaymentEvents(
       const payer = typeof payload.payerAddress === 'string' ? payload.payerAddress : null
       await completeLink(world, link, payer)
     }
-    shared.events.emit(world, `${event.type}.checkout`, { ...payload, securePaymentToken: link.token })
+    shared.events.emit(
+      world,
+      `${event.type}.checkout`,
+      { ...payload, securePaymentToken: link.token },
+      { clientId: link.clientId ?? event.clientId ?? null },
+    )
   })
 }
 
@@ -64,30 +69,36 @@ export function recordUserEvent(
   const timestamp = world.clock.now().toISOString()
   if (!payerAllowed(link, report.walletAddress)) {
     for (const requestId of link.requestIds)
-      shared.events.emit(world, 'secure_payment.access_rejected', {
-        requestId,
-        attemptedPayerWalletAddress: report.walletAddress.toLowerCase(),
-        timestamp,
-      })
+      shared.events.emit(
+        world,
+        'secure_payment.access_rejected',
+        { requestId, attemptedPayerWalletAddress: report.walletAddress.toLowerCase(), timestamp },
+        { clientId: link.clientId },
+      )
     return false
   }
-  shared.events.emit(world, 'secure_payment.user_event', {
-    userEvent: report.userEvent,
-    securePaymentToken: link.token,
-    ...(link.requestIds.length === 1 ? { requestId: link.requestIds[0] } : {}),
-    requestIds: link.requestIds,
-    orchestratorId: null,
-    occurredAt: report.occurredAt ?? timestamp,
-    timestamp,
-    properties: {
-      wallet_provider: report.walletProvider ?? 'injected',
-      wallet_address_hashed: hashedWallet(report.walletAddress),
-      payment_type: link.paymentType,
-      selected_source_chain: link.network,
-      ...(report.txHash
-        ? { payment_submission_id: report.txHash, payment_submission_id_type: 'evm_tx_hash' }
-        : {}),
+  shared.events.emit(
+    world,
+    'secure_payment.user_event',
+    {
+      userEvent: report.userEvent,
+      securePaymentToken: link.token,
+      ...(link.requestIds.length === 1 ? { requestId: link.requestIds[0] } : {}),
+      requestIds: link.requestIds,
+      orchestratorId: null,
+      occurredAt: report.occurredAt ?? timestamp,
+      timestamp,
+      properties: {
+        wallet_provider: report.walletProvider ?? 'injected',
+        wallet_address_hashed: hashedWallet(report.walletAddress),
+        payment_type: link.paymentType,
+        selected_source_chain: link.network,
+        ...(report.txHash
+          ? { payment_submission_id: report.txHash, payment_submission_id_type: 'evm_tx_hash' }
+          : {}),
+      },
     },
-  })
+    { clientId: link.clientId },
+  )
   return true
 }
