@@ -10,7 +10,7 @@ import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
 import { journeyRoutes } from './resources/journeys/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
-import { payeeDestinationRoutes } from './resources/payee-destinations/routes.ts'
+import { payeeDestinationRoutes, sessionDestinationRoutes } from './resources/payee-destinations/routes.ts'
 import { payerPageRoutes } from './resources/payers/page-routes.ts'
 import { payerControlRoutes, payerRoutes } from './resources/payers/routes.ts'
 import { paymentDetailControlRoutes, paymentDetailRoutes } from './resources/payment-details/routes.ts'
@@ -49,6 +49,7 @@ export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
   ...sandboxRoutes,
   ...webhookRoutes,
   ...payeeDestinationRoutes,
+  ...sessionDestinationRoutes,
   ...portalRoutes,
   ...journeyRoutes,
   // last: the dashboard's page and files are never tested by an API call

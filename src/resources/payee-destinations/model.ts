@@ -103,11 +103,27 @@ export function destinationBody(record: PayeeDestinationRecord) {
 /** `POST /v2/payee-destination`: verifies the signature and makes the destination the wallet's active one. */
 export async function createDestination(ctx: Ctx, body: SignedBody): Promise<PayeeDestinationRecord> {
   const nonce = await consumeNonce(ctx, body, 'add')
+  const clientId = ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null
+  return activateDestination(ctx, nonce.walletAddress, nonce.chainId, nonce.tokenAddress, clientId)
+}
+
+/** Makes `wallet`'s destination for this token and chain its one active destination (created when new). */
+export async function activateDestination(
+  ctx: Ctx,
+  walletAddress: string,
+  chainId: number,
+  tokenAddress: string,
+  clientId: string | null,
+): Promise<PayeeDestinationRecord> {
   const { world } = ctx
-  const token = tokenOn(ctx, nonce.chainId, nonce.tokenAddress)
+  const token = tokenOn(ctx, chainId, tokenAddress)
+  const nonce = {
+    walletAddress: getAddress(walletAddress),
+    tokenAddress: getAddress(tokenAddress),
+    chainId,
+  }
   const id = `${token.network}:${nonce.walletAddress}:${nonce.tokenAddress}`
   const now = world.clock.now().toISOString()
-  const clientId = ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null
   for (const other of payeeDestinationState(world).payeeDestinations.all()) {
     if (other.active && other.id !== id && other.walletAddress === nonce.walletAddress) {
       await payeeDestinationState(world).payeeDestinations.update(other.id, (d) => {
@@ -227,7 +243,10 @@ export function destinationForClientId(world: World, grant: ClientIdGrant): Reso
   const active = payeeDestinationState(world)
     .payeeDestinations.all()
     .filter((d) => d.active)
-  const operator = clientIdState(world).clientIds.get(grant.id)?.operatorWalletAddress?.toLowerCase()
+  const record = clientIdState(world).clientIds.get(grant.id)
+  // a client ID bound to a destination (its payeeDestinationId, api-features/client-id-management.mdx) pays it
+  if (record?.payeeDestinationId) return resolveDestination(world, record.payeeDestinationId)
+  const operator = record?.operatorWalletAddress?.toLowerCase()
   const chosen =
     active.findLast((d) => d.clientId === grant.clientId) ??
     (operator ? active.find((d) => d.walletAddress.toLowerCase() === operator) : undefined) ??
