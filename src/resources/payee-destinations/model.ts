@@ -31,6 +31,8 @@ export interface ResolvedDestination {
   network: string
   /** the token's id in the token list */
   currency: string
+  /** the destination's KYT policy (the default of the links that pay it) */
+  accessPolicy: PayeeDestinationRecord['accessPolicy'] | null
 }
 
 function tokenOn(ctx: Ctx, chainId: number, tokenAddress: string) {
@@ -231,6 +233,7 @@ export function resolveDestination(world: World, destinationId: string): Resolve
     chainId: record.chainId,
     network: record.network,
     currency: record.currency,
+    accessPolicy: record.accessPolicy ?? null,
   }
 }
 

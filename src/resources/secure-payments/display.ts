@@ -99,7 +99,7 @@ export function lookupBody(
     completedAt: link.completedAt,
     // the payer recorded at completion, else the sender of the latest payment the detector saw
     payerAddress: link.payerAddress ?? requests.flatMap((r) => r.payments).at(-1)?.from ?? null,
-    payerKytResults: [],
+    payerKytResults: link.kytResults ?? [],
     payeeKytResults: [],
     destination,
     claimedDestination: destination,

@@ -10,6 +10,7 @@ import { publicBaseUrl } from '../../contract/public-url.ts'
 import { UnauthorizedError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
 import { effectiveFee } from '../client-ids/index.ts'
+import { resolveDestination } from '../payee-destinations/index.ts'
 import type { RequestRecord } from '../requests/index.ts'
 import { isFullyPaid, requestState } from '../requests/index.ts'
 import type { Ctx, SecureServices } from './context.ts'
@@ -142,6 +143,27 @@ export function listLinks(ctx: Ctx, filters: SecurePaymentListQuery): SecurePaym
     .slice(0, filters.limit ?? 100)
 }
 
+/**
+ * The KYT configuration a link keeps (compliance-gated-payments.mdx, "How KYT settings are resolved"): the payment's
+ * own `accessPolicy` mode when it sets one, else the policy of the destination it pays; null when it screens no one.
+ */
+function resolveKyt(
+  ctx: Ctx,
+  options: LinkOptions,
+  destinationIds: (string | null)[],
+): SecurePaymentRecord['kyt'] {
+  const own = options.accessPolicy
+  if (own?.mode === 'off') return null
+  if (own?.mode === 'kyt_all_wallets' && own.screeningProvider)
+    return { mode: 'kyt_all_wallets', screeningProvider: own.screeningProvider }
+  for (const id of destinationIds) {
+    const policy = id ? resolveDestination(ctx.world, id)?.accessPolicy : null
+    if (policy?.mode === 'kyt_all_wallets' && policy.screeningProvider)
+      return { mode: 'kyt_all_wallets', screeningProvider: policy.screeningProvider }
+  }
+  return null
+}
+
 /** What every create endpoint stores besides its requests. */
 export interface LinkOptions {
   flow: SecurePaymentRecord['flow']
@@ -151,7 +173,12 @@ export interface LinkOptions {
   redirectUrl?: string | undefined
   redirectLabel?: string | undefined
   accessPolicy?:
-    | { allowedPayerAddresses?: string[] | undefined; hidePayeeAddress?: boolean | undefined }
+    | {
+        allowedPayerAddresses?: string[] | undefined
+        hidePayeeAddress?: boolean | undefined
+        mode?: 'inherit' | 'off' | 'kyt_all_wallets' | undefined
+        screeningProvider?: 'hypernative' | 'merklescience' | null | undefined
+      }
     | undefined
   payer?: string | undefined
 }
@@ -185,6 +212,7 @@ export async function storeLink(
     redirectLabel: options.redirectLabel ?? null,
     allowedPayerAddresses: allowed?.length ? allowed.map((a) => a.toLowerCase()) : null,
     hidePayeeAddress: options.accessPolicy?.hidePayeeAddress ?? false,
+    kyt: resolveKyt(ctx, options, destinationIds),
     clientId: ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null,
     feePlan: feePlanOf(ctx, {
       amounts: requests.map((r) => ({ amount: r.amount, currency: r.paymentCurrency })),

@@ -18,6 +18,7 @@ import {
   SecurePaymentRequestError,
 } from './errors.ts'
 import { recordUserEvent } from './events.ts'
+import { screenPayer } from './kyt.ts'
 import { findLink, payableLink } from './model.ts'
 import { SECURE_PAGE, securePageAsset } from './page/page.ts'
 import { multicallCalldata, securePaymentCalldata } from './pay.ts'
@@ -140,9 +141,12 @@ export const securePageRoutes = [
     statuses: [201, 403, 404],
     params: z.object({ token: z.string().min(1) }),
     body: UserEventBody,
-    handler(ctx, { params, body }) {
+    async handler(ctx, { params, body }) {
       // found, not payable: the payer's last steps may arrive after the detector completed the link
       const { world, links } = pageLinks(ctx, params.token)
+      // a KYT link screens the wallet as it connects: a flagged one never reaches the sign step (403)
+      if (body.userEvent === 'wallet_connected')
+        for (const link of links) await screenPayer(ctx, world, link, body.walletAddress)
       const accepted = links.map((link) => recordUserEvent(ctx, world, link, body))
       if (accepted.includes(false))
         throw new SecurePaymentForbiddenError('This wallet is not allowed to pay this secure payment')

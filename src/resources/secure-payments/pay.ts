@@ -14,6 +14,7 @@ import { remainingUnits } from '../requests/index.ts'
 import { inWorld } from '../services.ts'
 import type { SecureServices } from './context.ts'
 import { SecurePaymentCompletedError, SecurePaymentRequestError } from './errors.ts'
+import { screenPayer } from './kyt.ts'
 import { checkPayer, linkRequests } from './model.ts'
 import { multicallRequestIds } from './payouts.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
@@ -72,6 +73,7 @@ export async function securePaymentCalldata(
   query: TokenQuery,
 ) {
   checkPayer(link, query.wallet)
+  await screenPayer(shared, world, link, query.wallet)
   const ctx = inWorld(shared, world)
   const fee = link.feePercentage
     ? { feePercentage: link.feePercentage, feeAddress: link.feeAddress as `0x${string}` }

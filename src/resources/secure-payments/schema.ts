@@ -9,14 +9,32 @@ const RedirectLabel = z
   .max(255)
   .regex(/^[^<>&"'`]*$/, 'redirectLabel must not contain < > & " \' or `')
 
-/** `accessPolicy`: only `allowedPayerAddresses` changes what the sandbox does (no KYT provider runs here). */
-export const AccessPolicy = z.object({
-  mode: z.enum(['inherit', 'off', 'kyt_all_wallets']).optional(),
-  screeningProvider: z.enum(['hypernative', 'merklescience']).nullable().optional(),
-  hideUntilApproved: z.boolean().optional(),
-  hidePayeeAddress: z.boolean().optional(),
-  allowedPayerAddresses: z.array(Address).optional(),
-})
+/**
+ * `accessPolicy` (use-cases/compliance-gated-payments.mdx): `allowedPayerAddresses`, and the KYT mode with its rules
+ * (`screeningProvider` required with `kyt_all_wallets`, refused with `off`); screening is the sandbox's own (kyt.ts).
+ */
+export const AccessPolicy = z
+  .object({
+    mode: z.enum(['inherit', 'off', 'kyt_all_wallets']).optional(),
+    screeningProvider: z.enum(['hypernative', 'merklescience']).nullable().optional(),
+    hideUntilApproved: z.boolean().optional(),
+    hidePayeeAddress: z.boolean().optional(),
+    allowedPayerAddresses: z.array(Address).optional(),
+  })
+  .superRefine((p, ctx) => {
+    if (p.mode === 'kyt_all_wallets' && !p.screeningProvider)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['screeningProvider'],
+        message: 'screeningProvider is required when mode is kyt_all_wallets',
+      })
+    if (p.mode === 'off' && p.screeningProvider)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['screeningProvider'],
+        message: 'screeningProvider must be omitted or null when mode is off',
+      })
+  })
 
 /**
  * One request of a link: a payee destination, or a payee with `invoiceCurrency` + `paymentCurrency` (the form of
@@ -249,6 +267,16 @@ export const SecurePaymentRecord = z.object({
   redirectLabel: z.string().nullable(),
   allowedPayerAddresses: z.array(z.string()).nullable(),
   hidePayeeAddress: z.boolean(),
+  /** the KYT configuration resolved at creation (payment policy, else the destination's); null: no screening */
+  kyt: z
+    .object({
+      mode: z.literal('kyt_all_wallets'),
+      screeningProvider: z.enum(['hypernative', 'merklescience']),
+    })
+    .nullable()
+    .optional(),
+  /** each wallet screened for the link (the lookup's payerKytResults) */
+  kytResults: z.array(z.record(z.string(), z.unknown())).optional(),
   clientId: z.string().nullable(),
   feePlan: FeePlan,
   createdAt: z.string(),
