@@ -46,6 +46,8 @@ Options:
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
   -q, --quiet         print only the first line: no banner details, no log of calls, events, payments, webhooks
+  --rate-limit <m>    off (default) or documented: 300 calls a minute per x-client-id and address, then 429 and
+                      5 minutes blocked, as production (env SANDBOX_RATE_LIMIT)
   --log-format <f>    text (default) or json: one JSON object per line, the banner included (env SANDBOX_LOG_FORMAT)
   -v, --version       the version
   -h, --help          this text
@@ -122,6 +124,7 @@ const options = {
   'webhook-secret': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'log-format': { type: 'string' },
+  'rate-limit': { type: 'string' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -216,6 +219,9 @@ async function main(): Promise<void> {
     throw new Error(
       '--networks and --only-networks exclude each other: --only-networks lists every network to run',
     )
+  const rateLimit = values['rate-limit'] ?? env.SANDBOX_RATE_LIMIT ?? 'off'
+  if (rateLimit !== 'off' && rateLimit !== 'documented')
+    throw new Error(`invalid --rate-limit ${JSON.stringify(rateLimit)}: off or documented`)
   const started = Date.now()
   // loaded here so that --help and --version answer at once
   const [{ startServer }, { bannerJson, bannerLines }, { attachTerminalLog }] = await Promise.all([
@@ -242,6 +248,7 @@ async function main(): Promise<void> {
       ...(requestMs !== undefined ? { requestMs: Number(requestMs) } : {}),
     },
     ...(seed !== undefined ? { seed: Number(seed) } : {}),
+    ...(rateLimit === 'documented' ? { rateLimit } : {}),
     ...(scenario ? { scenario } : {}),
     ...(scenarioDirs.length ? { scenarioDirs } : {}),
     webhooks: {

@@ -13,7 +13,7 @@ import { currencyRoutes } from './resources/currencies/routes.ts'
 import { journeyRoutes } from './resources/journeys/routes.ts'
 import { orchestratorPageRoutes, orchestratorRoutes } from './resources/orchestrators/routes.ts'
 import { payRoutes } from './resources/pay/routes.ts'
-import { payeeDestinationRoutes } from './resources/payee-destinations/routes.ts'
+import { payeeDestinationRoutes, sessionDestinationRoutes } from './resources/payee-destinations/routes.ts'
 import { payerPageRoutes } from './resources/payers/page-routes.ts'
 import { payerControlRoutes, payerRoutes } from './resources/payers/routes.ts'
 import { paymentDetailControlRoutes, paymentDetailRoutes } from './resources/payment-details/routes.ts'
@@ -52,6 +52,7 @@ export const routes: readonly TableRoute<SandboxState>[] = [
   ...sandboxRoutes,
   ...webhookRoutes,
   ...payeeDestinationRoutes,
+  ...sessionDestinationRoutes,
   ...portalRoutes,
   ...journeyRoutes,
   ...orchestratorRoutes,

@@ -23,6 +23,7 @@ import { createControl, type SandboxControl } from './control/control.ts'
 import { Journal } from './control/journal.ts'
 import { faultMiddleware, journalMiddleware, scenarioMiddleware } from './control/middleware.ts'
 import { networkMiddleware } from './control/networks-on-use.ts'
+import { documentedRateLimitMiddleware, type RateLimitMode } from './control/rate-limit.ts'
 import { rpcGuardMiddleware } from './control/rpc-guard.ts'
 import type { SandboxState, SandboxStateWithoutScenarios } from './control/sandbox-state.ts'
 import { ScenarioEngine } from './control/scenarios/engine.ts'
@@ -91,6 +92,8 @@ export interface SandboxOptions {
   stateDir?: string
   /** the largest `x-sandbox-delay` accepted, in ms (default 30 000) */
   maxDelayMs?: number
+  /** `documented`: the production limit of api-reference/authentication.mdx on client-ID calls (default `off`) */
+  rateLimit?: RateLimitMode
   /**
    * JSON-RPC admin methods (anvil_*, evm_*, ...) the strict-mode keys may call through /rpc: names, `prefix_*`, or
    * `*`. Without strict mode any API key may call them; without a key, nobody.
@@ -341,6 +344,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
             }),
           ]
         : []),
+      ...(options.rateLimit === 'documented' ? [documentedRateLimitMiddleware(shared)] : []),
     ],
   })
   // --state-dir: what a previous run saved comes back before the first call and the first detector scan

@@ -48,8 +48,13 @@ export interface DetectedTransfer {
   feeAddress: Address
   /** the conversion proxies' event: amount and fee in the request currency (fiat padded to 8 decimals) */
   conversion: { requestAmount: bigint; currency: Address; feeAmount: bigint } | null
-  /** the transaction's sender and what it paid in gas (wei) */
+  /** the transaction's sender (the payer's EOA) and what it paid in gas (wei) */
   from: Address
+  /**
+   * the account the tokens left (the ERC-20 Transfer to the payee just before the proxy's event): a smart account
+   * or a Safe when one paid, else the sender; the sender for native payments
+   */
+  payer: Address
   gasFee: bigint
 }
 
@@ -74,7 +79,30 @@ export interface DetectorOptions {
 }
 
 type RawBlock = { number: Hex; hash: Hex; parentHash: Hex; timestamp: Hex }
-type RawReceipt = { from: Address; gasUsed: Hex; effectiveGasPrice?: Hex }
+type ReceiptLog = { address: Address; topics: Hex[]; data: Hex; logIndex: Hex }
+type RawReceipt = { from: Address; gasUsed: Hex; effectiveGasPrice?: Hex; logs?: ReceiptLog[] }
+
+/** keccak256("Transfer(address,address,uint256)"), the ERC-20 Transfer event. */
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+
+/**
+ * The holder the payment's tokens came from: the `from` of the last ERC-20 Transfer of `token` to `to` logged before
+ * the proxy's event in the same receipt (the proxy pulls from its caller), else the transaction's sender.
+ */
+function tokenPayer(receipt: RawReceipt, token: Address | null, to: Address, before: number): Address {
+  if (!token) return getAddress(receipt.from)
+  const payee = to.toLowerCase().slice(2).padStart(64, '0')
+  const transfer = (receipt.logs ?? [])
+    .filter(
+      (l) =>
+        Number(BigInt(l.logIndex)) < before &&
+        l.address.toLowerCase() === token.toLowerCase() &&
+        l.topics[0] === TRANSFER_TOPIC &&
+        l.topics[2]?.toLowerCase().slice(2) === payee,
+    )
+    .at(-1)
+  return transfer?.topics[1] ? getAddress(`0x${transfer.topics[1].slice(26)}`) : getAddress(receipt.from)
+}
 type Mark = { number: bigint; hash: Hex }
 
 /** How many blocks one eth_getLogs reads at most when catching up. */
@@ -259,6 +287,12 @@ export class PaymentDetector {
       feeAddress: getAddress(args.feeAddress),
       conversion: conv,
       from: getAddress(receipt.from),
+      payer: tokenPayer(
+        receipt,
+        args.tokenAddress ? getAddress(args.tokenAddress) : null,
+        getAddress(args.to),
+        Number(log.logIndex),
+      ),
       gasFee: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? '0x0'),
     }
   }

@@ -38,4 +38,6 @@ export interface SandboxEvent {
   scenario: string
   at: string
   payload: Record<string, unknown>
+  /** the client ID whose request or link the event is about (its webhooks receive it), null for none */
+  clientId?: string | null
 }

@@ -70,7 +70,12 @@ export interface PortalCredentialLookup {
 /** Where resources send their events: recorded in the world's log and handed to the listeners. */
 export interface EventSink {
   /** Emits an event in `world` at the world's clock time. `payload.event` is set to the type. */
-  emit(world: World, type: EventType, payload: Record<string, unknown>): SandboxEvent
+  emit(
+    world: World,
+    type: EventType,
+    payload: Record<string, unknown>,
+    options?: { clientId?: string | null },
+  ): SandboxEvent
 }
 
 /** One webhook delivery attempt. */

@@ -21,7 +21,12 @@ export class EventBus implements EventSink {
   }
 
   /** Emits an event in `world` at the world's clock time. `payload.event` is set to the type. */
-  emit(world: World, type: EventType, payload: Record<string, unknown>): SandboxEvent {
+  emit(
+    world: World,
+    type: EventType,
+    payload: Record<string, unknown>,
+    options?: { clientId?: string | null },
+  ): SandboxEvent {
     const at = world.clock.now()
     const event: SandboxEvent = {
       id: this.#ids.ulid(at.getTime()),
@@ -30,6 +35,8 @@ export class EventBus implements EventSink {
       scenario: world.scenario,
       at: at.toISOString(),
       payload: { event: type, ...payload },
+      // a payment of a request made with a client ID names it in its payload; other events say it here
+      clientId: options?.clientId ?? (typeof payload.clientId === 'string' ? payload.clientId : null),
     }
     world.events.push(event)
     // bounded, like the journal: a long-running sandbox keeps the newest events of each world

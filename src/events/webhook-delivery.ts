@@ -98,7 +98,11 @@ export class WebhookDelivery {
 
   /** Sends a domain event to every active webhook of its key. */
   handleEvent(event: SandboxEvent): DeliveryRecord[] {
-    return this.#targets(event.tenant).map((target) =>
+    // a webhook a client ID registered receives only that client ID's events; the account's receive every event
+    const targets = this.#targets(event.tenant).filter(
+      (t) => !('clientId' in t) || !t.clientId || t.clientId === event.clientId,
+    )
+    return targets.map((target) =>
       this.#start(
         target,
         event.tenant,
@@ -112,9 +116,14 @@ export class WebhookDelivery {
   }
 
   /** Sends a test payload to every active webhook of a key (`x-request-network-test: true`). */
-  sendTest(tenant: string, scenario: string, payload: Record<string, unknown>): DeliveryRecord[] {
+  sendTest(
+    tenant: string,
+    scenario: string,
+    payload: Record<string, unknown>,
+    clientId?: string | null,
+  ): DeliveryRecord[] {
     const body = webhookBody(payload)
-    return this.#targets(tenant).map((t) =>
+    return this.#targets(tenant, clientId).map((t) =>
       this.#start(t, tenant, scenario, String(payload.event), null, true, body),
     )
   }
@@ -131,8 +140,8 @@ export class WebhookDelivery {
   }
 
   /** Whether a key has anything to deliver to. */
-  hasTargets(tenant: string): boolean {
-    return this.#targets(tenant).length > 0
+  hasTargets(tenant: string, clientId?: string | null): boolean {
+    return this.#targets(tenant, clientId).length > 0
   }
 
   /** Sends a delivery again, from retry count 0, with the same delivery id and body (a fresh signature). */
@@ -182,7 +191,9 @@ export class WebhookDelivery {
     this.#timers.clear()
   }
 
-  #targets(tenant: string): Target[] {
+  /** The key's active webhooks (and --webhook-url); with `clientId`, only the webhooks that client ID registered. */
+  #targets(tenant: string, clientId?: string | null): Target[] {
+    if (clientId) return this.registry.ofClient(tenant, clientId).filter((w) => w.isActive)
     const own = this.registry.list(tenant).filter((w) => w.isActive)
     return this.defaultTarget ? [...own, this.defaultTarget] : own
   }

@@ -53,14 +53,14 @@ describeTransports(
     }
     const payLink = async (token: string) => {
       const wallet = t.sandbox.shared.chains.get('sepolia')!.accounts[payerIndex]!.address
-      const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
+      const pay = await client().call('GET', `/__sandbox/secure-payments/${token}/pay`, {
         apiKey: null,
         query: { wallet },
       })
       expect(pay.status, pay.text).toBe(200)
       await execute(t.sandbox, pay.body.transactions, payerIndex)
       await until(
-        () => client().call('GET', `/v2/secure-payments/${token}`, { apiKey: null }),
+        () => client().call('GET', `/__sandbox/secure-payments/${token}`, { apiKey: null }),
         (r) => r.status === 409,
         { what: 'the link completed' },
       )
@@ -197,7 +197,7 @@ describeTransports(
       })
       expect(batch.status, batch.text).toBe(201)
       const cappedBefore = await balance(capped)
-      const batchPay = await client().call('GET', `/v2/secure-payments/${batch.body.token}/pay`, {
+      const batchPay = await client().call('GET', `/__sandbox/secure-payments/${batch.body.token}/pay`, {
         apiKey: null,
         query: { wallet: payer },
       })

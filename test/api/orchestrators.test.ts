@@ -253,7 +253,9 @@ describeTransports(
         body: { requests: [{ amount: '3' }], accessPolicy: { screeningProvider: 'merklescience' } },
       })
       expect(override.status).toBe(400)
-      const display = await client().call('GET', `/v2/secure-payments/${paired.body.token}`, { apiKey: null })
+      const display = await client().call('GET', `/__sandbox/secure-payments/${paired.body.token}`, {
+        apiKey: null,
+      })
       expect(display.body.payee.toLowerCase()).toBe(payee.toLowerCase())
       expect(display.body.orchestratorId).toBe(event.body.orchestratorId)
 
@@ -321,7 +323,10 @@ describeTransports(
           apiKey: null,
           headers: { 'x-client-id': clientId, 'x-orchestrator-key': key },
           // the platform controls screening: the payment may set it
-          body: { requests: [{ amount: '2' }], accessPolicy: { mode: 'kyt_all_wallets' } },
+          body: {
+            requests: [{ amount: '2' }],
+            accessPolicy: { mode: 'kyt_all_wallets', screeningProvider: 'hypernative' },
+          },
         })
         expect(link.status, link.text).toBe(201)
         await client().call('POST', `/__sandbox/secure-payments/${link.body.token}/user-events`, {
@@ -584,8 +589,9 @@ describeTransports(
           headers: { 'x-client-id': clientId, 'x-orchestrator-key': key, origin: ORIGIN },
           body: { requests: [{ payee: wallet(), currency: 'FAU-sepolia', amount: '1' }] },
         })
-        return (await client().call('GET', `/v2/secure-payments/${created.body.token}`, { apiKey: null }))
-          .body
+        return (
+          await client().call('GET', `/__sandbox/secure-payments/${created.body.token}`, { apiKey: null })
+        ).body
       }
       const withOrchestratorRow = await pay()
       expect(withOrchestratorRow.branding).toMatchObject({ ...brand, primaryActionColor: '#ff0066' })

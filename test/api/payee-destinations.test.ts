@@ -284,6 +284,7 @@ describeTransports(
         chainId: 11155111,
         network: 'sepolia',
         currency: 'FAU-sepolia',
+        accessPolicy: null,
       })
       expect(resolveDestination(world, `sepolia:${newWallet().address}:${FAU}`)).toBeUndefined()
     })

@@ -125,7 +125,6 @@ describeTransports(
     })
 
     it.each([
-      ['a missing walletAddress', {}, 'walletAddress'],
       ['a malformed walletAddress', { walletAddress: '0x1234' }, 'walletAddress'],
       ['a limit over 100', { walletAddress: wallet, limit: '101' }, 'limit'],
       ['a limit of 0', { walletAddress: wallet, limit: '0' }, 'limit'],

@@ -51,7 +51,7 @@ describeTransports(
         payerTotalAmountUsd: '12.75',
       })
 
-      const shown = await client().call('GET', `/v2/secure-payments/${token}`, { apiKey: null })
+      const shown = await client().call('GET', `/v2/secure-payments/${token}`, { apiKey })
       expect(shown.status).toBe(200)
       assertMatchesDocument('v2', 'GET', '/v2/secure-payments/{token}', 200, shown.body)
       expect(shown.body).toMatchObject({
@@ -64,7 +64,7 @@ describeTransports(
       })
 
       const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
-        apiKey: null,
+        apiKey,
         query: { wallet: payerAddress() },
       })
       expect(pay.status).toBe(200)
@@ -85,7 +85,7 @@ describeTransports(
 
       const receipts = await execute(t.sandbox, pay.body.transactions, account)
       const intent = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
-        apiKey: null,
+        apiKey,
         body: {
           txHash: receipts.at(-1)!.transactionHash,
           chain: 'ETHEREUM',
@@ -100,13 +100,13 @@ describeTransports(
       expect(typeof intent.body.isListening).toBe('boolean')
 
       const { value: after } = await until(
-        () => client().call('GET', `/v2/secure-payments/${token}`, { apiKey: null }),
+        () => client().call('GET', `/v2/secure-payments/${token}`, { apiKey }),
         (res) => res.status === 409,
       )
       expect(after.body.message).toBe('Secure payment has already been completed')
       // once completed: the paying transaction can still be recorded (not listening), any other answers 409
       const late = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
-        apiKey: null,
+        apiKey,
         body: {
           txHash: receipts.at(-1)!.transactionHash,
           chain: 'ETHEREUM',
@@ -121,7 +121,7 @@ describeTransports(
         intentId: intent.body.intentId,
       })
       const other = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
-        apiKey: null,
+        apiKey,
         body: {
           txHash: `0x${'ab'.repeat(32)}`,
           chain: 'ETHEREUM',
@@ -161,7 +161,7 @@ describeTransports(
         payerAddress: expect.any(String),
       })
       expect(world.events.map((e) => e.type)).toContain('payment.confirmed')
-      const paidAgain = await client().call('GET', `/v2/secure-payments/${token}/pay`, { apiKey: null })
+      const paidAgain = await client().call('GET', `/v2/secure-payments/${token}/pay`, { apiKey })
       expect(paidAgain.status).toBe(409)
     })
 
@@ -195,7 +195,7 @@ describeTransports(
         body: { requests: [{ destinationId, amount: '3' }] },
       })
       expect(created.status).toBe(201)
-      const shown = await client().call('GET', `/v2/secure-payments/${created.body.token}`, { apiKey: null })
+      const shown = await client().call('GET', `/v2/secure-payments/${created.body.token}`, { ...as })
       expect(shown.body).toMatchObject({
         payee: wallet.address,
         paymentCurrency: 'FAU-sepolia',
@@ -215,7 +215,7 @@ describeTransports(
       expect(unknown.body.message).toBe('No active payment destination nope')
       const invalid = await create(apiKey, { requests: [] })
       expect(invalid.status).toBe(400)
-      const missing = await client().call('GET', '/v2/secure-payments/01NOTATOKEN', { apiKey: null })
+      const missing = await client().call('GET', '/v2/secure-payments/01NOTATOKEN', { ...as })
       expect(missing.status).toBe(404)
       expect(missing.body).toMatchObject({ statusCode: 404, message: 'Secure payment not found' })
       const byRequest = await client().call('GET', '/v2/secure-payments', {
@@ -224,13 +224,13 @@ describeTransports(
       })
       expect(byRequest.status).toBe(404)
       const tron = await client().call('POST', `/v2/secure-payments/${created.body.token}/tron/broadcast`, {
-        apiKey: null,
+        ...as,
         body: { signedTransaction: { raw_data_hex: 'ab', signature: ['cd'], raw_data: { contract: [{}] } } },
       })
       expect(tron.status).toBe(400)
       expect(tron.body.message).toMatch(/not on TRON/)
       const halfQuery = await client().call('GET', `/v2/secure-payments/${created.body.token}/pay`, {
-        apiKey: null,
+        ...as,
         query: { chain: 'BASE' },
       })
       expect(halfQuery.status).toBe(400)
@@ -241,13 +241,13 @@ describeTransports(
       const allowed = freshAddress()
       const created = await link(apiKey, '1', { accessPolicy: { allowedPayerAddresses: [allowed] } })
       const refused = await client().call('GET', `/v2/secure-payments/${created.body.token}/pay`, {
-        apiKey: null,
+        apiKey,
         query: { wallet: payerAddress() },
       })
       expect(refused.status).toBe(403)
       // the payer recorded by /intent is a wallet address or nothing
       const notAWallet = await client().call('POST', `/v2/secure-payments/${created.body.token}/intent`, {
-        apiKey: null,
+        apiKey,
         body: { txHash: `0x${'ab'.repeat(32)}`, chain: 'ETHEREUM', token: 'USDC', payerAddress: 'nobody' },
       })
       expect(notAWallet.status).toBe(400)
@@ -284,7 +284,7 @@ describeTransports(
         body: { seconds: 7 * 24 * 3600 + 1 },
       })
       const expired = await client().call('GET', `/v2/secure-payments/${created.body.token}`, {
-        apiKey: null,
+        apiKey,
       })
       expect(expired.status).toBe(403)
       expect(expired.body.message).toBe('Secure payment token expired or invalid status')
@@ -326,17 +326,17 @@ describeTransports(
       })
       expect(batch.status).toBe(201)
       expect(batch.body.requestIds).toEqual([...a!.body.requestIds, ...b!.body.requestIds])
-      const gone = await client().call('GET', `/v2/secure-payments/${a!.body.token}`, { apiKey: null })
+      const gone = await client().call('GET', `/v2/secure-payments/${a!.body.token}`, { apiKey })
       expect(gone.status).toBe(403)
       const again = await client().call('POST', '/v2/secure-payments/batch-payouts', {
         apiKey,
         body: { tokens: [a!.body.token, c!.body.token] },
       })
       expect(again.status).toBe(400)
-      const shown = await client().call('GET', `/v2/secure-payments/${batch.body.token}`, { apiKey: null })
+      const shown = await client().call('GET', `/v2/secure-payments/${batch.body.token}`, { apiKey })
       expect(shown.body).toMatchObject({ paymentType: 'batch', amounts: ['1', '2'] })
       const batchPay = await client().call('GET', `/v2/secure-payments/${batch.body.token}/pay`, {
-        apiKey: null,
+        apiKey,
         query: { wallet: payerAddress() },
       })
       expect(batchPay.status).toBe(200)
@@ -346,7 +346,7 @@ describeTransports(
         canMakePayment: true,
       })
       const broke = await client().call('GET', `/v2/secure-payments/${batch.body.token}/pay`, {
-        apiKey: null,
+        apiKey,
         query: { wallet: freshAddress() },
       })
       expect(broke.body.metadata).toEqual({
@@ -360,7 +360,7 @@ describeTransports(
         account,
       )
       await until(
-        () => client().call('GET', `/v2/secure-payments/${batch.body.token}`, { apiKey: null }),
+        () => client().call('GET', `/v2/secure-payments/${batch.body.token}`, { apiKey }),
         (res) => res.status === 409,
       )
 
@@ -378,7 +378,7 @@ describeTransports(
       expect(state.status).toBe(200)
       assertMatchesDocument('v2', 'GET', '/v2/secure-payments/multicall-payouts/{token}', 200, state.body)
       expect(state.body).toMatchObject({ canExecute: true, totals: { childCount: 2, blockedChildCount: 0 } })
-      const page = await client().call('GET', `/v2/secure-payments/${multicall.body.token}`, { apiKey: null })
+      const page = await client().call('GET', `/v2/secure-payments/${multicall.body.token}`, { apiKey })
       expect(page.status).toBe(200)
       assertMatchesDocument('v2', 'GET', '/v2/secure-payments/{token}', 200, page.body)
       expect(page.body).toMatchObject({
@@ -386,7 +386,7 @@ describeTransports(
         children: [{ amount: '3' }, { amount: '4' }],
       })
       const multicallPay = await client().call('GET', `/v2/secure-payments/${multicall.body.token}/pay`, {
-        apiKey: null,
+        apiKey,
         query: { wallet: payerAddress() },
       })
       expect(multicallPay.status).toBe(200)
@@ -400,7 +400,7 @@ describeTransports(
         account,
       )
       await until(
-        () => client().call('GET', `/v2/secure-payments/${multicall.body.token}`, { apiKey: null }),
+        () => client().call('GET', `/v2/secure-payments/${multicall.body.token}`, { apiKey }),
         (res) => res.status === 409,
       )
       const settled = await client().call(
@@ -449,7 +449,7 @@ describeTransports(
         2,
       )
       const crossBatch = await client().call('GET', `/v2/secure-payments/${both.body.token}/pay`, {
-        apiKey: null,
+        apiKey,
         query: { chain: 'BASE', token: 'USDC' },
       })
       expect(crossBatch.status).toBe(400)
@@ -467,7 +467,7 @@ describeTransports(
       const refreshed = await client().call(
         'POST',
         `/v2/secure-payments/${created.body.token}/refresh-step-transaction`,
-        { apiKey: null, body: { step } },
+        { apiKey, body: { step } },
       )
       expect(refreshed.status).toBe(200)
       expect(refreshed.body.executionDeadline).toBeGreaterThan(Date.now() / 1000)
@@ -480,7 +480,7 @@ describeTransports(
         'POST',
         `/v2/secure-payments/${created.body.token}/refresh-step-transaction`,
         {
-          apiKey: null,
+          apiKey,
           body: { step: { ...step, action: { ...step.action, toChainId: 8453 } } },
         },
       )
@@ -508,7 +508,7 @@ describeTransports(
       expect(multicall.status).toBe(201)
       const pay = () =>
         client().call('GET', `/v2/secure-payments/${multicall.body.token}/pay`, {
-          apiKey: null,
+          apiKey,
           query: { wallet: payerAddress() },
         })
       expect((await pay()).status).toBe(200)
@@ -520,7 +520,7 @@ describeTransports(
       expect(expired.status).toBe(403)
       expect(expired.body.message).toBe('Secure payment token expired or invalid status')
       const shown = await client().call('GET', `/v2/secure-payments/${multicall.body.token}`, {
-        apiKey: null,
+        apiKey,
       })
       expect(shown.status).toBe(403)
       const sent = await client().call(
@@ -540,7 +540,7 @@ describeTransports(
       const { token } = created.body
       const testWallet = t.sandbox.chain!.accounts[9]!.address
       const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
-        apiKey: null,
+        apiKey,
         query: { wallet: testWallet },
       })
       const payment = pay.body.transactions.at(-1)

@@ -167,21 +167,22 @@ describe('strict mode is strict', () => {
         'POST /tron/wallet/:method',
         'GET /tron/walletsolidity/:method',
         'POST /tron/walletsolidity/:method',
-        // a secure payment by its token (and its page's calls), a journey's timeline: public in the service too
-        'GET /v2/secure-payments/:token',
-        'GET /v2/secure-payments/:token/pay',
-        'POST /v2/secure-payments/:token/intent',
-        'POST /v2/secure-payments/:token/refresh-step-transaction',
-        'POST /v2/secure-payments/:token/tron/broadcast',
+        // the Secure Payment Page's own reads and calls of a link by its token, a journey's timeline (public in the service)
+        'GET /__sandbox/secure-payments/:token',
+        'GET /__sandbox/secure-payments/:token/pay',
         'POST /__sandbox/secure-payments/:token/user-events',
         'GET /__sandbox/secure-payments/:token/chain',
         'POST /__sandbox/secure-payments/:token/test-wallet/send',
+        'POST /__sandbox/secure-payments/:token/tron/broadcast',
         'GET /v2/journey/:journeyId',
         // the portal's door (off in strict mode without --portal) and the key list (admin or loopback only)
         'POST /v1/auth/register',
         'POST /v1/auth/login',
         'POST /v2/auth/register',
         'POST /v2/auth/login',
+        // the Auth API's wallet login (SIWE challenge and its signed answer)
+        'POST /v1/auth/wallet/challenge',
+        'POST /v1/auth/wallet/verify',
         'GET /__sandbox/keys',
       ].sort(),
     )

@@ -103,9 +103,16 @@ describe('pay calldata executes on the embedded chain', () => {
     })
     expect(await chain.balanceOf(token, payee)).toBe(before + parseUnits('25.5', 6))
 
+    // the allowance left covers a smaller payment of another request (a paid request's /pay caps to nothing: 400)
+    const next = await api('POST', '/v2/request', {
+      amount: '5',
+      invoiceCurrency: 'USDC-sepolia',
+      paymentCurrency: 'USDC-sepolia',
+      payee,
+    })
     const again = await api(
       'GET',
-      `/v2/request/${created.body.requestId}/pay?wallet=${account.address}&amount=1`,
+      `/v2/request/${next.body.requestId}/pay?wallet=${account.address}&amount=1`,
     )
     expect(again.body.metadata.needsApproval).toBe(false)
     expect(again.body.transactions).toHaveLength(1)

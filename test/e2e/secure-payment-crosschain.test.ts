@@ -25,7 +25,7 @@ describeTransports(
       const arbitrum = t.sandbox.shared.chains.get('arbitrum-one')!
       const payer = walletOn(client(), arbitrum, account)
       const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
-        apiKey: null,
+        apiKey,
         query: { chain: 'ARBITRUM', token: 'USDC', wallet: payer.account.address },
       })
       expect(pay.status).toBe(200)
@@ -35,12 +35,12 @@ describeTransports(
 
       const signed = await signAnswer(payer.account, pay.body as CrosschainAnswer)
       const forged = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
-        apiKey: null,
+        apiKey,
         body: { chain: 'ARBITRUM', token: 'USDC', paymentIntentId: 'not-this-one', ...signed },
       })
       expect(forged.status).toBe(400)
       const recorded = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
-        apiKey: null,
+        apiKey,
         body: {
           chain: 'ARBITRUM',
           token: 'USDC',
@@ -53,7 +53,7 @@ describeTransports(
       expect(recorded.status).toBe(200)
       expect(recorded.body).toMatchObject({ intentId: pay.body.paymentIntentId, isListening: true })
       await until(
-        () => client().call('GET', `/v2/secure-payments/${token}`, { apiKey: null }),
+        () => client().call('GET', `/v2/secure-payments/${token}`, { apiKey }),
         (res) => res.status === 409,
         { timeoutMs: 20_000 },
       )

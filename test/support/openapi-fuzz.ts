@@ -199,7 +199,7 @@ export function fuzzRequest(
   return { method: op.method, path: op.path, query, headers, rawBody }
 }
 
-/** Whether a 4xx body is in one of the service's error shapes (Nest E1, zod issue list E2, field list E3). */
+/** Whether a 4xx body is in one of the service's error shapes (Nest E1, zod issue list E2, field list E3, the multicall envelope). */
 export function isServiceErrorBody(status: number, body: unknown): boolean {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false
   const b = body as Json
@@ -208,6 +208,9 @@ export function isServiceErrorBody(status: number, body: unknown): boolean {
     Array.isArray(b.errors) &&
     (b.errors as Json[]).every((e) => typeof e.field === 'string' && typeof e.message === 'string')
   if (e3) return b.statusCode === undefined || b.statusCode === status
+  // the multicall envelope api-reference/secure-payments.mdx documents (no statusCode)
+  if (b.code === 'multicall_validation_failed')
+    return status === 400 && b.message === 'Multicall validation failed' && Array.isArray(b.failures)
   if (b.statusCode !== status) return false
   if (typeof b.message === 'string') return true
   return (

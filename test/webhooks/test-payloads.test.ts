@@ -58,6 +58,43 @@ const documented: Record<string, string[]> = {
   ],
 }
 
+// the variants and secure-payment events of api-reference/webhooks.mdx (its payload examples and field lists)
+const paymentFields = [
+  'requestId',
+  'requestID',
+  'paymentReference',
+  'amount',
+  'totalAmountPaid',
+  'expectedAmount',
+  'txHash',
+  'payerAddress',
+  'payerEoaAddress',
+  'payee',
+  'timestamp',
+]
+documented['payment.confirmed.client_id'] = [...paymentFields, 'clientId', 'origin']
+documented['payment.partial.client_id'] = [...paymentFields, 'clientId', 'origin']
+documented['payment.confirmed.checkout'] = [...paymentFields, 'securePaymentToken']
+documented['payment.partial.checkout'] = [...paymentFields, 'securePaymentToken']
+documented['secure_payment.user_event'] = [
+  'userEvent',
+  'securePaymentToken',
+  'requestId',
+  'requestIds',
+  'orchestratorId',
+  'occurredAt',
+  'timestamp',
+  'properties',
+  'properties.wallet_address_hashed',
+  'properties.payment_submission_id',
+]
+documented['secure_payment.access_rejected'] = [
+  'requestId',
+  'attemptedPayerWalletAddress',
+  'timestamp',
+  'event',
+]
+
 /** Real events of the key: request.recurring, compliance.updated, payment_detail.updated through the API. */
 async function realEvents(client: ApiClient, apiKey: string) {
   const call = (method: string, path: string, body?: unknown) =>

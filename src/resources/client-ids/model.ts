@@ -1,6 +1,6 @@
 // Differences from the real service: client IDs live on the sandbox's /v2/client-ids (the service also runs them
 // on its separate Auth API with cookie sessions); `allowedDomains` may be empty on create (a back-end ID, as the
-// docs describe) but needs 1-10 origins on update, as the interface says; `payeeDestinationId` is not modelled.
+// docs describe) but needs 1-10 origins on update, as the interface says; `payeeDestinationId` binds a payee destination (see payee-destinations' `destinationForClientId`).
 import { getAddress } from 'viem'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
 import type { Uses } from '../services.ts'
@@ -33,6 +33,7 @@ export async function createClientId(ctx: Ctx, body: CreateClientIdBody): Promis
     feePercentage: body.feePercentage ?? null,
     feeAddress: checksum(body.feeAddress),
     operatorWalletAddress: checksum(body.operatorWalletAddress),
+    payeeDestinationId: body.payeeDestinationId ?? null,
     defaultPreApprovalExpiry: body.defaultPreApprovalExpiry ?? null,
     defaultAuthorizationExpiry: body.defaultAuthorizationExpiry ?? null,
     status: 'active',
@@ -85,6 +86,7 @@ export async function updateClientId(
     draft.feeAddress = checksum(feeAddress)
     if (body.operatorWalletAddress !== undefined)
       draft.operatorWalletAddress = checksum(body.operatorWalletAddress)
+    if (body.payeeDestinationId !== undefined) draft.payeeDestinationId = body.payeeDestinationId
     if (body.defaultPreApprovalExpiry !== undefined)
       draft.defaultPreApprovalExpiry = body.defaultPreApprovalExpiry
     if (body.defaultAuthorizationExpiry !== undefined)

@@ -18,6 +18,7 @@ function settings(r: ClientIdRecord) {
     feePercentage: r.feePercentage,
     feeAddress: r.feeAddress,
     operatorWalletAddress: r.operatorWalletAddress,
+    payeeDestinationId: r.payeeDestinationId ?? null,
     defaultPreApprovalExpiry: r.defaultPreApprovalExpiry,
     defaultAuthorizationExpiry: r.defaultAuthorizationExpiry,
     status: r.status,
@@ -29,12 +30,16 @@ function fullView(r: ClientIdRecord) {
   return { ...settings(r), createdAt: r.createdAt, updatedAt: r.updatedAt, lastUsedAt: r.lastUsedAt }
 }
 
-/** Client IDs (endpoint 15 and its neighbours): API key or session token, never a client ID itself. */
-export const clientIdRoutes = [
+/**
+ * Client IDs (endpoint 15 and its neighbours): API key or session token, never a client ID itself; the Auth API's
+ * `/v1/client-ids` (api-features/client-id-management.mdx) takes the `session_token` cookie of a wallet (or email)
+ * login and manages that account's client IDs.
+ */
+export const clientIdRoutes = (['/v2/client-ids', '/v1/client-ids'] as const).flatMap((base) => [
   defineRoute({
     method: 'POST',
-    path: '/v2/client-ids',
-    credentials: ['api-key', 'session'],
+    path: base,
+    credentials: base === '/v1/client-ids' ? ['portal-session'] : ['api-key', 'session'],
     surface: 'api',
     summary: 'Create a client ID',
     statuses: [201],
@@ -46,8 +51,8 @@ export const clientIdRoutes = [
   }),
   defineRoute({
     method: 'GET',
-    path: '/v2/client-ids',
-    credentials: ['api-key', 'session'],
+    path: base,
+    credentials: base === '/v1/client-ids' ? ['portal-session'] : ['api-key', 'session'],
     surface: 'api',
     summary: 'List client IDs',
     statuses: [200],
@@ -68,8 +73,8 @@ export const clientIdRoutes = [
   }),
   defineRoute({
     method: 'GET',
-    path: '/v2/client-ids/:id',
-    credentials: ['api-key', 'session'],
+    path: `${base}/:id`,
+    credentials: base === '/v1/client-ids' ? ['portal-session'] : ['api-key', 'session'],
     surface: 'api',
     summary: 'Get a client ID',
     statuses: [200, 404],
@@ -80,8 +85,8 @@ export const clientIdRoutes = [
   }),
   defineRoute({
     method: 'PUT',
-    path: '/v2/client-ids/:id',
-    credentials: ['api-key', 'session'],
+    path: `${base}/:id`,
+    credentials: base === '/v1/client-ids' ? ['portal-session'] : ['api-key', 'session'],
     surface: 'api',
     summary: 'Update a client ID',
     statuses: [200, 404],
@@ -94,8 +99,8 @@ export const clientIdRoutes = [
   }),
   defineRoute({
     method: 'DELETE',
-    path: '/v2/client-ids/:id',
-    credentials: ['api-key', 'session'],
+    path: `${base}/:id`,
+    credentials: base === '/v1/client-ids' ? ['portal-session'] : ['api-key', 'session'],
     surface: 'api',
     summary: 'Revoke a client ID (final)',
     statuses: [200, 404],
@@ -104,4 +109,4 @@ export const clientIdRoutes = [
       return { status: 200, body: fullView(await revokeClientId(ctx, params.id)) }
     },
   }),
-]
+])

@@ -42,6 +42,7 @@ export const CreateClientIdBody = z
     feePercentage: FeePercentage.optional(),
     feeAddress: Address.optional(),
     operatorWalletAddress: Address.optional(),
+    payeeDestinationId: z.string().min(1).max(200).optional(),
     defaultPreApprovalExpiry: Expiry.optional(),
     defaultAuthorizationExpiry: Expiry.optional(),
   })
@@ -63,6 +64,7 @@ export const UpdateClientIdBody = z.object({
   feePercentage: FeePercentage.nullable().optional(),
   feeAddress: Address.nullable().optional(),
   operatorWalletAddress: Address.nullable().optional(),
+  payeeDestinationId: z.string().min(1).max(200).nullable().optional(),
   defaultPreApprovalExpiry: Expiry.nullable().optional(),
   defaultAuthorizationExpiry: Expiry.nullable().optional(),
   status: ClientIdStatus.optional(),
@@ -78,6 +80,8 @@ export const ClientIdRecord = z.object({
   feePercentage: z.string().nullable(),
   feeAddress: z.string().nullable(),
   operatorWalletAddress: z.string().nullable(),
+  /** the payee destination the client ID is bound to (its requests without payee pay it) */
+  payeeDestinationId: z.string().nullable().optional(),
   defaultPreApprovalExpiry: z.number().nullable(),
   defaultAuthorizationExpiry: z.number().nullable(),
   status: ClientIdStatus,

@@ -10,7 +10,8 @@ type Ctx = Uses<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress
 
 /**
  * The amount to pay now, in base units of `currency` (the request's invoice currency: what remains is counted
- * in it): the `amount` asked, else what remains; 400 when it is finer than the currency or nothing remains.
+ * in it): the `amount` asked, capped to what remains, else what remains; 400 when it is finer than the currency or
+ * nothing remains.
  */
 export function amountToPay(
   ctx: Ctx,
@@ -18,6 +19,7 @@ export function amountToPay(
   query: PayOptions,
   currency: CurrencyFixture,
 ): bigint {
+  const remaining = remainingUnits(ctx, record)
   if (query.amount !== undefined) {
     if (decimalsOf(query.amount) > currency.decimals) {
       throw payFieldError(
@@ -25,9 +27,12 @@ export function amountToPay(
         `Amount has more decimals than ${currency.id} supports (${currency.decimals})`,
       )
     }
-    return toBaseUnits(query.amount, currency.decimals)
+    const asked = toBaseUnits(query.amount, currency.decimals)
+    // "prevents overpayment by capping amounts to the remaining balance" (api-features/create-requests.mdx)
+    if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
+    if (asked > remaining) return remaining
+    return asked
   }
-  const remaining = remainingUnits(ctx, record)
   if (remaining <= 0n) throw new PaymentNotPossibleError('Request has already been paid')
   return remaining
 }

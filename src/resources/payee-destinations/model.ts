@@ -31,6 +31,8 @@ export interface ResolvedDestination {
   network: string
   /** the token's id in the token list */
   currency: string
+  /** the destination's KYT policy (the default of the links that pay it) */
+  accessPolicy: PayeeDestinationRecord['accessPolicy'] | null
 }
 
 function tokenOn(ctx: Ctx, chainId: number, tokenAddress: string) {
@@ -103,9 +105,8 @@ export function destinationBody(record: PayeeDestinationRecord) {
 /** `POST /v2/payee-destination`: verifies the signature and makes the destination the wallet's active one. */
 export async function createDestination(ctx: Ctx, body: SignedBody): Promise<PayeeDestinationRecord> {
   const nonce = await consumeNonce(ctx, body, 'add')
-  const token = tokenOn(ctx, nonce.chainId, nonce.tokenAddress)
   const clientId = ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null
-  return activateDestination(ctx, nonce.walletAddress, token, clientId)
+  return activateDestination(ctx, nonce.walletAddress, nonce.chainId, nonce.tokenAddress, clientId)
 }
 
 /**
@@ -119,17 +120,20 @@ export async function registerDestination(
   const currency = ctx.currencies.byId(input.currency)
   if (currency?.type !== 'ERC20' || !currency.address)
     throw new PayeeTokenError(`Token ${input.currency} is not a supported ERC20 token`)
-  const token = tokenOn(ctx, currency.chainId, currency.address)
-  return activateDestination(ctx, getAddress(input.walletAddress), token, input.clientId)
+  return activateDestination(ctx, input.walletAddress, currency.chainId, currency.address, input.clientId)
 }
 
-async function activateDestination(
+/** Makes `wallet`'s destination for this token and chain its one active destination (created when new). */
+export async function activateDestination(
   ctx: Ctx,
-  walletAddress: string,
-  token: ReturnType<typeof tokenOn>,
+  wallet: string,
+  chainId: number,
+  tokenContract: string,
   clientId: string | null,
 ): Promise<PayeeDestinationRecord> {
   const { world } = ctx
+  const token = tokenOn(ctx, chainId, tokenContract)
+  const walletAddress = getAddress(wallet)
   const tokenAddress = getAddress(token.address)
   const id = `${token.network}:${walletAddress}:${tokenAddress}`
   const now = world.clock.now().toISOString()
@@ -240,6 +244,7 @@ export function resolveDestination(world: World, destinationId: string): Resolve
     chainId: record.chainId,
     network: record.network,
     currency: record.currency,
+    accessPolicy: record.accessPolicy ?? null,
   }
 }
 
@@ -252,7 +257,10 @@ export function destinationForClientId(world: World, grant: ClientIdGrant): Reso
   const active = payeeDestinationState(world)
     .payeeDestinations.all()
     .filter((d) => d.active)
-  const operator = clientIdState(world).clientIds.get(grant.id)?.operatorWalletAddress?.toLowerCase()
+  const record = clientIdState(world).clientIds.get(grant.id)
+  // a client ID bound to a destination (its payeeDestinationId, api-features/client-id-management.mdx) pays it
+  if (record?.payeeDestinationId) return resolveDestination(world, record.payeeDestinationId)
+  const operator = record?.operatorWalletAddress?.toLowerCase()
   const chosen =
     active.findLast((d) => d.clientId === grant.clientId) ??
     (operator ? active.find((d) => d.walletAddress.toLowerCase() === operator) : undefined) ??

@@ -16,6 +16,15 @@ import {
   SigningDataQuery,
   SigningDataResponse,
 } from './schema.ts'
+import {
+  createSessionDestination,
+  deactivateSessionDestination,
+  payoutLookup,
+  SessionDestinationBody,
+  sessionBody,
+  sessionWallet,
+  updateSessionDestination,
+} from './session.ts'
 
 const defineRoute = routesUsing<Services<'currencies' | 'ids'>>()
 
@@ -90,6 +99,83 @@ export const payeeDestinationRoutes = [
         status: 200,
         body: destinationBody(await deactivateDestination(ctx, params.destinationId, body)),
       }
+    },
+  }),
+]
+
+const defineSessionRoute = routesUsing<Services<'currencies' | 'ids' | 'portal' | 'worlds'>>()
+
+/** `/v1/payee-destination` (the Auth API): the signed-in wallet's own destination, by its SIWE session cookie. */
+export const sessionDestinationRoutes = [
+  defineSessionRoute({
+    method: 'POST',
+    path: '/v1/payee-destination',
+    credentials: ['portal-session'],
+    surface: 'api',
+    summary: "Create or reactivate the session wallet's destination (token and chain; optional KYT policy)",
+    statuses: [201, 400, 403],
+    body: SessionDestinationBody,
+    async handler(ctx, { body }) {
+      return { status: 201, body: sessionBody(await createSessionDestination(ctx, body)) }
+    },
+  }),
+  defineSessionRoute({
+    method: 'PUT',
+    path: '/v1/payee-destination',
+    credentials: ['portal-session'],
+    surface: 'api',
+    summary: "Move the session wallet's active destination to another token and/or chain",
+    statuses: [200, 400, 403],
+    body: SessionDestinationBody,
+    async handler(ctx, { body }) {
+      return { status: 200, body: sessionBody(await updateSessionDestination(ctx, body)) }
+    },
+  }),
+  defineSessionRoute({
+    method: 'GET',
+    path: '/v1/payee-destination',
+    credentials: ['portal-session'],
+    surface: 'api',
+    summary: "The session wallet's active destination, or null",
+    statuses: [200, 403],
+    handler(ctx) {
+      const active = activeDestinationOf(ctx.world, sessionWallet(ctx))
+      return { status: 200, body: active ? sessionBody(active) : null }
+    },
+  }),
+  defineSessionRoute({
+    method: 'GET',
+    path: '/v1/payee-destination/payout-lookup',
+    credentials: ['portal-session'],
+    surface: 'api',
+    summary: "Where a payout recipient wants to be paid (its active destination's routing fields), or null",
+    statuses: [200],
+    query: ActiveDestinationQuery,
+    handler: (ctx, { query }) => ({ status: 200, body: payoutLookup(ctx, query.walletAddress) }),
+  }),
+  defineSessionRoute({
+    method: 'GET',
+    path: '/v1/payee-destination/lookup',
+    credentials: ['portal-session'],
+    surface: 'api',
+    summary: 'A destination of the account by its composite (ERC-7828) id',
+    statuses: [200, 404],
+    query: z.object({ destinationId: z.string().min(1) }),
+    handler: (ctx, { query }) => ({
+      status: 200,
+      body: sessionBody(getDestination(ctx, query.destinationId)),
+    }),
+  }),
+  defineSessionRoute({
+    method: 'PATCH',
+    path: '/v1/payee-destination/deactivate',
+    credentials: ['portal-session'],
+    surface: 'api',
+    summary: "Deactivate the session wallet's destination",
+    statuses: [200, 400, 403],
+    body: z.object({ destinationId: z.string().min(1) }),
+    async handler(ctx, { body }) {
+      return { status: 200, body: await deactivateSessionDestination(ctx, body.destinationId) }
     },
   }),
 ]

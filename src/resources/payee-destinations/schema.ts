@@ -53,6 +53,16 @@ export const PayeeDestinationRecord = z.object({
   active: z.boolean(),
   /** the public client ID it was registered through (null with an API key) */
   clientId: z.string().nullable(),
+  /** the KYT policy a wallet session set (`/v1/payee-destination`), null or absent for none */
+  accessPolicy: z
+    .object({
+      mode: z.enum(['off', 'kyt_all_wallets']).optional(),
+      screeningProvider: z.enum(['hypernative', 'merklescience']).nullable().optional(),
+      hideUntilApproved: z.boolean().optional(),
+      hidePayeeAddress: z.boolean().optional(),
+    })
+    .nullable()
+    .optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 })

@@ -45,7 +45,12 @@ export class PortalCredentials implements PortalCredentialLookup {
   readonly platformsByEmail = new Map<string, PlatformAccount>()
   readonly platformsById = new Map<string, PlatformAccount>()
   /** session_token cookie value -> its platform and expiry (ms since epoch, real time) */
-  readonly sessions = new Map<string, { platformId: string; expiresAt: number }>()
+  readonly sessions = new Map<string, { platformId: string; expiresAt: number; idleMs?: number }>()
+  /** SIWE challenges of wallet login (wallet.ts), by challengeId; single use, 5 minutes */
+  readonly walletChallenges = new Map<
+    string,
+    { address: string; nonce: string; message: string; expiresAt: number }
+  >()
   /** key value -> record */
   readonly keys = new Map<string, PortalKey>()
   /** values that must never pass as x-api-key: deleted portal keys and platform tenants */
@@ -93,6 +98,8 @@ export class PortalCredentials implements PortalCredentialLookup {
       this.sessions.delete(token)
       return undefined
     }
+    // a wallet session ends after its idle timeout: each use pushes its end further
+    if (session.idleMs) session.expiresAt = now + session.idleMs
     return this.platformsById.get(session.platformId)
   }
 }

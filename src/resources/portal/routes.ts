@@ -5,6 +5,7 @@ import type { Services } from '../services.ts'
 import { admitSignup, clearedSessionCookie, login, logout, register } from './accounts.ts'
 import { createKey, deleteKey, keyView, listKeys, toggleKey } from './keys.ts'
 import { ApiKeyView, CreateKeyBody, CredentialsBody, PlatformProfile } from './schema.ts'
+import { walletChallenge, walletVerify } from './wallet.ts'
 
 const defineRoute = routesUsing<Services<'portal' | 'ids' | 'now' | 'webhooks'>>()
 
@@ -15,6 +16,37 @@ const KeyParams = z.object({ id: z.string() })
  * need the cookie is declared by their `credentials` (register and login are public).
  */
 export const portalRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/v1/auth/wallet/challenge',
+    credentials: ['public'],
+    cookies: true,
+    surface: 'api',
+    summary: 'A SIWE message for a wallet to sign (valid 5 minutes)',
+    statuses: [201, 400],
+    body: z.object({ address: z.string().min(1) }),
+    handler: (ctx, { body, request }) => ({ status: 201, body: walletChallenge(ctx, request, body.address) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/auth/wallet/verify',
+    credentials: ['public'],
+    cookies: true,
+    surface: 'api',
+    summary:
+      "The wallet's signature of its challenge: opens a session (httpOnly session_token, 15 minutes idle)",
+    statuses: [201, 401],
+    body: z.object({
+      challengeId: z.string().min(1),
+      nonce: z.string().min(1),
+      message: z.string().min(1),
+      signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'signature must be hex'),
+    }),
+    async handler(ctx, { body }) {
+      const { cookie, body: answer } = await walletVerify(ctx, body)
+      return { status: 201, headers: { 'set-cookie': cookie }, body: answer }
+    },
+  }),
   ...(['/v1', '/v2'] as const).flatMap((version) => [
     defineRoute({
       method: 'POST',

@@ -101,6 +101,7 @@ function toPayment(
     proxy: t.proxy,
     timestamp: at.toISOString(),
     from: t.from,
+    payer: t.payer,
     to: t.to,
     conversionRate: t.conversion && paidWad > 0n ? formatWad(divWad(creditedWad, paidWad), 12) : null,
     amountInUsd: usd === null ? null : formatWadFixed(usd, 2),

@@ -51,8 +51,10 @@ export function paymentEventPayload(
     expectedAmount: ethersAmount(record.amount),
     timestamp: payment.timestamp,
     txHash: payment.txHash,
-    payerAddress: payment.from,
+    // the account the tokens came from, and the wallet that signed (they differ when a smart account paid)
+    payerAddress: payment.payer ?? payment.from,
     payerEoaAddress: payment.from,
+    payee: record.paymentAddress,
     network: record.network,
     currency: invoice.symbol,
     paymentCurrency: paymentCurrency.symbol,

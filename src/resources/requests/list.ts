@@ -1,5 +1,7 @@
 // GET /v2/request?walletAddress=&limit=&offset= (the production document's RequestControllerV2_listRequests_v2; in
-// neither published copy): the caller's requests whose payee is the wallet, newest first.
+// neither published copy): the caller's requests whose payee is the wallet, newest first. Without walletAddress
+// (2026-Q3, api-features/query-requests.mdx) it lists the caller's scope: every request of the account behind the
+// API key, session or client ID (as a client ID already sees its creator's requests paid to a wallet).
 // Differences from the real service: `limit` defaults to 20 when absent (the document gives no default), as
 // GET /v2/payments does; requests paid to the off-ramp (no payee) are never listed.
 import { isAddress } from 'viem'
@@ -11,13 +13,14 @@ import { hasBeenPaid, statusOf } from './status.ts'
 
 type Ctx = Uses<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 
-/** Query of `GET /v2/request`: `walletAddress` is required; `limit` (1-100) and `offset` are integer strings. */
+/** Query of `GET /v2/request`: `walletAddress` is optional; `limit` (1-100) and `offset` are integer strings. */
 export const ListRequestsQuery = z.object({
   walletAddress: z
-    .string({ error: 'walletAddress is required' })
+    .string()
     .refine((v) => isAddress(v, { strict: false }), {
       message: 'walletAddress must be a valid Ethereum address',
-    }),
+    })
+    .optional(),
   limit: QueryInteger('limit', 1, 100).optional(),
   offset: QueryInteger('offset', 0, 1_000_000).optional(),
 })
@@ -48,12 +51,13 @@ export type ListRequestsResponse = z.infer<typeof ListRequestsResponse>
 
 /** The caller's requests paid to `walletAddress`, newest first, one page of them. */
 export function listRequests(ctx: Ctx, query: ListRequestsQuery): ListRequestsResponse {
-  const wallet = query.walletAddress.toLowerCase()
+  const wallet = query.walletAddress?.toLowerCase()
+  const inScope = (r: { payee: string | null }) => wallet === undefined || r.payee?.toLowerCase() === wallet
   // all() is oldest first (insertion order); a stable sort keeps it for requests created in the same millisecond.
   // createdAt is always the clock's toISOString(): compared as text, no Date.parse per comparison
   const found = requestState(ctx.world)
     .requests.all()
-    .filter((r) => r.payee?.toLowerCase() === wallet)
+    .filter(inScope)
     .reverse()
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
   const limit = Number(query.limit ?? 20)

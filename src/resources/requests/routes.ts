@@ -5,7 +5,7 @@ import type { Services } from '../services.ts'
 import { ListRequestsQuery, ListRequestsResponse, listRequests } from './list.ts'
 import { getRequest, getRequestByReference } from './model.ts'
 import { createInvoice, setRecurrence } from './recurring.ts'
-import { CreateRequestBody, CreateRequestResponse, RequestStatusV1 } from './schema.ts'
+import { CreateRequestBody, CreateRequestResponse, RequestStatusV1, RequestStatusV2 } from './schema.ts'
 import { statusV1, statusV2 } from './status.ts'
 
 const defineRoute =
@@ -66,6 +66,7 @@ export const requestRoutes = [
     summary: 'Get the status of a request',
     statuses: [200, 404],
     params: RequestIdParams,
+    responses: { 200: RequestStatusV2 },
     handler(ctx, { params }) {
       return { status: 200, body: statusV2(ctx, ctx.world, getRequest(ctx, params.requestId)) }
     },

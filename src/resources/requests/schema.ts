@@ -75,6 +75,8 @@ export const DetectedPayment = z.object({
   proxy: z.string(),
   timestamp: z.string(),
   from: z.string().nullable(),
+  /** the account the tokens came from (a smart account's or Safe's address when one paid); absent: `from` */
+  payer: z.string().nullable().optional(),
   to: z.string(),
   /** 1 payment-currency unit = conversionRate invoice-currency units (conversion payments) */
   conversionRate: z.string().nullable(),
@@ -159,3 +161,31 @@ export const RequestStatusV1 = z.object({
   isListening: z.boolean(),
   txHash: z.string().nullable(),
 })
+
+/**
+ * 200 of `GET /v2/request/{requestId}` as served (documented for the OpenAPI page; the handler builds it field by
+ * field): the V1 core, the V2 document's fields, and the reconciliation fields of api-features/query-requests.mdx.
+ */
+export const RequestStatusV2 = RequestStatusV1.extend({
+  status: z.string(),
+  requestAmount: z.string(),
+  invoiceCurrency: z.string(),
+  paymentCurrency: z.string(),
+  paidAmount: z.string().meta({ description: 'what the payments count for, in the invoice currency' }),
+  remainingAmount: z.string(),
+  excessAmount: z.string().optional().meta({
+    description: 'present on overpayment: what was paid above the request amount (invoice currency)',
+  }),
+  receivedAmount: z.string().meta({ description: 'what reached the payee, in the payment currency' }),
+  payee: z.string().nullable(),
+  payerAddress: z
+    .string()
+    .nullable()
+    .meta({ description: 'the account the tokens came from (a smart account or Safe when one paid)' }),
+  payerEoaAddress: z
+    .string()
+    .nullable()
+    .meta({ description: 'the wallet that signed the paying transaction' }),
+  detectionSource: z.enum(['request-network', 'lifi']).nullable(),
+  note: z.string().nullable(),
+}).loose()

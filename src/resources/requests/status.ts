@@ -141,7 +141,19 @@ export function statusV2(shared: Shared, world: World, record: RequestRecord) {
   body.paidAmount = fromBaseUnits(paid, invoice.decimals)
   body.remainingAmount = fromBaseUnits(expected > paid ? expected - paid : 0n, invoice.decimals)
   if (paid > expected) body.excessAmount = fromBaseUnits(paid - expected, invoice.decimals)
-  body.payerAddress = record.payments.at(-1)?.from ?? null
+  // reconciliation fields (api-features/query-requests.mdx): what reached the payee in the payment currency, who paid
+  // (the token holder, a smart account's address when one paid) and the wallet that signed, how it was detected
+  const last = record.payments.at(-1)
+  const paidIn = shared.currencies.byId(record.paymentCurrency)!
+  body.receivedAmount = fromBaseUnits(
+    record.payments.reduce((s, p) => s + BigInt(p.paidAmountRaw), 0n),
+    paidIn.decimals,
+  )
+  body.payee = record.paymentAddress
+  body.payerAddress = last ? (last.payer ?? last.from) : null
+  body.payerEoaAddress = last?.from ?? null
+  body.detectionSource = last ? 'request-network' : null
+  body.note = null
   body.payments = record.payments.map((p) => ({
     id: p.id,
     amount: p.amount,

@@ -10,7 +10,7 @@ import type { RequestRecord } from '../requests/index.ts'
 import { createRequest } from '../requests/index.ts'
 import type { Ctx } from './context.ts'
 import { SecurePaymentForbiddenError, SecurePaymentRequestError } from './errors.ts'
-import { storeLink } from './model.ts'
+import { checkRedirect, storeLink } from './model.ts'
 import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
 import type { CreateSecurePaymentBody } from './schema.ts'
 
@@ -55,12 +55,22 @@ function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]
       amount: item.amount,
     }
   }
-  if (item.payee || item.currency) {
-    if (!item.payee || !item.currency)
-      throw new SecurePaymentRequestError('A request without destinationId needs both payee and currency')
-    const currency = shared.currencies.byId(item.currency)
+  if (item.payee || item.currency || item.invoiceCurrency || item.paymentCurrency) {
+    const id = item.paymentCurrency ?? item.currency ?? item.invoiceCurrency
+    if (!item.payee || !id)
+      throw new SecurePaymentRequestError(
+        'A request without destinationId needs payee with invoiceCurrency and paymentCurrency',
+      )
+    if (item.currency && item.paymentCurrency && item.currency !== item.paymentCurrency)
+      throw new SecurePaymentRequestError('currency and paymentCurrency differ: send paymentCurrency only')
+    // secure payments settle in the payment currency: an invoice in another currency would need a conversion
+    if (item.invoiceCurrency && item.invoiceCurrency !== id)
+      throw new SecurePaymentRequestError(
+        `invoiceCurrency must equal paymentCurrency on a secure payment (${item.invoiceCurrency} and ${id}): the sandbox converts no secure payment`,
+      )
+    const currency = shared.currencies.byId(id)
     if (!currency || currency.type === 'ISO4217')
-      throw new SecurePaymentRequestError(`Currency ${item.currency} not found`)
+      throw new SecurePaymentRequestError(`Currency ${id} not found`)
     return {
       destinationId: null,
       payee: item.payee,
@@ -90,6 +100,7 @@ function resolveItem(ctx: Ctx, item: CreateSecurePaymentBody['requests'][number]
 /** `POST /v2/secure-payments`: one request per item (destination or payee + currency), one link over them. */
 export async function createSecurePayment(ctx: Ctx, body: CreateSecurePaymentBody) {
   refusePlanOverride(ctx, body.accessPolicy)
+  checkRedirect(body)
   const items = body.requests.map((item) => resolveItem(ctx, item))
   const networks = new Set(items.map((i) => i.network))
   if (networks.size > 1)

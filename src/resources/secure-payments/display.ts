@@ -115,7 +115,7 @@ export function lookupBody(
     completedAt: link.completedAt,
     // the payer recorded at completion, else the sender of the latest payment the detector saw
     payerAddress: link.payerAddress ?? requests.flatMap((r) => r.payments).at(-1)?.from ?? null,
-    payerKytResults: [],
+    payerKytResults: link.kytResults ?? [],
     payeeKytResults: [],
     destination,
     claimedDestination: destination,
@@ -131,6 +131,8 @@ export function lookupBody(
       whitelabelEnabled: whitelabel,
       source: link.clientId ? ('client_id' as const) : ('request_network' as const),
     },
+    // the 2026-Q1 flag telling outgoing payout links from incoming ones (release-notes/request-api.mdx)
+    payout: link.flow === 'pay',
     childExecutable: status === 'pending',
     blockReason: paid
       ? ('already_paid' as const)

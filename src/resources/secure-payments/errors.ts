@@ -33,3 +33,33 @@ export class SecurePaymentForbiddenError extends ForbiddenError {
 export class SecurePaymentRequestError extends BadRequestError {
   override name = 'SecurePaymentRequestError'
 }
+
+/** One refused child of a multicall payout (api-reference/secure-payments.mdx, Validation errors). */
+export interface MulticallFailure {
+  securePaymentToken: string
+  reason: string
+  messageKey: string
+  context: Record<string, unknown>
+  recoveryAction: string | null
+}
+
+/**
+ * 400 `multicall_validation_failed`: `{message: "Multicall validation failed", code, failures, cap?}`, the envelope
+ * the reference documents for ineligible children and for a count over the cap.
+ */
+export class MulticallValidationError extends SandboxError {
+  override name = 'MulticallValidationError'
+  constructor(
+    failures: MulticallFailure[],
+    cap?: { type: 'child_count'; maximum: number; actual: number; reduceBy: number },
+  ) {
+    super(400, 'Multicall validation failed', {
+      body: {
+        message: 'Multicall validation failed',
+        code: 'multicall_validation_failed',
+        failures,
+        ...(cap ? { cap } : {}),
+      },
+    })
+  }
+}

@@ -1,13 +1,17 @@
-// Secure payment links: created by a tenant (API key or client ID), paid by whoever holds the token.
+// Secure payment links: created by a tenant (API key or client ID), read and paid through the token routes by that
+// tenant's client IDs (x-client-id + Origin, api-reference/secure-payments.mdx) or API key, and by the sandbox's page.
 // Differences from the real service: the link points at this sandbox's own page (/__sandbox/secure-payment?token=…,
-// on the Host the caller used); the token routes accept the token alone (the service also wants x-client-id +
-// Origin; a browser page of the sandbox has neither); no KYT screening runs (allowedPayerAddresses is the only
-// access rule); links expire 7 days after creation on the creator's clock, or once every request is paid.
+// on the Host the caller used), which reads the link through its own public routes; no KYT screening runs
+// (allowedPayerAddresses is the only access rule); links expire 7 days after creation on the creator's clock, or
+// once every request is paid.
 import { fromBaseUnits } from '../../contract/amounts.ts'
+import type { Caller } from '../../contract/caller.ts'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
+import { UnauthorizedError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
 import { effectiveFee } from '../client-ids/index.ts'
+import { resolveDestination } from '../payee-destinations/index.ts'
 import type { RequestRecord } from '../requests/index.ts'
 import { isFullyPaid, requestState } from '../requests/index.ts'
 import type { Ctx, SecureServices } from './context.ts'
@@ -15,11 +19,12 @@ import {
   SecurePaymentCompletedError,
   SecurePaymentForbiddenError,
   SecurePaymentNotFoundError,
+  SecurePaymentRequestError,
   SecurePaymentUnavailableError,
 } from './errors.ts'
 import { feePlanOf } from './fee-plan.ts'
 import { type OrchestratorPricing, orchestratorFeeComponents } from './orchestrator-fees.ts'
-import type { SecurePaymentRecord } from './schema.ts'
+import type { SecurePaymentListQuery, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
 /** How long a link stays payable (DOCS: 7 days, or until paid). */
@@ -40,6 +45,15 @@ export function findLink(
     if (link) return { world, link }
   }
   return undefined
+}
+
+/**
+ * The token routes answer the account that created the link only (its API key or one of its client IDs); another
+ * account's credential is 401, as the reference says (api-reference/secure-payments.mdx, Authentication).
+ */
+export function checkOwner(caller: Caller | null | undefined, world: World): void {
+  if (!caller || caller.tenant !== world.tenant)
+    throw new UnauthorizedError('Client ID is not authorized for this secure payment')
 }
 
 /** The link's requests, in order. */
@@ -93,6 +107,65 @@ export function recordableLink(
   return { ...payableLink(shared, token), alreadyPaid: false }
 }
 
+/** Characters a redirect URL may not hold (api-reference/secure-payments.mdx: HTML/script payload, whitespace). */
+const UNSAFE_REDIRECT = /[<>"'`\s]/
+
+/**
+ * The documented refusals of `redirectUrl` and `redirectLabel` on every create endpoint: a label needs a URL
+ * (400 `redirectLabel cannot be provided without redirectUrl`), a URL holds no HTML/script payload characters nor
+ * whitespace. (Its scheme, http or https, is checked with the other URL rules of the sandbox.)
+ */
+export function checkRedirect(body: {
+  redirectUrl?: string | undefined
+  redirectLabel?: string | undefined
+}): void {
+  if (body.redirectLabel !== undefined && !body.redirectUrl)
+    throw new SecurePaymentRequestError('redirectLabel cannot be provided without redirectUrl')
+  if (body.redirectUrl !== undefined && UNSAFE_REDIRECT.test(body.redirectUrl))
+    throw new SecurePaymentRequestError(
+      'redirectUrl must not contain HTML/script payload characters (< > " \' `) or whitespace',
+    )
+}
+
+/** The caller's links, newest first, through the 2026-Q1 filters (request id, payout flag, creation time). */
+export function listLinks(ctx: Ctx, filters: SecurePaymentListQuery): SecurePaymentRecord[] {
+  const after = filters.createdAfter ? Date.parse(filters.createdAfter) : -Infinity
+  const before = filters.createdBefore ? Date.parse(filters.createdBefore) : Infinity
+  const requestId = filters.requestId?.toLowerCase()
+  return securePaymentState(ctx.world)
+    .securePayments.all()
+    .filter(
+      (l) =>
+        (requestId === undefined || l.requestIds.includes(requestId)) &&
+        (filters.payout === undefined || (l.flow === 'pay') === (filters.payout === 'true')) &&
+        Date.parse(l.createdAt) >= after &&
+        Date.parse(l.createdAt) <= before,
+    )
+    .reverse()
+    .slice(0, filters.limit ?? 100)
+}
+
+/**
+ * The KYT configuration a link keeps (compliance-gated-payments.mdx, "How KYT settings are resolved"): the payment's
+ * own `accessPolicy` mode when it sets one, else the policy of the destination it pays; null when it screens no one.
+ */
+function resolveKyt(
+  ctx: Ctx,
+  options: LinkOptions,
+  destinationIds: (string | null)[],
+): SecurePaymentRecord['kyt'] {
+  const own = options.accessPolicy
+  if (own?.mode === 'off') return null
+  if (own?.mode === 'kyt_all_wallets' && own.screeningProvider)
+    return { mode: 'kyt_all_wallets', screeningProvider: own.screeningProvider }
+  for (const id of destinationIds) {
+    const policy = id ? resolveDestination(ctx.world, id)?.accessPolicy : null
+    if (policy?.mode === 'kyt_all_wallets' && policy.screeningProvider)
+      return { mode: 'kyt_all_wallets', screeningProvider: policy.screeningProvider }
+  }
+  return null
+}
+
 /** What every create endpoint stores besides its requests. */
 export interface LinkOptions {
   flow: SecurePaymentRecord['flow']
@@ -102,7 +175,12 @@ export interface LinkOptions {
   redirectUrl?: string | undefined
   redirectLabel?: string | undefined
   accessPolicy?:
-    | { allowedPayerAddresses?: string[] | undefined; hidePayeeAddress?: boolean | undefined }
+    | {
+        allowedPayerAddresses?: string[] | undefined
+        hidePayeeAddress?: boolean | undefined
+        mode?: 'inherit' | 'off' | 'kyt_all_wallets' | undefined
+        screeningProvider?: 'hypernative' | 'merklescience' | null | undefined
+      }
     | undefined
   payer?: string | undefined
   /** the orchestrator fees priced for these requests, and the amounts before recipient-borne fees */
@@ -140,6 +218,7 @@ export async function storeLink(
     redirectLabel: options.redirectLabel ?? null,
     allowedPayerAddresses: allowed?.length ? allowed.map((a) => a.toLowerCase()) : null,
     hidePayeeAddress: options.accessPolicy?.hidePayeeAddress ?? false,
+    kyt: resolveKyt(ctx, options, destinationIds),
     clientId: ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null,
     orchestratorId: orchestrator?.pricing.orchestratorId ?? null,
     orchestratorFees: (orchestrator?.pricing.fees ?? []).flatMap((itemFees, i) =>

@@ -1,5 +1,7 @@
-// The Secure Payment Page behind securePaymentUrl, and the two sandbox endpoints it calls besides the API:
-// the payer's steps (user events, access check) and the built-in test wallet.
+// The Secure Payment Page behind securePaymentUrl, and the sandbox endpoints it calls: the link's display data and
+// calldata (the answers of the API's token routes, which want the link owner's x-client-id: the page is the
+// sandbox's own client, as the hosted page is the service's), the payer's steps (user events, access check) and
+// the built-in test wallet.
 // The test wallet signs server-side: it is anvil's default account #9 (a well-known, funded key), whose
 // transactions the sandbox sends through the chain (one at a time per chain); no key ever reaches the browser.
 
@@ -18,13 +20,15 @@ import {
   SecurePaymentRequestError,
 } from './errors.ts'
 import { recordUserEvent } from './events.ts'
+import { screenPayer } from './kyt.ts'
 import { findLink, payableLink } from './model.ts'
 import { SECURE_PAGE, securePageAsset } from './page/page.ts'
 import { multicallCalldata, securePaymentCalldata } from './pay.ts'
 import { findMulticall, payableMulticall } from './payouts.ts'
-import { type SecurePaymentRecord, UserEventBody } from './schema.ts'
+import { payToken, SANDBOX_PAGE, showToken } from './routes.ts'
+import { type SecurePaymentRecord, TokenQuery, TronBroadcastBody, UserEventBody } from './schema.ts'
 import { securePaymentState } from './state.ts'
-import { testWalletTronSend } from './tron.ts'
+import { broadcastTronStep, testWalletTronSend } from './tron.ts'
 
 const defineRoute = routesUsing<SecureServices>()
 
@@ -109,6 +113,50 @@ export const securePageRoutes = [
     },
   }),
   defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payments/:token',
+    credentials: ['public'],
+    surface: 'control',
+    summary: "The page's read of a link: what GET /v2/secure-payments/{token} answers its owner",
+    statuses: [200, 403, 404, 409],
+    params: z.object({ token: z.string().min(1) }),
+    query: TokenQuery,
+    handler: (ctx, { params }) => ({ status: 200, body: showToken(ctx, params.token, SANDBOX_PAGE) }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/secure-payments/:token/pay',
+    credentials: ['public'],
+    surface: 'control',
+    summary: "The page's calldata of a link: what GET /v2/secure-payments/{token}/pay answers its owner",
+    statuses: [200, 400, 403, 404, 409],
+    params: z.object({ token: z.string().min(1) }),
+    query: TokenQuery,
+    async handler(ctx, { params, query }) {
+      return { status: 200, body: await payToken(ctx, params.token, query, SANDBOX_PAGE) }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/secure-payments/:token/tron/broadcast',
+    credentials: ['public'],
+    surface: 'control',
+    summary:
+      "The page's TRON broadcast: what POST /v2/secure-payments/{token}/tron/broadcast does for the link's owner (a signed step of the link, sent sponsored)",
+    statuses: [200, 400, 403, 404, 409],
+    params: z.object({ token: z.string().min(1) }),
+    body: TronBroadcastBody,
+    async handler(ctx, { params, body }) {
+      const reply = await broadcastTronStep(
+        ctx,
+        params.token,
+        body.signedTransaction,
+        (world, link, wallet) => securePaymentCalldata(ctx, world, link, { wallet: wallet as `0x${string}` }),
+      )
+      return { status: 200, body: reply }
+    },
+  }),
+  defineRoute({
     method: 'POST',
     path: '/__sandbox/secure-payments/:token/user-events',
     credentials: ['public'],
@@ -121,9 +169,10 @@ export const securePageRoutes = [
     async handler(ctx, { params, body }) {
       // found, not payable: the payer's last steps may arrive after the detector completed the link
       const { world, links } = pageLinks(ctx, params.token)
-      const accepted = links.map((link) =>
-        recordUserEvent(ctx, world, link, body.userEvent, body.walletAddress, body.txHash),
-      )
+      // a KYT link screens the wallet as it connects: a flagged one never reaches the sign step (403)
+      if (body.userEvent === 'wallet_connected')
+        for (const link of links) await screenPayer(ctx, world, link, body.walletAddress)
+      const accepted = links.map((link) => recordUserEvent(ctx, world, link, body))
       // a linked client ID's screening plan reports its result to the orchestrator (once per wallet)
       for (const [i, link] of links.entries())
         await reportScreening(ctx, {

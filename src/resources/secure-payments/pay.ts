@@ -14,6 +14,7 @@ import { remainingUnits } from '../requests/index.ts'
 import { inWorld } from '../services.ts'
 import type { SecureServices } from './context.ts'
 import { SecurePaymentCompletedError, SecurePaymentRequestError } from './errors.ts'
+import { screenPayer } from './kyt.ts'
 import { checkPayer, linkRequests } from './model.ts'
 import { orchestratorFeeLines, orchestratorFeeTransfers } from './orchestrator-fees.ts'
 import { multicallRequestIds } from './payouts.ts'
@@ -106,6 +107,7 @@ export async function securePaymentCalldata(
   query: TokenQuery,
 ) {
   checkPayer(link, query.wallet)
+  await screenPayer(shared, world, link, query.wallet)
   const ctx = inWorld(shared, world)
   const fee = link.feePercentage
     ? { feePercentage: link.feePercentage, feeAddress: link.feeAddress as `0x${string}` }
@@ -265,10 +267,36 @@ export async function multicallCalldata(
       ? { feePercentage: first.feePercentage, feeAddress: first.feeAddress as `0x${string}` }
       : {}),
   })
-  const children = found.record.childTokens.map((t) => securePaymentState(found.world).securePayments.get(t)!)
+  // the documented multicall fields: the execution kind, each child with its own reference, the references in order
+  const children = found.record.childTokens.flatMap((childToken, position) => {
+    const link = securePaymentState(found.world).securePayments.get(childToken)!
+    return linkRequests(found.world, link)
+      .filter((r) => requestIds.includes(r.requestId))
+      .map((r) => ({
+        securePaymentToken: childToken,
+        requestId: r.requestId,
+        position,
+        paymentReference: r.paymentReference,
+        network: r.network,
+        paymentCurrency: r.paymentCurrency,
+        amount: r.amount,
+        payee: r.paymentAddress,
+      }))
+  })
+  const childLinks = found.record.childTokens.map(
+    (t) => securePaymentState(found.world).securePayments.get(t)!,
+  )
+  const multicall = {
+    paymentType: 'multicall' as const,
+    executionKind: 'evm_same_chain' as const,
+    token: found.record.token,
+    ...batch,
+    children,
+    references: children.map((c) => c.paymentReference),
+  }
   return withFeeTransfers(
-    batch,
-    children.flatMap((child) => orchestratorFeeTransfers(shared, child, requestIds)),
+    multicall,
+    childLinks.flatMap((child) => orchestratorFeeTransfers(shared, child, requestIds)),
   )
 }
 

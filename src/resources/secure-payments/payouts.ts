@@ -9,12 +9,14 @@ import { createRequest, isFullyPaid } from '../requests/index.ts'
 import { inWorld } from '../services.ts'
 import type { Ctx, SecureServices } from './context.ts'
 import {
+  type MulticallFailure,
+  MulticallValidationError,
   SecurePaymentCompletedError,
   SecurePaymentNotFoundError,
   SecurePaymentRequestError,
   SecurePaymentUnavailableError,
 } from './errors.ts'
-import { LINK_LIFETIME_MS, linkRequests, linkStatus, storeLink } from './model.ts'
+import { checkRedirect, linkRequests, linkStatus, storeLink } from './model.ts'
 import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
@@ -22,6 +24,7 @@ import { securePaymentState } from './state.ts'
 /** `POST /v2/secure-payments/payouts`: a request to `recipient` and its link. */
 export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) {
   refusePlanOverride(ctx, body.accessPolicy)
+  checkRedirect(body)
   const shared = ctx
   const network = body.network.toLowerCase()
   if (network === 'nile')
@@ -71,6 +74,7 @@ export async function createBatchPayoutLink(
   ctx: Ctx,
   body: { tokens: string[]; redirectUrl?: string | undefined; redirectLabel?: string | undefined },
 ) {
+  checkRedirect(body)
   if (new Set(body.tokens).size !== body.tokens.length)
     throw new SecurePaymentRequestError('tokens must not repeat')
   const links = body.tokens.map((t) => ownPendingPayout(ctx, t))
@@ -102,7 +106,37 @@ export async function createBatchPayoutLink(
   }))!
 }
 
-/** `POST /v2/secure-payments/multicall-payouts`: an ordered selection of pending payout links. */
+/** The deployed default cap on a multicall payout's children (api-reference/secure-payments.mdx). */
+export const MULTICALL_CHILD_CAP = 150
+
+/** Why a child cannot join a multicall payout (a documented `failures[].reason`), or null when it can. */
+function childFailure(ctx: Ctx, token: string): MulticallFailure | null {
+  const link = securePaymentState(ctx.world).securePayments.get(token)
+  const failure = (reason: string, recoveryAction: string, context: Record<string, unknown> = {}) => ({
+    securePaymentToken: token,
+    reason,
+    messageKey: `multicall.child.${reason}`,
+    context: { securePaymentToken: token, ...context },
+    recoveryAction,
+  })
+  if (!link) return failure('not_payable_child', 'remove_child')
+  const context = { requestId: link.requestIds[0], network: link.network, currency: link.currency }
+  if (link.flow !== 'pay') return failure('not_outgoing', 'remove_child', context)
+  if (link.paymentType !== 'single' || link.combinedInto !== null)
+    return failure('not_payable_child', 'remove_child', context)
+  const status = linkStatus(ctx, ctx.world, link)
+  if (status === 'completed') return failure('already_paid', 'remove_child', context)
+  if (status === 'expired')
+    return failure('secure_payment_expired', 'recreate_child', { ...context, expiresAt: link.expiresAt })
+  if (status !== 'pending') return failure('not_payable_child', 'remove_child', context)
+  return null
+}
+
+/**
+ * `POST /v2/secure-payments/multicall-payouts`: an ordered selection of the caller's pending payout links. Ineligible
+ * children and a count over the cap answer the documented `multicall_validation_failed` envelope; the parent
+ * expires with its earliest child.
+ */
 export async function createMulticall(
   ctx: Ctx,
   body: { childTokens: string[]; requestedExecutionKind?: MulticallRecord['executionKind'] | undefined },
@@ -113,15 +147,36 @@ export async function createMulticall(
     )
   if (new Set(body.childTokens).size !== body.childTokens.length)
     throw new SecurePaymentRequestError('childTokens must not repeat')
-  const children = body.childTokens.map((t) => ownPendingPayout(ctx, t))
+  if (body.childTokens.length > MULTICALL_CHILD_CAP)
+    throw new MulticallValidationError(
+      [
+        {
+          securePaymentToken: '*',
+          reason: 'too_many_children',
+          messageKey: 'multicall.too_many_children',
+          context: { maximum: MULTICALL_CHILD_CAP, actual: body.childTokens.length },
+          recoveryAction: 'reduce_children',
+        },
+      ],
+      {
+        type: 'child_count',
+        maximum: MULTICALL_CHILD_CAP,
+        actual: body.childTokens.length,
+        reduceBy: body.childTokens.length - MULTICALL_CHILD_CAP,
+      },
+    )
+  const failures = body.childTokens.map((t) => childFailure(ctx, t)).filter((f) => f !== null)
+  if (failures.length > 0) throw new MulticallValidationError(failures)
+  const children = body.childTokens.map((t) => securePaymentState(ctx.world).securePayments.get(t)!)
   oneNetworkAndFee(children, 'a multicall payout')
   const now = ctx.world.clock.now()
+  const earliest = Math.min(...children.map((c) => Date.parse(c.expiresAt)))
   const record = await securePaymentState(ctx.world).multicallPayouts.insert({
     token: ctx.ids.ulid(now.getTime()),
     childTokens: body.childTokens,
     executionKind: body.requestedExecutionKind ?? 'evm_same_chain',
     createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS).toISOString(),
+    expiresAt: new Date(earliest).toISOString(),
   })
   return {
     type: 'multicall' as const,

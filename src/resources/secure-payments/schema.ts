@@ -10,20 +10,43 @@ const RedirectLabel = z
   .max(255)
   .regex(/^[^<>&"'`]*$/, 'redirectLabel must not contain < > & " \' or `')
 
-/** `accessPolicy`: only `allowedPayerAddresses` changes what the sandbox does (no KYT provider runs here). */
-export const AccessPolicy = z.object({
-  mode: z.enum(['inherit', 'off', 'kyt_all_wallets']).optional(),
-  screeningProvider: z.enum(['hypernative', 'merklescience']).nullable().optional(),
-  hideUntilApproved: z.boolean().optional(),
-  hidePayeeAddress: z.boolean().optional(),
-  allowedPayerAddresses: z.array(AnyAddress).optional(),
-})
+/**
+ * `accessPolicy` (use-cases/compliance-gated-payments.mdx): `allowedPayerAddresses`, and the KYT mode with its rules
+ * (`screeningProvider` required with `kyt_all_wallets`, refused with `off`); screening is the sandbox's own (kyt.ts).
+ */
+export const AccessPolicy = z
+  .object({
+    mode: z.enum(['inherit', 'off', 'kyt_all_wallets']).optional(),
+    screeningProvider: z.enum(['hypernative', 'merklescience']).nullable().optional(),
+    hideUntilApproved: z.boolean().optional(),
+    hidePayeeAddress: z.boolean().optional(),
+    allowedPayerAddresses: z.array(AnyAddress).optional(),
+  })
+  .superRefine((p, ctx) => {
+    if (p.mode === 'kyt_all_wallets' && !p.screeningProvider)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['screeningProvider'],
+        message: 'screeningProvider is required when mode is kyt_all_wallets',
+      })
+    if (p.mode === 'off' && p.screeningProvider)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['screeningProvider'],
+        message: 'screeningProvider must be omitted or null when mode is off',
+      })
+  })
 
-/** One request of a link: a payee destination, or (sandbox extension) a payee and a currency id. */
+/**
+ * One request of a link: a payee destination, or a payee with `invoiceCurrency` + `paymentCurrency` (the form of
+ * api-features/secure-payment-integration-guide.mdx), or (the sandbox's earlier form) a payee and one `currency`.
+ */
 export const SecurePaymentItem = z.object({
   destinationId: z.string().min(1).optional(),
   payee: AnyAddress.optional(),
   currency: z.string().min(1).optional(),
+  invoiceCurrency: z.string().min(1).optional(),
+  paymentCurrency: z.string().min(1).optional(),
   amount: PositiveAmount,
 })
 
@@ -45,6 +68,8 @@ const RedirectUrl = z
   .max(2048)
   .superRefine((value, issue) => {
     const problem = linkUrlProblem(value)
+    // an http(s) URL with HTML payload characters or whitespace gets the documented sentence from checkRedirect
+    if (problem && /[<>"'`\s]/.test(value) && /^https?:\/\//i.test(value)) return
     if (problem) issue.addIssue({ code: 'custom', message: `redirectUrl must be a URL address (${problem})` })
   })
 
@@ -94,6 +119,31 @@ export const MulticallPayoutBody = z.strictObject({
   childTokens: z.array(z.string().min(1)).min(2).max(1000),
   requestedExecutionKind: z.enum(['evm_same_chain', 'evm_cross_chain', 'tron_batch']).optional(),
 })
+
+/**
+ * Query of `GET /v2/secure-payments`: the documented lookup (`requestId`) and the 2026-Q1 filters (release notes:
+ * "by request ID, payout vs incoming, and creation timestamp"; their names are the sandbox's own).
+ */
+export const SecurePaymentListQuery = z.object({
+  requestId: z.string().min(1).optional(),
+  payout: z.enum(['true', 'false']).optional(),
+  createdAfter: z.iso.datetime({ offset: true }).optional(),
+  createdBefore: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+})
+export type SecurePaymentListQuery = z.infer<typeof SecurePaymentListQuery>
+
+/** Body of `POST /{token}/calldata`: the payer's wallet and, for a cross-chain payment, the chosen source. */
+export const CalldataBody = z
+  .object({
+    wallet: Address.optional(),
+    chain: z.enum(['BASE', 'OPTIMISM', 'ARBITRUM', 'ETHEREUM', 'POLYGON', 'BNB']).optional(),
+    token: z.enum(['USDC', 'USDT', 'EURC', 'USDT0']).optional(),
+  })
+  .superRefine((q, ctx) => {
+    if ((q.chain === undefined) !== (q.token === undefined))
+      ctx.addIssue({ code: 'custom', path: ['chain'], message: 'chain and token must be sent together' })
+  })
 
 /** Body of `POST /v2/secure-payments/fees/preview`. */
 export const FeePreviewBody = z.object({
@@ -178,6 +228,8 @@ export const UserEventBody = z.object({
   userEvent: z.enum(['wallet_connected', 'payment_sent_to_wallet', 'payment_approved_in_wallet']),
   walletAddress: AnyAddress,
   txHash: Hash.optional(),
+  occurredAt: z.iso.datetime().optional(),
+  walletProvider: z.string().min(1).max(64).optional(),
 })
 
 /** One fee of a fee plan. */
@@ -235,6 +287,16 @@ export const SecurePaymentRecord = z.object({
   redirectLabel: z.string().nullable(),
   allowedPayerAddresses: z.array(z.string()).nullable(),
   hidePayeeAddress: z.boolean(),
+  /** the KYT configuration resolved at creation (payment policy, else the destination's); null: no screening */
+  kyt: z
+    .object({
+      mode: z.literal('kyt_all_wallets'),
+      screeningProvider: z.enum(['hypernative', 'merklescience']),
+    })
+    .nullable()
+    .optional(),
+  /** each wallet screened for the link (the lookup's payerKytResults) */
+  kytResults: z.array(z.record(z.string(), z.unknown())).optional(),
   clientId: z.string().nullable(),
   /** the orchestrator of a paired-authentication link (absent in older state) */
   orchestratorId: z.string().nullable().optional(),

@@ -1,6 +1,8 @@
-// Differences from the real service: webhooks are managed with the tenant's x-api-key (the service uses a
-// dashboard session cookie, or x-client-id on its Auth API) and belong to the key, serving all its scenario
-// worlds. http:// URLs are accepted so local receivers work. Test sends carry placeholder ids.
+// Webhooks are managed with the tenant's x-api-key (the account: every webhook of the key, each receiving every
+// event) or, as the Auth API does (api-reference/webhooks.mdx), with `x-client-id` on /v1/webhook: a client ID
+// sees and changes only the webhooks it registered, which receive only the events of its own requests and links;
+// their secret is shown once, at creation, and never listed. Webhooks serve all the key's scenario worlds.
+// http:// URLs are accepted so local receivers work. Test sends carry placeholder ids.
 import { BadRequestError, IssueListError, type ServiceIssue } from '../../contract/sandbox-error.ts'
 import type { Uses } from '../services.ts'
 import { NoActiveWebhooksError, WebhookExistsError, WebhookNotFoundError } from './errors.ts'
@@ -92,15 +94,34 @@ export function parseTestEventType(body: unknown): WebhookEventType {
   return eventType as WebhookEventType
 }
 
+/** The client ID a management call acts for (`x-client-id`), or null for the account (API key, portal cookie). */
+export function callerClientId(ctx: Ctx): string | null {
+  return ctx.caller?.via === 'client-id' ? (ctx.caller.clientId?.clientId ?? null) : null
+}
+
+/** The webhooks the caller manages: a client ID's own, or every webhook of the key. */
+export function visibleWebhooks(ctx: Ctx): WebhookRecord[] {
+  const clientId = callerClientId(ctx)
+  const { registry } = ctx.webhooks
+  return clientId ? registry.ofClient(ctx.tenant!, clientId) : registry.list(ctx.tenant!)
+}
+
+/** What GET lists: a client ID never sees a secret again (shown once, at creation); the account's list keeps it. */
+export function listedWebhooks(ctx: Ctx) {
+  const hooks = visibleWebhooks(ctx)
+  if (!callerClientId(ctx)) return hooks
+  return hooks.map(({ secret: _secret, ...rest }) => rest)
+}
+
 /**
- * POST /v2/webhook: registers a URL for the caller's key; 400 when the key has it already, has --max-webhooks of them,
- * or when the operator does not allow the destination (--webhook-hosts; refused here so that the delivery log never
- * tells what answers inside the network).
+ * POST /v2/webhook: registers a URL for the caller (its client ID, or the key); 400 when it has it already, when the key
+ * has --max-webhooks of them, or when the operator does not allow the destination (--webhook-hosts; refused here so
+ * that the delivery log never tells what answers inside the network).
  */
 export async function createWebhook(ctx: Ctx, url: string): Promise<WebhookRecord> {
   const { registry } = ctx.webhooks
   const tenant = ctx.tenant!
-  if (registry.list(tenant).some((w) => w.url === url)) throw new WebhookExistsError()
+  if (visibleWebhooks(ctx).some((w) => w.url === url)) throw new WebhookExistsError()
   if (registry.list(tenant).length >= ctx.webhooks.maxPerKey)
     throw new BadRequestError(
       `A key may register at most ${ctx.webhooks.maxPerKey} webhooks (--max-webhooks): delete one first`,
@@ -116,28 +137,34 @@ export async function createWebhook(ctx: Ctx, url: string): Promise<WebhookRecor
       },
     ])
   // the check awaited: the same URL may have been registered meanwhile
-  if (registry.list(tenant).some((w) => w.url === url)) throw new WebhookExistsError()
-  return registry.add(tenant, url, ctx.world.clock.now())
+  if (visibleWebhooks(ctx).some((w) => w.url === url)) throw new WebhookExistsError()
+  return registry.add(tenant, url, ctx.world.clock.now(), undefined, callerClientId(ctx))
+}
+
+function visibleWebhook(ctx: Ctx, id: string): WebhookRecord {
+  const record = visibleWebhooks(ctx).find((w) => w.id === id)
+  if (!record) throw new WebhookNotFoundError()
+  return record
 }
 
 /** PUT /v2/webhook/{id}: enables a disabled webhook, disables an enabled one. */
 export function toggleWebhook(ctx: Ctx, id: string): WebhookRecord {
-  const record = ctx.webhooks.registry.get(ctx.tenant!, id)
-  if (!record) throw new WebhookNotFoundError()
+  const record = visibleWebhook(ctx, id)
   record.isActive = !record.isActive
   return record
 }
 
 /** DELETE /v2/webhook/{id}. */
 export function deleteWebhook(ctx: Ctx, id: string): void {
-  if (!ctx.webhooks.registry.delete(ctx.tenant!, id)) throw new WebhookNotFoundError()
+  ctx.webhooks.registry.delete(ctx.tenant!, visibleWebhook(ctx, id).id)
 }
 
-/** POST /v2/webhook/test: a test event to every active webhook of the key; 404 when there is none. */
+/** POST /v2/webhook/test: a test event to every active webhook of the caller; 404 when there is none. */
 export function sendTestWebhook(ctx: Ctx, type: WebhookEventType): { id: string }[] {
   const delivery = ctx.webhooks
   const tenant = ctx.tenant!
-  if (!delivery.hasTargets(tenant)) throw new NoActiveWebhooksError()
+  const clientId = callerClientId(ctx)
+  if (!delivery.hasTargets(tenant, clientId)) throw new NoActiveWebhooksError()
   const world = ctx.world
-  return delivery.sendTest(tenant, world.scenario, testPayload(type, ctx.ids, world.clock.now()))
+  return delivery.sendTest(tenant, world.scenario, testPayload(type, ctx.ids, world.clock.now()), clientId)
 }

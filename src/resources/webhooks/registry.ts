@@ -41,7 +41,7 @@ export class WebhookRegistry {
   }
 
   /** Registers a URL for a key; `secret` defaults to 32 random bytes as hex (the service's format). */
-  add(tenant: string, url: string, at: Date, secret?: string): WebhookRecord {
+  add(tenant: string, url: string, at: Date, secret?: string, clientId?: string | null): WebhookRecord {
     tenant = this.#owner(tenant)
     const record: WebhookRecord = {
       id: this.#ids.ulid(at.getTime()),
@@ -49,6 +49,7 @@ export class WebhookRegistry {
       secret: secret ?? this.#ids.hex(32),
       isActive: true,
       createdAt: at.toISOString(),
+      ...(clientId ? { clientId } : {}),
     }
     let hooks = this.#byTenant.get(tenant)
     if (!hooks) {
@@ -62,6 +63,11 @@ export class WebhookRegistry {
   /** A key's webhooks, oldest first. */
   list(tenant: string): WebhookRecord[] {
     return [...(this.#byTenant.get(this.#owner(tenant))?.values() ?? [])]
+  }
+
+  /** The webhooks a client ID registered (the Auth API's scope), oldest first. */
+  ofClient(tenant: string, clientId: string): WebhookRecord[] {
+    return this.list(tenant).filter((w) => w.clientId === clientId)
   }
 
   /** One of a key's webhooks. */

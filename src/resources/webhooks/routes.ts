@@ -4,6 +4,7 @@ import type { Services } from '../services.ts'
 import {
   createWebhook,
   deleteWebhook,
+  listedWebhooks,
   parseTestEventType,
   parseWebhookUrl,
   sendTestWebhook,
@@ -15,15 +16,23 @@ const defineRoute = routesUsing<Services<'ids' | 'webhooks'>>()
 
 const IdParams = z.object({ webhookId: z.string() })
 
+/** Who may manage webhooks on each path: /v1/webhook is also the Auth API's, with `x-client-id` (+ Origin). */
+function credentialsOf(base: string): ('api-key' | 'portal-session' | 'client-id')[] {
+  if (base === '/v2/request-tech') return ['portal-session']
+  if (base === '/v1/webhook') return ['api-key', 'portal-session', 'client-id']
+  return ['api-key', 'portal-session']
+}
+
 /**
- * Webhook management (FULL's /v1|v2/webhook and its /v2/request-tech alias): register, list, toggle, delete, send
- * a test event. All three paths work over one registry; /request-tech takes the portal cookie only.
+ * Webhook management (FULL's /v1|v2/webhook and its /v2/request-tech alias, and the Auth API's /v1/webhook with
+ * x-client-id): register, list, toggle, delete, send a test event. All three paths work over one registry;
+ * /request-tech takes the portal cookie only.
  */
 export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech'] as const).flatMap((base) => [
   defineRoute({
     method: 'POST',
     path: `${base}`,
-    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    credentials: credentialsOf(base),
     surface: 'api',
     summary: 'Register a webhook URL; answers its id and signing secret',
     statuses: [201],
@@ -37,17 +46,17 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
   defineRoute({
     method: 'GET',
     path: `${base}`,
-    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    credentials: credentialsOf(base),
     surface: 'api',
     summary: "The key's webhooks",
     statuses: [200],
-    responses: { 200: z.array(WebhookRecord) },
-    handler: (ctx) => ({ status: 200, body: ctx.webhooks.registry.list(ctx.tenant!) }),
+    responses: { 200: z.array(WebhookRecord.partial({ secret: true })) },
+    handler: (ctx) => ({ status: 200, body: listedWebhooks(ctx) }),
   }),
   defineRoute({
     method: 'POST',
     path: `${base}/test`,
-    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    credentials: credentialsOf(base),
     surface: 'api',
     summary: 'Send a test event to every active webhook of the key',
     statuses: [201, 404],
@@ -60,7 +69,7 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
   defineRoute({
     method: 'PUT',
     path: `${base}/:webhookId`,
-    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    credentials: credentialsOf(base),
     surface: 'api',
     summary: 'Enable or disable a webhook',
     statuses: [200, 404],
@@ -73,7 +82,7 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
   defineRoute({
     method: 'DELETE',
     path: `${base}/:webhookId`,
-    credentials: base === '/v2/request-tech' ? ['portal-session'] : ['api-key', 'portal-session'],
+    credentials: credentialsOf(base),
     surface: 'api',
     summary: 'Delete a webhook',
     statuses: [200, 404],

@@ -10,6 +10,13 @@ export const WEBHOOK_EVENT_TYPES = [
   'request.recurring',
   'payment_detail.updated',
   'compliance.updated',
+  // the variants and secure-payment events of api-reference/webhooks.mdx (every type it documents can be tested)
+  'payment.confirmed.client_id',
+  'payment.partial.client_id',
+  'payment.confirmed.checkout',
+  'payment.partial.checkout',
+  'secure_payment.user_event',
+  'secure_payment.access_rejected',
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
 
@@ -20,6 +27,8 @@ export const WebhookRecord = z.object({
   secret: z.string().regex(/^[0-9a-f]{64}$/),
   isActive: z.boolean(),
   createdAt: z.string(),
+  /** the client ID that registered it through the Auth API (`x-client-id`): it receives that client ID's events */
+  clientId: z.string().nullable().optional(),
 })
 export type WebhookRecord = z.infer<typeof WebhookRecord>
 

@@ -19,6 +19,7 @@ export function testPayload(type: WebhookEventType, ids: IdGenerator, now: Date)
     txHash,
     payerAddress: payer,
     payerEoaAddress: payer,
+    payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
     network: 'sepolia',
     currency: 'FAU',
     paymentCurrency: 'FAU',
@@ -28,7 +29,45 @@ export function testPayload(type: WebhookEventType, ids: IdGenerator, now: Date)
     reference: 'ORDER-TEST-0001',
   }
   const userId = ids.uuid()
+  const clientScoped = { clientId: `cli_test${ids.hex(8)}`, origin: 'https://shop.example.com' }
+  const securePaymentToken = `01TEST${ids.hex(10).toUpperCase()}`
   switch (type) {
+    case 'payment.confirmed.client_id':
+    case 'payment.partial.client_id':
+    case 'payment.confirmed.checkout':
+    case 'payment.partial.checkout': {
+      const base = testPayload(
+        type.startsWith('payment.confirmed') ? 'payment.confirmed' : 'payment.partial',
+        ids,
+        now,
+      )
+      return {
+        ...base,
+        event: type,
+        ...(type.endsWith('.client_id') ? clientScoped : { securePaymentToken }),
+      }
+    }
+    case 'secure_payment.user_event':
+      return {
+        event: type,
+        userEvent: 'payment_approved_in_wallet',
+        securePaymentToken,
+        requestId,
+        requestIds: [requestId],
+        orchestratorId: null,
+        occurredAt: timestamp,
+        timestamp,
+        properties: {
+          wallet_provider: 'injected',
+          wallet_address_hashed: ids.hex(32),
+          payment_type: 'single',
+          selected_source_chain: 'sepolia',
+          payment_submission_id: txHash,
+          payment_submission_id_type: 'evm_tx_hash',
+        },
+      }
+    case 'secure_payment.access_rejected':
+      return { event: type, requestId, attemptedPayerWalletAddress: payer, timestamp }
     case 'payment.confirmed':
       return {
         event: type,

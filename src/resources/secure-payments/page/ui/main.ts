@@ -1,4 +1,4 @@
-// The Secure Payment Page's script: reads the link (GET /v2/secure-payments/{token}), connects a wallet, walks
+// The Secure Payment Page's script: reads the link (GET __sandbox/secure-payments/{token}, the API's answer), connects a wallet, walks
 // approve then pay with the calldata of /pay, reports the payer's steps, and shows the confirmation once the
 // sandbox's detector has seen the payment (the link then answers 409 completed).
 import {
@@ -36,6 +36,8 @@ async function userEvent(userEvent: string, wallet: PageWallet, txHash?: string)
   const res = await api('POST', `__sandbox/secure-payments/${token}/user-events`, {
     userEvent,
     walletAddress: wallet.address,
+    occurredAt: new Date().toISOString(),
+    walletProvider: wallet.kind === 'test' ? 'sandbox-test-wallet' : 'injected',
     ...(txHash ? { txHash } : {}),
   })
   return res.status
@@ -43,7 +45,7 @@ async function userEvent(userEvent: string, wallet: PageWallet, txHash?: string)
 
 async function waitForConfirmation(): Promise<void> {
   for (;;) {
-    const res = await api<{ message?: string }>('GET', `v2/secure-payments/${token}`)
+    const res = await api<{ message?: string }>('GET', `__sandbox/secure-payments/${token}`)
     if (res.status === 409) return
     if (res.status !== 200) throw new Error(res.body.message ?? `The link answered ${res.status}`)
     await new Promise((r) => setTimeout(r, 250))
@@ -62,7 +64,7 @@ async function pay(d: Display, wallet: PageWallet) {
   render(summary(d), connectedAs, status)
   const answer = await api<PayAnswer & { message?: string }>(
     'GET',
-    `v2/secure-payments/${token}/pay?wallet=${wallet.address}`,
+    `__sandbox/secure-payments/${token}/pay?wallet=${wallet.address}`,
   )
   if (answer.status === 409) return confirmed(d, null)
   if (answer.status !== 200)
@@ -134,7 +136,7 @@ async function start() {
   if (!token)
     return message('error', 'No payment link', 'This page needs the token of a secure payment link.')
   const [link, chain] = await Promise.all([
-    api<Display & { message?: string }>('GET', `v2/secure-payments/${token}`),
+    api<Display & { message?: string }>('GET', `__sandbox/secure-payments/${token}`),
     api<ChainInfo>('GET', `__sandbox/secure-payments/${token}/chain`),
   ])
   if (link.status === 409)

@@ -59,7 +59,7 @@ export function hasInjectedWallet(tron = false): boolean {
 
 /** Sends a signed Tron step through the link's broadcast route (sponsored: no TRX needed); answers its txid. */
 async function broadcastTron(token: string, signedTransaction: unknown): Promise<string> {
-  const res = await fetch(`../v2/secure-payments/${token}/tron/broadcast`, {
+  const res = await fetch(`secure-payments/${token}/tron/broadcast`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ signedTransaction }),

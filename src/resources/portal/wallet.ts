@@ -1,0 +1,112 @@
+// Wallet login (api-reference/wallet-authentication.mdx): `POST /v1/auth/wallet/challenge` answers a SIWE (EIP-4361)
+// message valid 5 minutes; `POST /v1/auth/wallet/verify` checks the wallet's personal_sign signature of it, once,
+// and opens an httpOnly `session_token` session with a 15-minute idle timeout. The wallet is an account of the
+// portal (its own platform and world, created at its first login), so the cookie routes (`/v1/client-ids`,
+// `/v1/webhook`, logout) take it like an email login's.
+// Differences from the real service: EVM wallets only (a Tron `T…` address answers 400: the sandbox runs no TRON
+// chain); the message's domain and URI are the host the sandbox was called at; the verify answer (undocumented) is
+// `{address, walletType: "evm", platformId, expiresAt}`; challenges and sessions live in the sandbox's memory.
+import { randomBytes } from 'node:crypto'
+import { getAddress, isAddress, verifyMessage } from 'viem'
+import type { NeutralRequest } from '../../contract/neutral.ts'
+import { SESSION_COOKIE } from '../../contract/portal-cookie.ts'
+import { publicBaseUrl } from '../../contract/public-url.ts'
+import { BadRequestError, UnauthorizedError } from '../../contract/sandbox-error.ts'
+import type { Uses } from '../services.ts'
+import type { PlatformAccount } from './credentials.ts'
+
+type Ctx = Uses<'portal' | 'ids' | 'now'>
+
+/** How long a challenge can be signed (the page: 5 minutes). */
+export const CHALLENGE_MS = 5 * 60_000
+/** A wallet session's idle timeout (the page: 15 minutes). */
+export const WALLET_SESSION_IDLE_MS = 15 * 60_000
+
+/** `POST /v1/auth/wallet/challenge`: the SIWE message for `address`. */
+export function walletChallenge(ctx: Ctx, request: NeutralRequest, address: string) {
+  if (/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address))
+    throw new BadRequestError('Tron wallets cannot sign in: the sandbox runs no TRON chain')
+  if (!isAddress(address, { strict: false }))
+    throw new BadRequestError('address must be an EVM wallet address')
+  const wallet = getAddress(address)
+  const base = new URL(publicBaseUrl(request))
+  const now = ctx.now()
+  const expiresAt = new Date(now.getTime() + CHALLENGE_MS)
+  const nonce = randomBytes(8).toString('hex')
+  const challengeId = ctx.ids.ulid(now.getTime())
+  const message = [
+    `${base.host} wants you to sign in with your Ethereum account:`,
+    wallet,
+    '',
+    'Sign in to Request Network.',
+    '',
+    `URI: ${base.origin}`,
+    'Version: 1',
+    `Nonce: ${nonce}`,
+    `Issued At: ${now.toISOString()}`,
+    `Expiration Time: ${expiresAt.toISOString()}`,
+  ].join('\n')
+  ctx.portal.walletChallenges.set(challengeId, {
+    address: wallet,
+    nonce,
+    message,
+    expiresAt: expiresAt.getTime(),
+  })
+  return { challengeId, nonce, message, expiresAt: expiresAt.toISOString() }
+}
+
+/** The wallet's portal account, created at its first login. */
+function walletPlatform(ctx: Ctx, wallet: string): PlatformAccount {
+  const key = `wallet:${wallet.toLowerCase()}`
+  const known = ctx.portal.platformsByEmail.get(key)
+  if (known) return known
+  const now = ctx.now()
+  const platform: PlatformAccount = {
+    id: ctx.ids.ulid(now.getTime()),
+    email: key,
+    passwordSalt: '',
+    passwordHash: '',
+    tenant: `wallet_${wallet.toLowerCase()}`,
+    createdAt: now.toISOString(),
+  }
+  ctx.portal.platformsByEmail.set(key, platform)
+  ctx.portal.platformsById.set(platform.id, platform)
+  ctx.portal.refuse(platform.tenant)
+  return platform
+}
+
+/** `POST /v1/auth/wallet/verify`: a signed, unexpired, unused challenge opens a session (401 otherwise). */
+export async function walletVerify(
+  ctx: Ctx,
+  body: { challengeId: string; nonce: string; message: string; signature: string },
+) {
+  const challenge = ctx.portal.walletChallenges.get(body.challengeId)
+  const now = ctx.now().getTime()
+  if (!challenge || challenge.nonce !== body.nonce || challenge.message !== body.message)
+    throw new UnauthorizedError('Invalid or unknown challenge')
+  // single use, whatever the outcome
+  ctx.portal.walletChallenges.delete(body.challengeId)
+  if (now >= challenge.expiresAt) throw new UnauthorizedError('Challenge expired')
+  const valid = await verifyMessage({
+    address: challenge.address as `0x${string}`,
+    message: challenge.message,
+    signature: body.signature as `0x${string}`,
+  }).catch(() => false)
+  if (!valid) throw new UnauthorizedError('Invalid signature')
+  const platform = walletPlatform(ctx, challenge.address)
+  const token = randomBytes(32).toString('hex')
+  ctx.portal.sessions.set(token, {
+    platformId: platform.id,
+    expiresAt: now + WALLET_SESSION_IDLE_MS,
+    idleMs: WALLET_SESSION_IDLE_MS,
+  })
+  return {
+    cookie: `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${WALLET_SESSION_IDLE_MS / 1000}`,
+    body: {
+      address: challenge.address,
+      walletType: 'evm' as const,
+      platformId: platform.id,
+      expiresAt: new Date(now + WALLET_SESSION_IDLE_MS).toISOString(),
+    },
+  }
+}

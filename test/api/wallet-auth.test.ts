@@ -1,0 +1,179 @@
+// Wallet login and the Auth API with its session, through both transports. Pages (RequestNetwork/mintlify-docs):
+// api-reference/wallet-authentication.mdx (SIWE challenge and verify, 5 minutes, httpOnly session cookie, logout),
+// api-features/client-id-management.mdx (/v1/client-ids with the session; payeeDestinationId resolves the payee),
+// api-features/payee-destinations.mdx (/v1/payee-destination: create, get, lookup, payout-lookup, PUT, deactivate).
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { describeTransports, startTransports, type Transports } from '../support/clients.ts'
+
+let t: Transports
+beforeAll(async () => {
+  t = await startTransports()
+})
+afterAll(async () => t?.close())
+
+const FAU = '0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C'
+
+describeTransports(
+  'wallet login and the Auth API through %s',
+  () => t,
+  (client) => {
+    /** Signs in a fresh wallet; answers it and the Cookie header of its session. */
+    async function signIn() {
+      const wallet = privateKeyToAccount(generatePrivateKey())
+      const challenge = await client().call('POST', '/v1/auth/wallet/challenge', {
+        apiKey: null,
+        body: { address: wallet.address },
+      })
+      expect(challenge.status).toBe(201)
+      const signature = await wallet.signMessage({ message: challenge.body.message })
+      const verified = await client().call('POST', '/v1/auth/wallet/verify', {
+        apiKey: null,
+        body: { ...challenge.body, signature },
+      })
+      expect(verified.status, verified.text).toBe(201)
+      const setCookie = verified.headers.get('set-cookie')!
+      expect(setCookie).toMatch(/^session_token=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=900$/)
+      return { wallet, cookie: { apiKey: null, headers: { cookie: setCookie.split(';')[0]! } }, challenge }
+    }
+
+    it('issues a SIWE message valid 5 minutes, verifies its signature once, and opens an httpOnly session', async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey())
+      const challenge = await client().call('POST', '/v1/auth/wallet/challenge', {
+        apiKey: null,
+        body: { address: wallet.address },
+      })
+      expect(challenge.status).toBe(201)
+      const { message, nonce, challengeId, expiresAt } = challenge.body
+      const lines = message.split('\n')
+      expect(lines[0]).toMatch(/ wants you to sign in with your Ethereum account:$/)
+      expect(lines[1]).toBe(wallet.address)
+      expect(message).toContain(`\nNonce: ${nonce}\n`)
+      expect(message).toContain('\nVersion: 1\n')
+      const issued = Date.parse(/Issued At: (\S+)/.exec(message)![1]!)
+      expect(Date.parse(expiresAt) - issued).toBe(5 * 60_000)
+      expect(message).toContain(`Expiration Time: ${expiresAt}`)
+      const other = privateKeyToAccount(generatePrivateKey())
+      const forged = await client().call('POST', '/v1/auth/wallet/verify', {
+        apiKey: null,
+        body: { challengeId, nonce, message, signature: await other.signMessage({ message }) },
+      })
+      expect(forged.status).toBe(401)
+      // single use: the refused attempt consumed it
+      const again = await client().call('POST', '/v1/auth/wallet/verify', {
+        apiKey: null,
+        body: { challengeId, nonce, message, signature: await wallet.signMessage({ message }) },
+      })
+      expect(again.status).toBe(401)
+      expect(
+        (
+          await client().call('POST', '/v1/auth/wallet/challenge', {
+            apiKey: null,
+            body: { address: 'nope' },
+          })
+        ).status,
+      ).toBe(400)
+      const { cookie } = await signIn()
+      expect((await client().call('GET', '/v1/client-ids', cookie)).status).toBe(200)
+      const out = await client().call('POST', '/v1/auth/logout', cookie)
+      expect(out.status).toBe(200)
+      expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/)
+      expect((await client().call('GET', '/v1/client-ids', cookie)).status).toBe(401)
+    })
+
+    it('manages the wallet’s destination with the session, and a client ID bound to it resolves the payee', async () => {
+      const { wallet, cookie } = await signIn()
+      expect((await client().call('GET', '/v1/payee-destination', cookie)).body).toBeNull()
+      const refused = await client().call('POST', '/v1/payee-destination', {
+        ...cookie,
+        body: { tokenAddress: FAU, chainId: 11155111, accessPolicy: { mode: 'kyt_all_wallets' } },
+      })
+      expect(refused.status).toBe(400)
+      const offWithProvider = await client().call('POST', '/v1/payee-destination', {
+        ...cookie,
+        body: {
+          tokenAddress: FAU,
+          chainId: 11155111,
+          accessPolicy: { mode: 'off', screeningProvider: 'hypernative' },
+        },
+      })
+      expect(offWithProvider.status).toBe(400)
+      const created = await client().call('POST', '/v1/payee-destination', {
+        ...cookie,
+        body: {
+          tokenAddress: FAU,
+          chainId: 11155111,
+          accessPolicy: { mode: 'kyt_all_wallets', screeningProvider: 'merklescience' },
+        },
+      })
+      expect(created.status, created.text).toBe(201)
+      const { destinationId } = created.body
+      expect(created.body).toMatchObject({
+        walletAddress: wallet.address,
+        tokenAddress: FAU,
+        chainId: 11155111,
+        claimed: true,
+        active: true,
+        accessPolicy: { mode: 'kyt_all_wallets', screeningProvider: 'merklescience' },
+      })
+      expect(destinationId).toMatch(/^0x[0-9a-fA-F]{40}@eip155:11155111#[0-9A-F]{8}:0x[0-9a-fA-F]{40}$/)
+      expect(created.body.humanReadableInteropAddress).toBe(
+        destinationId.slice(0, destinationId.lastIndexOf(':')),
+      )
+      expect((await client().call('GET', '/v1/payee-destination', cookie)).body.destinationId).toBe(
+        destinationId,
+      )
+      const looked = await client().call('GET', '/v1/payee-destination/lookup', {
+        ...cookie,
+        query: { destinationId },
+      })
+      expect(looked.body.id).toBe(created.body.id)
+      // another wallet's session finds where this one wants to be paid
+      const payer = await signIn()
+      const lookup = await client().call('GET', '/v1/payee-destination/payout-lookup', {
+        ...payer.cookie,
+        query: { walletAddress: wallet.address },
+      })
+      expect(lookup.body).toEqual({
+        destinationId,
+        walletAddress: wallet.address,
+        tokenAddress: FAU,
+        chainId: 11155111,
+        claimed: true,
+      })
+      // a back-end client ID bound to the destination: its requests without payee pay the wallet
+      const id = await client().call('POST', '/v1/client-ids', {
+        ...cookie,
+        body: { label: 'checkout', allowedDomains: [], payeeDestinationId: destinationId },
+      })
+      expect(id.status, id.text).toBe(201)
+      expect(id.body.payeeDestinationId).toBe(destinationId)
+      const listed = await client().call('GET', '/v1/client-ids', cookie)
+      expect(listed.body.map((c: { id: string }) => c.id)).toEqual([id.body.id])
+      expect((await client().call('GET', '/v1/client-ids', payer.cookie)).body).toEqual([])
+      const asClient = { apiKey: null, headers: { 'x-client-id': id.body.clientId as string } }
+      const request = await client().call('POST', '/v2/request', {
+        ...asClient,
+        body: { amount: '5', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia' },
+      })
+      expect(request.status, request.text).toBe(201)
+      const status = await client().call('GET', `/v2/request/${request.body.requestId}`, asClient)
+      expect(status.body.payee).toBe(wallet.address)
+      // PUT moves the destination to another token; deactivate ends it
+      const usdc = t.sandbox.chain!.tokens['USDC-sepolia']!
+      const moved = await client().call('PUT', '/v1/payee-destination', {
+        ...cookie,
+        body: { tokenAddress: usdc, chainId: 11155111 },
+      })
+      expect(moved.status).toBe(200)
+      expect(moved.body).toMatchObject({ tokenAddress: usdc, active: true })
+      expect(moved.body.accessPolicy).toMatchObject({ mode: 'kyt_all_wallets' })
+      const done = await client().call('PATCH', '/v1/payee-destination/deactivate', {
+        ...cookie,
+        body: { destinationId: moved.body.destinationId },
+      })
+      expect(done.body).toEqual({ success: true, message: 'Destination deactivated' })
+      expect((await client().call('GET', '/v1/payee-destination', cookie)).body).toBeNull()
+    })
+  },
+)
