@@ -5,6 +5,9 @@ import type { NetworkName } from './chain/index.ts'
 
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain
 
+Tools for a running sandbox (request-sandbox <tool> --help for each):
+  trigger <event>     make an event happen for real (a request paid on the chain, a KYC approved, ...)
+
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL
                       from the first line, "Request Sandbox listening on <url> ...")
@@ -79,6 +82,14 @@ const options = {
 } as const
 
 async function main(): Promise<void> {
+  const word = process.argv[2]
+  if (word && !word.startsWith('-')) {
+    const { isTool, runTool } = await import('./cli/tools.ts')
+    if (isTool(word)) {
+      process.exitCode = await runTool(process.argv.slice(2))
+      return
+    }
+  }
   const { values } = parseCommandLine()
   if (values.version) {
     process.stdout.write(`request-sandbox ${version()}\n`)

@@ -5,6 +5,7 @@ import { docsRoutes } from './control/docs/routes.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
+import { toolRoutes } from './control/tools-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { currencyRoutes } from './resources/currencies/routes.ts'
@@ -47,6 +48,7 @@ export const routes: readonly RouteDefinition<any, any, any, SandboxState>[] = [
   ...payerPageRoutes,
   ...sessionRoutes,
   ...sandboxRoutes,
+  ...toolRoutes,
   ...webhookRoutes,
   ...payeeDestinationRoutes,
   ...portalRoutes,

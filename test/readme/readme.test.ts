@@ -86,6 +86,9 @@ beforeAll(async () => {
     if (!entry.startsWith('.'))
       symlinkSync(join(root, 'node_modules', entry), join(scratch, 'node_modules', entry))
   symlinkSync(root.replace(/\/$/, ''), join(scratch, 'node_modules/request-sandbox'))
+  // `npx request-sandbox <tool>` as in a project that installed the package
+  mkdirSync(join(scratch, 'node_modules/.bin'))
+  symlinkSync(join(root, 'bin/request-sandbox.mjs'), join(scratch, 'node_modules/.bin/request-sandbox'))
   writeFileSync(
     join(scratch, 'tsconfig.json'),
     JSON.stringify({
