@@ -5,6 +5,7 @@ import { CliError, EXIT } from './client.ts'
 /** Tool name → its module (loaded on use). */
 const TOOLS: Record<string, () => Promise<(args: string[]) => Promise<number>>> = {
   trigger: async () => (await import('./trigger.ts')).trigger,
+  logs: async () => (await import('./logs.ts')).logs,
 }
 
 /** Whether `request-sandbox <word>` is a tool rather than the server. */
