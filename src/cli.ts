@@ -8,6 +8,7 @@ const usage = `request-sandbox: a stateful Request Network API sandbox with its 
 Tools for a running sandbox (request-sandbox <tool> --help for each):
   trigger <event>     make an event happen for real (a request paid on the chain, a KYC approved, ...)
   logs tail           the calls, events and webhook deliveries of a key as they happen
+  listen              forward a key's webhook deliveries to a local URL, signed with a stable secret
 
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL

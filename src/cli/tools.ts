@@ -6,6 +6,7 @@ import { CliError, EXIT } from './client.ts'
 const TOOLS: Record<string, () => Promise<(args: string[]) => Promise<number>>> = {
   trigger: async () => (await import('./trigger.ts')).trigger,
   logs: async () => (await import('./logs.ts')).logs,
+  listen: async () => (await import('./listen.ts')).listen,
 }
 
 /** Whether `request-sandbox <word>` is a tool rather than the server. */

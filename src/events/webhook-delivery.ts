@@ -7,9 +7,50 @@ import type { Journal } from '../control/journal.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
-import { type DeliveryRecord, deliveryHeaders, webhookBody } from './webhook-format.ts'
+import {
+  ANSWER_BODY_BYTES,
+  type DeliveryRecord,
+  deliveryHeaders,
+  type ReceiverAnswer,
+  webhookBody,
+} from './webhook-format.ts'
 
-export { type DeliveryAttempt, type DeliveryRecord, signWebhook, webhookBody } from './webhook-format.ts'
+export {
+  type DeliveryAttempt,
+  type DeliveryRecord,
+  type ReceiverAnswer,
+  signWebhook,
+  webhookBody,
+} from './webhook-format.ts'
+
+/** One attempt handed to a `listen` client, which posts it to its app and reports the answer. */
+export interface ListenAttempt {
+  attemptId: string
+  deliveryId: string
+  event: string
+  retryCount: number
+  headers: Record<string, string>
+  body: string
+}
+
+/** What a `listen` client reports of its app's answer (or why there was none). */
+export interface ListenAnswer {
+  status: number | null
+  headers?: Record<string, string>
+  body?: string
+  error?: string
+}
+
+interface Listener {
+  id: string
+  tenant: string
+  /** event types it wants (null: all) */
+  events: ReadonlySet<string> | null
+  send(attempt: ListenAttempt): void
+}
+
+/** The URL of a listen client's deliveries. */
+const LISTEN_SCHEME = 'listen://'
 
 /** An app's webhook route called in-process (a Fetch Request in, a Response out). */
 export type WebhookHandler = (request: Request) => Response | Promise<Response>
@@ -32,6 +73,8 @@ interface Target {
   id: string
   url: string
   secret: string
+  /** only these event types (listen clients) */
+  events?: ReadonlySet<string> | null
 }
 
 const MAX_DELIVERIES_PER_KEY = 500
@@ -48,6 +91,10 @@ export class WebhookDelivery {
   readonly #deliveries = new Map<string, Map<string, DeliveryRecord>>()
   readonly #timers = new Map<string, NodeJS.Timeout>()
   readonly #handlers = new Map<string, WebhookHandler>()
+  /** listen clients by tenant, then id */
+  readonly #listeners = new Map<string, Map<string, Listener>>()
+  /** attempts handed to a listen client, waiting for its answer */
+  readonly #waiting = new Map<string, { tenant: string; resolve(answer: ListenAnswer): void }>()
   readonly #fetch: (request: Request) => Promise<Response>
   #closed = false
 
@@ -69,7 +116,7 @@ export class WebhookDelivery {
 
   /** Sends a domain event to every active webhook of its key. */
   handleEvent(event: SandboxEvent): DeliveryRecord[] {
-    return this.#targets(event.tenant).map((target) =>
+    return this.#targets(event.tenant, event.type).map((target) =>
       this.#start(
         target,
         event.tenant,
@@ -142,9 +189,46 @@ export class WebhookDelivery {
     this.#timers.clear()
   }
 
-  #targets(tenant: string): Target[] {
-    const own = this.registry.list(tenant).filter((w) => w.isActive)
-    return this.defaultTarget ? [...own, this.defaultTarget] : own
+  #targets(tenant: string, event?: string): Target[] {
+    const own: Target[] = this.registry.list(tenant).filter((w) => w.isActive)
+    const listening = [...(this.#listeners.get(tenant)?.values() ?? [])]
+      .filter((l) => event === undefined || l.events === null || l.events.has(event))
+      .map((l) => ({ id: `listen:${l.id}`, url: `${LISTEN_SCHEME}${l.id}`, secret: '' }))
+    return [...own, ...listening, ...(this.defaultTarget ? [this.defaultTarget] : [])]
+  }
+
+  /**
+   * Adds a `listen` client of a key: its events (of `events`, or all) are delivered to `send` as attempts, and each
+   * attempt waits for `answer(attemptId)` as a URL waits for its receiver. Returns the listener's id and its removal.
+   */
+  listen(
+    tenant: string,
+    events: string[] | null,
+    send: (attempt: ListenAttempt) => void,
+  ): { id: string; stop(): void } {
+    const id = this.#deps.ids.ulid()
+    let mine = this.#listeners.get(tenant)
+    if (!mine) {
+      mine = new Map()
+      this.#listeners.set(tenant, mine)
+    }
+    mine.set(id, { id, tenant, events: events ? new Set(events) : null, send })
+    return {
+      id,
+      stop: () => {
+        mine.delete(id)
+        if (mine.size === 0 && this.#listeners.get(tenant) === mine) this.#listeners.delete(tenant)
+      },
+    }
+  }
+
+  /** A listen client's report of its app's answer; false when no attempt of the key waits under that id. */
+  answer(tenant: string, attemptId: string, answer: ListenAnswer): boolean {
+    const waiting = this.#waiting.get(attemptId)
+    if (!waiting || waiting.tenant !== tenant) return false
+    this.#waiting.delete(attemptId)
+    waiting.resolve(answer)
+    return true
   }
 
   #start(
@@ -191,8 +275,12 @@ export class WebhookDelivery {
     const started = Date.now()
     let status: number | null = null
     let error: string | null = null
+    let response: ReceiverAnswer | undefined
     try {
-      status = await this.#post(record.url, headers, record.body)
+      const answer = await this.#post(record, retryCount, headers)
+      status = answer.status
+      response = answer.response
+      if (answer.error) error = answer.error
     } catch (e) {
       const err = e as Error
       error = err.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : describe(err)
@@ -202,7 +290,14 @@ export class WebhookDelivery {
     const retry = !delivered && retryCount < this.retryDelaysMs.length
     const world = this.#deps.tenants.peek(record.tenant, record.scenario)
     const at = (world?.clock.now() ?? new Date()).toISOString()
-    record.attempts.push({ retryCount, at, status, error, durationMs: Date.now() - started })
+    record.attempts.push({
+      retryCount,
+      at,
+      status,
+      error,
+      durationMs: Date.now() - started,
+      ...(response ? { response } : {}),
+    })
     record.state = delivered ? 'delivered' : retry ? 'pending' : 'failed'
     this.#deps.journal.record(record.tenant, {
       type: 'delivery',
@@ -228,16 +323,20 @@ export class WebhookDelivery {
     this.#timers.set(record.id, timer)
   }
 
-  async #post(url: string, headers: Record<string, string>, body: string): Promise<number> {
-    const handler = this.#handlers.get(url)
+  async #post(
+    record: DeliveryRecord,
+    retryCount: number,
+    headers: Record<string, string>,
+  ): Promise<{ status: number | null; response?: ReceiverAnswer; error?: string }> {
+    const { url, body } = record
     const signal = AbortSignal.timeout(this.timeoutMs)
+    if (url.startsWith(LISTEN_SCHEME)) return this.#postToListener(record, retryCount, headers, signal)
+    const handler = this.#handlers.get(url)
     if (!handler) {
       const response = await this.#fetch(
         new Request(url, { method: 'POST', headers, body, signal, redirect: 'manual' }),
       )
-      // Only the status matters; the body is dropped without waiting (an intercepted fetch may never end it).
-      void response.body?.cancel().catch(() => undefined)
-      return response.status
+      return { status: response.status, response: await answerOf(response, signal) }
     }
     const request = new Request(url, { method: 'POST', headers, body, signal })
     const response = await new Promise<Response>((resolve, reject) => {
@@ -246,8 +345,86 @@ export class WebhookDelivery {
         .then(() => handler(request))
         .then(resolve, reject)
     })
-    return response.status
+    return { status: response.status, response: await answerOf(response, signal) }
   }
+
+  /** Hands an attempt to a listen client and waits for its app's answer (an error when it has gone). */
+  #postToListener(
+    record: DeliveryRecord,
+    retryCount: number,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<{ status: number | null; response?: ReceiverAnswer; error?: string }> {
+    const listener = this.#listeners.get(record.tenant)?.get(record.url.slice(LISTEN_SCHEME.length))
+    if (!listener) return Promise.reject(new Error('the listen client has disconnected'))
+    const attemptId = this.#deps.ids.ulid()
+    return new Promise((resolve, reject) => {
+      signal.addEventListener(
+        'abort',
+        () => {
+          this.#waiting.delete(attemptId)
+          reject(signal.reason)
+        },
+        { once: true },
+      )
+      this.#waiting.set(attemptId, {
+        tenant: record.tenant,
+        resolve: (answer) =>
+          resolve({
+            status: answer.status,
+            ...(answer.status !== null
+              ? {
+                  response: {
+                    headers: answer.headers ?? {},
+                    body: (answer.body ?? '').slice(0, ANSWER_BODY_BYTES),
+                  },
+                }
+              : {}),
+            ...(answer.error ? { error: answer.error } : {}),
+          }),
+      })
+      listener.send({
+        attemptId,
+        deliveryId: record.id,
+        event: record.event,
+        retryCount,
+        headers,
+        body: record.body,
+      })
+    })
+  }
+}
+
+/** How long the start of a receiver's body is waited for once its headers came (an intercepted fetch may never end it). */
+const ANSWER_BODY_WAIT_MS = 250
+
+/** A receiver's headers and the start of its body, read within the attempt's time (an answer that never ends is cut). */
+async function answerOf(response: Response, attemptSignal: AbortSignal): Promise<ReceiverAnswer> {
+  const signal = AbortSignal.any([attemptSignal, AbortSignal.timeout(ANSWER_BODY_WAIT_MS)])
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    headers[name] = value
+  })
+  let body = ''
+  const reader = response.body?.getReader()
+  if (reader) {
+    const decoder = new TextDecoder()
+    const aborted = new Promise<null>((resolve) => {
+      if (signal.aborted) resolve(null)
+      signal.addEventListener('abort', () => resolve(null), { once: true })
+    })
+    try {
+      while (body.length < ANSWER_BODY_BYTES) {
+        const chunk = await Promise.race([reader.read(), aborted])
+        if (!chunk || chunk.done) break
+        body += decoder.decode(chunk.value, { stream: true })
+      }
+    } catch {
+      // a body cut by the receiver: keep what came
+    }
+    void reader.cancel().catch(() => undefined)
+  }
+  return { headers, body: body.slice(0, ANSWER_BODY_BYTES) }
 }
 
 function describe(error: Error): string {
