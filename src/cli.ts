@@ -9,6 +9,7 @@ Tools for a running sandbox (request-sandbox <tool> --help for each):
   trigger <event>     make an event happen for real (a request paid on the chain, a KYC approved, ...)
   logs tail           the calls, events and webhook deliveries of a key as they happen
   listen              forward a key's webhook deliveries to a local URL, signed with a stable secret
+  webhooks <command>  chaos rules (duplicate, drop, delay, reorder, fail), deliveries with answers, redeliver
 
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL

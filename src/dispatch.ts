@@ -25,6 +25,7 @@ export const CORS_ALLOWED_HEADERS = [
   'x-sandbox-scenario',
   'x-sandbox-delay',
   'x-sandbox-status',
+  'x-sandbox-webhook-chaos',
 ]
 
 const corsHeaders: Record<string, string> = {

@@ -25,6 +25,7 @@ import type { SandboxState, SandboxStateWithoutScenarios } from './control/sandb
 import { ScenarioEngine } from './control/scenarios/engine.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
 import { StateDir } from './control/state-dir.ts'
+import { webhookChaosMiddleware } from './control/webhook-chaos.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-delivery.ts'
@@ -270,6 +271,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }),
       journalMiddleware(shared),
       scenarioMiddleware(shared),
+      webhookChaosMiddleware(shared),
       faultMiddleware(shared, options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
     ],
   })

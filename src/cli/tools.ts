@@ -7,6 +7,7 @@ const TOOLS: Record<string, () => Promise<(args: string[]) => Promise<number>>> 
   trigger: async () => (await import('./trigger.ts')).trigger,
   logs: async () => (await import('./logs.ts')).logs,
   listen: async () => (await import('./listen.ts')).listen,
+  webhooks: async () => (await import('./webhooks.ts')).webhooks,
 }
 
 /** Whether `request-sandbox <word>` is a tool rather than the server. */

@@ -5,7 +5,8 @@ import { EVENT_TYPES } from '../contract/events.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
-import { createControl } from './control.ts'
+import { ChaosRule, chaosRules, setChaosRules } from '../resources/webhooks/chaos-state.ts'
+import { createControl, deliveryView } from './control.ts'
 import { sseEvent } from './dashboard/stream.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { runTrigger, TriggerBody, triggerList } from './trigger.ts'
@@ -106,6 +107,43 @@ export const toolRoutes = [
           'No delivery attempt waits under this id (answered, timed out, or another key)',
         )
       return { status: 200, body: { recorded: true } }
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/__sandbox/webhooks/chaos',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary:
+      "Sets the webhook chaos rules of the caller's world (its scenario): deliveries of the listed events are duplicated, dropped, delayed, reordered or failed; [] clears them",
+    statuses: [200],
+    body: z.object({ rules: z.array(ChaosRule).max(50) }).strict(),
+    handler: async (ctx, { body }) => ({
+      status: 200,
+      body: { rules: await setChaosRules(ctx.world, body.rules) },
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/webhooks/chaos',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary: "The webhook chaos rules of the caller's world",
+    statuses: [200],
+    handler: (ctx) => ({ status: 200, body: { rules: chaosRules(ctx.world) } }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/webhooks/deliveries/:deliveryId',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary: "One of the caller's deliveries with every attempt and the receiver's answers",
+    statuses: [200, 404],
+    params: z.object({ deliveryId: z.string() }),
+    handler(ctx, { params }) {
+      const record = ctx.webhooks.deliveries(ctx.tenant!).find((d) => d.id === params.deliveryId)
+      if (!record) throw new SandboxError(404, 'Delivery not found')
+      return { status: 200, body: deliveryView(record) }
     },
   }),
 ]

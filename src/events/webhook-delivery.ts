@@ -2,8 +2,10 @@
 // HMAC-SHA256 (hex) of the exact body bytes, a ULID delivery id, a retry count 0..3, a 5 s timeout, and
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
 
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { SandboxEvent } from '../contract/events.ts'
 import type { Journal } from '../control/journal.ts'
+import { type ChaosRule, chaosFor } from '../resources/webhooks/chaos-state.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
@@ -95,6 +97,12 @@ export class WebhookDelivery {
   readonly #listeners = new Map<string, Map<string, Listener>>()
   /** attempts handed to a listen client, waiting for its answer */
   readonly #waiting = new Map<string, { tenant: string; resolve(answer: ListenAnswer): void }>()
+  /** the chaos of the call being handled (x-sandbox-webhook-chaos): it applies to the events the call causes */
+  readonly callChaos = new AsyncLocalStorage<ChaosRule>()
+  /** deliveries held back by `reorder`, per key: sent after the key's next delivery */
+  readonly #held = new Map<string, { record: DeliveryRecord; timer: NodeJS.Timeout }[]>()
+  /** deliveries whose first attempt `fail` answers (the status) without sending */
+  readonly #failFirst = new Map<string, number>()
   readonly #fetch: (request: Request) => Promise<Response>
   #closed = false
 
@@ -116,7 +124,11 @@ export class WebhookDelivery {
 
   /** Sends a domain event to every active webhook of its key. */
   handleEvent(event: SandboxEvent): DeliveryRecord[] {
-    return this.#targets(event.tenant, event.type).map((target) =>
+    const targets = this.#targets(event.tenant, event.type)
+    if (targets.length === 0) return []
+    const world = this.#deps.tenants.peek(event.tenant, event.scenario)
+    const chaos = this.callChaos.getStore() ?? (world ? chaosFor(world, event.type) : undefined)
+    return targets.map((target) =>
       this.#start(
         target,
         event.tenant,
@@ -125,6 +137,7 @@ export class WebhookDelivery {
         event.id,
         false,
         webhookBody(event.payload),
+        chaos,
       ),
     )
   }
@@ -185,6 +198,8 @@ export class WebhookDelivery {
   /** Cancels pending retries. */
   close(): void {
     this.#closed = true
+    for (const held of this.#held.values()) for (const entry of held) clearTimeout(entry.timer)
+    this.#held.clear()
     for (const timer of this.#timers.values()) clearTimeout(timer)
     this.#timers.clear()
   }
@@ -239,6 +254,7 @@ export class WebhookDelivery {
     eventId: string | null,
     test: boolean,
     body: string,
+    chaos?: ChaosRule,
   ): DeliveryRecord {
     const record: DeliveryRecord = {
       id: this.#deps.ids.ulid(),
@@ -260,8 +276,89 @@ export class WebhookDelivery {
     }
     mine.set(record.id, record)
     if (mine.size > MAX_DELIVERIES_PER_KEY) mine.delete(mine.keys().next().value!)
-    void this.#attempt(record, 0)
+    if (chaos) record.chaos = chaos.action
+    switch (chaos?.action) {
+      case 'drop':
+        this.#dropped(record)
+        break
+      case 'delay': {
+        const timer = setTimeout(() => {
+          this.#timers.delete(record.id)
+          void this.#attempt(record, 0)
+        }, chaos.delayMs ?? 2000)
+        timer.unref()
+        this.#timers.set(record.id, timer)
+        break
+      }
+      case 'duplicate':
+        // the same delivery (id, body, retry count 0) twice, as at-least-once delivery may do
+        void this.#attempt(record, 0)
+        void this.#attempt(record, 0)
+        break
+      case 'fail':
+        this.#failFirst.set(record.id, chaos.status ?? 500)
+        void this.#attempt(record, 0)
+        break
+      case 'reorder':
+        this.#hold(record, chaos.delayMs ?? 2000)
+        return record
+      default:
+        // a held delivery goes out once this one has been answered: the receiver sees them out of order
+        void this.#attempt(record, 0).then(() => this.#release(tenant))
+        return record
+    }
+    this.#release(tenant)
     return record
+  }
+
+  /** `drop`: never sent; recorded as given up, so it can still be redelivered by hand. */
+  #dropped(record: DeliveryRecord): void {
+    const at = (
+      this.#deps.tenants.peek(record.tenant, record.scenario)?.clock.now() ?? new Date()
+    ).toISOString()
+    const error = 'dropped by webhook chaos (not sent)'
+    record.state = 'failed'
+    record.attempts.push({ retryCount: 0, at, status: null, error, durationMs: 0 })
+    this.#deps.journal.record(record.tenant, {
+      type: 'delivery',
+      at,
+      scenario: record.scenario,
+      deliveryId: record.id,
+      webhookId: record.webhookId,
+      url: record.url,
+      event: record.event,
+      test: record.test,
+      retryCount: 0,
+      status: null,
+      error,
+      durationMs: 0,
+      outcome: 'failed',
+    })
+  }
+
+  /** `reorder`: holds a delivery until the key's next one has gone out (at most `maxMs`). */
+  #hold(record: DeliveryRecord, maxMs: number): void {
+    let held = this.#held.get(record.tenant)
+    if (!held) {
+      held = []
+      this.#held.set(record.tenant, held)
+    }
+    const timer = setTimeout(() => this.#release(record.tenant, record.id), maxMs)
+    timer.unref()
+    held.push({ record, timer })
+  }
+
+  /** Sends the key's held deliveries (or only `id`). */
+  #release(tenant: string, id?: string): void {
+    const held = this.#held.get(tenant)
+    if (!held) return
+    for (const entry of [...held]) {
+      if (id !== undefined && entry.record.id !== id) continue
+      held.splice(held.indexOf(entry), 1)
+      clearTimeout(entry.timer)
+      void this.#attempt(entry.record, 0)
+    }
+    if (held.length === 0) this.#held.delete(tenant)
   }
 
   #secretOf(record: DeliveryRecord): string {
@@ -276,8 +373,13 @@ export class WebhookDelivery {
     let status: number | null = null
     let error: string | null = null
     let response: ReceiverAnswer | undefined
+    const failed = retryCount === 0 ? this.#failFirst.get(record.id) : undefined
+    if (failed !== undefined) this.#failFirst.delete(record.id)
     try {
-      const answer = await this.#post(record, retryCount, headers)
+      const answer =
+        failed !== undefined
+          ? { status: failed, error: `failed by webhook chaos with ${failed} (not sent)` }
+          : await this.#post(record, retryCount, headers)
       status = answer.status
       response = answer.response
       if (answer.error) error = answer.error

@@ -36,6 +36,8 @@ export interface DeliveryRecord {
   body: string
   state: 'pending' | 'delivered' | 'failed'
   attempts: DeliveryAttempt[]
+  /** the webhook chaos action applied to it (a rule of PUT /__sandbox/webhooks/chaos, or x-sandbox-webhook-chaos) */
+  chaos?: 'duplicate' | 'drop' | 'delay' | 'reorder' | 'fail'
 }
 
 /** Adds `requestID` beside `requestId` (and the reverse): the service sends both (api-contract §6.2). */
