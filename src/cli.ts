@@ -10,6 +10,7 @@ Tools for a running sandbox (request-sandbox <tool> --help for each):
   logs tail           the calls, events and webhook deliveries of a key as they happen
   listen              forward a key's webhook deliveries to a local URL, signed with a stable secret
   webhooks <command>  chaos rules (duplicate, drop, delay, reorder, fail), deliveries with answers, redeliver
+  fixtures <file>     load a world file (JSON or YAML: payers, bank details, requests paid on chain, ...)
 
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL
@@ -29,6 +30,7 @@ Options:
                       (to --state-dir, else dropped; env SANDBOX_MAX_WORLDS; default 1000)
   --headers-timeout <ms>  a client has this long to send its headers (env SANDBOX_HEADERS_TIMEOUT_MS; 10000)
   --request-timeout <ms>  ... and its whole request (env SANDBOX_REQUEST_TIMEOUT_MS; 30000); slower: 408, closed
+  --fixtures <file>   load a world file at start into the key it names (key: ...); see request-sandbox fixtures --help
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
   -q, --quiet         print only the first line: no banner details, no log of calls, events, payments, webhooks
@@ -77,6 +79,7 @@ const options = {
   scenario: { type: 'string' },
   scenarios: { type: 'string', multiple: true },
   'webhook-url': { type: 'string' },
+  fixtures: { type: 'string' },
   'webhook-secret': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'log-format': { type: 'string' },
@@ -178,11 +181,21 @@ async function main(): Promise<void> {
     ...(hook ? { webhook: { url: hook.url, secret: hook.secret, secretGiven: Boolean(webhookSecret) } } : {}),
   }
   const quiet = Boolean(values.quiet)
+  // loaded before the first line: a sandbox that says it listens has its world file
+  const loaded = values.fixtures
+    ? await (await import('./cli/fixtures.ts'))
+        .loadAtStart(server.url, values.fixtures)
+        .catch(async (error: Error) => {
+          await server.close()
+          throw error
+        })
+    : undefined
   process.stdout.write(
     logFormat === 'json'
       ? `${JSON.stringify(bannerJson(server, facts))}\n`
       : `${bannerLines(server, facts, quiet).join('\n')}\n`,
   )
+  if (loaded && !quiet) process.stdout.write(loaded)
   const detach = quiet ? () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
   const stop = async () => {
     detach()

@@ -8,6 +8,7 @@ const TOOLS: Record<string, () => Promise<(args: string[]) => Promise<number>>> 
   logs: async () => (await import('./logs.ts')).logs,
   listen: async () => (await import('./listen.ts')).listen,
   webhooks: async () => (await import('./webhooks.ts')).webhooks,
+  fixtures: async () => (await import('./fixtures.ts')).fixtures,
 }
 
 /** Whether `request-sandbox <word>` is a tool rather than the server. */

@@ -8,7 +8,10 @@ import { SandboxError } from '../contract/sandbox-error.ts'
 import { ChaosRule, chaosRules, setChaosRules } from '../resources/webhooks/chaos-state.ts'
 import { createControl, deliveryView } from './control.ts'
 import { sseEvent } from './dashboard/stream.ts'
+import { loadWorldFile } from './fixtures/load.ts'
+import { parseWorldFile } from './fixtures/world-file.ts'
 import type { SandboxState } from './sandbox-state.ts'
+import { createSeedApi } from './scenarios/seed-api.ts'
 import { runTrigger, TriggerBody, triggerList } from './trigger.ts'
 
 const defineRoute = routesUsing<SandboxState>()
@@ -144,6 +147,23 @@ export const toolRoutes = [
       const record = ctx.webhooks.deliveries(ctx.tenant!).find((d) => d.id === params.deliveryId)
       if (!record) throw new SandboxError(404, 'Delivery not found')
       return { status: 200, body: deliveryView(record) }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/fixtures',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary:
+      "Loads a world file (JSON or YAML, the file's content as the body; fixtures/world.schema.json) into the caller's world and answers what it created, by section and name",
+    statuses: [201, 503],
+    rawBody: true,
+    async handler(ctx, { body, request }) {
+      const file = await parseWorldFile(typeof body === 'string' ? body : '')
+      const baseUrl = publicBaseUrl(request)
+      const world = await createControl(ctx).world(ctx.tenant!, undefined, baseUrl)
+      const api = await createSeedApi(ctx, world, null, baseUrl)
+      return { status: 201, body: { created: await loadWorldFile(api, ctx, world, file) } }
     },
   }),
 ]

@@ -8,6 +8,7 @@ import type { World } from '../contract/world.ts'
 import { buildPayment } from '../resources/pay/model.ts'
 import { getRequest } from '../resources/requests/model.ts'
 import { inWorld } from '../resources/services.ts'
+import { fundedWallet } from './funded-wallet.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioSeedApi } from './scenarios/define.ts'
 import { createSeedApi } from './scenarios/seed-api.ts'
@@ -73,19 +74,8 @@ function withOverrides(body: Record<string, unknown>, overrides: Record<string, 
   return Object.entries(overrides ?? {}).reduce((acc, [path, value]) => setPath(acc, path, value), body)
 }
 
-/** A funded payer wallet for a payment in `currency` (gas and 1000 of the token, or 10 of the native coin). */
-async function fundedPayer(t: TriggerContext, currency: string) {
-  const wallet = t.api.wallet()
-  const fixture = t.shared.currencies.byId(currency)
-  if (!fixture) throw new BadRequestError(`Unknown currency ${currency}`)
-  const network = fixture.network
-  if (!t.shared.chains.get(network))
-    throw new SandboxError(503, `No live chain for ${network}: start the sandbox with --networks ${network}`)
-  const native = `ETH-${network}-${network}`
-  await t.api.fund(wallet.address, fixture.type === 'ETH' ? currency : native, '10')
-  if (fixture.type !== 'ETH') await t.api.fund(wallet.address, currency, '1000')
-  return wallet
-}
+/** A funded payer wallet for a payment in `currency`. */
+const fundedPayer = (t: TriggerContext, currency: string) => fundedWallet(t.api, t.shared, currency)
 
 function requestBody(t: TriggerContext, extra: Record<string, unknown> = {}) {
   return withOverrides(
