@@ -61,7 +61,7 @@ const prints: [string, RegExp][] = [
   ["createHandlers(sandbox, { baseUrl: 'https://api.request.network' })", /^201 \{[\s\S]*requestId: '01/m],
   ["waitForDelivery('payment.confirmed')", /^delivered true$/m],
   ['verifyWebhook(signed(', /^\{ event: 'payment.confirmed', requestId: '01e2' \}\nnull$/m],
-  ["installWallet(page, sandbox.url", /^Request Sandbox Wallet 42 true$/m],
+  ['installWallet(page, sandbox.url', /^Request Sandbox Wallet 42 true$/m],
 ]
 
 let server: RunningServer
