@@ -11,6 +11,7 @@ Tools for a running sandbox (request-sandbox <tool> --help for each):
   listen              forward a key's webhook deliveries to a local URL, signed with a stable secret
   webhooks <command>  chaos rules (duplicate, drop, delay, reorder, fail), deliveries with answers, redeliver
   fixtures <file>     load a world file (JSON or YAML: payers, bank details, requests paid on chain, ...)
+  snapshot <command>  save, load, ls, rm a key's state by name
 
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { TenantDirectory } from './auth/directory.ts'
@@ -24,7 +25,8 @@ import { rpcGuardMiddleware } from './control/rpc-guard.ts'
 import type { SandboxState, SandboxStateWithoutScenarios } from './control/sandbox-state.ts'
 import { ScenarioEngine } from './control/scenarios/engine.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
-import { StateDir } from './control/state-dir.ts'
+import { SnapshotStore } from './control/snapshot-store.ts'
+import { StateDir, writeAtomically } from './control/state-dir.ts'
 import { webhookChaosMiddleware } from './control/webhook-chaos.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
@@ -220,6 +222,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     webhooks: new WebhookDelivery(new WebhookRegistry(ids), { ids, journal, tenants }, options.webhooks),
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     strictKeys: Boolean(options.apiKeys),
+    snapshots: new SnapshotStore(
+      options.stateDir ? join(options.stateDir, 'snapshots') : null,
+      writeAtomically,
+    ),
     now: () => new Date(),
     supervisors,
     log,

@@ -9,6 +9,7 @@ const TOOLS: Record<string, () => Promise<(args: string[]) => Promise<number>>> 
   listen: async () => (await import('./listen.ts')).listen,
   webhooks: async () => (await import('./webhooks.ts')).webhooks,
   fixtures: async () => (await import('./fixtures.ts')).fixtures,
+  snapshot: async () => (await import('./snapshot.ts')).snapshot,
 }
 
 /** Whether `request-sandbox <word>` is a tool rather than the server. */

@@ -12,6 +12,7 @@ import { loadWorldFile } from './fixtures/load.ts'
 import { parseWorldFile } from './fixtures/world-file.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { createSeedApi } from './scenarios/seed-api.ts'
+import { restoreSnapshot, SnapshotNotFoundError, saveSnapshot, summary } from './snapshots.ts'
 import { runTrigger, TriggerBody, triggerList } from './trigger.ts'
 
 const defineRoute = routesUsing<SandboxState>()
@@ -164,6 +165,64 @@ export const toolRoutes = [
       const world = await createControl(ctx).world(ctx.tenant!, undefined, baseUrl)
       const api = await createSeedApi(ctx, world, null, baseUrl)
       return { status: 201, body: { created: await loadWorldFile(api, ctx, world, file) } }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/snapshots',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary:
+      "Saves the caller's worlds (every table, clock, rules) under a name, with each chain's block; a snapshot of that name is replaced",
+    statuses: [201],
+    body: z.object({ name: z.string().min(1).max(64) }).strict(),
+    handler: async (ctx, { body }) => ({
+      status: 201,
+      body: await saveSnapshot(ctx, ctx.tenant!, body.name),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/__sandbox/snapshots',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary: "The caller's snapshots, oldest first",
+    statuses: [200],
+    handler: (ctx) => ({
+      status: 200,
+      body: {
+        snapshots: ctx.snapshots
+          .list(ctx.tenant!)
+          .map(summary)
+          .sort((a, b) => a.savedAt.localeCompare(b.savedAt)),
+      },
+    }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/snapshots/:name/restore',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary:
+      "Puts the caller's worlds back as the snapshot holds them (requests, payments, payers, clock, timers); other keys are not touched",
+    statuses: [200, 404],
+    params: z.object({ name: z.string() }),
+    handler: async (ctx, { params }) => ({
+      status: 200,
+      body: { restored: await restoreSnapshot(ctx, ctx.tenant!, params.name) },
+    }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/__sandbox/snapshots/:name',
+    credentials: ['api-key'],
+    surface: 'control',
+    summary: "Deletes one of the caller's snapshots",
+    statuses: [200, 404],
+    params: z.object({ name: z.string() }),
+    handler(ctx, { params }) {
+      if (!ctx.snapshots.delete(ctx.tenant!, params.name)) throw new SnapshotNotFoundError(params.name)
+      return { status: 200, body: { deleted: params.name } }
     },
   }),
 ]
