@@ -7,6 +7,10 @@ import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
 import { buildPayment } from '../resources/pay/model.ts'
 import { getRequest } from '../resources/requests/model.ts'
+import { createSecurePayment } from '../resources/secure-payments/create.ts'
+import { recordUserEvent } from '../resources/secure-payments/events.ts'
+import { securePaymentCalldata } from '../resources/secure-payments/pay.ts'
+import { CreateSecurePaymentBody } from '../resources/secure-payments/schema.ts'
 import { inWorld } from '../resources/services.ts'
 import { fundedWallet } from './funded-wallet.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -155,6 +159,21 @@ async function recurringPayout(t: TriggerContext, funded: boolean) {
   return { payoutId: created.id, payer: payer.address }
 }
 
+/** A secure payment link (one request of 25 FAU-sepolia, or the overridden body) in the key's world. */
+async function secureLink(t: TriggerContext, extra: Record<string, unknown> = {}) {
+  const body = CreateSecurePaymentBody.parse(
+    withOverrides(
+      {
+        requests: [{ payee: t.api.faker.finance.ethereumAddress(), currency: 'FAU-sepolia', amount: '25' }],
+        reference: `INV-${t.api.faker.string.numeric(5)}`,
+        ...extra,
+      },
+      t.body.overrides,
+    ),
+  )
+  return createSecurePayment(inWorld(t.shared, t.world), body)
+}
+
 /** Every event `trigger` knows, in the order `--list` shows them. */
 export const TRIGGERS: Record<string, TriggerDefinition> = {
   'payment.confirmed': {
@@ -229,6 +248,42 @@ export const TRIGGERS: Record<string, TriggerDefinition> = {
       'a funded DAILY recurring payout, activated as a wallet would: the relayer pays the first one (request.recurring, then payment.confirmed with recurringPayment)',
     waitsFor: ['request.recurring', 'payment.confirmed'],
     run: (t) => recurringPayout(t, true),
+  },
+  'payment.confirmed.checkout': {
+    description:
+      'a secure payment link paid as its page does: wallet connected, transactions sent from a funded wallet and reported (secure_payment.user_event), then payment.confirmed and its .checkout variant',
+    waitsFor: ['payment.confirmed.checkout', 'secure_payment.user_event'],
+    async run(t) {
+      const link = await secureLink(t)
+      const wallet = await fundedWallet(t.api, t.shared, 'FAU-sepolia')
+      recordUserEvent(t.shared, t.world, link, 'wallet_connected', wallet.address)
+      const payment = await securePaymentCalldata(t.shared, t.world, link, { wallet: wallet.address })
+      if (!('transactions' in payment)) throw new SandboxError(500, 'a single link answered batch calldata')
+      const txHashes = await t.api.send(wallet, payment.transactions as never)
+      recordUserEvent(t.shared, t.world, link, 'payment_approved_in_wallet', wallet.address, txHashes.at(-1))
+      return { securePaymentToken: link.token, requestIds: link.requestIds, payer: wallet.address, txHashes }
+    },
+  },
+  'secure_payment.user_event': {
+    description: "a secure payment link whose page reports a connected wallet (the payer's first step)",
+    waitsFor: ['secure_payment.user_event'],
+    async run(t) {
+      const link = await secureLink(t)
+      const wallet = t.api.wallet()
+      recordUserEvent(t.shared, t.world, link, 'wallet_connected', wallet.address)
+      return { securePaymentToken: link.token, requestIds: link.requestIds, wallet: wallet.address }
+    },
+  },
+  'secure_payment.access_rejected': {
+    description: 'a secure payment link that allows one wallet, opened with another',
+    waitsFor: ['secure_payment.access_rejected'],
+    async run(t) {
+      const allowed = t.api.wallet()
+      const link = await secureLink(t, { accessPolicy: { allowedPayerAddresses: [allowed.address] } })
+      const stranger = t.api.wallet()
+      recordUserEvent(t.shared, t.world, link, 'wallet_connected', stranger.address)
+      return { securePaymentToken: link.token, requestIds: link.requestIds, rejectedWallet: stranger.address }
+    },
   },
   'compliance.updated': {
     description: 'creates a payer (or takes --payer) and completes its agreement and KYC (approved)',

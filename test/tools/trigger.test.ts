@@ -109,6 +109,27 @@ describe('request-sandbox trigger', () => {
     expect(recurring.stdout).toMatch(/event request\.recurring 01[0-9a-f]{64}/)
   }, 60_000)
 
+  it('pays a secure payment link as its page does, and rejects a wallet a link does not allow', async () => {
+    const key = freshKey('trigger')
+    const paid = await trigger(key, 'payment.confirmed.checkout', '--json')
+    expect(paid.code, paid.stderr).toBe(0)
+    const answer = JSON.parse(paid.stdout)
+    expect(answer.events.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining([
+        'secure_payment.user_event',
+        'payment.confirmed',
+        'payment.confirmed.checkout',
+      ]),
+    )
+    const request = await api(sandbox.url, key, 'GET', `/v2/request/${answer.objects.requestIds[0]}`)
+    expect(request.body).toMatchObject({ hasBeenPaid: true })
+    const rejected = await trigger(key, 'secure_payment.access_rejected', '--json')
+    expect(rejected.code).toBe(0)
+    const { rejectedWallet } = JSON.parse(rejected.stdout).objects
+    const events = await api(sandbox.url, key, 'GET', '/__sandbox/events?type=secure_payment.access_rejected')
+    expect(events.body.events[0].payload.attemptedPayerWalletAddress).toBe(rejectedWallet.toLowerCase())
+  }, 60_000)
+
   it('lists its events, and refuses an unknown event, a bad override and a missing key', async () => {
     const key = freshKey('trigger')
     const list = await trigger(key, '--list')
@@ -122,6 +143,9 @@ describe('request-sandbox trigger', () => {
       'payment_detail.updated',
       'request.recurring',
       'payout.recurring',
+      'payment.confirmed.checkout',
+      'secure_payment.user_event',
+      'secure_payment.access_rejected',
     ])
       expect(list.stdout).toContain(event)
     const unknown = await trigger(key, 'payment.nope')
