@@ -34,7 +34,14 @@ export function parseTool<O extends NonNullable<ParseArgsConfig['options']>>(
   args: string[],
   options: O,
   tool: string,
-) {
+): ReturnType<
+  typeof parseArgs<{
+    args: string[]
+    options: typeof commonOptions & O
+    allowPositionals: true
+    strict: true
+  }>
+> {
   try {
     return parseArgs({
       args,
