@@ -5,6 +5,14 @@ import type { NetworkName } from './chain/index.ts'
 
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain
 
+Tools for a running sandbox (request-sandbox <tool> --help for each):
+  trigger <event>     make an event happen for real (a request paid on the chain, a KYC approved, ...)
+  logs tail           the calls, events and webhook deliveries of a key as they happen
+  listen              forward a key's webhook deliveries to a local URL, signed with a stable secret
+  webhooks <command>  chaos rules (duplicate, drop, delay, reorder, fail), deliveries with answers, redeliver
+  fixtures <file>     load a world file (JSON or YAML: payers, bank details, requests paid on chain, ...)
+  snapshot <command>  save, load, ls, rm a key's state by name
+
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL
                       from the first line, "Request Sandbox listening on <url> ...")
@@ -43,6 +51,7 @@ Options:
                       default 3650, at most 5475)
   --signup-rate <n>   portal registrations and key creations per client address per minute (env SANDBOX_SIGNUP_RATE;
                       default 10, 120 on a loopback listener)
+  --fixtures <file>   load a world file at start into the key it names (key: ...); see request-sandbox fixtures --help
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
   -q, --quiet         print only the first line: no banner details, no log of calls, events, payments, webhooks
@@ -121,6 +130,7 @@ const options = {
   'max-clock-advance': { type: 'string' },
   'signup-rate': { type: 'string' },
   'webhook-url': { type: 'string' },
+  fixtures: { type: 'string' },
   'webhook-secret': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'log-format': { type: 'string' },
@@ -130,6 +140,14 @@ const options = {
 } as const
 
 async function main(): Promise<void> {
+  const word = process.argv[2]
+  if (word && !word.startsWith('-')) {
+    const { isTool, runTool } = await import('./cli/tools.ts')
+    if (isTool(word)) {
+      process.exitCode = await runTool(process.argv.slice(2))
+      return
+    }
+  }
   const { values } = parseCommandLine()
   if (values.version) {
     process.stdout.write(`request-sandbox ${version()}\n`)
@@ -270,11 +288,21 @@ async function main(): Promise<void> {
     ...(hook ? { webhook: { url: hook.url, secret: hook.secret, secretGiven: Boolean(webhookSecret) } } : {}),
   }
   const quiet = Boolean(values.quiet)
+  // loaded before the first line: a sandbox that says it listens has its world file
+  const loaded = values.fixtures
+    ? await (await import('./cli/fixtures.ts'))
+        .loadAtStart(server.url, values.fixtures)
+        .catch(async (error: Error) => {
+          await server.close()
+          throw error
+        })
+    : undefined
   process.stdout.write(
     logFormat === 'json'
       ? `${JSON.stringify(bannerJson(server, facts))}\n`
       : `${bannerLines(server, facts, quiet).join('\n')}\n`,
   )
+  if (loaded && !quiet) process.stdout.write(loaded)
   const detach = quiet ? async () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
   let stopping: Promise<void> | null = null
   const stop = () => {

@@ -30,6 +30,7 @@ export const CORS_ALLOWED_HEADERS = [
   'x-sandbox-delay',
   'x-sandbox-status',
   'x-sandbox-admin-key',
+  'x-sandbox-webhook-chaos',
 ]
 
 const corsHeaders: Record<string, string> = {

@@ -5,6 +5,7 @@ import { docsRoutes } from './control/docs/routes.ts'
 import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
+import { toolRoutes } from './control/tools-routes.ts'
 import { tronRoutes } from './control/tron-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
@@ -50,6 +51,7 @@ export const routes: readonly TableRoute<SandboxState>[] = [
   ...payerPageRoutes,
   ...sessionRoutes,
   ...sandboxRoutes,
+  ...toolRoutes,
   ...webhookRoutes,
   ...payeeDestinationRoutes,
   ...sessionDestinationRoutes,

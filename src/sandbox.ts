@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { TenantDirectory } from './auth/directory.ts'
@@ -28,7 +29,9 @@ import { rpcGuardMiddleware } from './control/rpc-guard.ts'
 import type { SandboxState, SandboxStateWithoutScenarios } from './control/sandbox-state.ts'
 import { ScenarioEngine } from './control/scenarios/engine.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
-import { StateDir } from './control/state-dir.ts'
+import { SnapshotStore } from './control/snapshot-store.ts'
+import { StateDir, writeAtomically } from './control/state-dir.ts'
+import { webhookChaosMiddleware } from './control/webhook-chaos.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-delivery.ts'
@@ -273,6 +276,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     strictKeys: Boolean(options.apiKeys),
     security,
+    snapshots: new SnapshotStore(
+      options.stateDir ? join(options.stateDir, 'snapshots') : null,
+      writeAtomically,
+    ),
     now: () => new Date(),
     supervisors,
     log,
@@ -335,6 +342,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }),
       journalMiddleware(shared),
       scenarioMiddleware(shared),
+      webhookChaosMiddleware(shared),
       faultMiddleware(shared, options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
       ...(onDemand === 'start' || onDemand === 'refuse'
         ? [

@@ -7,6 +7,7 @@ import type { ResourceServices } from '../resources/services.ts'
 import type { Tenants } from '../store/tenants.ts'
 import type { Journal } from './journal.ts'
 import type { ScenarioEngine } from './scenarios/engine.ts'
+import type { SnapshotStore } from './snapshot-store.ts'
 
 /**
  * The whole state of one sandbox, as the control plane sees it: every resource service plus what only control
@@ -25,6 +26,8 @@ export interface SandboxState extends ResourceServices {
   webhooks: WebhookDelivery
   /** the supervisor of each live chain (restarts a dead anvil with its state, reinstalls a reset node's contracts) */
   supervisors: ReadonlyMap<string, ChainSupervisor>
+  /** named snapshots of keys (files under --state-dir, else memory) */
+  snapshots: SnapshotStore
   /** strict mode (--api-keys): only configured keys pass, and the sandbox never lists the keys it has seen */
   strictKeys: boolean
   /** what a shared demo holds against strangers (listener, portal, trusted origins, admin key, clock bound) */

@@ -39,7 +39,8 @@ import type { SandboxState } from './sandbox-state.ts'
 /** The format of state.json this version writes and reads. */
 export const STATE_FORMAT = 1
 
-interface SavedWorld {
+/** One world as saved (state.json, evicted worlds, named snapshots of src/control/snapshots.ts). */
+export interface SavedWorld {
   tenant: string
   scenario: string
   clockOffsetMs: number
@@ -76,7 +77,7 @@ export function writeAtomically(path: string, text: string): void {
   renameSync(tmp, path)
 }
 
-function snapshotWorld(world: World, shared: SandboxState): SavedWorld {
+export function snapshotWorld(world: World, shared: SandboxState): SavedWorld {
   const tables: Record<string, unknown[]> = {}
   const maps: Record<string, [string, unknown][]> = {}
   // every resource's declared state, field by field, under `<state name>.<field>`
@@ -103,7 +104,7 @@ async function restoreWorld(saved: SavedWorld, shared: SandboxState): Promise<vo
 
 // Everything but the recurring payouts' rescheduling happens synchronously (Table.insert stores at once), so an
 // evicted world can be brought back inside Tenants.get.
-function fillWorld(world: World, saved: SavedWorld, shared: SandboxState): Promise<void> {
+export function fillWorld(world: World, saved: SavedWorld, shared: SandboxState): Promise<void> {
   world.rules = saved.rules
   const definitions = new Map(declaredStates().map((d) => [d.name, d]))
   const field = (key: string): unknown => {

@@ -2,18 +2,61 @@
 // HMAC-SHA256 (hex) of the exact body bytes, a ULID delivery id, a retry count 0..3, a 5 s timeout, and
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
 
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { request as httpRequest, type RequestOptions } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 import type { SandboxEvent } from '../contract/events.ts'
 import type { DeliveryJournal } from '../contract/ports.ts'
+import { type ChaosRule, chaosFor } from '../resources/webhooks/chaos-state.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
-import { type DeliveryRecord, deliveryHeaders, webhookBody } from './webhook-format.ts'
+import {
+  ANSWER_BODY_BYTES,
+  type DeliveryRecord,
+  deliveryHeaders,
+  type ReceiverAnswer,
+  webhookBody,
+} from './webhook-format.ts'
 import { type CheckedAddress, DestinationPolicy, DestinationRefusedError } from './webhook-hosts.ts'
 
-export { type DeliveryAttempt, type DeliveryRecord, signWebhook, webhookBody } from './webhook-format.ts'
+export {
+  type DeliveryAttempt,
+  type DeliveryRecord,
+  type ReceiverAnswer,
+  signWebhook,
+  webhookBody,
+} from './webhook-format.ts'
+
+/** One attempt handed to a `listen` client, which posts it to its app and reports the answer. */
+export interface ListenAttempt {
+  attemptId: string
+  deliveryId: string
+  event: string
+  retryCount: number
+  headers: Record<string, string>
+  body: string
+}
+
+/** What a `listen` client reports of its app's answer (or why there was none). */
+export interface ListenAnswer {
+  status: number | null
+  headers?: Record<string, string>
+  body?: string
+  error?: string
+}
+
+interface Listener {
+  id: string
+  tenant: string
+  /** event types it wants (null: all) */
+  events: ReadonlySet<string> | null
+  send(attempt: ListenAttempt): void
+}
+
+/** The URL of a listen client's deliveries. */
+const LISTEN_SCHEME = 'listen://'
 
 /** An app's webhook route called in-process (a Fetch Request in, a Response out). */
 export type WebhookHandler = (request: Request) => Response | Promise<Response>
@@ -46,6 +89,8 @@ interface Target {
   id: string
   url: string
   secret: string
+  /** only these event types (listen clients) */
+  events?: ReadonlySet<string> | null
 }
 
 const MAX_DELIVERIES_PER_KEY = 500
@@ -71,6 +116,16 @@ export class WebhookDelivery {
   readonly attemptsPerMinute: number
   /** per key: the start of its current minute and the attempts made in it */
   readonly #rate = new Map<string, { since: number; count: number }>()
+  /** listen clients by tenant, then id */
+  readonly #listeners = new Map<string, Map<string, Listener>>()
+  /** attempts handed to a listen client, waiting for its answer */
+  readonly #waiting = new Map<string, { tenant: string; resolve(answer: ListenAnswer): void }>()
+  /** the chaos of the call being handled (x-sandbox-webhook-chaos): it applies to the events the call causes */
+  readonly callChaos = new AsyncLocalStorage<ChaosRule>()
+  /** deliveries held back by `reorder`, per key: sent after the key's next delivery */
+  readonly #held = new Map<string, { record: DeliveryRecord; timer: NodeJS.Timeout }[]>()
+  /** deliveries whose first attempt `fail` answers (the status) without sending */
+  readonly #failFirst = new Map<string, number>()
   #closed = false
 
   constructor(
@@ -99,9 +154,12 @@ export class WebhookDelivery {
   /** Sends a domain event to every active webhook of its key. */
   handleEvent(event: SandboxEvent): DeliveryRecord[] {
     // a webhook a client ID registered receives only that client ID's events; the account's receive every event
-    const targets = this.#targets(event.tenant).filter(
+    const targets = this.#targets(event.tenant, event.type).filter(
       (t) => !('clientId' in t) || !t.clientId || t.clientId === event.clientId,
     )
+    if (targets.length === 0) return []
+    const world = this.#deps.tenants.peek(event.tenant, event.scenario)
+    const chaos = this.callChaos.getStore() ?? (world ? chaosFor(world, event.type) : undefined)
     return targets.map((target) =>
       this.#start(
         target,
@@ -111,6 +169,7 @@ export class WebhookDelivery {
         event.id,
         false,
         webhookBody(event.payload),
+        chaos,
       ),
     )
   }
@@ -123,7 +182,7 @@ export class WebhookDelivery {
     clientId?: string | null,
   ): DeliveryRecord[] {
     const body = webhookBody(payload)
-    return this.#targets(tenant, clientId).map((t) =>
+    return this.#targets(tenant, undefined, clientId).map((t) =>
       this.#start(t, tenant, scenario, String(payload.event), null, true, body),
     )
   }
@@ -141,7 +200,7 @@ export class WebhookDelivery {
 
   /** Whether a key has anything to deliver to. */
   hasTargets(tenant: string, clientId?: string | null): boolean {
-    return this.#targets(tenant, clientId).length > 0
+    return this.#targets(tenant, undefined, clientId).length > 0
   }
 
   /** Sends a delivery again, from retry count 0, with the same delivery id and body (a fresh signature). */
@@ -187,15 +246,57 @@ export class WebhookDelivery {
   /** Cancels pending retries. */
   close(): void {
     this.#closed = true
+    for (const held of this.#held.values()) for (const entry of held) clearTimeout(entry.timer)
+    this.#held.clear()
     for (const timer of this.#timers.values()) clearTimeout(timer)
     this.#timers.clear()
   }
 
-  /** The key's active webhooks (and --webhook-url); with `clientId`, only the webhooks that client ID registered. */
-  #targets(tenant: string, clientId?: string | null): Target[] {
+  /**
+   * The key's active webhooks, listen clients (of `event`, when given) and --webhook-url; with `clientId`, only the
+   * webhooks that client ID registered.
+   */
+  #targets(tenant: string, event?: string, clientId?: string | null): Target[] {
     if (clientId) return this.registry.ofClient(tenant, clientId).filter((w) => w.isActive)
-    const own = this.registry.list(tenant).filter((w) => w.isActive)
-    return this.defaultTarget ? [...own, this.defaultTarget] : own
+    const own: Target[] = this.registry.list(tenant).filter((w) => w.isActive)
+    const listening = [...(this.#listeners.get(tenant)?.values() ?? [])]
+      .filter((l) => event === undefined || l.events === null || l.events.has(event))
+      .map((l) => ({ id: `listen:${l.id}`, url: `${LISTEN_SCHEME}${l.id}`, secret: '' }))
+    return [...own, ...listening, ...(this.defaultTarget ? [this.defaultTarget] : [])]
+  }
+
+  /**
+   * Adds a `listen` client of a key: its events (of `events`, or all) are delivered to `send` as attempts, and each
+   * attempt waits for `answer(attemptId)` as a URL waits for its receiver. Returns the listener's id and its removal.
+   */
+  listen(
+    tenant: string,
+    events: string[] | null,
+    send: (attempt: ListenAttempt) => void,
+  ): { id: string; stop(): void } {
+    const id = this.#deps.ids.ulid()
+    let mine = this.#listeners.get(tenant)
+    if (!mine) {
+      mine = new Map()
+      this.#listeners.set(tenant, mine)
+    }
+    mine.set(id, { id, tenant, events: events ? new Set(events) : null, send })
+    return {
+      id,
+      stop: () => {
+        mine.delete(id)
+        if (mine.size === 0 && this.#listeners.get(tenant) === mine) this.#listeners.delete(tenant)
+      },
+    }
+  }
+
+  /** A listen client's report of its app's answer; false when no attempt of the key waits under that id. */
+  answer(tenant: string, attemptId: string, answer: ListenAnswer): boolean {
+    const waiting = this.#waiting.get(attemptId)
+    if (!waiting || waiting.tenant !== tenant) return false
+    this.#waiting.delete(attemptId)
+    waiting.resolve(answer)
+    return true
   }
 
   #start(
@@ -206,6 +307,7 @@ export class WebhookDelivery {
     eventId: string | null,
     test: boolean,
     body: string,
+    chaos?: ChaosRule,
   ): DeliveryRecord {
     const record: DeliveryRecord = {
       id: this.#deps.ids.ulid(),
@@ -227,8 +329,89 @@ export class WebhookDelivery {
     }
     mine.set(record.id, record)
     if (mine.size > MAX_DELIVERIES_PER_KEY) mine.delete(mine.keys().next().value!)
-    void this.#attempt(record, 0)
+    if (chaos) record.chaos = chaos.action
+    switch (chaos?.action) {
+      case 'drop':
+        this.#dropped(record)
+        break
+      case 'delay': {
+        const timer = setTimeout(() => {
+          this.#timers.delete(record.id)
+          void this.#attempt(record, 0)
+        }, chaos.delayMs ?? 2000)
+        timer.unref()
+        this.#timers.set(record.id, timer)
+        break
+      }
+      case 'duplicate':
+        // the same delivery (id, body, retry count 0) twice, as at-least-once delivery may do
+        void this.#attempt(record, 0)
+        void this.#attempt(record, 0)
+        break
+      case 'fail':
+        this.#failFirst.set(record.id, chaos.status ?? 500)
+        void this.#attempt(record, 0)
+        break
+      case 'reorder':
+        this.#hold(record, chaos.delayMs ?? 2000)
+        return record
+      default:
+        // a held delivery goes out once this one has been answered: the receiver sees them out of order
+        void this.#attempt(record, 0).then(() => this.#release(tenant))
+        return record
+    }
+    this.#release(tenant)
     return record
+  }
+
+  /** `drop`: never sent; recorded as given up, so it can still be redelivered by hand. */
+  #dropped(record: DeliveryRecord): void {
+    const at = (
+      this.#deps.tenants.peek(record.tenant, record.scenario)?.clock.now() ?? new Date()
+    ).toISOString()
+    const error = 'dropped by webhook chaos (not sent)'
+    record.state = 'failed'
+    record.attempts.push({ retryCount: 0, at, status: null, error, durationMs: 0 })
+    this.#deps.journal.record(record.tenant, {
+      type: 'delivery',
+      at,
+      scenario: record.scenario,
+      deliveryId: record.id,
+      webhookId: record.webhookId,
+      url: record.url,
+      event: record.event,
+      test: record.test,
+      retryCount: 0,
+      status: null,
+      error,
+      durationMs: 0,
+      outcome: 'failed',
+    })
+  }
+
+  /** `reorder`: holds a delivery until the key's next one has gone out (at most `maxMs`). */
+  #hold(record: DeliveryRecord, maxMs: number): void {
+    let held = this.#held.get(record.tenant)
+    if (!held) {
+      held = []
+      this.#held.set(record.tenant, held)
+    }
+    const timer = setTimeout(() => this.#release(record.tenant, record.id), maxMs)
+    timer.unref()
+    held.push({ record, timer })
+  }
+
+  /** Sends the key's held deliveries (or only `id`). */
+  #release(tenant: string, id?: string): void {
+    const held = this.#held.get(tenant)
+    if (!held) return
+    for (const entry of [...held]) {
+      if (id !== undefined && entry.record.id !== id) continue
+      held.splice(held.indexOf(entry), 1)
+      clearTimeout(entry.timer)
+      void this.#attempt(entry.record, 0)
+    }
+    if (held.length === 0) this.#held.delete(tenant)
   }
 
   #secretOf(record: DeliveryRecord): string {
@@ -242,12 +425,23 @@ export class WebhookDelivery {
     const started = Date.now()
     let status: number | null = null
     let error: string | null = null
+    let response: ReceiverAnswer | undefined
+    const failed = retryCount === 0 ? this.#failFirst.get(record.id) : undefined
+    if (failed !== undefined) this.#failFirst.delete(record.id)
     try {
-      if (!this.#withinRate(record.tenant))
+      const answer =
+        failed !== undefined
+          ? { status: failed, error: `failed by webhook chaos with ${failed} (not sent)` }
+          : this.#withinRate(record.tenant)
+            ? await this.#post(record, retryCount, headers)
+            : null
+      if (!answer)
         throw new DestinationRefusedError(
           `not sent: the key made ${this.attemptsPerMinute} delivery attempts this minute (--webhook-rate)`,
         )
-      status = await this.#post(record, headers)
+      status = answer.status
+      response = answer.response
+      if (answer.error) error = answer.error
     } catch (e) {
       const err = e as Error
       error =
@@ -262,7 +456,14 @@ export class WebhookDelivery {
     const retry = !delivered && retryCount < this.retryDelaysMs.length
     const world = this.#deps.tenants.peek(record.tenant, record.scenario)
     const at = (world?.clock.now() ?? new Date()).toISOString()
-    record.attempts.push({ retryCount, at, status, error, durationMs: Date.now() - started })
+    record.attempts.push({
+      retryCount,
+      at,
+      status,
+      error,
+      durationMs: Date.now() - started,
+      ...(response ? { response } : {}),
+    })
     record.state = delivered ? 'delivered' : retry ? 'pending' : 'failed'
     this.#deps.journal.record(record.tenant, {
       type: 'delivery',
@@ -300,10 +501,15 @@ export class WebhookDelivery {
     return window.count <= this.attemptsPerMinute
   }
 
-  async #post(record: DeliveryRecord, headers: Record<string, string>): Promise<number> {
+  async #post(
+    record: DeliveryRecord,
+    retryCount: number,
+    headers: Record<string, string>,
+  ): Promise<{ status: number | null; response?: ReceiverAnswer; error?: string }> {
     const { url, body } = record
-    const handler = this.#handlers.get(url)
     const signal = AbortSignal.timeout(this.timeoutMs)
+    if (url.startsWith(LISTEN_SCHEME)) return this.#postToListener(record, retryCount, headers, signal)
+    const handler = this.#handlers.get(url)
     if (!handler) {
       // the server-wide --webhook-url is the operator's own; every key's URL is checked, at each attempt
       const checked = record.webhookId === 'default' ? null : await this.policy.check(new URL(url))
@@ -311,9 +517,7 @@ export class WebhookDelivery {
         const response = await this.#fetch(
           new Request(url, { method: 'POST', headers, body, signal, redirect: 'manual' }),
         )
-        // Only the status matters; the body is dropped without waiting (an intercepted fetch may never end it).
-        void response.body?.cancel().catch(() => undefined)
-        return response.status
+        return { status: response.status, response: await answerOf(response, signal) }
       }
       return postPinned(url, checked, headers, body, signal)
     }
@@ -324,8 +528,86 @@ export class WebhookDelivery {
         .then(() => handler(request))
         .then(resolve, reject)
     })
-    return response.status
+    return { status: response.status, response: await answerOf(response, signal) }
   }
+
+  /** Hands an attempt to a listen client and waits for its app's answer (an error when it has gone). */
+  #postToListener(
+    record: DeliveryRecord,
+    retryCount: number,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<{ status: number | null; response?: ReceiverAnswer; error?: string }> {
+    const listener = this.#listeners.get(record.tenant)?.get(record.url.slice(LISTEN_SCHEME.length))
+    if (!listener) return Promise.reject(new Error('the listen client has disconnected'))
+    const attemptId = this.#deps.ids.ulid()
+    return new Promise((resolve, reject) => {
+      signal.addEventListener(
+        'abort',
+        () => {
+          this.#waiting.delete(attemptId)
+          reject(signal.reason)
+        },
+        { once: true },
+      )
+      this.#waiting.set(attemptId, {
+        tenant: record.tenant,
+        resolve: (answer) =>
+          resolve({
+            status: answer.status,
+            ...(answer.status !== null
+              ? {
+                  response: {
+                    headers: answer.headers ?? {},
+                    body: (answer.body ?? '').slice(0, ANSWER_BODY_BYTES),
+                  },
+                }
+              : {}),
+            ...(answer.error ? { error: answer.error } : {}),
+          }),
+      })
+      listener.send({
+        attemptId,
+        deliveryId: record.id,
+        event: record.event,
+        retryCount,
+        headers,
+        body: record.body,
+      })
+    })
+  }
+}
+
+/** How long the start of a receiver's body is waited for once its headers came (an intercepted fetch may never end it). */
+const ANSWER_BODY_WAIT_MS = 250
+
+/** A receiver's headers and the start of its body, read within the attempt's time (an answer that never ends is cut). */
+async function answerOf(response: Response, attemptSignal: AbortSignal): Promise<ReceiverAnswer> {
+  const signal = AbortSignal.any([attemptSignal, AbortSignal.timeout(ANSWER_BODY_WAIT_MS)])
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    headers[name] = value
+  })
+  let body = ''
+  const reader = response.body?.getReader()
+  if (reader) {
+    const decoder = new TextDecoder()
+    const aborted = new Promise<null>((resolve) => {
+      if (signal.aborted) resolve(null)
+      signal.addEventListener('abort', () => resolve(null), { once: true })
+    })
+    try {
+      while (body.length < ANSWER_BODY_BYTES) {
+        const chunk = await Promise.race([reader.read(), aborted])
+        if (!chunk || chunk.done) break
+        body += decoder.decode(chunk.value, { stream: true })
+      }
+    } catch {
+      // a body cut by the receiver: keep what came
+    }
+    void reader.cancel().catch(() => undefined)
+  }
+  return { headers, body: body.slice(0, ANSWER_BODY_BYTES) }
 }
 
 /**
@@ -338,7 +620,7 @@ function postPinned(
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal,
-): Promise<number> {
+): Promise<{ status: number; response: ReceiverAnswer }> {
   const target = new URL(url)
   const lookup: LookupFunction | undefined = checked
     ? (_host, options, callback) => {
@@ -356,11 +638,33 @@ function postPinned(
     agent: false,
     ...(lookup ? { lookup } : {}),
   }
-  return new Promise<number>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
     const req = send(target, options, (res) => {
-      res.resume()
-      resolve(res.statusCode ?? 0)
+      // the receiver's headers and the start of its body, waited for at most ANSWER_BODY_WAIT_MS
+      const headersOf: Record<string, string> = {}
+      for (const [name, value] of Object.entries(res.headers))
+        if (value !== undefined) headersOf[name] = Array.isArray(value) ? value.join(', ') : value
+      const chunks: Buffer[] = []
+      let size = 0
+      let done = false
+      const finish = () => {
+        if (done) return
+        done = true
+        clearTimeout(timer)
+        res.resume()
+        const text = Buffer.concat(chunks).toString('utf8').slice(0, ANSWER_BODY_BYTES)
+        resolve({ status: res.statusCode ?? 0, response: { headers: headersOf, body: text } })
+      }
+      const timer = setTimeout(finish, ANSWER_BODY_WAIT_MS)
+      res.on('data', (chunk: Buffer) => {
+        if (done) return
+        chunks.push(chunk)
+        size += chunk.length
+        if (size >= ANSWER_BODY_BYTES) finish()
+      })
+      res.on('end', finish)
+      res.on('error', finish)
     })
     req.on('error', (error) => reject(signal.aborted ? signal.reason : error))
     req.end(body)

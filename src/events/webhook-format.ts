@@ -8,7 +8,19 @@ export interface DeliveryAttempt {
   status: number | null
   error: string | null
   durationMs: number
+  /** what the receiver answered: its headers and the start of its body (1 KB); absent when it did not answer */
+  response?: ReceiverAnswer
 }
+
+/** A receiver's answer as a delivery records it. */
+export interface ReceiverAnswer {
+  headers: Record<string, string>
+  /** the first 1 KB of the body (text) */
+  body: string
+}
+
+/** How much of a receiver's body a delivery keeps. */
+export const ANSWER_BODY_BYTES = 1024
 
 /** One event sent to one webhook, with all its attempts. */
 export interface DeliveryRecord {
@@ -24,6 +36,8 @@ export interface DeliveryRecord {
   body: string
   state: 'pending' | 'delivered' | 'failed'
   attempts: DeliveryAttempt[]
+  /** the webhook chaos action applied to it (a rule of PUT /__sandbox/webhooks/chaos, or x-sandbox-webhook-chaos) */
+  chaos?: 'duplicate' | 'drop' | 'delay' | 'reorder' | 'fail'
 }
 
 /** Adds `requestID` beside `requestId` (and the reverse): the service sends both (api-contract §6.2). */

@@ -67,6 +67,7 @@ const prints: [string, RegExp][] = [
   ['done.status, done.requests.length', /^active\ncompleted 3 3$/m],
   ['verifyWebhook(signed(', /^\{ event: 'payment.confirmed', requestId: '01e2' \}\nnull$/m],
   ["console.log('tron', status.status", /^tron paid 1000010000000$/m],
+  ['installWallet(page, sandbox.url', /^Request Sandbox Wallet 42 true$/m],
 ]
 
 let server: RunningServer
@@ -94,6 +95,9 @@ beforeAll(async () => {
     if (!entry.startsWith('.'))
       symlinkSync(join(root, 'node_modules', entry), join(scratch, 'node_modules', entry))
   symlinkSync(root.replace(/\/$/, ''), join(scratch, 'node_modules/request-sandbox'))
+  // `npx request-sandbox <tool>` as in a project that installed the package
+  mkdirSync(join(scratch, 'node_modules/.bin'))
+  symlinkSync(join(root, 'bin/request-sandbox.mjs'), join(scratch, 'node_modules/.bin/request-sandbox'))
   writeFileSync(
     join(scratch, 'tsconfig.json'),
     JSON.stringify({

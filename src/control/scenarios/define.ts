@@ -109,6 +109,11 @@ export interface ScenarioSeedApi {
   models: SeedModels
   /** polls `check` (every 50 ms) until it returns a value; throws naming `what` after the timeout */
   waitFor<T>(check: () => T | undefined, what: string, timeoutMs?: number): Promise<T>
+  /**
+   * Loads a world file (the text of a JSON or YAML file, or the name of a built-in one such as `demo`) into the
+   * world being seeded; answers what it created by section and entry name (fixtures/world.schema.json)
+   */
+  worldFile(source: string): Promise<Record<string, Record<string, Record<string, unknown>>>>
   /** resolves when the chain detector has recorded `count` payments for the request (throws after timeout) */
   waitForPayments(requestId: string, count: number, timeoutMs?: number): Promise<RequestRecord>
 }

@@ -29,6 +29,9 @@ import { inWorld, type ResourceServices } from '../../resources/services.ts'
 import { createIdGenerator } from '../../store/ids.ts'
 import type { Tenants } from '../../store/tenants.ts'
 import { faucet } from '../faucet.ts'
+import { builtinWorldFile } from '../fixtures/builtin.ts'
+import { loadWorldFile } from '../fixtures/load.ts'
+import { parseWorldFile } from '../fixtures/world-file.ts'
 import type { ScenarioSeedApi, ServiceTx } from './define.ts'
 import { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
@@ -80,7 +83,7 @@ export async function createSeedApi(
     await faucet(shared, { address: address as Hex, currency, amount })
   }
 
-  return {
+  const api: ScenarioSeedApi = {
     faker,
     clock: { now: () => world.clock.now() },
     baseUrl,
@@ -155,6 +158,10 @@ export async function createSeedApi(
         throw new Error(`scenario seed got a cross-chain answer for ${requestId}`)
       return send(from, payment.transactions, record.network)
     },
+    async worldFile(source) {
+      const text = /^[a-z][a-z0-9-]*$/.test(source) ? await builtinWorldFile(source) : source
+      return { ...(await loadWorldFile(api, shared, world, await parseWorldFile(text))) }
+    },
     waitForPayments(requestId, count, timeoutMs = 15_000) {
       return waitFor(
         () => {
@@ -169,4 +176,5 @@ export async function createSeedApi(
       )
     },
   }
+  return api
 }

@@ -1,4 +1,5 @@
-// The key's scenario (PUT /__sandbox/scenario, seeded ids) and clock (POST /__sandbox/clock/advance).
+// The key's scenario (PUT /__sandbox/scenario, seeded ids), clock (POST /__sandbox/clock/advance) and named
+// snapshots (save, restore, delete: /__sandbox/snapshots).
 import { call } from './api.ts'
 import { facts, field, h, json, table, when } from './dom.ts'
 import { act, type Shell, type View } from './view.ts'
@@ -38,11 +39,29 @@ export function scenarioView(shell: Shell): View {
       ['86400', 'days'],
     ].map(([v, l]) => h('option', { value: v!, selected: v === '86400' }, l!)),
   )
+  const snapshotName = h('input', { type: 'text', value: 'snapshot-1', maxlength: '64', pattern: '[\\w.-]+' })
   return {
     title: 'Scenario & clock',
     controls: h(
       'div',
       { class: 'grid-2' },
+      h(
+        'form',
+        {
+          class: 'card',
+          'aria-label': 'Snapshot',
+          onsubmit: (e: Event) => {
+            e.preventDefault()
+            void act(shell, async () => {
+              await call('POST', '/__sandbox/snapshots', { name: snapshotName.value })
+              return `Snapshot ${snapshotName.value} saved`
+            })
+          },
+        },
+        h('h2', {}, 'Snapshots'),
+        field('Snapshot name', snapshotName, 'snapshot-name'),
+        h('button', { type: 'submit' }, 'Save snapshot'),
+      ),
       h(
         'form',
         {
@@ -85,13 +104,17 @@ export function scenarioView(shell: Shell): View {
       ),
     ),
     async load() {
-      const [list, state, clock] = await Promise.all([
+      const [list, state, clock, snapshots] = await Promise.all([
         call<ScenarioList>('GET', '/__sandbox/scenarios'),
         call<{ scenario: string; description: string; ids: unknown; rules: unknown }>(
           'GET',
           '/__sandbox/scenario',
         ),
         call<{ now: string; pending: { at: string; label: string }[] }>('GET', '/__sandbox/clock'),
+        call<{ snapshots: { name: string; savedAt: string; scenario: string }[] }>(
+          'GET',
+          '/__sandbox/snapshots',
+        ),
       ])
       if (select.options.length !== list.scenarios.length)
         select.replaceChildren(
@@ -121,6 +144,55 @@ export function scenarioView(shell: Shell): View {
             ['When', 'What'],
             clock.pending.map((p) => [when(p.at), p.label]),
             'Nothing scheduled on this clock.',
+          ),
+        ),
+        h(
+          'div',
+          { class: 'card' },
+          table(
+            'Snapshots',
+            ['Name', 'Saved', 'Scenario', ''],
+            snapshots.snapshots.map((snapshot) => [
+              h('code', {}, snapshot.name),
+              when(snapshot.savedAt),
+              snapshot.scenario,
+              h(
+                'div',
+                { class: 'inline' },
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    'data-key': `restore-${snapshot.name}`,
+                    'aria-label': `Restore snapshot ${snapshot.name}`,
+                    onclick: () =>
+                      act(shell, async () => {
+                        await call(
+                          'POST',
+                          `/__sandbox/snapshots/${encodeURIComponent(snapshot.name)}/restore`,
+                        )
+                        return `Snapshot ${snapshot.name} restored`
+                      }),
+                  },
+                  'Restore',
+                ),
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    'data-key': `delete-${snapshot.name}`,
+                    'aria-label': `Delete snapshot ${snapshot.name}`,
+                    onclick: () =>
+                      act(shell, async () => {
+                        await call('DELETE', `/__sandbox/snapshots/${encodeURIComponent(snapshot.name)}`)
+                        return `Snapshot ${snapshot.name} deleted`
+                      }),
+                  },
+                  'Delete',
+                ),
+              ),
+            ]),
+            'No snapshots: save one above.',
           ),
         ),
       )

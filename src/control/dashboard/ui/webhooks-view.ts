@@ -16,8 +16,10 @@ interface Delivery {
     status: number | null
     error: string | null
     durationMs: number
+    response?: { headers: Record<string, string>; body: string }
   }[]
   payload: unknown
+  chaos?: string
 }
 
 /** Webhooks and every delivery attempt, with a redeliver button per delivery. */
@@ -51,7 +53,16 @@ export function webhooksView(
                 h(
                   'div',
                   { class: 'row' },
-                  h('h3', {}, d.event, d.test ? ' (test)' : '', ' ', badge(d.state)),
+                  h(
+                    'h3',
+                    {},
+                    d.event,
+                    d.test ? ' (test)' : '',
+                    ' ',
+                    badge(d.state),
+                    d.chaos ? ' ' : '',
+                    d.chaos ? badge(`chaos: ${d.chaos}`) : '',
+                  ),
                   h(
                     'button',
                     {
@@ -77,11 +88,14 @@ export function webhooksView(
                 ),
                 table(
                   `Attempts of ${d.id}`,
-                  ['Retry', 'Time', 'Answer', 'Error', 'Duration'],
+                  ['Retry', 'Time', 'Answer', 'Receiver said', 'Error', 'Duration'],
                   d.attempts.map((a) => [
                     String(a.retryCount),
                     when(a.at),
                     a.status === null ? badge('no answer') : badge(String(a.status)),
+                    a.response
+                      ? h('code', { class: 'wrap' }, a.response.body.slice(0, 200) || '(empty body)')
+                      : '—',
                     a.error ?? '—',
                     `${a.durationMs} ms`,
                   ]),
