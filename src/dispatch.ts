@@ -59,6 +59,11 @@ export interface DispatchOptions extends AuthOptions {
   middleware?: Middleware[]
   /** with --seed: the id generator of each key (handlers of a key's calls draw from it instead of the shared one) */
   idsFor?: (tenant: string) => IdGenerator
+  /**
+   * With --state-dir: what an answer waits for before it leaves (the commit of the changes made so far; undefined
+   * when nothing is pending, and always without a state dir).
+   */
+  durable?: (method: string) => Promise<void> | undefined
 }
 
 function compile(route: AnyRoute): CompiledRoute {
@@ -145,6 +150,17 @@ export function createDispatcher(
       response = await handle(method, request)
     } catch (error) {
       response = renderError(error, shared.log)
+    }
+    const durable = options.durable?.(method)
+    if (durable) {
+      try {
+        await durable
+      } catch {
+        response = renderError(
+          new SandboxError(503, 'The sandbox could not save this change to its --state-dir; try again'),
+          shared.log,
+        )
+      }
     }
     // browsers send Origin on every cross-origin call: answer them with CORS headers, skip the bytes otherwise
     if (request.headers.origin !== undefined) response.headers = { ...cors(request), ...response.headers }

@@ -260,7 +260,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       shared.directory.forgetSessions(world.tenant)
     }
   })
+  let stateDir: StateDir | null = null
   const dispatch = createDispatcher(routes, shared, {
+    // with --state-dir an answer leaves once the changes it reports are committed
+    durable: (method) => stateDir?.barrier(method),
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
     ...(tenantIds ? { idsFor: (tenant: string) => tenantIds.for(tenant) } : {}),
     middleware: [
@@ -268,13 +271,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
         ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
       }),
+      (call, next) => (stateDir ? stateDir.guard(call, next) : next()),
       journalMiddleware(shared),
       scenarioMiddleware(shared),
       faultMiddleware(shared, options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
     ],
   })
   // --state-dir: what a previous run saved comes back before the first call and the first detector scan
-  let stateDir: StateDir | null = null
   if (options.stateDir) {
     stateDir = new StateDir(
       options.stateDir,

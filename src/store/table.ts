@@ -9,6 +9,9 @@ export class DuplicateKeyError extends Error {
   }
 }
 
+/** Told of each change of a Table: the record stored under `key`, or undefined when it was deleted. */
+export type TableObserver = (key: string, record: unknown) => void
+
 /**
  * An @msw/data collection (zod-validated records, queries for search endpoints) with an index on one key, so
  * lookups by id stay O(1) however many records a tenant creates. Records are validated by the schema when
@@ -25,10 +28,17 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   #pending = new Set<string>()
   #flushing: Promise<void> = Promise.resolve()
   readonly #key: K
+  /** told of every change (--state-dir writes the record, or deletes it when `record` is undefined) */
+  #observer: TableObserver | undefined
 
   constructor(schema: S, key: K) {
     this.#schema = schema
     this.#key = key
+  }
+
+  /** Tells `observer` of every later change (one observer; --state-dir's writer). */
+  observe(observer: TableObserver | undefined): void {
+    this.#observer = observer
   }
 
   /** Validates and stores a record; its key must be new (a duplicate throws DuplicateKeyError). */
@@ -51,6 +61,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     if (this.#index.has(key)) throw new DuplicateKeyError(key)
     this.#index.set(key, record)
     this.#pending.add(key)
+    this.#observer?.(key, record)
     return record
   }
 
@@ -77,6 +88,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
       this.#pending.add(key)
     }
     this.#index.set(key, updated)
+    this.#observer?.(key, updated)
     return updated
   }
 
@@ -86,6 +98,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     if (!current) return false
     if (!this.#pending.delete(key)) this.#collection?.delete(current as never)
     this.#index.delete(key)
+    this.#observer?.(key, undefined)
     return true
   }
 
@@ -104,6 +117,11 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     const { Collection } = await import('@msw/data')
     this.#collection ??= new Collection({ schema: this.#schema })
     return this.#collection
+  }
+
+  /** The field records are keyed by. */
+  get keyField(): K {
+    return this.#key
   }
 
   get size(): number {
