@@ -7,6 +7,7 @@ import { isAuthenticated, type RouteDefinition, usesCookies } from './contract/r
 import type { CallScope } from './contract/route-context.ts'
 import {
   FieldListError,
+  OneFieldError,
   ROUTE_NOT_FOUND_HEADER,
   RouteNotFoundError,
   SandboxError,
@@ -94,11 +95,41 @@ function parseJsonBody(request: NeutralRequest): unknown {
       `Unsupported Media Type: send the body as application/json (got ${type || 'none'})`,
     )
   }
+  let value: unknown
   try {
-    return JSON.parse(raw)
+    value = JSON.parse(raw)
   } catch (error) {
     throw new SandboxError(400, `Malformed JSON body: ${(error as Error).message}`)
   }
+  const deep = tooDeep(value)
+  if (deep)
+    throw new OneFieldError(
+      deep,
+      `nested deeper than ${MAX_BODY_DEPTH} levels: a body's objects and arrays may nest ${MAX_BODY_DEPTH} levels at most`,
+    )
+  return value
+}
+
+/** How deep a JSON body's objects and arrays may nest: deeper ones are refused before any handler sees them. */
+export const MAX_BODY_DEPTH = 64
+
+/**
+ * The path of the first object or array nested deeper than MAX_BODY_DEPTH (the body itself is level 1), or
+ * undefined. Walks with its own stack: a deep body cannot overflow the call stack here.
+ */
+function tooDeep(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const stack: [node: object, depth: number, path: string][] = [[value, 1, '']]
+  while (stack.length) {
+    const [node, depth, path] = stack.pop()!
+    for (const [key, child] of Object.entries(node)) {
+      if (child === null || typeof child !== 'object') continue
+      const childPath = path ? `${path}.${key}` : key
+      if (depth + 1 > MAX_BODY_DEPTH) return childPath
+      stack.push([child, depth + 1, childPath])
+    }
+  }
+  return undefined
 }
 
 /** The raw body of a route that takes it as text, refused with 413 past the limit (never cut). */

@@ -17,8 +17,9 @@
 // logged, and that key answers 503 saying what to do until it is reset. A state dir of the previous version
 // (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import Database from 'libsql'
+import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
 import type { WorldRules } from '../contract/rules.ts'
@@ -67,7 +68,9 @@ CREATE TABLE IF NOT EXISTS quarantine(at TEXT NOT NULL, source TEXT NOT NULL, te
 
 /** Opens (creating) the database of a state dir, WAL and synchronous=NORMAL: a commit survives kill -9. */
 export function openStateDb(path: string): Database.Database {
-  const db = new Database(path)
+  // loaded on first use: a sandbox without --state-dir never loads the native module
+  const Libsql = createRequire(import.meta.url)('libsql') as typeof Database
+  const db = new Libsql(path)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   db.exec(SCHEMA)
@@ -516,7 +519,7 @@ export class StateDir {
     const message = `The saved state of this API key could not be read: ${what} in ${this.#path} is ${reason}. It was moved, with its last good copy (column previous), to the quarantine table of that file. Reset the key (POST /__sandbox/reset) to start it afresh, or put a good record back with a SQLite client and restart the sandbox.`
     this.broken.set(world.tenant, message)
     this.#shared.log(
-      `--state-dir: ${this.#path}: ${what} is ${reason}; the key answers 503 until it is reset`,
+      `--state-dir: ${this.#path}: ${what} is ${reason}; key ${world.tenant.slice(0, 8)}… answers 503 until it is reset`,
     )
   }
 
@@ -669,7 +672,7 @@ export class StateDir {
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message.slice(0, 300) : String(error)
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300)
 }
 
 async function resumeTimers(world: World, shared: SandboxState): Promise<void> {
