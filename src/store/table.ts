@@ -28,6 +28,11 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   #pending = new Set<string>()
   #flushing: Promise<void> = Promise.resolve()
   readonly #key: K
+  /** secondary indexes (`where`), by their key function: value -> records by key, in the order they entered */
+  readonly #secondary = new Map<
+    (record: z.infer<S>) => string | undefined,
+    Map<string, Map<string, z.infer<S>>>
+  >()
   /** told of every change (--state-dir writes the record, or deletes it when `record` is undefined) */
   #observer: TableObserver | undefined
 
@@ -61,6 +66,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     if (this.#index.has(key)) throw new DuplicateKeyError(key)
     this.#index.set(key, record)
     this.#pending.add(key)
+    if (this.#secondary.size) this.#reindex(key, undefined, record)
     this.#observer?.(key, record)
     return record
   }
@@ -88,6 +94,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
       this.#pending.add(key)
     }
     this.#index.set(key, updated)
+    if (this.#secondary.size) this.#reindex(key, current, updated)
     this.#observer?.(key, updated)
     return updated
   }
@@ -98,8 +105,43 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     if (!current) return false
     if (!this.#pending.delete(key)) this.#collection?.delete(current as never)
     this.#index.delete(key)
+    if (this.#secondary.size) this.#reindex(key, current, undefined)
     this.#observer?.(key, undefined)
     return true
+  }
+
+  /**
+   * The records whose `by(record)` is `value`, in the order they entered that value (insertion order for a field
+   * that never changes), from an index this Table keeps as records change (built on the first call with `by`:
+   * pass the same function every time, one defined at module level). Lists of one key stay proportional to what
+   * they return, not to the whole table.
+   */
+  where(by: (record: z.infer<S>) => string | undefined, value: string): z.infer<S>[] {
+    let index = this.#secondary.get(by)
+    if (!index) {
+      index = new Map()
+      this.#secondary.set(by, index)
+      for (const [key, record] of this.#index) {
+        const v = by(record)
+        if (v === undefined) continue
+        const bucket = index.get(v) ?? new Map<string, z.infer<S>>()
+        index.set(v, bucket)
+        bucket.set(key, record)
+      }
+    }
+    return [...(index.get(value)?.values() ?? [])]
+  }
+
+  #reindex(key: string, before: z.infer<S> | undefined, after: z.infer<S> | undefined): void {
+    for (const [by, index] of this.#secondary) {
+      const old = before === undefined ? undefined : by(before)
+      const now = after === undefined ? undefined : by(after)
+      if (old !== undefined && old !== now) index.get(old)?.delete(key)
+      if (now === undefined || after === undefined) continue
+      const bucket = index.get(now) ?? new Map<string, z.infer<S>>()
+      index.set(now, bucket)
+      bucket.set(key, after)
+    }
   }
 
   /** Every record, oldest first. */
@@ -139,7 +181,10 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
         const record = this.#index.get(key)
         if (!record) continue
         const created = (await collection.create(record as never)) as z.infer<S>
-        if (this.#index.get(key) === record) this.#index.set(key, created)
+        if (this.#index.get(key) === record) {
+          this.#index.set(key, created)
+          if (this.#secondary.size) this.#reindex(key, record, created)
+        }
       }
     })
     return this.#flushing

@@ -8,52 +8,62 @@ import { complianceView } from '../../resources/payers/model.ts'
 import { paymentDetailState } from '../../resources/payment-details/index.ts'
 import { payoutState } from '../../resources/payouts/state.ts'
 import { requestState } from '../../resources/requests/index.ts'
+import { newestFirst as newestRequestsFirst } from '../../resources/requests/list.ts'
 import { statusOf } from '../../resources/requests/status.ts'
 import type { SandboxState } from '../sandbox-state.ts'
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0
 
-/** The state of a key's world as GET /__sandbox/state answers it. */
-export function dashboardState(shared: SandboxState, world: World) {
+/** One page of a key's requests in GET /__sandbox/state (the list that grows with a key). */
+export interface StatePage {
+  limit: number
+  offset: number
+}
+
+/** The state of a key's world as GET /__sandbox/state answers it: one page of its requests, newest first. */
+export function dashboardState(
+  shared: SandboxState,
+  world: World,
+  page: StatePage = { limit: 200, offset: 0 },
+) {
   const details = paymentDetailState(world).paymentDetails.all()
+  const requests = newestRequestsFirst(requestState(world).requests.all())
   return {
     tenant: world.tenant,
     scenario: world.scenario,
     now: world.clock.now().toISOString(),
-    requests: requestState(world)
-      .requests.all()
-      .sort(newestFirst)
-      .map((r) => ({
-        requestId: r.requestId,
-        paymentReference: r.paymentReference,
-        status: statusOf(shared, r),
-        amount: r.amount,
-        invoiceCurrency: r.invoiceCurrency,
-        paymentCurrency: r.paymentCurrency,
-        network: r.network,
-        payee: r.payee,
-        payer: r.payer,
-        paymentAddress: r.paymentAddress,
-        reference: r.reference,
-        originalRequestId: r.originalRequestId,
-        recurrence: r.recurrence,
-        clientId: r.clientId,
-        offrampSubStatus: r.offrampState?.subStatus ?? null,
-        createdAt: r.createdAt,
-        payments: r.payments.map((p) => ({
-          type: p.type,
-          amount: p.amount,
-          paidAmount: p.paidAmount,
-          feeAmount: p.feeAmount,
-          from: p.from,
-          txHash: p.txHash,
-          blockNumber: p.blockNumber,
-          network: p.network,
-          chainId: p.chainId,
-          timestamp: p.timestamp,
-        })),
+    requestsPage: { total: requests.length, limit: page.limit, offset: page.offset },
+    requests: requests.slice(page.offset, page.offset + page.limit).map((r) => ({
+      requestId: r.requestId,
+      paymentReference: r.paymentReference,
+      status: statusOf(shared, r),
+      amount: r.amount,
+      invoiceCurrency: r.invoiceCurrency,
+      paymentCurrency: r.paymentCurrency,
+      network: r.network,
+      payee: r.payee,
+      payer: r.payer,
+      paymentAddress: r.paymentAddress,
+      reference: r.reference,
+      originalRequestId: r.originalRequestId,
+      recurrence: r.recurrence,
+      clientId: r.clientId,
+      offrampSubStatus: r.offrampState?.subStatus ?? null,
+      createdAt: r.createdAt,
+      payments: r.payments.map((p) => ({
+        type: p.type,
+        amount: p.amount,
+        paidAmount: p.paidAmount,
+        feeAmount: p.feeAmount,
+        from: p.from,
+        txHash: p.txHash,
+        blockNumber: p.blockNumber,
+        network: p.network,
+        chainId: p.chainId,
+        timestamp: p.timestamp,
       })),
+    })),
     payouts: payoutState(world)
       .recurringPayouts.all()
       .sort(newestFirst)

@@ -6,6 +6,7 @@ import { isAddress } from 'viem'
 import { z } from 'zod'
 import { QueryInteger } from '../../contract/primitives.ts'
 import type { Uses } from '../services.ts'
+import type { RequestRecord } from './schema.ts'
 import { requestState } from './state.ts'
 import { hasBeenPaid, statusOf } from './status.ts'
 
@@ -46,16 +47,28 @@ export const ListRequestsResponse = z.object({
 })
 export type ListRequestsResponse = z.infer<typeof ListRequestsResponse>
 
+/** A request's payee in lower case: the index GET /v2/request lists by. */
+const payeeOf = (r: RequestRecord) => r.payee?.toLowerCase()
+
+/**
+ * Records oldest first (as created) turned newest first by createdAt; a stable order for those of one millisecond.
+ * Records are created in clock order, so the reversed list is usually sorted already: checked in one pass, sorted
+ * only when it is not (a list of 50,000 stays as fast as the answer's page).
+ */
+export function newestFirst<T extends { createdAt: string }>(oldestFirst: T[]): T[] {
+  const list = oldestFirst.reverse()
+  for (let i = 1; i < list.length; i++)
+    if (list[i - 1]!.createdAt < list[i]!.createdAt)
+      return list.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+  return list
+}
+
 /** The caller's requests paid to `walletAddress`, newest first, one page of them. */
 export function listRequests(ctx: Ctx, query: ListRequestsQuery): ListRequestsResponse {
   const wallet = query.walletAddress.toLowerCase()
-  // all() is oldest first (insertion order); a stable sort keeps it for requests created in the same millisecond.
-  // createdAt is always the clock's toISOString(): compared as text, no Date.parse per comparison
-  const found = requestState(ctx.world)
-    .requests.all()
-    .filter((r) => r.payee?.toLowerCase() === wallet)
-    .reverse()
-    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+  // the payee index is oldest first (insertion order); createdAt is always the clock's toISOString(): compared as
+  // text, no Date.parse per comparison
+  const found = newestFirst(requestState(ctx.world).requests.where(payeeOf, wallet))
   const limit = Number(query.limit ?? 20)
   const offset = Number(query.offset ?? 0)
   return {
