@@ -12,10 +12,13 @@ export interface ServerProcess {
   url: string
 }
 
-/** Starts the command on a free port; resolves once it listens (calls made before it is ready wait for it). */
-export function startServerProcess(args: string[]): Promise<ServerProcess> {
+/**
+ * Starts the command on a free port; resolves once it listens (calls made before it is ready wait for it). `cwd`:
+ * the checkout whose command runs (bench/state.ts measures another tree's too).
+ */
+export function startServerProcess(args: string[], cwd = root): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['bin/request-sandbox.mjs', '--port', '0', '--quiet', ...args], {
-    cwd: root,
+    cwd,
     env: { ...process.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -93,6 +96,8 @@ export interface KillRunOptions {
   args?: string[]
   concurrency?: number
   log?: (line: string) => void
+  /** the checkout whose command runs (default this one) */
+  root?: string
 }
 
 /** What a kill run counted. */
@@ -149,7 +154,7 @@ export async function killRun(options: KillRunOptions): Promise<KillRunResult> {
   const args = ['--state-dir', options.dir, ...(options.args ?? [])]
   const perRound = Math.ceil(options.objects / (options.kills + 1))
   let serial = 0
-  let server = await startServerProcess(args)
+  let server = await startServerProcess(args, options.root)
   await untilHealthy(server.url)
   for (let round = 0; round <= options.kills; round++) {
     const target = Math.min(options.objects, count + perRound)
@@ -207,7 +212,7 @@ export async function killRun(options: KillRunOptions): Promise<KillRunResult> {
     await Promise.all(Array.from({ length: options.concurrency ?? 16 }, (_, w) => worker(w)))
     if (round === options.kills) break
     const spawned = performance.now()
-    server = await startServerProcess(args)
+    server = await startServerProcess(args, options.root)
     await untilHealthy(server.url)
     restartMs.push(performance.now() - spawned)
     // everything acknowledged so far is there, with its status
