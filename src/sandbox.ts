@@ -171,6 +171,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }),
     ]),
   )
+  // a receipt is handed out once the embedded anvil's saved state holds its block (kill -9 keeps the payment)
+  for (const c of started)
+    if (c.pid !== null) c.keepBlock = (block) => supervisors.get(c.network)!.saveThrough(block)
   const chain = started[0] ?? null
   const log =
     options.log ??

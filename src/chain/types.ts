@@ -63,4 +63,10 @@ export interface LiveChain {
   fund(token: Address | 'native', to: Address, amount: bigint): Promise<Hash | null>
   /** Stops the spawned anvil (by its pid); a no-op for a chain reached by rpcUrl. */
   stop(): Promise<void>
+  /**
+   * Resolves once the state the chain would come back with (after a kill of anvil or of the sandbox) includes
+   * `block` (set by the sandbox for an embedded anvil: its supervisor saves the state). Receipts are handed out
+   * (through /rpc, or to the relayer and operator) only after it: a payment whose receipt someone saw is kept.
+   */
+  keepBlock?: (block: bigint) => Promise<void>
 }

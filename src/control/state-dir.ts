@@ -160,6 +160,11 @@ export class StateDir {
       ['directory.pageTokens', directory.pageTokenToPayer],
     ] as const)
       observeMap(map as Map<unknown, unknown>, (key, value) => this.#sharedChanged(kind, key, value))
+    // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
+    for (const network of embedded)
+      this.#supervisors.get(network)?.onSave(() => {
+        if (!this.#closed) this.#saveChains()
+      })
     shared.journal.tap((tenant, entry) => {
       if (this.#loading) return
       this.#journalRows.push([tenant, entry])
