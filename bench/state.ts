@@ -146,6 +146,9 @@ export async function measureState(): Promise<void> {
       figures.memory.push(m)
       figures.durable.push(d)
       errors += m.errors + d.errors
+      console.log(
+        `  ${done + chunk}: in memory ${m.rps.toFixed(0)} req/s p99 ${m.p99.toFixed(0)} ms, --state-dir ${d.rps.toFixed(0)} req/s p99 ${d.p99.toFixed(0)} ms`,
+      )
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
     const [mRps, dRps] = [mean(figures.memory.map((f) => f.rps)), mean(figures.durable.map((f) => f.rps))]

@@ -51,8 +51,8 @@ export interface ChainSupervisor {
    * logged, not thrown (anvil dying meanwhile: the restart reports it).
    */
   saveThrough(block: bigint): Promise<void>
-  /** Calls `listener` with each new saved state (--state-dir writes it at once). */
-  onSave(listener: (state: string) => void): void
+  /** Calls `listener` with each new saved state (--state-dir writes it at once); a save waits for its promise. */
+  onSave(listener: (state: string) => Promise<void> | undefined): void
   /** resolves once the chain answers again (at once when it does) */
   ready(): Promise<void>
   /** stops supervising and the anvil it restarted, if any */
@@ -98,7 +98,7 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
   /** the block number the saved state holds at least */
   let savedNumber = -1n
   let dumping: Promise<void> | null = null
-  const saveListeners: ((state: string) => void)[] = []
+  const saveListeners: ((state: string) => Promise<void> | undefined)[] = []
   let lastSaveTry = 0
   let degraded: string | null = null
   let restarts = 0
@@ -115,13 +115,15 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
     savedBlock = block
     if (BigInt(block) > savedNumber) savedNumber = BigInt(block)
     savedAt = new Date()
-    for (const listener of saveListeners) {
-      try {
-        listener(dumped)
-      } catch (error) {
-        log(`the saved state of ${chain.network} could not be written`, error)
-      }
-    }
+    await Promise.all(
+      saveListeners.map(async (listener) => {
+        try {
+          await listener(dumped)
+        } catch (error) {
+          log(`the saved state of ${chain.network} could not be written`, error)
+        }
+      }),
+    )
   }
 
   async function saveThrough(block: bigint): Promise<void> {

@@ -38,6 +38,7 @@ import { Table } from '../store/table.ts'
 import type { JournalEntry } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { importLegacyStateDir } from './state-dir-import.ts'
+import { StateWriter, type WriteOp } from './state-writer.ts'
 
 /** The format of state.json the previous version wrote (imported once into state.db). */
 export const STATE_FORMAT = 1
@@ -73,6 +74,7 @@ export function openStateDb(path: string): Database.Database {
   const db = new Libsql(path)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
+  db.pragma('busy_timeout = 10000')
   db.exec(SCHEMA)
   return db
 }
@@ -110,8 +112,10 @@ export class StateDir {
   readonly #supervisors: ReadonlyMap<string, ChainSupervisor>
   readonly #embedded: ReadonlySet<string>
   #db: Database.Database
+  readonly #writer: StateWriter
+  /** writes that are not changes of records (a reset's deletes), sent first in the next batch */
+  #ops: WriteOp[] = []
   readonly #path: string
-  #timer: NodeJS.Timeout | undefined
   /** changes not committed yet, by tenant, scenario, table and key */
   #changes = new Map<string, Change>()
   #dirtyWorlds = new Set<World>()
@@ -141,6 +145,7 @@ export class StateDir {
     mkdirSync(dir, { recursive: true })
     this.#path = join(dir, 'state.db')
     this.#db = this.#open()
+    this.#writer = new StateWriter(this.#path)
     const tenants = shared.tenants
     tenants.setStateObserver((world, name, state) => this.#observe(world, name, state))
     tenants.onCreate((world) => {
@@ -162,9 +167,7 @@ export class StateDir {
       observeMap(map as Map<unknown, unknown>, (key, value) => this.#sharedChanged(kind, key, value))
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
     for (const network of embedded)
-      this.#supervisors.get(network)?.onSave(() => {
-        if (!this.#closed) this.#saveChains()
-      })
+      this.#supervisors.get(network)?.onSave(() => (this.#closed ? undefined : this.#saveChains()))
     shared.journal.tap((tenant, entry) => {
       if (this.#loading) return
       this.#journalRows.push([tenant, entry])
@@ -209,7 +212,7 @@ export class StateDir {
       key,
       value,
     })
-    this.#dirtyWorlds.add(world)
+    // the world's own settings are written when they change (creation, clock), not with each record
     this.#schedule()
   }
 
@@ -257,50 +260,28 @@ export class StateDir {
     const batch = this.#batch
     if (!batch) return
     this.#batch = null
+    let ops: WriteOp[]
     try {
-      this.#write()
-      batch.resolve()
+      ops = this.#collect()
     } catch (error) {
       this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
       batch.reject(error)
+      return
     }
-  }
-
-  #statements?: ReturnType<StateDir['prepare']>
-
-  #prepared(): ReturnType<StateDir['prepare']> {
-    this.#statements ??= this.prepare()
-    return this.#statements
-  }
-
-  /** The statements of the write path, prepared once. */
-  prepare() {
-    const db = this.#db
-    return {
-      upsert: db.prepare(
-        'INSERT INTO records(tenant, scenario, tbl, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(tenant, scenario, tbl, key) DO UPDATE SET previous = records.value, value = excluded.value',
-      ),
-      remove: db.prepare('DELETE FROM records WHERE tenant = ? AND scenario = ? AND tbl = ? AND key = ?'),
-      world: db.prepare(
-        'INSERT INTO worlds(tenant, scenario, value) VALUES (?, ?, ?) ON CONFLICT(tenant, scenario) DO UPDATE SET value = excluded.value',
-      ),
-      shared: db.prepare(
-        'INSERT INTO shared(kind, key, value) VALUES (?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value',
-      ),
-      sharedRemove: db.prepare('DELETE FROM shared WHERE kind = ? AND key = ?'),
-      journal: db.prepare('INSERT INTO journal(tenant, entry) VALUES (?, ?)'),
-      journalTrim: db.prepare(
-        'DELETE FROM journal WHERE tenant = ? AND seq < coalesce((SELECT seq FROM journal WHERE tenant = ? ORDER BY seq DESC LIMIT 1 OFFSET ?), 0)',
-      ),
-      chain: db.prepare(
-        'INSERT INTO chains(network, state, saved_at) VALUES (?, ?, ?) ON CONFLICT(network) DO UPDATE SET previous = chains.state, state = excluded.state, saved_at = excluded.saved_at',
-      ),
+    if (!ops.length) {
+      batch.resolve()
+      return
     }
+    this.#writer.send(ops).then(batch.resolve, (error: unknown) => {
+      this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
+      batch.reject(error)
+    })
   }
 
-  /** Writes the gathered changes in one transaction. */
-  #write(): void {
-    const s = this.#prepared()
+  /** The writes of the gathered changes (serialised here; committed in one transaction by the writer). */
+  #collect(): WriteOp[] {
+    const ops = this.#ops
+    this.#ops = []
     const changes = this.#changes
     const worlds = this.#dirtyWorlds
     const journal = this.#journalRows
@@ -323,13 +304,12 @@ export class StateDir {
         return undefined
       }
     }
-    this.#db.exec('BEGIN')
-    try {
+    {
       for (const { world, tbl, key, value } of changes.values()) {
-        if (value === undefined) s.remove.run(world.tenant, world.scenario, tbl, key)
+        if (value === undefined) ops.push(['remove', world.tenant, world.scenario, tbl, key])
         else {
           const json = text(value, `record ${tbl} ${key}`)
-          if (json !== undefined) s.upsert.run(world.tenant, world.scenario, tbl, key, json)
+          if (json !== undefined) ops.push(['upsert', world.tenant, world.scenario, tbl, key, json])
         }
       }
       for (const world of this.#unseeded) worlds.add(world)
@@ -345,29 +325,29 @@ export class StateDir {
           seeded: seeded ?? null,
         }
         const json = text(meta, 'a world')
-        if (json !== undefined) s.world.run(world.tenant, world.scenario, json)
+        if (json !== undefined) ops.push(['world', world.tenant, world.scenario, json])
       }
       for (const [kind, key, value] of sharedRows.values()) {
-        if (value === undefined) s.sharedRemove.run(kind, key)
+        if (value === undefined) ops.push(['sharedRemove', kind, key])
         else {
           const json = text(value, `${kind} ${key}`)
-          if (json !== undefined) s.shared.run(kind, key, json)
+          if (json !== undefined) ops.push(['shared', kind, key, json])
         }
       }
       for (const id of deliveries) {
         const [tenant, deliveryId] = id.split('\u0000') as [string, string]
         const record = shared.webhooks.record(tenant, deliveryId)
         const json = record && text(record, `delivery ${deliveryId}`)
-        if (json !== undefined) s.shared.run('delivery', id, json)
+        if (json !== undefined) ops.push(['shared', 'delivery', id, json])
       }
       if (globals) {
-        s.shared.run('globals', 'selections', JSON.stringify(shared.scenarios.selections()))
-        s.shared.run('globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries()))
+        ops.push(['shared', 'globals', 'selections', JSON.stringify(shared.scenarios.selections())])
+        ops.push(['shared', 'globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries())])
       }
       const trimmed = new Set<string>()
       for (const [tenant, entry] of journal) {
         const json = text(entry, 'a journal entry')
-        if (json !== undefined) s.journal.run(tenant, json)
+        if (json !== undefined) ops.push(['journal', tenant, json])
         this.#journalAppended++
         trimmed.add(tenant)
       }
@@ -376,48 +356,46 @@ export class StateDir {
         this.#journalAppended = 0
         for (const tenant of trimmed) {
           const keep = shared.journal.count(tenant)
-          s.journalTrim.run(tenant, tenant, Math.max(0, keep - 1))
+          ops.push(['journalTrim', tenant, tenant, Math.max(0, keep - 1)])
         }
       }
-      this.#db.exec('COMMIT')
-    } catch (error) {
-      this.#db.exec('ROLLBACK')
-      throw error
     }
+    return ops
   }
 
-  /** Writes each embedded chain's anvil state when its supervisor saved a new one. */
-  #saveChains(): void {
+  /** Writes each embedded chain's anvil state when its supervisor saved a new one; resolves once committed. */
+  #saveChains(): Promise<void> | undefined {
     for (const network of this.#embedded) {
       const state = this.#supervisors.get(network)?.savedState()
       if (state && state !== this.#lastChain.get(network)) {
-        this.#prepared().chain.run(network, state, new Date().toISOString())
+        this.#ops.push(['chain', network, state, new Date().toISOString()])
         this.#lastChain.set(network, state)
+        this.#schedule()
       }
     }
+    return this.#batch?.promise
   }
 
   #forgetWorld(tenant: string, scenario: string): void {
     for (const [id, change] of this.#changes)
       if (change.world.tenant === tenant && change.world.scenario === scenario) this.#changes.delete(id)
-    this.#db.prepare('DELETE FROM records WHERE tenant = ? AND scenario = ?').run(tenant, scenario)
-    this.#db.prepare('DELETE FROM worlds WHERE tenant = ? AND scenario = ?').run(tenant, scenario)
+    this.#ops.push(['forgetWorldRecords', tenant, scenario], ['forgetWorld', tenant, scenario])
+    this.#schedule()
   }
 
   #forgetTenant(tenant: string): void {
     for (const [id, change] of this.#changes) if (change.world.tenant === tenant) this.#changes.delete(id)
     this.#journalRows = this.#journalRows.filter(([t]) => t !== tenant)
-    this.#db.exec('BEGIN')
-    this.#db.prepare('DELETE FROM records WHERE tenant = ?').run(tenant)
-    this.#db.prepare('DELETE FROM worlds WHERE tenant = ?').run(tenant)
-    this.#db.prepare('DELETE FROM journal WHERE tenant = ?').run(tenant)
-    this.#db.exec('COMMIT')
+    this.#ops.push(['forgetRecords', tenant], ['forgetWorlds', tenant], ['forgetJournal', tenant])
+    this.#schedule()
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
     this.broken.delete(tenant)
   }
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
   #revive(world: World): boolean {
+    // what is on its way to the database is there first (a world evicted a moment ago)
+    this.#writer.drain()
     const row = this.#db
       .prepare('SELECT value FROM worlds WHERE tenant = ? AND scenario = ?')
       .get(world.tenant, world.scenario) as { value: string } | undefined
@@ -639,31 +617,24 @@ export class StateDir {
     }
   }
 
-  /** Writes the chains' states when they moved, every second (the timer does not keep the process alive). */
-  start(): void {
-    this.#timer = setInterval(() => {
-      try {
-        this.#saveChains()
-      } catch (error) {
-        this.#shared.log('--state-dir: saving a chain state failed', error)
-      }
-    }, 1000)
-    this.#timer.unref()
-  }
+  /** Nothing to start: each change is written as it happens, each saved chain state as the supervisor saves it. */
+  start(): void {}
 
   /** Commits what is pending and the chains' last states, then closes the database. */
   async stop(): Promise<void> {
-    clearInterval(this.#timer)
     for (const network of this.#embedded)
       await this.#supervisors
         .get(network)
         ?.save()
         .catch((e) => this.#shared.log(`--state-dir: the last save of ${network}'s chain state failed`, e))
     this.#globalsDirty = true
-    this.#schedule()
-    this.#commit()
     this.#saveChains()
+    this.#schedule()
+    const last = this.#batch?.promise
+    this.#commit()
+    await last?.catch(() => {})
     this.#closed = true
+    await this.#writer.close()
     this.#db.close()
   }
 
