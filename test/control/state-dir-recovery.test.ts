@@ -1,7 +1,7 @@
 // Bad data stays where it is: bodies nested past 64 levels are refused at the door (400 naming the field), a saved
 // record that cannot be read back stops only its key (503 saying what to do; the row and its last good copy kept in
 // quarantine), and a state dir of the previous version (state.json, journal.json) is imported once.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -130,6 +130,20 @@ describe('--state-dir keeps bad data where it is', () => {
     expect((await call('POST', '/v2/request', bad, request())).status).toBe(201)
     await sandbox.close()
     sandbox = null
+  })
+
+  it('starts with an empty state beside a state.db that is not a database, kept as it was', async () => {
+    const dir = stateDir()
+    writeFileSync(join(dir, 'state.db'), 'not a database '.repeat(500))
+    const logged: string[] = []
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    expect((await call('POST', '/v2/request', newApiKey(), request())).status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    const aside = readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-'))
+    expect(aside).toHaveLength(1)
+    expect(readFileSync(join(dir, aside[0]!), 'utf8')).toContain('not a database')
+    expect(logged.join('\n')).toContain(`it is kept as ${join(dir, aside[0]!)}`)
   })
 
   it('imports a state dir of the previous version once, and refuses a state.db of another format', async () => {
