@@ -2,8 +2,8 @@
 // format, WAL). Every change is written as it happens: the Tables and Maps of every declared resource state
 // (`declaredStates()`, record by record, observed through `Table.observe` and the Maps' own set/delete), each world's
 // clock offset, rules and seeded ids, the keys' scenario choices and webhooks, webhook delivery records (after each
-// attempt), the credential directory (client IDs, sessions, payer page links) and the journal (appended, bounded as
-// the in-memory one). Changes of one event-loop turn are committed in one transaction (group commit); the dispatcher
+// attempt), the credential directory (client IDs, sessions, payer page links) and the journal (appended every 200 ms,
+// off the answers' path, bounded as the in-memory one). Changes of one event-loop turn are committed in one transaction (group commit); the dispatcher
 // awaits `barrier()` before an answer leaves, so a 2xx reports a change already committed (kill -9 loses none).
 // Each embedded chain's anvil state (saved by its supervisor) goes to the `chains` table when it moved.
 //
@@ -122,6 +122,7 @@ export class StateDir {
   /** worlds whose seed has not finished: their meta is written again once it has */
   readonly #unseeded = new Set<World>()
   #journalRows: [string, JournalEntry][] = []
+  #journalTimer: NodeJS.Timeout | undefined
   #sharedRows = new Map<string, [kind: string, key: string, value: unknown]>()
   #globalsDirty = false
   #deliveries = new Set<string>()
@@ -171,8 +172,12 @@ export class StateDir {
     shared.journal.tap((tenant, entry) => {
       if (this.#loading) return
       this.#journalRows.push([tenant, entry])
-      if (entry.type === 'delivery') this.#deliveries.add(`${tenant}\u0000${entry.deliveryId}`)
-      this.#schedule()
+      // the journal is history, not what an answer reports: appended every 200 ms, off the answers' path
+      this.#journalTimer ??= setTimeout(() => this.#flushJournal(), 200).unref()
+      if (entry.type === 'delivery') {
+        this.#deliveries.add(`${tenant}\u0000${entry.deliveryId}`)
+        this.#schedule()
+      }
     })
   }
 
@@ -285,13 +290,11 @@ export class StateDir {
     this.#ops = []
     const changes = this.#changes
     const worlds = this.#dirtyWorlds
-    const journal = this.#journalRows
     const sharedRows = this.#sharedRows
     const deliveries = this.#deliveries
     const globals = this.#globalsDirty
     this.#changes = new Map()
     this.#dirtyWorlds = new Set()
-    this.#journalRows = []
     this.#sharedRows = new Map()
     this.#deliveries = new Set()
     this.#globalsDirty = false
@@ -305,63 +308,76 @@ export class StateDir {
         return undefined
       }
     }
-    {
-      for (const { world, tbl, key, value } of changes.values()) {
-        if (value === undefined) ops.push(['remove', world.tenant, world.scenario, tbl, key])
-        else {
-          const json = text(value, `record ${tbl} ${key}`)
-          if (json !== undefined) ops.push(['upsert', world.tenant, world.scenario, tbl, key, json])
-        }
-      }
-      for (const world of this.#unseeded) worlds.add(world)
-      for (const world of worlds) {
-        // a world dropped meanwhile (reset) is not written back
-        if (shared.tenants.peek(world.tenant, world.scenario) !== world) continue
-        const seeded = shared.scenarios.seededIds(world) as Record<string, unknown> | undefined
-        if (seeded) this.#unseeded.delete(world)
-        else this.#unseeded.add(world)
-        const meta: SavedWorldMeta = {
-          clockOffsetMs: world.clock.now().getTime() - Date.now(),
-          rules: world.rules,
-          seeded: seeded ?? null,
-        }
-        const json = text(meta, 'a world')
-        if (json !== undefined) ops.push(['world', world.tenant, world.scenario, json])
-      }
-      for (const [kind, key, value] of sharedRows.values()) {
-        if (value === undefined) ops.push(['sharedRemove', kind, key])
-        else {
-          const json = text(value, `${kind} ${key}`)
-          if (json !== undefined) ops.push(['shared', kind, key, json])
-        }
-      }
-      for (const id of deliveries) {
-        const [tenant, deliveryId] = id.split('\u0000') as [string, string]
-        const record = shared.webhooks.record(tenant, deliveryId)
-        const json = record && text(record, `delivery ${deliveryId}`)
-        if (json !== undefined) ops.push(['shared', 'delivery', id, json])
-      }
-      if (globals) {
-        ops.push(['shared', 'globals', 'selections', JSON.stringify(shared.scenarios.selections())])
-        ops.push(['shared', 'globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries())])
-      }
-      const trimmed = new Set<string>()
-      for (const [tenant, entry] of journal) {
-        const json = text(entry, 'a journal entry')
-        if (json !== undefined) ops.push(['journal', tenant, json])
-        this.#journalAppended++
-        trimmed.add(tenant)
-      }
-      // the journal's rows are bounded as the journal is: a key keeps as many rows as entries in memory
-      if (this.#journalAppended >= 500) {
-        this.#journalAppended = 0
-        for (const tenant of trimmed) {
-          const keep = shared.journal.count(tenant)
-          ops.push(['journalTrim', tenant, tenant, Math.max(0, keep - 1)])
-        }
+    for (const { world, tbl, key, value } of changes.values()) {
+      if (value === undefined) ops.push(['remove', world.tenant, world.scenario, tbl, key])
+      else {
+        const json = text(value, `record ${tbl} ${key}`)
+        if (json !== undefined) ops.push(['upsert', world.tenant, world.scenario, tbl, key, json])
       }
     }
+    for (const world of this.#unseeded) worlds.add(world)
+    for (const world of worlds) {
+      // a world dropped meanwhile (reset) is not written back
+      if (shared.tenants.peek(world.tenant, world.scenario) !== world) continue
+      const seeded = shared.scenarios.seededIds(world) as Record<string, unknown> | undefined
+      if (seeded) this.#unseeded.delete(world)
+      else this.#unseeded.add(world)
+      const meta: SavedWorldMeta = {
+        clockOffsetMs: world.clock.now().getTime() - Date.now(),
+        rules: world.rules,
+        seeded: seeded ?? null,
+      }
+      const json = text(meta, 'a world')
+      if (json !== undefined) ops.push(['world', world.tenant, world.scenario, json])
+    }
+    for (const [kind, key, value] of sharedRows.values()) {
+      if (value === undefined) ops.push(['sharedRemove', kind, key])
+      else {
+        const json = text(value, `${kind} ${key}`)
+        if (json !== undefined) ops.push(['shared', kind, key, json])
+      }
+    }
+    for (const id of deliveries) {
+      const [tenant, deliveryId] = id.split('\u0000') as [string, string]
+      const record = shared.webhooks.record(tenant, deliveryId)
+      const json = record && text(record, `delivery ${deliveryId}`)
+      if (json !== undefined) ops.push(['shared', 'delivery', id, json])
+    }
+    if (globals) {
+      ops.push(['shared', 'globals', 'selections', JSON.stringify(shared.scenarios.selections())])
+      ops.push(['shared', 'globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries())])
+    }
     return ops
+  }
+
+  /** Appends the journal's new entries (one transaction), and trims each key's rows to what the journal keeps. */
+  #flushJournal(): void {
+    this.#journalTimer = undefined
+    const rows = this.#journalRows
+    this.#journalRows = []
+    if (!rows.length) return
+    const ops: WriteOp[] = []
+    const tenants = new Set<string>()
+    for (const [tenant, entry] of rows) {
+      try {
+        ops.push(['journal', tenant, JSON.stringify(entry)])
+      } catch (error) {
+        this.#shared.log('--state-dir: a journal entry could not be written (kept in memory only)', error)
+      }
+      tenants.add(tenant)
+    }
+    this.#journalAppended += rows.length
+    // the journal's rows are bounded as the journal is: a key keeps as many rows as entries in memory
+    if (this.#journalAppended >= 500) {
+      this.#journalAppended = 0
+      for (const tenant of tenants)
+        ops.push(['journalTrim', tenant, tenant, Math.max(0, this.#shared.journal.count(tenant) - 1)])
+    }
+    this.#writer
+      .send(ops)
+      .catch((error: unknown) =>
+        this.#shared.log(`--state-dir: appending the journal to ${this.#path} failed`, error),
+      )
   }
 
   /** Writes each embedded chain's anvil state when its supervisor saved a new one; resolves once committed. */
@@ -628,6 +644,8 @@ export class StateDir {
         .get(network)
         ?.save()
         .catch((e) => this.#shared.log(`--state-dir: the last save of ${network}'s chain state failed`, e))
+    clearTimeout(this.#journalTimer)
+    this.#flushJournal()
     this.#globalsDirty = true
     this.#saveChains()
     this.#schedule()
