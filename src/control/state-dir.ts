@@ -598,10 +598,11 @@ export class StateDir {
         else if (kind === 'delivery') deliveries.push(parsed as DeliveryRecord)
       }
       const journal = new Map<string, JournalEntry[]>()
-      for (const row of db.prepare('SELECT tenant, entry FROM journal ORDER BY seq').iterate() as Iterable<{
+      // one call for every row (a driver call per row, as iterate() makes, costs ~50 µs each)
+      for (const row of db.prepare('SELECT tenant, entry FROM journal ORDER BY seq').all() as {
         tenant: string
         entry: string
-      }>) {
+      }[]) {
         try {
           let list = journal.get(row.tenant)
           if (!list) {

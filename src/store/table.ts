@@ -28,11 +28,8 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   #pending = new Set<string>()
   #flushing: Promise<void> = Promise.resolve()
   readonly #key: K
-  /** secondary indexes (`where`), by their key function: value -> records by key, in the order they entered */
-  readonly #secondary = new Map<
-    (record: z.infer<S>) => string | undefined,
-    Map<string, Map<string, z.infer<S>>>
-  >()
+  /** secondary indexes (`where`), by their key function: value -> its records, in the order they entered */
+  readonly #secondary = new Map<(record: z.infer<S>) => string | undefined, Map<string, Bucket<z.infer<S>>>>()
   /** told of every change (--state-dir writes the record, or deletes it when `record` is undefined) */
   #observer: TableObserver | undefined
 
@@ -117,6 +114,24 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
    * they return, not to the whole table.
    */
   where(by: (record: z.infer<S>) => string | undefined, value: string): z.infer<S>[] {
+    return this.#bucket(by, value)?.all() ?? []
+  }
+
+  /**
+   * One page of `where(by, value)` from its newest end (the last to enter first), and how many there are: walks only
+   * the page, however many records hold `value`.
+   */
+  whereNewest(
+    by: (record: z.infer<S>) => string | undefined,
+    value: string,
+    offset: number,
+    limit: number,
+  ): { total: number; page: z.infer<S>[] } {
+    const bucket = this.#bucket(by, value)
+    return bucket ? { total: bucket.size, page: bucket.newest(offset, limit) } : { total: 0, page: [] }
+  }
+
+  #bucket(by: (record: z.infer<S>) => string | undefined, value: string): Bucket<z.infer<S>> | undefined {
     let index = this.#secondary.get(by)
     if (!index) {
       index = new Map()
@@ -124,23 +139,23 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
       for (const [key, record] of this.#index) {
         const v = by(record)
         if (v === undefined) continue
-        const bucket = index.get(v) ?? new Map<string, z.infer<S>>()
+        const bucket = index.get(v) ?? new Bucket<z.infer<S>>()
         index.set(v, bucket)
-        bucket.set(key, record)
+        bucket.put(key, record)
       }
     }
-    return [...(index.get(value)?.values() ?? [])]
+    return index.get(value)
   }
 
   #reindex(key: string, before: z.infer<S> | undefined, after: z.infer<S> | undefined): void {
     for (const [by, index] of this.#secondary) {
       const old = before === undefined ? undefined : by(before)
       const now = after === undefined ? undefined : by(after)
-      if (old !== undefined && old !== now) index.get(old)?.delete(key)
+      if (old !== undefined && old !== now) index.get(old)?.remove(key)
       if (now === undefined || after === undefined) continue
-      const bucket = index.get(now) ?? new Map<string, z.infer<S>>()
+      const bucket = index.get(now) ?? new Bucket<z.infer<S>>()
       index.set(now, bucket)
-      bucket.set(key, after)
+      bucket.put(key, after)
     }
   }
 
@@ -188,5 +203,54 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
       }
     })
     return this.#flushing
+  }
+}
+
+/** The records of one value of a secondary index, in the order they entered it; removed ones leave a hole until
+ * holes are half the slots. */
+class Bucket<R> {
+  #slots: (R | undefined)[] = []
+  readonly #at = new Map<string, number>()
+
+  get size(): number {
+    return this.#at.size
+  }
+
+  put(key: string, record: R): void {
+    const at = this.#at.get(key)
+    if (at !== undefined) this.#slots[at] = record
+    else {
+      this.#at.set(key, this.#slots.length)
+      this.#slots.push(record)
+    }
+  }
+
+  remove(key: string): void {
+    const at = this.#at.get(key)
+    if (at === undefined) return
+    this.#slots[at] = undefined
+    this.#at.delete(key)
+    if (this.#slots.length > 64 && this.#at.size * 2 < this.#slots.length) {
+      const keys = [...this.#at.entries()].sort((a, b) => a[1] - b[1])
+      const slots = keys.map(([, i]) => this.#slots[i])
+      for (const [i, [k]] of keys.entries()) this.#at.set(k, i)
+      this.#slots = slots
+    }
+  }
+
+  all(): R[] {
+    return this.#slots.filter((r): r is R => r !== undefined)
+  }
+
+  newest(offset: number, limit: number): R[] {
+    const page: R[] = []
+    let skipped = 0
+    for (let i = this.#slots.length - 1; i >= 0 && page.length < limit; i--) {
+      const record = this.#slots[i]
+      if (record === undefined) continue
+      if (skipped < offset) skipped++
+      else page.push(record)
+    }
+    return page
   }
 }

@@ -66,13 +66,13 @@ export function newestFirst<T extends { createdAt: string }>(oldestFirst: T[]): 
 /** The caller's requests paid to `walletAddress`, newest first, one page of them. */
 export function listRequests(ctx: Ctx, query: ListRequestsQuery): ListRequestsResponse {
   const wallet = query.walletAddress.toLowerCase()
-  // the payee index is oldest first (insertion order); createdAt is always the clock's toISOString(): compared as
-  // text, no Date.parse per comparison
-  const found = newestFirst(requestState(ctx.world).requests.where(payeeOf, wallet))
   const limit = Number(query.limit ?? 20)
   const offset = Number(query.offset ?? 0)
+  // records enter in clock order (createdAt never goes back within a world): the index's newest end is the list's
+  // head, and only the page is walked
+  const { total, page } = requestState(ctx.world).requests.whereNewest(payeeOf, wallet, offset, limit)
   return {
-    requests: found.slice(offset, offset + limit).map((r) => ({
+    requests: page.map((r) => ({
       requestId: r.requestId,
       paymentReference: r.paymentReference,
       amount: r.amount,
@@ -86,6 +86,6 @@ export function listRequests(ctx: Ctx, query: ListRequestsQuery): ListRequestsRe
       payee: r.payee,
       payer: r.payer,
     })),
-    pagination: { total: found.length, limit, offset },
+    pagination: { total, limit, offset },
   }
 }
