@@ -8,12 +8,14 @@ import { complianceView } from '../../resources/payers/model.ts'
 import { paymentDetailState } from '../../resources/payment-details/index.ts'
 import { payoutState } from '../../resources/payouts/state.ts'
 import { requestState } from '../../resources/requests/index.ts'
-import { newestFirst as newestRequestsFirst } from '../../resources/requests/list.ts'
 import { statusOf } from '../../resources/requests/status.ts'
 import type { SandboxState } from '../sandbox-state.ts'
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0
+
+/** The one value of the index of every request (GET /__sandbox/state pages through it). */
+const everyRequest = () => 'all'
 
 /** One page of a key's requests in GET /__sandbox/state (the list that grows with a key). */
 export interface StatePage {
@@ -28,13 +30,14 @@ export function dashboardState(
   page: StatePage = { limit: 200, offset: 0 },
 ) {
   const details = paymentDetailState(world).paymentDetails.all()
-  const requests = newestRequestsFirst(requestState(world).requests.all())
+  // one page from the newest end of an index of every request (records enter in clock order): walks only the page
+  const requests = requestState(world).requests.whereNewest(everyRequest, 'all', page.offset, page.limit)
   return {
     tenant: world.tenant,
     scenario: world.scenario,
     now: world.clock.now().toISOString(),
-    requestsPage: { total: requests.length, limit: page.limit, offset: page.offset },
-    requests: requests.slice(page.offset, page.offset + page.limit).map((r) => ({
+    requestsPage: { total: requests.total, limit: page.limit, offset: page.offset },
+    requests: requests.page.map((r) => ({
       requestId: r.requestId,
       paymentReference: r.paymentReference,
       status: statusOf(shared, r),

@@ -50,19 +50,6 @@ export type ListRequestsResponse = z.infer<typeof ListRequestsResponse>
 /** A request's payee in lower case: the index GET /v2/request lists by. */
 const payeeOf = (r: RequestRecord) => r.payee?.toLowerCase()
 
-/**
- * Records oldest first (as created) turned newest first by createdAt; a stable order for those of one millisecond.
- * Records are created in clock order, so the reversed list is usually sorted already: checked in one pass, sorted
- * only when it is not (a list of 50,000 stays as fast as the answer's page).
- */
-export function newestFirst<T extends { createdAt: string }>(oldestFirst: T[]): T[] {
-  const list = oldestFirst.reverse()
-  for (let i = 1; i < list.length; i++)
-    if (list[i - 1]!.createdAt < list[i]!.createdAt)
-      return list.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
-  return list
-}
-
 /** The caller's requests paid to `walletAddress`, newest first, one page of them. */
 export function listRequests(ctx: Ctx, query: ListRequestsQuery): ListRequestsResponse {
   const wallet = query.walletAddress.toLowerCase()
