@@ -428,17 +428,15 @@ export class StateDir {
   /** Puts a world's rows back into it; records that cannot be read stop only this key. */
   #fill(world: World, metaText: string): Promise<void> {
     const shared = this.#shared
-    const rows = this.#db
+    // every row of the world in one JSON text: the driver costs ~20-50 µs per row it returns, JSON.parse far less
+    const packed = this.#db
       .prepare(
-        'SELECT seq, tbl, key, value, previous FROM records WHERE tenant = ? AND scenario = ? ORDER BY seq',
+        'SELECT json_group_array(json_array(tbl, key, value, previous)) AS rows FROM (SELECT tbl, key, value, previous FROM records WHERE tenant = ? AND scenario = ? ORDER BY seq)',
       )
-      .all(world.tenant, world.scenario) as {
-      seq: number
-      tbl: string
-      key: string
-      value: string
-      previous: string | null
-    }[]
+      .get(world.tenant, world.scenario) as { rows: string | null } | undefined
+    const rows = (JSON.parse(packed?.rows ?? '[]') as [string, string, string, string | null][]).map(
+      ([tbl, key, value, previous]) => ({ tbl, key, value, previous }),
+    )
     const definitions = new Map(declaredStates().map((d) => [d.name, d]))
     const field = (key: string): unknown => {
       const dot = key.lastIndexOf('.')
@@ -599,20 +597,21 @@ export class StateDir {
       }
       const journal = new Map<string, JournalEntry[]>()
       // one call for every row (a driver call per row, as iterate() makes, costs ~50 µs each)
-      for (const row of db.prepare('SELECT tenant, entry FROM journal ORDER BY seq').all() as {
-        tenant: string
-        entry: string
-      }[]) {
-        try {
-          let list = journal.get(row.tenant)
-          if (!list) {
-            list = []
-            journal.set(row.tenant, list)
+      // a key's entries in one text (the driver's cost is per row): JSON.stringify wrote them, so no raw U+001E
+      for (const { tenant, entries } of db
+        .prepare(
+          'SELECT tenant, group_concat(entry, char(30)) AS entries FROM (SELECT tenant, entry FROM journal ORDER BY seq) GROUP BY tenant',
+        )
+        .all() as { tenant: string; entries: string }[]) {
+        const list: JournalEntry[] = []
+        for (const entry of entries.split('\u001e')) {
+          try {
+            list.push(JSON.parse(entry) as JournalEntry)
+          } catch {
+            // a journal row that cannot be read is only history: left out
           }
-          list.push(JSON.parse(row.entry) as JournalEntry)
-        } catch {
-          // a journal row that cannot be read is only history: left out
         }
+        journal.set(tenant, list)
       }
       shared.journal.import([...journal])
       this.#loading = false
