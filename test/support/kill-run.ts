@@ -234,9 +234,10 @@ export async function killRun(options: KillRunOptions): Promise<KillRunResult> {
       }
     }
     log(
-      `kill ${round + 1}: ${count} acknowledged, ${lost.length} lost, restart ${restartMs.at(-1)!.toFixed(0)} ms`,
+      `kill ${round + 1}: ${count} acknowledged, ${new Set(lost).size} lost so far, restart ${restartMs.at(-1)!.toFixed(0)} ms`,
     )
   }
   await stopServer(server)
-  return { acknowledged: count, statuses, lost, kills: options.kills, restartMs }
+  // every check reads everything acknowledged so far: an object lost once is counted once
+  return { acknowledged: count, statuses, lost: [...new Set(lost)], kills: options.kills, restartMs }
 }
