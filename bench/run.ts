@@ -1,6 +1,7 @@
 // `npm run bench`: throughput against a bare node:http baseline, cold start, memory. Prints figures; no thresholds fail.
 // `npm run bench -- soak`: the 90 s memory soak (bench/soak.ts); `npm run bench -- fuzz`: the long fuzz (bench/fuzz.ts);
-// `npm run bench -- throughput`: the throughput turns alone (BENCH_BEFORE=<checkout>: another tree in the same turns).
+// `npm run bench -- throughput`: the throughput turns alone (BENCH_BEFORE=<checkout>: another tree in the same turns);
+// `npm run bench -- state`: --state-dir at scale (bench/state.ts).
 import { formatChainRestart, measureChainRestart } from './chain-restart.ts'
 import { fuzz } from './fuzz.ts'
 import { load } from './load.ts'
@@ -9,6 +10,7 @@ import { cpuMs, freePort, startChild, startDefaultSandbox, treeRss, waitFor200 }
 import { formatRecurringCatchUp, measureRecurringCatchUp } from './recurring-catch-up.ts'
 import { soak } from './soak.ts'
 import { formatStartup, measureStartup } from './startup.ts'
+import { measureState } from './state.ts'
 import { formatTerminalLogCost, measureTerminalLogCost } from './terminal-log.ts'
 
 const root = new URL('..', import.meta.url).pathname
@@ -175,6 +177,7 @@ async function main() {
   console.log(formatRecurringCatchUp(await measureRecurringCatchUp(10)))
   console.log(formatTerminalLogCost(await measureTerminalLogCost()))
   for (const line of formatChainRestart(await measureChainRestart(5))) console.log(line)
+  await measureState()
 }
 
 const only = process.argv[2]
@@ -187,7 +190,9 @@ const run =
         ? async () => {
             if (await fuzz()) process.exitCode = 1
           }
-        : main
+        : only === 'state'
+          ? measureState
+          : main
 run().catch((error) => {
   console.error(error)
   process.exit(1)

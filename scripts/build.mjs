@@ -113,6 +113,8 @@ export async function build({ cli = false, out = 'dist' } = {}) {
         '@faker-js/faker/*',
         'tsx',
         'tsx/*',
+        // a native module (its platform package is required at run time); loaded only with --state-dir
+        'libsql',
       ],
       // the bundled CommonJS (ws) calls require
       banner: {

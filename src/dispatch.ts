@@ -9,6 +9,7 @@ import type { CallScope } from './contract/route-context.ts'
 import {
   FieldListError,
   ForbiddenError,
+  OneFieldError,
   ROUTE_NOT_FOUND_HEADER,
   RouteNotFoundError,
   SandboxError,
@@ -65,6 +66,11 @@ export interface DispatchOptions extends AuthOptions {
   middleware?: Middleware[]
   /** with --seed: the id generator of each key (handlers of a key's calls draw from it instead of the shared one) */
   idsFor?: (tenant: string) => IdGenerator
+  /**
+   * With --state-dir: what an answer waits for before it leaves (the commit of the changes made so far; undefined
+   * when nothing is pending, and always without a state dir).
+   */
+  durable?: (method: string) => Promise<void> | undefined
 }
 
 function compile(route: AnyRoute): CompiledRoute {
@@ -95,11 +101,41 @@ function parseJsonBody(request: NeutralRequest): unknown {
       `Unsupported Media Type: send the body as application/json (got ${type || 'none'})`,
     )
   }
+  let value: unknown
   try {
-    return JSON.parse(raw)
+    value = JSON.parse(raw)
   } catch (error) {
     throw new SandboxError(400, `Malformed JSON body: ${(error as Error).message}`)
   }
+  const deep = tooDeep(value)
+  if (deep)
+    throw new OneFieldError(
+      deep,
+      `nested deeper than ${MAX_BODY_DEPTH} levels: a body's objects and arrays may nest ${MAX_BODY_DEPTH} levels at most`,
+    )
+  return value
+}
+
+/** How deep a JSON body's objects and arrays may nest: deeper ones are refused before any handler sees them. */
+export const MAX_BODY_DEPTH = 64
+
+/**
+ * The path of the first object or array nested deeper than MAX_BODY_DEPTH (the body itself is level 1), or
+ * undefined. Walks with its own stack: a deep body cannot overflow the call stack here.
+ */
+function tooDeep(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const stack: [node: object, depth: number, path: string][] = [[value, 1, '']]
+  while (stack.length) {
+    const [node, depth, path] = stack.pop()!
+    for (const [key, child] of Object.entries(node)) {
+      if (child === null || typeof child !== 'object') continue
+      const childPath = path ? `${path}.${key}` : key
+      if (depth + 1 > MAX_BODY_DEPTH) return childPath
+      stack.push([child, depth + 1, childPath])
+    }
+  }
+  return undefined
 }
 
 /** The raw body of a route that takes it as text, refused with 413 past the limit (never cut). */
@@ -158,6 +194,17 @@ export function createDispatcher(
       response = await handle(method, request)
     } catch (error) {
       response = renderError(error, shared.log)
+    }
+    const durable = options.durable?.(method)
+    if (durable) {
+      try {
+        await durable
+      } catch {
+        response = renderError(
+          new SandboxError(503, 'The sandbox could not save this change to its --state-dir; try again'),
+          shared.log,
+        )
+      }
     }
     // browsers send Origin on every cross-origin call: answer them with CORS headers, skip the bytes otherwise
     if (request.headers.origin !== undefined) response.headers = { ...cors(request), ...response.headers }

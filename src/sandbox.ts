@@ -30,8 +30,9 @@ import type { SandboxState, SandboxStateWithoutScenarios } from './control/sandb
 import { ScenarioEngine } from './control/scenarios/engine.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
 import { SnapshotStore } from './control/snapshot-store.ts'
-import { StateDir, writeAtomically } from './control/state-dir.ts'
+import { StateDir } from './control/state-dir.ts'
 import { webhookChaosMiddleware } from './control/webhook-chaos.ts'
+import { writeAtomically } from './control/world-snapshot.ts'
 import { createDispatcher } from './dispatch.ts'
 import { EventBus } from './events/event-bus.ts'
 import { WebhookDelivery, type WebhookDeliveryOptions } from './events/webhook-delivery.ts'
@@ -205,6 +206,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }),
     ]),
   )
+  // a receipt is handed out once the embedded anvil's saved state holds its block (kill -9 keeps the payment)
+  for (const c of started)
+    if (c.pid !== null) c.keepBlock = (block) => supervisors.get(c.network)!.saveThrough(block)
   const chain = started[0] ?? null
   const log =
     options.log ??
@@ -330,7 +334,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const onDemand =
     options.chain === false || typeof options.chain === 'object' ? 'published' : options.networksOnUse
   const lateStart: { start?: (network: NetworkName) => Promise<void> } = {}
+  let stateDir: StateDir | null = null
   const dispatch = createDispatcher(routes, shared, {
+    // with --state-dir an answer leaves once the changes it reports are committed
+    durable: (method) => stateDir?.barrier(method),
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
     ...(options.orchestratorKeys ? { orchestratorKeys: new Set(options.orchestratorKeys) } : {}),
     ...(tenantIds ? { idsFor: (tenant: string) => tenantIds.for(tenant) } : {}),
@@ -340,6 +347,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
         exposed: security.exposed,
       }),
+      (call, next) => (stateDir ? stateDir.guard(call, next) : next()),
       journalMiddleware(shared),
       scenarioMiddleware(shared),
       webhookChaosMiddleware(shared),
@@ -356,7 +364,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     ],
   })
   // --state-dir: what a previous run saved comes back before the first call and the first detector scan
-  let stateDir: StateDir | null = null
   if (options.stateDir) {
     stateDir = new StateDir(
       options.stateDir,
@@ -412,6 +419,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
             ...(options.chainRestartDelayMs ? { restartDelayMs: options.chainRestartDelayMs } : {}),
           }),
         )
+        if (c.pid !== null) c.keepBlock = (block) => supervisors.get(network)!.saveThrough(block)
         const relayer = createRelayer(c)
         if (relayer) relayers.set(network, relayer)
         chains.set(network, c)

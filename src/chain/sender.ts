@@ -89,7 +89,7 @@ export function revertReason(error: unknown): string {
 }
 
 /** What a sender needs of a chain (a LiveChain, or one being started). */
-export type SenderChain = Pick<LiveChain, 'rpcUrl' | 'publicClient'>
+export type SenderChain = Pick<LiveChain, 'rpcUrl' | 'publicClient' | 'keepBlock'>
 
 /** Sends transactions from one key on one chain, one at a time. */
 export interface TransactionSender {
@@ -128,6 +128,8 @@ export function createSender(chain: SenderChain, privateKey: Hex, label?: string
   }
   const confirm = async (hash: Hash): Promise<TransactionReceipt> => {
     const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    // the chain's saved state holds the block before the sandbox acts on its receipt
+    await chain.keepBlock?.(receipt.blockNumber)
     if (receipt.status !== 'success') throw new TransactionRevertedError(hash, label)
     return receipt
   }

@@ -3,6 +3,7 @@
 // (anvil_loadState), so every client, the detector and the wallets keep their URL. Meanwhile health says `degraded`.
 // A chain reached by --rpc-url (no process of ours) is checked instead: when its node was reset and the contracts
 // are gone, `reinstall` puts them back.
+import { readFileSync } from 'node:fs'
 import type { Address } from 'viem'
 import { type AnvilProcess, spawnAnvil } from './anvil.ts'
 import type { StartedChain } from './start-chain.ts'
@@ -45,6 +46,13 @@ export interface ChainSupervisor {
   save(): Promise<void>
   /** loads a saved state into the chain (a restart with --state-dir) */
   restore(state: string): Promise<void>
+  /**
+   * Resolves once the saved state includes `block` (a dump now unless a later one holds it); a failed dump is
+   * logged, not thrown (anvil dying meanwhile: the restart reports it).
+   */
+  saveThrough(block: bigint): Promise<void>
+  /** Calls `listener` with each new saved state (--state-dir writes it at once); a save waits for its promise. */
+  onSave(listener: (state: string) => Promise<void> | undefined): void
   /** resolves once the chain answers again (at once when it does) */
   ready(): Promise<void>
   /** stops supervising and the anvil it restarted, if any */
@@ -66,9 +74,14 @@ export async function hasCode(
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  // a killed process its parent has not reaped yet still takes signals: on Linux its state says it is a zombie
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return true
   }
 }
 
@@ -82,6 +95,10 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
   let state: string | null = null
   let savedAt: Date | null = null
   let savedBlock: string | null = null
+  /** the block number the saved state holds at least */
+  let savedNumber = -1n
+  let dumping: Promise<void> | null = null
+  const saveListeners: ((state: string) => Promise<void> | undefined)[] = []
   let lastSaveTry = 0
   let degraded: string | null = null
   let restarts = 0
@@ -93,9 +110,34 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
     const block = await chain.rpc<string>('eth_blockNumber', [], PROBE_MS)
     // a chain that made no block may still have changed (faucet ETH, admin calls): saved every 5 s anyway
     if (!force && block === savedBlock && Date.now() - (savedAt?.getTime() ?? 0) < 5 * saveMs) return
-    state = await chain.rpc<string>('anvil_dumpState', [], 10_000)
+    const dumped = await chain.rpc<string>('anvil_dumpState', [], 10_000)
+    state = dumped
     savedBlock = block
+    if (BigInt(block) > savedNumber) savedNumber = BigInt(block)
     savedAt = new Date()
+    await Promise.all(
+      saveListeners.map(async (listener) => {
+        try {
+          await listener(dumped)
+        } catch (error) {
+          log(`the saved state of ${chain.network} could not be written`, error)
+        }
+      }),
+    )
+  }
+
+  async function saveThrough(block: bigint): Promise<void> {
+    for (let tries = 0; savedNumber < block && tries < 3; tries++) {
+      dumping ??= save(true).finally(() => {
+        dumping = null
+      })
+      try {
+        await dumping
+      } catch (error) {
+        log(`the state of ${chain.network} could not be saved through block ${block}`, error)
+        return
+      }
+    }
   }
 
   async function restart(): Promise<void> {
@@ -171,13 +213,25 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
   void tick()
 
   return {
-    health: () => ({
-      network: chain.network,
-      status: degraded ? 'degraded' : 'ok',
-      ...(degraded ? { reason: degraded } : {}),
-      restarts,
-      savedAt: savedAt?.toISOString() ?? null,
-    }),
+    health: () => {
+      // from the moment anvil is gone, not from the supervisor's next check
+      const reason =
+        degraded ??
+        (pid !== null && !stopped && !alive(pid)
+          ? `anvil of ${chain.network} (pid ${pid}) is not running; restarting it with the state saved at ${savedAt?.toISOString() ?? 'start'}`
+          : null)
+      return {
+        network: chain.network,
+        status: reason ? 'degraded' : 'ok',
+        ...(reason ? { reason } : {}),
+        restarts,
+        savedAt: savedAt?.toISOString() ?? null,
+      }
+    },
+    saveThrough,
+    onSave: (listener) => {
+      saveListeners.push(listener)
+    },
     savedState: () => state,
     save: () => save(true),
     async restore(saved) {
@@ -185,6 +239,7 @@ export function superviseChain(chain: StartedChain, options: ChainSupervisorOpti
       state = saved
       savedAt = new Date()
       savedBlock = await chain.rpc<string>('eth_blockNumber', [], PROBE_MS)
+      savedNumber = BigInt(savedBlock)
     },
     ready: () => (degraded ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     async stop() {

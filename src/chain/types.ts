@@ -66,4 +66,10 @@ export interface LiveChain {
   stop(): Promise<void>
   /** the TronGrid-style full node over this chain (network `tron` only): tron/node.ts */
   tron?: TronNode
+  /**
+   * Resolves once the state the chain would come back with (after a kill of anvil or of the sandbox) includes
+   * `block` (set by the sandbox for an embedded anvil: its supervisor saves the state). Receipts are handed out
+   * (through /rpc, or to the relayer and operator) only after it: a payment whose receipt someone saw is kept.
+   */
+  keepBlock?: (block: bigint) => Promise<void>
 }

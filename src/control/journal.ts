@@ -222,6 +222,11 @@ export class Journal {
     return this.#changes
   }
 
+  /** How many entries a key's journal holds (--state-dir keeps as many rows). */
+  count(tenant: string): number {
+    return this.#keys.get(tenant)?.count ?? 0
+  }
+
   /** Every key's entries, oldest first (--state-dir; bodies as `{$raw, bytes}`). */
   export(): [string, JournalEntry[]][] {
     return [...this.#keys].map(([tenant, key]) => [tenant, key.all()])

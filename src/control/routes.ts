@@ -67,8 +67,32 @@ export const controlRoutes = [
           signal,
         }).catch(unavailable)
         const text = await upstream.text().catch(unavailable)
+        // a receipt leaves once the chain's saved state holds its block: a kill of anvil or of the sandbox keeps it
+        if (chain.keepBlock && String(body ?? '').includes('eth_getTransactionReceipt')) {
+          const block = receiptBlock(text)
+          if (block !== null) await chain.keepBlock(block)
+        }
         return { status: upstream.status, body: text, contentType: 'application/json' }
       },
     }),
   ),
 ]
+
+/** The highest block number of the receipts in a JSON-RPC answer (one call or a batch), or null. */
+function receiptBlock(text: string): bigint | null {
+  let answer: unknown
+  try {
+    answer = JSON.parse(text)
+  } catch {
+    return null
+  }
+  let highest: bigint | null = null
+  for (const item of Array.isArray(answer) ? answer : [answer]) {
+    const result = (item as { result?: { blockNumber?: unknown; transactionHash?: unknown } } | null)?.result
+    if (!result || typeof result.blockNumber !== 'string' || typeof result.transactionHash !== 'string')
+      continue
+    const block = BigInt(result.blockNumber)
+    if (highest === null || block > highest) highest = block
+  }
+  return highest
+}

@@ -7,7 +7,7 @@ import { blockNumber } from '../chain/index.ts'
 import { BadRequestError, NotFoundError } from '../contract/sandbox-error.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { checkSnapshotName, SNAPSHOT_FORMAT, type SnapshotFile } from './snapshot-store.ts'
-import { fillWorld, type SavedWorld, snapshotWorld } from './state-dir.ts'
+import { fillWorld, type SavedWorld, snapshotWorld } from './world-snapshot.ts'
 
 /** What lists and answers show of a snapshot. */
 export interface SnapshotSummary {

@@ -1,28 +1,29 @@
-// --state-dir: the sandbox's state kept across restarts. Every second (when it changed) the worlds (every Table and
-// Map of each world, its clock, rules and seeded ids), the keys' scenario choices, webhooks and their delivery records,
-// client IDs, sessions and payer page links go to `state.json`; each embedded chain's anvil state (saved by its
-// supervisor) to `chain-<network>.state`; worlds evicted past --max-worlds to `evicted/` until their next use. Each
-// file is written to a temporary name, synced, then renamed over the old one, so a SIGKILL leaves the previous
-// complete file. A restart loads them back before serving: recurring requests and payouts, pending KYC reviews and
-// pending webhook retries and payment-detail reviews are armed again, off-ramps under way take their remaining steps
-// at the times they had, payment intents accepted but not settled are settled (what the chains already hold is not
-// redone), and a key's own conversion stack is registered (and installed) again before the detector's first scan.
-// The journal goes to `journal.json` every 5 s when it moved. Not kept: the state of a node reached by --rpc-url.
-import { createHash } from 'node:crypto'
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs'
+// --state-dir: the sandbox's state kept across restarts in an embedded database (`state.db`, libsql: SQLite's file
+// format, WAL). Every change is written as it happens: the Tables and Maps of every declared resource state
+// (`declaredStates()`, record by record, observed through `Table.observe` and the Maps' own set/delete), each world's
+// clock offset, rules and seeded ids, the keys' scenario choices and webhooks, webhook delivery records (after each
+// attempt), the credential directory (client IDs, sessions, payer page links) and the journal (appended every 200 ms,
+// off the answers' path, bounded as the in-memory one). Changes of one event-loop turn are committed in one transaction (group commit); the dispatcher
+// awaits `barrier()` before an answer leaves, so a 2xx reports a change already committed (kill -9 loses none).
+// Each embedded chain's anvil state (saved by its supervisor) goes to the `chains` table when it moved.
+//
+// A restart loads them back before serving: recurring requests and payouts, pending KYC reviews and pending webhook
+// retries and payment-detail reviews are armed again, off-ramps under way take their remaining steps at the times
+// they had, payment intents accepted but not settled are settled (what the chains already hold is not redone), and a
+// key's own conversion stack is registered (and installed) again before the detector's first scan.
+//
+// Bad data stays where it is: a record that cannot be read back (not JSON, or refused by its schema) stops only its
+// key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
+// logged, and that key answers 503 saying what to do until it is reset. A state dir of the previous version
+// (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
+import type { Middleware } from '../contract/middleware.ts'
 import type { WorldRules } from '../contract/rules.ts'
+import { SandboxError } from '../contract/sandbox-error.ts'
 import { declaredStates, type World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import { payerState, resumeKycReview } from '../resources/payers/index.ts'
@@ -34,103 +35,645 @@ import { requestState, resumeOfframp, resumeRecurringSchedule } from '../resourc
 import { inWorld } from '../resources/services.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import { Table } from '../store/table.ts'
+import type { JournalEntry } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
+import { importLegacyStateDir } from './state-dir-import.ts'
+import { StateWriter, type WriteOp } from './state-writer.ts'
 
-/** The format of state.json this version writes and reads. */
+/** The format of state.json the previous version wrote (imported once into state.db). */
 export const STATE_FORMAT = 1
+/** The schema of state.db this version writes and reads. */
+export const DB_FORMAT = 2
 
-/** One world as saved (state.json, evicted worlds, named snapshots of src/control/snapshots.ts). */
-export interface SavedWorld {
-  tenant: string
-  scenario: string
+/** A world's own settings (the `worlds` table). */
+export interface SavedWorldMeta {
   clockOffsetMs: number
   rules: WorldRules
   seeded: Record<string, unknown> | null
-  tables: Record<string, unknown[]>
-  maps: Record<string, [string, unknown][]>
 }
 
-interface SavedState {
-  format: number
-  savedAt: string
-  worlds: SavedWorld[]
-  selections: [string, string][]
-  webhooks: ReturnType<WebhookRegistry['entries']>
-  deliveries?: DeliveryRecord[]
-  directory: {
-    clientIds: [string, unknown][]
-    sessions: [string, unknown][]
-    pageTokens: [string, unknown][]
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS worlds(tenant TEXT NOT NULL, scenario TEXT NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY(tenant, scenario));
+CREATE TABLE IF NOT EXISTS records(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, scenario TEXT NOT NULL,
+  tbl TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, previous TEXT);
+CREATE UNIQUE INDEX IF NOT EXISTS records_key ON records(tenant, scenario, tbl, key);
+CREATE TABLE IF NOT EXISTS shared(kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(kind, key));
+CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, entry TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS journal_tenant ON journal(tenant);
+CREATE TABLE IF NOT EXISTS chains(network TEXT PRIMARY KEY, state TEXT NOT NULL, previous TEXT, saved_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS quarantine(at TEXT NOT NULL, source TEXT NOT NULL, tenant TEXT, scenario TEXT, tbl TEXT,
+  key TEXT, value TEXT, previous TEXT, reason TEXT NOT NULL);
+`
+
+/** Opens (creating) the database of a state dir, WAL and synchronous=NORMAL: a commit survives kill -9. */
+export function openStateDb(path: string): Database.Database {
+  // loaded on first use: a sandbox without --state-dir never loads the native module
+  const Libsql = createRequire(import.meta.url)('libsql') as typeof Database
+  const db = new Libsql(path)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('busy_timeout = 10000')
+  db.exec(SCHEMA)
+  return db
+}
+
+interface Change {
+  world: World
+  tbl: string
+  key: string
+  value: unknown
+}
+
+/** Observes a Map: every set and delete is reported (its values are what --state-dir writes). */
+function observeMap(map: Map<unknown, unknown>, changed: (key: string, value: unknown) => void): void {
+  const { set, delete: remove, clear } = Map.prototype
+  map.set = function (this: Map<unknown, unknown>, key: unknown, value: unknown) {
+    set.call(this, key, value)
+    changed(String(key), value)
+    return this
+  }
+  map.delete = function (this: Map<unknown, unknown>, key: unknown) {
+    const had = remove.call(this, key)
+    if (had) changed(String(key), undefined)
+    return had
+  }
+  map.clear = function (this: Map<unknown, unknown>) {
+    for (const key of this.keys()) changed(String(key), undefined)
+    clear.call(this)
   }
 }
 
-/** Writes `text` so that `path` always holds a complete file: temporary file, fsync, rename. */
-export function writeAtomically(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`
-  const fd = openSync(tmp, 'w')
-  try {
-    writeSync(fd, text)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  renameSync(tmp, path)
-}
+/** The state dir of one sandbox: load once at start, then write each change as it happens until stopped. */
+export class StateDir {
+  readonly #dir: string
+  readonly #shared: SandboxState
+  readonly #supervisors: ReadonlyMap<string, ChainSupervisor>
+  readonly #embedded: ReadonlySet<string>
+  #db: Database.Database
+  readonly #writer: StateWriter
+  /** writes that are not changes of records (a reset's deletes), sent first in the next batch */
+  #ops: WriteOp[] = []
+  readonly #path: string
+  /** changes not committed yet, by tenant, scenario, table and key */
+  #changes = new Map<string, Change>()
+  #dirtyWorlds = new Set<World>()
+  /** worlds whose seed has not finished: their meta is written again once it has */
+  readonly #unseeded = new Set<World>()
+  #journalRows: [string, JournalEntry][] = []
+  #journalTimer: NodeJS.Timeout | undefined
+  #sharedRows = new Map<string, [kind: string, key: string, value: unknown]>()
+  #globalsDirty = false
+  #deliveries = new Set<string>()
+  /** the batch being gathered: committed at the end of this event-loop turn */
+  #batch: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | null = null
+  /** set while records are put back (their inserts are not changes) */
+  #loading = false
+  readonly #lastChain = new Map<string, string>()
+  #journalAppended = 0
+  /** keys whose saved state could not be read: they answer 503 with the reason */
+  readonly broken = new Map<string, string>()
+  #closed = false
+  /** worlds being put back (their timers resume once their records are in) */
+  readonly #filling = new Map<World, Promise<void>>()
 
-export function snapshotWorld(world: World, shared: SandboxState): SavedWorld {
-  const tables: Record<string, unknown[]> = {}
-  const maps: Record<string, [string, unknown][]> = {}
-  // every resource's declared state, field by field, under `<state name>.<field>`
-  for (const definition of declaredStates()) {
-    for (const [field, value] of Object.entries(world.state(definition) as Record<string, unknown>)) {
-      if (value instanceof Table) tables[`${definition.name}.${field}`] = value.all()
-      else if (value instanceof Map) maps[`${definition.name}.${field}`] = [...value]
+  constructor(dir: string, shared: SandboxState, embedded: ReadonlySet<string>) {
+    this.#dir = dir
+    this.#shared = shared
+    this.#supervisors = shared.supervisors
+    this.#embedded = embedded
+    mkdirSync(dir, { recursive: true })
+    this.#path = join(dir, 'state.db')
+    this.#db = this.#open()
+    this.#writer = new StateWriter(this.#path)
+    const tenants = shared.tenants
+    tenants.setStateObserver((world, name, state) => this.#observe(world, name, state))
+    tenants.onCreate((world) => {
+      world.clock.onAdvance(() => this.#touchWorld(world))
+      this.#touchWorld(world)
+    })
+    // worlds past --max-worlds stay in the database and come back on their next use; a reset forgets them there too
+    tenants.onDrop((world, reason) => {
+      if (reason === 'drop') this.#forgetWorld(world.tenant, world.scenario)
+    })
+    tenants.onReset((tenant) => this.#forgetTenant(tenant))
+    tenants.setReviver((world) => this.#revive(world))
+    const directory = shared.directory
+    for (const [kind, map] of [
+      ['directory.clientIds', directory.clientIdToTenant],
+      ['directory.sessions', directory.sessionToTenant],
+      ['directory.pageTokens', directory.pageTokenToPayer],
+    ] as const)
+      observeMap(map as Map<unknown, unknown>, (key, value) => this.#sharedChanged(kind, key, value))
+    // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
+    for (const network of embedded)
+      this.#supervisors.get(network)?.onSave(() => (this.#closed ? undefined : this.#saveChains()))
+    shared.journal.tap((tenant, entry) => {
+      if (this.#loading) return
+      this.#journalRows.push([tenant, entry])
+      // the journal is history, not what an answer reports: appended every 200 ms, off the answers' path
+      this.#journalTimer ??= setTimeout(() => this.#flushJournal(), 200).unref()
+      if (entry.type === 'delivery') {
+        this.#deliveries.add(`${tenant}\u0000${entry.deliveryId}`)
+        this.#schedule()
+      }
+    })
+  }
+
+  /** Opens state.db; a file that is not a database is moved aside (kept) and a new one started. */
+  #open(): Database.Database {
+    try {
+      // opening reads the header and the schema (a file that is not a database fails here); a full integrity check
+      // would read every page at each start (seconds at 100,000 requests): damaged pages fail the load that reads them
+      const db = openStateDb(this.#path)
+      db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
+      return db
+    } catch (error) {
+      if (!existsSync(this.#path)) throw error
+      const aside = `${this.#path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
+      for (const suffix of ['', '-wal', '-shm'])
+        if (existsSync(this.#path + suffix)) renameSync(this.#path + suffix, aside + suffix)
+      this.#shared.log(
+        `--state-dir: ${this.#path} could not be read (${(error as Error).message}); it is kept as ${aside} and the sandbox starts with an empty state. Restore a copy of the file to get it back.`,
+      )
+      return openStateDb(this.#path)
     }
   }
-  return {
-    tenant: world.tenant,
-    scenario: world.scenario,
-    clockOffsetMs: world.clock.now().getTime() - Date.now(),
-    rules: world.rules,
-    seeded: (shared.scenarios.seededIds(world) as Record<string, unknown> | undefined) ?? null,
-    tables,
-    maps,
+
+  /** Starts observing a resource state a world just created: its Tables and Maps report each change. */
+  #observe(world: World, name: string, state: unknown): void {
+    for (const [field, value] of Object.entries(state as Record<string, unknown>)) {
+      const tbl = `${name}.${field}`
+      if (value instanceof Table) value.observe((key, record) => this.#changed(world, tbl, key, record))
+      else if (value instanceof Map) observeMap(value, (key, v) => this.#changed(world, tbl, key, v))
+    }
+  }
+
+  #changed(world: World, tbl: string, key: string, value: unknown): void {
+    if (this.#loading) return
+    this.#changes.set(`${world.tenant}\u0000${world.scenario}\u0000${tbl}\u0000${key}`, {
+      world,
+      tbl,
+      key,
+      value,
+    })
+    // the world's own settings are written when they change (creation, clock), not with each record
+    this.#schedule()
+  }
+
+  #touchWorld(world: World): void {
+    if (this.#loading) return
+    this.#dirtyWorlds.add(world)
+    this.#schedule()
+  }
+
+  #sharedChanged(kind: string, key: string, value: unknown): void {
+    if (this.#loading) return
+    this.#sharedRows.set(`${kind}\u0000${key}`, [kind, key, value])
+    this.#schedule()
+  }
+
+  /** Gathers the changes of this turn into one batch, committed once the turn's calls have made theirs. */
+  #schedule(): void {
+    if (this.#batch || this.#closed) return
+    let resolve!: () => void
+    let reject!: (error: unknown) => void
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    // a batch nobody awaits must not become an unhandled rejection (the failure is logged)
+    promise.catch(() => {})
+    this.#batch = { promise, resolve, reject }
+    setImmediate(() => this.#commit())
+  }
+
+  /**
+   * What an answer waits for before it leaves: the commit of every change made so far (undefined when none is
+   * pending). `method`: a call other than GET may have changed what is written as a whole (scenario choices,
+   * webhooks), so it marks them.
+   */
+  barrier(method: string): Promise<void> | undefined {
+    if (method !== 'GET' && method !== 'HEAD') {
+      this.#globalsDirty = true
+      this.#schedule()
+    }
+    return this.#batch?.promise
+  }
+
+  #commit(): void {
+    const batch = this.#batch
+    if (!batch) return
+    this.#batch = null
+    let ops: WriteOp[]
+    try {
+      ops = this.#collect()
+    } catch (error) {
+      this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
+      batch.reject(error)
+      return
+    }
+    if (!ops.length) {
+      batch.resolve()
+      return
+    }
+    this.#writer.send(ops).then(batch.resolve, (error: unknown) => {
+      this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
+      batch.reject(error)
+    })
+  }
+
+  /** The writes of the gathered changes (serialised here; committed in one transaction by the writer). */
+  #collect(): WriteOp[] {
+    const ops = this.#ops
+    this.#ops = []
+    const changes = this.#changes
+    const worlds = this.#dirtyWorlds
+    const sharedRows = this.#sharedRows
+    const deliveries = this.#deliveries
+    const globals = this.#globalsDirty
+    this.#changes = new Map()
+    this.#dirtyWorlds = new Set()
+    this.#sharedRows = new Map()
+    this.#deliveries = new Set()
+    this.#globalsDirty = false
+    const shared = this.#shared
+    const log = shared.log
+    const text = (value: unknown, what: string): string | undefined => {
+      try {
+        return JSON.stringify(value)
+      } catch (error) {
+        log(`--state-dir: ${what} could not be written (kept in memory only)`, error)
+        return undefined
+      }
+    }
+    for (const { world, tbl, key, value } of changes.values()) {
+      if (value === undefined) ops.push(['remove', world.tenant, world.scenario, tbl, key])
+      else {
+        const json = text(value, `record ${tbl} ${key}`)
+        if (json !== undefined) ops.push(['upsert', world.tenant, world.scenario, tbl, key, json])
+      }
+    }
+    for (const world of this.#unseeded) worlds.add(world)
+    for (const world of worlds) {
+      // a world dropped meanwhile (reset) is not written back
+      if (shared.tenants.peek(world.tenant, world.scenario) !== world) continue
+      const seeded = shared.scenarios.seededIds(world) as Record<string, unknown> | undefined
+      if (seeded) this.#unseeded.delete(world)
+      else this.#unseeded.add(world)
+      const meta: SavedWorldMeta = {
+        clockOffsetMs: world.clock.now().getTime() - Date.now(),
+        rules: world.rules,
+        seeded: seeded ?? null,
+      }
+      const json = text(meta, 'a world')
+      if (json !== undefined) ops.push(['world', world.tenant, world.scenario, json])
+    }
+    for (const [kind, key, value] of sharedRows.values()) {
+      if (value === undefined) ops.push(['sharedRemove', kind, key])
+      else {
+        const json = text(value, `${kind} ${key}`)
+        if (json !== undefined) ops.push(['shared', kind, key, json])
+      }
+    }
+    for (const id of deliveries) {
+      const [tenant, deliveryId] = id.split('\u0000') as [string, string]
+      const record = shared.webhooks.record(tenant, deliveryId)
+      const json = record && text(record, `delivery ${deliveryId}`)
+      if (json !== undefined) ops.push(['shared', 'delivery', id, json])
+    }
+    if (globals) {
+      ops.push(['shared', 'globals', 'selections', JSON.stringify(shared.scenarios.selections())])
+      ops.push(['shared', 'globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries())])
+    }
+    return ops
+  }
+
+  /** Appends the journal's new entries (one transaction), and trims each key's rows to what the journal keeps. */
+  #flushJournal(): void {
+    this.#journalTimer = undefined
+    const rows = this.#journalRows
+    this.#journalRows = []
+    if (!rows.length) return
+    const ops: WriteOp[] = []
+    const tenants = new Set<string>()
+    for (const [tenant, entry] of rows) {
+      try {
+        ops.push(['journal', tenant, JSON.stringify(entry)])
+      } catch (error) {
+        this.#shared.log('--state-dir: a journal entry could not be written (kept in memory only)', error)
+      }
+      tenants.add(tenant)
+    }
+    this.#journalAppended += rows.length
+    // the journal's rows are bounded as the journal is: a key keeps as many rows as entries in memory
+    if (this.#journalAppended >= 500) {
+      this.#journalAppended = 0
+      for (const tenant of tenants)
+        ops.push(['journalTrim', tenant, tenant, Math.max(0, this.#shared.journal.count(tenant) - 1)])
+    }
+    this.#writer
+      .send(ops)
+      .catch((error: unknown) =>
+        this.#shared.log(`--state-dir: appending the journal to ${this.#path} failed`, error),
+      )
+  }
+
+  /** Writes each embedded chain's anvil state when its supervisor saved a new one; resolves once committed. */
+  #saveChains(): Promise<void> | undefined {
+    for (const network of this.#embedded) {
+      const state = this.#supervisors.get(network)?.savedState()
+      if (state && state !== this.#lastChain.get(network)) {
+        this.#ops.push(['chain', network, state, new Date().toISOString()])
+        this.#lastChain.set(network, state)
+        this.#schedule()
+      }
+    }
+    return this.#batch?.promise
+  }
+
+  #forgetWorld(tenant: string, scenario: string): void {
+    for (const [id, change] of this.#changes)
+      if (change.world.tenant === tenant && change.world.scenario === scenario) this.#changes.delete(id)
+    this.#ops.push(['forgetWorldRecords', tenant, scenario], ['forgetWorld', tenant, scenario])
+    this.#schedule()
+  }
+
+  #forgetTenant(tenant: string): void {
+    for (const [id, change] of this.#changes) if (change.world.tenant === tenant) this.#changes.delete(id)
+    this.#journalRows = this.#journalRows.filter(([t]) => t !== tenant)
+    this.#ops.push(['forgetRecords', tenant], ['forgetWorlds', tenant], ['forgetJournal', tenant])
+    this.#schedule()
+    // handed to the writer now: a world of the key used again in this turn (a snapshot's restore) must not come
+    // back from the rows the reset forgets (Tenants.get drains the writer before reading them)
+    this.#commit()
+    // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
+    this.broken.delete(tenant)
+  }
+
+  /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
+  #revive(world: World): boolean {
+    // what is on its way to the database is there first (a world evicted a moment ago, a reset of this turn)
+    this.#writer.drain()
+    const row = this.#db
+      .prepare('SELECT value FROM worlds WHERE tenant = ? AND scenario = ?')
+      .get(world.tenant, world.scenario) as { value: string } | undefined
+    if (!row) return false
+    const filled = this.#fill(world, row.value).catch((error) =>
+      this.#shared.log('--state-dir: a world came back incomplete', error),
+    )
+    this.#filling.set(world, filled)
+    void filled.then(() => this.#filling.delete(world))
+    return true
+  }
+
+  /** Puts a world's rows back into it; records that cannot be read stop only this key. */
+  #fill(world: World, metaText: string): Promise<void> {
+    const shared = this.#shared
+    // every row of the world in one JSON text: the driver costs ~20-50 µs per row it returns, JSON.parse far less
+    const packed = this.#db
+      .prepare(
+        'SELECT json_group_array(json_array(tbl, key, value, previous)) AS rows FROM (SELECT tbl, key, value, previous FROM records WHERE tenant = ? AND scenario = ? ORDER BY seq)',
+      )
+      .get(world.tenant, world.scenario) as { rows: string | null } | undefined
+    const rows = (JSON.parse(packed?.rows ?? '[]') as [string, string, string, string | null][]).map(
+      ([tbl, key, value, previous]) => ({ tbl, key, value, previous }),
+    )
+    const definitions = new Map(declaredStates().map((d) => [d.name, d]))
+    const field = (key: string): unknown => {
+      const dot = key.lastIndexOf('.')
+      const definition = definitions.get(key.slice(0, dot))
+      return definition ? (world.state(definition) as Record<string, unknown>)[key.slice(dot + 1)] : undefined
+    }
+    const quarantine = (row: (typeof rows)[number], reason: string) => this.#quarantine(world, row, reason)
+    let meta: SavedWorldMeta
+    this.#loading = true
+    const inserts: Promise<unknown>[] = []
+    try {
+      try {
+        meta = JSON.parse(metaText) as SavedWorldMeta
+        if (!meta || typeof meta !== 'object') throw new Error('not an object')
+      } catch (error) {
+        this.#quarantine(
+          world,
+          { tbl: 'world', key: '', value: metaText, previous: null },
+          `its settings are not JSON (${(error as Error).message})`,
+        )
+        meta = { clockOffsetMs: 0, rules: world.rules, seeded: null }
+      }
+      if (meta.rules && typeof meta.rules === 'object') world.rules = meta.rules
+      for (const row of rows) {
+        const target = field(row.tbl)
+        let value: unknown
+        try {
+          value = JSON.parse(row.value)
+        } catch (error) {
+          quarantine(row, `not JSON (${(error as Error).message})`)
+          continue
+        }
+        if (target instanceof Table)
+          inserts.push(
+            target
+              .insert(value as never)
+              .catch((error: unknown) => quarantine(row, `refused by its schema (${errorText(error)})`)),
+          )
+        else if (target instanceof Map) target.set(row.key, value)
+      }
+      for (const request of requestState(world).requests.all())
+        shared.paymentReferences.add(request.paymentReference, world, request.requestId)
+      shared.scenarios.markSeeded(world, (meta.seeded ?? {}) as never)
+    } finally {
+      this.#loading = false
+    }
+    // advance moves the clock at once; what falls due runs after
+    const offset = Number(meta.clockOffsetMs) || 0
+    const advanced = offset > 1000 ? world.clock.advance(offset) : Promise.resolve()
+    return Promise.all([...inserts, advanced]).then(() => resumeTimers(world, shared))
+  }
+
+  #quarantine(
+    world: World,
+    row: { tbl: string; key: string; value: string; previous: string | null },
+    reason: string,
+  ): void {
+    const what = `record ${row.tbl} ${row.key || '(world settings)'} of a key (scenario ${world.scenario})`
+    this.#db
+      .prepare(
+        'INSERT INTO quarantine(at, source, tenant, scenario, tbl, key, value, previous, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        new Date().toISOString(),
+        this.#path,
+        world.tenant,
+        world.scenario,
+        row.tbl,
+        row.key,
+        row.value,
+        row.previous,
+        reason,
+      )
+    if (row.tbl !== 'world')
+      this.#db
+        .prepare('DELETE FROM records WHERE tenant = ? AND scenario = ? AND tbl = ? AND key = ?')
+        .run(world.tenant, world.scenario, row.tbl, row.key)
+    const message = `The saved state of this API key could not be read: ${what} in ${this.#path} is ${reason}. It was moved, with its last good copy (column previous), to the quarantine table of that file. Reset the key (POST /__sandbox/reset) to start it afresh, or put a good record back with a SQLite client and restart the sandbox.`
+    this.broken.set(world.tenant, message)
+    this.#shared.log(
+      `--state-dir: ${this.#path}: ${what} is ${reason}; key ${world.tenant.slice(0, 8)}… answers 503 until it is reset`,
+    )
+  }
+
+  /** Loads what a previous run saved (nothing when the dir is new); imports a state dir of the previous version. */
+  async load(): Promise<{ worlds: number } | null> {
+    const db = this.#db
+    const format = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as
+      | { value: string }
+      | undefined
+    if (format && Number(format.value) !== DB_FORMAT)
+      throw new Error(
+        `--state-dir ${this.#dir} holds state.db format ${format.value}; this version of request-sandbox reads format ${DB_FORMAT}: start with an empty --state-dir, or move this one away`,
+      )
+    if (!format) {
+      // a state dir of the previous version is imported in one transaction with the format mark; its files are
+      // then renamed *.imported (kept, never read again)
+      db.exec('BEGIN')
+      let imported: string[]
+      try {
+        imported = importLegacyStateDir(this.#dir, db, this.#shared.log)
+        db.prepare("INSERT INTO meta(key, value) VALUES ('format', ?)").run(String(DB_FORMAT))
+        db.exec('COMMIT')
+      } catch (error) {
+        db.exec('ROLLBACK')
+        throw error
+      }
+      for (const file of imported) renameSync(file, `${file}.imported`)
+    }
+    const shared = this.#shared
+    for (const network of this.#embedded) {
+      const row = db.prepare('SELECT state, previous FROM chains WHERE network = ?').get(network) as
+        | { state: string; previous: string | null }
+        | undefined
+      if (!row) continue
+      try {
+        await this.#supervisors.get(network)!.restore(row.state)
+      } catch (error) {
+        shared.log(
+          `--state-dir: the saved state of chain ${network} in ${this.#path} could not be loaded (${errorText(error)}); trying its previous copy`,
+        )
+        if (row.previous) await this.#supervisors.get(network)!.restore(row.previous)
+      }
+      this.#lastChain.set(network, row.state)
+    }
+    this.#loading = true
+    try {
+      const rows = db.prepare('SELECT kind, key, value FROM shared').all() as {
+        kind: string
+        key: string
+        value: string
+      }[]
+      const deliveries: DeliveryRecord[] = []
+      for (const { kind, key, value } of rows) {
+        let parsed: unknown
+        try {
+          parsed = JSON.parse(value)
+        } catch {
+          shared.log(`--state-dir: ${this.#path}: ${kind} ${key} is not JSON; it is left out`)
+          continue
+        }
+        if (kind === 'globals' && key === 'selections') {
+          for (const [tenant, name] of parsed as [string, string][]) {
+            try {
+              shared.scenarios.select(tenant, name)
+            } catch {
+              shared.log(
+                `--state-dir: scenario ${name} of a key is no longer known; the key runs in the default one`,
+              )
+            }
+          }
+        } else if (kind === 'globals' && key === 'webhooks')
+          shared.webhooks.registry.restore(parsed as ReturnType<WebhookRegistry['entries']>)
+        else if (kind === 'directory.clientIds') shared.directory.clientIdToTenant.set(key, parsed as never)
+        else if (kind === 'directory.sessions') shared.directory.sessionToTenant.set(key, parsed as never)
+        else if (kind === 'directory.pageTokens') shared.directory.pageTokenToPayer.set(key, parsed as never)
+        else if (kind === 'delivery') deliveries.push(parsed as DeliveryRecord)
+      }
+      const journal = new Map<string, JournalEntry[]>()
+      // one call for every row (a driver call per row, as iterate() makes, costs ~50 µs each)
+      // a key's entries in one text (the driver's cost is per row): JSON.stringify wrote them, so no raw U+001E
+      for (const { tenant, entries } of db
+        .prepare(
+          'SELECT tenant, group_concat(entry, char(30)) AS entries FROM (SELECT tenant, entry FROM journal ORDER BY seq) GROUP BY tenant',
+        )
+        .all() as { tenant: string; entries: string }[]) {
+        const list: JournalEntry[] = []
+        for (const entry of entries.split('\u001e')) {
+          try {
+            list.push(JSON.parse(entry) as JournalEntry)
+          } catch {
+            // a journal row that cannot be read is only history: left out
+          }
+        }
+        journal.set(tenant, list)
+      }
+      shared.journal.import([...journal])
+      this.#loading = false
+      const worlds = db.prepare('SELECT tenant, scenario, value FROM worlds').all() as {
+        tenant: string
+        scenario: string
+        value: string
+      }[]
+      for (const saved of worlds) {
+        // Tenants.get brings it back through the reviver; its timers resume once its records are in
+        const world = shared.tenants.get(saved.tenant, saved.scenario)
+        await this.#filling.get(world)
+      }
+      // pending retries resume once the worlds are back (their attempts read the world's clock)
+      deliveries.sort((a, b) => String(a.id).localeCompare(String(b.id)))
+      shared.webhooks.restore(deliveries)
+      return { worlds: worlds.length }
+    } finally {
+      this.#loading = false
+    }
+  }
+
+  /** Nothing to start: each change is written as it happens, each saved chain state as the supervisor saves it. */
+  start(): void {}
+
+  /** Commits what is pending and the chains' last states, then closes the database. */
+  async stop(): Promise<void> {
+    for (const network of this.#embedded)
+      await this.#supervisors
+        .get(network)
+        ?.save()
+        .catch((e) => this.#shared.log(`--state-dir: the last save of ${network}'s chain state failed`, e))
+    clearTimeout(this.#journalTimer)
+    this.#flushJournal()
+    this.#globalsDirty = true
+    this.#saveChains()
+    this.#schedule()
+    const last = this.#batch?.promise
+    this.#commit()
+    await last?.catch(() => {})
+    this.#closed = true
+    await this.#writer.close()
+    this.#db.close()
+  }
+
+  /** A middleware: a key whose saved state could not be read answers 503 saying what to do (until it is reset). */
+  readonly guard: Middleware = (call, next) => {
+    const tenant = call.caller?.tenant
+    const message = tenant === undefined ? undefined : this.broken.get(tenant)
+    if (message === undefined || call.request.path === '/__sandbox/reset') return next()
+    return Promise.reject(new SandboxError(503, message))
   }
 }
 
-async function restoreWorld(saved: SavedWorld, shared: SandboxState): Promise<void> {
-  await fillWorld(shared.tenants.get(saved.tenant, saved.scenario), saved, shared)
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300)
 }
 
-// Everything but the recurring payouts' rescheduling happens synchronously (Table.insert stores at once), so an
-// evicted world can be brought back inside Tenants.get.
-export function fillWorld(world: World, saved: SavedWorld, shared: SandboxState): Promise<void> {
-  world.rules = saved.rules
-  const definitions = new Map(declaredStates().map((d) => [d.name, d]))
-  const field = (key: string): unknown => {
-    const dot = key.lastIndexOf('.')
-    const definition = definitions.get(key.slice(0, dot))
-    return definition ? (world.state(definition) as Record<string, unknown>)[key.slice(dot + 1)] : undefined
-  }
-  // no await before the end: every record is stored before this returns
-  const inserts: Promise<unknown>[] = []
-  for (const [name, records] of Object.entries(saved.tables)) {
-    const table = field(name)
-    if (table instanceof Table) for (const record of records) inserts.push(table.insert(record as never))
-  }
-  for (const [name, entries] of Object.entries(saved.maps)) {
-    const map = field(name)
-    if (map instanceof Map) for (const [k, v] of entries) map.set(k, v)
-  }
-  for (const request of requestState(world).requests.all())
-    shared.paymentReferences.add(request.paymentReference, world, request.requestId)
-  shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
-  // advance moves the clock at once; what falls due runs after
-  const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()
-  return Promise.all([...inserts, advanced]).then(() => resumeTimers(world, shared))
-}
-
-async function resumeTimers(world: World, shared: SandboxState): Promise<void> {
+export async function resumeTimers(world: World, shared: SandboxState): Promise<void> {
   // recurring requests and payouts go on on their clocks, pending KYC reviews are decided (their old timers died
   // with the process), and so are pending payment-detail reviews
   const ctx = inWorld(shared, world)
@@ -151,182 +694,5 @@ async function resumeTimers(world: World, shared: SandboxState): Promise<void> {
       draft.timerId = null
     })
     await scheduleNext(ctx, payout.id, world.clock.now())
-  }
-}
-
-/** The state dir of one sandbox: load once at start, then save every second until stopped. */
-export class StateDir {
-  readonly #dir: string
-  readonly #shared: SandboxState
-  readonly #supervisors: ReadonlyMap<string, ChainSupervisor>
-  readonly #embedded: ReadonlySet<string>
-  #timer: NodeJS.Timeout | undefined
-  #lastText = ''
-  readonly #lastChain = new Map<string, string>()
-  #saving = false
-  #journalSavedAt = 0
-  #journalChanges = -1
-
-  constructor(dir: string, shared: SandboxState, embedded: ReadonlySet<string>) {
-    this.#dir = dir
-    this.#shared = shared
-    this.#supervisors = shared.supervisors
-    this.#embedded = embedded
-    mkdirSync(join(dir, 'evicted'), { recursive: true })
-    // worlds past --max-worlds go to disk and come back on their next use; a reset forgets them there too
-    shared.tenants.onDrop((world, reason) => {
-      if (reason === 'evict')
-        writeAtomically(
-          this.#evictedPath(world.tenant, world.scenario),
-          JSON.stringify(snapshotWorld(world, shared)),
-        )
-    })
-    shared.tenants.onReset((tenant) => rmSync(this.#evictedDir(tenant), { recursive: true, force: true }))
-    shared.tenants.setReviver((world) => this.#revive(world))
-  }
-
-  #evictedDir(tenant: string): string {
-    return join(this.#dir, 'evicted', createHash('sha256').update(tenant).digest('hex').slice(0, 32))
-  }
-
-  #evictedPath(tenant: string, scenario: string): string {
-    const dir = this.#evictedDir(tenant)
-    mkdirSync(dir, { recursive: true })
-    return join(dir, `${createHash('sha256').update(scenario).digest('hex').slice(0, 32)}.json`)
-  }
-
-  #revive(world: World): boolean {
-    const dir = this.#evictedDir(world.tenant)
-    if (!existsSync(dir)) return false
-    const path = this.#evictedPath(world.tenant, world.scenario)
-    if (!existsSync(path)) return false
-    const saved = JSON.parse(readFileSync(path, 'utf8')) as SavedWorld
-    rmSync(path, { force: true })
-    fillWorld(world, saved, this.#shared).catch((error) =>
-      this.#shared.log('--state-dir: an evicted world came back incomplete', error),
-    )
-    return true
-  }
-
-  get #statePath(): string {
-    return join(this.#dir, 'state.json')
-  }
-
-  #chainPath(network: string): string {
-    return join(this.#dir, `chain-${network}.state`)
-  }
-
-  /** Loads what a previous run saved (nothing when the dir is new); refuses a state of another format. */
-  async load(): Promise<{ worlds: number } | null> {
-    for (const network of this.#embedded) {
-      const path = this.#chainPath(network)
-      if (!existsSync(path)) continue
-      const saved = readFileSync(path, 'utf8')
-      await this.#supervisors.get(network)!.restore(saved)
-      this.#lastChain.set(network, saved)
-    }
-    if (!existsSync(this.#statePath)) return null
-    const text = readFileSync(this.#statePath, 'utf8')
-    let state: SavedState
-    try {
-      state = JSON.parse(text) as SavedState
-    } catch (error) {
-      throw new Error(`--state-dir ${this.#dir}: state.json is not JSON (${(error as Error).message})`)
-    }
-    if (state.format !== STATE_FORMAT) {
-      throw new Error(
-        `--state-dir ${this.#dir} holds state format ${String(state.format)}; this version of request-sandbox reads format ${STATE_FORMAT}: start with an empty --state-dir, or move this one away`,
-      )
-    }
-    const { shared } = { shared: this.#shared }
-    for (const [tenant, name] of state.selections) {
-      try {
-        shared.scenarios.select(tenant, name)
-      } catch {
-        shared.log(
-          `--state-dir: scenario ${name} of a key is no longer known; the key runs in the default one`,
-        )
-      }
-    }
-    shared.webhooks.registry.restore(state.webhooks)
-    for (const [k, v] of state.directory.clientIds) shared.directory.clientIdToTenant.set(k, v as never)
-    for (const [k, v] of state.directory.sessions) shared.directory.sessionToTenant.set(k, v as never)
-    for (const [k, v] of state.directory.pageTokens) shared.directory.pageTokenToPayer.set(k, v as never)
-    for (const world of state.worlds) await restoreWorld(world, shared)
-    const journal = join(this.#dir, 'journal.json')
-    if (existsSync(journal)) {
-      try {
-        shared.journal.import(JSON.parse(readFileSync(journal, 'utf8')))
-      } catch (error) {
-        shared.log('--state-dir: journal.json could not be read; the journals start empty', error)
-      }
-    }
-    // pending retries resume once the worlds are back (their attempts read the world's clock)
-    shared.webhooks.restore(state.deliveries ?? [])
-    this.#lastText = text
-    return { worlds: state.worlds.length }
-  }
-
-  /** Saves every second from now on (the timer does not keep the process alive). */
-  start(): void {
-    this.#timer = setInterval(
-      () => void this.save().catch((e) => this.#shared.log('--state-dir: save failed', e)),
-      1000,
-    )
-    this.#timer.unref()
-  }
-
-  /** Writes what changed since the last save. */
-  async save(): Promise<void> {
-    if (this.#saving) return
-    this.#saving = true
-    try {
-      const shared = this.#shared
-      const state: SavedState = {
-        format: STATE_FORMAT,
-        savedAt: new Date().toISOString(),
-        worlds: [...shared.tenants.all()].map((w) => snapshotWorld(w, shared)),
-        selections: shared.scenarios.selections(),
-        webhooks: shared.webhooks.registry.entries(),
-        deliveries: shared.webhooks.records(),
-        directory: {
-          clientIds: [...shared.directory.clientIdToTenant],
-          sessions: [...shared.directory.sessionToTenant],
-          pageTokens: [...shared.directory.pageTokenToPayer],
-        },
-      }
-      const text = JSON.stringify(state)
-      // savedAt changes every time: compare without it
-      if (text.slice(text.indexOf('"worlds"')) !== this.#lastText.slice(this.#lastText.indexOf('"worlds"')))
-        writeAtomically(this.#statePath, text)
-      this.#lastText = text
-      // the journal (up to 32 MiB) is saved every 5 s when it moved, not every second
-      if (shared.journal.changes !== this.#journalChanges && Date.now() - this.#journalSavedAt >= 5000) {
-        this.#journalChanges = shared.journal.changes
-        this.#journalSavedAt = Date.now()
-        writeAtomically(join(this.#dir, 'journal.json'), JSON.stringify(shared.journal.export()))
-      }
-      for (const network of this.#embedded) {
-        const chainState = this.#supervisors.get(network)?.savedState()
-        if (chainState && chainState !== this.#lastChain.get(network)) {
-          writeAtomically(this.#chainPath(network), chainState)
-          this.#lastChain.set(network, chainState)
-        }
-      }
-    } finally {
-      this.#saving = false
-    }
-  }
-
-  /** Stops the timer after a last save (the chains' states saved first). */
-  async stop(): Promise<void> {
-    clearInterval(this.#timer)
-    this.#journalSavedAt = 0
-    for (const network of this.#embedded)
-      await this.#supervisors
-        .get(network)
-        ?.save()
-        .catch((e) => this.#shared.log(`--state-dir: the last save of ${network}'s chain state failed`, e))
-    await this.save()
   }
 }

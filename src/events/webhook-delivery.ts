@@ -218,6 +218,11 @@ export class WebhookDelivery {
     return [...(this.#deliveries.get(tenant)?.values() ?? [])].reverse()
   }
 
+  /** One delivery record of a key (--state-dir writes it after each attempt). */
+  record(tenant: string, deliveryId: string): DeliveryRecord | undefined {
+    return this.#deliveries.get(tenant)?.get(deliveryId)
+  }
+
   /** Every key's delivery records, oldest first (--state-dir). */
   records(): DeliveryRecord[] {
     return [...this.#deliveries.values()].flatMap((mine) => [...mine.values()])

@@ -51,4 +51,30 @@ describe('Table', () => {
     expect(table.all().map((r) => r.id)).toEqual(['kept'])
     expect((await table.collection()).findMany(undefined).map((r) => r.id)).toEqual(['kept'])
   })
+
+  it('keeps secondary indexes as records change: where() in entry order, whereNewest() a page from the newest end', async () => {
+    const table = new Table(Thing, 'id')
+    const firstTag = (t: z.infer<typeof Thing>) => t.tags[0]
+    for (let i = 0; i < 100; i++) await table.insert({ id: `r${i}`, n: i, tags: [i % 2 ? 'odd' : 'even'] })
+    expect(table.where(firstTag, 'odd').map((t) => t.n)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i * 2 + 1),
+    )
+    // a change of the indexed value moves the record; a delete removes it
+    await table.update('r1', (d) => {
+      d.tags = ['even']
+    })
+    for (let i = 3; i < 90; i += 2) table.delete(`r${i}`)
+    await table.insert({ id: 'late', n: 1000, tags: ['odd'] })
+    expect(table.whereNewest(firstTag, 'odd', 0, 3)).toEqual({
+      total: 6,
+      page: [
+        expect.objectContaining({ id: 'late' }),
+        expect.objectContaining({ id: 'r99' }),
+        expect.objectContaining({ id: 'r97' }),
+      ],
+    })
+    expect(table.whereNewest(firstTag, 'odd', 4, 10).page.map((t) => t.id)).toEqual(['r93', 'r91'])
+    expect(table.where(firstTag, 'even').at(-1)!.id).toBe('r1')
+    expect(table.whereNewest(firstTag, 'none', 0, 5)).toEqual({ total: 0, page: [] })
+  })
 })

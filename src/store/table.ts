@@ -9,6 +9,9 @@ export class DuplicateKeyError extends Error {
   }
 }
 
+/** Told of each change of a Table: the record stored under `key`, or undefined when it was deleted. */
+export type TableObserver = (key: string, record: unknown) => void
+
 /**
  * An @msw/data collection (zod-validated records, queries for search endpoints) with an index on one key, so
  * lookups by id stay O(1) however many records a tenant creates. Records are validated by the schema when
@@ -25,10 +28,19 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   #pending = new Set<string>()
   #flushing: Promise<void> = Promise.resolve()
   readonly #key: K
+  /** secondary indexes (`where`), by their key function: value -> its records, in the order they entered */
+  readonly #secondary = new Map<(record: z.infer<S>) => string | undefined, Map<string, Bucket<z.infer<S>>>>()
+  /** told of every change (--state-dir writes the record, or deletes it when `record` is undefined) */
+  #observer: TableObserver | undefined
 
   constructor(schema: S, key: K) {
     this.#schema = schema
     this.#key = key
+  }
+
+  /** Tells `observer` of every later change (one observer; --state-dir's writer). */
+  observe(observer: TableObserver | undefined): void {
+    this.#observer = observer
   }
 
   /** Validates and stores a record; its key must be new (a duplicate throws DuplicateKeyError). */
@@ -51,6 +63,8 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     if (this.#index.has(key)) throw new DuplicateKeyError(key)
     this.#index.set(key, record)
     this.#pending.add(key)
+    if (this.#secondary.size) this.#reindex(key, undefined, record)
+    this.#observer?.(key, record)
     return record
   }
 
@@ -77,6 +91,8 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
       this.#pending.add(key)
     }
     this.#index.set(key, updated)
+    if (this.#secondary.size) this.#reindex(key, current, updated)
+    this.#observer?.(key, updated)
     return updated
   }
 
@@ -86,7 +102,61 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     if (!current) return false
     if (!this.#pending.delete(key)) this.#collection?.delete(current as never)
     this.#index.delete(key)
+    if (this.#secondary.size) this.#reindex(key, current, undefined)
+    this.#observer?.(key, undefined)
     return true
+  }
+
+  /**
+   * The records whose `by(record)` is `value`, in the order they entered that value (insertion order for a field
+   * that never changes), from an index this Table keeps as records change (built on the first call with `by`:
+   * pass the same function every time, one defined at module level). Lists of one key stay proportional to what
+   * they return, not to the whole table.
+   */
+  where(by: (record: z.infer<S>) => string | undefined, value: string): z.infer<S>[] {
+    return this.#bucket(by, value)?.all() ?? []
+  }
+
+  /**
+   * One page of `where(by, value)` from its newest end (the last to enter first), and how many there are: walks only
+   * the page, however many records hold `value`.
+   */
+  whereNewest(
+    by: (record: z.infer<S>) => string | undefined,
+    value: string,
+    offset: number,
+    limit: number,
+  ): { total: number; page: z.infer<S>[] } {
+    const bucket = this.#bucket(by, value)
+    return bucket ? { total: bucket.size, page: bucket.newest(offset, limit) } : { total: 0, page: [] }
+  }
+
+  #bucket(by: (record: z.infer<S>) => string | undefined, value: string): Bucket<z.infer<S>> | undefined {
+    let index = this.#secondary.get(by)
+    if (!index) {
+      index = new Map()
+      this.#secondary.set(by, index)
+      for (const [key, record] of this.#index) {
+        const v = by(record)
+        if (v === undefined) continue
+        const bucket = index.get(v) ?? new Bucket<z.infer<S>>()
+        index.set(v, bucket)
+        bucket.put(key, record)
+      }
+    }
+    return index.get(value)
+  }
+
+  #reindex(key: string, before: z.infer<S> | undefined, after: z.infer<S> | undefined): void {
+    for (const [by, index] of this.#secondary) {
+      const old = before === undefined ? undefined : by(before)
+      const now = after === undefined ? undefined : by(after)
+      if (old !== undefined && old !== now) index.get(old)?.remove(key)
+      if (now === undefined || after === undefined) continue
+      const bucket = index.get(now) ?? new Bucket<z.infer<S>>()
+      index.set(now, bucket)
+      bucket.put(key, after)
+    }
   }
 
   /** Every record, oldest first. */
@@ -106,6 +176,11 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     return this.#collection
   }
 
+  /** The field records are keyed by. */
+  get keyField(): K {
+    return this.#key
+  }
+
   get size(): number {
     return this.#index.size
   }
@@ -121,9 +196,61 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
         const record = this.#index.get(key)
         if (!record) continue
         const created = (await collection.create(record as never)) as z.infer<S>
-        if (this.#index.get(key) === record) this.#index.set(key, created)
+        if (this.#index.get(key) === record) {
+          this.#index.set(key, created)
+          if (this.#secondary.size) this.#reindex(key, record, created)
+        }
       }
     })
     return this.#flushing
+  }
+}
+
+/** The records of one value of a secondary index, in the order they entered it; removed ones leave a hole until
+ * holes are half the slots. */
+class Bucket<R> {
+  #slots: (R | undefined)[] = []
+  readonly #at = new Map<string, number>()
+
+  get size(): number {
+    return this.#at.size
+  }
+
+  put(key: string, record: R): void {
+    const at = this.#at.get(key)
+    if (at !== undefined) this.#slots[at] = record
+    else {
+      this.#at.set(key, this.#slots.length)
+      this.#slots.push(record)
+    }
+  }
+
+  remove(key: string): void {
+    const at = this.#at.get(key)
+    if (at === undefined) return
+    this.#slots[at] = undefined
+    this.#at.delete(key)
+    if (this.#slots.length > 64 && this.#at.size * 2 < this.#slots.length) {
+      const keys = [...this.#at.entries()].sort((a, b) => a[1] - b[1])
+      const slots = keys.map(([, i]) => this.#slots[i])
+      for (const [i, [k]] of keys.entries()) this.#at.set(k, i)
+      this.#slots = slots
+    }
+  }
+
+  all(): R[] {
+    return this.#slots.filter((r): r is R => r !== undefined)
+  }
+
+  newest(offset: number, limit: number): R[] {
+    const page: R[] = []
+    let skipped = 0
+    for (let i = this.#slots.length - 1; i >= 0 && page.length < limit; i--) {
+      const record = this.#slots[i]
+      if (record === undefined) continue
+      if (skipped < offset) skipped++
+      else page.push(record)
+    }
+    return page
   }
 }

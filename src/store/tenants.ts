@@ -1,5 +1,5 @@
 import type { World } from '../contract/world.ts'
-import { createWorld } from './world.ts'
+import { createWorld, type WorldStateObserver } from './world.ts'
 
 /** Called once for each new world (scenario seeding, clock-to-chain wiring). */
 export type WorldInitializer = (world: World) => void
@@ -37,6 +37,7 @@ export class Tenants {
   readonly #maxWorlds: number
   readonly #resetListeners: ((tenant: string) => void)[] = []
   #reviver: WorldReviver | null = null
+  #stateObserver: WorldStateObserver | undefined
 
   constructor(log: (message: string, error: unknown) => void, options: TenantsOptions = {}) {
     this.#log = log
@@ -58,6 +59,11 @@ export class Tenants {
     this.#resetListeners.push(listener)
   }
 
+  /** Sets what is told of each resource state a world creates from now on (--state-dir). */
+  setStateObserver(observer: WorldStateObserver): void {
+    this.#stateObserver = observer
+  }
+
   /** Sets what brings evicted worlds back on their next use (--state-dir). */
   setReviver(reviver: WorldReviver): void {
     this.#reviver = reviver
@@ -75,7 +81,7 @@ export class Tenants {
       }
       return world
     }
-    world = createWorld(tenant, scenario, this.#log)
+    world = createWorld(tenant, scenario, this.#log, this.#stateObserver)
     this.#worlds.set(key, world)
     this.#perTenant.set(tenant, (this.#perTenant.get(tenant) ?? 0) + 1)
     for (const init of this.#initializers) init(world)

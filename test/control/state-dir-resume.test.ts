@@ -1,7 +1,7 @@
 // --state-dir, what was under way when the process stopped: an off-ramp walking its sub-statuses goes on at the
 // times it had, a key's own conversion stack still quotes and detects at the key's rates, and a payment intent
 // accepted but not settled is settled after the restart, without paying twice what the chains already hold.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Address, type Hex, parseEther } from 'viem'
@@ -15,6 +15,7 @@ import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
 import { payerBody, usBankDetails } from '../support/compliance.ts'
 import { type CrosschainAnswer, erc20PaymentLogs, signAnswer } from '../support/crosschain.ts'
+import { editState } from '../support/state-db.ts'
 
 const dirs: string[] = []
 let sandbox: Sandbox | null = null
@@ -38,18 +39,6 @@ async function start(options: SandboxOptions): Promise<Sandbox> {
 async function stop(): Promise<void> {
   await sandbox?.close()
   sandbox = null
-}
-
-interface Saved {
-  worlds: { tenant: string; clockOffsetMs: number; tables: Record<string, Record<string, unknown>[]> }[]
-}
-
-/** Rewrites what the stopped sandbox left in state.json (the state a crash at another moment would have left). */
-function editState(dir: string, edit: (state: Saved) => void): void {
-  const path = join(dir, 'state.json')
-  const state = JSON.parse(readFileSync(path, 'utf8')) as Saved
-  edit(state)
-  writeFileSync(path, JSON.stringify(state))
 }
 
 async function call(

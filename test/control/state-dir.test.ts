@@ -1,6 +1,6 @@
 // --state-dir: a sandbox stopped and started again on the same folder has the same keys' requests (paid ones paid),
 // clocks, scenario choices, webhooks, client IDs and sessions, and its chain's state (balances, contracts).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -9,6 +9,7 @@ import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
 import { payerBody, usBankDetails } from '../support/compliance.ts'
+import { openState } from '../support/state-db.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
 let sandbox: Sandbox | null = null
@@ -71,15 +72,19 @@ describe('--state-dir', () => {
     const seeded = (await call('GET', '/__sandbox/scenario', other)).body
     const balance = await sandbox.chain!.balanceOf(sandbox.chain!.tokens['FAU-sepolia']!, payee)
     expect(balance).toBeGreaterThan(0n)
-    // saved continuously: within about a second, without waiting for a close
-    await until(
-      async () => (existsSync(join(dir, 'state.json')) ? readFileSync(join(dir, 'state.json'), 'utf8') : ''),
-      (text) => text.includes(pending.body.requestId) && text.includes(session.body.token),
-      { timeoutMs: 3000 },
-    )
-    await sandbox.close() // a last save
+    // written as it happens: committed before the answer left, without waiting for a close
+    const db = openState(dir)
+    const saved = db
+      .prepare("SELECT count(*) AS n FROM records WHERE tbl = 'requests.requests' AND key = ?")
+      .get(pending.body.requestId) as { n: number }
+    const sessionRow = db
+      .prepare("SELECT count(*) AS n FROM shared WHERE kind = 'directory.sessions' AND key = ?")
+      .get(session.body.token) as { n: number }
+    db.close()
+    expect([saved.n, sessionRow.n]).toEqual([1, 1])
+    await sandbox.close() // the chain's last state
     sandbox = null
-    expect(readdirSync(dir).sort()).toEqual(['chain-sepolia.state', 'evicted', 'journal.json', 'state.json'])
+    expect(readdirSync(dir)).toContain('state.db')
 
     sandbox = await createSandbox({ stateDir: dir, log: () => {} })
     const paid = await call('GET', `/v2/request/${requestId}`, apiKey)
@@ -164,7 +169,12 @@ describe('--state-dir', () => {
     expect(detail.status).toBe(201)
     for (let i = 0; i < 3; i++) await call('GET', '/v2/payments', newApiKey())
     expect(sandbox.shared.tenants.peek(apiKey)).toBeUndefined()
-    expect(readdirSync(join(evictDir, 'evicted'))).toHaveLength(1)
+    // the evicted world waits in the database
+    const db = openState(evictDir)
+    expect(
+      (db.prepare('SELECT count(*) AS n FROM worlds WHERE tenant = ?').get(apiKey) as { n: number }).n,
+    ).toBe(1)
+    db.close()
 
     // a client ID of the evicted world brings it back, then its requests and clock are there
     const byClient = await call('GET', '/v2/currencies', '', undefined, {

@@ -186,7 +186,22 @@ export function bodyArbitrary(schema: Json | null): fc.Arbitrary<string | undefi
       weight: 1,
       arbitrary: fc.constantFrom(undefined, '', '{', '{"a":', '[1,2', 'null', '{"__proto__":{"x":1}}'),
     },
+    { weight: 1, arbitrary: deepBody(schema) },
   )
+}
+
+/** A body nested past the sandbox's 64 levels (objects or arrays), alone or in one field of a shaped body. */
+function deepBody(schema: Json | null): fc.Arbitrary<string> {
+  return fc
+    .tuple(fromSchema(schema ?? undefined), fc.integer({ min: 65, max: 5000 }), fc.boolean())
+    .map(([shaped, levels, arrays]) => {
+      const deep = arrays
+        ? `${'['.repeat(levels)}${']'.repeat(levels)}`
+        : `${'{"x":'.repeat(levels)}null${'}'.repeat(levels)}`
+      if (!shaped || typeof shaped !== 'object' || Array.isArray(shaped)) return deep
+      const field = Object.keys(shaped)[0] ?? 'x'
+      return JSON.stringify({ ...shaped, [field]: 'DEEP\u0000' }).replace('"DEEP\\u0000"', deep)
+    })
 }
 
 /** Builds the neutral request of one generated case. */

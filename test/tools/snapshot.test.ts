@@ -120,6 +120,6 @@ describe('request-sandbox snapshot', () => {
     expect((await api(sandbox.url, key, 'GET', `/v2/request/${kept}`)).body).toMatchObject({
       reference: 'KEPT',
     })
-    expect(existsSync(join(stateDir, 'state.json'))).toBe(true)
+    expect(existsSync(join(stateDir, 'state.db'))).toBe(true)
   }, 90_000)
 })

@@ -4,6 +4,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { Hash } from 'viem'
 import { z } from 'zod'
+import { QueryInteger } from '../../contract/primitives.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError } from '../../contract/sandbox-error.ts'
@@ -101,11 +102,16 @@ export const dashboardRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary:
-      "The caller's world as the dashboard shows it: requests and payments, payouts, payers, client IDs, webhooks",
-    statuses: [200],
-    async handler(ctx, { request }) {
+      "The caller's world as the dashboard shows it: requests and payments (a page of them: limit, default 200, and offset), payouts, payers, client IDs, webhooks",
+    statuses: [200, 400],
+    query: z.object({
+      limit: QueryInteger('limit', 1, 1000).optional(),
+      offset: QueryInteger('offset', 0, 100_000_000).optional(),
+    }),
+    async handler(ctx, { request, query }) {
       const world = await createControl(ctx).world(ctx.tenant!, undefined, publicBaseUrl(request))
-      return { status: 200, body: dashboardState(ctx, world) }
+      const page = { limit: Number(query.limit ?? 200), offset: Number(query.offset ?? 0) }
+      return { status: 200, body: dashboardState(ctx, world, page) }
     },
   }),
   defineRoute({

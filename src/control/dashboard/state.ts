@@ -16,8 +16,21 @@ import type { SandboxState } from '../sandbox-state.ts'
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0
 
-/** The state of a key's world as GET /__sandbox/state answers it. */
-export function dashboardState(shared: SandboxState, world: World) {
+/** The one value of the index of every request (GET /__sandbox/state pages through it). */
+const everyRequest = () => 'all'
+
+/** One page of a key's requests in GET /__sandbox/state (the list that grows with a key). */
+export interface StatePage {
+  limit: number
+  offset: number
+}
+
+/** The state of a key's world as GET /__sandbox/state answers it: one page of its requests, newest first. */
+export function dashboardState(
+  shared: SandboxState,
+  world: World,
+  page: StatePage = { limit: 200, offset: 0 },
+) {
   const details = paymentDetailState(world).paymentDetails.all()
   // the request a recurring payout was created with: its payments are its child requests', so it is never paid
   const payoutParents = new Map(
@@ -25,46 +38,46 @@ export function dashboardState(shared: SandboxState, world: World) {
       .recurringPayouts.all()
       .map((p) => [p.originalRequestId, p.id] as const),
   )
+  // one page from the newest end of an index of every request (records enter in clock order): walks only the page
+  const requests = requestState(world).requests.whereNewest(everyRequest, 'all', page.offset, page.limit)
   return {
     tenant: world.tenant,
     scenario: world.scenario,
     now: world.clock.now().toISOString(),
-    requests: requestState(world)
-      .requests.all()
-      .sort(newestFirst)
-      .map((r) => ({
-        requestId: r.requestId,
-        paymentReference: r.paymentReference,
-        status: statusOf(shared, r),
-        amount: r.amount,
-        invoiceCurrency: r.invoiceCurrency,
-        paymentCurrency: r.paymentCurrency,
-        network: r.network,
-        payee: r.payee,
-        payer: r.payer,
-        // who paid, as GET /v2/request/{id} answers it (payerAddress): the sender of the latest payment
-        payerAddress: r.payments.at(-1)?.from ?? null,
-        recurringPayoutId: payoutParents.get(r.requestId) ?? null,
-        paymentAddress: r.paymentAddress,
-        reference: r.reference,
-        originalRequestId: r.originalRequestId,
-        recurrence: r.recurrence,
-        clientId: r.clientId,
-        offrampSubStatus: r.offrampState?.subStatus ?? null,
-        createdAt: r.createdAt,
-        payments: r.payments.map((p) => ({
-          type: p.type,
-          amount: p.amount,
-          paidAmount: p.paidAmount,
-          feeAmount: p.feeAmount,
-          from: p.from,
-          txHash: p.txHash,
-          blockNumber: p.blockNumber,
-          network: p.network,
-          chainId: p.chainId,
-          timestamp: p.timestamp,
-        })),
+    requestsPage: { total: requests.total, limit: page.limit, offset: page.offset },
+    requests: requests.page.map((r) => ({
+      requestId: r.requestId,
+      paymentReference: r.paymentReference,
+      status: statusOf(shared, r),
+      amount: r.amount,
+      invoiceCurrency: r.invoiceCurrency,
+      paymentCurrency: r.paymentCurrency,
+      network: r.network,
+      payee: r.payee,
+      payer: r.payer,
+      // who paid, as GET /v2/request/{id} answers it (payerAddress): the sender of the latest payment
+      payerAddress: r.payments.at(-1)?.from ?? null,
+      recurringPayoutId: payoutParents.get(r.requestId) ?? null,
+      paymentAddress: r.paymentAddress,
+      reference: r.reference,
+      originalRequestId: r.originalRequestId,
+      recurrence: r.recurrence,
+      clientId: r.clientId,
+      offrampSubStatus: r.offrampState?.subStatus ?? null,
+      createdAt: r.createdAt,
+      payments: r.payments.map((p) => ({
+        type: p.type,
+        amount: p.amount,
+        paidAmount: p.paidAmount,
+        feeAmount: p.feeAmount,
+        from: p.from,
+        txHash: p.txHash,
+        blockNumber: p.blockNumber,
+        network: p.network,
+        chainId: p.chainId,
+        timestamp: p.timestamp,
       })),
+    })),
     payouts: payoutState(world)
       .recurringPayouts.all()
       .sort(newestFirst)

@@ -90,10 +90,13 @@ function shape(ctx: Ctx, r: RequestRecord, p: DetectedPayment) {
   }
 }
 
+/** 'paid' for a request with payments (the index GET /v2/payments reads: requests without any never match). */
+const withPayments = (r: RequestRecord) => (r.payments.length ? 'paid' : undefined)
+
 /** `GET /v2/payments`: the caller's detected payments matching every filter, newest first, paginated. */
 export function searchPayments(ctx: Ctx, q: PaymentSearchQuery) {
   const found = requestState(ctx.world)
-    .requests.all()
+    .requests.where(withPayments, 'paid')
     .flatMap((r) => r.payments.filter((p) => matches(ctx, q, r, p)).map((p) => ({ r, p })))
     .sort(
       (a, b) =>

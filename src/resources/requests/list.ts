@@ -8,6 +8,7 @@ import { isAddress } from 'viem'
 import { z } from 'zod'
 import { QueryInteger } from '../../contract/primitives.ts'
 import type { Uses } from '../services.ts'
+import type { RequestRecord } from './schema.ts'
 import { requestState } from './state.ts'
 import { hasBeenPaid, statusOf } from './status.ts'
 
@@ -49,21 +50,26 @@ export const ListRequestsResponse = z.object({
 })
 export type ListRequestsResponse = z.infer<typeof ListRequestsResponse>
 
+/** A request's payee in lower case: the index GET /v2/request lists by. */
+const payeeOf = (r: RequestRecord) => r.payee?.toLowerCase()
+/** Every request in one bucket: the index GET /v2/request lists by without a wallet. */
+const everyRequest = () => 'all'
+
 /** The caller's requests paid to `walletAddress`, newest first, one page of them. */
 export function listRequests(ctx: Ctx, query: ListRequestsQuery): ListRequestsResponse {
   const wallet = query.walletAddress?.toLowerCase()
-  const inScope = (r: { payee: string | null }) => wallet === undefined || r.payee?.toLowerCase() === wallet
-  // all() is oldest first (insertion order); a stable sort keeps it for requests created in the same millisecond.
-  // createdAt is always the clock's toISOString(): compared as text, no Date.parse per comparison
-  const found = requestState(ctx.world)
-    .requests.all()
-    .filter(inScope)
-    .reverse()
-    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
   const limit = Number(query.limit ?? 20)
   const offset = Number(query.offset ?? 0)
+  // records enter in clock order (createdAt never goes back within a world): the index's newest end is the list's
+  // head, and only the page is walked
+  // without walletAddress: every request of the caller's scope (its own index, one bucket)
+  const requests = requestState(ctx.world).requests
+  const { total, page } =
+    wallet === undefined
+      ? requests.whereNewest(everyRequest, 'all', offset, limit)
+      : requests.whereNewest(payeeOf, wallet, offset, limit)
   return {
-    requests: found.slice(offset, offset + limit).map((r) => ({
+    requests: page.map((r) => ({
       requestId: r.requestId,
       paymentReference: r.paymentReference,
       amount: r.amount,
@@ -77,6 +83,6 @@ export function listRequests(ctx: Ctx, query: ListRequestsQuery): ListRequestsRe
       payee: r.payee,
       payer: r.payer,
     })),
-    pagination: { total: found.length, limit, offset },
+    pagination: { total, limit, offset },
   }
 }

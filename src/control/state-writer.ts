@@ -1,0 +1,170 @@
+// The writer of state.db: a worker thread with its own libsql connection commits each batch of writes (one
+// transaction) off the main thread, in the order they were sent, and answers when it is committed. The sandbox
+// serialises records and sends strings; SQLite's own work (B-trees, WAL) runs on the other core. The main thread
+// reads with its own connection (WAL: readers see what is committed) and can wait synchronously for the writer to
+// catch up (`drain`, Atomics.wait) before reading rows a batch in flight may change (a world coming back).
+import { Worker } from 'node:worker_threads'
+
+/** One write: the statement's name and its parameters. */
+export type WriteOp =
+  | ['upsert', tenant: string, scenario: string, tbl: string, key: string, json: string]
+  | ['remove', tenant: string, scenario: string, tbl: string, key: string]
+  | ['world', tenant: string, scenario: string, json: string]
+  | ['shared', kind: string, key: string, json: string]
+  | ['sharedRemove', kind: string, key: string]
+  | ['journal', tenant: string, json: string]
+  | ['journalTrim', tenant: string, tenantAgain: string, offset: number]
+  | ['chain', network: string, state: string, at: string]
+  | ['forgetWorldRecords', tenant: string, scenario: string]
+  | ['forgetWorld', tenant: string, scenario: string]
+  | ['forgetRecords', tenant: string]
+  | ['forgetWorlds', tenant: string]
+  | ['forgetJournal', tenant: string]
+
+/** The statements the writer runs, by name (the names of WriteOp). */
+const STATEMENTS: Record<WriteOp[0], string> = {
+  upsert:
+    'INSERT INTO records(tenant, scenario, tbl, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(tenant, scenario, tbl, key) DO UPDATE SET previous = records.value, value = excluded.value',
+  remove: 'DELETE FROM records WHERE tenant = ? AND scenario = ? AND tbl = ? AND key = ?',
+  world:
+    'INSERT INTO worlds(tenant, scenario, value) VALUES (?, ?, ?) ON CONFLICT(tenant, scenario) DO UPDATE SET value = excluded.value',
+  shared:
+    'INSERT INTO shared(kind, key, value) VALUES (?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value',
+  sharedRemove: 'DELETE FROM shared WHERE kind = ? AND key = ?',
+  journal: 'INSERT INTO journal(tenant, entry) VALUES (?, ?)',
+  journalTrim:
+    'DELETE FROM journal WHERE tenant = ? AND seq < coalesce((SELECT seq FROM journal WHERE tenant = ? ORDER BY seq DESC LIMIT 1 OFFSET ?), 0)',
+  chain:
+    'INSERT INTO chains(network, state, saved_at) VALUES (?, ?, ?) ON CONFLICT(network) DO UPDATE SET previous = chains.state, state = excluded.state, saved_at = excluded.saved_at',
+  forgetWorldRecords: 'DELETE FROM records WHERE tenant = ? AND scenario = ?',
+  forgetWorld: 'DELETE FROM worlds WHERE tenant = ? AND scenario = ?',
+  forgetRecords: 'DELETE FROM records WHERE tenant = ?',
+  forgetWorlds: 'DELETE FROM worlds WHERE tenant = ?',
+  forgetJournal: 'DELETE FROM journal WHERE tenant = ?',
+}
+
+// the worker's code, plain CommonJS run with eval (nothing to bundle or compile: the same in the sources, the
+// esbuild bundle and the published package)
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { createRequire } = require('node:module')
+const Libsql = createRequire(workerData.from)('libsql')
+const db = new Libsql(workerData.path)
+db.pragma('journal_mode = WAL')
+db.pragma('synchronous = NORMAL')
+db.pragma('busy_timeout = 10000')
+// checkpoints (the WAL copied into the file, synced) every 16 MB rather than 4: fewer pauses of the writer
+db.pragma('wal_autocheckpoint = 4000')
+const statements = {}
+for (const [name, sql] of Object.entries(workerData.statements)) statements[name] = db.prepare(sql)
+// runs of one insert go 16 rows to a statement: a call into the driver costs as much as a row
+const CHUNK = 16
+const chunked = {}
+for (const name of ['upsert', 'journal']) {
+  const sql = workerData.statements[name]
+  const values = sql.slice(sql.indexOf('(', sql.indexOf('VALUES')), sql.indexOf(')', sql.indexOf('VALUES')) + 1)
+  chunked[name] = db.prepare(sql.replace(values, Array(CHUNK).fill(values).join(', ')))
+}
+function run(ops) {
+  let i = 0
+  while (i < ops.length) {
+    const name = ops[i][0]
+    const many = chunked[name]
+    if (many && i + CHUNK <= ops.length && ops[i + CHUNK - 1][0] === name) {
+      let same = true
+      for (let j = i + 1; j < i + CHUNK; j++) if (ops[j][0] !== name) { same = false; break }
+      if (same) {
+        const params = []
+        for (let j = i; j < i + CHUNK; j++) for (let k = 1; k < ops[j].length; k++) params.push(ops[j][k])
+        many.run(...params)
+        i += CHUNK
+        continue
+      }
+    }
+    statements[name].run(...ops[i].slice(1))
+    i++
+  }
+}
+const done = new Int32Array(workerData.done)
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close()
+    parentPort.close()
+    return
+  }
+  const { seq, ops } = message
+  let error = null
+  try {
+    db.exec('BEGIN')
+    try {
+      run(ops)
+      db.exec('COMMIT')
+    } catch (e) {
+      db.exec('ROLLBACK')
+      throw e
+    }
+  } catch (e) {
+    error = String((e && e.message) || e)
+  }
+  Atomics.store(done, 0, seq)
+  Atomics.notify(done, 0)
+  parentPort.postMessage({ seq, error })
+})
+`
+
+/** The writer thread of one state.db. */
+export class StateWriter {
+  readonly #worker: Worker
+  readonly #done = new Int32Array(new SharedArrayBuffer(4))
+  #sent = 0
+  readonly #waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
+  #closed = false
+
+  constructor(path: string) {
+    this.#worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { path, from: import.meta.url, statements: STATEMENTS, done: this.#done.buffer },
+    })
+    this.#worker.unref()
+    this.#worker.on('message', ({ seq, error }: { seq: number; error: string | null }) => {
+      const waiting = this.#waiting.get(seq)
+      this.#waiting.delete(seq)
+      if (error) waiting?.reject(new Error(`writing state.db failed: ${error}`))
+      else waiting?.resolve()
+    })
+    this.#worker.on('error', (error) => {
+      for (const waiting of this.#waiting.values()) waiting.reject(error)
+      this.#waiting.clear()
+    })
+  }
+
+  /** Commits `ops` in one transaction after every batch sent before; resolves once committed. */
+  send(ops: WriteOp[]): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('the state.db writer is closed'))
+    const seq = ++this.#sent
+    const committed = new Promise<void>((resolve, reject) => this.#waiting.set(seq, { resolve, reject }))
+    this.#worker.postMessage({ seq, ops })
+    return committed
+  }
+
+  /** Blocks until every batch sent so far is committed (at most `timeoutMs`). */
+  drain(timeoutMs = 10_000): void {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const done = Atomics.load(this.#done, 0)
+      if (done >= this.#sent || Date.now() > deadline) return
+      Atomics.wait(this.#done, 0, done, Math.max(1, deadline - Date.now()))
+    }
+  }
+
+  /** Waits for what was sent, then closes the writer's connection. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await Promise.allSettled([...this.#waiting.values()].map(() => undefined))
+    this.drain()
+    const exited = new Promise((resolve) => this.#worker.once('exit', resolve))
+    this.#worker.postMessage('close')
+    await exited
+  }
+}

@@ -1,0 +1,208 @@
+// Bad data stays where it is: bodies nested past 64 levels are refused at the door (400 naming the field), a saved
+// record that cannot be read back stops only its key (503 saying what to do; the row and its last good copy kept in
+// quarantine), and a state dir of the previous version (state.json, journal.json) is imported once.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
+import { freshAddress } from '../support/chain.ts'
+import { newApiKey } from '../support/clients.ts'
+import { payerBody } from '../support/compliance.ts'
+import { openState } from '../support/state-db.ts'
+
+const dirs: string[] = []
+let sandbox: Sandbox | null = null
+afterAll(async () => {
+  await sandbox?.close()
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+function stateDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-recovery-'))
+  dirs.push(dir)
+  return dir
+}
+
+async function call(method: string, path: string, apiKey: string, body?: unknown, rawBody?: string) {
+  const res = await sandbox!.dispatch({
+    method,
+    path,
+    query: {},
+    headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
+    rawBody: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+  })
+  return { status: res.status, body: res.body as any }
+}
+
+const request = () => ({
+  amount: '5',
+  invoiceCurrency: 'FAU-sepolia',
+  paymentCurrency: 'FAU-sepolia',
+  payee: freshAddress(),
+})
+
+describe('--state-dir keeps bad data where it is', () => {
+  it('refuses a body nested deeper than 64 levels with a 400 naming the field; 64 levels pass the door', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const apiKey = newApiKey()
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
+    const deep = await call(
+      'POST',
+      '/__sandbox/events',
+      apiKey,
+      undefined,
+      `{"type":"payment.confirmed","payload":${nested(100)}}`,
+    )
+    expect(deep.status).toBe(400)
+    expect(deep.body.errors[0].field).toMatch(/^payload(\.a){63}$/)
+    expect(deep.body.errors[0].message).toContain('64 levels')
+    const arrays = await call(
+      'POST',
+      '/v2/request',
+      apiKey,
+      undefined,
+      `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    )
+    expect(arrays.status).toBe(400)
+    // the body itself is level 1: payload at 63 more levels is still accepted (and saved)
+    const ok = await call(
+      'POST',
+      '/__sandbox/events',
+      apiKey,
+      undefined,
+      `{"type":"payment.confirmed","payload":${nested(62)}}`,
+    )
+    expect(ok.status).toBeLessThan(300)
+    await sandbox.close()
+    sandbox = null
+  })
+
+  it('stops only the key whose record is corrupt: 503 saying what to do, the row and its last good copy kept', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const [bad, good] = [newApiKey(), newApiKey()]
+    expect((await call('POST', '/v2/payer', bad, payerBody())).status).toBe(200)
+    // a status change: the row keeps the record before it as its last good copy
+    const forced = await call('POST', '/__sandbox/payers/john.doe%40example.com/compliance', bad, {
+      kycStatus: 'approved',
+      agreementStatus: 'completed',
+    })
+    expect(forced.status).toBe(200)
+    const created = await call('POST', '/v2/request', bad, request())
+    const kept = await call('POST', '/v2/request', good, request())
+    await sandbox.close()
+    sandbox = null
+    const db = openState(dir)
+    // the payer's record truncated (not JSON), the request's amount a number (refused by its schema)
+    db.prepare(
+      "UPDATE records SET value = substr(value, 1, 40) WHERE tenant = ? AND tbl = 'payers.payers'",
+    ).run(bad)
+    const row = db
+      .prepare("SELECT value FROM records WHERE tenant = ? AND tbl = 'requests.requests'")
+      .get(bad) as { value: string }
+    db.prepare("UPDATE records SET value = ? WHERE tenant = ? AND tbl = 'requests.requests'").run(
+      JSON.stringify({ ...JSON.parse(row.value), amount: 5 }),
+      bad,
+    )
+    db.close()
+    const logged: string[] = []
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    expect(logged.join('\n')).toContain(join(dir, 'state.db'))
+    expect(logged.join('\n')).toContain('record payers.payers john.doe@example.com')
+    const refused = await call('GET', `/v2/request/${created.body.requestId}`, bad)
+    expect(refused.status).toBe(503)
+    expect(refused.body.message).toMatch(/could not be read.*quarantine.*POST \/__sandbox\/reset/)
+    // the other key works
+    expect((await call('GET', `/v2/request/${kept.body.requestId}`, good)).status).toBe(200)
+    const check = openState(dir)
+    const quarantined = check
+      .prepare('SELECT tbl, value, previous, reason FROM quarantine WHERE tenant = ? ORDER BY tbl')
+      .all(bad) as { tbl: string; value: string; previous: string | null; reason: string }[]
+    check.close()
+    expect(quarantined.map((q) => q.tbl)).toEqual(['payers.payers', 'requests.requests'])
+    // the payer's last good copy (before its status change) is beside the corrupt one
+    expect(JSON.parse(quarantined[0]!.previous!)).toMatchObject({ clientUserId: 'john.doe@example.com' })
+    expect(quarantined[1]!.reason).toContain('refused by its schema')
+    // a reset starts the key afresh
+    expect((await call('POST', '/__sandbox/reset', bad)).status).toBeLessThan(300)
+    expect((await call('POST', '/v2/request', bad, request())).status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+  })
+
+  it('starts with an empty state beside a state.db that is not a database, kept as it was', async () => {
+    const dir = stateDir()
+    writeFileSync(join(dir, 'state.db'), 'not a database '.repeat(500))
+    const logged: string[] = []
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    expect((await call('POST', '/v2/request', newApiKey(), request())).status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    const aside = readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-'))
+    expect(aside).toHaveLength(1)
+    expect(readFileSync(join(dir, aside[0]!), 'utf8')).toContain('not a database')
+    expect(logged.join('\n')).toContain(`it is kept as ${join(dir, aside[0]!)}`)
+  })
+
+  it('imports a state dir of the previous version once, and refuses a state.db of another format', async () => {
+    const dir = stateDir()
+    const apiKey = newApiKey()
+    const legacy = {
+      format: 1,
+      savedAt: new Date().toISOString(),
+      worlds: [
+        {
+          tenant: apiKey,
+          scenario: 'default',
+          clockOffsetMs: 0,
+          rules: {},
+          seeded: {},
+          tables: {},
+          maps: {},
+        },
+      ],
+      selections: [],
+      webhooks: {
+        hooks: [
+          [
+            apiKey,
+            [
+              {
+                id: 'wh1',
+                url: 'http://127.0.0.1:9/h',
+                secret: 's',
+                isActive: true,
+                createdAt: new Date().toISOString(),
+              },
+            ],
+          ],
+        ],
+        owners: [],
+      },
+      deliveries: [],
+      directory: { clientIds: [], sessions: [], pageTokens: [] },
+    }
+    writeFileSync(join(dir, 'state.json'), JSON.stringify(legacy))
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const created = await call('POST', '/v2/request', apiKey, request())
+    expect(created.status).toBe(201)
+    expect((await call('GET', '/v2/webhook', apiKey)).body).toEqual([expect.objectContaining({ id: 'wh1' })])
+    await sandbox.close()
+    sandbox = null
+    expect(existsSync(join(dir, 'state.json'))).toBe(false)
+    expect(existsSync(join(dir, 'state.json.imported'))).toBe(true)
+    // imported once: the next start reads the database (the request made after the import is there)
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    expect((await call('GET', `/v2/request/${created.body.requestId}`, apiKey)).status).toBe(200)
+    expect((await call('GET', '/v2/webhook', apiKey)).body).toHaveLength(1)
+    await sandbox.close()
+    sandbox = null
+    const db = openState(dir)
+    db.prepare("UPDATE meta SET value = '7' WHERE key = 'format'").run()
+    db.close()
+    await expect(createSandbox({ stateDir: dir, chain: false })).rejects.toThrow(
+      /holds state.db format 7; this version of request-sandbox reads format 2: start with an empty --state-dir/,
+    )
+  })
+})
