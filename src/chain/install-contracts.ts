@@ -12,6 +12,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { toEvmAddress } from '../contract/tron-address.ts'
 import { artifacts, type ContractArtifact } from './artifacts.ts'
+import { installSafeContracts } from './safe.ts'
 import type { ChainContracts, ChainCurrency, LiveChain, NetworkName } from './types.ts'
 
 /** What the install helpers need of a chain (a LiveChain, or one being started). */
@@ -192,7 +193,8 @@ export function tokensOf(
 /**
  * Installs, at their real addresses and without transactions, the code-only Request Network proxies listed in
  * `contracts`, BatchConversionPayments where it is listed, the sandbox's SandboxPermit2 at Permit2's address, and
- * one SandboxToken per distinct ERC-20 address of `network` (minter = roles.deployer).
+ * one SandboxToken per distinct ERC-20 address of `network` (minter = roles.deployer), and the Safe v1.4.1
+ * contracts at their canonical addresses (src/chain/safe.ts).
  */
 export async function installContracts(
   ctx: ChainContext,
@@ -213,15 +215,21 @@ export async function installContracts(
   const permit2 = installAt(ctx, artifacts.SandboxPermit2, [], PERMIT2_ADDRESS).then(
     (a) => ['Permit2', a] as const,
   )
-  const [installedProxies, tokenList, installedPermit2] = await Promise.all([
+  const [installedProxies, tokenList, installedPermit2, safe] = await Promise.all([
     Promise.all(proxies),
     Promise.all(tokens),
     permit2,
+    installSafeContracts(ctx),
   ])
   const proxyMap: ChainContracts = Object.fromEntries(installedProxies)
   const batch = await installBatch(ctx, options.contracts, proxyMap)
   return {
-    contracts: { ...proxyMap, ...Object.fromEntries(batch), [installedPermit2[0]]: installedPermit2[1] },
+    contracts: {
+      ...proxyMap,
+      ...Object.fromEntries(batch),
+      [installedPermit2[0]]: installedPermit2[1],
+      ...safe,
+    },
     tokens: Object.fromEntries(tokenList.flatMap((t) => t.ids.map((id) => [id, t.address]))),
     tokenList,
   }

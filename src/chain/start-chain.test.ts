@@ -18,6 +18,7 @@ import { spawnAnvil } from './anvil.ts'
 import { artifacts } from './artifacts.ts'
 import { COMMERCE_ESCROW_ADDRESS } from './commerce-escrow.ts'
 import { deployAt, installAt, PERMIT2_ADDRESS } from './install-contracts.ts'
+import { safeContracts } from './safe.ts'
 import { type StartedChain, startChain } from './start-chain.ts'
 import type { ChainCurrency, SandboxAccount } from './types.ts'
 
@@ -72,7 +73,11 @@ describe('startChain (sepolia)', () => {
       Permit2: PERMIT2_ADDRESS,
       ERC20RecurringPaymentProxy: sepolia.ERC20RecurringPaymentProxy,
       CommerceEscrow: COMMERCE_ESCROW_ADDRESS,
+      // the Safe v1.4.1 contracts at their canonical addresses (safe-deployments)
+      ...Object.fromEntries(Object.entries(safeContracts()).map(([n, c]) => [n, getAddress(c.address)])),
     })
+    for (const c of Object.values(safeContracts()))
+      expect(keccak256((await chain.publicClient.getCode({ address: c.address }))!)).toBe(c.codeHash)
     expect(Object.keys(chain.tokens).sort()).toEqual(sepoliaTokens.map((c) => c.id).sort())
     expect(chain.tokens['USDC-sepolia']).toBe(chain.tokens['fUSDC-sepolia'])
     for (const address of [...Object.values(chain.contracts), ...Object.values(chain.tokens)]) {

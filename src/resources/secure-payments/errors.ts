@@ -34,6 +34,27 @@ export class SecurePaymentRequestError extends BadRequestError {
   override name = 'SecurePaymentRequestError'
 }
 
+/**
+ * 423 `Secure payment is in progress`: a Safe transaction was recorded by /intent and has not executed yet
+ * (api-features/safe-multisig-payments.mdx, "Status while a Safe payment is in progress").
+ */
+export class SecurePaymentInProgressError extends SandboxError {
+  override name = 'SecurePaymentInProgressError'
+  constructor(
+    requestStatuses: {
+      requestId: string
+      hasBeenPaid: boolean
+      safeTxHash: string
+      chainId: number
+      safePaymentDeadline: number | null
+    }[],
+  ) {
+    super(423, 'Secure payment is in progress', {
+      body: { message: 'Secure payment is in progress', status: 'pending', requestStatuses },
+    })
+  }
+}
+
 /** One refused child of a multicall payout (api-reference/secure-payments.mdx, Validation errors). */
 export interface MulticallFailure {
   securePaymentToken: string

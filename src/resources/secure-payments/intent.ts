@@ -23,6 +23,8 @@ export async function recordIntent(
   alreadyPaid = false,
 ) {
   checkPayer(link, body.payerAddress)
+  if (body.safePaymentDeadline !== undefined && !body.safeTxHash)
+    throw new SecurePaymentRequestError('safePaymentDeadline can only be sent alongside safeTxHash')
   const records = linkRequests(world, link)
   const owner = inWorld(shared, world)
   let intentId: string
@@ -40,12 +42,13 @@ export async function recordIntent(
     })
     intentId = body.paymentIntentId
   } else {
-    if (!body.txHash && !body.safeTxHash)
-      throw new SecurePaymentRequestError('txHash, safeTxHash or a signed payment intent is required')
+    // api-features/safe-multisig-payments.mdx: "Exactly one of `txHash` or `safeTxHash` must be provided."
+    if (!body.txHash === !body.safeTxHash)
+      throw new SecurePaymentRequestError('Exactly one of txHash or safeTxHash must be provided')
     // the same transaction reported twice is one execution: the same intent id, recorded once
     const hash = (body.txHash ?? body.safeTxHash)!.toLowerCase()
     intentId =
-      link.intents.find((i) => i.txHash?.toLowerCase() === hash)?.intentId ??
+      link.intents.find((i) => (i.safeTxHash ?? i.txHash)?.toLowerCase() === hash)?.intentId ??
       shared.ids.ulid(world.clock.now().getTime())
   }
   const known = link.intents.some((i) => i.intentId === intentId)
@@ -54,7 +57,9 @@ export async function recordIntent(
     if (!known)
       draft.intents.push({
         intentId,
-        txHash: body.txHash ?? body.safeTxHash ?? null,
+        txHash: body.txHash ?? null,
+        ...(body.safeTxHash ? { safeTxHash: body.safeTxHash } : {}),
+        ...(body.safePaymentDeadline !== undefined ? { safePaymentDeadline: body.safePaymentDeadline } : {}),
         chain: body.chain,
         // the sandbox's only cross-chain execution is the signed intent; a hash is paid on the link's own chain
         executionKind: body.signedPaymentIntent ? 'evm_cross_chain' : 'evm_same_chain',

@@ -18,6 +18,7 @@ import type { Ctx, SecureServices } from './context.ts'
 import {
   SecurePaymentCompletedError,
   SecurePaymentForbiddenError,
+  SecurePaymentInProgressError,
   SecurePaymentNotFoundError,
   SecurePaymentRequestError,
   SecurePaymentUnavailableError,
@@ -84,6 +85,30 @@ export function payableLink(
   if (status === 'completed') throw new SecurePaymentCompletedError()
   if (status !== 'pending') throw new SecurePaymentUnavailableError()
   return found
+}
+
+/**
+ * 423 while a Safe transaction recorded by /intent has not executed: the link is not paid yet and the Safe's
+ * deadline (when given) has not passed. Execution is seen from the chain: the detector records the payment the
+ * Safe's execTransaction made (the Safe as payer), which completes the link (api-features/safe-multisig-payments.mdx).
+ */
+export function checkSafeInProgress(shared: SecureServices, world: World, link: SecurePaymentRecord): void {
+  const nowSeconds = Math.floor(world.clock.now().getTime() / 1000)
+  const pending = link.intents.filter(
+    (i) => i.safeTxHash && (i.safePaymentDeadline === undefined || nowSeconds < i.safePaymentDeadline),
+  )
+  const intent = pending.at(-1)
+  if (!intent?.safeTxHash) return
+  const chainId = shared.currencies.byId(link.currency)?.chainId ?? 0
+  throw new SecurePaymentInProgressError(
+    linkRequests(world, link).map((r) => ({
+      requestId: r.requestId,
+      hasBeenPaid: isFullyPaid(shared, r),
+      safeTxHash: intent.safeTxHash!,
+      chainId: Number(chainId),
+      safePaymentDeadline: intent.safePaymentDeadline ?? null,
+    })),
+  )
 }
 
 /**

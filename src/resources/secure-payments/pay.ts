@@ -7,6 +7,7 @@
 
 import { currentGasPrice } from '../../chain/index.ts'
 import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
+import { TRON_NETWORK } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
 import { buildFundedBatchPayout } from '../batch-payouts/index.ts'
 import { buildPayment, NO_FEE_ADDRESS } from '../pay/index.ts'
@@ -81,6 +82,20 @@ function feeBundle(shared: SecureServices, world: World, link: SecurePaymentReco
   }
 }
 
+/**
+ * `isSafe=true` (api-features/safe-multisig-payments.mdx): `wallet` (the Safe) is required, `eoaWallet` is refused
+ * beside it, and Safe payments are EVM-only (400 on Tron). The answer is the same transactions with the Safe as
+ * sender, which the Safe executes (one by one or through MultiSendCallOnly).
+ */
+function checkSafeQuery(shared: SecureServices, link: SecurePaymentRecord, query: TokenQuery) {
+  if (!query.wallet)
+    throw new SecurePaymentRequestError('wallet is required with isSafe=true (the Safe address)')
+  if (query.eoaWallet) throw new SecurePaymentRequestError('isSafe=true is mutually exclusive with eoaWallet')
+  const network = shared.currencies.byId(link.currency)?.network
+  if (network === TRON_NETWORK)
+    throw new SecurePaymentRequestError('Safe multisig payments are not supported on Tron')
+}
+
 /** The requests of a link still to pay. */
 function unpaidRequestIds(shared: SecureServices, world: World, link: SecurePaymentRecord): string[] {
   return linkRequests(world, link)
@@ -107,6 +122,8 @@ export async function securePaymentCalldata(
   query: TokenQuery,
 ) {
   checkPayer(link, query.wallet)
+  const isSafe = query.isSafe === 'true'
+  if (isSafe) checkSafeQuery(shared, link, query)
   await screenPayer(shared, world, link, query.wallet)
   const ctx = inWorld(shared, world)
   const fee = link.feePercentage
@@ -169,7 +186,9 @@ export async function securePaymentCalldata(
   const currency = shared.currencies.byId(record.paymentCurrency)!
   const chain = shared.chains.get(record.network)
   const gasPrice = chain ? await currentGasPrice(chain) : 0n
-  const { needsApproval, hasEnoughBalance, hasEnoughGas } = built.metadata
+  const { needsApproval, hasEnoughBalance } = built.metadata
+  // a Safe pays its gas through the owner who executes: no native-gas balance check (safe-multisig-payments.mdx)
+  const hasEnoughGas = isSafe || built.metadata.hasEnoughGas
   const paymentGas = (currency.type === 'ETH' ? GAS.nativePayment : GAS.payment) * gasPrice
   const approvalGas = needsApproval ? GAS.approve * gasPrice : 0n
   const eth = (v: bigint) => fromBaseUnits(v, 18)
@@ -194,6 +213,7 @@ export async function securePaymentCalldata(
     feeBundle: feeBundle(shared, world, link),
     metadata: {
       ...metadata,
+      hasEnoughGas,
       ...(approvalTransactionIndex === null
         ? {}
         : { approvalTransactionIndex, approvalTransactionsCount: 1 }),

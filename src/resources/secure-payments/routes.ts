@@ -9,6 +9,7 @@ import { previewFeePlan } from './fee-plan.ts'
 import { recordIntent } from './intent.ts'
 import {
   checkOwner,
+  checkSafeInProgress,
   createdBody,
   findLink,
   linkForRequest,
@@ -68,6 +69,7 @@ export function showToken(ctx: SecureServices, token: string, caller: Caller | n
   }
   const { world, link } = payableLink(ctx, token)
   if (caller !== SANDBOX_PAGE) checkOwner(caller, world)
+  checkSafeInProgress(ctx, world, link)
   return displayData(ctx, world, link)
 }
 
@@ -85,6 +87,7 @@ export async function payToken(
   }
   const { world, link } = payableLink(ctx, token)
   if (caller !== SANDBOX_PAGE) checkOwner(caller, world)
+  checkSafeInProgress(ctx, world, link)
   const answer = await securePaymentCalldata(ctx, world, link, query)
   return withPlainValues(
     answer,
@@ -196,7 +199,7 @@ export const securePaymentRoutes = [
     surface: 'api',
     summary:
       'Display data of a link (404 unknown, 409 completed, 403 expired or combined, 401 another account)',
-    statuses: [200, 401, 403, 404, 409],
+    statuses: [200, 400, 401, 403, 404, 409, 423],
     params: Token,
     query: TokenQuery,
     handler: (ctx, { params }) => ({ status: 200, body: showToken(ctx, params.token, ctx.caller) }),
@@ -207,7 +210,7 @@ export const securePaymentRoutes = [
     credentials: TOKEN_CREDENTIALS,
     surface: 'api',
     summary: "Calldata of a link's payment on the local chain (with chain + token: the cross-chain intent)",
-    statuses: [200, 401, 403, 404, 409],
+    statuses: [200, 400, 401, 403, 404, 409, 423],
     params: Token,
     query: TokenQuery,
     async handler(ctx, { params, query }) {

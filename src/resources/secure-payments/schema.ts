@@ -163,7 +163,10 @@ export const TokenQuery = z
     chain: SourceChain.optional(),
     token: SourceToken.optional(),
     eoaWallet: Address.optional(),
-    isSafe: z.enum(['true', 'false']).optional(),
+    isSafe: z.enum(['true', 'false']).optional().meta({
+      description:
+        'true: calldata for a Gnosis Safe payer (wallet = the Safe address; not with eoaWallet; EVM only), api-features/safe-multisig-payments.mdx',
+    }),
   })
   .superRefine((q, ctx) => {
     if ((q.chain === undefined) !== (q.token === undefined))
@@ -175,12 +178,22 @@ const Hash = z.string().regex(/^0x[a-fA-F0-9]{64}$/, 'must be a 32-byte hex hash
 
 /** Body of `POST /{token}/intent` (the single-payment form). */
 export const IntentBody = z.object({
-  txHash: Hash.optional(),
-  safeTxHash: Hash.optional(),
+  txHash: Hash.optional().meta({
+    description: 'The broadcast transaction hash (exactly one of txHash and safeTxHash)',
+  }),
+  safeTxHash: Hash.optional().meta({
+    description:
+      'The Safe transaction hash to track (Safe multisig flow, api-features/safe-multisig-payments.mdx): exactly one of txHash and safeTxHash',
+  }),
   chain: SourceChain,
   token: SourceToken,
   executionKind: z.enum(['evm_same_chain', 'evm_cross_chain']).optional(),
-  safePaymentDeadline: z.number().int().min(0).optional(),
+  safePaymentDeadline: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .meta({ description: 'Unix seconds: the Safe execution deadline, only alongside safeTxHash' }),
   payerAddress: Address.optional(),
   payerEoaAddress: Address.optional(),
   sourceNetwork: z.string().optional(),
@@ -329,6 +342,9 @@ export const SecurePaymentRecord = z.object({
       txHash: z.string().nullable(),
       chain: z.string(),
       executionKind: z.enum(['evm_same_chain', 'evm_cross_chain']).optional(),
+      /** a Safe transaction recorded by /intent (the link answers 423 until the payment is seen on the chain) */
+      safeTxHash: z.string().optional(),
+      safePaymentDeadline: z.number().optional(),
     }),
   ),
 })
