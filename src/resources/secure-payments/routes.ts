@@ -235,8 +235,9 @@ export const securePaymentRoutes = [
     path: '/v2/secure-payments/:token/intent',
     credentials: TOKEN_CREDENTIALS,
     surface: 'api',
-    summary: 'Record the source-side execution of a link (the detector then confirms the payment)',
-    statuses: [200, 401, 403, 404, 409],
+    summary:
+      'Record the source-side execution of a link: txHash, or a Safe transaction (safeTxHash: 423 until it executes)',
+    statuses: [200, 400, 401, 403, 404, 409],
     params: Token,
     body: IntentBody,
     async handler(ctx, { params, body }) {
