@@ -161,6 +161,23 @@ describeTransports(
       return safe
     }
 
+    it(`serves isSafe on the token routes and safeTxHash / safePaymentDeadline on the intent in /openapi.json (${PAGE})`, async () => {
+      const doc = (await client().call('GET', '/openapi.json', { apiKey: null })).body
+      for (const path of ['/v2/secure-payments/{token}', '/v2/secure-payments/{token}/pay']) {
+        const op = doc.paths[path].get
+        expect(op.parameters.find((p: { name: string }) => p.name === 'isSafe')).toMatchObject({
+          in: 'query',
+        })
+        expect(Object.keys(op.responses)).toContain('423')
+      }
+      const intent = doc.paths['/v2/secure-payments/{token}/intent'].post
+      const schema = intent.requestBody.content['application/json'].schema
+      const ref = schema.$ref?.split('/').pop()
+      const text = JSON.stringify(ref ? doc.components.schemas[ref] : schema)
+      for (const field of ['txHash', 'safeTxHash', 'safePaymentDeadline'])
+        expect(text).toContain(`"${field}"`)
+    })
+
     it(`installs the Safe v1.4.1 contracts at their canonical addresses (${PAGE})`, async () => {
       const c = clients()
       for (const contract of Object.values(safeContracts())) {

@@ -223,7 +223,7 @@ export const securePaymentRoutes = [
     credentials: TOKEN_CREDENTIALS,
     surface: 'api',
     summary: "Calldata of a link for the payer's chosen wallet, chain and token (what /pay answers for them)",
-    statuses: [200, 401, 403, 404, 409],
+    statuses: [200, 401, 403, 404, 409, 423],
     params: Token,
     body: CalldataBody,
     async handler(ctx, { params, body }) {
