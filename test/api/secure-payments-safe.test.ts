@@ -158,6 +158,12 @@ describeTransports(
       const record = requestState(t.sandbox.shared.tenants.get(apiKey)).requests.get(requestIds[0]!)!
       expect(record.payments[0]!.payer?.toLowerCase()).toBe(safe.toLowerCase())
       expect(record.payments[0]!.txHash).toBe(executed.receipt.transactionHash)
+      // "a `payment.confirmed` webhook fires as usual" (PAGE)
+      const world = t.sandbox.shared.tenants.get(apiKey)
+      await until(
+        async () => world.events.map((e) => e.type),
+        (types) => types.includes('payment.confirmed'),
+      )
       return safe
     }
 
