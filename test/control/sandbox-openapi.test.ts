@@ -52,7 +52,6 @@ const extraParameters: Record<string, string> = {
 /** Differences of the Secure Payment routes, by the problem lines they explain. */
 const securePaymentDifferences: [RegExp, string][] = [
   [/: header x-orchestrator-key not covered$/, 'orchestrator keys are not modelled'],
-  [/\{token\}(\/pay)?: status 423 missing$/, 'no link is ever locked'],
   [
     /^V2 0\.13\.0 get \/v2\/secure-payments: (query:requestId required false, documented true|parameter query:(payout|createdAfter|createdBefore|limit) not documented)$/,
     'the 2026-Q1 list filters (release-notes/request-api.mdx) are newer than the document',
