@@ -221,6 +221,20 @@ describeTransports(
       })
       expect(withEoa.status).toBe(400)
       expect(withEoa.body.message).toBe('isSafe=true is mutually exclusive with eoaWallet')
+      // "Safe multisig payments are EVM-only ... requesting Safe calldata for a Tron network returns a 400"
+      const tronLink = await client().call('POST', '/v2/secure-payments', {
+        apiKey,
+        body: {
+          requests: [{ payee: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', currency: 'USDT-tron', amount: '1' }],
+        },
+      })
+      expect(tronLink.status).toBe(201)
+      const onTron = await client().call('GET', `/v2/secure-payments/${tronLink.body.token}/pay`, {
+        apiKey,
+        query: { isSafe: 'true', wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE' },
+      })
+      expect(onTron.status).toBe(400)
+      expect(onTron.body.message).toBe('Safe multisig payments are not supported on Tron')
       const hash = `0x${'ab'.repeat(32)}`
       for (const body of [
         { txHash: hash, safeTxHash: hash, chain: 'ETHEREUM', token: 'USDC' },
