@@ -107,6 +107,7 @@ function tryIt({ method, path, op }: Operation): HTMLElement {
   const id = op.operationId as string
   const params = ((op.parameters ?? []) as Json[]).filter((p) => !p.$ref && p.in !== 'header')
   const start = tryItStart(op, method)
+  const media = op.requestBody?.content?.['application/json']
   const inputs = params.map((p) => {
     const input = h('input', { type: 'text', autocomplete: 'off', spellcheck: 'false', required: p.required })
     // path and required query parameters start filled (an example, else a placeholder id): the form sends
@@ -177,7 +178,17 @@ function tryIt({ method, path, op }: Operation): HTMLElement {
       ),
       (op.security ?? []).length ? field('x-sandbox-scenario', scenario, `${id}-scenario`) : null,
     ),
-    body ? h('div', { class: 'field-body' }, field('Body (JSON)', body, `${id}-body`)) : null,
+    body
+      ? h(
+          'div',
+          { class: 'field-body' },
+          field('Body (JSON)', body, `${id}-body`),
+          // where the sandbox starts from its own example rather than the document's: why
+          media?.['x-sandbox-example']
+            ? h('p', { class: 'muted sandbox-example' }, `Sandbox example: ${media['x-sandbox-example']}`)
+            : null,
+        )
+      : null,
     h('button', { type: 'submit' }, `Send ${method.toUpperCase()}`),
     status,
     answer,
