@@ -1,0 +1,89 @@
+// The documented networks and tokens (issue 21 item 7). Pages: RequestNetwork/mintlify-docs
+// resources/supported-chains-and-currencies.mdx (7 EVM chains with BNB Smart Chain `bsc`, chain id 56; USDT0 on
+// Arbitrum One, Optimism and Polygon), resources/token-list.mdx (`bsc` among the destination networks),
+// use-cases/quickstart.mdx (USDC and USDT addresses on BSC) and api-features/secure-payment-supported-networks-and-currencies.mdx.
+import { expect, it } from 'vitest'
+import type { LiveChain } from '../../src/chain/index.ts'
+import { freshAddress, untilPaid } from '../support/chain.ts'
+import {
+  type ApiClient,
+  createRequestWith,
+  describeTransports,
+  newApiKey,
+  useTransports,
+} from '../support/clients.ts'
+import { walletOn } from '../support/crosschain.ts'
+import { assertMatchesDocument } from '../support/openapi.ts'
+
+const t = useTransports(newApiKey, { networks: ['bsc', 'optimism'] })
+
+/** Creates a request in `currency` for a fresh payee, pays its calldata from `account` on `chain`, waits until paid. */
+async function payOn(client: ApiClient, chain: LiveChain, account: number, currency: string, amount: string) {
+  const apiKey = newApiKey()
+  const payee = freshAddress()
+  const created = await createRequestWith(client, apiKey, {
+    amount,
+    invoiceCurrency: currency,
+    paymentCurrency: currency,
+    payee,
+  })
+  const payer = walletOn(client, chain, account)
+  const pay = await client.call('GET', `/v2/request/${created.requestId}/pay`, {
+    apiKey,
+    query: { wallet: payer.account.address },
+  })
+  expect(pay.status).toBe(200)
+  for (const tx of pay.body.transactions) await payer.send(tx)
+  const paid = await untilPaid(client, apiKey, created.requestId, { timeoutMs: 20_000 })
+  return { apiKey, payee, created, pay: pay.body, paid: paid.value.body, payer }
+}
+
+describeTransports(
+  'documented networks and tokens through %s',
+  () => t,
+  { http: 3, msw: 4 },
+  (client, account) => {
+    it('lists bsc (USDC and USDT with 18 decimals) and USDT0 on arbitrum-one, optimism and matic', async () => {
+      const bsc = await client().call('GET', '/v2/currencies', { query: { network: 'bsc' } })
+      expect(bsc.status).toBe(200)
+      assertMatchesDocument('v2', 'GET', '/v2/currencies', 200, bsc.body)
+      const byId = Object.fromEntries(bsc.body.map((c: { id: string }) => [c.id, c]))
+      expect(Object.keys(byId).sort()).toEqual(['BNB-bsc', 'USDC-bsc', 'USDT-bsc'])
+      expect(byId['USDC-bsc']).toMatchObject({
+        address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d',
+        decimals: 18,
+        chainId: 56,
+        type: 'ERC20',
+      })
+      expect(byId['USDT-bsc']).toMatchObject({
+        address: '0x55d398326f99059fF775485246999027B3197955',
+        decimals: 18,
+        chainId: 56,
+        type: 'ERC20',
+      })
+      const usdt0 = await client().call('GET', '/v2/currencies', { query: { symbol: 'USDT0' } })
+      expect(usdt0.body.map((c: { id: string }) => c.id).sort()).toEqual([
+        'USDT0-arbitrum-one',
+        'USDT0-matic',
+        'USDT0-optimism',
+      ])
+      for (const c of usdt0.body) expect(c).toMatchObject({ decimals: 6, type: 'ERC20' })
+    })
+
+    it('pays a USDT request on bsc on chain: the 18-decimal amount is transferred and the request is paid', async () => {
+      const bsc = t.sandbox.shared.chains.get('bsc')!
+      expect(bsc.chainId).toBe(56)
+      const { paid, payee } = await payOn(client(), bsc, account, 'USDT-bsc', '12.5')
+      expect(paid.hasBeenPaid).toBe(true)
+      const usdt = '0x55d398326f99059fF775485246999027B3197955'
+      expect(await bsc.balanceOf(usdt, payee)).toBe(12_500_000_000_000_000_000n)
+    })
+
+    it('pays a USDT0 request on optimism on chain', async () => {
+      const optimism = t.sandbox.shared.chains.get('optimism')!
+      const { paid, payee } = await payOn(client(), optimism, account, 'USDT0-optimism', '3')
+      expect(paid.hasBeenPaid).toBe(true)
+      expect(await optimism.balanceOf('0x01bFF41798a0BcF287b996046Ca68b395DbC1071', payee)).toBe(3_000_000n)
+    })
+  },
+)
