@@ -1,10 +1,12 @@
 // The documented networks and tokens (issue 21 item 7). Pages: RequestNetwork/mintlify-docs
 // resources/supported-chains-and-currencies.mdx (7 EVM chains with BNB Smart Chain `bsc`, chain id 56; USDT0 on
 // Arbitrum One, Optimism and Polygon), resources/token-list.mdx (`bsc` among the destination networks),
-// use-cases/quickstart.mdx (USDC and USDT addresses on BSC) and api-features/secure-payment-supported-networks-and-currencies.mdx.
+// use-cases/quickstart.mdx (USDC and USDT addresses on BSC) and api-features/secure-payment-supported-networks-and-currencies.mdx;
+// gasless approvals: api-features/secure-payment-pages.mdx#gasless-token-approvals-eip-2612 (release notes 2026-Q2).
+import { type Address, type Hex, maxUint256 } from 'viem'
 import { expect, it } from 'vitest'
 import type { LiveChain } from '../../src/chain/index.ts'
-import { freshAddress, untilPaid } from '../support/chain.ts'
+import { freshAddress, until, untilPaid } from '../support/chain.ts'
 import {
   type ApiClient,
   createRequestWith,
@@ -84,6 +86,105 @@ describeTransports(
       const { paid, payee } = await payOn(client(), optimism, account, 'USDT0-optimism', '3')
       expect(paid.hasBeenPaid).toBe(true)
       expect(await optimism.balanceOf('0x01bFF41798a0BcF287b996046Ca68b395DbC1071', payee)).toBe(3_000_000n)
+    })
+
+    it('approves USDC gaslessly: the payer signs the permit /pay carries, sends no approve and the link is paid', async () => {
+      const apiKey = newApiKey()
+      const optimism = t.sandbox.shared.chains.get('optimism')!
+      const payer = walletOn(client(), optimism, account)
+      const created = await client().call('POST', '/v2/secure-payments', {
+        apiKey,
+        body: { requests: [{ payee: freshAddress(), currency: 'USDC-optimism', amount: '7' }] },
+      })
+      expect(created.status).toBe(201)
+      const { token, requestIds } = created.body
+      const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
+        apiKey,
+        query: { wallet: payer.account.address },
+      })
+      expect(pay.status).toBe(200)
+      assertMatchesDocument('v2', 'GET', '/v2/secure-payments/{token}/pay', 200, pay.body)
+      expect(pay.body.metadata).toMatchObject({ needsApproval: true, supportsEIP2612: true })
+      const permit = JSON.parse(pay.body.approvalPermitPayload)
+      const usdc = optimism.tokens['USDC-optimism']!
+      const feeProxy = optimism.contracts.ERC20FeeProxy!
+      expect(permit.domain).toEqual({
+        name: 'USD Coin',
+        version: '2',
+        chainId: optimism.chainId,
+        verifyingContract: usdc,
+      })
+      expect(permit.values).toMatchObject({
+        owner: payer.account.address,
+        spender: feeProxy,
+        value: maxUint256.toString(),
+      })
+      const signature = await payer.account.signTypedData({
+        domain: permit.domain,
+        types: permit.types,
+        primaryType: 'Permit',
+        message: {
+          ...permit.values,
+          value: BigInt(permit.values.value),
+          nonce: BigInt(permit.values.nonce),
+          deadline: BigInt(permit.values.deadline),
+        },
+      })
+      const sentBefore = await payer.publicClient.getTransactionCount({ address: payer.account.address })
+
+      const forged = await client().call('POST', `/v2/secure-payments/${token}/permit`, {
+        apiKey,
+        body: { wallet: freshAddress(), signature, deadline: permit.values.deadline },
+      })
+      expect(forged.status).toBe(400)
+      const submitted = await client().call('POST', `/v2/secure-payments/${token}/permit`, {
+        apiKey,
+        body: { wallet: payer.account.address, signature, deadline: permit.values.deadline },
+      })
+      expect(submitted.status).toBe(200)
+      expect(submitted.body.txHash).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(await optimism.allowance(usdc, payer.account.address as Address, feeProxy)).toBe(maxUint256)
+
+      // only the payment: the approval transaction of the answer is not sent
+      const payment = pay.body.transactions[pay.body.metadata.paymentTransactionIndex]
+      expect(pay.body.transactions[pay.body.metadata.approvalTransactionIndex].to).toBe(usdc)
+      await payer.send(payment as { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } })
+      expect(await payer.publicClient.getTransactionCount({ address: payer.account.address })).toBe(
+        sentBefore + 1,
+      )
+      await until(
+        () => client().call('GET', `/v2/secure-payments/${token}`, { apiKey }),
+        (res) => res.status === 409,
+        { timeoutMs: 20_000 },
+      )
+      expect((await client().call('GET', `/v2/request/${requestIds[0]}`, { apiKey })).body.hasBeenPaid).toBe(
+        true,
+      )
+    })
+
+    it('keeps the approve transaction for USDT (no permit): no permit payload, and /permit answers 400', async () => {
+      const apiKey = newApiKey()
+      const optimism = t.sandbox.shared.chains.get('optimism')!
+      const payer = walletOn(client(), optimism, account)
+      const created = await client().call('POST', '/v2/secure-payments', {
+        apiKey,
+        body: { requests: [{ payee: freshAddress(), currency: 'USDT-optimism', amount: '2' }] },
+      })
+      const { token } = created.body
+      const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
+        apiKey,
+        query: { wallet: payer.account.address },
+      })
+      expect(pay.status).toBe(200)
+      expect(pay.body.approvalPermitPayload).toBeUndefined()
+      expect(pay.body.metadata.needsApproval).toBe(true)
+      expect(pay.body.metadata.supportsEIP2612).toBeUndefined()
+      const refused = await client().call('POST', `/v2/secure-payments/${token}/permit`, {
+        apiKey,
+        body: { wallet: payer.account.address, signature: `0x${'11'.repeat(65)}`, deadline: 4_000_000_000 },
+      })
+      expect(refused.status).toBe(400)
+      expect(refused.body.message).toContain('does not support EIP-2612 permit')
     })
   },
 )
