@@ -81,6 +81,37 @@ describeTransports(
       expect(await bsc.balanceOf(usdt, payee)).toBe(12_500_000_000_000_000_000n)
     })
 
+    it('pays a USDC payout link on bsc on chain (18 decimals): the link completes', async () => {
+      const apiKey = newApiKey()
+      const bsc = t.sandbox.shared.chains.get('bsc')!
+      const payer = walletOn(client(), bsc, account)
+      const recipient = freshAddress()
+      const created = await client().call('POST', '/v2/secure-payments/payouts', {
+        apiKey,
+        body: {
+          recipient,
+          creatorWalletAddress: payer.account.address,
+          network: 'bsc',
+          currency: 'USDC-bsc',
+          amount: '4',
+        },
+      })
+      expect(created.status).toBe(201)
+      const pay = await client().call('GET', `/v2/secure-payments/${created.body.token}/pay`, {
+        apiKey,
+        query: { wallet: payer.account.address },
+      })
+      expect(pay.status).toBe(200)
+      expect(pay.body.approvalPermitPayload).toBeUndefined()
+      for (const tx of pay.body.transactions) await payer.send(tx)
+      await until(
+        () => client().call('GET', `/v2/secure-payments/${created.body.token}`, { apiKey }),
+        (res) => res.status === 409,
+        { timeoutMs: 20_000 },
+      )
+      expect(await bsc.balanceOf(bsc.tokens['USDC-bsc']!, recipient)).toBe(4_000_000_000_000_000_000n)
+    })
+
     it('pays a USDT0 request on optimism on chain', async () => {
       const optimism = t.sandbox.shared.chains.get('optimism')!
       const { paid, payee } = await payOn(client(), optimism, account, 'USDT0-optimism', '3')
