@@ -14,7 +14,7 @@ import {
   newApiKey,
   useTransports,
 } from '../support/clients.ts'
-import { walletOn } from '../support/crosschain.ts'
+import { type CrosschainAnswer, signAnswer, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
 const t = useTransports(newApiKey, { networks: ['bsc', 'optimism'] })
@@ -110,6 +110,47 @@ describeTransports(
         { timeoutMs: 20_000 },
       )
       expect(await bsc.balanceOf(bsc.tokens['USDC-bsc']!, recipient)).toBe(4_000_000_000_000_000_000n)
+    })
+
+    it('pays an optimism USDC link cross-chain from bsc (chain=BNB, USDT with 18 decimals)', async () => {
+      const apiKey = newApiKey()
+      const bsc = t.sandbox.shared.chains.get('bsc')!
+      const optimism = t.sandbox.shared.chains.get('optimism')!
+      const payee = freshAddress()
+      const created = await client().call('POST', '/v2/secure-payments', {
+        apiKey,
+        body: { requests: [{ payee, currency: 'USDC-optimism', amount: '5' }] },
+      })
+      const { token } = created.body
+      const payer = walletOn(client(), bsc, account)
+      const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
+        apiKey,
+        query: { chain: 'BNB', token: 'USDT', wallet: payer.account.address },
+      })
+      expect(pay.status, pay.text).toBe(200)
+      expect(pay.body.metadata).toMatchObject({ routeType: 'crosschain', supportsEIP2612: false })
+      const intent = JSON.parse(pay.body.paymentIntent)
+      expect(intent.domain.chainId).toBe(56)
+      // 5 USDC (6 decimals) is 5 USDT of 18 decimals on bsc
+      expect(intent.values.permitted[0].amount).toBe('5000000000000000000')
+      await payer.send(pay.body.approvalCalldata)
+      const recorded = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
+        apiKey,
+        body: {
+          chain: 'BNB',
+          token: 'USDT',
+          paymentIntentId: pay.body.paymentIntentId,
+          payerAddress: payer.account.address,
+          ...(await signAnswer(payer.account, pay.body as CrosschainAnswer)),
+        },
+      })
+      expect(recorded.status, recorded.text).toBe(200)
+      await until(
+        () => client().call('GET', `/v2/secure-payments/${token}`, { apiKey }),
+        (res) => res.status === 409,
+        { timeoutMs: 20_000 },
+      )
+      expect(await optimism.balanceOf(optimism.tokens['USDC-optimism']!, payee)).toBe(5_000_000n)
     })
 
     it('pays a USDT0 request on optimism on chain', async () => {

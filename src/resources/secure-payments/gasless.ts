@@ -5,7 +5,7 @@
 // data (`approvalPermitPayload`, the cross-chain answer's key) and `POST /{token}/permit` takes the signature: the
 // sandbox operator submits `permit` on chain (the payer spends no gas on it), then the payer sends only the payment.
 import { type Address, type Hex, isAddressEqual, maxUint256 } from 'viem'
-import { eip2612Nonce, type LiveChain } from '../../chain/index.ts'
+import { chainTime, eip2612Nonce, type LiveChain } from '../../chain/index.ts'
 import type { World } from '../../contract/world.ts'
 import type { CurrencyFixture } from '../currencies/index.ts'
 import { permitTypedData, recoverPermitSigner } from '../payment-intents/index.ts'
@@ -60,7 +60,9 @@ export async function gaslessApproval(
 ) {
   const found = permitToken(shared, record)
   if (!found) return null
-  const deadline = Math.floor(world.clock.now().getTime() / 1000) + PERMIT_TTL_S
+  // chain time can run ahead of this tenant's clock (another tenant advanced it): the deadline counts from the later
+  const now = Math.max(Math.floor(world.clock.now().getTime() / 1000), await chainTime(found.chain))
+  const deadline = now + PERMIT_TTL_S
   return JSON.stringify(await typedData(found, wallet, deadline), null, 2)
 }
 
@@ -80,7 +82,8 @@ export async function submitGaslessPermit(
     throw new SecurePaymentRequestError(
       `${record.paymentCurrency} does not support EIP-2612 permit: send the approval transaction`,
     )
-  if (body.deadline <= Math.floor(world.clock.now().getTime() / 1000))
+  const now = Math.max(Math.floor(world.clock.now().getTime() / 1000), await chainTime(found.chain))
+  if (body.deadline <= now)
     throw new SecurePaymentRequestError('The permit deadline has passed: ask /pay for a new permit')
   const typed = await typedData(found, body.wallet as Address, body.deadline)
   const signer = await recoverPermitSigner(typed, body.signature as Hex).catch(() => null)
