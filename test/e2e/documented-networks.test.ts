@@ -153,6 +153,29 @@ describeTransports(
       expect(await optimism.balanceOf(optimism.tokens['USDC-optimism']!, payee)).toBe(5_000_000n)
     })
 
+    it('pays a batch on bsc (batch payments are EVM-wide) through BatchConversionPayments', async () => {
+      const apiKey = newApiKey()
+      const bsc = t.sandbox.shared.chains.get('bsc')!
+      const payer = walletOn(client(), bsc, account)
+      const payees = [freshAddress(), freshAddress()]
+      const res = await client().call('POST', '/v2/payouts/batch', {
+        apiKey,
+        body: {
+          requests: [
+            { payee: payees[0], amount: '1.5', invoiceCurrency: 'USDT-bsc', paymentCurrency: 'USDT-bsc' },
+            { payee: payees[1], amount: '2', invoiceCurrency: 'USDC-bsc', paymentCurrency: 'USDC-bsc' },
+          ],
+          payer: payer.account.address,
+        },
+      })
+      expect(res.status, res.text).toBe(201)
+      expect(res.body.batchPaymentTransaction.to).toBe(bsc.contracts.BatchConversionPayments)
+      for (const approval of res.body.ERC20ApprovalTransactions) await payer.send(approval)
+      await payer.send(res.body.batchPaymentTransaction)
+      expect(await bsc.balanceOf(bsc.tokens['USDT-bsc']!, payees[0]!)).toBe(1_500_000_000_000_000_000n)
+      expect(await bsc.balanceOf(bsc.tokens['USDC-bsc']!, payees[1]!)).toBe(2_000_000_000_000_000_000n)
+    })
+
     it('pays a USDT0 request on optimism on chain', async () => {
       const optimism = t.sandbox.shared.chains.get('optimism')!
       const { paid, payee } = await payOn(client(), optimism, account, 'USDT0-optimism', '3')
