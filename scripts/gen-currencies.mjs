@@ -10,6 +10,7 @@ const chainIds = {
   'arbitrum-one': 42161,
   optimism: 10,
   matic: 137,
+  bsc: 56,
 }
 const hashOf = (type, value) =>
   `0x${keccak256(toHex(JSON.stringify({ type, value }).toLowerCase())).slice(-40)}`
@@ -103,11 +104,26 @@ const currencies = [
   erc20('USDT-optimism', 'Tether USD', 'USDT', 6, '0x94b008aA00579c1307B0EF2c499aD98a8ce58e58', 'optimism', {
     permit: null,
   }),
+  erc20('USDT0-optimism', 'USD₮0', 'USDT0', 6, '0x01bFF41798a0BcF287b996046Ca68b395DbC1071', 'optimism', {
+    permit: null,
+  }),
   native('MATIC-matic', 'Matic', 'MATIC', 'matic'),
   erc20('USDC-matic', 'USD Coin', 'USDC', 6, '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 'matic', {
     permit: '2',
   }),
   erc20('USDT-matic', '(PoS) Tether USD', 'USDT', 6, '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', 'matic', {
+    permit: null,
+  }),
+  // USDT0 (2026-Q2 release notes): on Polygon Tether's PoS USDT contract became USDT0, so both ids share it.
+  erc20('USDT0-matic', 'USD₮0', 'USDT0', 6, '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', 'matic', {
+    permit: null,
+  }),
+  // BNB Smart Chain (resources/supported-chains-and-currencies.mdx, use-cases/quickstart.mdx): both 18 decimals.
+  native('BNB-bsc', 'BNB', 'BNB', 'bsc'),
+  erc20('USDC-bsc', 'USD Coin', 'USDC', 18, '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', 'bsc', {
+    permit: null,
+  }),
+  erc20('USDT-bsc', 'Tether USD', 'USDT', 18, '0x55d398326f99059fF775485246999027B3197955', 'bsc', {
     permit: null,
   }),
   fiat('USD', 'US Dollar', 2),

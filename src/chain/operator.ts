@@ -29,10 +29,11 @@ export interface WitnessTransfer {
   recipients: Address[]
 }
 
-/** An EIP-2612 permit the payer signed (spender Permit2). */
+/** An EIP-2612 permit the payer signed (spender Permit2 unless `spender` says otherwise). */
 export interface SignedPermit {
   token: Address
   owner: Address
+  spender?: Address
   value: bigint
   deadline: bigint
   signature: Hex
@@ -41,7 +42,7 @@ export interface SignedPermit {
 /** The sandbox operator: its address and the on-chain steps of a cross-chain settlement. */
 export interface SandboxOperator {
   address: Address
-  /** Submits the payer's EIP-2612 permit (spender Permit2) on `network`. */
+  /** Submits the payer's EIP-2612 permit (spender Permit2, or the permit's `spender`) on `network`. */
   submitPermit(network: string, permit: SignedPermit): Promise<Hash>
   /** Pulls the permitted amounts through Permit2's permitWitnessTransferFrom on `network`. */
   pullWithWitness(network: string, transfer: WitnessTransfer): Promise<Hash>
@@ -90,7 +91,7 @@ export function createOperator(chains: ReadonlyMap<string, LiveChain>): SandboxO
         functionName: 'permit',
         args: [
           permit.owner,
-          PERMIT2_ADDRESS,
+          permit.spender ?? PERMIT2_ADDRESS,
           permit.value,
           permit.deadline,
           Number(v ?? BigInt(yParity + 27)),

@@ -3,7 +3,15 @@ import type { JsonRpcCall } from './json-rpc.ts'
 import type { TronNode } from './tron/types.ts'
 
 /** Networks the sandbox knows (ids as in Request Network's token list). */
-export type NetworkName = 'sepolia' | 'mainnet' | 'base' | 'arbitrum-one' | 'optimism' | 'matic' | 'tron'
+export type NetworkName =
+  | 'sepolia'
+  | 'mainnet'
+  | 'base'
+  | 'arbitrum-one'
+  | 'optimism'
+  | 'matic'
+  | 'bsc'
+  | 'tron'
 
 /** A key the sandbox or a user signs with. */
 export interface SandboxAccount {

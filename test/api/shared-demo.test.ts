@@ -174,6 +174,7 @@ describe('strict mode is strict', () => {
         'GET /__sandbox/secure-payments/:token/chain',
         'POST /__sandbox/secure-payments/:token/test-wallet/send',
         'POST /__sandbox/secure-payments/:token/tron/broadcast',
+        'POST /__sandbox/secure-payments/:token/permit',
         'GET /v2/journey/:journeyId',
         // the portal's door (off in strict mode without --portal) and the key list (admin or loopback only)
         'POST /v1/auth/register',

@@ -4,6 +4,7 @@
 // 1280x800 and at a phone's width land in test-output/docs/.
 import { mkdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { tryItStart } from '../../src/control/docs/ui/try-start.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { newApiKey } from '../support/clients.ts'
@@ -76,6 +77,22 @@ describe('the docs page in Chromium', () => {
     expect(answer.requestId).toMatch(/^01[0-9a-f]{64}$/)
     await op.scrollIntoViewIfNeeded()
     await page.screenshot({ path: `${shots}docs-try-1280.png` })
+
+    // a path parameter starts filled (tryItStart, the function the API test sends), and a sandbox example says why it is one
+    const recurring = page.locator('#op-patch_v2_payouts_recurring_by_id')
+    await recurring.locator('> summary').click()
+    const served = await (await fetch(`http://127.0.0.1:${sandbox.port}/openapi.json`)).json()
+    const start = tryItStart(served.paths['/v2/payouts/recurring/{id}'].patch, 'patch')
+    expect(start.path.id).toBe('01JXYJKCAHGFTDR15F2D072ESG') // the document's example
+    expect(await recurring.locator('#patch_v2_payouts_recurring_by_id-path-id').inputValue()).toBe(
+      start.path.id,
+    )
+    const legacy = page.locator('#op-post_v1_request')
+    await legacy.locator('> summary').click()
+    expect(await legacy.locator('.sandbox-example').textContent()).toMatch(/^Sandbox example: .*future start/)
+    expect(JSON.parse(await legacy.getByLabel('Body (JSON)').inputValue()).recurrence.startDate).toBe(
+      '2030-01-01T00:00:00.000Z',
+    )
 
     // the call went to this sandbox, as the key typed on the page
     const status = await fetch(`${sandbox.url}/v2/request/${answer.requestId}`, {

@@ -79,6 +79,22 @@ async function injectWallet(page: Page, privateKey: Hex) {
     })
     return account.signTransaction(prepared as never)
   })
+  // eth_signTypedData_v4 of an EIP-2612 permit (the page's gasless approval)
+  await page.exposeFunction('__walletSignTyped', async (json: string) => {
+    const { domain, types, message } = JSON.parse(json)
+    const { EIP712Domain: _domain, ...rest } = types
+    return account.signTypedData({
+      domain,
+      types: rest,
+      primaryType: 'Permit',
+      message: {
+        ...message,
+        value: BigInt(message.value),
+        nonce: BigInt(message.nonce),
+        deadline: BigInt(message.deadline),
+      },
+    })
+  })
   await page.addInitScript(
     ({ address, chainId }) => {
       let id = 0
@@ -92,13 +108,18 @@ async function injectWallet(page: Page, privateKey: Hex) {
         if (body.error) throw new Error(body.error.message)
         return body.result
       }
-      const w = window as unknown as { ethereum: unknown; __walletSign(tx: unknown): Promise<string> }
+      const w = window as unknown as {
+        ethereum: unknown
+        __walletSign(tx: unknown): Promise<string>
+        __walletSignTyped(json: unknown): Promise<string>
+      }
       w.ethereum = {
         isMetaMask: false,
         async request({ method, params }: { method: string; params?: unknown[] }) {
           if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address]
           if (method === 'eth_chainId') return `0x${chainId.toString(16)}`
           if (method === 'wallet_switchEthereumChain') return null
+          if (method === 'eth_signTypedData_v4') return w.__walletSignTyped(params![1])
           if (method === 'eth_sendTransaction') {
             const raw = await w.__walletSign(params![0])
             return rpc('eth_sendRawTransaction', [raw])
@@ -166,6 +187,29 @@ describe('the Secure Payment Page in Chromium', () => {
       securePaymentToken: link.token,
       reference: 'INV-2041',
     })
+    await page.close()
+  })
+
+  it('approves USDC with a signed EIP-2612 permit (no approve transaction) and pays (secure-payment-pages.mdx#gasless-token-approvals-eip-2612)', async () => {
+    const apiKey = newApiKey()
+    const chain = sandbox.sandbox.chain!
+    const link = await newLink(apiKey, {
+      requests: [{ payee: freshAddress(), currency: 'USDC-sepolia', amount: '3' }],
+    })
+    const page = await browser.context.newPage()
+    const payer = await injectWallet(page, chain.accounts[5]!.privateKey)
+    const sentBefore = await chain.publicClient.getTransactionCount({ address: payer })
+    await page.goto(link.securePaymentUrl.replace('127.0.0.1', 'localhost'))
+    await page.getByTestId('connect').click()
+    await page.getByTestId('pay').click()
+    await page.locator('[data-state="done"]').waitFor({ timeout: 20_000 })
+    expect(await page.locator('h1').textContent()).toBe('Payment confirmed')
+    // the payer sent the payment only: the allowance came from the permit the sandbox submitted
+    expect(await chain.publicClient.getTransactionCount({ address: payer })).toBe(sentBefore + 1)
+    expect(await chain.allowance(chain.tokens['USDC-sepolia']!, payer, chain.contracts.ERC20FeeProxy!)).toBe(
+      2n ** 256n - 1n,
+    )
+    expect((await call('GET', `/v2/request/${link.requestIds[0]}`, apiKey)).body.hasBeenPaid).toBe(true)
     await page.close()
   })
 

@@ -40,6 +40,19 @@ describeTransports(
       const chain = await client().call('GET', '/__sandbox/chain', { apiKey: null })
       expect(chain.body.chains.map((c: { network: string }) => c.network)).toContain('base')
     })
+
+    it('starts bsc (chain id 56, resources/supported-chains-and-currencies.mdx) on the first request in USDT-bsc', async () => {
+      const apiKey = newApiKey()
+      const created = await client().call('POST', '/v2/request', {
+        apiKey,
+        body: { amount: '1', invoiceCurrency: 'USDT-bsc', paymentCurrency: 'USDT-bsc', payee },
+      })
+      expect(created.status).toBe(201)
+      const bsc = t.sandbox.chains.get('bsc')!
+      expect(bsc.chainId).toBe(56)
+      expect(bsc.tokens['USDT-bsc']).toBe('0x55d398326f99059fF775485246999027B3197955')
+      expect(bsc.contracts.ERC20FeeProxy).toBe('0x0DfbEe143b42B41eFC5A6F87bFD1fFC78c2f0aC9')
+    })
   },
 )
 

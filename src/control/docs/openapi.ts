@@ -15,6 +15,7 @@ import {
   routeSurface,
   routeTag,
 } from './route-facts.ts'
+import { sandboxExamples, sandboxPathExamples } from './sandbox-examples.ts'
 
 type Json = Record<string, unknown>
 
@@ -165,8 +166,19 @@ function parametersOf(route: AnyRoute, credentials: DocumentedCredential[]): Jso
   const out: Json[] = []
   const paramsSchema = route.params ? jsonSchemaOf(route.params, 'input') : {}
   const pathProps = (paramsSchema.properties ?? {}) as Record<string, Json>
+  const path = openApiPath(route.path)
   for (const name of pathParameterNames(route.path)) {
-    out.push({ name, in: 'path', required: true, schema: pathProps[name] ?? { type: 'string' } })
+    // a well-formed placeholder where the schema refuses a bare one (sandbox-examples.ts)
+    const example = Object.entries(sandboxPathExamples).find(
+      ([key]) => key.split('@')[0] === name && path.startsWith(key.split('@')[1]!),
+    )?.[1]
+    out.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: pathProps[name] ?? { type: 'string' },
+      ...(example !== undefined ? { example, 'x-sandbox-example': true } : {}),
+    })
   }
   if (route.query) {
     const query = jsonSchemaOf(route.query, 'input')
@@ -270,12 +282,19 @@ function operation(route: AnyRoute): Json {
   if (route.body || route.rawBody) {
     const documented = ref?.requestBody
     const schema = documented?.schema ?? (route.body ? jsonSchemaOf(route.body, 'input') : {})
-    const example = documented?.example ?? exampleOf(schema)
+    // the sandbox's own example where it refuses the document's or the schema's (marked, the reason given)
+    const ours = sandboxExamples[`${route.method} ${openApiPath(route.path)}`]
+    const example = ours ? ours.example : (documented?.example ?? exampleOf(schema))
     op.requestBody = {
       required: !route.rawBody,
       ...(documented?.description ? { description: documented.description } : {}),
       content: {
-        'application/json': { schema, ...(example !== undefined ? { example } : {}) },
+        'application/json': {
+          schema,
+          ...(example !== undefined ? { example } : {}),
+          ...(ours ? { 'x-sandbox-example': ours.reason } : {}),
+          ...(ours && documented?.example !== undefined ? { 'x-official-example': documented.example } : {}),
+        },
       },
     }
   }

@@ -14,6 +14,7 @@ export const CHAIN_TO_NETWORK: Readonly<Record<string, string>> = {
   ARBITRUM: 'arbitrum-one',
   ETHEREUM: 'mainnet',
   POLYGON: 'matic',
+  BNB: 'bsc',
 }
 const MAINNETS = new Set(Object.values(CHAIN_TO_NETWORK))
 /** Destination currencies a cross-chain payment can settle in (USDT0 is Tether's token where USDT is bridged). */

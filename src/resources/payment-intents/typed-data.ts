@@ -118,13 +118,15 @@ export function permitTypedData(args: {
   owner: Address
   nonce: bigint
   deadline: number
+  /** the allowance's spender (default Permit2, the cross-chain path's spender) */
+  spender?: Address
 }): PermitTypedData {
   return {
     domain: { name: args.name, version: args.version, chainId: args.chainId, verifyingContract: args.token },
     types: PERMIT_TYPES,
     values: {
       owner: args.owner,
-      spender: PERMIT2_ADDRESS,
+      spender: args.spender ?? PERMIT2_ADDRESS,
       value: maxUint256.toString(),
       nonce: args.nonce.toString(),
       deadline: args.deadline,

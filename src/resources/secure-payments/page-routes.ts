@@ -20,13 +20,20 @@ import {
   SecurePaymentRequestError,
 } from './errors.ts'
 import { recordUserEvent } from './events.ts'
+import { submitGaslessPermit } from './gasless.ts'
 import { screenPayer } from './kyt.ts'
 import { findLink, payableLink } from './model.ts'
 import { SECURE_PAGE, securePageAsset } from './page/page.ts'
 import { multicallCalldata, securePaymentCalldata } from './pay.ts'
 import { findMulticall, payableMulticall } from './payouts.ts'
 import { payToken, SANDBOX_PAGE, showToken } from './routes.ts'
-import { type SecurePaymentRecord, TokenQuery, TronBroadcastBody, UserEventBody } from './schema.ts'
+import {
+  PermitBody,
+  type SecurePaymentRecord,
+  TokenQuery,
+  TronBroadcastBody,
+  UserEventBody,
+} from './schema.ts'
 import { securePaymentState } from './state.ts'
 import { broadcastTronStep, testWalletTronSend } from './tron.ts'
 
@@ -134,6 +141,21 @@ export const securePageRoutes = [
     query: TokenQuery,
     async handler(ctx, { params, query }) {
       return { status: 200, body: await payToken(ctx, params.token, query, SANDBOX_PAGE) }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/__sandbox/secure-payments/:token/permit',
+    credentials: ['public'],
+    surface: 'control',
+    summary:
+      "The page's gasless approval: what POST /v2/secure-payments/{token}/permit does for the link's owner (the payer's signed EIP-2612 permit, submitted on chain)",
+    statuses: [200, 400, 403, 404, 409],
+    params: z.object({ token: z.string().min(1) }),
+    body: PermitBody,
+    async handler(ctx, { params, body }) {
+      const { world, link } = payableLink(ctx, params.token)
+      return { status: 200, body: await submitGaslessPermit(ctx, world, link, body) }
     },
   }),
   defineRoute({

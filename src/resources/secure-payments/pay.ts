@@ -5,6 +5,7 @@
 // another network, the answer is the sandbox's cross-chain intent (see pay/crosschain.ts), which the payer signs
 // and sends to POST /v2/request/payment-intents/{id}.
 
+import type { Address } from 'viem'
 import { currentGasPrice } from '../../chain/index.ts'
 import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
 import { TRON_NETWORK } from '../../contract/tron-address.ts'
@@ -15,6 +16,7 @@ import { remainingUnits } from '../requests/index.ts'
 import { inWorld } from '../services.ts'
 import type { SecureServices } from './context.ts'
 import { SecurePaymentCompletedError, SecurePaymentRequestError } from './errors.ts'
+import { gaslessApproval } from './gasless.ts'
 import { screenPayer } from './kyt.ts'
 import { checkPayer, linkRequests } from './model.ts'
 import { orchestratorFeeLines, orchestratorFeeTransfers } from './orchestrator-fees.ts'
@@ -207,13 +209,21 @@ export async function securePaymentCalldata(
   const feeTransfers =
     remainingUnits(shared, record) > 0n ? orchestratorFeeTransfers(shared, link, [record.requestId]) : []
   const transactions = [...built.transactions.slice(0, -1), ...feeTransfers, ...built.transactions.slice(-1)]
+  // gasless approval (gasless.ts): a permit the payer may sign instead of sending the approval transaction; not
+  // for a Safe (an EIP-2612 permit needs an EOA signature: the Safe executes the approval transaction)
+  const approvalPermitPayload =
+    needsApproval && query.wallet && !isSafe
+      ? await gaslessApproval(shared, world, record, query.wallet as Address)
+      : null
   return {
     paymentType: 'single' as const,
     transactions,
+    ...(approvalPermitPayload ? { approvalPermitPayload } : {}),
     feeBundle: feeBundle(shared, world, link),
     metadata: {
       ...metadata,
       hasEnoughGas,
+      ...(approvalPermitPayload ? { supportsEIP2612: true } : {}),
       ...(approvalTransactionIndex === null
         ? {}
         : { approvalTransactionIndex, approvalTransactionsCount: 1 }),

@@ -6,6 +6,7 @@ import { createSecurePayment } from './create.ts'
 import { displayData, lookupBody } from './display.ts'
 import { SecurePaymentNotFoundError } from './errors.ts'
 import { previewFeePlan } from './fee-plan.ts'
+import { submitGaslessPermit } from './gasless.ts'
 import { recordIntent } from './intent.ts'
 import {
   checkOwner,
@@ -36,6 +37,7 @@ import {
   IntentBody,
   MulticallPayoutBody,
   PayoutSecurePaymentBody,
+  PermitBody,
   RefreshStepBody,
   SecurePaymentListQuery,
   TokenQuery,
@@ -259,6 +261,22 @@ export const securePaymentRoutes = [
       const { world, link } = payableLink(ctx, params.token)
       checkOwner(ctx.caller, world)
       return { status: 200, body: withPlainValues(await refreshStep(ctx, world, link, body.step), 'hex') }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v2/secure-payments/:token/permit',
+    credentials: TOKEN_CREDENTIALS,
+    surface: 'api',
+    summary:
+      "Gasless approval (EIP-2612): the payer's signed permit of /pay's approvalPermitPayload, submitted on chain by the sandbox",
+    statuses: [200, 400, 401, 403, 404, 409],
+    params: Token,
+    body: PermitBody,
+    async handler(ctx, { params, body }) {
+      const { world, link } = payableLink(ctx, params.token)
+      checkOwner(ctx.caller, world)
+      return { status: 200, body: await submitGaslessPermit(ctx, world, link, body) }
     },
   }),
   defineRoute({

@@ -359,3 +359,11 @@ export const MulticallRecord = z.object({
   expiresAt: z.string(),
 })
 export type MulticallRecord = z.infer<typeof MulticallRecord>
+
+/** `POST /v2/secure-payments/{token}/permit`: the payer's signature of the /pay answer's `approvalPermitPayload`. */
+export const PermitBody = z.object({
+  wallet: Address,
+  signature: z.string().regex(/^0x[a-fA-F0-9]{130}$/, 'must be a 65-byte hex signature'),
+  deadline: z.number().int().min(0),
+})
+export type PermitBody = z.infer<typeof PermitBody>

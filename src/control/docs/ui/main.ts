@@ -2,7 +2,7 @@
 // tag, and tries any of them against this sandbox with the API key typed at the top (kept in sessionStorage, as
 // the dashboard keeps it). Elements are built from data, never from HTML strings.
 import { h } from '../../dashboard/ui/dom.ts'
-import { exampleOf } from './example.ts'
+import { tryItStart } from './try-start.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read as untyped JSON
 type Json = Record<string, any>
@@ -106,21 +106,19 @@ function answerDetails(code: string, answer: Json): HTMLElement | null {
 function tryIt({ method, path, op }: Operation): HTMLElement {
   const id = op.operationId as string
   const params = ((op.parameters ?? []) as Json[]).filter((p) => !p.$ref && p.in !== 'header')
+  const start = tryItStart(op, method)
+  const media = op.requestBody?.content?.['application/json']
   const inputs = params.map((p) => {
     const input = h('input', { type: 'text', autocomplete: 'off', spellcheck: 'false', required: p.required })
+    // path and required query parameters start filled (an example, else a placeholder id): the form sends
+    // as it opens
+    input.value = (p.in === 'path' ? start.path[p.name] : start.query[p.name]) ?? ''
     return { p, input }
   })
   const scenario = h('input', { type: 'text', autocomplete: 'off', placeholder: 'default' })
-  const media = op.requestBody?.content?.['application/json']
-  const bodySchema = media?.schema
-  // the document's example (the service's own, a call that succeeds), else one built from the schema
-  const body = op.requestBody
-    ? h(
-        'textarea',
-        { rows: 8, spellcheck: 'false', class: 'mono' },
-        JSON.stringify(media?.example ?? exampleOf(bodySchema) ?? {}, null, 2),
-      )
-    : null
+  // the document's example (the service's own, or the sandbox's where it differs), else one from the schema
+  const body =
+    start.body !== null ? h('textarea', { rows: 8, spellcheck: 'false', class: 'mono' }, start.body) : null
   const status = h('p', { class: 'answer-status', role: 'status', 'aria-live': 'polite' })
   const answer = h('pre', { class: 'json answer', tabindex: '0', hidden: true })
   const send = async (event: Event) => {
@@ -180,7 +178,17 @@ function tryIt({ method, path, op }: Operation): HTMLElement {
       ),
       (op.security ?? []).length ? field('x-sandbox-scenario', scenario, `${id}-scenario`) : null,
     ),
-    body ? h('div', { class: 'field-body' }, field('Body (JSON)', body, `${id}-body`)) : null,
+    body
+      ? h(
+          'div',
+          { class: 'field-body' },
+          field('Body (JSON)', body, `${id}-body`),
+          // where the sandbox starts from its own example rather than the document's: why
+          media?.['x-sandbox-example']
+            ? h('p', { class: 'muted sandbox-example' }, `Sandbox example: ${media['x-sandbox-example']}`)
+            : null,
+        )
+      : null,
     h('button', { type: 'submit' }, `Send ${method.toUpperCase()}`),
     status,
     answer,

@@ -52,6 +52,28 @@ async function waitForConfirmation(): Promise<void> {
   }
 }
 
+/**
+ * Gasless approval (api-features/secure-payment-pages.mdx#gasless-token-approvals-eip-2612): for a token with
+ * EIP-2612 the wallet signs the permit /pay carried and the sandbox submits it; false (the page then sends the
+ * approval transaction) when there is no permit, the wallet cannot sign typed data, or the sandbox refused it.
+ */
+async function approvedByPermit(answer: PayAnswer, wallet: PageWallet): Promise<boolean> {
+  if (!answer.approvalPermitPayload || !wallet.signPermit) return false
+  let signature: string
+  try {
+    signature = await wallet.signPermit(answer.approvalPermitPayload)
+  } catch {
+    return false
+  }
+  const { deadline } = (JSON.parse(answer.approvalPermitPayload) as { values: { deadline: number } }).values
+  const res = await api('POST', `__sandbox/secure-payments/${token}/permit`, {
+    wallet: wallet.address,
+    signature,
+    deadline,
+  })
+  return res.status === 200
+}
+
 async function pay(d: Display, wallet: PageWallet) {
   const connectedAs = h(
     'p',
@@ -93,6 +115,7 @@ async function pay(d: Display, wallet: PageWallet) {
       steps(labels, i, i),
       h('p', { class: 'status', role: 'status' }, `${labels[i]}: confirm in your wallet…`),
     )
+    if (step.label === 'Approve' && (await approvedByPermit(answer.body, wallet))) continue
     if (step.payment) await userEvent('payment_sent_to_wallet', wallet)
     const { hash, mined } = await wallet.send(step.tx)
     if (step.payment) await userEvent('payment_approved_in_wallet', wallet, hash)

@@ -61,6 +61,8 @@ export interface PayAnswer {
   ERC20ApprovalTransactions?: ApiTransaction[]
   batchPaymentTransaction?: ApiTransaction
   orchestratorFeeTransactions?: ApiTransaction[]
+  /** EIP-712 JSON of an EIP-2612 permit the payer may sign instead of sending the approval (gasless.ts) */
+  approvalPermitPayload?: string
   metadata?: {
     paymentTransactionIndex?: number
     approvalTransactionIndex?: number

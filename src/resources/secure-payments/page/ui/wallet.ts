@@ -17,6 +17,27 @@ export interface PageWallet {
   address: string
   /** sends one transaction: resolves with its hash once the wallet signed it, and `mined` once it is mined */
   send(tx: ApiTransaction): Promise<{ hash: string; mined: Promise<void> }>
+  /** signs the EIP-712 permit of /pay's `approvalPermitPayload` (eth_signTypedData_v4); absent: the wallet approves */
+  signPermit?(payload: string): Promise<string>
+}
+
+/** eth_signTypedData_v4's argument for a permit payload ({domain, types, values}): EIP712Domain spelled out. */
+function typedDataV4(payload: string): string {
+  const { domain, types, values } = JSON.parse(payload) as {
+    domain: Record<string, unknown>
+    types: Record<string, unknown>
+    values: Record<string, unknown>
+  }
+  const fields: Record<string, string> = {
+    name: 'string',
+    version: 'string',
+    chainId: 'uint256',
+    verifyingContract: 'address',
+  }
+  const EIP712Domain = Object.keys(fields)
+    .filter((k) => k in domain)
+    .map((name) => ({ name, type: fields[name] }))
+  return JSON.stringify({ domain, types: { EIP712Domain, ...types }, primaryType: 'Permit', message: values })
 }
 
 interface Eip1193 {
@@ -110,6 +131,12 @@ export async function connectInjected(chainId: number): Promise<PageWallet> {
   return {
     kind: 'injected',
     address,
+    async signPermit(payload) {
+      return (await provider.request({
+        method: 'eth_signTypedData_v4',
+        params: [address, typedDataV4(payload)],
+      })) as string
+    },
     async send(tx) {
       const hash = (await provider.request({
         method: 'eth_sendTransaction',
