@@ -319,10 +319,24 @@ async function main(): Promise<void> {
   // `npm start` killed with SIGTERM exits without passing it on, and its shell goes with it: the sandbox, left
   // to init, notices that its parent changed and stops as it would on SIGTERM (anvil and helpers with it)
   const parent = process.ppid
+  // under `npm start` (npm → sh → this process) npm may go while its shell stays: npm is watched too
+  const npm = process.env.npm_lifecycle_event ? parentOf(parent) : null
   if (parent > 1)
     setInterval(() => {
-      if (process.ppid !== parent) void stop()
+      if (process.ppid !== parent || (npm !== null && parentOf(parent) !== npm)) void stop()
     }, 250).unref()
+}
+
+/** The parent of process `pid` (Linux /proc), or null where it cannot be read. */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+    return Number.isInteger(ppid) ? ppid : null
+  } catch {
+    return null
+  }
 }
 
 main().catch((error: unknown) => {
