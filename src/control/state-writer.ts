@@ -46,7 +46,7 @@ const STATEMENTS: Record<WriteOp[0], string> = {
 // the worker's code, plain CommonJS run with eval (nothing to bundle or compile: the same in the sources, the
 // esbuild bundle and the published package)
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads')
+const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads')
 const { createRequire } = require('node:module')
 const Libsql = createRequire(workerData.from)('libsql')
 const db = new Libsql(workerData.path)
@@ -86,29 +86,55 @@ function run(ops) {
   }
 }
 const done = new Int32Array(workerData.done)
-parentPort.on('message', (message) => {
-  if (message === 'close') {
-    db.close()
-    parentPort.close()
-    return
-  }
-  const { seq, ops } = message
-  let error = null
+function commit(batches) {
+  db.exec('BEGIN')
   try {
-    db.exec('BEGIN')
-    try {
-      run(ops)
-      db.exec('COMMIT')
-    } catch (e) {
-      db.exec('ROLLBACK')
-      throw e
-    }
+    for (const ops of batches) run(ops)
+    db.exec('COMMIT')
   } catch (e) {
-    error = String((e && e.message) || e)
+    db.exec('ROLLBACK')
+    throw e
   }
-  Atomics.store(done, 0, seq)
+}
+function close() {
+  db.close()
+  parentPort.close()
+}
+parentPort.on('message', (message) => {
+  if (message === 'close') return close()
+  // group commit: every batch that arrived while the last commit ran goes into this one transaction (one WAL
+  // append for all of them), so a writer behind catches up instead of queueing commit after commit
+  const batches = [message]
+  let closing = false
+  for (;;) {
+    const next = receiveMessageOnPort(parentPort)
+    if (!next) break
+    if (next.message === 'close') {
+      closing = true
+      break
+    }
+    batches.push(next.message)
+  }
+  const results = []
+  try {
+    commit(batches.map((b) => b.ops))
+    for (const b of batches) results.push({ seq: b.seq, error: null })
+  } catch (e) {
+    // one failing batch fails only itself: each is tried again in its own transaction
+    for (const b of batches) {
+      let error = null
+      try {
+        commit([b.ops])
+      } catch (e) {
+        error = String((e && e.message) || e)
+      }
+      results.push({ seq: b.seq, error })
+    }
+  }
+  Atomics.store(done, 0, batches[batches.length - 1].seq)
   Atomics.notify(done, 0)
-  parentPort.postMessage({ seq, error })
+  parentPort.postMessage(results)
+  if (closing) close()
 })
 `
 
@@ -126,11 +152,13 @@ export class StateWriter {
       workerData: { path, from: import.meta.url, statements: STATEMENTS, done: this.#done.buffer },
     })
     this.#worker.unref()
-    this.#worker.on('message', ({ seq, error }: { seq: number; error: string | null }) => {
-      const waiting = this.#waiting.get(seq)
-      this.#waiting.delete(seq)
-      if (error) waiting?.reject(new Error(`writing state.db failed: ${error}`))
-      else waiting?.resolve()
+    this.#worker.on('message', (results: { seq: number; error: string | null }[]) => {
+      for (const { seq, error } of results) {
+        const waiting = this.#waiting.get(seq)
+        this.#waiting.delete(seq)
+        if (error) waiting?.reject(new Error(`writing state.db failed: ${error}`))
+        else waiting?.resolve()
+      }
     })
     this.#worker.on('error', (error) => {
       for (const waiting of this.#waiting.values()) waiting.reject(error)
