@@ -85,11 +85,35 @@ function run(ops) {
     i++
   }
 }
+// a batch comes as one string (one copy to send, not one object per field): each op's name, then its parameters,
+// each field written as <length>:<text>
+const arity = {}
+for (const [name, sql] of Object.entries(workerData.statements)) arity[name] = sql.split('?').length - 1
+function decode(text) {
+  const ops = []
+  let at = 0
+  const field = () => {
+    const colon = text.indexOf(':', at)
+    const end = colon + 1 + Number(text.slice(at, colon))
+    const value = text.slice(colon + 1, end)
+    at = end
+    return value
+  }
+  while (at < text.length) {
+    const name = field()
+    const op = [name]
+    for (let k = 0; k < arity[name]; k++) op.push(field())
+    // the one numeric parameter (OFFSET must be an integer)
+    if (name === 'journalTrim') op[3] = Number(op[3])
+    ops.push(op)
+  }
+  return ops
+}
 const done = new Int32Array(workerData.done)
 function commit(batches) {
   db.exec('BEGIN')
   try {
-    for (const ops of batches) run(ops)
+    for (const text of batches) run(decode(text))
     db.exec('COMMIT')
   } catch (e) {
     db.exec('ROLLBACK')
@@ -171,7 +195,13 @@ export class StateWriter {
     if (this.#closed) return Promise.reject(new Error('the state.db writer is closed'))
     const seq = ++this.#sent
     const committed = new Promise<void>((resolve, reject) => this.#waiting.set(seq, { resolve, reject }))
-    this.#worker.postMessage({ seq, ops })
+    let text = ''
+    for (const op of ops)
+      for (const field of op) {
+        const value = String(field)
+        text += `${value.length}:${value}`
+      }
+    this.#worker.postMessage({ seq, ops: text })
     return committed
   }
 
