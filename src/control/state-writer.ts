@@ -206,7 +206,8 @@ export class StateWriter {
     this.#queued.push({ seq, ops: text })
     // pipelined: while the writer commits, the next batches gather here and go in one message when it answers (a
     // postMessage wakes the other thread: ~40 µs each on a busy machine, as much as the rest of a create)
-    if (!this.#inFlight) this.#post()
+    // an idle writer gets them after 1 ms: the creates of that millisecond share the wake-up
+    if (!this.#inFlight) this.#timer ??= setTimeout(() => this.#post(), 1)
     return committed
   }
 
@@ -215,7 +216,11 @@ export class StateWriter {
   /** messages the writer has not answered */
   #inFlight = 0
 
+  #timer: NodeJS.Timeout | undefined
+
   #post(): void {
+    clearTimeout(this.#timer)
+    this.#timer = undefined
     if (!this.#queued.length) return
     this.#inFlight++
     this.#worker.postMessage(this.#queued)
