@@ -16,7 +16,7 @@
 // key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
 // logged, and that key answers 503 saying what to do until it is reset. A state dir of the previous version
 // (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
-import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type Database from 'libsql'
@@ -431,25 +431,42 @@ export class StateDir {
   /** Puts a world's rows back into it; records that cannot be read stop only this key. */
   #fill(world: World, metaText: string): Promise<void> {
     const shared = this.#shared
-    // every row of the world in one JSON text: the driver costs ~20-50 µs per row it returns, JSON.parse far less
-    const packed = this.#db
-      .prepare(
-        'SELECT json_group_array(json_array(tbl, key, value, previous)) AS rows FROM (SELECT tbl, key, value, previous FROM records WHERE tenant = ? AND scenario = ? ORDER BY seq)',
+    // every row of the world in one text (the driver costs ~20-50 µs per row it returns): fields split by U+001F,
+    // rows by U+001E, which JSON.stringify never writes raw; no JSON functions (they would escape each value again)
+    let packed: { rows: string | null } | undefined
+    try {
+      packed = this.#db
+        .prepare(
+          'SELECT group_concat(tbl || char(31) || key || char(31) || value, char(30)) AS rows FROM (SELECT tbl, key, value FROM records WHERE tenant = ? AND scenario = ? ORDER BY seq)',
+        )
+        .get(world.tenant, world.scenario) as { rows: string | null } | undefined
+    } catch (error) {
+      // damaged pages (a file cut short that opened): this key stops, the others are read
+      this.#keepDamaged()
+      const message = `The saved state of this API key could not be read: ${this.#path} is damaged (${errorText(error)}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`
+      this.broken.set(world.tenant, message)
+      this.#shared.log(
+        `--state-dir: ${this.#path}: the records of key ${world.tenant.slice(0, 8)}… could not be read (${errorText(error)}); it answers 503 until it is reset`,
       )
-      .get(world.tenant, world.scenario) as { rows: string | null } | undefined
-    const rows = (JSON.parse(packed?.rows ?? '[]') as [string, string, string, string | null][]).map(
-      ([tbl, key, value, previous]) => ({ tbl, key, value, previous }),
-    )
+      return Promise.resolve()
+    }
+    const text = packed?.rows ?? ''
     const definitions = new Map(declaredStates().map((d) => [d.name, d]))
+    const fields = new Map<string, unknown>()
     const field = (key: string): unknown => {
+      if (fields.has(key)) return fields.get(key)
       const dot = key.lastIndexOf('.')
       const definition = definitions.get(key.slice(0, dot))
-      return definition ? (world.state(definition) as Record<string, unknown>)[key.slice(dot + 1)] : undefined
+      const target = definition
+        ? (world.state(definition) as Record<string, unknown>)[key.slice(dot + 1)]
+        : undefined
+      fields.set(key, target)
+      return target
     }
-    const quarantine = (row: (typeof rows)[number], reason: string) => this.#quarantine(world, row, reason)
+    const quarantine = (row: { tbl: string; key: string; value: string }, reason: string) =>
+      this.#quarantine(world, { ...row, previous: this.#previous(world, row.tbl, row.key) }, reason)
     let meta: SavedWorldMeta
     this.#loading = true
-    const inserts: Promise<unknown>[] = []
     try {
       try {
         meta = JSON.parse(metaText) as SavedWorldMeta
@@ -463,7 +480,23 @@ export class StateDir {
         meta = { clockOffsetMs: 0, rules: world.rules, seeded: null }
       }
       if (meta.rules && typeof meta.rules === 'object') world.rules = meta.rules
-      for (const row of rows) {
+      let at = 0
+      while (at < text.length) {
+        let end = text.indexOf('\u001e', at)
+        if (end === -1) end = text.length
+        const first = text.indexOf('\u001f', at)
+        const second = first === -1 ? -1 : text.indexOf('\u001f', first + 1)
+        if (second === -1 || second > end) {
+          // a row written by hand with the separators in it: the rest of this row is not readable
+          at = end + 1
+          continue
+        }
+        const row = {
+          tbl: text.slice(at, first),
+          key: text.slice(first + 1, second),
+          value: text.slice(second + 1, end),
+        }
+        at = end + 1
         const target = field(row.tbl)
         let value: unknown
         try {
@@ -472,13 +505,14 @@ export class StateDir {
           quarantine(row, `not JSON (${(error as Error).message})`)
           continue
         }
-        if (target instanceof Table)
-          inserts.push(
-            target
-              .insert(value as never)
-              .catch((error: unknown) => quarantine(row, `refused by its schema (${errorText(error)})`)),
-          )
-        else if (target instanceof Map) target.set(row.key, value)
+        if (target instanceof Table) {
+          // validated again (a row edited by hand is refused), synchronously: no promise per row
+          try {
+            target.restore(value)
+          } catch (error) {
+            quarantine(row, `refused by its schema (${errorText(error)})`)
+          }
+        } else if (target instanceof Map) target.set(row.key, value)
       }
       for (const request of requestState(world).requests.all())
         shared.paymentReferences.add(request.paymentReference, world, request.requestId)
@@ -489,7 +523,49 @@ export class StateDir {
     // advance moves the clock at once; what falls due runs after
     const offset = Number(meta.clockOffsetMs) || 0
     const advanced = offset > 1000 ? world.clock.advance(offset) : Promise.resolve()
-    return Promise.all([...inserts, advanced]).then(() => resumeTimers(world, shared))
+    return advanced.then(() => resumeTimers(world, shared))
+  }
+
+  /**
+   * `read()`, or `fallback` when the file's pages it needs are damaged (a file cut short or overwritten that still
+   * opened): logged naming the file, the sandbox starts with what it could read.
+   */
+  #readable<T>(what: string, read: () => T, fallback: T): T {
+    try {
+      return read()
+    } catch (error) {
+      this.#keepDamaged()
+      this.#shared.log(
+        `--state-dir: ${this.#path}: ${what} could not be read (${errorText(error)}); left out. Restore a copy of the file and restart the sandbox to get it back.`,
+      )
+      return fallback
+    }
+  }
+
+  #keptDamaged = false
+  /** A copy of a damaged state.db as it was found (once), before anything is written to it. */
+  #keepDamaged(): void {
+    if (this.#keptDamaged) return
+    this.#keptDamaged = true
+    const aside = `${this.#path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
+    try {
+      this.#writer.drain()
+      for (const suffix of ['', '-wal'])
+        if (existsSync(this.#path + suffix)) copyFileSync(this.#path + suffix, aside + suffix)
+      this.#shared.log(
+        `--state-dir: ${this.#path} is damaged; a copy as it was found is kept as ${aside}, and the sandbox goes on with what it can read`,
+      )
+    } catch (error) {
+      this.#shared.log(`--state-dir: a copy of the damaged ${this.#path} could not be kept`, error)
+    }
+  }
+
+  /** The last good copy a record's row keeps (read only for a row that cannot be read back). */
+  #previous(world: World, tbl: string, key: string): string | null {
+    const row = this.#db
+      .prepare('SELECT previous FROM records WHERE tenant = ? AND scenario = ? AND tbl = ? AND key = ?')
+      .get(world.tenant, world.scenario, tbl, key) as { previous: string | null } | undefined
+    return row?.previous ?? null
   }
 
   #quarantine(
@@ -567,11 +643,16 @@ export class StateDir {
     }
     this.#loading = true
     try {
-      const rows = db.prepare('SELECT kind, key, value FROM shared').all() as {
-        kind: string
-        key: string
-        value: string
-      }[]
+      const rows = this.#readable(
+        'the shared rows (client IDs, sessions, webhooks, deliveries)',
+        () =>
+          db.prepare('SELECT kind, key, value FROM shared').all() as {
+            kind: string
+            key: string
+            value: string
+          }[],
+        [],
+      )
       const deliveries: DeliveryRecord[] = []
       for (const { kind, key, value } of rows) {
         let parsed: unknown
@@ -601,11 +682,22 @@ export class StateDir {
       const journal = new Map<string, JournalEntry[]>()
       // one call for every row (a driver call per row, as iterate() makes, costs ~50 µs each)
       // a key's entries in one text (the driver's cost is per row): JSON.stringify wrote them, so no raw U+001E
-      for (const { tenant, entries } of db
-        .prepare(
-          'SELECT tenant, group_concat(entry, char(30)) AS entries FROM (SELECT tenant, entry FROM journal ORDER BY seq) GROUP BY tenant',
+      // one query per key, through the journal_tenant index (already in seq order: no sort of the whole table)
+      const ofTenant = db.prepare(
+        'SELECT group_concat(entry, char(30)) AS entries FROM (SELECT entry FROM journal WHERE tenant = ? ORDER BY seq)',
+      )
+      const journalTenants = this.#readable(
+        'the journal',
+        () => db.prepare('SELECT DISTINCT tenant FROM journal').all() as { tenant: string }[],
+        [],
+      )
+      for (const { tenant } of journalTenants) {
+        const entries = this.#readable(
+          `the journal of key ${tenant.slice(0, 8)}…`,
+          () => (ofTenant.get(tenant) as { entries: string | null } | undefined)?.entries,
+          undefined,
         )
-        .all() as { tenant: string; entries: string }[]) {
+        if (!entries) continue
         const list: JournalEntry[] = []
         for (const entry of entries.split('\u001e')) {
           try {
@@ -618,11 +710,16 @@ export class StateDir {
       }
       shared.journal.import([...journal])
       this.#loading = false
-      const worlds = db.prepare('SELECT tenant, scenario, value FROM worlds').all() as {
-        tenant: string
-        scenario: string
-        value: string
-      }[]
+      const worlds = this.#readable(
+        'the worlds (every key)',
+        () =>
+          db.prepare('SELECT tenant, scenario, value FROM worlds').all() as {
+            tenant: string
+            scenario: string
+            value: string
+          }[],
+        [],
+      )
       for (const saved of worlds) {
         // Tenants.get brings it back through the reviver; its timers resume once its records are in
         const world = shared.tenants.get(saved.tenant, saved.scenario)

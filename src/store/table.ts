@@ -48,6 +48,11 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     return this.#store(this.#schema.parse(record) as z.infer<S>)
   }
 
+  /** `insert`, synchronously: a record read back from --state-dir (validated; throws when its schema refuses it). */
+  restore(record: unknown): z.infer<S> {
+    return this.#store(this.#schema.parse(record) as z.infer<S>)
+  }
+
   /**
    * Stores a record the model built whole, typed as the schema's output (every field present, defaults written
    * out), from input its route already validated: the compiler checks its shape, so the schema does not run again.

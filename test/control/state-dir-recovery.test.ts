@@ -1,7 +1,16 @@
 // Bad data stays where it is: bodies nested past 64 levels are refused at the door (400 naming the field), a saved
 // record that cannot be read back stops only its key (503 saying what to do; the row and its last good copy kept in
 // quarantine), and a state dir of the previous version (state.json, journal.json) is imported once.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -143,6 +152,64 @@ describe('--state-dir keeps bad data where it is', () => {
     expect(aside).toHaveLength(1)
     expect(readFileSync(join(dir, aside[0]!), 'utf8')).toContain('not a database')
     expect(logged.join('\n')).toContain(`it is kept as ${join(dir, aside[0]!)}`)
+  })
+
+  it('starts beside a state.db truncated in the middle: the damaged file kept aside, logged, an empty state', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const keys = [newApiKey(), newApiKey(), newApiKey()]
+    for (let i = 0; i < 240; i++)
+      expect((await call('POST', '/v2/request', keys[i % 3]!, request())).status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    // closing checkpoints the WAL into state.db: cut the file in the middle of its pages
+    const file = join(dir, 'state.db')
+    const size = statSync(file).size
+    expect(size).toBeGreaterThan(64 * 1024)
+    truncateSync(file, Math.floor(size / 2 / 4096) * 4096 + 1000)
+    const cut = statSync(file).size
+    const logged: string[] = []
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    // it serves: the keys start afresh (what was in the damaged file is in the copy kept aside)
+    expect((await call('POST', '/v2/request', keys[0]!, request())).status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    const aside = readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-') && !/-(wal|shm)$/.test(f))
+    expect(aside).toHaveLength(1)
+    expect(statSync(join(dir, aside[0]!)).size).toBe(cut)
+    expect(logged.join('\n')).toContain(`${file} could not be read`)
+    expect(logged.join('\n')).toContain(`it is kept as ${join(dir, aside[0]!)}`)
+  })
+
+  it('starts beside a state.db whose pages in the middle are damaged: the keys it can read work', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const keys = [newApiKey(), newApiKey(), newApiKey()]
+    for (let i = 0; i < 240; i++)
+      expect((await call('POST', '/v2/request', keys[i % 3]!, request())).status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    const file = join(dir, 'state.db')
+    const bytes = readFileSync(file)
+    // zeroes over a run of pages in the middle: the file opens, reading those pages fails
+    bytes.fill(
+      0,
+      Math.floor(bytes.length / 2 / 4096) * 4096,
+      Math.floor(bytes.length / 2 / 4096) * 4096 + 4 * 4096,
+    )
+    writeFileSync(file, bytes)
+    const logged: string[] = []
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    const statuses = await Promise.all(
+      keys.map(async (key) => (await call('POST', '/v2/request', key, request())).status),
+    )
+    expect(statuses.every((s) => s === 201 || s === 503)).toBe(true)
+    expect(logged.join('\n')).toContain(`${file} is damaged; a copy as it was found is kept as`)
+    const aside = readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-') && !/-(wal|shm)$/.test(f))
+    expect(aside).toHaveLength(1)
+    expect(readFileSync(join(dir, aside[0]!)).equals(bytes)).toBe(true)
+    await sandbox.close()
+    sandbox = null
   })
 
   it('imports a state dir of the previous version once, and refuses a state.db of another format', async () => {
