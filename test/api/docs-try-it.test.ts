@@ -26,6 +26,8 @@ const refusals: Record<string, [status: number, reason: string]> = {
   'POST /v2/secure-payments/{token}/refresh-step-transaction': [404, PLACEHOLDER],
   'POST /v2/secure-payments/{token}/tron/broadcast': [404, PLACEHOLDER],
   'POST /__sandbox/secure-payments/{token}/tron/broadcast': [404, PLACEHOLDER],
+  'POST /v2/secure-payments/{token}/permit': [404, PLACEHOLDER],
+  'POST /__sandbox/secure-payments/{token}/permit': [404, PLACEHOLDER],
   'POST /__sandbox/secure-payments/{token}/user-events': [404, PLACEHOLDER],
   'POST /__sandbox/secure-payments/{token}/test-wallet/send': [404, PLACEHOLDER],
   'PATCH /v1/payer/{clientUserId}': [404, PLACEHOLDER],

@@ -62,6 +62,16 @@ export const sandboxExamples: Record<string, SandboxExample> = {
     example: { wallet: payer, chain: 'BASE', token: 'USDC' },
     reason: ADDITION,
   },
+  ...Object.fromEntries(
+    ['/v2/secure-payments/{token}/permit', '/__sandbox/secure-payments/{token}/permit'].map((path) => [
+      `POST ${path}`,
+      {
+        // the payer's EIP-2612 signature of the /pay answer's approvalPermitPayload (65 bytes), and its deadline
+        example: { wallet: payer, signature: `0x${'11'.repeat(64)}1b`, deadline: 1924992000 },
+        reason: ADDITION,
+      },
+    ]),
+  ),
   'POST /v2/secure-payments/{token}/refresh-step-transaction': {
     example: {
       step: {
