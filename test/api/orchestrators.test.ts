@@ -727,5 +727,22 @@ describeTransports(
         webhooks: [],
       })
     })
+
+    it('refuses a webhook destination the operator does not allow, and one past --max-webhooks, as /v2/webhook does', async () => {
+      const key = newOrchestratorKey()
+      // the sandbox's own port is refused even on a developer's machine (no --webhook-hosts entry names it)
+      const own = await orc(key, 'POST', '/v2/orchestrators/webhooks', { url: `${t.server.url}/hook` })
+      expect(own.status).toBe(400)
+      expect(own.body.message).toMatch(/destination not allowed: port \d+ of \S+ is the sandbox's own/)
+      const max = t.sandbox.shared.webhooks.maxPerKey
+      for (let i = 0; i < max; i++)
+        expect(
+          (await orc(key, 'POST', '/v2/orchestrators/webhooks', { url: `${receiver.url}/cap-${i}` })).status,
+        ).toBe(201)
+      const over = await orc(key, 'POST', '/v2/orchestrators/webhooks', { url: `${receiver.url}/cap-${max}` })
+      expect(over.status).toBe(400)
+      expect(over.body.message).toMatch(/--max-webhooks/)
+      expect((await orc(key, 'GET', '/v2/orchestrators/webhooks')).body.webhooks).toHaveLength(max)
+    })
   },
 )

@@ -183,10 +183,10 @@ export const orchestratorRoutes = [
     credentials: KEY,
     surface: 'api',
     summary: 'Register a webhook endpoint (the secret is answered once)',
-    statuses: [201, 409],
+    statuses: [201, 400, 409],
     body: WebhookBody,
     responses: { 201: WebhookAnswer.extend({ secret: z.string() }) },
-    handler: (ctx, { body }) => ({ status: 201, body: registerWebhook(ctx, body.url) }),
+    handler: async (ctx, { body }) => ({ status: 201, body: await registerWebhook(ctx, body.url) }),
   }),
   defineRoute({
     method: 'GET',

@@ -3,7 +3,7 @@
 // every other webhook gets. Events reach them from the orchestrator's world (`client_id.linked`,
 // `kyt.screening.completed`). The secret is answered once, on registration.
 import type { Uses } from '../services.ts'
-import { OrchestratorConflictError, OrchestratorNotFoundError } from './errors.ts'
+import { OrchestratorConflictError, OrchestratorNotFoundError, OrchestratorRequestError } from './errors.ts'
 import { orchestratorIdOf } from './links.ts'
 
 type Ctx = Uses<'ids' | 'webhooks'>
@@ -15,13 +15,24 @@ const view = (w: { id: string; url: string; isActive: boolean; createdAt: string
   createdAt: w.createdAt,
 })
 
-/** `POST /v2/orchestrators/webhooks`: a URL already registered (active or not) is refused. */
-export function registerWebhook(ctx: Ctx, url: string) {
+const duplicate = () =>
+  new OrchestratorConflictError('A webhook with this URL is already registered: reactivate it instead')
+
+/**
+ * `POST /v2/orchestrators/webhooks`: a URL already registered (active or not) is refused, and so are a key's
+ * webhook past --max-webhooks and a destination the operator does not allow (--webhook-hosts), as on `/v2/webhook`.
+ */
+export async function registerWebhook(ctx: Ctx, url: string) {
   const { registry } = ctx.webhooks
-  if (registry.list(ctx.tenant!).some((w) => w.url === url))
-    throw new OrchestratorConflictError(
-      'A webhook with this URL is already registered: reactivate it instead',
+  if (registry.list(ctx.tenant!).some((w) => w.url === url)) throw duplicate()
+  if (registry.list(ctx.tenant!).length >= ctx.webhooks.maxPerKey)
+    throw new OrchestratorRequestError(
+      `A key may register at most ${ctx.webhooks.maxPerKey} webhooks (--max-webhooks): delete one first`,
     )
+  const problem = await ctx.webhooks.destinationProblem(url)
+  if (problem) throw new OrchestratorRequestError(`url destination not allowed: ${problem}`)
+  // the check awaited: the same URL may have been registered meanwhile
+  if (registry.list(ctx.tenant!).some((w) => w.url === url)) throw duplicate()
   const record = registry.add(ctx.tenant!, url, ctx.world.clock.now())
   return { webhook: view(record), secret: record.secret }
 }
