@@ -728,6 +728,27 @@ describeTransports(
       })
     })
 
+    it('uses an onboarding link once even when two forms are posted at the same time', async () => {
+      const key = newOrchestratorKey()
+      const created = await orc(key, 'POST', '/v2/orchestrators/client-id-link-intents', {
+        clientIdName: 'Race',
+      })
+      const page = new URL(created.body.url)
+      const post = () =>
+        client().call('POST', `${page.pathname}${page.search}`, {
+          apiKey: null,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          rawBody: new URLSearchParams({
+            walletAddress: wallet(),
+            currency: 'USDC-sepolia',
+            confirm: 'yes',
+          }).toString(),
+        })
+      const answers = await Promise.all([post(), post(), post()])
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 410, 410])
+      expect((await orc(key, 'GET', '/v2/orchestrators/client-ids')).body.links).toHaveLength(1)
+    })
+
     it('refuses a webhook destination the operator does not allow, and one past --max-webhooks, as /v2/webhook does', async () => {
       const key = newOrchestratorKey()
       // the sandbox's own port is refused even on a developer's machine (no --webhook-hosts entry names it)

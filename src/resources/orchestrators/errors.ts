@@ -36,3 +36,11 @@ export class NotLinkedError extends OrchestratorNotFoundError {
     super('Client ID is not linked to this orchestrator')
   }
 }
+
+/** 410: a link intent that was used (or is being used) or has expired; the onboarding page shows it as such. */
+export class IntentUnavailableError extends SandboxError {
+  override name = 'IntentUnavailableError'
+  constructor(message: string) {
+    super(410, message)
+  }
+}

@@ -15,6 +15,7 @@ import { registerDestination } from '../payee-destinations/index.ts'
 import { inWorld, type Uses } from '../services.ts'
 import {
   AlreadyLinkedError,
+  IntentUnavailableError,
   NotLinkedError,
   OrchestratorNotFoundError,
   OrchestratorRequestError,
@@ -187,12 +188,33 @@ export async function completeOnboarding(
   input: OnboardingInput,
 ) {
   const { world, intent } = found
-  const refusal = intentRefusal(world, intent)
-  if (refusal) throw new OrchestratorRequestError(refusal)
   // checked before anything is created, so a refused form leaves no half-made client ID
   const token = shared.currencies.byId(input.currency)
   if (token?.type !== 'ERC20' || !token.address)
     throw new OrchestratorRequestError(`Token ${input.currency} is not a supported ERC20 token`)
+  // single use: the intent is claimed before the first await, so forms posted at the same time make one client ID
+  const claim = `${world.tenant}\u0000${intent.id}`
+  const refusal = completing.has(claim)
+    ? 'This onboarding link has already been used'
+    : intentRefusal(world, orchestratorState(world).intents.get(intent.id) ?? intent)
+  if (refusal) throw new IntentUnavailableError(refusal)
+  completing.add(claim)
+  try {
+    return await completeClaimed(shared, world, intent, input)
+  } finally {
+    completing.delete(claim)
+  }
+}
+
+/** Intents whose form is being completed right now (a lock held across the awaits, not state: nothing to persist). */
+const completing = new Set<string>()
+
+async function completeClaimed(
+  shared: Omit<Ctx, 'world' | 'tenant' | 'caller'>,
+  world: World,
+  intent: LinkIntentRecord,
+  input: OnboardingInput,
+) {
   const wallet = input.walletAddress.toLowerCase()
   const platform = shared.worlds.get(`platform:${wallet}`, world.scenario)
   const platformCtx = inWorld(shared, platform)

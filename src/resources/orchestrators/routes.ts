@@ -11,7 +11,7 @@ import {
   orchestratorBranding,
   updateBranding,
 } from './branding.ts'
-import { OrchestratorRequestError } from './errors.ts'
+import { IntentUnavailableError, OrchestratorRequestError } from './errors.ts'
 import { createFeeConfig, disableFeeConfig, listFeeConfigs, updateFeeConfig } from './fees.ts'
 import {
   completeOnboarding,
@@ -362,6 +362,8 @@ export const orchestratorPageRoutes = [
           ),
         )
       } catch (error) {
+        if (error instanceof IntentUnavailableError)
+          return html(onboardingResultPage('Link unavailable', error.message, branding), 410)
         if (error instanceof OrchestratorRequestError || (error as { status?: number }).status === 400)
           return again((error as Error).message)
         throw error
