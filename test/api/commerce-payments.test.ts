@@ -409,6 +409,47 @@ describeTransports(
       })
     })
 
+    it("lets only the API key make the API operator capture or void: a client ID (public, in the checkout's page) cannot", async () => {
+      const apiKey = newApiKey()
+      const made = await client().call('POST', '/v2/client-ids', {
+        apiKey,
+        body: { label: 'checkout', allowedDomains: ['https://shop.example'] },
+      })
+      const asClient = { 'x-client-id': made.body.clientId, origin: 'https://shop.example' }
+      const created = await client().call('POST', `${BASE}/authorize/calldata`, {
+        apiKey: null,
+        headers: asClient,
+        body: {
+          amount: '1',
+          paymentCurrency: 'FAU-sepolia',
+          payer: parties().payer,
+          payee: parties().merchant,
+        },
+      })
+      expect(created.status, created.text).toBe(200)
+      const { requestId } = created.body
+      // a stranger holding the page's client ID would have the held funds sent to itself as the capture's fee
+      for (const [path, body] of [
+        ['capture', { feeBps: 10_000, feeReceiver: parties().payer }],
+        ['void', {}],
+      ] as const) {
+        const res = await client().call('POST', `${BASE}/${requestId}/${path}`, {
+          apiKey: null,
+          headers: asClient,
+          body,
+        })
+        expect(res.status, `${path} ${res.text}`).toBe(401)
+      }
+      // the calldata (for the operator's own wallet to send) and the status stay open to the client ID
+      const calldata = await client().call('POST', `${BASE}/${requestId}/void/calldata`, {
+        apiKey: null,
+        headers: asClient,
+        body: {},
+      })
+      expect(calldata.status).not.toBe(401)
+      expect((await status(apiKey, requestId)).status).toBe('pending')
+    })
+
     it('answers 4xx for what the escrow would refuse', async () => {
       const apiKey = newApiKey()
       const base = {

@@ -29,6 +29,11 @@ const defineRoute =
   >()
 
 const CREDENTIALS = ['api-key', 'client-id'] as const
+/**
+ * Capture and void make the API operator send the escrow call with the caller's terms (a capture's fee receiver):
+ * the secret API key only, never the client ID a checkout page shows to anyone.
+ */
+const OPERATOR_CREDENTIALS = ['api-key'] as const
 
 /** `/v2/commerce-payments` (preview): authorize, capture and void through the sandbox's escrow, and the status. */
 export const commercePaymentRoutes = [
@@ -76,7 +81,7 @@ export const commercePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/commerce-payments/:requestId/capture',
-    credentials: CREDENTIALS,
+    credentials: OPERATOR_CREDENTIALS,
     surface: 'api',
     summary: 'Execute a capture: the API operator pays the merchant from escrow',
     statuses: [200, 400, 404, 409],
@@ -106,7 +111,7 @@ export const commercePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/commerce-payments/:requestId/void',
-    credentials: CREDENTIALS,
+    credentials: OPERATOR_CREDENTIALS,
     surface: 'api',
     summary: 'Execute a void: the API operator returns the held funds to the payer',
     statuses: [200, 400, 404, 409],
