@@ -290,6 +290,22 @@ const html = (body: string, status = 200) => ({
   headers: { 'content-security-policy': ONBOARDING_CSP },
 })
 
+/** The intent behind a page's token and its orchestrator's branding, or the page refusing it (404, 410). */
+function openIntent(ctx: Pick<OrchestratorServices, 'worlds'>, token: string) {
+  const found = findIntent(ctx, token)
+  if (!found)
+    return {
+      refused: html(
+        onboardingResultPage('Link not found', 'This onboarding link does not exist.', null),
+        404,
+      ),
+    }
+  const branding = orchestratorBranding(found.world)
+  const refusal = intentRefusal(found.world, found.intent)
+  if (refusal) return { refused: html(onboardingResultPage('Link unavailable', refusal, branding), 410) }
+  return { found, branding }
+}
+
 /** The hosted onboarding page (public: the token is the credential), the bundled branding assets, the dashboard's read. */
 export const orchestratorPageRoutes = [
   defineRoute({
@@ -311,13 +327,9 @@ export const orchestratorPageRoutes = [
     statuses: [200, 404, 410],
     query: TokenQuery,
     handler(ctx, { query }) {
-      const found = findIntent(ctx, query.token)
-      if (!found)
-        return html(onboardingResultPage('Link not found', 'This onboarding link does not exist.', null), 404)
-      const branding = orchestratorBranding(found.world)
-      const refusal = intentRefusal(found.world, found.intent)
-      if (refusal) return html(onboardingResultPage('Link unavailable', refusal, branding), 410)
-      return html(onboardingPage(found.intent, branding, destinationTokens(ctx)))
+      const open = openIntent(ctx, query.token)
+      if (open.refused) return open.refused
+      return html(onboardingPage(open.found.intent, open.branding, destinationTokens(ctx)))
     },
   }),
   defineRoute({
@@ -331,12 +343,9 @@ export const orchestratorPageRoutes = [
     query: TokenQuery,
     rawBody: true,
     async handler(ctx, { query, request }) {
-      const found = findIntent(ctx, query.token)
-      if (!found)
-        return html(onboardingResultPage('Link not found', 'This onboarding link does not exist.', null), 404)
-      const branding = orchestratorBranding(found.world)
-      const refusal = intentRefusal(found.world, found.intent)
-      if (refusal) return html(onboardingResultPage('Link unavailable', refusal, branding), 410)
+      const open = openIntent(ctx, query.token)
+      if (open.refused) return open.refused
+      const { found, branding } = open
       const form = new URLSearchParams(request.rawBody ?? '')
       const walletAddress = form.get('walletAddress')?.trim() ?? ''
       const currency = form.get('currency') ?? ''
