@@ -558,6 +558,42 @@ describeTransports(
       })
       expect(refused.status).toBe(400)
       expect(refused.body.message).toMatch(/does not match/)
+      // the page's broadcast route takes only steps of its own link: another link's payment step is refused there
+      const third = await call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient,
+        creatorWalletAddress: payer.address,
+        network: 'tron',
+        currency: 'USDT-tron',
+        amount: '1',
+      })
+      const otherPay = await call(
+        'GET',
+        `/v2/secure-payments/${other.body.token}/pay?wallet=${payer.address}`,
+        apiKey,
+      )
+      const step = otherPay.body.transactions.find((s: { functionSelector: string }) =>
+        s.functionSelector.startsWith('transferFromWithReferenceAndFee'),
+      )
+      const built = await tw.transactionBuilder.triggerSmartContract(
+        step.to,
+        step.functionSelector,
+        { feeLimit: step.feeLimit, rawParameter: step.parameter },
+        [],
+        payer.address,
+      )
+      const signedTransaction = await tw.trx.sign(built.transaction)
+      const pagePost = (linkToken: string) =>
+        fetch(`${t.server.url}/__sandbox/secure-payments/${linkToken}/tron/broadcast`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ signedTransaction }),
+        })
+      const elsewhere = await pagePost(third.body.token)
+      expect(elsewhere.status).toBe(400)
+      expect((await elsewhere.json()).message).toMatch(/does not match/)
+      const own = await pagePost(other.body.token)
+      expect(own.status).toBe(200)
+      expect(await own.json()).toMatchObject({ result: true, txid: built.transaction.txID })
     })
 
     it('refuses T-addresses on EVM currencies, and Tron batches with the documented message', async () => {
