@@ -159,6 +159,39 @@ describe('the Tron full node under TronWeb', () => {
       ['wallet/getblockbynum', '{"num":-1}', 200],
       ['wallet/nosuchmethod', '{}', 404],
       ['wallet/getnowblock', '{not json', 400],
+      ['wallet/getaccount', JSON.stringify({ address: 'x'.repeat(3_000_000) }), 413],
+      [
+        'wallet/triggerconstantcontract',
+        JSON.stringify({
+          owner_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          contract_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          function_selector: 'totalSupply()',
+          call_value: '9'.repeat(90),
+        }),
+        200,
+      ],
+      [
+        'wallet/triggersmartcontract',
+        JSON.stringify({
+          owner_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          contract_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          function_selector: 'totalSupply()',
+          call_value: '9'.repeat(90),
+          fee_limit: '9'.repeat(90),
+        }),
+        200,
+      ],
+      [
+        'wallet/createtransaction',
+        JSON.stringify({
+          owner_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          to_address: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8',
+          amount: '9'.repeat(90),
+        }),
+        200,
+      ],
+      ['wallet/getblock', JSON.stringify({ id_or_num: 'f'.repeat(64) }), 200],
+      ['wallet/estimateenergy', JSON.stringify({ owner_address: [], contract_address: {} }), 200],
     ]
     for (const [path, body, status] of cases) {
       const res = await post(path, body)
