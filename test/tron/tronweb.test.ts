@@ -126,6 +126,9 @@ describe('the Tron full node under TronWeb', () => {
     const forged = await tronWebOf(thief.privateKey).trx.sign(built.transaction, thief.privateKey, true, true)
     const refused = await tw.trx.sendRawTransaction(forged)
     expect(refused.code).toBe('SIGERROR')
+    expect(Buffer.from(refused.message as string, 'hex').toString()).toBe(
+      `Validate signature error: ${forged.signature![0]!.toLowerCase()} is signed by ${thief.address} but it is not contained of permission.`,
+    )
     const signed = await tw.trx.sign(built.transaction)
     expect((await tw.trx.sendRawTransaction(signed)).result).toBe(true)
     const again = await tw.trx.sendRawTransaction(signed)

@@ -15,7 +15,7 @@
 // previous run are not found again after a restart.
 import { createHash } from 'node:crypto'
 import { type Hex, keccak256, recoverAddress, toHex } from 'viem'
-import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
+import { toEvmAddress, toTronAddress, tronHex } from '../../contract/tron-address.ts'
 import { JsonRpcError } from '../json-rpc.ts'
 import {
   CONTRACT_TYPE,
@@ -82,7 +82,7 @@ interface RawReceipt {
 
 const hexText = (text: string) => Buffer.from(text, 'utf8').toString('hex')
 const strip0x = (h: string) => h.replace(/^0x/i, '')
-const addrBytes = (address: string) => Buffer.from(`41${toEvmAddress(address).slice(2)}`, 'hex')
+const addrBytes = (address: string) => Buffer.from(tronHex(address), 'hex')
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 
 /** An error answer as TronGrid writes it for a refused build: the message hex-encoded. */
@@ -143,8 +143,7 @@ export function createTronNode(chain: TronChain): TronNode {
     const used = entry && entry.day === day(nowMs) ? entry.used : 0
     return Math.max(0, FREE_BANDWIDTH - used)
   }
-  const out = (address: string, visible: boolean) =>
-    visible ? toTronAddress(address) : `41${toEvmAddress(address).slice(2)}`
+  const out = (address: string, visible: boolean) => (visible ? toTronAddress(address) : tronHex(address))
 
   function blockJson(b: RawBlock): Json {
     const number = Number(BigInt(b.number))
@@ -446,7 +445,7 @@ export function createTronNode(chain: TronChain): TronNode {
       return refusal(
         'SIGERROR',
         txid,
-        `Validate signature error: ${toTronAddress(signer)} is signed by ${toTronAddress(signer)} but it is not contained of permission.`,
+        `Validate signature error: ${strip0x(signatures[0]).toLowerCase()} is signed by ${toTronAddress(signer)} but it is not contained of permission.`,
       )
     return serial(async () => {
       if (txs.has(txid)) return refusal('DUP_TRANSACTION_ERROR', txid, 'Dup transaction.')
