@@ -1,10 +1,13 @@
 // The sandbox's Tron full node driven by TronWeb (npm `tronweb`), unmodified, as a Tron integrator drives TronGrid:
 // accounts and resources, TRC-20 calls built by the node (TronWeb re-checks their protobuf bytes), signed locally,
 // broadcast, executed as their signer, read back; refusals as TronGrid answers them.
+import { createHash } from 'node:crypto'
 import { TronWeb } from 'tronweb'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import type { Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { toTronAddress } from '../../src/contract/tron-address.ts'
+import { encodeRawData, encodeTransfer, encodeTrigger } from '../../src/chain/tron/protobuf.ts'
+import { toEvmAddress, toTronAddress } from '../../src/contract/tron-address.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
@@ -123,6 +126,9 @@ describe('the Tron full node under TronWeb', () => {
     const forged = await tronWebOf(thief.privateKey).trx.sign(built.transaction, thief.privateKey, true, true)
     const refused = await tw.trx.sendRawTransaction(forged)
     expect(refused.code).toBe('SIGERROR')
+    expect(Buffer.from(refused.message as string, 'hex').toString()).toBe(
+      `Validate signature error: ${forged.signature![0]!.toLowerCase()} is signed by ${thief.address} but it is not contained of permission.`,
+    )
     const signed = await tw.trx.sign(built.transaction)
     expect((await tw.trx.sendRawTransaction(signed)).result).toBe(true)
     const again = await tw.trx.sendRawTransaction(signed)
@@ -156,6 +162,39 @@ describe('the Tron full node under TronWeb', () => {
       ['wallet/getblockbynum', '{"num":-1}', 200],
       ['wallet/nosuchmethod', '{}', 404],
       ['wallet/getnowblock', '{not json', 400],
+      ['wallet/getaccount', JSON.stringify({ address: 'x'.repeat(3_000_000) }), 413],
+      [
+        'wallet/triggerconstantcontract',
+        JSON.stringify({
+          owner_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          contract_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          function_selector: 'totalSupply()',
+          call_value: '9'.repeat(90),
+        }),
+        200,
+      ],
+      [
+        'wallet/triggersmartcontract',
+        JSON.stringify({
+          owner_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          contract_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          function_selector: 'totalSupply()',
+          call_value: '9'.repeat(90),
+          fee_limit: '9'.repeat(90),
+        }),
+        200,
+      ],
+      [
+        'wallet/createtransaction',
+        JSON.stringify({
+          owner_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          to_address: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8',
+          amount: '9'.repeat(90),
+        }),
+        200,
+      ],
+      ['wallet/getblock', JSON.stringify({ id_or_num: 'f'.repeat(64) }), 200],
+      ['wallet/estimateenergy', JSON.stringify({ owner_address: [], contract_address: {} }), 200],
     ]
     for (const [path, body, status] of cases) {
       const res = await post(path, body)
@@ -167,6 +206,93 @@ describe('the Tron full node under TronWeb', () => {
       await post('wallet/triggersmartcontract', '{"owner_address":42,"contract_address":"T"}')
     ).json()
     expect(Buffer.from(built.result.message, 'hex').toString()).toBe('Invalid ownerAddress')
+  })
+
+  it('refuses signed broadcasts with a broken contract, a short address or negative int64 fields; TRX stays put', async () => {
+    const owner = tron.accounts[5]!
+    const ownerBytes = Buffer.from(`41${toEvmAddress(owner.address).slice(2)}`, 'hex')
+    const head = await (await fetch(`${tron.fullHost}/wallet/getnowblock`, { method: 'POST' })).json()
+    const id = Buffer.from(head.blockID as string, 'hex')
+    const now = head.block_header.raw_data.timestamp as number
+    const send = async (
+      type: 'TriggerSmartContract' | 'TransferContract',
+      value: Buffer,
+      feeLimit?: number,
+    ) => {
+      const raw = encodeRawData({
+        refBlockBytes: id.subarray(6, 8),
+        refBlockHash: id.subarray(8, 16),
+        expiration: now + 60_000,
+        contract: { type, value },
+        timestamp: now,
+        ...(feeLimit === undefined ? {} : { feeLimit }),
+      })
+      const hash = createHash('sha256').update(raw).digest('hex')
+      const signature = await sign({
+        hash: `0x${hash}`,
+        privateKey: `0x${owner.privateKey.replace(/^0x/, '')}` as Hex,
+        to: 'hex',
+      })
+      const res = await fetch(`${tron.fullHost}/wallet/broadcasttransaction`, {
+        method: 'POST',
+        body: JSON.stringify({ raw_data_hex: raw.toString('hex'), signature: [signature.slice(2)] }),
+      })
+      return { status: res.status, body: await res.json() }
+    }
+    const usdt = Buffer.from(`41${toEvmAddress(tron.tokens['USDT-tron']!).slice(2)}`, 'hex')
+    const balanceOf = async () =>
+      (
+        await (
+          await fetch(`${tron.fullHost}/wallet/getaccount`, {
+            method: 'POST',
+            body: JSON.stringify({ address: owner.address, visible: true }),
+          })
+        ).json()
+      ).balance as number
+    const before = await balanceOf()
+    const cases = [
+      await send('TriggerSmartContract', Buffer.from('ff', 'hex')),
+      await send(
+        'TransferContract',
+        encodeTransfer({ owner: ownerBytes, to: Buffer.from('4112', 'hex'), amount: 1n }),
+      ),
+      await send(
+        'TriggerSmartContract',
+        encodeTrigger({
+          owner: ownerBytes,
+          contract: usdt,
+          callValue: -5n,
+          data: Buffer.from('70a08231', 'hex'),
+        }),
+      ),
+      await send(
+        'TriggerSmartContract',
+        encodeTrigger({
+          owner: ownerBytes,
+          contract: usdt,
+          callValue: 0n,
+          data: Buffer.from('70a08231', 'hex'),
+        }),
+        -2_000_000,
+      ),
+    ]
+    for (const c of cases) {
+      expect(c.status).toBe(200)
+      expect(c.body.result).toBeUndefined()
+      expect(c.body.code).toMatch(/ERROR$/)
+    }
+    expect(await balanceOf()).toBe(before)
+    const bad = await fetch(`${tron.fullHost}/wallet/triggersmartcontract`, {
+      method: 'POST',
+      body: JSON.stringify({
+        owner_address: owner.address,
+        contract_address: tron.tokens['USDT-tron'],
+        function_selector: 'totalSupply()',
+        Permission_id: 1.5,
+      }),
+    })
+    expect(bad.status).toBe(200)
+    expect((await bad.json()).result.code).toBe('OTHER_ERROR')
   })
 
   it('mints USDT-tron to a T-address with the faucet, read back through TronWeb', async () => {
@@ -468,6 +594,42 @@ describeTransports(
       })
       expect(refused.status).toBe(400)
       expect(refused.body.message).toMatch(/does not match/)
+      // the page's broadcast route takes only steps of its own link: another link's payment step is refused there
+      const third = await call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient,
+        creatorWalletAddress: payer.address,
+        network: 'tron',
+        currency: 'USDT-tron',
+        amount: '1',
+      })
+      const otherPay = await call(
+        'GET',
+        `/v2/secure-payments/${other.body.token}/pay?wallet=${payer.address}`,
+        apiKey,
+      )
+      const step = otherPay.body.transactions.find((s: { functionSelector: string }) =>
+        s.functionSelector.startsWith('transferFromWithReferenceAndFee'),
+      )
+      const built = await tw.transactionBuilder.triggerSmartContract(
+        step.to,
+        step.functionSelector,
+        { feeLimit: step.feeLimit, rawParameter: step.parameter },
+        [],
+        payer.address,
+      )
+      const signedTransaction = await tw.trx.sign(built.transaction)
+      const pagePost = (linkToken: string) =>
+        fetch(`${t.server.url}/__sandbox/secure-payments/${linkToken}/tron/broadcast`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ signedTransaction }),
+        })
+      const elsewhere = await pagePost(third.body.token)
+      expect(elsewhere.status).toBe(400)
+      expect((await elsewhere.json()).message).toMatch(/does not match/)
+      const own = await pagePost(other.body.token)
+      expect(own.status).toBe(200)
+      expect(await own.json()).toMatchObject({ result: true, txid: built.transaction.txID })
     })
 
     it('refuses T-addresses on EVM currencies, and Tron batches with the documented message', async () => {

@@ -15,7 +15,7 @@
 // previous run are not found again after a restart.
 import { createHash } from 'node:crypto'
 import { type Hex, keccak256, recoverAddress, toHex } from 'viem'
-import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
+import { toEvmAddress, toTronAddress, tronHex } from '../../contract/tron-address.ts'
 import { JsonRpcError } from '../json-rpc.ts'
 import {
   CONTRACT_TYPE,
@@ -82,7 +82,7 @@ interface RawReceipt {
 
 const hexText = (text: string) => Buffer.from(text, 'utf8').toString('hex')
 const strip0x = (h: string) => h.replace(/^0x/i, '')
-const addrBytes = (address: string) => Buffer.from(`41${toEvmAddress(address).slice(2)}`, 'hex')
+const addrBytes = (address: string) => Buffer.from(tronHex(address), 'hex')
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 
 /** An error answer as TronGrid writes it for a refused build: the message hex-encoded. */
@@ -108,6 +108,13 @@ function asInt(v: unknown, fallback: bigint): bigint | null {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v)
   if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v)
   return null
+}
+
+/** A build's Permission_id: undefined when absent, null when not a small non-negative integer. */
+function permissionOf(body: Json): number | undefined | null {
+  const v = body.Permission_id
+  if (v === undefined || v === null) return undefined
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffff ? v : null
 }
 
 /** Builds the node of a live chain (its network must be `tron`). */
@@ -136,8 +143,7 @@ export function createTronNode(chain: TronChain): TronNode {
     const used = entry && entry.day === day(nowMs) ? entry.used : 0
     return Math.max(0, FREE_BANDWIDTH - used)
   }
-  const out = (address: string, visible: boolean) =>
-    visible ? toTronAddress(address) : `41${toEvmAddress(address).slice(2)}`
+  const out = (address: string, visible: boolean) => (visible ? toTronAddress(address) : tronHex(address))
 
   function blockJson(b: RawBlock): Json {
     const number = Number(BigInt(b.number))
@@ -252,7 +258,9 @@ export function createTronNode(chain: TronChain): TronNode {
     if (mode === 'build') {
       const feeLimit = asInt(body.fee_limit, DEFAULT_FEE_LIMIT)
       if (feeLimit === null) return buildError('OTHER_ERROR', 'fee_limit must be a non-negative integer')
-      const permission = typeof body.Permission_id === 'number' ? body.Permission_id : undefined
+      const permission = permissionOf(body)
+      if (permission === null)
+        return buildError('OTHER_ERROR', 'Permission_id must be a small non-negative integer')
       const value = encodeTrigger({
         owner: addrBytes(t.owner),
         contract: addrBytes(t.contract),
@@ -313,7 +321,9 @@ export function createTronNode(chain: TronChain): TronNode {
       owner_address: out(owner, visible),
       to_address: out(to, visible),
     }
-    const permission = typeof body.Permission_id === 'number' ? body.Permission_id : undefined
+    const permission = permissionOf(body)
+    if (permission === null)
+      return buildError('OTHER_ERROR', 'Permission_id must be a small non-negative integer')
     return {
       status: 200,
       body: await buildTransaction('TransferContract', value, valueJson, null, permission, visible),
@@ -403,11 +413,24 @@ export function createTronNode(chain: TronChain): TronNode {
         txid,
         `contract type ${decoded.contract.type} is not supported by the sandbox`,
       )
-    const trig = typeName === 'TriggerSmartContract' ? decodeTrigger(decoded.contract.value) : null
-    const transfer = typeName === 'TransferContract' ? decodeTransfer(decoded.contract.value) : null
+    let trig: ReturnType<typeof decodeTrigger> | null
+    let transfer: ReturnType<typeof decodeTransfer> | null
+    try {
+      trig = typeName === 'TriggerSmartContract' ? decodeTrigger(decoded.contract.value) : null
+      transfer = typeName === 'TransferContract' ? decodeTransfer(decoded.contract.value) : null
+    } catch (error) {
+      return refusal('OTHER_ERROR', txid, `the contract is not a ${typeName}: ${(error as Error).message}`)
+    }
+    const isAddress = (b: Buffer) => b.length === 21 && b[0] === 0x41
     const ownerBytes = (trig ?? transfer)!.owner
-    if (ownerBytes.length !== 21 || ownerBytes[0] !== 0x41)
-      return refusal('CONTRACT_VALIDATE_ERROR', txid, 'Invalid ownerAddress')
+    if (!isAddress(ownerBytes)) return refusal('CONTRACT_VALIDATE_ERROR', txid, 'Invalid ownerAddress')
+    if (trig && !isAddress(trig.contract))
+      return refusal('CONTRACT_VALIDATE_ERROR', txid, 'Invalid contractAddress')
+    if (transfer && !isAddress(transfer.to))
+      return refusal('CONTRACT_VALIDATE_ERROR', txid, 'Invalid toAddress')
+    // int64 fields read back negative would turn fees and values into credits
+    if ((decoded.feeLimit ?? 0) < 0 || (trig && trig.callValue < 0n))
+      return refusal('CONTRACT_VALIDATE_ERROR', txid, 'fee_limit and call_value must not be negative')
     const owner = `0x${ownerBytes.subarray(1).toString('hex')}`
     let signer: string
     try {
@@ -422,7 +445,7 @@ export function createTronNode(chain: TronChain): TronNode {
       return refusal(
         'SIGERROR',
         txid,
-        `Validate signature error: ${toTronAddress(signer)} is signed by ${toTronAddress(signer)} but it is not contained of permission.`,
+        `Validate signature error: ${strip0x(signatures[0]).toLowerCase()} is signed by ${toTronAddress(signer)} but it is not contained of permission.`,
       )
     return serial(async () => {
       if (txs.has(txid)) return refusal('DUP_TRANSACTION_ERROR', txid, 'Dup transaction.')
@@ -476,8 +499,6 @@ export function createTronNode(chain: TronChain): TronNode {
       }
       let tx: Json
       if (trig) {
-        if (trig.contract.length !== 21)
-          return refusal('CONTRACT_VALIDATE_ERROR', txid, 'Invalid contractAddress')
         const to = `0x${trig.contract.subarray(1).toString('hex')}`
         if (trig.callValue > spendable)
           return refusal('CONTRACT_VALIDATE_ERROR', txid, 'balance is not sufficient')
@@ -525,9 +546,9 @@ export function createTronNode(chain: TronChain): TronNode {
       }
       // the owner's gas in wei is not Tron's business: give it for the call, then set the balance Tron's way
       await rpc('anvil_setBalance', [owner, toHex((balance + 1_000_000n) * WEI_PER_SUN)])
-      await rpc('anvil_impersonateAccount', [owner])
       let receipt: RawReceipt | null = null
       try {
+        await rpc('anvil_impersonateAccount', [owner])
         const hash = await rpc<Hex>('eth_sendTransaction', [
           { ...tx, gasPrice: await rpc<Hex>('eth_gasPrice') },
         ])
@@ -545,6 +566,10 @@ export function createTronNode(chain: TronChain): TronNode {
           byEvmHash.delete(hash.toLowerCase())
         }
         receipt = found
+      } catch (error) {
+        // the chain refused the call (not mined): the owner keeps the balance it had, not the gas money given above
+        await rpc('anvil_setBalance', [owner, toHex(balance * WEI_PER_SUN)]).catch(() => {})
+        throw error
       } finally {
         await rpc('anvil_stopImpersonatingAccount', [owner]).catch(() => {})
       }

@@ -27,24 +27,12 @@ import { buildCrosschainPayment } from './crosschain.ts'
 import { crosschainSource } from './crosschain-source.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 import { offrampChoice } from './offramp.ts'
-import type { PayOptions } from './pay-options.ts'
+import type { PayOptions, PayServiceNames } from './pay-options.ts'
 import type { PayResponse, SameChainPayResponse } from './schema.ts'
 import { buildTronPayment } from './tron.ts'
 
-/** The services the pay builder uses: what a caller of `buildPayment` must hand it. */
-export type PayServiceNames =
-  | 'chains'
-  | 'compliance'
-  | 'conversion'
-  | 'currencies'
-  | 'directory'
-  | 'events'
-  | 'ids'
-  | 'networks'
-  | 'offrampAddress'
-  | 'operator'
-  | 'paymentReferences'
-  | 'worlds'
+export type { PayServiceNames }
+
 type Ctx = Uses<PayServiceNames>
 
 /** Gas the sandbox budgets per step when it checks `hasEnoughGas` (measured on anvil, rounded up). */

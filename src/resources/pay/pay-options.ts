@@ -9,3 +9,21 @@ export interface PayOptions {
   feePercentage?: string
   feeAddress?: string
 }
+
+/**
+ * The services the pay builder uses: what a caller of `buildPayment` must hand it (declared here so that model.ts
+ * and tron.ts, which model.ts imports, share one list).
+ */
+export type PayServiceNames =
+  | 'chains'
+  | 'compliance'
+  | 'conversion'
+  | 'currencies'
+  | 'directory'
+  | 'events'
+  | 'ids'
+  | 'networks'
+  | 'offrampAddress'
+  | 'operator'
+  | 'paymentReferences'
+  | 'worlds'

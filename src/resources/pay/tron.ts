@@ -14,24 +14,10 @@ import type { Uses } from '../services.ts'
 import { amountToPay } from './amount.ts'
 import { NO_FEE_ADDRESS } from './calldata.ts'
 import { PaymentNotPossibleError } from './errors.ts'
-import type { PayOptions } from './pay-options.ts'
+import type { PayOptions, PayServiceNames } from './pay-options.ts'
 import type { TronPayResponse, TronTransaction } from './schema.ts'
 
-/** the pay builder's services (model.ts's PayServiceNames, named again here: model.ts imports this file) */
-type Ctx = Uses<
-  | 'chains'
-  | 'compliance'
-  | 'conversion'
-  | 'currencies'
-  | 'directory'
-  | 'events'
-  | 'ids'
-  | 'networks'
-  | 'offrampAddress'
-  | 'operator'
-  | 'paymentReferences'
-  | 'worlds'
->
+type Ctx = Uses<PayServiceNames>
 
 /** fee_limit of each step (sun): 100 TRX, well above what a TRC-20 approve or payment burns */
 export const TRON_FEE_LIMIT = 100_000_000
