@@ -17,6 +17,7 @@ import {
   syncChainTime,
   watchCommerceEscrow,
 } from './chain/index.ts'
+import type { Middleware } from './contract/middleware.ts'
 import { loadNetworkTable } from './contract/networks.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import { DEFAULT_MAX_CLOCK_ADVANCE_MS, type SecuritySettings } from './contract/security.ts'
@@ -336,8 +337,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const lateStart: { start?: (network: NetworkName) => Promise<void> } = {}
   let stateDir: StateDir | null = null
   const dispatch = createDispatcher(routes, shared, {
-    // with --state-dir an answer leaves once the changes it reports are committed
-    durable: (method) => stateDir?.barrier(method),
+    // with --state-dir an answer leaves once the changes it reports are committed (without, nothing runs per call)
+    ...(options.stateDir ? { durable: (method: string) => stateDir?.barrier(method) } : {}),
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
     ...(options.orchestratorKeys ? { orchestratorKeys: new Set(options.orchestratorKeys) } : {}),
     ...(tenantIds ? { idsFor: (tenant: string) => tenantIds.for(tenant) } : {}),
@@ -347,7 +348,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
         exposed: security.exposed,
       }),
-      (call, next) => (stateDir ? stateDir.guard(call, next) : next()),
+      ...(options.stateDir
+        ? [((call, next) => (stateDir ? stateDir.guard(call, next) : next())) satisfies Middleware]
+        : []),
       journalMiddleware(shared),
       scenarioMiddleware(shared),
       webhookChaosMiddleware(shared),

@@ -14,6 +14,24 @@ export const BODY_LIMITS = {
   maxKeys: 1_000,
 } as const
 
+/** The issue of a value past its bound, in zod's own `too_big` shape. */
+function tooBig(
+  origin: 'string' | 'array' | 'object',
+  maximum: number,
+  unit: string,
+  path: (string | number)[],
+): z.core.$ZodIssue {
+  return {
+    code: 'too_big',
+    origin,
+    maximum,
+    inclusive: true,
+    path,
+    message: `Too big: expected ${origin} to have <=${maximum} ${unit}`,
+    input: undefined,
+  } as z.core.$ZodIssue
+}
+
 /** The first value past a bound, as a zod issue (path included), or null when the body is within them. */
 export function bodyLimitIssue(body: unknown): z.core.$ZodIssue | null {
   // each entry links to its parent: the path is built only for the value refused (a deep body copies no paths)
@@ -22,46 +40,20 @@ export function bodyLimitIssue(body: unknown): z.core.$ZodIssue | null {
   while (stack.length > 0) {
     const entry = stack.pop()!
     const { value } = entry
-    const path: (string | number)[] = []
     const pathOf = () => {
-      for (let e: Entry | null = entry; e?.key !== null && e !== null; e = e.parent) path.unshift(e.key)
+      const path: (string | number)[] = []
+      for (let e: Entry | null = entry; e !== null && e.key !== null; e = e.parent) path.unshift(e.key)
       return path
     }
     if (typeof value === 'string') {
       if (value.length > BODY_LIMITS.maxStringLength)
-        return {
-          code: 'too_big',
-          origin: 'string',
-          maximum: BODY_LIMITS.maxStringLength,
-          inclusive: true,
-          path: pathOf(),
-          message: `Too big: expected string to have <=${BODY_LIMITS.maxStringLength} characters`,
-          input: undefined,
-        } as z.core.$ZodIssue
+        return tooBig('string', BODY_LIMITS.maxStringLength, 'characters', pathOf())
     } else if (Array.isArray(value)) {
-      if (value.length > BODY_LIMITS.maxItems)
-        return {
-          code: 'too_big',
-          origin: 'array',
-          maximum: BODY_LIMITS.maxItems,
-          inclusive: true,
-          path: pathOf(),
-          message: `Too big: expected array to have <=${BODY_LIMITS.maxItems} items`,
-          input: undefined,
-        } as z.core.$ZodIssue
+      if (value.length > BODY_LIMITS.maxItems) return tooBig('array', BODY_LIMITS.maxItems, 'items', pathOf())
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: entry })
     } else if (value !== null && typeof value === 'object') {
       const keys = Object.keys(value)
-      if (keys.length > BODY_LIMITS.maxKeys)
-        return {
-          code: 'too_big',
-          origin: 'object',
-          maximum: BODY_LIMITS.maxKeys,
-          inclusive: true,
-          path: pathOf(),
-          message: `Too big: expected object to have <=${BODY_LIMITS.maxKeys} keys`,
-          input: undefined,
-        } as z.core.$ZodIssue
+      if (keys.length > BODY_LIMITS.maxKeys) return tooBig('object', BODY_LIMITS.maxKeys, 'keys', pathOf())
       for (let i = keys.length - 1; i >= 0; i--)
         stack.push({ value: (value as Record<string, unknown>)[keys[i]!], key: keys[i]!, parent: entry })
     }

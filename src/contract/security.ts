@@ -45,11 +45,6 @@ export function isLoopbackHost(host: string): boolean {
   )
 }
 
-/** The origin the caller reached the sandbox at (from Host / X-Forwarded-*). */
-export function ownOrigin(request: NeutralRequest): string {
-  return new URL(publicBaseUrl(request)).origin
-}
-
 /**
  * Whether the request's Origin may act with the browser's credentials (the portal cookie: the sandbox's own origin or one
  * of `--allowed-origins`, never an echoed one) or write through the control API (the same, plus, on a loopback listener
@@ -65,11 +60,12 @@ export function trustedOrigin(
   if (header === undefined) return purpose === 'control-write'
   const origin = requestOrigin(header)
   if (!origin) return false
+  if (settings.allowedOrigins.has(origin)) return true
   // the sandbox's own pages: the host the caller addressed (whatever the scheme: a TLS proxy may not say it was https)
-  if (new URL(origin).host === new URL(ownOrigin(request)).host || settings.allowedOrigins.has(origin))
-    return true
+  const url = new URL(origin)
+  if (url.host === new URL(publicBaseUrl(request)).host) return true
   // the browser harness (`remoteTenant`) drives a local sandbox from an app on another local port
-  return purpose === 'control-write' && !settings.exposed && isLoopbackHost(new URL(origin).hostname)
+  return purpose === 'control-write' && !settings.exposed && isLoopbackHost(url.hostname)
 }
 
 /** Content-Security-Policy of every page: its own scripts and styles only, no plugins, no foreign forms. */
@@ -77,17 +73,27 @@ const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
 
+/** The two sets of page headers, built once (`pageSecurityHeaders` hands out copies: middleware may add to them). */
+const PAGE_HEADERS: Record<'none' | 'any', Readonly<Record<string, string>>> = {
+  none: {
+    'content-security-policy': `${CSP}; frame-ancestors 'none'`,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+  },
+  any: {
+    'content-security-policy': `${CSP}; frame-ancestors *`,
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+  },
+}
+
 /**
  * The headers of an HTML page. `framing: 'any'` for a page the service documents as embedded (the agreement
  * iframe); every other page refuses to be framed.
  */
 export function pageSecurityHeaders(framing: 'none' | 'any' = 'none'): Record<string, string> {
-  return {
-    'content-security-policy': `${CSP}; frame-ancestors ${framing === 'any' ? '*' : "'none'"}`,
-    ...(framing === 'none' ? { 'x-frame-options': 'DENY' } : {}),
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-  }
+  return { ...PAGE_HEADERS[framing] }
 }
 
 /** Whether the caller reached the sandbox over HTTPS (a proxy in front says so with X-Forwarded-Proto). */

@@ -20,10 +20,14 @@ export interface NetworksOnUse {
 
 /** The networks a string names as the value of `key` (a currency id, a network, a pay-query chain). */
 function networkOf(shared: Pick<SandboxState, 'currencies' | 'networks'>, key: string, value: string) {
-  if (key === 'chain') return CHAIN_TO_NETWORK[value.toUpperCase()]
-  if (key === 'network' && shared.networks[value]) return value
+  // own keys only: `constructor` or `__proto__` names no network (a caller's value, not a start request)
+  if (key === 'chain') {
+    const chain = value.toUpperCase()
+    return Object.hasOwn(CHAIN_TO_NETWORK, chain) ? CHAIN_TO_NETWORK[chain] : undefined
+  }
+  if (key === 'network' && Object.hasOwn(shared.networks, value)) return value
   const network = shared.currencies.byId(value)?.network
-  return network && shared.networks[network] ? network : undefined
+  return network && Object.hasOwn(shared.networks, network) ? network : undefined
 }
 
 function collect(

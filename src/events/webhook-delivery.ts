@@ -3,9 +3,10 @@
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
 
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { request as httpRequest, type RequestOptions } from 'node:http'
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
+import { Readable } from 'node:stream'
 import type { SandboxEvent } from '../contract/events.ts'
 import type { DeliveryJournal } from '../contract/ports.ts'
 import { type ChaosRule, chaosFor } from '../resources/webhooks/chaos-state.ts'
@@ -588,38 +589,48 @@ const ANSWER_BODY_WAIT_MS = 250
 
 /** A receiver's headers and the start of its body, read within the attempt's time (an answer that never ends is cut). */
 async function answerOf(response: Response, attemptSignal: AbortSignal): Promise<ReceiverAnswer> {
-  const signal = AbortSignal.any([attemptSignal, AbortSignal.timeout(ANSWER_BODY_WAIT_MS)])
   const headers: Record<string, string> = {}
   response.headers.forEach((value, name) => {
     headers[name] = value
   })
+  return { headers, body: await bodyStart(response.body, attemptSignal) }
+}
+
+/**
+ * The first ANSWER_BODY_BYTES of a receiver's body, waited for at most ANSWER_BODY_WAIT_MS (and the attempt's time);
+ * the rest is dropped (the stream is cancelled).
+ */
+async function bodyStart(
+  stream: ReadableStream<Uint8Array> | null,
+  attemptSignal: AbortSignal,
+): Promise<string> {
+  if (!stream) return ''
+  const signal = AbortSignal.any([attemptSignal, AbortSignal.timeout(ANSWER_BODY_WAIT_MS)])
+  const reader = stream.getReader()
+  const decoder = new TextDecoder()
+  const aborted = new Promise<null>((resolve) => {
+    if (signal.aborted) resolve(null)
+    signal.addEventListener('abort', () => resolve(null), { once: true })
+  })
   let body = ''
-  const reader = response.body?.getReader()
-  if (reader) {
-    const decoder = new TextDecoder()
-    const aborted = new Promise<null>((resolve) => {
-      if (signal.aborted) resolve(null)
-      signal.addEventListener('abort', () => resolve(null), { once: true })
-    })
-    try {
-      while (body.length < ANSWER_BODY_BYTES) {
-        const chunk = await Promise.race([reader.read(), aborted])
-        if (!chunk || chunk.done) break
-        body += decoder.decode(chunk.value, { stream: true })
-      }
-    } catch {
-      // a body cut by the receiver: keep what came
+  try {
+    while (body.length < ANSWER_BODY_BYTES) {
+      const chunk = await Promise.race([reader.read(), aborted])
+      if (!chunk || chunk.done) break
+      body += decoder.decode(chunk.value, { stream: true })
     }
-    void reader.cancel().catch(() => undefined)
+  } catch {
+    // a body cut by the receiver: keep what came
   }
-  return { headers, body: body.slice(0, ANSWER_BODY_BYTES) }
+  void reader.cancel().catch(() => undefined)
+  return body.slice(0, ANSWER_BODY_BYTES)
 }
 
 /**
  * POSTs `body` to `url`, connecting to the address the policy checked (a name cannot resolve elsewhere in between);
- * answers the status without reading the body, follows no redirect.
+ * answers the status, the headers and the start of the body (`bodyStart`), follows no redirect.
  */
-function postPinned(
+async function postPinned(
   url: string,
   checked: CheckedAddress | null,
   headers: Record<string, string>,
@@ -643,37 +654,20 @@ function postPinned(
     agent: false,
     ...(lookup ? { lookup } : {}),
   }
-  return new Promise((resolve, reject) => {
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-    const req = send(target, options, (res) => {
-      // the receiver's headers and the start of its body, waited for at most ANSWER_BODY_WAIT_MS
-      const headersOf: Record<string, string> = {}
-      for (const [name, value] of Object.entries(res.headers))
-        if (value !== undefined) headersOf[name] = Array.isArray(value) ? value.join(', ') : value
-      const chunks: Buffer[] = []
-      let size = 0
-      let done = false
-      const finish = () => {
-        if (done) return
-        done = true
-        clearTimeout(timer)
-        res.resume()
-        const text = Buffer.concat(chunks).toString('utf8').slice(0, ANSWER_BODY_BYTES)
-        resolve({ status: res.statusCode ?? 0, response: { headers: headersOf, body: text } })
-      }
-      const timer = setTimeout(finish, ANSWER_BODY_WAIT_MS)
-      res.on('data', (chunk: Buffer) => {
-        if (done) return
-        chunks.push(chunk)
-        size += chunk.length
-        if (size >= ANSWER_BODY_BYTES) finish()
-      })
-      res.on('end', finish)
-      res.on('error', finish)
-    })
+    const req = send(target, options, resolve)
     req.on('error', (error) => reject(signal.aborted ? signal.reason : error))
     req.end(body)
   })
+  const answerHeaders: Record<string, string> = {}
+  for (const [name, value] of Object.entries(res.headers))
+    if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value
+  const stream = Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>
+  return {
+    status: res.statusCode ?? 0,
+    response: { headers: answerHeaders, body: await bodyStart(stream, signal) },
+  }
 }
 
 function describe(error: Error): string {

@@ -33,6 +33,11 @@ describe('webhook destinations (--webhook-hosts)', () => {
       'fe80::1',
       '::ffff:127.0.0.1',
       '::ffff:10.0.0.1',
+      '::ffff:7f00:1',
+      '::7f00:1',
+      '64:ff9b::7f00:1',
+      '64:ff9b:1::7f00:1',
+      '2002:7f00:1::',
     ])
       expect(isPublicAddress(a), a).toBe(false)
   })

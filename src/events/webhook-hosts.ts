@@ -34,9 +34,12 @@ for (const [net, prefix] of [
 ] as const)
   nonPublic.addSubnet(net, prefix, 'ipv4')
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // `::` and `::1` included: IPv4-compatible addresses (`::127.0.0.1`, which a URL writes `[::7f00:1]`)
+  ['::', 96],
+  // NAT64 (well-known and local-use) and 6to4 carry an IPv4 address inside: `64:ff9b::7f00:1`, `2002:7f00:1::`
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],

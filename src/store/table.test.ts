@@ -77,4 +77,17 @@ describe('Table', () => {
     expect(table.where(firstTag, 'even').at(-1)!.id).toBe('r1')
     expect(table.whereNewest(firstTag, 'none', 0, 5)).toEqual({ total: 0, page: [] })
   })
+
+  it('drops a value from a secondary index once nothing holds it, and takes it again when a record does', async () => {
+    const table = new Table(Thing, 'id')
+    const firstTag = (t: z.infer<typeof Thing>) => t.tags[0]
+    await table.insert({ id: 'a', n: 1, tags: ['k1'] })
+    await table.insert({ id: 'b', n: 2, tags: ['k1'] })
+    expect(table.where(firstTag, 'k1')).toHaveLength(2)
+    table.delete('a')
+    table.delete('b')
+    expect(table.whereNewest(firstTag, 'k1', 0, 5)).toEqual({ total: 0, page: [] })
+    await table.insert({ id: 'c', n: 3, tags: ['k1'] })
+    expect(table.where(firstTag, 'k1').map((t) => t.id)).toEqual(['c'])
+  })
 })

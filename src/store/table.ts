@@ -156,7 +156,12 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     for (const [by, index] of this.#secondary) {
       const old = before === undefined ? undefined : by(before)
       const now = after === undefined ? undefined : by(after)
-      if (old !== undefined && old !== now) index.get(old)?.remove(key)
+      if (old !== undefined && old !== now) {
+        const bucket = index.get(old)
+        bucket?.remove(key)
+        // a value nothing holds any more leaves the index (a key's records deleted: its bucket goes with them)
+        if (bucket?.size === 0) index.delete(old)
+      }
       if (now === undefined || after === undefined) continue
       const bucket = index.get(now) ?? new Bucket<z.infer<S>>()
       index.set(now, bucket)

@@ -2,6 +2,8 @@
 // network (anvil and contracts) and proceeds with the real answer; with `--only-networks` (networksOnUse 'refuse')
 // the list is fixed and such a call answers 400 naming the flag.
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { missingNetworks } from '../../src/control/networks-on-use.ts'
+import type { SandboxState } from '../../src/control/sandbox-state.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
@@ -79,4 +81,18 @@ it('answers 400 naming --only-networks for a network outside the fixed list', as
     }),
   })
   expect(ok.status).toBe(201)
+})
+
+it('takes no object property (constructor, __proto__, toString) for a network a caller named', () => {
+  const shared = {
+    networks: { sepolia: {} },
+    currencies: { byId: () => undefined },
+  } as unknown as Pick<SandboxState, 'currencies' | 'networks'>
+  const missing = (query: Record<string, string>, rawBody?: string) =>
+    missingNetworks(shared, () => false, { query, rawBody }, /./)
+  expect(missing({ network: 'constructor', chain: 'constructor' })).toEqual([])
+  expect(missing({}, '{"network":"__proto__","chain":"toString","x":{"network":"hasOwnProperty"}}')).toEqual(
+    [],
+  )
+  expect(missing({ network: 'sepolia' })).toEqual(['sepolia'])
 })

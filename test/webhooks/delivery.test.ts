@@ -2,6 +2,8 @@
 // The retry schedule is shortened (the service waits 1 s, 5 s, 15 s); everything else is as in production.
 // The receiver timeout is 1 s, not less: on a loaded machine a shorter one expires on answers that were on their way,
 // and the retry then delivers the event twice (at-least-once delivery, as documented), which the counts below forbid.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
@@ -223,6 +225,37 @@ describeTransports(
       expect(receiver.received).toHaveLength(1)
       expect(got!.path).toBe('/webhook?for=alice')
       expect(t.sandbox.control.deliveries(bob)).toEqual([])
+    })
+
+    it("keeps a receiver's headers and the first 1024 characters of its body, also of a body that never ends", async () => {
+      const server = createServer((req, res) => {
+        req.resume()
+        res.writeHead(500, { 'content-type': 'text/plain', 'x-why': 'down' })
+        if (req.url === '/long') res.end('a'.repeat(3000))
+        else res.write('partial answer') // never ended
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      const port = (server.address() as AddressInfo).port
+      try {
+        for (const [path, body] of [
+          ['/long', 'a'.repeat(1024)],
+          ['/open', 'partial answer'],
+        ] as const) {
+          const apiKey = newApiKey()
+          await register(apiKey, `http://127.0.0.1:${port}${path}`)
+          await t.sandbox.control.emit(apiKey, 'payment.failed', { requestId: 'r-answer' })
+          const attempt = await waitFor(() => t.sandbox.control.deliveries(apiKey)[0]?.attempts[0], {
+            what: `the first attempt to ${path}`,
+            timeoutMs: 5000,
+            intervalMs: 10,
+          })
+          expect(attempt).toMatchObject({ status: 500, error: null, response: { body } })
+          expect(attempt.response?.headers['x-why']).toBe('down')
+        }
+      } finally {
+        server.closeAllConnections()
+        server.close()
+      }
     })
   },
 )
