@@ -2,8 +2,11 @@
 // requests a minute (the Default tier's 5 a second) for each `x-client-id` and client IP address, a sustained breach
 // blocking that client ID and address for 5 minutes. Off by default: the page gives non-production environments a
 // higher limit. Windows and blocks run on the tenant clock of the client ID's account (advance it to get past one);
-// the address is the first hop of X-Forwarded-For (the sandbox's listener does not hand transports the socket's).
+// the address is the one the signup limit counts (contract/security.ts: the peer, or the hop a local proxy appended
+// to X-Forwarded-For); an MSW call has no peer: the last hop of its X-Forwarded-For, if any.
 import type { Middleware } from '../contract/middleware.ts'
+import type { NeutralRequest } from '../contract/neutral.ts'
+import { clientAddress as peerAddress } from '../contract/security.ts'
 import type { World } from '../contract/world.ts'
 import { faultResponse } from './faults.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -21,8 +24,9 @@ interface Bucket {
 }
 
 /** The client address a limit is scoped to. */
-function clientAddress(headers: Record<string, string>): string {
-  return headers['x-forwarded-for']?.split(',')[0]?.trim() || 'direct'
+function clientAddress(request: NeutralRequest): string {
+  if (request.remoteAddress) return peerAddress(request)
+  return request.headers['x-forwarded-for']?.split(',').at(-1)?.trim() || 'direct'
 }
 
 /** The documented limit on client-ID calls (API-key and control calls are not limited by it). */
@@ -40,7 +44,7 @@ export function documentedRateLimitMiddleware(
       mine = new Map()
       buckets.set(world, mine)
     }
-    const key = `${grant.clientId} ${clientAddress(call.request.headers)}`
+    const key = `${grant.clientId} ${clientAddress(call.request)}`
     const now = world.clock.now().getTime()
     let bucket = mine.get(key)
     if (!bucket || now >= bucket.start + figures.windowMs)

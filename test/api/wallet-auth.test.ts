@@ -2,8 +2,9 @@
 // api-reference/wallet-authentication.mdx (SIWE challenge and verify, 5 minutes, httpOnly session cookie, logout),
 // api-features/client-id-management.mdx (/v1/client-ids with the session; payeeDestinationId resolves the payee),
 // api-features/payee-destinations.mdx (/v1/payee-destination: create, get, lookup, payout-lookup, PUT, deactivate).
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
 import { describeTransports, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports
@@ -33,7 +34,9 @@ describeTransports(
       })
       expect(verified.status, verified.text).toBe(201)
       const setCookie = verified.headers.get('set-cookie')!
-      expect(setCookie).toMatch(/^session_token=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=900$/)
+      expect(setCookie).toMatch(
+        /^session_token=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=900(; Secure)?$/,
+      )
       return { wallet, cookie: { apiKey: null, headers: { cookie: setCookie.split(';')[0]! } }, challenge }
     }
 
@@ -177,3 +180,51 @@ describeTransports(
     })
   },
 )
+
+describe('wallet login on a shared demo', () => {
+  const servers: RunningServer[] = []
+  afterAll(async () => Promise.all(servers.map((s) => s.close())))
+  async function start(options: StartServerOptions) {
+    const server = await startServer({ chain: false, ...options })
+    servers.push(server)
+    return server
+  }
+  async function post(server: RunningServer, path: string, body: unknown) {
+    const res = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    return { status: res.status, body: await res.json() }
+  }
+  async function signIn(server: RunningServer, wallet: PrivateKeyAccount) {
+    const challenge = await post(server, '/v1/auth/wallet/challenge', { address: wallet.address })
+    if (challenge.status !== 201) return challenge
+    const signature = await wallet.signMessage({ message: challenge.body.message })
+    return post(server, '/v1/auth/wallet/verify', { ...challenge.body, signature })
+  }
+
+  it('is off with the portal (strict mode without --portal): 404, no account', async () => {
+    const strict = await start({ apiKeys: ['keyA'] })
+    const refused = await signIn(strict, privateKeyToAccount(generatePrivateKey()))
+    expect(refused.status).toBe(404)
+    expect(refused.body.message).toMatch(/portal is off/)
+    expect(strict.sandbox.shared.portal.walletChallenges.size).toBe(0)
+  })
+
+  it('counts a new wallet account against the signup limit (a known wallet still signs in) and forgets stale challenges', async () => {
+    const shared = await start({ signupsPerMinute: 1 })
+    const first = privateKeyToAccount(generatePrivateKey())
+    expect((await signIn(shared, first)).status).toBe(201)
+    const second = await signIn(shared, privateKeyToAccount(generatePrivateKey()))
+    expect(second.status).toBe(429)
+    expect((await signIn(shared, first)).status).toBe(201)
+    // an unanswered challenge is dropped once expired, when the next one is issued
+    const challenges = shared.sandbox.shared.portal.walletChallenges
+    const stale = await post(shared, '/v1/auth/wallet/challenge', { address: first.address })
+    challenges.get(stale.body.challengeId)!.expiresAt = 0
+    await post(shared, '/v1/auth/wallet/challenge', { address: first.address })
+    expect(challenges.has(stale.body.challengeId)).toBe(false)
+    expect(challenges.size).toBe(1)
+  })
+})

@@ -89,6 +89,8 @@ describeTransports(
       expect(over.status).toBe(429)
       expect(over.body).toEqual({ statusCode: 429, message: 'ThrottlerException: Too Many Requests' })
       expect(over.headers.get('retry-after')).toBe('300')
+      // a made-up first hop of X-Forwarded-For (the proxy appends the real one) does not get past the block
+      expect(await burst(client(), clientId, 1, '192.0.2.55, 203.0.113.7')).toEqual([429])
       // another address of the same client ID, and the account's API key, are not affected
       expect(await burst(client(), clientId, 1, '198.51.100.1')).toEqual([200])
       expect((await client().call('GET', '/v2/request', { apiKey })).status).toBe(200)

@@ -232,11 +232,15 @@ describeTransports(
         body: { wallet: freshAddress(), signature, deadline: permit.values.deadline },
       })
       expect(forged.status).toBe(400)
-      const submitted = await client().call('POST', `/v2/secure-payments/${token}/permit`, {
-        apiKey,
-        body: { wallet: payer.account.address, signature, deadline: permit.values.deadline },
-      })
-      expect(submitted.status).toBe(200)
+      // the same permit twice at once: one is submitted, the replay answers 400 (never a 500)
+      const submit = () =>
+        client().call('POST', `/v2/secure-payments/${token}/permit`, {
+          apiKey,
+          body: { wallet: payer.account.address, signature, deadline: permit.values.deadline },
+        })
+      const both = await Promise.all([submit(), submit()])
+      expect(both.map((r) => r.status).sort()).toEqual([200, 400])
+      const submitted = both.find((r) => r.status === 200)!
       expect(submitted.body.txHash).toMatch(/^0x[0-9a-f]{64}$/)
       expect(await optimism.allowance(usdc, payer.account.address as Address, feeProxy)).toBe(maxUint256)
 

@@ -8,7 +8,6 @@
 // is stored and answered (its rules: `screeningProvider` required with `kyt_all_wallets`, refused with `off`).
 import { z } from 'zod'
 import { BadRequestError, ForbiddenError } from '../../contract/sandbox-error.ts'
-import type { World } from '../../contract/world.ts'
 import type { Uses } from '../services.ts'
 import { activateDestination, activeDestinationOf, findDestination } from './model.ts'
 import type { PayeeDestinationRecord } from './schema.ts'
@@ -106,14 +105,14 @@ export async function deactivateSessionDestination(ctx: Ctx, destinationId: stri
   return { success: true, message: 'Destination deactivated' }
 }
 
-/** `GET /v1/payee-destination/payout-lookup`: where a recipient wallet wants to be paid (its own account first). */
+/** `GET /v1/payee-destination/payout-lookup`: where a recipient wallet wants to be paid (its own account's destination). */
 export function payoutLookup(ctx: Ctx & Uses<'worlds'>, walletAddress: string) {
-  const worlds: World[] = [...ctx.worlds.all()]
+  // a destination is its wallet account's (wallet.ts names that account's tenant): other accounts' worlds never answer
   const own = `wallet_${walletAddress.toLowerCase()}`
-  worlds.sort((a, b) => Number(b.tenant === own) - Number(a.tenant === own))
-  for (const world of worlds) {
+  for (const world of ctx.worlds.all()) {
+    if (world.tenant !== own) continue
     const found = activeDestinationOf(world, walletAddress)
-    if (found && world.tenant === own)
+    if (found)
       return {
         destinationId: found.destinationId,
         walletAddress: found.walletAddress,

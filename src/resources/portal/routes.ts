@@ -23,7 +23,7 @@ export const portalRoutes = [
     cookies: true,
     surface: 'api',
     summary: 'A SIWE message for a wallet to sign (valid 5 minutes)',
-    statuses: [201, 400],
+    statuses: [201, 400, 404],
     body: z.object({ address: z.string().min(1) }),
     handler: (ctx, { body, request }) => ({ status: 201, body: walletChallenge(ctx, request, body.address) }),
   }),
@@ -35,15 +35,15 @@ export const portalRoutes = [
     surface: 'api',
     summary:
       "The wallet's signature of its challenge: opens a session (httpOnly session_token, 15 minutes idle)",
-    statuses: [201, 401],
+    statuses: [201, 401, 404, 429],
     body: z.object({
       challengeId: z.string().min(1),
       nonce: z.string().min(1),
       message: z.string().min(1),
       signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'signature must be hex'),
     }),
-    async handler(ctx, { body }) {
-      const { cookie, body: answer } = await walletVerify(ctx, body)
+    async handler(ctx, { body, request }) {
+      const { cookie, body: answer } = await walletVerify(ctx, request, body)
       return { status: 201, headers: { 'set-cookie': cookie }, body: answer }
     },
   }),

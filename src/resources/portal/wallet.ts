@@ -2,7 +2,8 @@
 // message valid 5 minutes; `POST /v1/auth/wallet/verify` checks the wallet's personal_sign signature of it, once,
 // and opens an httpOnly `session_token` session with a 15-minute idle timeout. The wallet is an account of the
 // portal (its own platform and world, created at its first login), so the cookie routes (`/v1/client-ids`,
-// `/v1/webhook`, logout) take it like an email login's.
+// `/v1/webhook`, logout) take it like an email login's: off with the portal (strict mode without --portal), and a
+// wallet's first login counts against the per-address signup limit as a registration does.
 // Differences from the real service: EVM wallets only (a Tron `T…` address answers 400: the sandbox runs no TRON
 // chain); the message's domain and URI are the host the sandbox was called at; the verify answer (undocumented) is
 // `{address, walletType: "evm", platformId, expiresAt}`; challenges and sessions live in the sandbox's memory.
@@ -12,7 +13,9 @@ import type { NeutralRequest } from '../../contract/neutral.ts'
 import { SESSION_COOKIE } from '../../contract/portal-cookie.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import { BadRequestError, UnauthorizedError } from '../../contract/sandbox-error.ts'
+import { overHttps } from '../../contract/security.ts'
 import type { Uses } from '../services.ts'
+import { admitSignup, requirePortal } from './accounts.ts'
 import type { PlatformAccount } from './credentials.ts'
 
 type Ctx = Uses<'portal' | 'ids' | 'now'>
@@ -24,6 +27,7 @@ export const WALLET_SESSION_IDLE_MS = 15 * 60_000
 
 /** `POST /v1/auth/wallet/challenge`: the SIWE message for `address`. */
 export function walletChallenge(ctx: Ctx, request: NeutralRequest, address: string) {
+  requirePortal(ctx)
   if (/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address))
     throw new BadRequestError('Tron wallets cannot sign in: the sandbox runs no TRON chain')
   if (!isAddress(address, { strict: false }))
@@ -34,6 +38,11 @@ export function walletChallenge(ctx: Ctx, request: NeutralRequest, address: stri
   const expiresAt = new Date(now.getTime() + CHALLENGE_MS)
   const nonce = randomBytes(8).toString('hex')
   const challengeId = ctx.ids.ulid(now.getTime())
+  // challenges nobody answered: the oldest come first (same lifetime), drop the expired ones
+  for (const [id, stale] of ctx.portal.walletChallenges) {
+    if (stale.expiresAt > now.getTime()) break
+    ctx.portal.walletChallenges.delete(id)
+  }
   const message = [
     `${base.host} wants you to sign in with your Ethereum account:`,
     wallet,
@@ -56,10 +65,12 @@ export function walletChallenge(ctx: Ctx, request: NeutralRequest, address: stri
 }
 
 /** The wallet's portal account, created at its first login. */
-function walletPlatform(ctx: Ctx, wallet: string): PlatformAccount {
+function walletPlatform(ctx: Ctx, request: NeutralRequest, wallet: string): PlatformAccount {
   const key = `wallet:${wallet.toLowerCase()}`
   const known = ctx.portal.platformsByEmail.get(key)
   if (known) return known
+  // a new account, as a registration: counted against the caller's per-address signup limit (429)
+  admitSignup(ctx, request)
   const now = ctx.now()
   const platform: PlatformAccount = {
     id: ctx.ids.ulid(now.getTime()),
@@ -78,8 +89,10 @@ function walletPlatform(ctx: Ctx, wallet: string): PlatformAccount {
 /** `POST /v1/auth/wallet/verify`: a signed, unexpired, unused challenge opens a session (401 otherwise). */
 export async function walletVerify(
   ctx: Ctx,
+  request: NeutralRequest,
   body: { challengeId: string; nonce: string; message: string; signature: string },
 ) {
+  requirePortal(ctx)
   const challenge = ctx.portal.walletChallenges.get(body.challengeId)
   const now = ctx.now().getTime()
   if (!challenge || challenge.nonce !== body.nonce || challenge.message !== body.message)
@@ -93,7 +106,7 @@ export async function walletVerify(
     signature: body.signature as `0x${string}`,
   }).catch(() => false)
   if (!valid) throw new UnauthorizedError('Invalid signature')
-  const platform = walletPlatform(ctx, challenge.address)
+  const platform = walletPlatform(ctx, request, challenge.address)
   const token = randomBytes(32).toString('hex')
   ctx.portal.sessions.set(token, {
     platformId: platform.id,
@@ -101,7 +114,7 @@ export async function walletVerify(
     idleMs: WALLET_SESSION_IDLE_MS,
   })
   return {
-    cookie: `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${WALLET_SESSION_IDLE_MS / 1000}`,
+    cookie: `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${WALLET_SESSION_IDLE_MS / 1000}${overHttps(request) ? '; Secure' : ''}`,
     body: {
       address: challenge.address,
       walletType: 'evm' as const,

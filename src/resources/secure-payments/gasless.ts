@@ -91,14 +91,19 @@ export async function submitGaslessPermit(
     throw new SecurePaymentRequestError(
       'The permit signature is not the wallet’s signature of the permit /pay returned',
     )
-  const txHash = await shared.operator.submitPermit(record.network, {
-    token: found.token,
-    owner: body.wallet as Address,
-    spender: found.spender,
-    value: maxUint256,
-    deadline: BigInt(body.deadline),
-    signature: body.signature as Hex,
-  })
+  // the same signature sent twice at once: both recover before either is mined, the second reverts (nonce used)
+  const txHash = await shared.operator
+    .submitPermit(record.network, {
+      token: found.token,
+      owner: body.wallet as Address,
+      spender: found.spender,
+      value: maxUint256,
+      deadline: BigInt(body.deadline),
+      signature: body.signature as Hex,
+    })
+    .catch((error: Error) => {
+      throw new SecurePaymentRequestError(`The permit was refused on chain: ${error.message.split('\n')[0]}`)
+    })
   return {
     txHash,
     token: found.token,
