@@ -4,7 +4,7 @@
 // secure_payment.access_rejected for a KYT decision (api-reference/webhooks.mdx).
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { KYT_FLAGGED_TEST_ADDRESSES } from '../../src/resources/secure-payments/kyt.ts'
+import { KYT_FLAGGED_TEST_ADDRESSES, KYT_RESULTS_KEPT } from '../../src/resources/secure-payments/kyt.ts'
 import { freshAddress } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
@@ -26,6 +26,25 @@ describeTransports(
         apiKey,
         body: { requests: [{ payee: freshAddress(), amount: '4', currency: 'FAU-sepolia' }], accessPolicy },
       })
+
+    it('records at most KYT_RESULTS_KEPT screenings per link, and still refuses a flagged wallet past them', async () => {
+      const apiKey = newApiKey()
+      const created = await link(apiKey, { mode: 'kyt_all_wallets', screeningProvider: 'hypernative' })
+      const { token, requestIds } = created.body
+      // the page's public route: anyone holding the token names wallets
+      const connect = (walletAddress: string) =>
+        client().call('POST', `/__sandbox/secure-payments/${token}/user-events`, {
+          apiKey: null,
+          body: { userEvent: 'wallet_connected', walletAddress },
+        })
+      for (let i = 0; i < KYT_RESULTS_KEPT + 5; i++) expect((await connect(freshAddress())).status).toBe(201)
+      expect((await connect(flagged)).status).toBe(403)
+      const lookup = await client().call('GET', '/v2/secure-payments', {
+        apiKey,
+        query: { requestId: requestIds[0] },
+      })
+      expect(lookup.body.payerKytResults).toHaveLength(KYT_RESULTS_KEPT)
+    })
 
     it('refuses the policies the page rules out, and screens every wallet of a kyt_all_wallets link', async () => {
       const apiKey = newApiKey()

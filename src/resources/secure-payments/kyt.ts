@@ -18,6 +18,9 @@ export const KYT_FLAGGED_TEST_ADDRESSES: readonly string[] = [
   '0x000000000000000000000000000000000000bad3',
 ]
 
+/** How many screening results a link records (`payerKytResults`). */
+export const KYT_RESULTS_KEPT = 50
+
 /** Screens `wallet` for a KYT link (a no-op without a policy); throws 403 when it is flagged. */
 export async function screenPayer(
   _shared: SecureServices,
@@ -28,8 +31,11 @@ export async function screenPayer(
   if (!link.kyt || !wallet) return
   const address = wallet.toLowerCase()
   const flagged = KYT_FLAGGED_TEST_ADDRESSES.includes(address)
-  const seen = (link.kytResults ?? []).some((r) => r.walletAddress === address)
-  if (!seen) {
+  const results = link.kytResults ?? []
+  const seen = results.some((r) => r.walletAddress === address)
+  // the page's public routes screen any wallet a caller names: a link keeps its first KYT_RESULTS_KEPT results, so a
+  // stranger holding the token cannot grow what is stored (later wallets are still screened, just not recorded)
+  if (!seen && results.length < KYT_RESULTS_KEPT) {
     const result = {
       walletAddress: address,
       walletType: 'eoa',
