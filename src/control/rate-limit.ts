@@ -47,6 +47,10 @@ export function documentedRateLimitMiddleware(
     const key = `${grant.clientId} ${clientAddress(call.request)}`
     const now = world.clock.now().getTime()
     let bucket = mine.get(key)
+    // many addresses over time: the buckets whose window and block are over are dropped (they limit nothing)
+    if (!bucket && mine.size >= 1000)
+      for (const [k, b] of mine)
+        if (now >= b.start + figures.windowMs && now >= b.blockedUntil) mine.delete(k)
     if (!bucket || now >= bucket.start + figures.windowMs)
       bucket = { start: now, count: 0, blockedUntil: bucket?.blockedUntil ?? 0 }
     mine.set(key, bucket)
