@@ -150,6 +150,20 @@ describe('world files', () => {
     expect(ok.body.created.payers.c.kycStatus).toBe('rejected')
   }, 30_000)
 
+  it("registers a world file's webhooks under POST /v2/webhook's rules: past --max-webhooks (25) a 400 names the entry", async () => {
+    const key = freshKey('world-cap')
+    const webhooks = Object.fromEntries(
+      Array.from({ length: 26 }, (_, i) => [`h${i}`, { url: `http://127.0.0.1:9/hook-${i}` }]),
+    )
+    const over = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', { webhooks })
+    expect(over.status).toBe(400)
+    expect(over.body.message).toContain('webhooks.h25')
+    expect(over.body.message).toContain('--max-webhooks')
+    const listed = await api(sandbox.url, key, 'GET', '/v2/webhook')
+    expect(listed.status).toBe(200)
+    expect(JSON.stringify(listed.body).match(/hook-\d+/g)?.length).toBe(25)
+  }, 30_000)
+
   it('seeds the demo scenario from its world file', async () => {
     const key = freshKey('demo')
     const demo = await api(sandbox.url, key, 'PUT', '/__sandbox/scenario', { scenario: 'demo' })
