@@ -143,6 +143,11 @@ describe('world files', () => {
     })
     expect(unknownRef.status).toBe(400)
     expect(unknownRef.body.message).toContain('{{payers.z.email}} names nothing created before it')
+    const badUrl = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
+      webhooks: { w: { url: 'http://[bad' } },
+    })
+    expect(badUrl.status).toBe(400)
+    expect(badUrl.body.message).toContain('webhooks.w.url')
     const ok = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
       payers: { c: { kyc: 'rejected' } },
     })
