@@ -143,6 +143,11 @@ describe('world files', () => {
     })
     expect(unknownRef.status).toBe(400)
     expect(unknownRef.body.message).toContain('{{payers.z.email}} names nothing created before it')
+    const badFaker = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
+      payers: { f: { body: { firstName: '{{faker.number.int({"min":5,"max":1})}}' } } },
+    })
+    expect(badFaker.status).toBe(400)
+    expect(badFaker.body.message).toContain('payers.f.body.firstName')
     const badUrl = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
       webhooks: { w: { url: 'http://[bad' } },
     })
