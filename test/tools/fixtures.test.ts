@@ -148,6 +148,17 @@ describe('world files', () => {
     })
     expect(badFaker.status).toBe(400)
     expect(badFaker.body.message).toContain('payers.f.body.firstName')
+    for (const template of [
+      '{{faker.string.alpha(100000000)}}',
+      '{{faker.string.alpha({"length":{"min":1,"max":100000000}})}}',
+    ]) {
+      const huge = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
+        payers: { g: { body: { firstName: template } } },
+      })
+      expect(huge.status).toBe(400)
+      expect(huge.body.message).toContain('payers.g.body.firstName')
+      expect(huge.body.message).toContain('more than 10000')
+    }
     const badUrl = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
       webhooks: { w: { url: 'http://[bad' } },
     })
