@@ -3,11 +3,12 @@
 
 import type { LiveChain } from '../chain/index.ts'
 import type { EventType, SandboxEvent } from '../contract/events.ts'
-import { BadRequestError, NotFoundError, SandboxError } from '../contract/sandbox-error.ts'
+import { NotFoundError, SandboxError } from '../contract/sandbox-error.ts'
 import { toTronAddress, tronHex } from '../contract/tron-address.ts'
 import type { World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import type { HarnessChainInfo, HarnessDelivery, HarnessTronInfo, HarnessWebhook } from '../harness/types.ts'
+import { checkNewWebhook } from '../resources/webhooks/model.ts'
 import { boundedAdvance } from './clock.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
@@ -102,12 +103,7 @@ export function createControl(shared: SandboxState): SandboxControl {
     async registerWebhook(tenant, url, secret) {
       const now = (await scenarios.world(tenant)).clock.now()
       // the same rules as POST /v2/webhook: the operator's destinations, the per-key cap
-      const problem = await shared.webhooks.destinationProblem(url)
-      if (problem) throw new BadRequestError(`url: destination not allowed: ${problem}`)
-      if (shared.webhooks.registry.list(tenant).length >= shared.webhooks.maxPerKey)
-        throw new BadRequestError(
-          `A key may register at most ${shared.webhooks.maxPerKey} webhooks (--max-webhooks): delete one first`,
-        )
+      await checkNewWebhook(shared.webhooks, tenant, url)
       const record = shared.webhooks.registry.add(tenant, url, now, secret)
       return { id: record.id, url, secret: record.secret }
     },

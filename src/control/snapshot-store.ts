@@ -22,6 +22,9 @@ export interface SnapshotFile {
   chains: { network: string; blockNumber: number }[]
 }
 
+/** Snapshots one key may keep (each holds every world of the key): past it, save answers 400 until one is deleted. */
+export const MAX_SNAPSHOTS_PER_KEY = 50
+
 const NAME = /^[\w.-]{1,64}$/
 
 export function checkSnapshotName(name: string): void {
@@ -67,6 +70,16 @@ export class SnapshotStore {
     if (!existsSync(path)) return undefined
     const file = JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile
     return file.tenant === tenant ? file : undefined
+  }
+
+  /** The names of a key's snapshots (files not read). */
+  names(tenant: string): string[] {
+    if (!this.#dir) return [...(this.#memory.get(tenant)?.keys() ?? [])]
+    const dir = this.#keyDir(tenant)
+    if (!existsSync(dir)) return []
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -'.json'.length))
   }
 
   list(tenant: string): SnapshotFile[] {

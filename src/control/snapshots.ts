@@ -6,7 +6,12 @@
 import { blockNumber } from '../chain/index.ts'
 import { BadRequestError, NotFoundError } from '../contract/sandbox-error.ts'
 import type { SandboxState } from './sandbox-state.ts'
-import { checkSnapshotName, SNAPSHOT_FORMAT, type SnapshotFile } from './snapshot-store.ts'
+import {
+  checkSnapshotName,
+  MAX_SNAPSHOTS_PER_KEY,
+  SNAPSHOT_FORMAT,
+  type SnapshotFile,
+} from './snapshot-store.ts'
 import { fillWorld, type SavedWorld, snapshotWorld } from './world-snapshot.ts'
 
 /** What lists and answers show of a snapshot. */
@@ -47,6 +52,11 @@ export async function saveSnapshot(
   name: string,
 ): Promise<SnapshotSummary> {
   checkSnapshotName(name)
+  const names = shared.snapshots.names(tenant)
+  if (!names.includes(name) && names.length >= MAX_SNAPSHOTS_PER_KEY)
+    throw new BadRequestError(
+      `A key may keep at most ${MAX_SNAPSHOTS_PER_KEY} snapshots: delete one first (or save under an existing name)`,
+    )
   // the key's current world exists (seeded) even if it has made no call yet
   await shared.scenarios.world(tenant)
   const worlds = [...shared.tenants.all()].filter((w) => w.tenant === tenant)

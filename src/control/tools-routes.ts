@@ -17,6 +17,9 @@ import { runTrigger, TriggerBody, triggerList } from './trigger.ts'
 
 const defineRoute = routesUsing<SandboxState>()
 
+/** listen clients one key may have connected (each is a delivery target: every event goes to each) */
+const MAX_LISTENERS_PER_KEY = 10
+
 export const toolRoutes = [
   defineRoute({
     method: 'GET',
@@ -49,7 +52,7 @@ export const toolRoutes = [
     surface: 'control',
     summary:
       "A listen client's stream (server-sent events): each delivery attempt of the caller's events (of ?events=a,b), which the client posts to its app and answers with POST /__sandbox/webhooks/listen/answers/{attemptId}",
-    statuses: [200],
+    statuses: [200, 429],
     query: z.object({
       events: z
         .string()
@@ -59,27 +62,34 @@ export const toolRoutes = [
         )
         .optional(),
     }),
-    handler: (ctx, { query }) => ({
-      status: 200,
-      body: '',
-      contentType: 'text/event-stream; charset=utf-8',
-      headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-      stream: {
-        open(write) {
-          const events = query.events ? query.events.split(',').map((e) => e.trim()) : null
-          const listener = ctx.webhooks.listen(ctx.tenant!, events, (attempt) =>
-            write(sseEvent('delivery', attempt, attempt.attemptId)),
-          )
-          write(`retry: 1000\n${sseEvent('ready', { listenerId: listener.id, events })}`)
-          const heartbeat = setInterval(() => write(': ping\n\n'), 15_000)
-          heartbeat.unref()
-          return () => {
-            listener.stop()
-            clearInterval(heartbeat)
-          }
+    handler(ctx, { query }) {
+      if (ctx.webhooks.listenerCount(ctx.tenant!) >= MAX_LISTENERS_PER_KEY)
+        throw new SandboxError(
+          429,
+          `A key may have at most ${MAX_LISTENERS_PER_KEY} listen clients connected: stop one first`,
+        )
+      return {
+        status: 200,
+        body: '',
+        contentType: 'text/event-stream; charset=utf-8',
+        headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
+        stream: {
+          open(write) {
+            const events = query.events ? query.events.split(',').map((e) => e.trim()) : null
+            const listener = ctx.webhooks.listen(ctx.tenant!, events, (attempt) =>
+              write(sseEvent('delivery', attempt, attempt.attemptId)),
+            )
+            write(`retry: 1000\n${sseEvent('ready', { listenerId: listener.id, events })}`)
+            const heartbeat = setInterval(() => write(': ping\n\n'), 15_000)
+            heartbeat.unref()
+            return () => {
+              listener.stop()
+              clearInterval(heartbeat)
+            }
+          },
         },
-      },
-    }),
+      }
+    },
   }),
   defineRoute({
     method: 'POST',

@@ -17,13 +17,25 @@ import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioSeedApi } from './scenarios/define.ts'
 import { createSeedApi } from './scenarios/seed-api.ts'
 
+/** Names an override path may not hold: setting them would reach Object.prototype (every object of the server). */
+const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
+
 /** Body of POST /__sandbox/trigger. */
 export const TriggerBody = z
   .object({
     event: z.string().min(1),
     /** dot paths of the created object's body (`amount`, `recurrence.frequency`) and their values */
     overrides: z
-      .record(z.string().regex(/^[\w-]+(\.[\w-]+)*$/, 'an override path is dot-separated names'), z.unknown())
+      .record(
+        z
+          .string()
+          .regex(/^[\w-]+(\.[\w-]+)*$/, 'an override path is dot-separated names')
+          .refine(
+            (path) => !path.split('.').some((name) => UNSAFE_NAMES.has(name)),
+            'an override path names no __proto__, constructor or prototype',
+          ),
+        z.unknown(),
+      )
       .optional(),
     /** act on this existing request instead of creating one (payment events) */
     requestId: z.string().min(1).optional(),
@@ -65,8 +77,10 @@ export function setPath(
   const out = structuredClone(target)
   const names = path.split('.')
   let at = out
+  if (names.some((name) => UNSAFE_NAMES.has(name)))
+    throw new BadRequestError(`Override path ${path} is not allowed`)
   for (const name of names.slice(0, -1)) {
-    const next = at[name]
+    const next = Object.hasOwn(at, name) ? at[name] : undefined
     at[name] = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : {}
     at = at[name] as Record<string, unknown>
   }

@@ -296,6 +296,11 @@ export class WebhookDelivery {
     }
   }
 
+  /** How many listen clients a key has connected. */
+  listenerCount(tenant: string): number {
+    return this.#listeners.get(tenant)?.size ?? 0
+  }
+
   /** A listen client's report of its app's answer; false when no attempt of the key waits under that id. */
   answer(tenant: string, attemptId: string, answer: ListenAnswer): boolean {
     const waiting = this.#waiting.get(attemptId)

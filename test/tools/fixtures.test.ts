@@ -143,11 +143,46 @@ describe('world files', () => {
     })
     expect(unknownRef.status).toBe(400)
     expect(unknownRef.body.message).toContain('{{payers.z.email}} names nothing created before it')
+    const badFaker = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
+      payers: { f: { body: { firstName: '{{faker.number.int({"min":5,"max":1})}}' } } },
+    })
+    expect(badFaker.status).toBe(400)
+    expect(badFaker.body.message).toContain('payers.f.body.firstName')
+    for (const template of [
+      '{{faker.string.alpha(100000000)}}',
+      '{{faker.string.alpha({"length":{"min":1,"max":100000000}})}}',
+    ]) {
+      const huge = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
+        payers: { g: { body: { firstName: template } } },
+      })
+      expect(huge.status).toBe(400)
+      expect(huge.body.message).toContain('payers.g.body.firstName')
+      expect(huge.body.message).toContain('more than 10000')
+    }
+    const badUrl = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
+      webhooks: { w: { url: 'http://[bad' } },
+    })
+    expect(badUrl.status).toBe(400)
+    expect(badUrl.body.message).toContain('webhooks.w.url')
     const ok = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', {
       payers: { c: { kyc: 'rejected' } },
     })
     expect(ok.status).toBe(201)
     expect(ok.body.created.payers.c.kycStatus).toBe('rejected')
+  }, 30_000)
+
+  it("registers a world file's webhooks under POST /v2/webhook's rules: past --max-webhooks (25) a 400 names the entry", async () => {
+    const key = freshKey('world-cap')
+    const webhooks = Object.fromEntries(
+      Array.from({ length: 26 }, (_, i) => [`h${i}`, { url: `http://127.0.0.1:9/hook-${i}` }]),
+    )
+    const over = await api(sandbox.url, key, 'POST', '/__sandbox/fixtures', { webhooks })
+    expect(over.status).toBe(400)
+    expect(over.body.message).toContain('webhooks.h25')
+    expect(over.body.message).toContain('--max-webhooks')
+    const listed = await api(sandbox.url, key, 'GET', '/v2/webhook')
+    expect(listed.status).toBe(200)
+    expect(JSON.stringify(listed.body).match(/hook-\d+/g)?.length).toBe(25)
   }, 30_000)
 
   it('seeds the demo scenario from its world file', async () => {

@@ -152,4 +152,39 @@ describe('request-sandbox listen', () => {
       await listener.stop()
     }
   }, 30_000)
+
+  it('allows 10 listen clients per key: the 11th answers 429, and one that stops frees its place', async () => {
+    const key = freshKey('listen-cap')
+    const open = async () => {
+      const stop = new AbortController()
+      const response = await fetch(`${sandbox.url}/__sandbox/webhooks/listen`, {
+        headers: { 'x-api-key': key },
+        signal: stop.signal,
+      })
+      return { response, stop }
+    }
+    const streams = []
+    for (let i = 0; i < 10; i++) {
+      const stream = await open()
+      expect(stream.response.status).toBe(200)
+      // the stream is open once its ready event came
+      const reader = stream.response.body!.getReader()
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('ready')
+      streams.push(stream)
+    }
+    const over = await open()
+    expect(over.response.status).toBe(429)
+    expect(await over.response.text()).toContain('at most 10 listen clients')
+    streams.pop()!.stop.abort()
+    await waitFor(
+      async () => {
+        const again = await open()
+        if (again.response.status !== 200) return undefined
+        again.stop.abort()
+        return true
+      },
+      { timeoutMs: 10_000, what: 'a freed listen place' },
+    )
+    for (const stream of streams) stream.stop.abort()
+  }, 30_000)
 })

@@ -103,6 +103,19 @@ describe('request-sandbox snapshot', () => {
     expect((await cli(freshKey('snap'), 'ls')).stdout).toBe('no snapshots\n')
   }, 30_000)
 
+  it('keeps at most 50 snapshots per key: the 51st name answers 400, an existing name is still replaced', async () => {
+    const key = freshKey('snap-cap')
+    for (let i = 0; i < 50; i++)
+      expect((await api(sandbox.url, key, 'POST', '/__sandbox/snapshots', { name: `s${i}` })).status).toBe(
+        201,
+      )
+    const over = await api(sandbox.url, key, 'POST', '/__sandbox/snapshots', { name: 's50' })
+    expect(over.status).toBe(400)
+    expect(over.body.message).toContain('at most 50 snapshots')
+    expect((await api(sandbox.url, key, 'POST', '/__sandbox/snapshots', { name: 's7' })).status).toBe(201)
+    expect((await api(sandbox.url, key, 'GET', '/__sandbox/snapshots')).body.snapshots).toHaveLength(50)
+  }, 60_000)
+
   it('keeps snapshots as files of the state dir, across a restart', async () => {
     const key = freshKey('snap')
     const kept = (await request(key, 'KEPT')).body.requestId

@@ -154,6 +154,17 @@ describe('request-sandbox trigger', () => {
     const bad = await trigger(key, 'payment.confirmed', '--override', 'amount=-3')
     expect(bad.code).toBe(1)
     expect(bad.stderr).toContain('400')
+    // an override path reaching Object.prototype is refused: it would change every object of the server
+    const proto = await api(sandbox.url, key, 'POST', '/__sandbox/trigger', {
+      event: 'payment.confirmed',
+      overrides: { '__proto__.polluted': 'yes' },
+    })
+    expect(proto.status).toBe(400)
+    expect(JSON.stringify(proto.body)).toContain('__proto__')
+    const after = await api(sandbox.url, freshKey('trigger'), 'POST', '/__sandbox/trigger', {
+      event: 'payment.confirmed',
+    })
+    expect(after.status, JSON.stringify(after.body)).toBe(201)
     const noKey = await runCli(['trigger', 'payment.confirmed', '--base', sandbox.url], {
       SANDBOX_API_KEY: '',
     })

@@ -62,6 +62,12 @@ describe('request-sandbox webhooks', () => {
     const bad = await cli('k', 'chaos', '--rule', 'payment.confirmed=explode')
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--rule')
+    // a misspelt event type is refused, not kept as a rule that never matches
+    const typo = await api(sandbox.url, freshKey('chaos-typo'), 'PUT', '/__sandbox/webhooks/chaos', {
+      rules: [{ events: ['payment.confirmd'], action: 'drop' }],
+    })
+    expect(typo.status).toBe(400)
+    expect(JSON.stringify(typo.body)).toContain('payment.confirmed')
   })
 
   it('duplicates the chosen events only, and shows and clears the rules', async () => {

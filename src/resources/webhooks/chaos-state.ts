@@ -2,6 +2,7 @@
 // dropped, delayed, reordered or failed. Kept in the world like any resource state, so a reset clears them and
 // --state-dir keeps them.
 import { z } from 'zod'
+import { EVENT_TYPES } from '../../contract/events.ts'
 import { defineState, type World } from '../../contract/world.ts'
 import { Table } from '../../store/table.ts'
 
@@ -12,7 +13,7 @@ export type ChaosAction = (typeof CHAOS_ACTIONS)[number]
 export const ChaosRule = z
   .object({
     /** event types, or ["*"] for all */
-    events: z.array(z.string().min(1)).min(1),
+    events: z.array(z.enum(['*', ...EVENT_TYPES])).min(1),
     action: z.enum(CHAOS_ACTIONS),
     /** delay: how long before the first attempt; reorder: the longest a delivery is held (default 2000 ms) */
     delayMs: z.number().int().min(0).max(60_000).optional(),
@@ -52,5 +53,7 @@ export function chaosRules(world: World): ChaosRule[] {
 
 /** The rule that applies to an event type, if any. */
 export function chaosFor(world: World, event: string): ChaosRule | undefined {
-  return chaosRules(world).find((r) => r.events.includes('*') || r.events.includes(event))
+  return chaosRules(world).find(
+    (r) => r.events.includes('*') || (r.events as readonly string[]).includes(event),
+  )
 }

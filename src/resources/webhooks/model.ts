@@ -6,6 +6,7 @@
 import { BadRequestError, IssueListError, type ServiceIssue } from '../../contract/sandbox-error.ts'
 import type { Uses } from '../services.ts'
 import { NoActiveWebhooksError, WebhookExistsError, WebhookNotFoundError } from './errors.ts'
+import type { WebhookPort } from './port.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookRecord } from './schema.ts'
 import { testPayload } from './test-payloads.ts'
 
@@ -111,6 +112,19 @@ export function listedWebhooks(ctx: Ctx) {
   const hooks = visibleWebhooks(ctx)
   if (!callerClientId(ctx)) return hooks
   return hooks.map(({ secret: _secret, ...rest }) => rest)
+}
+
+/**
+ * What a webhook registered outside POST /v2/webhook (control API, world files) must pass, as that route does: the key
+ * has fewer than --max-webhooks of them and the operator allows the destination (--webhook-hosts).
+ */
+export async function checkNewWebhook(webhooks: WebhookPort, tenant: string, url: string): Promise<void> {
+  const problem = await webhooks.destinationProblem(url)
+  if (problem) throw new BadRequestError(`url: destination not allowed: ${problem}`)
+  if (webhooks.registry.list(tenant).length >= webhooks.maxPerKey)
+    throw new BadRequestError(
+      `A key may register at most ${webhooks.maxPerKey} webhooks (--max-webhooks): delete one first`,
+    )
 }
 
 /**
