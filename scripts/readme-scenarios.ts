@@ -1,5 +1,5 @@
-// The README's scenario table, rendered from the scenario registry (test/readme/readme.test.ts holds the README
-// equal to it). After adding or changing a built-in scenario: `npx tsx scripts/readme-scenarios.ts --write`.
+// The scenario table of docs/scenarios-faults.md (the guide the README points to), rendered from the scenario registry
+// (test/readme/readme.test.ts holds the guide equal to it). After adding or changing a built-in scenario: `npx tsx scripts/readme-scenarios.ts --write`.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { loadScenarios } from '../src/control/scenarios/registry.ts'
 
@@ -16,7 +16,7 @@ export async function renderScenarioTable(): Promise<string> {
   return [START, '| scenario | what you get |', '|---|---|', ...rows, END].join('\n')
 }
 
-/** The table as the README has it now (null if the markers are missing). */
+/** The table as a markdown file (docs/scenarios-faults.md) has it now (null if the markers are missing). */
 export function readmeScenarioTable(readme: string): string | null {
   const start = readme.indexOf(START)
   const end = readme.indexOf(END)
@@ -24,9 +24,9 @@ export function readmeScenarioTable(readme: string): string | null {
 }
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--write')) {
-  const path = new URL('../README.md', import.meta.url)
+  const path = new URL('../docs/scenarios-faults.md', import.meta.url)
   const readme = readFileSync(path, 'utf8')
   const current = readmeScenarioTable(readme)
-  if (current === null) throw new Error(`README.md lacks the markers ${START} … ${END}`)
+  if (current === null) throw new Error(`docs/scenarios-faults.md lacks the markers ${START} … ${END}`)
   writeFileSync(path, readme.replace(current, await renderScenarioTable()))
 }

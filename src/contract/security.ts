@@ -5,7 +5,7 @@ import type { NeutralRequest } from './neutral.ts'
 import { requestOrigin } from './origins.ts'
 import { publicBaseUrl } from './public-url.ts'
 
-/** Sandbox-wide security settings (from `SandboxOptions`; README "Running a shared demo"). */
+/** Sandbox-wide security settings (from `SandboxOptions`; docs/shared-demo.md). */
 export interface SecuritySettings {
   /** the listener is not loopback-only (`--host 0.0.0.0`, Docker): stricter defaults apply */
   exposed: boolean

@@ -135,7 +135,7 @@ describe('strict mode is strict', () => {
     expect((await call(strict, 'GET', '/__sandbox/clock', { apiKey: 'keyA' })).status).toBe(200)
   })
 
-  it('answers without a key only the routes README "Running a shared demo" lists as public', () => {
+  it('answers without a key only the routes docs/shared-demo.md lists as public', () => {
     const open = routes.filter((r) => r.credentials.includes('public')).map((r) => `${r.method} ${r.path}`)
     expect(open.sort()).toEqual(
       [

@@ -1,8 +1,11 @@
-// Every code sample of README.md, run as written (only the port of http://127.0.0.1:8080 is changed): the shell
-// blocks against a started sandbox, the TypeScript blocks in a scratch ES-module project that has request-sandbox
-// installed (linked), with tsx and through strict tsc. The scenario table is held equal to the registry.
-// A block marked ```sh norun (the two commands, Docker) is not run; ```ts browser is type-checked only (it needs a
-// browser: test/browser/worker.test.ts runs the same calls in Chromium).
+// Every code sample of README.md and of the guides under docs/, run as written (only the port of
+// http://127.0.0.1:8080 is changed): the shell blocks against a started sandbox, the TypeScript blocks in a scratch
+// ES-module project that has request-sandbox installed (linked), with tsx and through strict tsc. One scratch project
+// and one sandbox for all of them, each sample run once. The scenario table (docs/scenarios-faults.md) is held equal
+// to the registry, and every link between these files to a file and heading that exist.
+// A block marked `norun` is not run and must be listed in `notRun` with the reason; ```ts browser is type-checked
+// only (it needs a browser: test/browser/worker.test.ts runs the same calls in Chromium); a fence of any other kind
+// than those the runs below take fails the suite, so no sample of a new guide goes unrun unnoticed.
 import { execFile } from 'node:child_process'
 import {
   existsSync,
@@ -24,21 +27,35 @@ import { requestState } from '../../src/resources/requests/index.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const readme = readFileSync(join(root, 'README.md'), 'utf8')
+const read = (file: string) => readFileSync(join(root, file), 'utf8')
+const readme = read('README.md')
+/** README.md, then the guides in the order its links name them (then any it does not name) */
+const guides = readdirSync(join(root, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`)
+const linkOrder = (file: string) => {
+  const position = readme.indexOf(`](${file})`)
+  return position < 0 ? Number.MAX_SAFE_INTEGER : position
+}
+guides.sort((a, b) => linkOrder(a) - linkOrder(b) || a.localeCompare(b))
+const documents = ['README.md', ...guides]
+const texts = new Map(documents.map((file) => [file, read(file)]))
 
 interface Block {
+  file: string
   lang: string
   flags: string[]
   code: string
   line: number
 }
 
-/** The fenced code blocks of the README, in order. */
-function fencedBlocks(markdown: string): Block[] {
+/** The fenced code blocks of a markdown file, in order. */
+function fencedBlocks(file: string, markdown: string): Block[] {
   const blocks: Block[] = []
   for (const match of markdown.matchAll(/^```(\w+)([^\n]*)\n([\s\S]*?)^```$/gm)) {
     const line = markdown.slice(0, match.index).split('\n').length
     blocks.push({
+      file,
       lang: match[1]!,
       flags: match[2]!.trim().split(/\s+/).filter(Boolean),
       code: match[3]!,
@@ -48,9 +65,13 @@ function fencedBlocks(markdown: string): Block[] {
   return blocks
 }
 
-const blocks = fencedBlocks(readme)
+/** where a block is, as test names and messages say it */
+const at = (b: Block) => `${b.file}:${b.line}`
+const blocks = documents.flatMap((file) => fencedBlocks(file, texts.get(file)!))
+/** the fence lines of a file: two per block (a fence without a language, or one left open, is not a block) */
+const fenceCount = (markdown: string) => markdown.match(/^```/gm)?.length ?? 0
 const shellBlocks = blocks.filter((b) => b.lang === 'sh' && !b.flags.includes('norun'))
-const tsBlocks = blocks.filter((b) => b.lang === 'ts')
+const tsBlocks = blocks.filter((b) => b.lang === 'ts' && !b.flags.includes('norun'))
 /** the scenario sample names its file on its first line */
 const scenarioFile = (b: Block) => /^\/\/ (my-scenarios\/[\w-]+\.ts)/.exec(b.code)?.[1]
 /** complete vitest test files (```ts vitest): run with vitest in the scratch project */
@@ -60,6 +81,40 @@ const jestBlocks = blocks.filter((b) => b.lang === 'js' && b.flags.includes('jes
 const runnable = tsBlocks.filter(
   (b) => !b.flags.includes('browser') && !b.flags.includes('vitest') && !scenarioFile(b),
 )
+
+/** The samples not run, each found by a line of its code, and why. Any other `norun` block fails the suite. */
+const notRun: [file: string, marker: string, reason: string][] = [
+  [
+    'README.md',
+    'npm install && npm start',
+    'the two commands: the suite is `npm test`, the server is started below',
+  ],
+  ['README.md', 'docker build -t request-sandbox', 'needs Docker'],
+  ['docs/docker.md', 'docker build -t request-sandbox', 'needs Docker'],
+  [
+    'docs/shared-demo.md',
+    'HOST=0.0.0.0 npx request-sandbox',
+    "listens on every interface with an operator's secrets",
+  ],
+  ['docs/cli-tools.md', '--forward-to http://localhost:3000', 'forwards until Ctrl-C to an app on port 3000'],
+  [
+    'docs/playwright.md',
+    "from '@playwright/test'",
+    'needs @playwright/test; its fixtures run in test/examples/',
+  ],
+]
+/** how the runs below take each kind of fence; `text` holds output, not code */
+function kind(b: Block): string {
+  const flags = b.flags.join(' ')
+  if (b.flags.includes('norun') && (b.lang === 'sh' || b.lang === 'ts') && b.flags.length === 1)
+    return 'not run'
+  if (b.lang === 'sh' && flags === '') return 'shell'
+  if (b.lang === 'ts' && flags === '') return scenarioFile(b) ? 'scenario' : 'tsx'
+  if (b.lang === 'ts' && (flags === 'vitest' || flags === 'browser')) return flags
+  if (b.lang === 'js' && flags === 'jest') return 'jest'
+  if (b.lang === 'text' && flags === '') return 'output'
+  return `unknown fence \`\`\`${b.lang} ${flags}`
+}
 
 /** What each runnable TypeScript sample prints, found by a line of its code. */
 const prints: [string, RegExp][] = [
@@ -72,9 +127,10 @@ const prints: [string, RegExp][] = [
 
 let server: RunningServer
 let scratch: string
-const sampleFile = (b: Block) =>
-  scenarioFile(b) ??
-  (b.flags.includes('vitest') ? `sample-line-${b.line}.test.ts` : `sample-line-${b.line}.ts`)
+const sampleFile = (b: Block) => {
+  const name = `sample-${b.file.replace(/\.md$/, '').replace(/\W/g, '-')}-line-${b.line}`
+  return scenarioFile(b) ?? (b.flags.includes('vitest') ? `${name}.test.ts` : `${name}.ts`)
+}
 const withPort = (code: string) => code.replaceAll('127.0.0.1:8080', `127.0.0.1:${server.port}`)
 
 function run(command: string, args: string[], cwd: string, timeout = 120_000) {
@@ -134,17 +190,45 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true })
 })
 
-describe('README.md', () => {
+describe('README.md and docs/', () => {
+  it('reads the README and the guides', () => {
+    expect(guides.length).toBeGreaterThanOrEqual(20)
+  })
+
   it('keeps the two commands a fresh machine needs', () => {
     const first = blocks[0]!
+    expect(first.file).toBe('README.md')
     expect(first.code).toMatch(/^npm install && npm start\b/m)
     expect(first.code).toMatch(/^npm test\b/m)
   })
 
   it('lists every scenario of the registry, as the registry describes it', async () => {
-    expect(readmeScenarioTable(readme), 'run: npx tsx scripts/readme-scenarios.ts --write').toBe(
-      await renderScenarioTable(),
-    )
+    expect(
+      readmeScenarioTable(texts.get('docs/scenarios-faults.md')!),
+      'run: npx tsx scripts/readme-scenarios.ts --write',
+    ).toBe(await renderScenarioTable())
+  })
+
+  it('runs every sample of every guide: each fence is of a kind the runs take, or listed as not run with a reason', () => {
+    for (const [file, markdown] of texts)
+      expect(fenceCount(markdown) % 2, `${file} has an unterminated fence`).toBe(0)
+    expect(blocks.length * 2).toBe([...texts.values()].reduce((sum, text) => sum + fenceCount(text), 0))
+    const unknown = blocks.filter((b) => kind(b).startsWith('unknown')).map((b) => `${at(b)} ${kind(b)}`)
+    expect(unknown, 'a sample of a kind the suite does not run').toEqual([])
+    const skipped = blocks.filter((b) => kind(b) === 'not run')
+    for (const block of skipped)
+      expect(
+        notRun.filter(([file, marker]) => file === block.file && block.code.includes(marker)),
+        `${at(block)} is marked norun: list it in notRun with the reason, or let it run`,
+      ).toHaveLength(1)
+    for (const [file, marker] of notRun)
+      expect(
+        skipped.filter((b) => b.file === file && b.code.includes(marker)),
+        `notRun names ${file} ${marker}: no norun block has it`,
+      ).toHaveLength(1)
+    // the guides' samples are among the runs (the README's alone would pass the counts below)
+    expect(new Set(shellBlocks.map((b) => b.file)).size).toBeGreaterThan(3)
+    expect(new Set(runnable.map((b) => b.file)).size).toBeGreaterThan(3)
   })
 
   it('finds the samples it runs, and each expected output names a sample that is still there', () => {
@@ -162,11 +246,11 @@ describe('README.md', () => {
   it('quotes every URL that carries a ? in its shell samples (zsh expands it otherwise)', () => {
     for (const block of blocks.filter((b) => b.lang === 'sh'))
       for (const match of block.code.matchAll(/https?:\/\/[^\s'"]*\?/g))
-        expect(`${block.code[match.index - 1]}`, `line ${block.line}: ${match[0]}`).toMatch(/['"]/)
+        expect(`${block.code[match.index - 1]}`, `${at(block)}: ${match[0]}`).toMatch(/['"]/)
   })
 
-  it.each(shellBlocks.map((b) => [b.line, b] as const))(
-    'runs the shell sample at line %i against a started sandbox',
+  it.each(shellBlocks.map((b) => [at(b), b] as const))(
+    'runs the shell sample at %s against a started sandbox',
     async (_line, block) => {
       // any HTTP error fails the sample (curl prints the body and exits 22)
       const script = `curl() { command curl --fail-with-body "$@"; }\n${withPort(block.code)}`
@@ -187,8 +271,8 @@ describe('README.md', () => {
     expect(result.code).toBe(0)
   }, 180_000)
 
-  it.each(runnable.map((b) => [b.line, b] as const))(
-    'runs the TypeScript sample at line %i with tsx and prints what it shows',
+  it.each(runnable.map((b) => [at(b), b] as const))(
+    'runs the TypeScript sample at %s with tsx and prints what it shows',
     async (_line, block) => {
       const expected = prints.filter(([marker]) => block.code.includes(marker)).map(([, output]) => output)
       expect(expected, 'add what this sample prints to `prints`').toHaveLength(1)
@@ -216,8 +300,8 @@ describe('README.md', () => {
     expect(file.split('\n').slice(2).join('\n')).toBe(jestBlocks[0]!.code)
   })
 
-  it.each(vitestBlocks.map((b) => [b.line, b] as const))(
-    'runs the test sample at line %i under vitest, as a user would (npx vitest run)',
+  it.each(vitestBlocks.map((b) => [at(b), b] as const))(
+    'runs the test sample at %s under vitest, as a user would (npx vitest run)',
     async (_line, block) => {
       const result = await run(
         process.execPath,
@@ -234,15 +318,35 @@ describe('README.md', () => {
   )
 
   it('points only at files that exist', () => {
-    const paths = [
-      ...readme.matchAll(
-        /`((?:test|src|scripts|bench|fixtures|scenarios|docs|contracts|bin)\/[\w./-]+\.\w+)`/g,
-      ),
-    ]
+    const paths = [...texts.values()]
+      .flatMap((text) => [
+        ...text.matchAll(
+          /`((?:test|src|scripts|bench|fixtures|scenarios|docs|contracts|bin)\/[\w./-]+\.\w+)`/g,
+        ),
+      ])
       .map((m) => m[1]!)
       .filter((path) => !path.includes('<'))
     expect(paths.length).toBeGreaterThan(0)
     expect(paths.filter((path) => !existsSync(join(root, path)))).toEqual([])
+  })
+
+  it('links only to files and headings that exist, and the README links to every guide', () => {
+    const files = [...documents, 'ARCHITECTURE.md']
+    const broken: string[] = []
+    let checked = 0
+    for (const file of files)
+      for (const { target, line } of links(read(file))) {
+        if (/^[a-z]+:/i.test(target)) continue // http(s), mailto: not ours to check
+        const [path, anchor] = target.split('#') as [string, string | undefined]
+        const linked = path === '' ? file : join(dirname(file), decodeURIComponent(path))
+        checked++
+        if (!existsSync(join(root, linked))) broken.push(`${file}:${line} ${target}: no file ${linked}`)
+        else if (anchor !== undefined && !headingSlugs(read(linked)).has(anchor))
+          broken.push(`${file}:${line} ${target}: no heading #${anchor} in ${linked}`)
+      }
+    expect(broken).toEqual([])
+    expect(checked).toBeGreaterThan(guides.length)
+    expect(guides.filter((guide) => linkOrder(guide) === Number.MAX_SAFE_INTEGER)).toEqual([])
   })
 
   it('seeds the custom scenario sample from a folder of a project that has request-sandbox', async () => {
@@ -259,3 +363,36 @@ describe('README.md', () => {
     }
   })
 })
+
+/** The markdown links `[text](target)` outside code fences and inline code, with their line. */
+function links(markdown: string): { target: string; line: number }[] {
+  const found: { target: string; line: number }[] = []
+  let fenced = false
+  for (const [index, text] of markdown.split('\n').entries()) {
+    if (text.startsWith('```')) fenced = !fenced
+    if (fenced) continue
+    for (const match of text.replace(/`[^`]*`/g, '``').matchAll(/\]\(([^)\s]+)\)/g))
+      found.push({ target: match[1]!, line: index + 1 })
+  }
+  return found
+}
+
+/** The anchors GitHub gives a markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
+function headingSlugs(markdown: string): Set<string> {
+  const slugs = new Set<string>()
+  const seen = new Map<string, number>()
+  let fenced = false
+  for (const text of markdown.split('\n')) {
+    if (text.startsWith('```')) fenced = !fenced
+    const heading = fenced ? null : /^#{1,6}\s+(.+?)\s*#*$/.exec(text)
+    if (!heading) continue
+    const slug = heading[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-')
+    const count = seen.get(slug) ?? 0
+    seen.set(slug, count + 1)
+    slugs.add(count === 0 ? slug : `${slug}-${count}`)
+  }
+  return slugs
+}

@@ -2,8 +2,8 @@
 // `kyt_all_wallets`: a wallet that connects (the page's wallet_connected) or asks for calldata (/pay, /calldata) is
 // screened before it can pay; a flagged wallet gets 403 and can never reach the sign step. The sandbox runs no
 // Hypernative or Merkle Science: screening is deterministic, a wallet is flagged when it is on KYT_FLAGGED_TEST_ADDRESSES
-// (documented in README and ARCHITECTURE), whichever provider the policy names. Each screening is kept on the link
-// (`payerKytResults` of the lookup). As api-reference/webhooks.mdx says, a KYT refusal emits no
+// (documented in docs/secure-payments.md and ARCHITECTURE), whichever provider the policy names. Each screening is
+// kept on the link (`payerKytResults` of the lookup). As api-reference/webhooks.mdx says, a KYT refusal emits no
 // `secure_payment.access_rejected` (that event is the allowlist's).
 import type { World } from '../../contract/world.ts'
 import type { SecureServices } from './context.ts'
