@@ -41,6 +41,13 @@ describeTransports(
       expect(pay.body.metadata.hasEnoughBalance).toBe(false)
       const chain = await client().call('GET', '/__sandbox/chain', { apiKey: null })
       expect(chain.body.chains.map((c: { network: string }) => c.network)).toContain('base')
+      // set up as the chains started with the sandbox are: supervised, watched, its port kept from webhooks
+      expect(t.sandbox.shared.supervisors.has('base')).toBe(true)
+      expect(t.sandbox.detectors.has('base')).toBe(true)
+      const port = new URL(t.sandbox.chains.get('base')!.rpcUrl).port
+      await expect(
+        t.sandbox.shared.webhooks.policy.check(new URL(`http://127.0.0.1:${port}/hook`)),
+      ).rejects.toThrow(/sandbox's own/)
     })
 
     it('starts bsc (chain id 56, resources/supported-chains-and-currencies.mdx) on the first request in USDT-bsc', async () => {
