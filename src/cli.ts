@@ -25,6 +25,8 @@ Options:
   --networks <a,b>    networks started at once, one anvil each (env SANDBOX_NETWORKS; default sepolia); any other
                       documented network starts on the first call that names it
   --only-networks <a,b>  run exactly these networks; a call naming another answers 400 (env SANDBOX_ONLY_NETWORKS)
+  --networks-on-use <a,b|all>  networks a call may start on first use (env SANDBOX_NETWORKS_ON_USE; default all on
+                      a loopback listener, none on any other: there a call naming another network answers 400)
                       (tron adds Tron: its full node for TronWeb is served at <url>/tron)
   --no-chain          run without a chain (no balance checks, no /rpc)
   --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
@@ -118,6 +120,7 @@ const options = {
   'no-chain': { type: 'boolean' },
   networks: { type: 'string' },
   'only-networks': { type: 'string' },
+  'networks-on-use': { type: 'string' },
   seed: { type: 'string' },
   scenario: { type: 'string' },
   scenarios: { type: 'string', multiple: true },
@@ -237,6 +240,9 @@ async function main(): Promise<void> {
     throw new Error(
       '--networks and --only-networks exclude each other: --only-networks lists every network to run',
     )
+  const onUse = values['networks-on-use'] ?? env.SANDBOX_NETWORKS_ON_USE
+  if (onlyNetworks !== undefined && values['networks-on-use'] !== undefined)
+    throw new Error('--only-networks starts no network on first use: leave out --networks-on-use')
   const rateLimit = values['rate-limit'] ?? env.SANDBOX_RATE_LIMIT ?? 'off'
   if (rateLimit !== 'off' && rateLimit !== 'documented')
     throw new Error(`invalid --rate-limit ${JSON.stringify(rateLimit)}: off or documented`)
@@ -256,6 +262,9 @@ async function main(): Promise<void> {
       .map((n) => n.trim())
       .filter(Boolean) as NetworkName[],
     networksOnUse: onlyNetworks ? 'refuse' : 'start',
+    ...(onUse !== undefined
+      ? { startableNetworks: onUse.trim() === 'all' ? 'all' : (list(onUse) as NetworkName[]) }
+      : {}),
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(orchestratorKeys?.length ? { orchestratorKeys } : {}),
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),

@@ -12,14 +12,19 @@ export interface Catalogs {
 }
 
 /** Loads the catalogs and checks the networks asked for. */
-export function loadCatalogs(options: Pick<SandboxOptions, 'networks'>): Catalogs {
+export function loadCatalogs(options: Pick<SandboxOptions, 'networks' | 'startableNetworks'>): Catalogs {
   const currencies = loadCurrencyCatalog()
   const networks = loadNetworkTable()
   const wanted = options.networks?.length ? [...new Set(options.networks)] : (['sepolia'] as NetworkName[])
-  for (const network of wanted)
-    if (!networks[network])
-      throw new Error(
-        `unknown network ${JSON.stringify(network)}: the networks the sandbox can run are ${Object.keys(networks).join(', ')} (--networks takes a comma-separated list of them)`,
-      )
+  const startable = options.startableNetworks === 'all' ? [] : (options.startableNetworks ?? [])
+  for (const [flag, list] of [
+    ['--networks', wanted],
+    ['--networks-on-use', startable],
+  ] as const)
+    for (const network of list)
+      if (!Object.hasOwn(networks, network))
+        throw new Error(
+          `unknown network ${JSON.stringify(network)}: the networks the sandbox can run are ${Object.keys(networks).join(', ')} (${flag} takes a comma-separated list of them${flag === '--networks-on-use' ? ', or all' : ''})`,
+        )
   return { currencies, networks, wanted }
 }

@@ -22,6 +22,17 @@ function networksOnUseOf(options: SandboxOptions): 'start' | 'refuse' | 'publish
   return options.networksOnUse ?? 'published'
 }
 
+/** Which networks a call may start on first use: the operator's list; by default all on loopback, none exposed. */
+export function startableOf(
+  options: Pick<SandboxOptions, 'startableNetworks'>,
+  shared: SandboxState,
+): (network: string) => boolean {
+  const allowed = options.startableNetworks ?? (shared.security.exposed ? [] : 'all')
+  if (allowed === 'all') return () => true
+  const set = new Set<string>(allowed)
+  return (network) => set.has(network)
+}
+
 /** The middleware chain, outermost first. */
 function middlewareOf(
   options: SandboxOptions,
@@ -46,7 +57,9 @@ function middlewareOf(
       ? [
           networkMiddleware(shared, {
             live: (network) => fleet.chains.has(network),
-            ...(onUse === 'start' ? { start: (network) => fleet.startNetwork(network) } : {}),
+            ...(onUse === 'start'
+              ? { start: (network) => fleet.startNetwork(network), startable: startableOf(options, shared) }
+              : {}),
           }),
         ]
       : []),

@@ -19,6 +19,12 @@ export interface SandboxOptions {
    * addresses and reads no chain. Only with embedded chains.
    */
   networksOnUse?: 'start' | 'refuse' | 'published'
+  /**
+   * With `networksOnUse: 'start'`, the networks a call may start (`'all'`: every documented one). Default: `'all'` on a
+   * loopback listener; none on an exposed one (a shared demo starts no anvil a stranger asks for: such a call answers
+   * 400 naming `--networks` and `--networks-on-use`).
+   */
+  startableNetworks?: NetworkName[] | 'all'
   /** strict mode: only these API keys pass (otherwise every key is its own tenant) */
   apiKeys?: string[]
   /** strict mode for orchestrators: only these `x-orchestrator-key`s pass (otherwise every `orc_…` key is its own) */
