@@ -6,7 +6,8 @@
 // wallet's first login counts against the per-address signup limit as a registration does.
 // Differences from the real service: EVM wallets only (a Tron `T…` address answers 400: the sandbox runs no TRON
 // chain); the message's domain and URI are the host the sandbox was called at; the verify answer (undocumented) is
-// `{address, walletType: "evm", platformId, expiresAt}`; challenges and sessions live in the sandbox's memory.
+// `{address, walletType: "evm", platformId, expiresAt}`; challenges and sessions live in the sandbox's memory
+// (expired ones swept as new ones open; at most MAX_SESSIONS_PER_PLATFORM live sessions a wallet).
 import { randomBytes } from 'node:crypto'
 import { getAddress, isAddress, verifyMessage } from 'viem'
 import type { NeutralRequest } from '../../contract/neutral.ts'
@@ -108,11 +109,11 @@ export async function walletVerify(
   if (!valid) throw new UnauthorizedError('Invalid signature')
   const platform = walletPlatform(ctx, request, challenge.address)
   const token = randomBytes(32).toString('hex')
-  ctx.portal.sessions.set(token, {
-    platformId: platform.id,
-    expiresAt: now + WALLET_SESSION_IDLE_MS,
-    idleMs: WALLET_SESSION_IDLE_MS,
-  })
+  ctx.portal.openSession(
+    token,
+    { platformId: platform.id, expiresAt: now + WALLET_SESSION_IDLE_MS, idleMs: WALLET_SESSION_IDLE_MS },
+    now,
+  )
   return {
     cookie: `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${WALLET_SESSION_IDLE_MS / 1000}${overHttps(request) ? '; Secure' : ''}`,
     body: {
