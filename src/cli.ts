@@ -143,6 +143,11 @@ const options = {
 } as const
 
 async function main(): Promise<void> {
+  // the parent as it was at start, read before anything prints: whoever reads the first line may kill npm at once,
+  // and a parent read after that would already be init (nothing watched, the sandbox and anvil left running)
+  const parent = process.ppid
+  // under `npm start` (npm → sh → this process) npm may go while its shell stays: npm is watched too
+  const npm = process.env.npm_lifecycle_event ? parentOf(parent) : null
   const word = process.argv[2]
   if (word && !word.startsWith('-')) {
     const { isTool, runTool } = await import('./cli/tools.ts')
@@ -327,9 +332,6 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop)
   // `npm start` killed with SIGTERM exits without passing it on, and its shell goes with it: the sandbox, left
   // to init, notices that its parent changed and stops as it would on SIGTERM (anvil and helpers with it)
-  const parent = process.ppid
-  // under `npm start` (npm → sh → this process) npm may go while its shell stays: npm is watched too
-  const npm = process.env.npm_lifecycle_event ? parentOf(parent) : null
   if (parent > 1)
     setInterval(() => {
       if (process.ppid !== parent || (npm !== null && parentOf(parent) !== npm)) void stop()
