@@ -1,7 +1,12 @@
 // Cookie sessions (email and wallet logins) do not pile up: expired ones are swept as new ones open, and one platform
 // holds a bounded number at once, however often it logs in.
 import { describe, expect, it } from 'vitest'
-import { MAX_SESSIONS_PER_PLATFORM, PortalCredentials, SESSION_SWEEP_MS } from './credentials.ts'
+import {
+  MAX_PENDING_CHALLENGES,
+  MAX_SESSIONS_PER_PLATFORM,
+  PortalCredentials,
+  SESSION_SWEEP_MS,
+} from './credentials.ts'
 
 const IDLE = 15 * 60_000
 const t0 = Date.parse('2026-11-26T09:00:00Z')
@@ -39,5 +44,20 @@ describe('PortalCredentials sessions', () => {
     portal.endSession('other')
     portal.endSession('no-such-token')
     expect(portal.sessions.has('other')).toBe(false)
+  })
+})
+
+describe('PortalCredentials wallet challenges', () => {
+  it(`drops expired challenges, and past ${MAX_PENDING_CHALLENGES} waiting ones the oldest`, () => {
+    const portal = new PortalCredentials()
+    const challenge = (expiresAt: number) => ({ address: '0x0', nonce: 'n', message: 'm', expiresAt })
+    portal.addChallenge('expired', challenge(t0 + 1), t0)
+    for (let i = 0; i < MAX_PENDING_CHALLENGES + 5; i++)
+      portal.addChallenge(`c-${i}`, challenge(t0 + 5 * 60_000), t0 + 1)
+    expect(portal.walletChallenges.size).toBe(MAX_PENDING_CHALLENGES)
+    expect(portal.walletChallenges.has('expired')).toBe(false)
+    expect(portal.walletChallenges.has('c-4')).toBe(false)
+    expect(portal.walletChallenges.has('c-5')).toBe(true)
+    expect(portal.walletChallenges.has(`c-${MAX_PENDING_CHALLENGES + 4}`)).toBe(true)
   })
 })

@@ -48,6 +48,18 @@ export const MAX_SESSIONS_PER_PLATFORM = 20
 /** Expired sessions are swept when a session opens, at most this often (ms). */
 export const SESSION_SWEEP_MS = 60_000
 
+/** A SIWE challenge of wallet login waiting for its signature. */
+export interface WalletChallenge {
+  address: string
+  nonce: string
+  message: string
+  /** ms since epoch, real time */
+  expiresAt: number
+}
+
+/** Challenges waiting at once (anyone may ask for one): past it, the oldest is dropped. */
+export const MAX_PENDING_CHALLENGES = 10_000
+
 /** Sandbox-wide portal state, with the indexes authentication needs. */
 export class PortalCredentials implements PortalCredentialLookup {
   readonly enabled: boolean
@@ -63,10 +75,7 @@ export class PortalCredentials implements PortalCredentialLookup {
   readonly #sessionsOf = new Map<string, Set<string>>()
   #sweptAt = Number.NEGATIVE_INFINITY
   /** SIWE challenges of wallet login (wallet.ts), by challengeId; single use, 5 minutes */
-  readonly walletChallenges = new Map<
-    string,
-    { address: string; nonce: string; message: string; expiresAt: number }
-  >()
+  readonly walletChallenges = new Map<string, WalletChallenge>()
   /** key value -> record */
   readonly keys = new Map<string, PortalKey>()
   /** values that must never pass as x-api-key: deleted portal keys and platform tenants */
@@ -103,6 +112,18 @@ export class PortalCredentials implements PortalCredentialLookup {
   /** Makes a value unusable as x-api-key (a deleted key, a platform's internal tenant). */
   refuse(value: string): void {
     this.#refused.add(value)
+  }
+
+  /**
+   * Keeps a new challenge: the expired ones go first (all have one lifetime, so the oldest come first), and past
+   * `MAX_PENDING_CHALLENGES` the oldest waiting one is dropped, so challenges asked in a loop cannot grow the map.
+   */
+  addChallenge(id: string, challenge: WalletChallenge, now: number): void {
+    for (const [old, stale] of this.walletChallenges) {
+      if (stale.expiresAt > now && this.walletChallenges.size < MAX_PENDING_CHALLENGES) break
+      this.walletChallenges.delete(old)
+    }
+    this.walletChallenges.set(id, challenge)
   }
 
   /**
