@@ -61,6 +61,15 @@ export const rules = [
     allow: [(_, target) => !target.startsWith('src/control/') && !target.startsWith('src/transports/')],
     why: 'the event bus and webhook delivery reach the control plane only through ports of src/contract/ (DeliveryJournal)',
   },
+  // the control plane and the sandbox's assembly: anything above, never a transport (transports take the sandbox)
+  ...['src/control/', 'src/auth/', 'src/harness/', 'src/sandbox.ts', 'src/sandbox/', 'src/dispatch.ts'].map(
+    (from) => ({
+      layer: 'control',
+      from,
+      allow: [(_, target) => !target.startsWith('src/transports/')],
+      why: 'the control plane, the harness and the sandbox are what transports take: they never import a transport',
+    }),
+  ),
   {
     layer: 'scenarios',
     from: 'scenarios/',

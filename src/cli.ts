@@ -26,6 +26,8 @@ Options:
                       documented network starts on the first call that names it
   --only-networks <a,b>  run exactly these networks; a call naming another answers 400 (env SANDBOX_ONLY_NETWORKS)
                       (tron adds Tron: its full node for TronWeb is served at <url>/tron)
+  --networks-on-use <a,b|all>  networks a call may start on first use (env SANDBOX_NETWORKS_ON_USE; default all,
+                      the eight documented ones; a call naming a network outside the list answers 400)
   --no-chain          run without a chain (no balance checks, no /rpc)
   --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
   --scenario <name>   scenario of keys that choose none (env SANDBOX_SCENARIO; default: default)
@@ -118,6 +120,7 @@ const options = {
   'no-chain': { type: 'boolean' },
   networks: { type: 'string' },
   'only-networks': { type: 'string' },
+  'networks-on-use': { type: 'string' },
   seed: { type: 'string' },
   scenario: { type: 'string' },
   scenarios: { type: 'string', multiple: true },
@@ -140,6 +143,11 @@ const options = {
 } as const
 
 async function main(): Promise<void> {
+  // the parent as it was at start, read before anything prints: whoever reads the first line may kill npm at once,
+  // and a parent read after that would already be init (nothing watched, the sandbox and anvil left running)
+  const parent = process.ppid
+  // under `npm start` (npm → sh → this process) npm may go while its shell stays: npm is watched too
+  const npm = process.env.npm_lifecycle_event ? parentOf(parent) : null
   const word = process.argv[2]
   if (word && !word.startsWith('-')) {
     const { isTool, runTool } = await import('./cli/tools.ts')
@@ -237,6 +245,9 @@ async function main(): Promise<void> {
     throw new Error(
       '--networks and --only-networks exclude each other: --only-networks lists every network to run',
     )
+  const onUse = values['networks-on-use'] ?? env.SANDBOX_NETWORKS_ON_USE
+  if (onlyNetworks !== undefined && values['networks-on-use'] !== undefined)
+    throw new Error('--only-networks starts no network on first use: leave out --networks-on-use')
   const rateLimit = values['rate-limit'] ?? env.SANDBOX_RATE_LIMIT ?? 'off'
   if (rateLimit !== 'off' && rateLimit !== 'documented')
     throw new Error(`invalid --rate-limit ${JSON.stringify(rateLimit)}: off or documented`)
@@ -256,6 +267,9 @@ async function main(): Promise<void> {
       .map((n) => n.trim())
       .filter(Boolean) as NetworkName[],
     networksOnUse: onlyNetworks ? 'refuse' : 'start',
+    ...(onUse !== undefined
+      ? { startableNetworks: onUse.trim() === 'all' ? 'all' : (list(onUse) as NetworkName[]) }
+      : {}),
     ...(apiKeys?.length ? { apiKeys } : {}),
     ...(orchestratorKeys?.length ? { orchestratorKeys } : {}),
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),
@@ -318,9 +332,6 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop)
   // `npm start` killed with SIGTERM exits without passing it on, and its shell goes with it: the sandbox, left
   // to init, notices that its parent changed and stops as it would on SIGTERM (anvil and helpers with it)
-  const parent = process.ppid
-  // under `npm start` (npm → sh → this process) npm may go while its shell stays: npm is watched too
-  const npm = process.env.npm_lifecycle_event ? parentOf(parent) : null
   if (parent > 1)
     setInterval(() => {
       if (process.ppid !== parent || (npm !== null && parentOf(parent) !== npm)) void stop()

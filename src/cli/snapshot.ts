@@ -58,8 +58,16 @@ export async function snapshot(args: string[]): Promise<number> {
     const answer = await client.call('DELETE', path())
     print(answer, `deleted ${name}`)
   } else {
-    const { snapshots } = await client.call<{ snapshots: Summary[] }>('GET', '/__sandbox/snapshots')
+    const { snapshots, damaged = [] } = await client.call<{
+      snapshots: Summary[]
+      damaged?: { name: string; problem: string }[]
+    }>('GET', '/__sandbox/snapshots')
     print(snapshots, snapshots.length ? snapshots.map(line).join('\n') : 'no snapshots')
+    // a snapshot whose file cannot be read back: named on stderr (the list itself stays what it was)
+    for (const d of damaged)
+      process.stderr.write(
+        `snapshot ${d.name} is damaged: ${d.problem} (request-sandbox snapshot rm ${d.name})\n`,
+      )
   }
   return EXIT.ok
 }

@@ -1,8 +1,10 @@
 // Networks on first use: a call that names a network the sandbox is not running yet (a currency such as
 // `USDC-base`, a `network` field, the pay query's `chain`) starts that network's anvil and contracts, then
 // proceeds, so every documented network works without flags. With the command's `--only-networks` the list is fixed
-// and such a call answers 400 naming the flag. Bodies are scanned as text first: a call that names no other network
-// (nearly all of them) costs one regular-expression test.
+// and such a call answers 400 naming the flag. `--networks-on-use` narrows which networks start this way (a shared
+// demo's operator may list none); by default all eight documented ones, Docker included, so at most one anvil each.
+// Bodies are scanned as text first: a call that names no other network (nearly all of them) costs one
+// regular-expression test.
 import type { NetworkName } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
@@ -16,6 +18,8 @@ export interface NetworksOnUse {
   live(network: string): boolean
   /** absent: the list is fixed (`--only-networks`) and other networks are refused */
   start?: (network: NetworkName) => Promise<void>
+  /** with `start`: whether a call may start this network (absent: any); the others are refused naming the flags */
+  startable?: (network: string) => boolean
 }
 
 /** The networks a string names as the value of `key` (a currency id, a network, a pay-query chain). */
@@ -86,6 +90,11 @@ export function networkMiddleware(shared: SandboxState, options: NetworksOnUse):
           `Network ${missing.join(', ')} is not running: this sandbox was started with --only-networks ${running.join(',')}; add ${missing.join(',')} to --only-networks, or leave the flag out to start networks on first use`,
         )
       }
+      const refused = options.startable ? missing.filter((n) => !options.startable!(n)) : []
+      if (refused.length > 0)
+        throw new BadRequestError(
+          `Network ${refused.join(', ')} is not running, and this shared sandbox starts on first use only the networks its operator allows: ask the operator to add ${refused.join(',')} to --networks (started at once) or to --networks-on-use (started on first use); --networks-on-use all lets any caller start any documented network`,
+        )
       for (const network of missing) {
         try {
           await options.start(network as NetworkName)

@@ -3,7 +3,9 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { BadRequestError } from '../contract/sandbox-error.ts'
+import { z } from 'zod'
+import { WorldRulesSchema } from '../contract/rules.ts'
+import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 
 /** The format of a snapshot file this version writes and reads. */
 export const SNAPSHOT_FORMAT = 1
@@ -26,6 +28,66 @@ export interface SnapshotFile {
 export const MAX_SNAPSHOTS_PER_KEY = 50
 
 const NAME = /^[\w.-]{1,64}$/
+
+/** The shape a snapshot file must have to be read back (`SavedWorld` of world-snapshot.ts for each world). */
+const SnapshotFileShape = z.object({
+  format: z.literal(SNAPSHOT_FORMAT),
+  name: z.string(),
+  tenant: z.string(),
+  savedAt: z.string(),
+  scenario: z.string(),
+  worlds: z.array(
+    z.object({
+      tenant: z.string(),
+      scenario: z.string(),
+      clockOffsetMs: z.number().finite(),
+      rules: WorldRulesSchema,
+      seeded: z.record(z.string(), z.unknown()).nullable(),
+      tables: z.record(z.string(), z.array(z.unknown())),
+      maps: z.record(z.string(), z.array(z.tuple([z.string(), z.unknown()]))),
+    }),
+  ),
+  chains: z.array(z.object({ network: z.string(), blockNumber: z.number() })),
+})
+
+/**
+ * 409: a snapshot whose file cannot be read back (cut short, edited, written by another version): the answer names
+ * it and says how to be rid of it; the key's state and its other snapshots are untouched.
+ */
+export class DamagedSnapshotError extends SandboxError {
+  override name = 'DamagedSnapshotError'
+  constructor(name: string, problem: string) {
+    super(
+      409,
+      `Snapshot ${name} is damaged and cannot be restored (${problem}); delete it (DELETE /__sandbox/snapshots/${name}, or request-sandbox snapshot rm ${name}) and save it again`,
+    )
+  }
+}
+
+/** What is wrong with a snapshot's text, or the file it holds. */
+function readSnapshot(text: string): { file: SnapshotFile } | { problem: string } {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    return { problem: `its file is not valid JSON: ${(error as Error).message.slice(0, 200)}` }
+  }
+  const format = (value as { format?: unknown } | null)?.format
+  if (typeof value === 'object' && value !== null && typeof format === 'number' && format !== SNAPSHOT_FORMAT)
+    return { problem: `its file has format ${format}; this version reads ${SNAPSHOT_FORMAT}` }
+  const parsed = SnapshotFileShape.safeParse(value)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    return { problem: `its file holds ${issue.path.join('.') || 'no snapshot'}: ${issue.message}` }
+  }
+  return { file: parsed.data as SnapshotFile }
+}
+
+/** A snapshot the list could not read (GET /__sandbox/snapshots answers it beside the others). */
+export interface DamagedSnapshot {
+  name: string
+  problem: string
+}
 
 export function checkSnapshotName(name: string): void {
   if (!NAME.test(name) || name === '.' || name === '..')
@@ -68,8 +130,9 @@ export class SnapshotStore {
     if (!this.#dir) return this.#memory.get(tenant)?.get(name)
     const path = join(this.#keyDir(tenant), `${name}.json`)
     if (!existsSync(path)) return undefined
-    const file = JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile
-    return file.tenant === tenant ? file : undefined
+    const read = readSnapshot(readFileSync(path, 'utf8'))
+    if ('problem' in read) throw new DamagedSnapshotError(name, read.problem)
+    return read.file.tenant === tenant ? read.file : undefined
   }
 
   /** The names of a key's snapshots (files not read). */
@@ -82,14 +145,17 @@ export class SnapshotStore {
       .map((f) => f.slice(0, -'.json'.length))
   }
 
-  list(tenant: string): SnapshotFile[] {
-    if (!this.#dir) return [...(this.#memory.get(tenant)?.values() ?? [])]
-    const dir = this.#keyDir(tenant)
-    if (!existsSync(dir)) return []
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as SnapshotFile)
-      .filter((f) => f.tenant === tenant)
+  /** A key's snapshots, and those whose file cannot be read back (named with the problem). */
+  list(tenant: string): { snapshots: SnapshotFile[]; damaged: DamagedSnapshot[] } {
+    if (!this.#dir) return { snapshots: [...(this.#memory.get(tenant)?.values() ?? [])], damaged: [] }
+    const snapshots: SnapshotFile[] = []
+    const damaged: DamagedSnapshot[] = []
+    for (const name of this.names(tenant)) {
+      const read = readSnapshot(readFileSync(join(this.#keyDir(tenant), `${name}.json`), 'utf8'))
+      if ('problem' in read) damaged.push({ name, problem: read.problem })
+      else if (read.file.tenant === tenant) snapshots.push(read.file)
+    }
+    return { snapshots, damaged }
   }
 
   delete(tenant: string, name: string): boolean {

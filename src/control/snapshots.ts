@@ -8,6 +8,7 @@ import { BadRequestError, NotFoundError } from '../contract/sandbox-error.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import {
   checkSnapshotName,
+  DamagedSnapshotError,
   MAX_SNAPSHOTS_PER_KEY,
   SNAPSHOT_FORMAT,
   type SnapshotFile,
@@ -76,7 +77,21 @@ export async function saveSnapshot(
   return summary(file)
 }
 
-/** Puts the key's worlds back as the snapshot holds them; other keys are not touched. */
+/** Drops the key's worlds and fills them back from saved ones, the key's scenario choice first. */
+async function refill(shared: SandboxState, tenant: string, scenario: string, worlds: SavedWorld[]) {
+  shared.tenants.reset(tenant)
+  try {
+    shared.scenarios.select(tenant, scenario)
+  } catch {
+    // a scenario no longer known: the key stays in its current one
+  }
+  for (const saved of worlds) await fillWorld(shared.tenants.get(tenant, saved.scenario), saved, shared)
+}
+
+/**
+ * Puts the key's worlds back as the snapshot holds them; other keys are not touched. A snapshot whose records its
+ * tables refuse answers 409 naming it, and the key keeps the state it had.
+ */
 export async function restoreSnapshot(
   shared: SandboxState,
   tenant: string,
@@ -84,17 +99,21 @@ export async function restoreSnapshot(
 ): Promise<SnapshotSummary> {
   const file = shared.snapshots.get(tenant, name)
   if (!file) throw new SnapshotNotFoundError(name)
-  if (file.format !== SNAPSHOT_FORMAT)
-    throw new BadRequestError(
-      `Snapshot ${name} has format ${file.format}; this version reads ${SNAPSHOT_FORMAT}`,
-    )
-  shared.tenants.reset(tenant)
-  try {
-    shared.scenarios.select(tenant, file.scenario)
-  } catch {
-    // a scenario no longer known: the key stays in its current one
+  const before = {
+    scenario: shared.scenarios.selected(tenant),
+    worlds: [...shared.tenants.all()].filter((w) => w.tenant === tenant).map((w) => snapshotWorld(w, shared)),
   }
-  for (const saved of file.worlds as SavedWorld[])
-    await fillWorld(shared.tenants.get(tenant, saved.scenario), saved, shared)
+  try {
+    await refill(shared, tenant, file.scenario, file.worlds as SavedWorld[])
+  } catch (error) {
+    await refill(shared, tenant, before.scenario, before.worlds)
+    const issue = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues?.[0]
+    throw new DamagedSnapshotError(
+      name,
+      issue
+        ? `a record it holds is refused: ${issue.path.map(String).join('.')}: ${issue.message}`
+        : `it could not be filled back: ${(error as Error).message.slice(0, 200)}`,
+    )
+  }
   return summary(file)
 }

@@ -196,17 +196,18 @@ export const toolRoutes = [
     path: '/__sandbox/snapshots',
     credentials: ['api-key'],
     surface: 'control',
-    summary: "The caller's snapshots, oldest first",
+    summary: "The caller's snapshots, oldest first; `damaged` names those whose file cannot be read back",
     statuses: [200],
-    handler: (ctx) => ({
-      status: 200,
-      body: {
-        snapshots: ctx.snapshots
-          .list(ctx.tenant!)
-          .map(summary)
-          .sort((a, b) => a.savedAt.localeCompare(b.savedAt)),
-      },
-    }),
+    handler: (ctx) => {
+      const { snapshots, damaged } = ctx.snapshots.list(ctx.tenant!)
+      return {
+        status: 200,
+        body: {
+          snapshots: snapshots.map(summary).sort((a, b) => a.savedAt.localeCompare(b.savedAt)),
+          damaged,
+        },
+      }
+    },
   }),
   defineRoute({
     method: 'POST',
@@ -215,7 +216,7 @@ export const toolRoutes = [
     surface: 'control',
     summary:
       "Puts the caller's worlds back as the snapshot holds them (requests, payments, payers, clock, timers); other keys are not touched",
-    statuses: [200, 404],
+    statuses: [200, 404, 409],
     params: z.object({ name: z.string() }),
     handler: async (ctx, { params }) => ({
       status: 200,

@@ -440,6 +440,15 @@ describeTransports(
         })
         expect(res.status, `${path} ${res.text}`).toBe(401)
       }
+      // api-features/commerce-payments.mdx: "All endpoints require x-api-key or x-client-id authentication": the
+      // authorize execute (terms fixed at creation, the payer's own approval) takes the client ID as the page says
+      const authorize = await client().call('POST', `${BASE}/${requestId}/authorize`, {
+        apiKey: null,
+        headers: asClient,
+        body: {},
+      })
+      expect(authorize.status, authorize.text).not.toBe(401)
+      expect(authorize.status, authorize.text).toBeLessThan(500)
       // the calldata (for the operator's own wallet to send) and the status stay open to the client ID
       const calldata = await client().call('POST', `${BASE}/${requestId}/void/calldata`, {
         apiKey: null,

@@ -40,6 +40,30 @@ describeTransports(
       return { wallet, cookie: { apiKey: null, headers: { cookie: setCookie.split(';')[0]! } }, challenge }
     }
 
+    it('keeps at most 20 live sessions per wallet: signing in again ends the oldest', async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey())
+      const cookies: { apiKey: null; headers: { cookie: string } }[] = []
+      for (let i = 0; i < 21; i++) {
+        const challenge = await client().call('POST', '/v1/auth/wallet/challenge', {
+          apiKey: null,
+          body: { address: wallet.address },
+        })
+        const signature = await wallet.signMessage({ message: challenge.body.message })
+        const verified = await client().call('POST', '/v1/auth/wallet/verify', {
+          apiKey: null,
+          body: { ...challenge.body, signature },
+        })
+        expect(verified.status, verified.text).toBe(201)
+        cookies.push({
+          apiKey: null,
+          headers: { cookie: verified.headers.get('set-cookie')!.split(';')[0]! },
+        })
+      }
+      expect((await client().call('GET', '/v1/client-ids', cookies[0]!)).status).toBe(401)
+      expect((await client().call('GET', '/v1/client-ids', cookies[1]!)).status).toBe(200)
+      expect((await client().call('GET', '/v1/client-ids', cookies[20]!)).status).toBe(200)
+    })
+
     it('issues a SIWE message valid 5 minutes, verifies its signature once, and opens an httpOnly session', async () => {
       const wallet = privateKeyToAccount(generatePrivateKey())
       const challenge = await client().call('POST', '/v1/auth/wallet/challenge', {

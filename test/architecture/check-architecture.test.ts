@@ -84,6 +84,22 @@ describe('the architecture check', () => {
     ])
   })
 
+  it('refuses the sandbox and the control plane importing a transport', () => {
+    const { broken } = checkTree(
+      tree('assembly', {
+        'src/sandbox/chains.ts': "import { createHandlers } from '../transports/msw.ts'\n",
+        'src/control/routes.ts': "import type { X } from '../transports/node-http.ts'\n",
+        'src/sandbox.ts': "import { wire } from './sandbox/chains.ts'\n",
+        'src/transports/msw.ts': 'export const createHandlers = 1\n',
+        'src/transports/node-http.ts': 'export type X = {}\n',
+      }),
+    )
+    expect(broken.map((b) => `${b.importer} -> ${b.target}`).sort()).toEqual([
+      'src/control/routes.ts -> src/transports/node-http.ts',
+      'src/sandbox/chains.ts -> src/transports/msw.ts',
+    ])
+  })
+
   it('passes on this project', () => {
     const { graph, loops, broken } = checkTree() as Check & { graph: Map<string, string[]> }
     expect(graph.size).toBeGreaterThan(100)

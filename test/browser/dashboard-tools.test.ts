@@ -68,7 +68,7 @@ describe('the dashboard tools in Chromium', () => {
       await page.getByRole('link', { name: 'Scenario & clock' }).click()
       await page.getByRole('button', { name: 'Delete snapshot before-extra' }).click()
       await page.getByText('Snapshot before-extra deleted').waitFor({ timeout: 20_000 })
-      expect((await api(key, 'GET', '/__sandbox/snapshots')).body).toEqual({ snapshots: [] })
+      expect((await api(key, 'GET', '/__sandbox/snapshots')).body).toEqual({ snapshots: [], damaged: [] })
     } finally {
       await page.close()
     }

@@ -2,20 +2,26 @@
 // network (anvil and contracts) and proceeds with the real answer; with `--only-networks` (networksOnUse 'refuse')
 // the list is fixed and such a call answers 400 naming the flag.
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { NetworkName } from '../../src/chain/index.ts'
 import { missingNetworks } from '../../src/control/networks-on-use.ts'
 import type { SandboxState } from '../../src/control/sandbox-state.ts'
+import { loadCatalogs } from '../../src/sandbox/catalogs.ts'
+import { startableOf } from '../../src/sandbox/dispatcher.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports
 let fixed: RunningServer
+// a shared demo: a listener taken as exposed, whose operator lets calls start base only
+let shared: RunningServer
 beforeAll(async () => {
-  ;[t, fixed] = await Promise.all([
+  ;[t, fixed, shared] = await Promise.all([
     startTransports(newApiKey, { networksOnUse: 'start' }),
     startServer({ port: 0, networksOnUse: 'refuse' }),
+    startServer({ port: 0, networksOnUse: 'start', exposed: true, startableNetworks: ['base'] }),
   ])
 })
-afterAll(async () => Promise.all([t?.close(), fixed?.close()]))
+afterAll(async () => Promise.all([t?.close(), fixed?.close(), shared?.close()]))
 
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 const wallet = '0x00000000000000000000000000000000000000b0'
@@ -41,6 +47,13 @@ describeTransports(
       expect(pay.body.metadata.hasEnoughBalance).toBe(false)
       const chain = await client().call('GET', '/__sandbox/chain', { apiKey: null })
       expect(chain.body.chains.map((c: { network: string }) => c.network)).toContain('base')
+      // set up as the chains started with the sandbox are: supervised, watched, its port kept from webhooks
+      expect(t.sandbox.shared.supervisors.has('base')).toBe(true)
+      expect(t.sandbox.detectors.has('base')).toBe(true)
+      const port = new URL(t.sandbox.chains.get('base')!.rpcUrl).port
+      await expect(
+        t.sandbox.shared.webhooks.policy.check(new URL(`http://127.0.0.1:${port}/hook`)),
+      ).rejects.toThrow(/sandbox's own/)
     })
 
     it('starts bsc (chain id 56, resources/supported-chains-and-currencies.mdx) on the first request in USDT-bsc', async () => {
@@ -81,6 +94,35 @@ it('answers 400 naming --only-networks for a network outside the fixed list', as
     }),
   })
   expect(ok.status).toBe(201)
+})
+
+it('on a shared listener whose operator lists networks, starts only those of --networks-on-use, and refuses others with 400 naming it', async () => {
+  const create = (currency: string) =>
+    fetch(`${shared.url}/v2/request`, {
+      method: 'POST',
+      headers: { 'x-api-key': newApiKey(), 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '1', invoiceCurrency: currency, paymentCurrency: currency, payee }),
+    })
+  const refused = await create('USDT-bsc')
+  expect(refused.status).toBe(400)
+  const body = (await refused.json()) as { statusCode: number; message: string; error: string }
+  expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request' })
+  expect(body.message).toMatch(/bsc is not running.*--networks .*--networks-on-use/)
+  expect(shared.sandbox.chains.has('bsc')).toBe(false)
+  expect((await create('USDC-base')).status).toBe(201)
+  expect(shared.sandbox.chains.has('base')).toBe(true)
+})
+
+it('lets calls start any documented network by default (Docker and shared listeners too), unless the operator lists some', async () => {
+  expect(startableOf({})('bsc')).toBe(true)
+  expect(startableOf({ startableNetworks: 'all' })('bsc')).toBe(true)
+  expect(startableOf({ startableNetworks: ['base'] })('base')).toBe(true)
+  expect(startableOf({ startableNetworks: ['base'] })('bsc')).toBe(false)
+  expect(startableOf({ startableNetworks: [] })('base')).toBe(false)
+  // an unknown name is refused at start, naming the flag
+  expect(() => loadCatalogs({ startableNetworks: ['atlantis' as NetworkName] })).toThrow(
+    /unknown network "atlantis".*--networks-on-use/,
+  )
 })
 
 it('takes no object property (constructor, __proto__, toString) for a network a caller named', () => {

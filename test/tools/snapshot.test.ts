@@ -1,7 +1,8 @@
 // Named snapshots as a user takes them: `request-sandbox snapshot save|load|ls|rm` against a sandbox started with
 // --state-dir (a child process). Loading rewinds one key's requests and payments, leaves other keys alone, and the
 // snapshots are files of the state dir that a restarted sandbox still has.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -101,6 +102,46 @@ describe('request-sandbox snapshot', () => {
     expect((await api(sandbox.url, key, 'DELETE', '/__sandbox/snapshots/one')).status).toBe(404)
     // another key sees none of them
     expect((await cli(freshKey('snap'), 'ls')).stdout).toBe('no snapshots\n')
+  }, 30_000)
+
+  it('names a damaged snapshot file with 409 on restore and in the list; the key and its other snapshots are unaffected', async () => {
+    const key = freshKey('snap-damaged')
+    const kept = (await request(key, 'KEPT')).body.requestId
+    for (const name of ['good', 'cut', 'refused'])
+      expect((await api(sandbox.url, key, 'POST', '/__sandbox/snapshots', { name })).status).toBe(201)
+    const file = (name: string) =>
+      join(stateDir, 'snapshots', createHash('sha256').update(key).digest('hex').slice(0, 32), `${name}.json`)
+    // a file cut short (a disk full, an editor), and one whose JSON is whole but holds a record no table takes
+    const text = readFileSync(file('cut'), 'utf8')
+    writeFileSync(file('cut'), text.slice(0, text.length / 2))
+    const refused = JSON.parse(readFileSync(file('refused'), 'utf8'))
+    const tables = refused.worlds[0].tables as Record<string, unknown[]>
+    const table = Object.keys(tables).find((name) => tables[name]!.length > 0)!
+    tables[table]![0] = { not: 'a record' }
+    writeFileSync(file('refused'), JSON.stringify(refused))
+    const later = (await request(key, 'LATER')).body.requestId
+
+    const listed = await api(sandbox.url, key, 'GET', '/__sandbox/snapshots')
+    expect(listed.status).toBe(200)
+    expect(listed.body.snapshots.map((s: { name: string }) => s.name).sort()).toEqual(['good', 'refused'])
+    expect(listed.body.damaged).toEqual([{ name: 'cut', problem: expect.stringMatching(/not valid JSON/) }])
+    const ls = await cli(key, 'ls')
+    expect(ls.code).toBe(0)
+    expect(ls.stderr).toMatch(/snapshot cut is damaged/)
+
+    for (const name of ['cut', 'refused']) {
+      const restore = await api(sandbox.url, key, 'POST', `/__sandbox/snapshots/${name}/restore`)
+      expect(restore.status, JSON.stringify(restore.body)).toBe(409)
+      expect(restore.body).toMatchObject({ statusCode: 409, error: 'Conflict' })
+      expect(restore.body.message).toContain(`Snapshot ${name} is damaged`)
+      expect(restore.body.message).toContain(`snapshot rm ${name}`)
+      // the key keeps what it had
+      expect((await api(sandbox.url, key, 'GET', `/v2/request/${later}`)).status).toBe(200)
+    }
+    expect((await api(sandbox.url, key, 'POST', '/__sandbox/snapshots/good/restore')).status).toBe(200)
+    expect((await api(sandbox.url, key, 'GET', `/v2/request/${kept}`)).status).toBe(200)
+    expect((await api(sandbox.url, key, 'GET', `/v2/request/${later}`)).status).toBe(404)
+    expect((await api(sandbox.url, key, 'DELETE', '/__sandbox/snapshots/cut')).status).toBe(200)
   }, 30_000)
 
   it('keeps at most 50 snapshots per key: the 51st name answers 400, an existing name is still replaced', async () => {

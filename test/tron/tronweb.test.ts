@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 import { TronWeb } from 'tronweb'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { encodeRawData, encodeTransfer, encodeTrigger } from '../../src/chain/tron/protobuf.ts'
 import { toEvmAddress, toTronAddress } from '../../src/contract/tron-address.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
@@ -105,6 +105,24 @@ describe('the Tron full node under TronWeb', () => {
     expect(info.receipt.energy_fee).toBe(estimate.energy_required * 100)
     const tx = await tw.trx.getTransaction(sent.txid)
     expect(tx.ret[0].contractRet).toBe('SUCCESS')
+    // its block lists it, read from the node's index by block, not from a pass over every transaction it kept
+    const maps = vi.spyOn(Map.prototype, 'values')
+    let block: { transactions?: { txID: string }[] }
+    let read: unknown[]
+    try {
+      block = (
+        await t.sandbox.chains.get('tron')!.tron!.call('wallet/getblockbynum', { num: info.blockNumber })
+      ).body as typeof block
+    } finally {
+      read = [...maps.mock.contexts]
+      maps.mockRestore()
+    }
+    expect(block.transactions?.map((x) => x.txID)).toEqual([sent.txid])
+    const readWhole = read.filter((m) => {
+      const first = (m as Map<unknown, unknown>).values().next().value
+      return typeof first === 'object' && first !== null && 'txID' in first && 'evmHash' in first
+    })
+    expect(readWhole).toEqual([])
     // TRX burnt = energy fee (the bandwidth was free), exactly
     expect(await tw.trx.getBalance(payer.address)).toBe(trxBefore - info.fee)
     expect(info.fee).toBe(info.receipt.energy_fee)

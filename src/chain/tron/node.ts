@@ -121,6 +121,14 @@ function permissionOf(body: Json): number | undefined | null {
 export function createTronNode(chain: TronChain): TronNode {
   const rpc = chain.rpc
   const txs = new Map<string, TronTxRecord>()
+  /** the same records by block number, in the order they were recorded (what a block lists) */
+  const txsByBlock = new Map<number, TronTxRecord[]>()
+  const keep = (record: TronTxRecord) => {
+    txs.set(record.txID, record)
+    const inBlock = txsByBlock.get(record.blockNumber)
+    if (inBlock) inBlock.push(record)
+    else txsByBlock.set(record.blockNumber, [record])
+  }
   const byEvmHash = new Map<string, string>()
   /** free bandwidth used: address -> {day, used} */
   const bandwidthUsed = new Map<string, { day: number; used: number }>()
@@ -147,7 +155,7 @@ export function createTronNode(chain: TronChain): TronNode {
 
   function blockJson(b: RawBlock): Json {
     const number = Number(BigInt(b.number))
-    const transactions = [...txs.values()].filter((t) => t.blockNumber === number).map((t) => t.transaction)
+    const transactions = (txsByBlock.get(number) ?? []).map((t) => t.transaction)
     return {
       blockID: blockId(b),
       block_header: {
@@ -540,7 +548,7 @@ export function createTronNode(chain: TronChain): TronNode {
           record.blockNumber = latest
           record.blockTimeStamp = nowMs
           await rpc('anvil_setBalance', [owner, toHex((balance - netFee - record.energyFee) * WEI_PER_SUN)])
-          txs.set(txid, record)
+          keep(record)
           return { status: 200, body: { result: true, txid } }
         }
       }
@@ -602,7 +610,7 @@ export function createTronNode(chain: TronChain): TronNode {
         record.energyFee +
         (trig ? (receipt.status === '0x1' ? trig.callValue : 0n) : transfer!.amount)
       await rpc('anvil_setBalance', [owner, toHex((balance - spent) * WEI_PER_SUN)])
-      txs.set(txid, record)
+      keep(record)
       return { status: 200, body: { result: true, txid } }
     })
   }

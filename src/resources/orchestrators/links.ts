@@ -148,15 +148,16 @@ export async function createIntent(ctx: Ctx, body: LinkIntentBody): Promise<Link
   })
 }
 
-/** The intent behind an onboarding token, in whichever orchestrator's world holds it. */
+/** An intent's onboarding token: the key of the intents' token index (one function, so one index per table). */
+const intentToken = (intent: LinkIntentRecord) => intent.token
+
+/** The intent behind an onboarding token, in whichever orchestrator's world holds it (an index lookup per world). */
 export function findIntent(
   ctx: Pick<Ctx, 'worlds'>,
   token: string,
 ): { world: World; intent: LinkIntentRecord } | undefined {
   for (const world of ctx.worlds.all()) {
-    const intent = orchestratorState(world)
-      .intents.all()
-      .find((i) => i.token === token)
+    const [intent] = orchestratorState(world).intents.where(intentToken, token)
     if (intent) return { world, intent }
   }
   return undefined

@@ -50,10 +50,8 @@ function refuseLoggedIn(ctx: Ctx, request: NeutralRequest): void {
 
 function openSession(ctx: Ctx, platform: PlatformAccount, request: NeutralRequest): string {
   const token = randomBytes(32).toString('hex')
-  ctx.portal.sessions.set(token, {
-    platformId: platform.id,
-    expiresAt: ctx.now().getTime() + SESSION_SECONDS * 1000,
-  })
+  const now = ctx.now().getTime()
+  ctx.portal.openSession(token, { platformId: platform.id, expiresAt: now + SESSION_SECONDS * 1000 }, now)
   return sessionCookie(token, request)
 }
 
@@ -98,7 +96,7 @@ export async function login(ctx: Ctx, request: NeutralRequest, body: Credentials
 /** `POST /auth/logout`: ends the caller's session (the cookie that authenticated the call). */
 export function logout(ctx: Ctx, request: NeutralRequest): void {
   const token = sessionTokenOf(request.headers.cookie)
-  if (token) ctx.portal.sessions.delete(token)
+  if (token) ctx.portal.endSession(token)
 }
 
 /** The platform of a cookie-session call. */

@@ -35,6 +35,31 @@ export interface PortalOptions {
   signupsPerMinute?: number
 }
 
+/** A cookie session: its platform and its end (ms since epoch, real time); a wallet's is pushed by each use. */
+export interface PortalSession {
+  platformId: string
+  expiresAt: number
+  /** a wallet session's idle timeout: each use ends it this long after */
+  idleMs?: number
+}
+
+/** Live sessions one platform may hold at once: a new login past it ends the platform's oldest session. */
+export const MAX_SESSIONS_PER_PLATFORM = 20
+/** Expired sessions are swept when a session opens, at most this often (ms). */
+export const SESSION_SWEEP_MS = 60_000
+
+/** A SIWE challenge of wallet login waiting for its signature. */
+export interface WalletChallenge {
+  address: string
+  nonce: string
+  message: string
+  /** ms since epoch, real time */
+  expiresAt: number
+}
+
+/** Challenges waiting at once (anyone may ask for one): past it, the oldest is dropped. */
+export const MAX_PENDING_CHALLENGES = 10_000
+
 /** Sandbox-wide portal state, with the indexes authentication needs. */
 export class PortalCredentials implements PortalCredentialLookup {
   readonly enabled: boolean
@@ -44,13 +69,13 @@ export class PortalCredentials implements PortalCredentialLookup {
   /** lower-case email -> account */
   readonly platformsByEmail = new Map<string, PlatformAccount>()
   readonly platformsById = new Map<string, PlatformAccount>()
-  /** session_token cookie value -> its platform and expiry (ms since epoch, real time) */
-  readonly sessions = new Map<string, { platformId: string; expiresAt: number; idleMs?: number }>()
+  /** session_token cookie value -> its platform and expiry (read it; open and end through openSession, endSession) */
+  readonly sessions = new Map<string, PortalSession>()
+  /** platform id -> its session tokens, oldest first */
+  readonly #sessionsOf = new Map<string, Set<string>>()
+  #sweptAt = Number.NEGATIVE_INFINITY
   /** SIWE challenges of wallet login (wallet.ts), by challengeId; single use, 5 minutes */
-  readonly walletChallenges = new Map<
-    string,
-    { address: string; nonce: string; message: string; expiresAt: number }
-  >()
+  readonly walletChallenges = new Map<string, WalletChallenge>()
   /** key value -> record */
   readonly keys = new Map<string, PortalKey>()
   /** values that must never pass as x-api-key: deleted portal keys and platform tenants */
@@ -89,13 +114,57 @@ export class PortalCredentials implements PortalCredentialLookup {
     this.#refused.add(value)
   }
 
+  /**
+   * Keeps a new challenge: the expired ones go first (all have one lifetime, so the oldest come first), and past
+   * `MAX_PENDING_CHALLENGES` the oldest waiting one is dropped, so challenges asked in a loop cannot grow the map.
+   */
+  addChallenge(id: string, challenge: WalletChallenge, now: number): void {
+    for (const [old, stale] of this.walletChallenges) {
+      if (stale.expiresAt > now && this.walletChallenges.size < MAX_PENDING_CHALLENGES) break
+      this.walletChallenges.delete(old)
+    }
+    this.walletChallenges.set(id, challenge)
+  }
+
+  /**
+   * Opens a session. Sessions that expired unused are swept first (at most every `SESSION_SWEEP_MS`), and past
+   * `MAX_SESSIONS_PER_PLATFORM` live sessions of its platform the oldest ends: logins in a loop cannot grow the map.
+   */
+  openSession(token: string, session: PortalSession, now: number): void {
+    if (now - this.#sweptAt >= SESSION_SWEEP_MS) {
+      this.#sweptAt = now
+      for (const [t, s] of this.sessions) if (now >= s.expiresAt) this.endSession(t)
+    }
+    this.sessions.set(token, session)
+    let mine = this.#sessionsOf.get(session.platformId)
+    if (!mine) {
+      mine = new Set()
+      this.#sessionsOf.set(session.platformId, mine)
+    }
+    mine.add(token)
+    for (const oldest of mine) {
+      if (mine.size <= MAX_SESSIONS_PER_PLATFORM) break
+      this.endSession(oldest)
+    }
+  }
+
+  /** Ends a session (logout, expiry); an unknown token is ignored. */
+  endSession(token: string): void {
+    const session = this.sessions.get(token)
+    if (!session) return
+    this.sessions.delete(token)
+    const mine = this.#sessionsOf.get(session.platformId)
+    mine?.delete(token)
+    if (mine?.size === 0) this.#sessionsOf.delete(session.platformId)
+  }
+
   /** The platform of a live session token; expired tokens are dropped. */
   platformOfSession(token: string, now: number): PlatformAccount | undefined {
     if (!this.enabled) return undefined
     const session = this.sessions.get(token)
     if (!session) return undefined
     if (now >= session.expiresAt) {
-      this.sessions.delete(token)
+      this.endSession(token)
       return undefined
     }
     // a wallet session ends after its idle timeout: each use pushes its end further

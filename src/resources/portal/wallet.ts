@@ -6,7 +6,9 @@
 // wallet's first login counts against the per-address signup limit as a registration does.
 // Differences from the real service: EVM wallets only (a Tron `T…` address answers 400: the sandbox runs no TRON
 // chain); the message's domain and URI are the host the sandbox was called at; the verify answer (undocumented) is
-// `{address, walletType: "evm", platformId, expiresAt}`; challenges and sessions live in the sandbox's memory.
+// `{address, walletType: "evm", platformId, expiresAt}`; challenges and sessions live in the sandbox's memory
+// (expired ones swept as new ones open; at most MAX_SESSIONS_PER_PLATFORM live sessions a wallet and
+// MAX_PENDING_CHALLENGES challenges waiting).
 import { randomBytes } from 'node:crypto'
 import { getAddress, isAddress, verifyMessage } from 'viem'
 import type { NeutralRequest } from '../../contract/neutral.ts'
@@ -38,11 +40,6 @@ export function walletChallenge(ctx: Ctx, request: NeutralRequest, address: stri
   const expiresAt = new Date(now.getTime() + CHALLENGE_MS)
   const nonce = randomBytes(8).toString('hex')
   const challengeId = ctx.ids.ulid(now.getTime())
-  // challenges nobody answered: the oldest come first (same lifetime), drop the expired ones
-  for (const [id, stale] of ctx.portal.walletChallenges) {
-    if (stale.expiresAt > now.getTime()) break
-    ctx.portal.walletChallenges.delete(id)
-  }
   const message = [
     `${base.host} wants you to sign in with your Ethereum account:`,
     wallet,
@@ -55,12 +52,11 @@ export function walletChallenge(ctx: Ctx, request: NeutralRequest, address: stri
     `Issued At: ${now.toISOString()}`,
     `Expiration Time: ${expiresAt.toISOString()}`,
   ].join('\n')
-  ctx.portal.walletChallenges.set(challengeId, {
-    address: wallet,
-    nonce,
-    message,
-    expiresAt: expiresAt.getTime(),
-  })
+  ctx.portal.addChallenge(
+    challengeId,
+    { address: wallet, nonce, message, expiresAt: expiresAt.getTime() },
+    now.getTime(),
+  )
   return { challengeId, nonce, message, expiresAt: expiresAt.toISOString() }
 }
 
@@ -108,11 +104,11 @@ export async function walletVerify(
   if (!valid) throw new UnauthorizedError('Invalid signature')
   const platform = walletPlatform(ctx, request, challenge.address)
   const token = randomBytes(32).toString('hex')
-  ctx.portal.sessions.set(token, {
-    platformId: platform.id,
-    expiresAt: now + WALLET_SESSION_IDLE_MS,
-    idleMs: WALLET_SESSION_IDLE_MS,
-  })
+  ctx.portal.openSession(
+    token,
+    { platformId: platform.id, expiresAt: now + WALLET_SESSION_IDLE_MS, idleMs: WALLET_SESSION_IDLE_MS },
+    now,
+  )
   return {
     cookie: `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${WALLET_SESSION_IDLE_MS / 1000}${overHttps(request) ? '; Secure' : ''}`,
     body: {

@@ -1,0 +1,63 @@
+// Cookie sessions (email and wallet logins) do not pile up: expired ones are swept as new ones open, and one platform
+// holds a bounded number at once, however often it logs in.
+import { describe, expect, it } from 'vitest'
+import {
+  MAX_PENDING_CHALLENGES,
+  MAX_SESSIONS_PER_PLATFORM,
+  PortalCredentials,
+  SESSION_SWEEP_MS,
+} from './credentials.ts'
+
+const IDLE = 15 * 60_000
+const t0 = Date.parse('2026-11-26T09:00:00Z')
+
+describe('PortalCredentials sessions', () => {
+  it('sweeps expired sessions that were never used again', () => {
+    const portal = new PortalCredentials()
+    for (let i = 0; i < 100; i++)
+      portal.openSession(`old-${i}`, { platformId: `p${i}`, expiresAt: t0 + IDLE, idleMs: IDLE }, t0)
+    expect(portal.sessions.size).toBe(100)
+    // a wallet whose session was used keeps it: each use pushes its end further
+    portal.platformsById.set('p0', {
+      id: 'p0',
+      email: 'wallet:0x0',
+      passwordSalt: '',
+      passwordHash: '',
+      tenant: 'wallet_0x0',
+      createdAt: new Date(t0).toISOString(),
+    })
+    expect(portal.platformOfSession('old-0', t0 + IDLE - 1)?.id).toBe('p0')
+    const later = t0 + IDLE + SESSION_SWEEP_MS
+    portal.openSession('new', { platformId: 'p-new', expiresAt: later + IDLE, idleMs: IDLE }, later)
+    expect([...portal.sessions.keys()].sort()).toEqual(['new', 'old-0'])
+  })
+
+  it(`keeps at most ${MAX_SESSIONS_PER_PLATFORM} live sessions per platform: logging in again ends the oldest`, () => {
+    const portal = new PortalCredentials()
+    for (let i = 0; i < MAX_SESSIONS_PER_PLATFORM + 30; i++)
+      portal.openSession(`s-${i}`, { platformId: 'p', expiresAt: t0 + IDLE, idleMs: IDLE }, t0 + i)
+    portal.openSession('other', { platformId: 'q', expiresAt: t0 + IDLE }, t0)
+    expect(portal.sessions.size).toBe(MAX_SESSIONS_PER_PLATFORM + 1)
+    expect(portal.sessions.has('s-0')).toBe(false)
+    expect(portal.sessions.has(`s-${MAX_SESSIONS_PER_PLATFORM + 29}`)).toBe(true)
+    expect(portal.sessions.has('other')).toBe(true)
+    portal.endSession('other')
+    portal.endSession('no-such-token')
+    expect(portal.sessions.has('other')).toBe(false)
+  })
+})
+
+describe('PortalCredentials wallet challenges', () => {
+  it(`drops expired challenges, and past ${MAX_PENDING_CHALLENGES} waiting ones the oldest`, () => {
+    const portal = new PortalCredentials()
+    const challenge = (expiresAt: number) => ({ address: '0x0', nonce: 'n', message: 'm', expiresAt })
+    portal.addChallenge('expired', challenge(t0 + 1), t0)
+    for (let i = 0; i < MAX_PENDING_CHALLENGES + 5; i++)
+      portal.addChallenge(`c-${i}`, challenge(t0 + 5 * 60_000), t0 + 1)
+    expect(portal.walletChallenges.size).toBe(MAX_PENDING_CHALLENGES)
+    expect(portal.walletChallenges.has('expired')).toBe(false)
+    expect(portal.walletChallenges.has('c-4')).toBe(false)
+    expect(portal.walletChallenges.has('c-5')).toBe(true)
+    expect(portal.walletChallenges.has(`c-${MAX_PENDING_CHALLENGES + 4}`)).toBe(true)
+  })
+})

@@ -1,0 +1,150 @@
+// The live chains of one sandbox and everything that runs beside each: written once, used for the chains started
+// with the sandbox and for a network started on its first use (networksOnUse 'start').
+import {
+  type ChainContracts,
+  type ChainSupervisor,
+  createRelayer,
+  type LiveChain,
+  type NetworkName,
+  type Relayer,
+  type StartedChain,
+  startChain,
+  superviseChain,
+} from '../chain/index.ts'
+import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
+import { ConversionRegistry } from '../resources/rates/registry.ts'
+import type { Catalogs } from './catalogs.ts'
+import type { SandboxOptions } from './options.ts'
+
+/** What runs beside one chain once it is set up (its detector, its escrow watcher, a protected port). */
+export type ChainSetup = (chain: StartedChain) => void
+
+/**
+ * The sandbox's chains: each one started, supervised (an embedded anvil restarted with its state, a reset node
+ * reached by rpcUrl given its contracts again), its receipts held until its saved state has their block, its
+ * relayer, its conversion stack, then every `onEachChain` setup; a chain started later goes through the same steps.
+ */
+export class ChainFleet {
+  readonly chains = new Map<string, LiveChain>()
+  readonly supervisors = new Map<string, ChainSupervisor>()
+  readonly relayers = new Map<string, Relayer>()
+  /** the conversion stacks and feeds of every chain (the `conversion` service) */
+  readonly conversion: ConversionRegistry
+  readonly #started: StartedChain[] = []
+  readonly #setups: ChainSetup[] = []
+  readonly #starting = new Map<string, Promise<void>>()
+  readonly #option: SandboxOptions['chain']
+  readonly #currencies: CurrencyCatalog
+  readonly #networks: Catalogs['networks']
+  readonly #options: Pick<SandboxOptions, 'log' | 'chainRestartDelayMs'>
+  #closed = false
+
+  /** Starts the wanted networks (none with `chain: false`) and supervises each. */
+  static async start(options: SandboxOptions, catalogs: Catalogs): Promise<ChainFleet> {
+    const fleet = new ChainFleet(options, catalogs)
+    const option = options.chain ?? 'embedded'
+    if (option === false) return fleet
+    if (typeof option === 'object' && catalogs.wanted.length > 1) {
+      throw new Error('an rpcUrl serves one network: run several networks with embedded chains')
+    }
+    const started = await Promise.all(catalogs.wanted.map((network) => fleet.#startOne(network)))
+    for (const chain of started) fleet.#adopt(chain)
+    return fleet
+  }
+
+  private constructor(options: SandboxOptions, catalogs: Catalogs) {
+    this.#option = options.chain ?? 'embedded'
+    this.#currencies = catalogs.currencies
+    this.#networks = catalogs.networks
+    this.#options = options
+    this.conversion = new ConversionRegistry(catalogs.currencies, catalogs.networks, this.chains)
+  }
+
+  /** the first chain started (served at /rpc), or null without chains */
+  get first(): LiveChain | null {
+    return this.#started[0] ?? null
+  }
+
+  /** the networks whose anvil the sandbox runs itself (their state is saved with --state-dir) */
+  embeddedNetworks(): Set<string> {
+    return new Set(this.#started.filter((c) => c.pid !== null).map((c) => c.network))
+  }
+
+  /** Runs `setup` on every chain now and on each chain started later, after its conversion stack. */
+  onEachChain(setup: ChainSetup): void {
+    this.#setups.push(setup)
+    for (const chain of this.#started) setup(chain)
+  }
+
+  /**
+   * Starts a network on its first use (only with embedded chains): its anvil and contracts, the same steps as at
+   * start-up, its conversion stack, then every `onEachChain` setup. Concurrent first calls share one start.
+   */
+  startNetwork(network: NetworkName): Promise<void> {
+    let run = this.#starting.get(network)
+    if (!run) {
+      run = (async () => {
+        const chain = await this.#startOne(network)
+        if (this.#closed) {
+          await chain.stop()
+          return
+        }
+        this.#adopt(chain)
+        await this.conversion.installDefaultsOn(chain)
+        if (this.#closed) return
+        for (const setup of this.#setups) setup(chain)
+      })()
+      this.#starting.set(network, run)
+      run.catch(() => this.#starting.delete(network))
+    }
+    return run
+  }
+
+  /** No chain starts from now on (the sandbox is closing); `stop()` stops those that run. */
+  stopStarting(): void {
+    this.#closed = true
+  }
+
+  /** Stops every supervisor, then every chain. */
+  async stop(): Promise<void> {
+    this.#closed = true
+    await Promise.all([...this.supervisors.values()].map((sup) => sup.stop()))
+    await Promise.all(this.#started.map((c) => c.stop()))
+  }
+
+  #startOne(network: NetworkName): Promise<StartedChain> {
+    return startChain({
+      network,
+      ...(typeof this.#option === 'object' ? { rpcUrl: this.#option.rpcUrl } : {}),
+      currencies: [...this.#currencies.all],
+      contracts: (this.#networks[network]?.contracts ?? {}) as ChainContracts,
+    })
+  }
+
+  /** The steps every started chain takes before its conversion stack: supervision, receipts, relayer. */
+  #adopt(chain: StartedChain): void {
+    this.#started.push(chain)
+    this.chains.set(chain.network, chain)
+    const supervisor = superviseChain(chain, {
+      ...(this.#options.log ? { log: this.#options.log } : {}),
+      // a node reached by rpcUrl that was reset gets the contracts and the conversion stack again
+      ...(chain.pid === null ? { reinstall: () => this.#reinstall(chain) } : {}),
+      ...(this.#options.chainRestartDelayMs ? { restartDelayMs: this.#options.chainRestartDelayMs } : {}),
+    })
+    this.supervisors.set(chain.network, supervisor)
+    // a receipt is handed out once the embedded anvil's saved state holds its block (kill -9 keeps the payment)
+    if (chain.pid !== null) chain.keepBlock = (block) => supervisor.saveThrough(block)
+    const relayer = createRelayer(chain)
+    if (relayer) this.relayers.set(chain.network, relayer)
+  }
+
+  async #reinstall(chain: StartedChain): Promise<void> {
+    await startChain({
+      network: chain.network,
+      rpcUrl: chain.rpcUrl,
+      currencies: [...this.#currencies.all],
+      contracts: (this.#networks[chain.network]?.contracts ?? {}) as ChainContracts,
+    })
+    await this.conversion.installDefaults()
+  }
+}

@@ -1,0 +1,88 @@
+// The step of createSandbox that builds the dispatcher: the route table over the sandbox's state, with the
+// middleware chain the options ask for, in its order.
+import type { Middleware } from '../contract/middleware.ts'
+import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
+import { faultMiddleware, journalMiddleware, scenarioMiddleware } from '../control/middleware.ts'
+import { networkMiddleware } from '../control/networks-on-use.ts'
+import { documentedRateLimitMiddleware } from '../control/rate-limit.ts'
+import { rpcGuardMiddleware } from '../control/rpc-guard.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import type { StateDir } from '../control/state-dir.ts'
+import { webhookChaosMiddleware } from '../control/webhook-chaos.ts'
+import { createDispatcher } from '../dispatch.ts'
+import { routes } from '../routes.ts'
+import type { TenantIds } from '../store/tenant-ids.ts'
+import type { ChainFleet } from './chains.ts'
+import type { SandboxOptions } from './options.ts'
+
+/** What happens to a call naming a network that is not running (see `SandboxOptions.networksOnUse`). */
+function networksOnUseOf(options: SandboxOptions): 'start' | 'refuse' | 'published' {
+  // only embedded chains start or refuse: without a chain or with an rpcUrl the published addresses answer
+  if (options.chain === false || typeof options.chain === 'object') return 'published'
+  return options.networksOnUse ?? 'published'
+}
+
+/**
+ * Which networks a call may start on first use: the operator's list, by default every documented one, on any listener (a
+ * fixed set of eight: at most the anvils `--networks all` runs; an operator restricts it with `--networks-on-use`).
+ */
+export function startableOf(
+  options: Pick<SandboxOptions, 'startableNetworks'>,
+): (network: string) => boolean {
+  const allowed = options.startableNetworks ?? 'all'
+  if (allowed === 'all') return () => true
+  const set = new Set<string>(allowed)
+  return (network) => set.has(network)
+}
+
+/** The middleware chain, outermost first. */
+function middlewareOf(
+  options: SandboxOptions,
+  shared: SandboxState,
+  fleet: ChainFleet,
+  stateDir: StateDir | null,
+): Middleware[] {
+  const onUse = networksOnUseOf(options)
+  return [
+    rpcGuardMiddleware({
+      ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+      ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
+      exposed: shared.security.exposed,
+    }),
+    ...(stateDir ? [stateDir.guard] : []),
+    journalMiddleware(shared),
+    scenarioMiddleware(shared),
+    webhookChaosMiddleware(shared),
+    faultMiddleware(shared, options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
+    // networks a call names that are not running: started on first use, or refused
+    ...(onUse === 'start' || onUse === 'refuse'
+      ? [
+          networkMiddleware(shared, {
+            live: (network) => fleet.chains.has(network),
+            ...(onUse === 'start'
+              ? { start: (network) => fleet.startNetwork(network), startable: startableOf(options) }
+              : {}),
+          }),
+        ]
+      : []),
+    ...(options.rateLimit === 'documented' ? [documentedRateLimitMiddleware(shared)] : []),
+  ]
+}
+
+/** The dispatcher both transports call. */
+export function buildDispatcher(
+  options: SandboxOptions,
+  shared: SandboxState,
+  fleet: ChainFleet,
+  tenantIds: TenantIds | null,
+  stateDir: StateDir | null,
+): (request: NeutralRequest) => Promise<NeutralResponse> {
+  return createDispatcher(routes, shared, {
+    // with --state-dir an answer leaves once the changes it reports are committed (without, nothing runs per call)
+    ...(stateDir ? { durable: (method: string) => stateDir.barrier(method) } : {}),
+    ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+    ...(options.orchestratorKeys ? { orchestratorKeys: new Set(options.orchestratorKeys) } : {}),
+    ...(tenantIds ? { idsFor: (tenant: string) => tenantIds.for(tenant) } : {}),
+    middleware: middlewareOf(options, shared, fleet, stateDir),
+  })
+}

@@ -1,0 +1,86 @@
+// The options of createSandbox (src/sandbox.ts re-exports them): one place the steps of src/sandbox/ read.
+import type { NetworkName } from '../chain/index.ts'
+import type { RateLimitMode } from '../control/rate-limit.ts'
+import type { WebhookDeliveryOptions } from '../events/webhook-delivery.ts'
+
+/** Options of createSandbox. */
+export interface SandboxOptions {
+  /**
+   * The chain: `'embedded'` (default) spawns anvil and installs the contracts; `{rpcUrl}` uses a running anvil
+   * (installing the contracts on it); `false` runs without a chain (no balance checks, no /rpc).
+   */
+  chain?: 'embedded' | { rpcUrl: string } | false
+  /** networks to run, one anvil each (default ['sepolia']); the first one is served at /rpc */
+  networks?: NetworkName[]
+  /**
+   * A network a call names (a currency, `network`, the pay query's `chain`) that is not running: `'start'` starts
+   * its anvil and contracts, then the call proceeds (what the command does); `'refuse'` answers 400 naming
+   * `--only-networks` (the command's fixed list); `'published'` (default) answers with the network's published
+   * addresses and reads no chain. Only with embedded chains.
+   */
+  networksOnUse?: 'start' | 'refuse' | 'published'
+  /**
+   * With `networksOnUse: 'start'`, the networks a call may start (`'all'`: every documented one, the default, on any
+   * listener: a fixed set, so at most what `--networks all` runs). An operator of a shared demo narrows it; a call naming
+   * a network outside the list answers 400 naming `--networks` and `--networks-on-use`.
+   */
+  startableNetworks?: NetworkName[] | 'all'
+  /** strict mode: only these API keys pass (otherwise every key is its own tenant) */
+  apiKeys?: string[]
+  /** strict mode for orchestrators: only these `x-orchestrator-key`s pass (otherwise every `orc_…` key is its own) */
+  orchestratorKeys?: string[]
+  /** tenant-clock ms a submitted KYC waits before the sandbox's provider approves it (default 5000) */
+  complianceDelayMs?: number
+  /** tenant-clock ms a new bank payment detail stays pending before it is approved (default 3000) */
+  paymentDetailDelayMs?: number
+  /** makes ids and fake data the same run after run */
+  seed?: number
+  /** where unexpected errors are reported (default: console.error) */
+  log?: (message: string, error?: unknown) => void
+  /** the scenario of keys that chose none (default 'default') */
+  scenario?: string
+  /** folders of extra scenarios (TypeScript, JavaScript or JSON files) beside the built-in ones */
+  scenarioDirs?: string[]
+  /** webhook delivery: retry schedule, timeout, a server-wide URL and secret */
+  webhooks?: WebhookDeliveryOptions
+  /**
+   * Worlds (key x scenario) kept in memory (default 1000). Past it the least recently used one is evicted: with
+   * `stateDir` to disk, back on its next use; without, its state is dropped (the key starts afresh, as after a
+   * reset), and when none of its key's worlds is left, the key's journal and seeded id sequence go too.
+   */
+  maxWorlds?: number
+  /**
+   * Keeps the state across restarts in this folder (saved every second, atomically): worlds, clocks, scenario
+   * choices, webhooks, client IDs, sessions and each embedded chain's anvil state. Without it, state lives in memory.
+   */
+  stateDir?: string
+  /** the largest `x-sandbox-delay` accepted, in ms (default 30 000) */
+  maxDelayMs?: number
+  /** `documented`: the production limit of api-reference/authentication.mdx on client-ID calls (default `off`) */
+  rateLimit?: RateLimitMode
+  /**
+   * JSON-RPC admin methods (anvil_*, evm_*, ...) the strict-mode keys may call through /rpc: names, `prefix_*`, or
+   * `*`. Without strict mode any API key may call them; without a key, nobody.
+   */
+  rpcAdmin?: string[]
+  /**
+   * Test only: ms an embedded anvil that died stays down (health `degraded`) before its supervisor starts it again
+   * (default 0: at once). Lets a test watch the outage's 503 answers; never needed otherwise.
+   */
+  chainRestartDelayMs?: number
+  /**
+   * The listener is not loopback-only (`startServer` sets it from `host`): webhooks reach public addresses only unless
+   * `webhooks.hosts` allows more, `/__sandbox/keys` needs `adminKey`, /rpc admin methods need `rpcAdmin`.
+   */
+  exposed?: boolean
+  /** strict mode (`apiKeys`) with the portal on: registration, login and issued keys (issued keys are tenants) */
+  portal?: boolean
+  /** origins allowed credentialed CORS (the portal cookie) and cross-origin control writes, besides the sandbox's own */
+  allowedOrigins?: string[]
+  /** the value of `x-sandbox-admin-key` that lists every key (`/__sandbox/keys`, the dashboard's key picker) */
+  adminKey?: string
+  /** how far past real time a key's clock may be moved, in seconds (default ten years) */
+  maxClockAdvanceSeconds?: number
+  /** portal registrations and key creations a client address may make per minute (default 10; 120 on loopback) */
+  signupsPerMinute?: number
+}

@@ -1,0 +1,176 @@
+// The steps of createSandbox that build and wire the sandbox's state: the services and the control plane's state,
+// what an event sets off, what a world leaving memory takes along, and what --state-dir brings back.
+import { join } from 'node:path'
+import { keccak256, toHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { TenantDirectory } from '../auth/directory.ts'
+import { createOperator, syncChainTime } from '../chain/index.ts'
+import { DEFAULT_MAX_CLOCK_ADVANCE_MS, type SecuritySettings } from '../contract/security.ts'
+import { Journal } from '../control/journal.ts'
+import type { SandboxState, SandboxStateWithoutScenarios } from '../control/sandbox-state.ts'
+import { ScenarioEngine } from '../control/scenarios/engine.ts'
+import type { ScenarioRegistry } from '../control/scenarios/registry.ts'
+import { SnapshotStore } from '../control/snapshot-store.ts'
+import { StateDir } from '../control/state-dir.ts'
+import { writeAtomically } from '../control/world-snapshot.ts'
+import { EventBus } from '../events/event-bus.ts'
+import { WebhookDelivery } from '../events/webhook-delivery.ts'
+import { PortalCredentials } from '../resources/portal/index.ts'
+import { PaymentReferenceIndex } from '../resources/requests/reference-index.ts'
+import { subscribeSecurePaymentEvents } from '../resources/secure-payments/events.ts'
+import { WebhookRegistry } from '../resources/webhooks/registry.ts'
+import { createIdGenerator } from '../store/ids.ts'
+import { TenantIds } from '../store/tenant-ids.ts'
+import { Tenants } from '../store/tenants.ts'
+import type { Catalogs } from './catalogs.ts'
+import type { ChainFleet } from './chains.ts'
+import type { SandboxOptions } from './options.ts'
+
+export type Log = (message: string, error?: unknown) => void
+
+/** where unexpected errors go: `options.log`, else the console */
+export function logOf(options: Pick<SandboxOptions, 'log'>): Log {
+  return (
+    options.log ??
+    ((message: string, error?: unknown) => console.error(`[request-sandbox] ${message}`, error ?? ''))
+  )
+}
+
+/** What a shared demo holds against strangers, from the options. */
+function securityOf(options: SandboxOptions): SecuritySettings {
+  return {
+    exposed: Boolean(options.exposed),
+    portal: !options.apiKeys || Boolean(options.portal),
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    adminKey: options.adminKey,
+    maxClockAdvanceMs:
+      options.maxClockAdvanceSeconds !== undefined
+        ? options.maxClockAdvanceSeconds * 1000
+        : DEFAULT_MAX_CLOCK_ADVANCE_MS,
+  }
+}
+
+/**
+ * The services and the control plane's state: worlds whose clocks move the chains' time, ids, journal, event bus,
+ * webhook delivery (never to the chains' own ports), portal, snapshots, and the scenario engine built from the rest.
+ */
+export function buildState(
+  options: SandboxOptions,
+  catalogs: Catalogs,
+  fleet: ChainFleet,
+  registry: ScenarioRegistry,
+  log: Log,
+): SandboxState {
+  const security = securityOf(options)
+  const tenants = new Tenants(log, options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {})
+  tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(fleet.chains.values(), now)))
+  const ids = createIdGenerator(options.seed)
+  const journal = new Journal(ids)
+  const base: SandboxStateWithoutScenarios = {
+    currencies: catalogs.currencies,
+    networks: catalogs.networks,
+    chain: fleet.first,
+    chains: fleet.chains,
+    operator: createOperator(fleet.chains),
+    relayers: fleet.relayers,
+    events: new EventBus(ids, log),
+    ids,
+    tenants,
+    worlds: tenants,
+    paymentReferences: new PaymentReferenceIndex(),
+    conversion: fleet.conversion,
+    directory: new TenantDirectory(),
+    portal: new PortalCredentials({
+      enabled: security.portal,
+      // a developer's machine registers as its tests need; a shared listener, as a person does
+      signupsPerMinute: options.signupsPerMinute ?? (security.exposed ? 10 : 120),
+    }),
+    compliance: {
+      kycReviewMs: options.complianceDelayMs ?? 5000,
+      paymentDetailReviewMs: options.paymentDetailDelayMs ?? 3000,
+    },
+    journal,
+    webhooks: new WebhookDelivery(
+      new WebhookRegistry(ids),
+      { ids, journal, tenants },
+      {
+        exposed: security.exposed,
+        ...options.webhooks,
+      },
+    ),
+    offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
+    strictKeys: Boolean(options.apiKeys),
+    security,
+    snapshots: new SnapshotStore(
+      options.stateDir ? join(options.stateDir, 'snapshots') : null,
+      writeAtomically,
+    ),
+    now: () => new Date(),
+    supervisors: fleet.supervisors,
+    log,
+  }
+  // webhooks never reach the chains' ports (nor the sandbox's own)
+  fleet.onEachChain((chain) => {
+    const port = Number(new URL(chain.rpcUrl).port)
+    if (port) base.webhooks.policy.protectPort(port)
+  })
+  const scenarios = new ScenarioEngine(base, registry, {
+    ...(options.scenario ? { defaultScenario: options.scenario } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  })
+  const shared: SandboxState = { ...base, scenarios }
+  tenants.onCreate((world) => shared.scenarios.applyRules(world))
+  return shared
+}
+
+/** Each event goes to its key's journal and webhooks; secure payment links follow the payments' events. */
+export function wireEvents(shared: SandboxState): void {
+  shared.events.subscribe((event) => {
+    shared.journal.record(event.tenant, {
+      type: 'event',
+      at: event.at,
+      scenario: event.scenario,
+      eventId: event.id,
+      event: event.type,
+      payload: event.payload,
+    })
+    shared.webhooks.handleEvent(event)
+  })
+  subscribeSecurePaymentEvents(shared.events, shared)
+}
+
+/**
+ * A world leaving memory takes along what other pieces kept for it (nothing may keep it alive). Answers the seeded
+ * id sequences of the keys (with `seed`), which the dispatcher hands each call.
+ */
+export function wireWorldLifecycle(
+  shared: SandboxState,
+  options: Pick<SandboxOptions, 'seed' | 'stateDir'>,
+): TenantIds | null {
+  const tenantIds = options.seed !== undefined ? new TenantIds(options.seed) : null
+  shared.tenants.onDrop((world, reason, lastOfTenant) => {
+    shared.paymentReferences.forget(world)
+    // with --state-dir an evicted world waits on disk: its credentials, sessions and id sequence stay valid
+    if (reason === 'evict' && options.stateDir) return
+    shared.directory.forgetWorld(world.tenant, world.scenario)
+    if (lastOfTenant && reason !== 'drop') tenantIds?.forget(world.tenant)
+    if (lastOfTenant && reason === 'evict') {
+      shared.journal.clear(world.tenant)
+      shared.directory.forgetSessions(world.tenant)
+    }
+  })
+  return tenantIds
+}
+
+/** --state-dir: what a previous run saved comes back (before the first call and the first detector scan). */
+export async function openState(
+  options: Pick<SandboxOptions, 'stateDir'>,
+  shared: SandboxState,
+  fleet: ChainFleet,
+): Promise<StateDir | null> {
+  if (!options.stateDir) return null
+  const stateDir = new StateDir(options.stateDir, shared, fleet.embeddedNetworks())
+  await stateDir.load()
+  stateDir.start()
+  return stateDir
+}
