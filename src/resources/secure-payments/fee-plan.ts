@@ -1,6 +1,7 @@
 // The fee resolver of secure payments: one function behind creation, the display data and POST /fees/preview.
-// Differences from the real service: the only fee is the platform fee the call (or the caller's client ID) sets;
-// Request Network's protocol fee is 0 in the sandbox. The payer bears it (ERC20FeeProxy sends it on top of the
+// Differences from the real service: the fees are the platform fee the call (or the caller's client ID) sets and,
+// with paired authentication, the orchestrator fees (orchestrator-fees.ts); Request Network's protocol fee is 0 in
+// the sandbox. The payer bears it (ERC20FeeProxy sends it on top of the
 // amount). USD values come from the sandbox's rates (a stablecoin without a rate counts 1:1).
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { formatWadFixed, mulWad, toWad } from '../../contract/decimal.ts'
@@ -9,6 +10,11 @@ import { toTronAddress } from '../../contract/tron-address.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { Ctx } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'
+import {
+  type OrchestratorPricing,
+  orchestratorFeeComponents,
+  priceOrchestratorFees,
+} from './orchestrator-fees.ts'
 import type { FeePlan } from './schema.ts'
 
 /**
@@ -109,7 +115,40 @@ export function feePlanOf(ctx: Ctx, input: FeePlanInput): FeePlan {
   }
 }
 
-/** `POST /v2/secure-payments/fees/preview`: the plan creation would compute (the caller's client-ID fee, if any). */
+/**
+ * The plan of items about to be created (or previewed) under the caller: the platform fee it carries (`fee`, the
+ * caller's client-ID fee applied) and the orchestrator fees `pricing` fixed for the items (paired authentication:
+ * client-ID override, else orchestrator default; payer-borne on top, recipient-borne deducted; USD caps).
+ */
+export function pricedFeePlan(
+  ctx: Ctx,
+  input: {
+    network: string
+    flow: FeePlan['flow']
+    /** per item, what it is worth before recipient-borne orchestrator fees */
+    grossAmounts: { amount: string; currency: string }[]
+    fee: ReturnType<typeof effectiveFee>
+    pricing?: OrchestratorPricing | undefined
+    defaultFeeBearer?: FeePlan['defaultFeeBearer'] | undefined
+  },
+): FeePlan {
+  return feePlanOf(ctx, {
+    network: input.network,
+    amounts: input.grossAmounts,
+    flow: input.flow,
+    feePercentage: input.fee.feePercentage ?? null,
+    feeAddress: input.fee.feeAddress ?? null,
+    ...(input.defaultFeeBearer ? { defaultFeeBearer: input.defaultFeeBearer } : {}),
+    ...(input.pricing?.orchestratorId
+      ? { orchestrator: orchestratorFeeComponents(ctx, input.grossAmounts, input.pricing.fees) }
+      : {}),
+  })
+}
+
+/**
+ * `POST /v2/secure-payments/fees/preview`: the plan creation would compute for the caller, with nothing stored (the
+ * caller's client-ID fee, if any; with paired authentication, the orchestrator fees creation would fix).
+ */
 export function previewFeePlan(
   ctx: Ctx,
   body: {
@@ -124,13 +163,13 @@ export function previewFeePlan(
     ctx.currencies.all.find((c) => c.symbol === body.currency && c.type !== 'ISO4217')
   if (!currency || currency.type === 'ISO4217')
     throw new SecurePaymentRequestError(`Unsupported currency ${body.currency}`)
-  const fee = effectiveFee(ctx, {}) // the fee creation would apply: the caller's client-ID fee, if any
-  return feePlanOf(ctx, {
+  const grossAmounts = [{ amount: body.amount, currency: currency.id }]
+  return pricedFeePlan(ctx, {
     network: currency.network,
-    amounts: [{ amount: body.amount, currency: currency.id }],
     flow: body.flow,
-    feePercentage: fee.feePercentage ?? null,
-    feeAddress: fee.feeAddress ?? null,
-    ...(body.defaultFeeBearer ? { defaultFeeBearer: body.defaultFeeBearer } : {}),
+    grossAmounts,
+    fee: effectiveFee(ctx, {}), // the fee creation would apply: the caller's client-ID fee, if any
+    pricing: priceOrchestratorFees(ctx, body.flow, grossAmounts),
+    defaultFeeBearer: body.defaultFeeBearer,
   })
 }

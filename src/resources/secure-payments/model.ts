@@ -23,8 +23,8 @@ import {
   SecurePaymentRequestError,
   SecurePaymentUnavailableError,
 } from './errors.ts'
-import { feePlanOf } from './fee-plan.ts'
-import { type OrchestratorPricing, orchestratorFeeComponents } from './orchestrator-fees.ts'
+import { pricedFeePlan } from './fee-plan.ts'
+import type { OrchestratorPricing } from './orchestrator-fees.ts'
 import type { SecurePaymentListQuery, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
@@ -255,23 +255,14 @@ export async function storeLink(
         address: f.address,
       })),
     ),
-    feePlan: feePlanOf(ctx, {
+    feePlan: pricedFeePlan(ctx, {
       network: first.network,
-      amounts:
+      flow: options.flow,
+      grossAmounts:
         orchestrator?.grossAmounts ??
         requests.map((r) => ({ amount: r.amount, currency: r.paymentCurrency })),
-      flow: options.flow,
-      feePercentage: fee.feePercentage ?? null,
-      feeAddress: fee.feeAddress ?? null,
-      ...(orchestrator
-        ? {
-            orchestrator: orchestratorFeeComponents(
-              ctx,
-              orchestrator.grossAmounts,
-              orchestrator.pricing.fees,
-            ),
-          }
-        : {}),
+      fee,
+      pricing: orchestrator?.pricing,
     }),
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS).toISOString(),

@@ -186,9 +186,11 @@ export const securePaymentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/v2/secure-payments/fees/preview',
-    credentials: ['api-key', 'client-id', 'session'],
+    // the orchestrator pair (x-orchestrator-key + the x-client-id it linked) previews its orchestrator fees
+    credentials: ['api-key', 'client-id', 'session', 'orchestrator-key'],
     surface: 'api',
-    summary: 'The fee plan creation would compute for an amount and currency',
+    summary:
+      'The fee plan creation would compute for an amount and currency (with the orchestrator pair: its orchestrator fees)',
     statuses: [200],
     body: FeePreviewBody,
     responses: { 200: FeePlan },
