@@ -51,6 +51,8 @@ export interface SandboxOperator {
     network: string,
     args: { token: Address; to: Address; amount: bigint; reference: Hex; fee: bigint; feeAddress: Address },
   ): Promise<Hash>
+  /** "Bridges" `amount` of `token` to itself on `network`, then transfers it to `to` (a fee beside a payment). */
+  transferBridged(network: string, args: { token: Address; to: Address; amount: bigint }): Promise<Hash>
   /** Simulates and sends one contract call from the operator on `network` (in its nonce queue); the mined hash. */
   execute(network: string, call: ContractCall): Promise<Hash>
 }
@@ -113,6 +115,15 @@ export function createOperator(chains: ReadonlyMap<string, LiveChain>): SandboxO
           t.witnessTypeString,
           t.signature,
         ],
+      })
+    },
+    async transferBridged(network, args) {
+      await chainOf(network).fund(args.token, address, args.amount)
+      return send(network, {
+        to: args.token,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [args.to, args.amount],
       })
     },
     async payThroughFeeProxy(network, args) {

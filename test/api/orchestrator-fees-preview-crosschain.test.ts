@@ -10,7 +10,7 @@ import type { Address } from 'viem'
 import { expect, it } from 'vitest'
 import { freshAddress, until } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
-import { walletOn } from '../support/crosschain.ts'
+import { type CrosschainAnswer, signAnswer, walletOn } from '../support/crosschain.ts'
 
 const t = useTransports(newApiKey, { networks: ['base', 'arbitrum-one'] })
 
@@ -167,6 +167,75 @@ describeTransports(
         body: { amount: '100', currency: TOKEN, flow: 'get_paid' },
       })
       expect(linkedAlone.status).toBe(403)
+    })
+
+    it('moves the orchestrator fees of a link paid from another chain to their addresses', async () => {
+      const [payerFee, recipientFee] = [freshAddress(), freshAddress()]
+      const { orchestrator, clientId } = await linkedPlatform((clientId) => [
+        { bps: 250, feeBearer: 'payer', flow: 'incoming', evmRecipientAddress: payerFee },
+        { bps: 200, feeBearer: 'recipient', flow: 'incoming', evmRecipientAddress: recipientFee, clientId },
+      ])
+      const payee = freshAddress()
+      const link = await client().call('POST', '/v2/secure-payments', {
+        ...paired(orchestrator, clientId),
+        body: { requests: [{ payee, currency: TOKEN, amount: '100' }] },
+      })
+      expect(link.status, link.text).toBe(201)
+      const { token } = link.body
+      const arbitrum = t.sandbox.shared.chains.get('arbitrum-one')!
+      const payer = walletOn(client(), arbitrum, account)
+      const asClient = { apiKey: null, headers: { 'x-client-id': clientId, origin: ORIGIN } }
+      const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
+        ...asClient,
+        query: { chain: 'ARBITRUM', token: 'USDC', wallet: payer.account.address },
+      })
+      expect(pay.status, pay.text).toBe(200)
+      expect(pay.body.metadata.routeType).toBe('crosschain')
+      // the breakdown shows them; the intent the payer signs permits them beside the payment and the 0.1 % bridge fee
+      expect(pay.body.feeBundle.amountSummary).toMatchObject({
+        grossAmount: '100',
+        netRecipientAmount: '98',
+        payeeBorneFees: '2',
+        payerTotal: '102.5',
+      })
+      expect(
+        pay.body.feeBundle.fees.map((f: { feeType: string; recipient: string; amount: string }) => [
+          f.feeType,
+          f.recipient,
+          f.amount,
+        ]),
+      ).toEqual([
+        ['orchestrator_fee', payerFee, '2.5'],
+        ['orchestrator_fee', recipientFee, '2'],
+      ])
+      const permitted = JSON.parse(pay.body.paymentIntent).values.permitted.map(
+        (p: { amount: string }) => p.amount,
+      )
+      expect(permitted).toEqual(['98000000', '0', '98000', '2500000', '2000000'])
+
+      const sourceBefore = await balance('arbitrum-one', 'USDC-arbitrum-one', payer.account.address)
+      const signed = await signAnswer(payer.account, pay.body as CrosschainAnswer)
+      const recorded = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
+        ...asClient,
+        body: {
+          chain: 'ARBITRUM',
+          token: 'USDC',
+          paymentIntentId: pay.body.paymentIntentId,
+          payerAddress: payer.account.address,
+          ...signed,
+        },
+      })
+      expect(recorded.status, recorded.text).toBe(200)
+      await until(
+        () => client().call('GET', `/__sandbox/secure-payments/${token}`, { apiKey: null }),
+        (r) => r.status === 409,
+        { timeoutMs: 20_000, what: 'the link completed' },
+      )
+      expect(await onBase(payee)).toBe(usdc('98'))
+      expect(await onBase(payerFee)).toBe(usdc('2.5'))
+      expect(await onBase(recipientFee)).toBe(usdc('2'))
+      const paid = sourceBefore - (await balance('arbitrum-one', 'USDC-arbitrum-one', payer.account.address))
+      expect(paid).toBe(usdc('102.598')) // 98 + 0.098 bridge fee + 2.5 + 2
     })
   },
 )

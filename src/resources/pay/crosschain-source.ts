@@ -27,6 +27,8 @@ export interface CrosschainQuery {
   clientUserId?: string
   feePercentage?: string
   feeAddress?: string
+  /** fees a secure payment link fixed at creation (PayOptions.feeLegs), moved beside the payment */
+  feeLegs?: { address: string; amount: bigint }[]
 }
 
 /** The source currency named by `chain` + `token` when it differs from the request's; null for a same-chain payment. */

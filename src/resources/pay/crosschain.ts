@@ -3,7 +3,8 @@
 // Differences from the real service: the source and destination stablecoins are taken at 1:1 (no quote); the
 // cross-chain fee is a flat 0.1% as in the service's example; the typed data names the sandbox's own contracts and
 // keys (SandboxPermit2 at Permit2's address, the sandbox operator as spender, operator and treasury); both chains must
-// be running in the sandbox, since the sandbox settles the intent for real.
+// be running in the sandbox, since the sandbox settles the intent for real. Fee legs (a secure payment link's
+// orchestrator fees) are further `permitted` entries, paid by the operator to their addresses on the destination.
 import { type Address, encodeFunctionData, keccak256, maxUint256, toHex } from 'viem'
 import {
   chainTime,
@@ -111,7 +112,13 @@ export async function buildCrosschainPayment(
   const payment = rescale(amount, destination.decimals, from.decimals)
   const platformFee = rescale(fee, destination.decimals, from.decimals)
   const crosschainFee = percentageOf(payment, CROSSCHAIN_FEE_PERCENT)
-  const permitted = [payment, platformFee, crosschainFee]
+  const feeLegs = (query.feeLegs ?? []).filter((leg) => leg.amount > 0n)
+  const permitted = [
+    payment,
+    platformFee,
+    crosschainFee,
+    ...feeLegs.map((leg) => rescale(leg.amount, destination.decimals, from.decimals)),
+  ]
   const total = permitted.reduce((a, b) => a + b, 0n)
 
   // Chain time can run ahead of this tenant's clock (another tenant advanced it): deadlines count from the later.
@@ -178,6 +185,15 @@ export async function buildCrosschainPayment(
     destinationAmount: amount.toString(),
     destinationFee: fee.toString(),
     feeAddress,
+    ...(feeLegs.length
+      ? {
+          feeLegs: feeLegs.map((leg) => ({
+            address: getAddress(leg.address),
+            amount: leg.amount.toString(),
+            txHash: null,
+          })),
+        }
+      : {}),
     nonce: nonce.toString(),
     deadline,
     paymentIntent,

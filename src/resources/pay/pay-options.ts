@@ -8,6 +8,11 @@ export interface PayOptions {
   paymentDetailsId?: string
   feePercentage?: string
   feeAddress?: string
+  /**
+   * Never from a query: fees a secure payment link fixed at creation (its orchestrator fees), in base units of the
+   * request's payment currency, that a cross-chain intent moves to their addresses beside the payment.
+   */
+  feeLegs?: { address: string; amount: bigint }[]
 }
 
 /**

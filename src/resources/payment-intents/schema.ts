@@ -35,12 +35,19 @@ export const PaymentIntentRecord = z.object({
   paymentReference: z.string(),
   source: Side,
   destination: Side,
-  /** base units of the source token: [payment, platform fee, cross-chain fee], as `permitted` lists them */
+  /** base units of the source token: [payment, platform fee, cross-chain fee, ...fee legs], as `permitted` lists them */
   permitted: z.array(z.string()),
   /** base units of the destination token the payee receives, and the platform fee paid beside it */
   destinationAmount: z.string(),
   destinationFee: z.string(),
   feeAddress: z.string(),
+  /**
+   * fees paid beside the payment on the destination (a secure payment link's orchestrator fees): base units of the
+   * destination token, each permitted after the three above; `txHash` once the operator's transfer is mined
+   */
+  feeLegs: z
+    .array(z.object({ address: z.string(), amount: z.string(), txHash: z.string().nullable() }))
+    .optional(),
   nonce: z.string(),
   deadline: z.number(),
   /** the exact `paymentIntent` string returned by /pay */

@@ -1,7 +1,8 @@
 // Settles an accepted payment intent on the live chains, as the service's operator and bridge would:
 // 1. source chain: submit the payer's EIP-2612 permit (if sent), then pull the permitted amounts through Permit2
 //    (the sandbox's own SandboxPermit2 checks the payer's signature, nonce and deadline on chain) to the treasury;
-// 2. destination chain: the bridged amount reaches the operator (minted) and is paid to the payee through
+// 2. destination chain: the bridged amount reaches the operator (minted); its fee legs (a secure payment link's
+//    orchestrator fees) are transferred to their addresses first, then the payment goes to the payee through
 //    ERC20FeeProxy with the request's payment reference, so the payment detector sees an ordinary payment.
 // Progress is announced as `payment.processing` events; a failure as `payment.failed`. Nothing is retried, but a
 // settlement cut short by a restart (--state-dir) is resumed: what the chains already hold is recognised, not redone.
@@ -112,6 +113,26 @@ async function alreadyOnChain(shared: Shared, intent: PaymentIntentRecord) {
 }
 
 /**
+ * Transfers the intent's fee legs not yet recorded as paid on the destination chain, recording each hash at once
+ * (a resumed settlement skips the recorded ones; one cut between the mined transfer and its record is sent again).
+ */
+async function payFeeLegs(shared: Shared, world: World, id: string): Promise<void> {
+  const legs = intentState(world).paymentIntents.get(id)?.feeLegs ?? []
+  for (const [index, leg] of legs.entries()) {
+    if (leg.txHash) continue
+    const intent = intentState(world).paymentIntents.get(id)!
+    const txHash = await shared.operator!.transferBridged(intent.destination.network, {
+      token: intent.destination.token as Address,
+      to: leg.address as Address,
+      amount: BigInt(leg.amount),
+    })
+    await intentState(world).paymentIntents.update(id, (draft) => {
+      draft.feeLegs![index]!.txHash = txHash
+    })
+  }
+}
+
+/**
  * Runs the settlement of an accepted intent; records the outcome on the intent and announces each step. `resumed`
  * (an intent accepted before a restart): the steps the chains already hold are recognised and not done twice.
  */
@@ -136,6 +157,8 @@ export async function settleIntent(shared: Shared, world: World, id: string, res
       })
       emit('source_funds_received', { txHash: sourceTxHash, network: intent.source.network })
     }
+    // fee legs go before the payment (as the transfers of a same-chain link): a paid intent paid them already
+    if (!done.paidTxHash) await payFeeLegs(shared, world, id)
     const destinationTxHash =
       done.paidTxHash ??
       (await shared.operator.payThroughFeeProxy(intent.destination.network, {

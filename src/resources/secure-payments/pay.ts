@@ -3,7 +3,7 @@
 // Differences from the real service: the protocol fee is 0 (its address the sandbox's no-fee address); gas is
 // priced at the live chain's gas price; quotes of a same-chain payment are valid 30 s. With chain + token naming
 // another network, the answer is the sandbox's cross-chain intent (see pay/crosschain.ts), which the payer signs
-// and sends to POST /v2/request/payment-intents/{id}.
+// and sends to POST /v2/request/payment-intents/{id}; the link's orchestrator fees are fee legs of that intent.
 
 import type { Address } from 'viem'
 import { currentGasPrice } from '../../chain/index.ts'
@@ -116,6 +116,19 @@ function withFeeTransfers<T extends object>(
   return transfers.length ? { ...batch, orchestratorFeeTransactions: transfers } : batch
 }
 
+/**
+ * The link's orchestrator fees as fee legs of a cross-chain intent (orchestrators/overview.mdx: fees are baked into
+ * the payment at creation; secure-payment-pages.mdx: the payer may pay the link from another chain): the payer signs
+ * them with the payment and the operator pays each to its address on the link's chain.
+ */
+function crosschainFeeLegs(shared: SecureServices, link: SecurePaymentRecord) {
+  const decimals = shared.currencies.byId(link.currency)!.decimals
+  return (link.orchestratorFees ?? []).map((f) => ({
+    address: f.address,
+    amount: toBaseUnits(f.amount, decimals),
+  }))
+}
+
 /** The calldata of a link for `query.wallet` (or for any payer), refused for a wallet the link does not allow. */
 export async function securePaymentCalldata(
   shared: SecureServices,
@@ -149,7 +162,9 @@ export async function securePaymentCalldata(
   const record = linkRequests(world, link)[0]!
   const built = await buildPayment(ctx, record, {
     ...(query.wallet ? { wallet: query.wallet } : {}),
-    ...(query.chain ? { chain: query.chain, token: query.token } : {}),
+    ...(query.chain
+      ? { chain: query.chain, token: query.token, feeLegs: crosschainFeeLegs(shared, link) }
+      : {}),
     ...fee,
   })
   const now = world.clock.now()
