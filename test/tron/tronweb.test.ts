@@ -508,6 +508,74 @@ describeTransports(
       expect(await tw.trx.getBalance(payer.address)).toBe(trxBefore - fees)
     })
 
+    it('funds a fresh TronWeb account with the faucet (TRX-tron, USDT-tron, USDC-tron): it reads them back and pays', async () => {
+      const apiKey = newApiKey()
+      const fresh = TronWeb.createRandom()
+      const privateKey = fresh.privateKey.replace(/^0x/, '')
+      const holder = TronWeb.address.fromPrivateKey(privateKey) as string
+      const tw = tronWebOf(privateKey)
+      expect(await tw.trx.getBalance(holder)).toBe(0)
+      const fund = (currency: string, amount: string, address = holder) =>
+        call('POST', '/__sandbox/faucet', apiKey, { address, currency, amount })
+      const trx = await fund('TRX-tron', '50.5')
+      expect(trx.status, trx.text).toBe(200)
+      expect(trx.body).toMatchObject({
+        address: holder,
+        currency: 'TRX-tron',
+        network: 'tron',
+        balance: '50.5',
+        txHash: null,
+      })
+      expect(await tw.trx.getBalance(holder)).toBe(50_500_000)
+      for (const [currency, amount] of [
+        ['USDT-tron', '20'],
+        ['USDC-tron', '7.25'],
+      ] as const) {
+        const res = await fund(currency, amount)
+        expect(res.status, res.text).toBe(200)
+        expect(res.body).toMatchObject({
+          address: holder,
+          balance: amount,
+          txHash: expect.stringMatching(/^0x/),
+        })
+        const token = await tw.contract().at(tron.tokens[currency]!)
+        expect(BigInt(await token.balanceOf(holder).call())).toBe(BigInt(Number(amount) * 1e6))
+      }
+      // TRX is set, not added (a wallet can be emptied for "not enough TRX" tests); `TRX` is the same coin
+      expect((await fund('TRX', '0')).body).toMatchObject({ currency: 'TRX-tron', balance: '0' })
+      expect(await tw.trx.getBalance(holder)).toBe(0)
+      expect((await fund('TRX-tron', '40')).body.balance).toBe('40')
+      // refusals: sun has 6 decimals; a T-address on an EVM chain; an EVM token's native id on Tron does not exist
+      const finer = await fund('TRX-tron', '1.0000001')
+      expect(finer.status).toBe(400)
+      expect(finer.body.message).toMatch(/more decimals than TRX-tron supports \(6\)/)
+      expect((await fund('FAU-sepolia', '1')).status).toBe(400)
+      expect((await fund('ETH-tron-tron', '1')).status).toBe(400)
+      // the funded account pays a USDT-tron request on its own TRX: readiness says so, the fees come off its TRX
+      const payee = freshTronAddress()
+      const created = await call('POST', '/v2/request', apiKey, {
+        payee,
+        amount: '10',
+        invoiceCurrency: 'USDT-tron',
+        paymentCurrency: 'USDT-tron',
+      })
+      expect(created.status).toBe(201)
+      const pay = await call('GET', `/v2/request/${created.body.requestId}/pay?wallet=${holder}`, apiKey)
+      expect(pay.status).toBe(200)
+      expect(pay.body.metadata).toMatchObject({
+        hasEnoughBalance: true,
+        hasEnoughGas: true,
+        nativeBalance: '40',
+      })
+      const { fees } = await payWithTronWeb({ address: holder, privateKey }, pay.body.transactions)
+      expect(fees).toBeGreaterThan(0)
+      await untilPaid(apiKey, created.body.requestId)
+      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      expect(BigInt(await usdt.balanceOf(payee).call())).toBe(10_000_000n)
+      expect(BigInt(await usdt.balanceOf(holder).call())).toBe(10_000_000n)
+      expect(await tw.trx.getBalance(holder)).toBe(40_000_000 - fees)
+    })
+
     it('pays a single Tron payout (POST /v2/payouts with a T payee) the same way', async () => {
       const apiKey = newApiKey()
       const payer = tron.accounts[payerIndex]!
