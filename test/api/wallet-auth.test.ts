@@ -232,6 +232,17 @@ describeTransports(
       expect((await client().call('GET', `/v2/request/${request.body.requestId}`, asClient)).body.payee).toBe(
         address,
       )
+      // a secure payment link to the Tron destination: on tron, in USDT-tron, to the T-wallet
+      const link = await client().call('POST', '/v2/secure-payments', {
+        ...asClient,
+        body: { requests: [{ destinationId, amount: '7' }] },
+      })
+      expect(link.status, link.text).toBe(201)
+      const linked = await client().call('GET', `/v2/request/${link.body.requestIds[0]}`, asClient)
+      expect(linked.body).toMatchObject({ payee: address })
+      const shown = await client().call('GET', `/v2/secure-payments/${link.body.token}`, asClient)
+      expect(shown.status, shown.text).toBe(200)
+      expect(shown.body).toMatchObject({ network: 'tron' })
       // the EIP-712 flow (/v2) is for EVM wallets: a Tron token there points to the session flow
       const typed = await client().call('GET', '/v2/payee-destination/signing-data', {
         apiKey: 'tron-typed-data',
