@@ -1,8 +1,10 @@
 // The faucet: tokens are minted to the address (added to what it holds), the native balance is set to the
 // amount (so a wallet can also be emptied, for "not enough gas" tests). The chains are shared by every tenant.
+// Tron's coin, TRX, is no currency of the API's list (its tokens are): the faucet takes it as `TRX-tron` (or `TRX`),
+// 6 decimals (sun), set as the native balance of the Tron anvil (1 sun = 10^12 wei, what the Tron node reads).
 import { getAddress } from 'viem'
 import { z } from 'zod'
-import { setNativeBalance } from '../chain/index.ts'
+import { setNativeBalance, WEI_PER_SUN } from '../chain/index.ts'
 import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
 import { AnyAddress } from '../contract/primitives.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
@@ -13,7 +15,7 @@ import type { ResourceServices } from '../resources/services.ts'
 export const FaucetBody = z
   .object({
     address: AnyAddress,
-    /** a currency id of a live network: `FAU-sepolia`, `USDC-sepolia`, `ETH-sepolia-sepolia` */
+    /** a currency id of a live network: `FAU-sepolia`, `USDC-sepolia`, `ETH-sepolia-sepolia`, `USDT-tron`, `TRX-tron` */
     currency: z.string().min(1),
     amount: z
       .string()
@@ -35,15 +37,29 @@ export interface FaucetResult {
   txHash: string | null
 }
 
+/** The faucet's id of a network's native coin: `TRX-tron` on Tron, `ETH-<network>-<network>` elsewhere. */
+export function nativeFaucetId(network: string): string {
+  return network === 'tron' ? TRX.id : `ETH-${network}-${network}`
+}
+
+/** TRX as the faucet knows it: the Tron chain's native coin, counted in sun. */
+const TRX = { id: 'TRX-tron', type: 'ETH', network: 'tron', decimals: 6 } as const
+
+/** The currency the faucet was asked for: one of the list, or TRX. */
+function faucetCurrency(shared: Pick<ResourceServices, 'currencies'>, id: string) {
+  if (id === 'TRX' || id === TRX.id) return TRX
+  return shared.currencies.byId(id)
+}
+
 /** Mints a token or sets the native balance of an address on the currency's live chain. */
 export async function faucet(
   shared: Pick<ResourceServices, 'chains' | 'currencies'>,
   body: FaucetBody,
 ): Promise<FaucetResult> {
-  const currency = shared.currencies.byId(body.currency)
+  const currency = faucetCurrency(shared, body.currency)
   if (!currency || currency.type === 'ISO4217') {
     throw new BadRequestError(
-      `Currency ${body.currency} is not a token of the sandbox's list: use an id such as FAU-sepolia or ETH-sepolia-sepolia`,
+      `Currency ${body.currency} is not a token of the sandbox's list: use an id such as FAU-sepolia, ETH-sepolia-sepolia, USDT-tron or TRX-tron`,
     )
   }
   const chain = shared.chains.get(currency.network)
@@ -53,16 +69,23 @@ export async function faucet(
       `${currency.id} is on ${currency.network}, which is not a live network here (live: ${live})`,
     )
   }
+  if (currency.network !== 'tron' && body.address.startsWith('T')) {
+    throw new BadRequestError(
+      `${currency.id} is on ${currency.network}: give an EVM address (0x…), not a Tron one`,
+    )
+  }
   if (decimalsOf(body.amount) > currency.decimals) {
     throw new BadRequestError(`amount has more decimals than ${currency.id} supports (${currency.decimals})`)
   }
   const amount = toBaseUnits(body.amount, currency.decimals)
+  // the native balance in wei: TRX is counted in sun on Tron
+  const perUnit = currency.id === TRX.id ? WEI_PER_SUN : 1n
   // a `T…` address is the EVM address behind it (Tron tokens are minted to it); answered back in Tron form
   const address = getAddress(toEvmAddress(body.address))
   let txHash: string | null = null
   try {
     if (currency.type === 'ETH') {
-      await setNativeBalance(chain, address, amount)
+      await setNativeBalance(chain, address, amount * perUnit)
     } else {
       const token = chain.tokens[currency.id]
       if (!token) throw new BadRequestError(`${currency.id} is not installed on the ${chain.network} chain`)
@@ -72,10 +95,8 @@ export async function faucet(
     if (error instanceof SandboxError) throw error
     throw new SandboxError(503, `Chain unavailable: ${(error as Error).message.split('\n')[0]}`)
   }
-  const balance = await chain.balanceOf(
-    currency.type === 'ETH' ? 'native' : chain.tokens[currency.id]!,
-    address,
-  )
+  const held = await chain.balanceOf(currency.type === 'ETH' ? 'native' : chain.tokens[currency.id]!, address)
+  const balance = currency.type === 'ETH' ? held / perUnit : held
   return {
     address: currency.network === 'tron' ? toTronAddress(address) : address,
     currency: currency.id,

@@ -2,6 +2,7 @@
 // and world files pay from.
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 import type { ResourceServices } from '../resources/services.ts'
+import { nativeFaucetId } from './faucet.ts'
 import type { ScenarioSeedApi } from './scenarios/define.ts'
 
 export async function fundedWallet(
@@ -15,7 +16,7 @@ export async function fundedWallet(
   const network = fixture.network
   if (!shared.chains.get(network))
     throw new SandboxError(503, `No live chain for ${network}: start the sandbox with --networks ${network}`)
-  await api.fund(wallet.address, fixture.type === 'ETH' ? currency : `ETH-${network}-${network}`, '10')
+  await api.fund(wallet.address, fixture.type === 'ETH' ? currency : nativeFaucetId(network), '10')
   if (fixture.type !== 'ETH') await api.fund(wallet.address, currency, '1000')
   return wallet
 }

@@ -2,6 +2,8 @@
 // api-reference/wallet-authentication.mdx (SIWE challenge and verify, 5 minutes, httpOnly session cookie, logout),
 // api-features/client-id-management.mdx (/v1/client-ids with the session; payeeDestinationId resolves the payee),
 // api-features/payee-destinations.mdx (/v1/payee-destination: create, get, lookup, payout-lookup, PUT, deactivate).
+// Tron wallets sign in with TronWeb's trx.signMessageV2 and register TRC-20 destinations (T… token, chain 728126428).
+import { TronWeb, Trx } from 'tronweb'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
@@ -14,6 +16,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close())
 
 const FAU = '0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C'
+const USDT_TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'
+const TRON_CHAIN_ID = 728126428
 
 describeTransports(
   'wallet login and the Auth API through %s',
@@ -106,6 +110,156 @@ describeTransports(
       expect(out.status).toBe(200)
       expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/)
       expect((await client().call('GET', '/v1/client-ids', cookie)).status).toBe(401)
+    })
+
+    it('signs a Tron wallet in with TronWeb (signMessageV2) and registers its TRC-20 destination (T-token, chain 728126428)', async () => {
+      const key = generatePrivateKey().slice(2)
+      const address = TronWeb.address.fromPrivateKey(key) as string
+      const challenge = await client().call('POST', '/v1/auth/wallet/challenge', {
+        apiKey: null,
+        body: { address },
+      })
+      expect(challenge.status, challenge.text).toBe(201)
+      const lines = challenge.body.message.split('\n')
+      expect(lines[0]).toMatch(/ wants you to sign in with your Tron account:$/)
+      expect(lines[1]).toBe(address)
+      // signed by another Tron key, or the EVM way by the same key: refused (and the challenge is spent)
+      const otherKey = generatePrivateKey().slice(2)
+      const forged = await client().call('POST', '/v1/auth/wallet/verify', {
+        apiKey: null,
+        body: { ...challenge.body, signature: Trx.signMessageV2(challenge.body.message, otherKey) },
+      })
+      expect(forged.status).toBe(401)
+      const evmWay = await client().call('POST', '/v1/auth/wallet/challenge', {
+        apiKey: null,
+        body: { address },
+      })
+      const evmSigned = await privateKeyToAccount(`0x${key}`).signMessage({ message: evmWay.body.message })
+      expect(
+        (
+          await client().call('POST', '/v1/auth/wallet/verify', {
+            apiKey: null,
+            body: { ...evmWay.body, signature: evmSigned },
+          })
+        ).status,
+      ).toBe(401)
+      const fresh = await client().call('POST', '/v1/auth/wallet/challenge', {
+        apiKey: null,
+        body: { address },
+      })
+      const verified = await client().call('POST', '/v1/auth/wallet/verify', {
+        apiKey: null,
+        body: { ...fresh.body, signature: Trx.signMessageV2(fresh.body.message, key) },
+      })
+      expect(verified.status, verified.text).toBe(201)
+      expect(verified.body).toMatchObject({ address, walletType: 'tron' })
+      const cookie = { apiKey: null, headers: { cookie: verified.headers.get('set-cookie')!.split(';')[0]! } }
+      // an EVM token on a Tron wallet, a Tron token in 0x form: 400
+      const evmToken = await client().call('POST', '/v1/payee-destination', {
+        ...cookie,
+        body: { tokenAddress: FAU, chainId: 11155111 },
+      })
+      expect(evmToken.status).toBe(400)
+      expect(evmToken.body.message).toMatch(/Tron wallet is paid on Tron only/)
+      const hexToken = await client().call('POST', '/v1/payee-destination', {
+        ...cookie,
+        body: { tokenAddress: '0xa614f803b6fd780986a42c78ec9c7f77e6ded13c', chainId: TRON_CHAIN_ID },
+      })
+      expect(hexToken.status).toBe(400)
+      const created = await client().call('POST', '/v1/payee-destination', {
+        ...cookie,
+        body: { tokenAddress: USDT_TRON, chainId: TRON_CHAIN_ID },
+      })
+      expect(created.status, created.text).toBe(201)
+      const { destinationId } = created.body
+      expect(created.body).toMatchObject({
+        walletAddress: address,
+        tokenAddress: USDT_TRON,
+        chainId: TRON_CHAIN_ID,
+        active: true,
+      })
+      expect(destinationId).toMatch(
+        new RegExp(`^${address}@eip155:${TRON_CHAIN_ID}#[0-9A-F]{8}:${USDT_TRON}$`),
+      )
+      expect((await client().call('GET', '/v1/payee-destination', cookie)).body.destinationId).toBe(
+        destinationId,
+      )
+      const looked = await client().call('GET', '/v1/payee-destination/lookup', {
+        ...cookie,
+        query: { destinationId },
+      })
+      expect(looked.body.id).toBe(created.body.id)
+      const badChecksum = destinationId.replace(/#[0-9A-F]{8}:/, '#00000000:')
+      expect(
+        (
+          await client().call('GET', '/v1/payee-destination/lookup', {
+            ...cookie,
+            query: { destinationId: badChecksum },
+          })
+        ).status,
+      ).toBe(404)
+      // an EVM wallet's session finds where the Tron recipient wants to be paid; an EVM wallet cannot take a Tron token
+      const payer = await signIn()
+      const lookup = await client().call('GET', '/v1/payee-destination/payout-lookup', {
+        ...payer.cookie,
+        query: { walletAddress: address },
+      })
+      expect(lookup.body).toEqual({
+        destinationId,
+        walletAddress: address,
+        tokenAddress: USDT_TRON,
+        chainId: TRON_CHAIN_ID,
+        claimed: true,
+      })
+      const evmOnTron = await client().call('POST', '/v1/payee-destination', {
+        ...payer.cookie,
+        body: { tokenAddress: USDT_TRON, chainId: TRON_CHAIN_ID },
+      })
+      expect(evmOnTron.status).toBe(400)
+      expect(evmOnTron.body.message).toMatch(/needs a Tron wallet/)
+      // a client ID bound to the Tron destination: its USDT-tron requests without payee pay the T-wallet
+      const id = await client().call('POST', '/v1/client-ids', {
+        ...cookie,
+        body: { label: 'tron checkout', allowedDomains: [], payeeDestinationId: destinationId },
+      })
+      expect(id.status, id.text).toBe(201)
+      const asClient = { apiKey: null, headers: { 'x-client-id': id.body.clientId as string } }
+      const request = await client().call('POST', '/v2/request', {
+        ...asClient,
+        body: { amount: '5', invoiceCurrency: 'USDT-tron', paymentCurrency: 'USDT-tron' },
+      })
+      expect(request.status, request.text).toBe(201)
+      expect((await client().call('GET', `/v2/request/${request.body.requestId}`, asClient)).body.payee).toBe(
+        address,
+      )
+      // a secure payment link to the Tron destination: on tron, in USDT-tron, to the T-wallet
+      const link = await client().call('POST', '/v2/secure-payments', {
+        ...asClient,
+        body: { requests: [{ destinationId, amount: '7' }] },
+      })
+      expect(link.status, link.text).toBe(201)
+      const linked = await client().call('GET', `/v2/request/${link.body.requestIds[0]}`, asClient)
+      expect(linked.body).toMatchObject({ payee: address })
+      const shown = await client().call('GET', `/v2/secure-payments/${link.body.token}`, asClient)
+      expect(shown.status, shown.text).toBe(200)
+      expect(shown.body).toMatchObject({ network: 'tron' })
+      // the EIP-712 flow (/v2) is for EVM wallets: a Tron token there points to the session flow
+      const typed = await client().call('GET', '/v2/payee-destination/signing-data', {
+        apiKey: 'tron-typed-data',
+        query: {
+          walletAddress: payer.wallet.address,
+          action: 'add',
+          tokenAddress: '0xa614f803b6fd780986a42c78ec9c7f77e6ded13c',
+          chainId: String(TRON_CHAIN_ID),
+        },
+      })
+      expect(typed.status).toBe(400)
+      expect(typed.body.message).toMatch(/POST \/v1\/payee-destination/)
+      const done = await client().call('PATCH', '/v1/payee-destination/deactivate', {
+        ...cookie,
+        body: { destinationId },
+      })
+      expect(done.body).toEqual({ success: true, message: 'Destination deactivated' })
     })
 
     it('manages the wallet’s destination with the session, and a client ID bound to it resolves the payee', async () => {

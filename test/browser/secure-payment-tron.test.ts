@@ -2,7 +2,8 @@
 // window.tronWeb injected by addInitScript; building and signing happen in the test with a real TronWeb pointed at
 // the sandbox's /tron node, as TronLink does in its extension) and through the built-in test wallet. Each step goes
 // through POST /v2/secure-payments/{token}/tron/broadcast (sponsored: the payer burns no TRX); the page shows the
-// confirmation once the detector saw the payment; the $3.99 resource fee reaches the treasury.
+// confirmation once the detector saw the payment; the $3.99 resource fee reaches the treasury. The dashboard's
+// faucet card funds a `T…` address with TRX (TRX-tron) on this Tron sandbox.
 import { mkdirSync } from 'node:fs'
 import type { BrowserContext, Page } from 'playwright-core'
 import { TronWeb } from 'tronweb'
@@ -127,6 +128,28 @@ describe('the Secure Payment Page on Tron, in Chromium', () => {
     await page.locator('[data-state="done"]').waitFor({ timeout: 30_000 })
     await page.screenshot({ path: `${shots}tron-3-test-wallet.png` })
     expect((await call('GET', `/v2/request/${link.requestIds[0]}`, apiKey)).body.hasBeenPaid).toBe(true)
+    await page.close()
+  })
+
+  it("the dashboard's faucet card lists Tron's coin and tokens and funds a T-address with TRX", async () => {
+    const apiKey = newApiKey()
+    const page = await browser.context.newPage()
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(`${sandbox.url}/#chain`)
+    await page.getByLabel('API key').fill(apiKey)
+    await page.getByLabel('API key').press('Enter')
+    await page.getByLabel('Currency').locator('option').first().waitFor({ state: 'attached' })
+    const options = await page.getByLabel('Currency').locator('option').allTextContents()
+    expect(options.sort()).toEqual(['TRX-tron', 'USDC-tron', 'USDT-tron'])
+    const holder = freshTron()
+    await page.getByLabel('Address').fill(holder)
+    await page.getByLabel('Currency').selectOption('TRX-tron')
+    await page.getByLabel('Amount').fill('12.5')
+    await page.getByRole('button', { name: 'Fund' }).click()
+    await page.getByText('Balance now 12.5 TRX-tron').waitFor()
+    const tw = new TronWeb({ fullHost: tron.fullHost, privateKey: tron.accounts[0]!.privateKey })
+    expect(await tw.trx.getBalance(holder)).toBe(12_500_000)
+    await page.screenshot({ path: `${shots}tron-4-dashboard-faucet.png` })
     await page.close()
   })
 })

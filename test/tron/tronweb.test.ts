@@ -508,6 +508,74 @@ describeTransports(
       expect(await tw.trx.getBalance(payer.address)).toBe(trxBefore - fees)
     })
 
+    it('funds a fresh TronWeb account with the faucet (TRX-tron, USDT-tron, USDC-tron): it reads them back and pays', async () => {
+      const apiKey = newApiKey()
+      const fresh = TronWeb.createRandom()
+      const privateKey = fresh.privateKey.replace(/^0x/, '')
+      const holder = TronWeb.address.fromPrivateKey(privateKey) as string
+      const tw = tronWebOf(privateKey)
+      expect(await tw.trx.getBalance(holder)).toBe(0)
+      const fund = (currency: string, amount: string, address = holder) =>
+        call('POST', '/__sandbox/faucet', apiKey, { address, currency, amount })
+      const trx = await fund('TRX-tron', '50.5')
+      expect(trx.status, trx.text).toBe(200)
+      expect(trx.body).toMatchObject({
+        address: holder,
+        currency: 'TRX-tron',
+        network: 'tron',
+        balance: '50.5',
+        txHash: null,
+      })
+      expect(await tw.trx.getBalance(holder)).toBe(50_500_000)
+      for (const [currency, amount] of [
+        ['USDT-tron', '20'],
+        ['USDC-tron', '7.25'],
+      ] as const) {
+        const res = await fund(currency, amount)
+        expect(res.status, res.text).toBe(200)
+        expect(res.body).toMatchObject({
+          address: holder,
+          balance: amount,
+          txHash: expect.stringMatching(/^0x/),
+        })
+        const token = await tw.contract().at(tron.tokens[currency]!)
+        expect(BigInt(await token.balanceOf(holder).call())).toBe(BigInt(Number(amount) * 1e6))
+      }
+      // TRX is set, not added (a wallet can be emptied for "not enough TRX" tests); `TRX` is the same coin
+      expect((await fund('TRX', '0')).body).toMatchObject({ currency: 'TRX-tron', balance: '0' })
+      expect(await tw.trx.getBalance(holder)).toBe(0)
+      expect((await fund('TRX-tron', '40')).body.balance).toBe('40')
+      // refusals: sun has 6 decimals; a T-address on an EVM chain; an EVM token's native id on Tron does not exist
+      const finer = await fund('TRX-tron', '1.0000001')
+      expect(finer.status).toBe(400)
+      expect(finer.body.message).toMatch(/more decimals than TRX-tron supports \(6\)/)
+      expect((await fund('FAU-sepolia', '1')).status).toBe(400)
+      expect((await fund('ETH-tron-tron', '1')).status).toBe(400)
+      // the funded account pays a USDT-tron request on its own TRX: readiness says so, the fees come off its TRX
+      const payee = freshTronAddress()
+      const created = await call('POST', '/v2/request', apiKey, {
+        payee,
+        amount: '10',
+        invoiceCurrency: 'USDT-tron',
+        paymentCurrency: 'USDT-tron',
+      })
+      expect(created.status).toBe(201)
+      const pay = await call('GET', `/v2/request/${created.body.requestId}/pay?wallet=${holder}`, apiKey)
+      expect(pay.status).toBe(200)
+      expect(pay.body.metadata).toMatchObject({
+        hasEnoughBalance: true,
+        hasEnoughGas: true,
+        nativeBalance: '40',
+      })
+      const { fees } = await payWithTronWeb({ address: holder, privateKey }, pay.body.transactions)
+      expect(fees).toBeGreaterThan(0)
+      await untilPaid(apiKey, created.body.requestId)
+      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      expect(BigInt(await usdt.balanceOf(payee).call())).toBe(10_000_000n)
+      expect(BigInt(await usdt.balanceOf(holder).call())).toBe(10_000_000n)
+      expect(await tw.trx.getBalance(holder)).toBe(40_000_000 - fees)
+    })
+
     it('pays a single Tron payout (POST /v2/payouts with a T payee) the same way', async () => {
       const apiKey = newApiKey()
       const payer = tron.accounts[payerIndex]!
@@ -648,6 +716,138 @@ describeTransports(
       const own = await pagePost(other.body.token)
       expect(own.status).toBe(200)
       expect(await own.json()).toMatchObject({ result: true, txid: built.transaction.txID })
+    })
+
+    it('a Tron link follows what executed on chain: fee leg first or payment first, each leg once, completed only with both, a reverted fee leg not counted', async () => {
+      const apiKey = newApiKey()
+      const payer = tron.accounts[payerIndex]!
+      const tw = tronWebOf(payer.privateKey)
+      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      const newLink = async (amount: string) => {
+        const res = await call('POST', '/v2/secure-payments/payouts', apiKey, {
+          recipient: freshTronAddress(),
+          creatorWalletAddress: payer.address,
+          network: 'tron',
+          currency: 'USDT-tron',
+          amount,
+        })
+        expect(res.status, res.text).toBe(201)
+        const treasury = res.body.feePlan.fees.find((f: { type: string }) => f.type === 'tron_resource')
+          .destinationRef.tronAddress as string
+        return { token: res.body.token as string, requestId: res.body.requestIds[0] as string, treasury }
+      }
+      const payOf = async (token: string) => {
+        const res = await call('GET', `/v2/secure-payments/${token}/pay?wallet=${payer.address}`, apiKey)
+        expect(res.status, res.text).toBe(200)
+        return res.body as { transactions: TronStep[]; metadata: Record<string, unknown> }
+      }
+      /** the fee leg is the transfer(address,uint256) to the treasury; the payment steps are the others */
+      const isFee = (step: TronStep) => step.functionSelector === 'transfer(address,uint256)'
+      const broadcast = async (token: string, step: TronStep) => {
+        const built = await tw.transactionBuilder.triggerSmartContract(
+          step.to,
+          step.functionSelector,
+          { feeLimit: step.feeLimit, rawParameter: step.parameter },
+          [],
+          payer.address,
+        )
+        return call('POST', `/v2/secure-payments/${token}/tron/broadcast`, apiKey, {
+          signedTransaction: await tw.trx.sign(built.transaction),
+        })
+      }
+      const linkStatus = async (requestId: string) =>
+        (await call('GET', `/v2/secure-payments?requestId=${requestId}`, apiKey)).body.status as string
+      const requestPaid = async (requestId: string) =>
+        (await call('GET', `/v2/request/${requestId}`, apiKey)).body.hasBeenPaid as boolean
+
+      // 1. the fee leg first: counted once, the request unpaid, the link pending; /pay then answers the payment only
+      const first = await newLink('5')
+      const treasuryBefore = BigInt(await usdt.balanceOf(first.treasury).call())
+      const steps = (await payOf(first.token)).transactions
+      const feeStep = steps.find(isFee)!
+      expect(steps.at(-1)).toBe(feeStep)
+      const fee = await broadcast(first.token, feeStep)
+      expect(fee.status, fee.text).toBe(200)
+      expect(BigInt(await usdt.balanceOf(first.treasury).call())).toBe(treasuryBefore + 3_990_000n)
+      expect(await requestPaid(first.requestId)).toBe(false)
+      expect(await linkStatus(first.requestId)).toBe('pending')
+      const again = await broadcast(first.token, feeStep)
+      expect(again.status).toBe(400)
+      expect(again.body.message).toMatch(/resource fee of this secure payment has already been sent/)
+      expect(BigInt(await usdt.balanceOf(first.treasury).call())).toBe(treasuryBefore + 3_990_000n)
+      const rest = await payOf(first.token)
+      expect(rest.transactions.some(isFee)).toBe(false)
+      expect(rest.transactions.length).toBe(steps.length - 1)
+      expect(rest.metadata).toMatchObject({ requiredAmount: '5', stepsRequired: steps.length - 1 })
+      for (const step of rest.transactions) expect((await broadcast(first.token, step)).status).toBe(200)
+      await waitFor(async () => ((await linkStatus(first.requestId)) === 'completed' ? true : undefined))
+      expect(await requestPaid(first.requestId)).toBe(true)
+      expect((await broadcast(first.token, feeStep)).status).toBe(409)
+      expect(BigInt(await usdt.balanceOf(first.treasury).call())).toBe(treasuryBefore + 3_990_000n)
+
+      // 2. the payment first: the request is paid (it executed), the link is not completed until its fee leg executes
+      const second = await newLink('6')
+      const all = (await payOf(second.token)).transactions
+      for (const step of all.filter((x) => !isFee(x)))
+        expect((await broadcast(second.token, step)).status).toBe(200)
+      await waitFor(async () => ((await requestPaid(second.requestId)) ? true : undefined))
+      expect(await linkStatus(second.requestId)).toBe('pending')
+      const feeOnly = await payOf(second.token)
+      expect(feeOnly.transactions).toEqual([all.find(isFee)])
+      expect(feeOnly.metadata).toMatchObject({
+        requiredAmount: '3.99',
+        sourceAmount: '0',
+        stepsRequired: 1,
+        paymentTransactionIndex: 0,
+      })
+      // a second payment is refused before it reaches the chain
+      const twice = await broadcast(
+        second.token,
+        all.find((x) => !isFee(x) && x.functionSelector !== 'approve(address,uint256)')!,
+      )
+      expect(twice.status).toBe(400)
+      expect(twice.body.message).toMatch(/only its resource-fee leg remains/)
+      const before = BigInt(await usdt.balanceOf(second.treasury).call())
+      expect((await broadcast(second.token, feeOnly.transactions[0]!)).status).toBe(200)
+      expect(BigInt(await usdt.balanceOf(second.treasury).call())).toBe(before + 3_990_000n)
+      await waitFor(async () => ((await linkStatus(second.requestId)) === 'completed' ? true : undefined))
+
+      // 3. a fee leg that reverts on chain (its payer holds no USDT) counts for nothing: /pay still asks for it
+      const key = generatePrivateKey().slice(2)
+      const poor = { address: TronWeb.address.fromPrivateKey(key) as string, tw: tronWebOf(key) }
+      const third = await call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient: freshTronAddress(),
+        creatorWalletAddress: poor.address,
+        network: 'tron',
+        currency: 'USDT-tron',
+        amount: '1',
+      })
+      const poorPay = await call(
+        'GET',
+        `/v2/secure-payments/${third.body.token}/pay?wallet=${poor.address}`,
+        apiKey,
+      )
+      expect(poorPay.body.metadata.hasEnoughBalance).toBe(false)
+      const poorFee = poorPay.body.transactions.find(isFee)
+      const built = await poor.tw.transactionBuilder.triggerSmartContract(
+        poorFee.to,
+        poorFee.functionSelector,
+        { feeLimit: poorFee.feeLimit, rawParameter: poorFee.parameter },
+        [],
+        poor.address,
+      )
+      const sent = await call('POST', `/v2/secure-payments/${third.body.token}/tron/broadcast`, apiKey, {
+        signedTransaction: await poor.tw.trx.sign(built.transaction),
+      })
+      expect(sent.status, sent.text).toBe(200)
+      expect((await poor.tw.trx.getTransactionInfo(sent.body.txid)).receipt.result).toBe('REVERT')
+      const stillDue = await call(
+        'GET',
+        `/v2/secure-payments/${third.body.token}/pay?wallet=${poor.address}`,
+        apiKey,
+      )
+      expect(stillDue.body.transactions.some(isFee)).toBe(true)
+      expect(stillDue.body.metadata.requiredAmount).toBe('4.99')
     })
 
     it('refuses T-addresses on EVM currencies, and Tron batches with the documented message', async () => {

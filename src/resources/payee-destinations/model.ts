@@ -2,8 +2,14 @@
 // Differences from the real service: the typed data is the sandbox's own (the documents do not publish it); a
 // nonce lives 10 minutes on the tenant's clock; a wallet has one active destination (adding another deactivates
 // the previous one); tokens must be in the sandbox's token list. Destinations belong to the tenant's world.
+// Tron (api-features/payee-destinations.mdx: "EVM and Tron destinations use the same endpoint and shape — only the
+// address format and chain ID differ"): a Tron wallet signed in with its session (`/v1/payee-destination`) names a
+// TRC-20 token by its `T…` address on chain 728126428; the record keeps both in `T…` form and its composite id is
+// `T…wallet@eip155:728126428#checksum:T…token` (the page's one shape; the checksum is over the 20 bytes behind the
+// wallet). The EIP-712 flow (`/v2/payee-destination`) stays EVM: a Tron wallet cannot sign EIP-712 typed data.
 import { getAddress, verifyTypedData } from 'viem'
 import type { ClientIdGrant } from '../../contract/caller.ts'
+import { isTronAddress, TRON_NETWORK, toEvmAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
 import { clientIdState } from '../client-ids/index.ts'
 import type { Uses } from '../services.ts'
@@ -35,13 +41,24 @@ export interface ResolvedDestination {
   accessPolicy: PayeeDestinationRecord['accessPolicy'] | null
 }
 
-function tokenOn(ctx: Ctx, chainId: number, tokenAddress: string) {
-  const token = ctx.currencies.all.find(
-    (c) =>
-      c.chainId === chainId && c.type === 'ERC20' && c.address.toLowerCase() === tokenAddress.toLowerCase(),
+/** The Tron chain id (728126428). */
+const TRON_CHAIN_ID = 728126428
+
+/** The token of the list at `tokenAddress` on `chainId`: an ERC-20, or (with `tron`) a TRC-20 named in `T…` form. */
+function tokenOn(ctx: Ctx, chainId: number, tokenAddress: string, tron = false) {
+  if (chainId === TRON_CHAIN_ID && !tron)
+    throw new PayeeTokenError(
+      'Tron destinations are created by a signed-in Tron wallet: POST /v1/payee-destination with a wallet session',
+    )
+  const token = ctx.currencies.all.find((c) =>
+    c.type === 'TRC20'
+      ? c.chainId === chainId && c.address === tokenAddress
+      : c.chainId === chainId && c.type === 'ERC20' && c.address.toLowerCase() === tokenAddress.toLowerCase(),
   )
-  if (!token)
-    throw new PayeeTokenError(`Token ${tokenAddress} is not a supported ERC20 token on chain ${chainId}`)
+  if (!token) {
+    const kind = chainId === TRON_CHAIN_ID ? 'TRC20 token (T…)' : 'ERC20 token'
+    throw new PayeeTokenError(`Token ${tokenAddress} is not a supported ${kind} on chain ${chainId}`)
+  }
   return token
 }
 
@@ -132,9 +149,18 @@ export async function activateDestination(
   clientId: string | null,
 ): Promise<PayeeDestinationRecord> {
   const { world } = ctx
-  const token = tokenOn(ctx, chainId, tokenContract)
-  const walletAddress = getAddress(wallet)
-  const tokenAddress = getAddress(token.address)
+  const tronWallet = isTronAddress(wallet)
+  const token = tokenOn(ctx, chainId, tokenContract, true)
+  const onTron = token.network === TRON_NETWORK
+  // Tron and EVM wallets are not interchangeable: each is paid on its own kind of chain
+  if (onTron !== tronWallet)
+    throw new PayeeTokenError(
+      onTron
+        ? `A Tron destination needs a Tron wallet (T…): sign in with one to be paid on chain ${chainId}`
+        : `A Tron wallet is paid on Tron only: chain ${chainId} needs an EVM wallet`,
+    )
+  const walletAddress = onTron ? wallet : getAddress(wallet)
+  const tokenAddress = onTron ? token.address : getAddress(token.address)
   const id = `${token.network}:${walletAddress}:${tokenAddress}`
   const now = world.clock.now().toISOString()
   for (const other of payeeDestinationState(world).payeeDestinations.all()) {
@@ -155,7 +181,9 @@ export async function activateDestination(
   }
   return payeeDestinationState(world).payeeDestinations.insert({
     id,
-    destinationId: compositeDestinationId(walletAddress as `0x${string}`, token.chainId, tokenAddress),
+    destinationId: onTron
+      ? `${walletAddress}@eip155:${token.chainId}#${interopChecksum(toEvmAddress(walletAddress), token.chainId)}:${tokenAddress}`
+      : compositeDestinationId(walletAddress as `0x${string}`, token.chainId, tokenAddress as `0x${string}`),
     walletAddress,
     tokenAddress,
     chainId: token.chainId,
@@ -203,10 +231,22 @@ export function activeDestinationOf(world: World, walletAddress: string): PayeeD
 }
 
 /**
- * A destination by id: `network:walletAddress:tokenAddress` (any address casing) or the composite ERC-7828 form
- * `wallet@eip155:chainId#checksum:token` (the checksum must match).
+ * A destination by id: `network:walletAddress:tokenAddress` (any address casing; `tron:T…:T…` as stored) or the
+ * composite ERC-7828 form `wallet@eip155:chainId#checksum:token` (the checksum must match; `T…` forms on Tron).
  */
 export function findDestination(world: World, destinationId: string): PayeeDestinationRecord | undefined {
+  const tron = /^tron:(T\w{33}):(T\w{33})$/.exec(destinationId)
+  if (tron) return payeeDestinationState(world).payeeDestinations.get(destinationId)
+  const tronComposite = /^(T\w{33})@eip155:(\d+)#([0-9a-fA-F]{8}):(T\w{33})$/.exec(destinationId)
+  if (tronComposite) {
+    if (!isTronAddress(tronComposite[1]!)) return undefined
+    const checksum = interopChecksum(toEvmAddress(tronComposite[1]!), Number(tronComposite[2]))
+    if (tronComposite[3]!.toUpperCase() !== checksum) return undefined
+    const wanted = destinationId.replace(/#[0-9a-fA-F]{8}:/, `#${checksum}:`)
+    return payeeDestinationState(world)
+      .payeeDestinations.all()
+      .find((d) => d.destinationId === wanted)
+  }
   const plain = /^([a-z0-9-]+):(0x[0-9a-fA-F]{40}):(0x[0-9a-fA-F]{40})$/.exec(destinationId)
   if (plain)
     return payeeDestinationState(world).payeeDestinations.get(

@@ -12,6 +12,7 @@ import {
 import {
   ActiveDestinationQuery,
   PayeeDestinationResponse,
+  PayoutLookupQuery,
   SignedBody,
   SigningDataQuery,
   SigningDataResponse,
@@ -150,7 +151,7 @@ export const sessionDestinationRoutes = [
     surface: 'api',
     summary: "Where a payout recipient wants to be paid (its active destination's routing fields), or null",
     statuses: [200],
-    query: ActiveDestinationQuery,
+    query: PayoutLookupQuery,
     handler: (ctx, { query }) => ({ status: 200, body: payoutLookup(ctx, query.walletAddress) }),
   }),
   defineSessionRoute({

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Address } from '../../contract/primitives.ts'
+import { Address, AnyAddress } from '../../contract/primitives.ts'
 
 /** What a signing nonce authorises: registering a destination or deactivating it. */
 export const SigningAction = z.enum(['add', 'deactivate'])
@@ -25,6 +25,9 @@ export type SignedBody = z.infer<typeof SignedBody>
 
 /** Query of `GET /v2/payee-destination`. */
 export const ActiveDestinationQuery = z.object({ walletAddress: Address })
+
+/** Query of `GET /v1/payee-destination/payout-lookup`: the recipient, "Ethereum or Tron format" (the page). */
+export const PayoutLookupQuery = z.object({ walletAddress: AnyAddress })
 
 /** A nonce issued by signing-data: single use, bound to one wallet, token, chain and action. */
 export interface SigningNonce {

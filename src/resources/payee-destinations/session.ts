@@ -1,7 +1,8 @@
 // `/v1/payee-destination` (the Auth API, api-features/payee-destinations.mdx): the signed-in wallet (a SIWE
 // session, `session_token` cookie) manages its own destination without further signatures: create or reactivate,
 // read, change token or chain, look one up, deactivate; and a payout initiator finds where a recipient wants to be
-// paid (`payout-lookup`). The destination lives in the wallet account's world, as its client IDs do, so a client ID
+// paid (`payout-lookup`, an EVM or a Tron wallet). A Tron wallet's session names a TRC-20 token (`T…`) on chain
+// 728126428 (see model.ts). The destination lives in the wallet account's world, as its client IDs do, so a client ID
 // bound to it (`payeeDestinationId`) resolves the payee of the requests it creates.
 // Differences from the real service: `binaryInteropAddress` is the sandbox's (0x + the ERC-7930 bytes it derives
 // the checksum from are not published: the hex of the human-readable form); `claimed` is always true; `accessPolicy`
@@ -40,19 +41,24 @@ export const DestinationAccessPolicy = z
 
 /** Body of `POST` and `PUT /v1/payee-destination`. */
 export const SessionDestinationBody = z.object({
-  tokenAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'tokenAddress must be an EVM token address'),
+  tokenAddress: z
+    .string()
+    .regex(
+      /^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/,
+      'tokenAddress must be a token address (EVM 0x… or Tron T…)',
+    ),
   chainId: z.number().int().positive(),
   accessPolicy: DestinationAccessPolicy.optional(),
 })
 export type SessionDestinationBody = z.infer<typeof SessionDestinationBody>
 
 /** The wallet of the session's account; 403 for an email login (destinations belong to wallets). */
-export function sessionWallet(ctx: Ctx): `0x${string}` {
+export function sessionWallet(ctx: Ctx): string {
   const platform = ctx.portal.platformsById.get(ctx.caller?.platformId ?? '')
   const wallet = platform?.email.startsWith('wallet:') ? platform.email.slice('wallet:'.length) : undefined
   if (!wallet)
     throw new ForbiddenError('Payee destinations need a wallet session (POST /v1/auth/wallet/verify)')
-  return wallet as `0x${string}`
+  return wallet
 }
 
 /** The page's answer for a destination. */

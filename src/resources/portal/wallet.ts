@@ -4,18 +4,22 @@
 // portal (its own platform and world, created at its first login), so the cookie routes (`/v1/client-ids`,
 // `/v1/webhook`, logout) take it like an email login's: off with the portal (strict mode without --portal), and a
 // wallet's first login counts against the per-address signup limit as a registration does.
-// Differences from the real service: EVM wallets only (a Tron `T…` address answers 400: the sandbox runs no TRON
-// chain); the message's domain and URI are the host the sandbox was called at; the verify answer (undocumented) is
-// `{address, walletType: "evm", platformId, expiresAt}`; challenges and sessions live in the sandbox's memory
+// Tron wallets (`T…`, told apart by the address form as the page says) sign the same message with TronWeb's
+// `trx.signMessageV2` (secp256k1 over keccak256("\x19TRON Signed Message:\n" + length + message)); their account
+// is their own, not the EVM address's behind the same key.
+// Differences from the real service: a Tron wallet's message says "your Tron account" (the page shows only the
+// Ethereum one); the message's domain and URI are the host the sandbox was called at; the verify answer
+// (undocumented) is `{address, walletType: "evm" | "tron", platformId, expiresAt}`; challenges and sessions live in the sandbox's memory
 // (expired ones swept as new ones open; at most MAX_SESSIONS_PER_PLATFORM live sessions a wallet and
 // MAX_PENDING_CHALLENGES challenges waiting).
 import { randomBytes } from 'node:crypto'
-import { getAddress, isAddress, verifyMessage } from 'viem'
+import { concat, getAddress, isAddress, keccak256, recoverAddress, stringToBytes, verifyMessage } from 'viem'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { SESSION_COOKIE } from '../../contract/portal-cookie.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import { BadRequestError, UnauthorizedError } from '../../contract/sandbox-error.ts'
 import { overHttps } from '../../contract/security.ts'
+import { isTronAddress, toEvmAddress } from '../../contract/tron-address.ts'
 import type { Uses } from '../services.ts'
 import { admitSignup, requirePortal } from './accounts.ts'
 import type { PlatformAccount } from './credentials.ts'
@@ -30,18 +34,17 @@ export const WALLET_SESSION_IDLE_MS = 15 * 60_000
 /** `POST /v1/auth/wallet/challenge`: the SIWE message for `address`. */
 export function walletChallenge(ctx: Ctx, request: NeutralRequest, address: string) {
   requirePortal(ctx)
-  if (/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address))
-    throw new BadRequestError('Tron wallets cannot sign in: the sandbox runs no TRON chain')
-  if (!isAddress(address, { strict: false }))
-    throw new BadRequestError('address must be an EVM wallet address')
-  const wallet = getAddress(address)
+  const tron = isTronAddress(address)
+  if (!tron && !isAddress(address, { strict: false }))
+    throw new BadRequestError('address must be an EVM (0x…) or Tron (T…) wallet address')
+  const wallet = tron ? address : getAddress(address)
   const base = new URL(publicBaseUrl(request))
   const now = ctx.now()
   const expiresAt = new Date(now.getTime() + CHALLENGE_MS)
   const nonce = randomBytes(8).toString('hex')
   const challengeId = ctx.ids.ulid(now.getTime())
   const message = [
-    `${base.host} wants you to sign in with your Ethereum account:`,
+    `${base.host} wants you to sign in with your ${tron ? 'Tron' : 'Ethereum'} account:`,
     wallet,
     '',
     'Sign in to Request Network.',
@@ -60,9 +63,23 @@ export function walletChallenge(ctx: Ctx, request: NeutralRequest, address: stri
   return { challengeId, nonce, message, expiresAt: expiresAt.toISOString() }
 }
 
-/** The wallet's portal account, created at its first login. */
+/** The signature TronWeb's `trx.signMessageV2(message)` makes: true when `tronAddress`'s key signed `message`. */
+export async function verifyTronMessage(tronAddress: string, message: string, signature: string) {
+  if (!/^(0x)?[0-9a-fA-F]{130}$/.test(signature)) return false
+  const bytes = stringToBytes(message)
+  const hash = keccak256(
+    concat([stringToBytes('\x19TRON Signed Message:\n'), stringToBytes(String(bytes.length)), bytes]),
+  )
+  const signer = await recoverAddress({
+    hash,
+    signature: `0x${signature.replace(/^0x/, '')}`,
+  }).catch(() => null)
+  return signer !== null && signer.toLowerCase() === toEvmAddress(tronAddress)
+}
+
+/** The wallet's portal account, created at its first login (a `T…` address keeps its case: base58 is case-sensitive). */
 function walletPlatform(ctx: Ctx, request: NeutralRequest, wallet: string): PlatformAccount {
-  const key = `wallet:${wallet.toLowerCase()}`
+  const key = `wallet:${isTronAddress(wallet) ? wallet : wallet.toLowerCase()}`
   const known = ctx.portal.platformsByEmail.get(key)
   if (known) return known
   // a new account, as a registration: counted against the caller's per-address signup limit (429)
@@ -96,11 +113,14 @@ export async function walletVerify(
   // single use, whatever the outcome
   ctx.portal.walletChallenges.delete(body.challengeId)
   if (now >= challenge.expiresAt) throw new UnauthorizedError('Challenge expired')
-  const valid = await verifyMessage({
-    address: challenge.address as `0x${string}`,
-    message: challenge.message,
-    signature: body.signature as `0x${string}`,
-  }).catch(() => false)
+  const tron = isTronAddress(challenge.address)
+  const valid = tron
+    ? await verifyTronMessage(challenge.address, challenge.message, body.signature)
+    : await verifyMessage({
+        address: challenge.address as `0x${string}`,
+        message: challenge.message,
+        signature: body.signature as `0x${string}`,
+      }).catch(() => false)
   if (!valid) throw new UnauthorizedError('Invalid signature')
   const platform = walletPlatform(ctx, request, challenge.address)
   const token = randomBytes(32).toString('hex')
@@ -113,7 +133,7 @@ export async function walletVerify(
     cookie: `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${WALLET_SESSION_IDLE_MS / 1000}${overHttps(request) ? '; Secure' : ''}`,
     body: {
       address: challenge.address,
-      walletType: 'evm' as const,
+      walletType: tron ? ('tron' as const) : ('evm' as const),
       platformId: platform.id,
       expiresAt: new Date(now + WALLET_SESSION_IDLE_MS).toISOString(),
     },

@@ -62,14 +62,18 @@ export function linkRequests(world: World, link: SecurePaymentRecord): RequestRe
   return link.requestIds.map((id) => requestState(world).requests.get(id)!)
 }
 
-/** Current status: `completed` once every request is paid, `expired` past its date on the owner's clock. */
+/**
+ * Current status: `completed` once every request is paid (and, on Tron, the resource-fee leg executed too: status
+ * follows what executed on chain, whichever leg came first), `expired` past its date on the owner's clock.
+ */
 export function linkStatus(
   shared: SecureServices,
   world: World,
   link: SecurePaymentRecord,
 ): SecurePaymentRecord['status'] {
   if (link.status !== 'pending') return link.status
-  if (linkRequests(world, link).every((r) => isFullyPaid(shared, r))) return 'completed'
+  const feeDone = link.network !== 'tron' || link.resourceFee?.executed === true
+  if (feeDone && linkRequests(world, link).every((r) => isFullyPaid(shared, r))) return 'completed'
   if (world.clock.now().getTime() >= Date.parse(link.expiresAt)) return 'expired'
   return 'pending'
 }

@@ -160,6 +160,21 @@ export async function securePaymentCalldata(
     )
   }
   const record = linkRequests(world, link)[0]!
+  const now = world.clock.now()
+  const platformFee = {
+    percentage: link.feePercentage ?? '0',
+    address: link.feeAddress ?? NO_FEE_ADDRESS,
+  }
+  const protocolFee = { percentage: '0', address: NO_FEE_ADDRESS }
+  const tronBase = {
+    platformFee,
+    protocolFee,
+    quoteFetchedAt: now.toISOString(),
+    quoteExpiresAt: new Date(now.getTime() + QUOTE_TTL_MS).toISOString(),
+  }
+  // a Tron link whose payment executed still owes its resource-fee leg: only that leg is left to send
+  if (record.network === 'tron' && remainingUnits(shared, record) <= 0n)
+    return tronLinkCalldata(shared, link, record, null, query.wallet, tronBase)
   const built = await buildPayment(ctx, record, {
     ...(query.wallet ? { wallet: query.wallet } : {}),
     ...(query.chain
@@ -167,12 +182,6 @@ export async function securePaymentCalldata(
       : {}),
     ...fee,
   })
-  const now = world.clock.now()
-  const platformFee = {
-    percentage: link.feePercentage ?? '0',
-    address: link.feeAddress ?? NO_FEE_ADDRESS,
-  }
-  const protocolFee = { percentage: '0', address: NO_FEE_ADDRESS }
   if (!('transactions' in built)) {
     // cross-chain: the sandbox's intent, with the secure-payments metadata beside it
     return {
@@ -194,12 +203,7 @@ export async function securePaymentCalldata(
     }
   }
   if (record.network === 'tron')
-    return tronLinkCalldata(shared, link, record, built as never, query.wallet, {
-      platformFee,
-      protocolFee,
-      quoteFetchedAt: now.toISOString(),
-      quoteExpiresAt: new Date(now.getTime() + QUOTE_TTL_MS).toISOString(),
-    })
+    return tronLinkCalldata(shared, link, record, built as never, query.wallet, tronBase)
   const currency = shared.currencies.byId(record.paymentCurrency)!
   const chain = shared.chains.get(record.network)
   const gasPrice = chain ? await currentGasPrice(chain) : 0n

@@ -335,6 +335,11 @@ export const SecurePaymentRecord = z.object({
   payerAddress: z.string().nullable(),
   /** a batch link that replaced this one (its token), when this single payout was combined */
   combinedInto: z.string().nullable(),
+  /**
+   * a Tron link's resource-fee leg, once broadcast through /tron/broadcast: its transaction id, and whether it
+   * executed on chain (the link completes only when the payment and this leg both executed); absent before
+   */
+  resourceFee: z.object({ txId: z.string(), executed: z.boolean() }).nullable().optional(),
   /** executions recorded by /intent; `executionKind` is cross-chain for a signed intent (absent in older state) */
   intents: z.array(
     z.object({

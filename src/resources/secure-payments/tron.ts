@@ -1,7 +1,9 @@
 // Secure payments on Tron: the link's steps in the Tron form plus the fixed resource fee's leg, and
 // `POST /{token}/tron/broadcast`, which rebuilds the steps the link expects of the signer, forwards the signed
 // transaction only when it is one of them, and broadcasts it sponsored (the service's resource providers pay energy
-// and bandwidth: the payer needs no TRX; the $3.99 fee leg pays for it).
+// and bandwidth: the payer needs no TRX; the $3.99 fee leg pays for it). The two legs are separate transactions:
+// the link records its fee leg once it executed (a second one is refused, so the payer never pays it twice), /pay
+// answers only the legs still to send, and the link completes when both have executed, in either order.
 
 import { encodeFunctionData } from 'viem'
 import { privateKeyToAccount, sign } from 'viem/accounts'
@@ -10,7 +12,7 @@ import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts
 import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
 import { TRON_FEE_LIMIT, tronStep } from '../pay/index.ts'
-import type { RequestRecord } from '../requests/index.ts'
+import { isFullyPaid, type RequestRecord } from '../requests/index.ts'
 import type { SecureServices } from './context.ts'
 import {
   SecurePaymentCompletedError,
@@ -19,8 +21,9 @@ import {
   SecurePaymentUnavailableError,
 } from './errors.ts'
 import { TRON_RESOURCE_FEE_USD, TRON_RESOURCE_TREASURY } from './fee-plan.ts'
-import { checkPayer, findLink, linkStatus } from './model.ts'
+import { checkPayer, completeLink, findLink, linkRequests, linkStatus } from './model.ts'
 import type { SecurePaymentRecord } from './schema.ts'
+import { securePaymentState } from './state.ts'
 
 /** What the pay builder answered for the link's Tron request (see pay/tron.ts). */
 interface TronBuilt {
@@ -51,7 +54,8 @@ export async function tronLinkCalldata(
   shared: SecureServices,
   link: SecurePaymentRecord,
   record: RequestRecord,
-  built: TronBuilt,
+  /** the payment's steps; null once the payment executed (only the fee leg is left) */
+  paymentBuilt: TronBuilt | null,
   wallet: string | undefined,
   base: { platformFee: unknown; protocolFee: unknown; quoteFetchedAt: string; quoteExpiresAt: string },
 ) {
@@ -59,13 +63,27 @@ export async function tronLinkCalldata(
   const fee = resourceFeeUnits(currency.decimals)
   const amountUnits = toBaseUnits(record.amount, currency.decimals)
   const platform = link.feePercentage ? percentageOf(amountUnits, link.feePercentage) : 0n
-  const transactions = [...built.transactions, resourceFeeLeg(currency.address, currency.decimals)]
+  const built: TronBuilt = paymentBuilt ?? {
+    transactions: [],
+    metadata: {
+      network: 'tron',
+      needsApproval: false,
+      hasEnoughBalance: true,
+      approvalTransactionIndex: null,
+    },
+  }
+  // the legs still to send: the payment unless it executed, the fee leg unless it executed (or is on its way)
+  const feeDue = !link.resourceFee
+  const paymentDue = paymentBuilt !== null
+  const transactions = [
+    ...built.transactions,
+    ...(feeDue ? [resourceFeeLeg(currency.address, currency.decimals)] : []),
+  ]
+  const due = (paymentDue ? amountUnits + platform : 0n) + (feeDue ? fee : 0n)
   const chain = shared.chains.get('tron')
   let hasEnoughBalance = built.metadata.hasEnoughBalance
   if (chain && wallet)
-    hasEnoughBalance =
-      (await chain.balanceOf(toEvmAddress(currency.address), toEvmAddress(wallet))) >=
-      amountUnits + platform + fee
+    hasEnoughBalance = (await chain.balanceOf(toEvmAddress(currency.address), toEvmAddress(wallet))) >= due
   const fmt = (v: bigint) => fromBaseUnits(v, currency.decimals)
   const fees = [
     ...(platform > 0n
@@ -100,7 +118,8 @@ export async function tronLinkCalldata(
   const { approvalTransactionIndex, ...metadata } = built.metadata as typeof built.metadata & {
     approvalTransactionIndex: number | null
   }
-  const approvals = built.transactions.length - 1
+  // the fee leg alone: its one transaction stands where the payment would
+  const approvals = Math.max(built.transactions.length - 1, 0)
   return {
     paymentType: 'single' as const,
     transactions,
@@ -128,8 +147,8 @@ export async function tronLinkCalldata(
       // the resources are sponsored when the steps go through /tron/broadcast: no TRX needed
       hasEnoughGas: true,
       transactionSponsorshipFeeUsd: TRON_RESOURCE_FEE_USD,
-      requiredAmount: fmt(amountUnits + platform + fee),
-      sourceAmount: fmt(amountUnits + platform),
+      requiredAmount: fmt(due),
+      sourceAmount: fmt(paymentDue ? amountUnits + platform : 0n),
       routeType: 'samechain' as const,
       platformFee: base.platformFee,
       protocolFee: base.protocolFee,
@@ -156,8 +175,10 @@ function readSigned(signed: { raw_data_hex: string }) {
 }
 
 /**
- * `POST /{token}/tron/broadcast`: the signed transaction must be one of the steps the link expects of its signer
- * (or the resource-fee leg of a link its payment just completed); then it is broadcast, sponsored.
+ * `POST /{token}/tron/broadcast`: the signed transaction must be one of the steps the link still expects of its
+ * signer: a payment step while the payment has not executed, the resource-fee leg while it has not been sent (once
+ * per link: a second one is refused before it reaches the chain); then it is broadcast, sponsored. The fee leg is
+ * recorded as executed only when its receipt says SUCCESS; the link completes when both legs have executed.
  */
 export async function broadcastTronStep(
   shared: SecureServices,
@@ -178,8 +199,16 @@ export async function broadcastTronStep(
   const currency = shared.currencies.byId(link.currency)!
   const feeLeg = resourceFeeLeg(currency.address, currency.decimals)
   const isFeeLeg = toEvmAddress(feeLeg.to) === call.contract && feeLeg.data === call.data
-  if (status === 'completed' && !isFeeLeg) throw new SecurePaymentCompletedError()
-  if (status !== 'pending' && status !== 'completed') throw new SecurePaymentUnavailableError()
+  if (status === 'completed') throw new SecurePaymentCompletedError()
+  if (status !== 'pending') throw new SecurePaymentUnavailableError()
+  if (isFeeLeg && link.resourceFee)
+    throw new SecurePaymentRequestError(
+      `The resource fee of this secure payment has already been sent (transaction ${link.resourceFee.txId})`,
+    )
+  if (!isFeeLeg && linkRequests(world, link).every((r) => isFullyPaid(shared, r)))
+    throw new SecurePaymentRequestError(
+      'The payment of this secure payment has executed: only its resource-fee leg remains to send',
+    )
   if (!isFeeLeg) {
     const built = (await calldata(world, link, call.owner)) as {
       transactions?: { to: string; data: string }[]
@@ -191,17 +220,52 @@ export async function broadcastTronStep(
   const chain = shared.chains.get('tron')
   if (!chain?.tron)
     throw new SecurePaymentRequestError('No TRON chain: start the sandbox with --networks …,tron')
-  const reply = (await chain.tron.broadcast(signed, { sponsored: true })).body as {
-    result?: boolean
-    txid?: string
-    code?: string
-    message?: string
+  const links = securePaymentState(world).securePayments
+  const txId = String(signed.txID ?? '')
+  const release = () =>
+    links.update(link.token, (d) => {
+      d.resourceFee = null
+    })
+  // the fee leg is claimed before it goes out, so a second one sent meanwhile is refused
+  if (isFeeLeg)
+    await links.update(link.token, (d) => {
+      d.resourceFee = { txId, executed: false }
+    })
+  let reply: { result?: boolean; txid?: string; code?: string; message?: string }
+  try {
+    reply = (await chain.tron.broadcast(signed, { sponsored: true })).body as typeof reply
+  } catch (error) {
+    if (isFeeLeg) await release()
+    throw error
   }
   if (!reply.result) {
+    if (isFeeLeg) await release()
     const message = reply.message ? Buffer.from(reply.message, 'hex').toString('utf8') : 'broadcast refused'
     throw new SecurePaymentRequestError(`TRON broadcast refused (${reply.code}): ${message}`)
   }
+  if (isFeeLeg) await recordFeeLeg(shared, world, link.token, reply.txid!, call.owner)
   return { result: true, txid: reply.txid!, code: 'SUCCESS', message: '' }
+}
+
+/**
+ * The fee leg's outcome on chain: executed (its receipt SUCCESS) completes the link when its payment executed
+ * too; reverted (the payer lacked the tokens) frees the leg to be sent again, and counts for nothing.
+ */
+async function recordFeeLeg(
+  shared: SecureServices,
+  world: World,
+  token: string,
+  txId: string,
+  payer: string,
+) {
+  const info = (await shared.chains.get('tron')!.tron!.call('wallet/gettransactioninfobyid', { value: txId }))
+    .body as { receipt?: { result?: string } }
+  const executed = info.receipt?.result === 'SUCCESS'
+  const links = securePaymentState(world).securePayments
+  const link = (await links.update(token, (d) => {
+    d.resourceFee = executed ? { txId, executed: true } : null
+  }))!
+  if (executed && linkStatus(shared, world, link) === 'completed') await completeLink(world, link, payer)
 }
 
 /**

@@ -17,8 +17,9 @@ export function chainView(shell: Shell): View {
   const address = h('input', {
     type: 'text',
     required: true,
-    pattern: '0x[0-9a-fA-F]{40}',
-    placeholder: '0x…',
+    // an EVM address, or a Tron `T…` one (base58check) for Tron's TRX and tokens
+    pattern: '0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33}',
+    placeholder: '0x… or T…',
     autocomplete: 'off',
     spellcheck: 'false',
   })
@@ -56,7 +57,9 @@ export function chainView(shell: Shell): View {
     async load() {
       const info = await call<ChainInfo>('GET', '/__sandbox/chain')
       if (currency.options.length === 0) {
-        const ids = info.chains.flatMap((c) => [...Object.keys(c.tokens), `ETH-${c.network}-${c.network}`])
+        // each chain's tokens and its native coin as the faucet names it (TRX-tron on Tron)
+        const native = (network: string) => (network === 'tron' ? 'TRX-tron' : `ETH-${network}-${network}`)
+        const ids = info.chains.flatMap((c) => [...Object.keys(c.tokens), native(c.network)])
         currency.replaceChildren(...ids.map((id) => h('option', { value: id }, id)))
       }
       return h(
