@@ -6,29 +6,34 @@
 // catch up (`drain`, Atomics.wait) before reading rows a batch in flight may change (a world coming back).
 import { Worker } from 'node:worker_threads'
 
-/** One write: the statement's name and its parameters. */
+/**
+ * One write: the statement's name and its parameters. A record's row is named by its `seq` (the rowid, given by
+ * the sandbox: it knows which records are new), so no write looks a key up in an index: a new record is appended
+ * at the table's end, whatever order its keys come in.
+ */
 export type WriteOp =
-  | ['upsert', tenant: string, scenario: string, tbl: string, key: string, json: string]
-  | ['remove', tenant: string, scenario: string, tbl: string, key: string]
-  | ['world', tenant: string, scenario: string, json: string]
+  | ['insert', seq: number, world: number, tbl: string, key: string, json: string]
+  | ['update', json: string, seq: number]
+  | ['remove', seq: number]
+  | ['world', id: number, tenant: string, scenario: string, json: string]
   | ['shared', kind: string, key: string, json: string]
   | ['sharedRemove', kind: string, key: string]
   | ['journal', tenant: string, json: string]
   | ['journalTrim', tenant: string, tenantAgain: string, offset: number]
   | ['chain', network: string, state: string, at: string]
-  | ['forgetWorldRecords', tenant: string, scenario: string]
-  | ['forgetWorld', tenant: string, scenario: string]
+  | ['forgetWorldRecords', world: number]
+  | ['forgetWorld', world: number]
   | ['forgetRecords', tenant: string]
   | ['forgetWorlds', tenant: string]
   | ['forgetJournal', tenant: string]
 
 /** The statements the writer runs, by name (the names of WriteOp). */
 const STATEMENTS: Record<WriteOp[0], string> = {
-  upsert:
-    'INSERT INTO records(tenant, scenario, tbl, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(tenant, scenario, tbl, key) DO UPDATE SET previous = records.value, value = excluded.value',
-  remove: 'DELETE FROM records WHERE tenant = ? AND scenario = ? AND tbl = ? AND key = ?',
+  insert: 'INSERT INTO records(seq, world, tbl, key, value) VALUES (?, ?, ?, ?, ?)',
+  update: 'UPDATE records SET previous = value, value = ? WHERE seq = ?',
+  remove: 'DELETE FROM records WHERE seq = ?',
   world:
-    'INSERT INTO worlds(tenant, scenario, value) VALUES (?, ?, ?) ON CONFLICT(tenant, scenario) DO UPDATE SET value = excluded.value',
+    'INSERT INTO worlds(id, tenant, scenario, value) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value',
   shared:
     'INSERT INTO shared(kind, key, value) VALUES (?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value',
   sharedRemove: 'DELETE FROM shared WHERE kind = ? AND key = ?',
@@ -37,11 +42,22 @@ const STATEMENTS: Record<WriteOp[0], string> = {
     'DELETE FROM journal WHERE tenant = ? AND seq < coalesce((SELECT seq FROM journal WHERE tenant = ? ORDER BY seq DESC LIMIT 1 OFFSET ?), 0)',
   chain:
     'INSERT INTO chains(network, state, saved_at) VALUES (?, ?, ?) ON CONFLICT(network) DO UPDATE SET previous = chains.state, state = excluded.state, saved_at = excluded.saved_at',
-  forgetWorldRecords: 'DELETE FROM records WHERE tenant = ? AND scenario = ?',
-  forgetWorld: 'DELETE FROM worlds WHERE tenant = ? AND scenario = ?',
-  forgetRecords: 'DELETE FROM records WHERE tenant = ?',
+  forgetWorldRecords: 'DELETE FROM records WHERE world = ?',
+  forgetWorld: 'DELETE FROM worlds WHERE id = ?',
+  forgetRecords: 'DELETE FROM records WHERE world IN (SELECT id FROM worlds WHERE tenant = ?)',
   forgetWorlds: 'DELETE FROM worlds WHERE tenant = ?',
   forgetJournal: 'DELETE FROM journal WHERE tenant = ?',
+}
+
+/** The parameters that are integers, by statement (a batch carries text: these are turned back into numbers). */
+const NUMERIC: Partial<Record<WriteOp[0], number[]>> = {
+  insert: [1, 2],
+  update: [2],
+  remove: [1],
+  world: [1],
+  journalTrim: [3],
+  forgetWorldRecords: [1],
+  forgetWorld: [1],
 }
 
 // the worker's code, plain CommonJS run with eval (nothing to bundle or compile: the same in the sources, the
@@ -63,7 +79,7 @@ for (const [name, sql] of Object.entries(workerData.statements)) statements[name
 // runs of one insert go 16 rows to a statement: a call into the driver costs as much as a row
 const CHUNK = 16
 const chunked = {}
-for (const name of ['upsert', 'journal']) {
+for (const name of ['insert', 'journal']) {
   const sql = workerData.statements[name]
   const values = sql.slice(sql.indexOf('(', sql.indexOf('VALUES')), sql.indexOf(')', sql.indexOf('VALUES')) + 1)
   chunked[name] = db.prepare(sql.replace(values, Array(CHUNK).fill(values).join(', ')))
@@ -106,8 +122,9 @@ function decode(text) {
     const name = field()
     const op = [name]
     for (let k = 0; k < arity[name]; k++) op.push(field())
-    // the one numeric parameter (OFFSET must be an integer)
-    if (name === 'journalTrim') op[3] = Number(op[3])
+    // rowids and OFFSET must be integers
+    const numeric = workerData.numeric[name]
+    if (numeric) for (const k of numeric) op[k] = Number(op[k])
     ops.push(op)
   }
   return ops
@@ -176,7 +193,13 @@ export class StateWriter {
   constructor(path: string) {
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { path, from: import.meta.url, statements: STATEMENTS, done: this.#done.buffer },
+      workerData: {
+        path,
+        from: import.meta.url,
+        statements: STATEMENTS,
+        numeric: NUMERIC,
+        done: this.#done.buffer,
+      },
     })
     this.#worker.unref()
     this.#worker.on('message', (results: { seq: number; error: string | null }[]) => {

@@ -17,6 +17,15 @@ export class PaymentReferenceIndex {
   readonly #entries = new Map<Hex, ReferenceEntry[]>()
   /** references added since the last lookup: hashed on the next read, so creating a request costs no keccak */
   #pending: { paymentReference: string; world: World; requestId: string }[] = []
+  #beforeRead: (() => void) | null = null
+
+  /**
+   * Sets what every read runs first (--state-dir: the worlds not back in memory yet after a restart are brought
+   * back, so a payment log finds its request); null to stop.
+   */
+  setBeforeRead(run: (() => void) | null): void {
+    this.#beforeRead = run
+  }
 
   /** topic1 of a payment log carrying `paymentReference` (`0x` + 16 hex digits). */
   static hashOf(paymentReference: string): Hex {
@@ -29,6 +38,7 @@ export class PaymentReferenceIndex {
   }
 
   #flush(): void {
+    this.#beforeRead?.()
     if (!this.#pending.length) return
     const pending = this.#pending
     this.#pending = []
