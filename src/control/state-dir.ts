@@ -504,6 +504,9 @@ export class StateDir {
     this.#commit()
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
     this.broken.delete(tenant)
+    // what the key had on disk is not brought back after the restart (the reset's deletes may not be committed yet)
+    this.#unrevived.delete(tenant)
+    this.#journalPending.delete(tenant)
   }
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
@@ -805,36 +808,16 @@ export class StateDir {
         else if (kind === 'directory.pageTokens') shared.directory.pageTokenToPayer.set(key, parsed as never)
         else if (kind === 'delivery') deliveries.push(parsed as DeliveryRecord)
       }
-      const journal = new Map<string, JournalEntry[]>()
-      // one call for every row (a driver call per row, as iterate() makes, costs ~50 µs each)
-      // a key's entries in one text (the driver's cost is per row): JSON.stringify wrote them, so no raw U+001E
-      // one query per key, through the journal_tenant index (already in seq order: no sort of the whole table)
-      const ofTenant = db.prepare(
-        'SELECT group_concat(entry, char(30)) AS entries FROM (SELECT entry FROM journal WHERE tenant = ? ORDER BY seq)',
-      )
+      // each key's journal comes back with its worlds (below): only the keys that have one are read now
       const journalTenants = this.#readable(
         'the journal',
         () => db.prepare('SELECT DISTINCT tenant FROM journal').all() as { tenant: string }[],
         [],
       )
       for (const { tenant } of journalTenants) {
-        const entries = this.#readable(
-          `the journal of key ${tenant.slice(0, 8)}…`,
-          () => (ofTenant.get(tenant) as { entries: string | null } | undefined)?.entries,
-          undefined,
-        )
-        if (!entries) continue
-        const list: JournalEntry[] = []
-        for (const entry of entries.split('\u001e')) {
-          try {
-            list.push(JSON.parse(entry) as JournalEntry)
-          } catch {
-            // a journal row that cannot be read is only history: left out
-          }
-        }
-        journal.set(tenant, list)
+        this.#journalPending.add(tenant)
+        this.#unrevived.set(tenant, [])
       }
-      shared.journal.import([...journal])
       this.#loading = false
       const worlds = this.#readable(
         'the worlds (every key)',
@@ -868,6 +851,8 @@ export class StateDir {
       shared.tenants.setBeforeAll(() => this.#reviveRest())
       shared.paymentReferences.setBeforeRead(() => this.#reviveRest())
       this.#background = this.#reviveInBackground()
+      // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
+      shared.paymentReferences.setComplete(this.#background)
       return { worlds: worlds.length }
     } finally {
       this.#loading = false
@@ -876,9 +861,13 @@ export class StateDir {
 
   /** saved worlds not brought back yet: each key's scenarios, in the order they were first written */
   readonly #unrevived = new Map<string, string[]>()
+  /** keys whose saved journal is not back yet (it comes back with their worlds, before their first call) */
+  readonly #journalPending = new Set<string>()
   /** the delivery records of the last run: pending retries resume once every world is back */
   #savedDeliveries: DeliveryRecord[] | null = null
   #background: Promise<void> = Promise.resolve()
+  /** the timers and proxies of the worlds brought back, resuming */
+  #resuming: Promise<unknown>[] = []
   #stopping = false
   #revivingRest = false
 
@@ -890,11 +879,48 @@ export class StateDir {
     const scenarios = this.#unrevived.get(tenant)
     if (!scenarios) return Promise.resolve()
     this.#unrevived.delete(tenant)
+    if (this.#journalPending.delete(tenant)) this.#reviveJournal(tenant)
     const resumed: (Promise<void> | undefined)[] = []
     for (const scenario of scenarios)
       if (this.#worldIds.has(`${tenant}\u0000${scenario}`))
         resumed.push(this.#filling.get(this.#shared.tenants.get(tenant, scenario)))
-    return Promise.all(resumed)
+    const all = Promise.all(resumed)
+    this.#resuming.push(all)
+    return all
+  }
+
+  /** Puts a key's saved journal back (before anything of this run is recorded for it). */
+  #reviveJournal(tenant: string): void {
+    // a key's entries in one text (the driver's cost is per row): JSON.stringify wrote them, so no raw U+001E;
+    // through the journal_tenant index, already in seq order
+    const entries = this.#readable(
+      `the journal of key ${tenant.slice(0, 8)}…`,
+      () =>
+        (
+          this.#db
+            .prepare(
+              'SELECT group_concat(entry, char(30)) AS entries FROM (SELECT entry FROM journal WHERE tenant = ? ORDER BY seq)',
+            )
+            .get(tenant) as { entries: string | null } | undefined
+        )?.entries,
+      undefined,
+    )
+    if (!entries) return
+    const list: JournalEntry[] = []
+    for (const entry of entries.split('\u001e')) {
+      try {
+        list.push(JSON.parse(entry) as JournalEntry)
+      } catch {
+        // a journal row that cannot be read is only history: left out
+      }
+    }
+    const loading = this.#loading
+    this.#loading = true
+    try {
+      this.#shared.journal.import([[tenant, list]])
+    } finally {
+      this.#loading = loading
+    }
   }
 
   async #reviveInBackground(): Promise<void> {
@@ -904,6 +930,9 @@ export class StateDir {
       await this.#reviveTenant(this.#unrevived.keys().next().value as string)
       await new Promise((resolve) => setImmediate(resolve))
     }
+    // worlds brought back at once (by a call, or all of them) resume their timers and proxies too
+    await Promise.all(this.#resuming)
+    this.#resuming = []
     this.#revived()
   }
 

@@ -70,9 +70,9 @@ const db = new Libsql(workerData.path)
 db.pragma('journal_mode = WAL')
 db.pragma('synchronous = NORMAL')
 db.pragma('busy_timeout = 10000')
-// checkpoints (the WAL copied into the file, synced) every 16 MB rather than 4: fewer pauses of the writer
-db.pragma('wal_autocheckpoint = 4000')
-// the records index takes keys in random order (payment references): its pages stay cached (32 MB, not 2)
+// no checkpoint here: the checkpointer thread copies the WAL into the file (and syncs it) beside the commits, which
+// otherwise waited for it (a pause of tens of milliseconds every few thousand rows, on every answer waiting)
+db.pragma('wal_autocheckpoint = 0')
 db.pragma('cache_size = -32768')
 const statements = {}
 for (const [name, sql] of Object.entries(workerData.statements)) statements[name] = db.prepare(sql)
@@ -182,9 +182,46 @@ parentPort.on('message', (message) => {
 })
 `
 
-/** The writer thread of one state.db. */
+// the checkpointer: its own connection copies what the WAL holds into the database file every 250 ms (PASSIVE: it
+// never waits for, nor holds up, the writer's commits; when all is copied the writer's next commit starts the WAL
+// again from its beginning). The last connection to close checkpoints what is left.
+const CHECKPOINTER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { createRequire } = require('node:module')
+const Libsql = createRequire(workerData.from)('libsql')
+// a sandbox closed (its dir gone) before this thread started has nothing to checkpoint
+let db
+try {
+  db = new Libsql(workerData.path)
+  db.pragma('busy_timeout = 10000')
+  db.pragma('wal_autocheckpoint = 0')
+} catch {
+  process.exit(0)
+}
+const timer = setInterval(() => {
+  try {
+    const [done] = db.pragma('wal_checkpoint(PASSIVE)')
+    // under steady writes the WAL is never all copied when a commit starts, so it would grow without end: past
+    // 16 MB, once a passive round left little to copy, RESTART copies the rest while holding the writer back (a few
+    // milliseconds) and the WAL starts again from its beginning
+    if (done && done.log > 4000 && done.log - done.checkpointed < 1000) db.pragma('wal_checkpoint(RESTART)')
+  } catch {
+    // busy or closing: the next turn tries again
+  }
+}, 250)
+parentPort.on('message', (message) => {
+  if (message !== 'close') return
+  clearInterval(timer)
+  db.close()
+  parentPort.close()
+})
+`
+
+/** The writer thread of one state.db (and its checkpointer thread). */
 export class StateWriter {
   readonly #worker: Worker
+  readonly #checkpointer: Worker
+  readonly #checkpointerExited: Promise<unknown>
   readonly #done = new Int32Array(new SharedArrayBuffer(4))
   #sent = 0
   readonly #waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
@@ -202,6 +239,14 @@ export class StateWriter {
       },
     })
     this.#worker.unref()
+    this.#checkpointer = new Worker(CHECKPOINTER_SOURCE, {
+      eval: true,
+      workerData: { path, from: import.meta.url },
+    })
+    this.#checkpointer.unref()
+    this.#checkpointerExited = new Promise((resolve) => this.#checkpointer.once('exit', resolve))
+    // it only copies what is committed: should it fail, commits still are durable (the last close checkpoints)
+    this.#checkpointer.on('error', () => {})
     this.#worker.on('message', (results: { seq: number; error: string | null }[]) => {
       this.#inFlight--
       if (!this.#inFlight) this.#post()
@@ -232,8 +277,9 @@ export class StateWriter {
     this.#queued.push({ seq, ops: text })
     // pipelined: while the writer commits, the next batches gather here and go in one message when it answers (a
     // postMessage wakes the other thread: ~40 µs each on a busy machine, as much as the rest of a create)
-    // an idle writer gets them after 1 ms: the creates of that millisecond share the wake-up
-    if (!this.#inFlight) this.#timer ??= setTimeout(() => this.#post(), 1)
+    // an idle writer gets them at once (they are already the changes of a whole event-loop turn; waiting 1 ms for
+    // more added that millisecond to every answer)
+    if (!this.#inFlight) this.#post()
     return committed
   }
 
@@ -242,11 +288,7 @@ export class StateWriter {
   /** messages the writer has not answered */
   #inFlight = 0
 
-  #timer: NodeJS.Timeout | undefined
-
   #post(): void {
-    clearTimeout(this.#timer)
-    this.#timer = undefined
     if (!this.#queued.length) return
     this.#inFlight++
     this.#worker.postMessage(this.#queued)
@@ -270,6 +312,8 @@ export class StateWriter {
     this.#closed = true
     await Promise.allSettled([...this.#waiting.values()].map(() => undefined))
     this.drain()
+    this.#checkpointer.postMessage('close')
+    await this.#checkpointerExited
     const exited = new Promise((resolve) => this.#worker.once('exit', resolve))
     this.#worker.postMessage('close')
     await exited

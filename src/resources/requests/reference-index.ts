@@ -27,6 +27,18 @@ export class PaymentReferenceIndex {
     this.#beforeRead = run
   }
 
+  #complete: Promise<void> = Promise.resolve()
+
+  /** Sets what `complete()` waits for (--state-dir: every saved world back, its proxies installed again). */
+  setComplete(complete: Promise<void>): void {
+    this.#complete = complete
+  }
+
+  /** Resolves once every request is in the index (the payment detector's scans wait for it). */
+  complete(): Promise<void> {
+    return this.#complete
+  }
+
   /** topic1 of a payment log carrying `paymentReference` (`0x` + 16 hex digits). */
   static hashOf(paymentReference: string): Hex {
     return keccakHex(paymentReference.toLowerCase())
