@@ -18,8 +18,8 @@ export type WriteOp =
   | ['world', id: number, tenant: string, scenario: string, json: string]
   | ['shared', kind: string, key: string, json: string]
   | ['sharedRemove', kind: string, key: string]
-  | ['journal', tenant: string, json: string]
-  | ['journalTrim', tenant: string, tenantAgain: string, offset: number]
+  | ['journal', tenant: string, json: string, entries: number]
+  | ['journalTrim', tenant: string, tenantAgain: string, keep: number]
   | ['chain', network: string, state: string, at: string]
   | ['forgetWorldRecords', world: number]
   | ['forgetWorld', world: number]
@@ -37,9 +37,10 @@ const STATEMENTS: Record<WriteOp[0], string> = {
   shared:
     'INSERT INTO shared(kind, key, value) VALUES (?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value',
   sharedRemove: 'DELETE FROM shared WHERE kind = ? AND key = ?',
-  journal: 'INSERT INTO journal(tenant, entry) VALUES (?, ?)',
+  journal: 'INSERT INTO journal(tenant, entry, n) VALUES (?, ?, ?)',
+  // the rows older than the newest ones that hold `keep` entries
   journalTrim:
-    'DELETE FROM journal WHERE tenant = ? AND seq < coalesce((SELECT seq FROM journal WHERE tenant = ? ORDER BY seq DESC LIMIT 1 OFFSET ?), 0)',
+    'DELETE FROM journal WHERE tenant = ? AND seq < coalesce((SELECT seq FROM (SELECT seq, sum(n) OVER (ORDER BY seq DESC) AS kept FROM journal WHERE tenant = ?) WHERE kept >= ? ORDER BY seq DESC LIMIT 1), 0)',
   chain:
     'INSERT INTO chains(network, state, saved_at) VALUES (?, ?, ?) ON CONFLICT(network) DO UPDATE SET previous = chains.state, state = excluded.state, saved_at = excluded.saved_at',
   forgetWorldRecords: 'DELETE FROM records WHERE world = ?',
@@ -55,6 +56,7 @@ const NUMERIC: Partial<Record<WriteOp[0], number[]>> = {
   update: [2],
   remove: [1],
   world: [1],
+  journal: [3],
   journalTrim: [3],
   forgetWorldRecords: [1],
   forgetWorld: [1],

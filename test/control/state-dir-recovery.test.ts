@@ -295,6 +295,7 @@ describe('--state-dir keeps bad data where it is', () => {
       DROP TABLE records; DROP TABLE worlds;
       ALTER TABLE r2 RENAME TO records; ALTER TABLE w2 RENAME TO worlds;
       CREATE UNIQUE INDEX records_key ON records(tenant, scenario, tbl, key);
+      DROP TABLE journal; CREATE TABLE journal(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, entry TEXT NOT NULL);
       UPDATE meta SET value = '2' WHERE key = 'format';`)
     db.close()
     sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
