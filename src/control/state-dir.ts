@@ -186,7 +186,8 @@ export class StateDir {
   /** set while records are put back (their inserts are not changes) */
   #loading = false
   readonly #lastChain = new Map<string, string>()
-  #journalAppended = 0
+  /** journal entries appended per key since its rows were last trimmed */
+  readonly #journalAppended = new Map<string, number>()
   /** keys whose saved state could not be read: they answer 503 with the reason */
   readonly broken = new Map<string, string>()
   #closed = false
@@ -465,13 +466,15 @@ export class StateDir {
     const ops: WriteOp[] = []
     for (const [tenant, texts] of byTenant)
       if (texts.length) ops.push(['journal', tenant, texts.join('\u001e'), texts.length])
-    this.#journalAppended += rows.length
     // the journal's rows are bounded as the journal is: a key keeps the newest rows holding as many entries as it
-    // has in memory
-    if (this.#journalAppended >= 500) {
-      this.#journalAppended = 0
-      for (const tenant of byTenant.keys())
+    // has in memory (trimmed after each 500 entries of the key: a trim reads the key's rows)
+    for (const [tenant, texts] of byTenant) {
+      const appended = (this.#journalAppended.get(tenant) ?? 0) + texts.length
+      if (appended < 500) this.#journalAppended.set(tenant, appended)
+      else {
+        this.#journalAppended.delete(tenant)
         ops.push(['journalTrim', tenant, tenant, this.#shared.journal.count(tenant)])
+      }
     }
     this.#writer
       .send(ops)
@@ -521,6 +524,7 @@ export class StateDir {
     // what the key had on disk is not brought back after the restart (the reset's deletes may not be committed yet)
     this.#unrevived.delete(tenant)
     this.#journalPending.delete(tenant)
+    this.#journalAppended.delete(tenant)
   }
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */

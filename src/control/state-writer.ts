@@ -1,6 +1,7 @@
 // The writer of state.db: a worker thread with its own libsql connection commits the batches of writes off the main
-// thread, in the order they were sent, and answers when they are committed. Pipelined: one message in flight; the
-// batches made while the writer commits go in the next message, and every batch waiting goes in one transaction.
+// thread, in the order they were sent, and answers when they are committed. Pipelined: two messages in flight; the
+// batches made meanwhile go in the next message, and every batch waiting goes in one transaction (group commit).
+// A checkpointer thread copies the WAL into the file beside the commits.
 // The sandbox serialises records and sends strings; SQLite's own work (B-trees, WAL) runs on the other core. The main thread
 // reads with its own connection (WAL: readers see what is committed) and can wait synchronously for the writer to
 // catch up (`drain`, Atomics.wait) before reading rows a batch in flight may change (a world coming back).
@@ -219,6 +220,13 @@ parentPort.on('message', (message) => {
 })
 `
 
+/**
+ * Messages handed to the writer and not answered yet: with two, the next batch is already waiting when a commit
+ * ends (the writer does not wait for the main thread, busy with calls, to read its answer and send more); the
+ * batches made meanwhile still go together.
+ */
+const MAX_IN_FLIGHT = 2
+
 /** The writer thread of one state.db (and its checkpointer thread). */
 export class StateWriter {
   readonly #worker: Worker
@@ -251,7 +259,7 @@ export class StateWriter {
     this.#checkpointer.on('error', () => {})
     this.#worker.on('message', (results: { seq: number; error: string | null }[]) => {
       this.#inFlight--
-      if (!this.#inFlight) this.#post()
+      if (this.#inFlight < MAX_IN_FLIGHT) this.#post()
       for (const { seq, error } of results) {
         const waiting = this.#waiting.get(seq)
         this.#waiting.delete(seq)
@@ -277,11 +285,11 @@ export class StateWriter {
         text += `${value.length}:${value}`
       }
     this.#queued.push({ seq, ops: text })
-    // pipelined: while the writer commits, the next batches gather here and go in one message when it answers (a
-    // postMessage wakes the other thread: ~40 µs each on a busy machine, as much as the rest of a create)
+    // pipelined: while the writer has two messages, the next batches gather here and go in one message when it
+    // answers one (a postMessage wakes the other thread: ~40 µs each on a busy machine)
     // an idle writer gets them at once (they are already the changes of a whole event-loop turn; waiting 1 ms for
     // more added that millisecond to every answer)
-    if (!this.#inFlight) this.#post()
+    if (this.#inFlight < MAX_IN_FLIGHT) this.#post()
     return committed
   }
 
