@@ -76,6 +76,8 @@ db.pragma('busy_timeout = 10000')
 // no checkpoint here: the checkpointer thread copies the WAL into the file (and syncs it) beside the commits, which
 // otherwise waited for it (a pause of tens of milliseconds every few thousand rows, on every answer waiting)
 db.pragma('wal_autocheckpoint = 0')
+// a WAL started again from its beginning is cut back to 16 MB (it keeps its largest size otherwise)
+db.pragma('journal_size_limit = 16777216')
 db.pragma('cache_size = -32768')
 const statements = {}
 for (const [name, sql] of Object.entries(workerData.statements)) statements[name] = db.prepare(sql)
