@@ -381,8 +381,10 @@ export class StateDir {
         return undefined
       }
     }
-    // the world's row first: a world's records are never written without it
-    for (const slot of dirty) if (!this.#forgotten.has(slot.world)) worlds.add(slot.world)
+    // the world's row first: a world's records are never written without it (one that has no id yet has no row)
+    for (const { world } of dirty)
+      if (!this.#forgotten.has(world) && !this.#worldIds.has(`${world.tenant}\u0000${world.scenario}`))
+        worlds.add(world)
     for (const world of this.#unseeded) worlds.add(world)
     for (const world of worlds) {
       // a world dropped meanwhile (reset) is not written back; one evicted a moment ago still is
