@@ -33,8 +33,8 @@ const STATEMENTS: Record<WriteOp[0], string> = {
   insert: 'INSERT INTO records(seq, world, tbl, key, value) VALUES (?, ?, ?, ?, ?)',
   update: 'UPDATE records SET previous = value, value = ? WHERE seq = ?',
   remove: 'DELETE FROM records WHERE seq = ?',
-  world:
-    'INSERT INTO worlds(id, tenant, scenario, value) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value',
+  // REPLACE: a row of the same key under another id (a worlds table the start could not read) gives way too
+  world: 'INSERT OR REPLACE INTO worlds(id, tenant, scenario, value) VALUES (?, ?, ?, ?)',
   shared:
     'INSERT INTO shared(kind, key, value) VALUES (?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value',
   sharedRemove: 'DELETE FROM shared WHERE kind = ? AND key = ?',
