@@ -186,6 +186,8 @@ export class StateDir {
   /** set while records are put back (their inserts are not changes) */
   #loading = false
   readonly #lastChain = new Map<string, string>()
+  /** the scenario choices and webhooks as last written (or read at the start) */
+  #lastGlobals: { selections?: string; webhooks?: string } = {}
   /** journal entries appended per key since its rows were last trimmed */
   readonly #journalAppended = new Map<string, number>()
   /** keys whose saved state could not be read: they answer 503 with the reason */
@@ -352,6 +354,8 @@ export class StateDir {
       return
     }
     this.#writer.send(ops).then(batch.resolve, (error: unknown) => {
+      // what this batch held of the scenario choices and webhooks goes again with the next one
+      this.#lastGlobals = {}
       this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
       batch.reject(error)
     })
@@ -438,8 +442,13 @@ export class StateDir {
       if (json !== undefined) ops.push(['shared', 'delivery', id, json])
     }
     if (globals) {
-      ops.push(['shared', 'globals', 'selections', JSON.stringify(shared.scenarios.selections())])
-      ops.push(['shared', 'globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries())])
+      // written when they differ from what was written last (a call other than GET may have changed them)
+      const selections = JSON.stringify(shared.scenarios.selections())
+      const webhooks = JSON.stringify(shared.webhooks.registry.entries())
+      if (selections !== this.#lastGlobals.selections)
+        ops.push(['shared', 'globals', 'selections', selections])
+      if (webhooks !== this.#lastGlobals.webhooks) ops.push(['shared', 'globals', 'webhooks', webhooks])
+      this.#lastGlobals = { selections, webhooks }
     }
     return ops
   }

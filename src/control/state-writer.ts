@@ -81,27 +81,30 @@ db.pragma('journal_size_limit = 16777216')
 db.pragma('cache_size = -32768')
 const statements = {}
 for (const [name, sql] of Object.entries(workerData.statements)) statements[name] = db.prepare(sql)
-// runs of one insert go 16 rows to a statement: a call into the driver costs as much as a row
-const CHUNK = 16
+// runs of one insert go up to 16 rows to a statement (then 8, 4, 2 for what is left): a call into the driver costs
+// as much as a few rows
+const SIZES = [16, 8, 4, 2]
 const chunked = {}
 for (const name of ['insert', 'journal']) {
   const sql = workerData.statements[name]
   const values = sql.slice(sql.indexOf('(', sql.indexOf('VALUES')), sql.indexOf(')', sql.indexOf('VALUES')) + 1)
-  chunked[name] = db.prepare(sql.replace(values, Array(CHUNK).fill(values).join(', ')))
+  chunked[name] = {}
+  for (const size of SIZES) chunked[name][size] = db.prepare(sql.replace(values, Array(size).fill(values).join(', ')))
 }
 function run(ops) {
   let i = 0
   while (i < ops.length) {
     const name = ops[i][0]
     const many = chunked[name]
-    if (many && i + CHUNK <= ops.length && ops[i + CHUNK - 1][0] === name) {
-      let same = true
-      for (let j = i + 1; j < i + CHUNK; j++) if (ops[j][0] !== name) { same = false; break }
-      if (same) {
+    if (many) {
+      let same = 1
+      while (same < SIZES[0] && i + same < ops.length && ops[i + same][0] === name) same++
+      const size = SIZES.find((n) => n <= same)
+      if (size) {
         const params = []
-        for (let j = i; j < i + CHUNK; j++) for (let k = 1; k < ops[j].length; k++) params.push(ops[j][k])
-        many.run(...params)
-        i += CHUNK
+        for (let j = i; j < i + size; j++) for (let k = 1; k < ops[j].length; k++) params.push(ops[j][k])
+        many[size].run(...params)
+        i += size
         continue
       }
     }
