@@ -66,6 +66,8 @@ export interface DetectorSink {
   apply(transfers: DetectedTransfer[]): Promise<void> | void
   /** forgets every transfer of `chainId` recorded from block `fromBlock` on: those blocks left the chain */
   rollback(chainId: number, fromBlock: bigint): Promise<void> | void
+  /** resolves once every request (and every proxy a key installed) is known: scans wait for it (--state-dir's restart) */
+  ready?(): Promise<void>
 }
 
 /** Options of startDetector. */
@@ -179,6 +181,7 @@ export class PaymentDetector {
   }
 
   async #scanOnce(): Promise<void> {
+    await this.#options.sink.ready?.()
     const head = await this.#block('latest')
     if (!head) return
     const headMark = { number: BigInt(head.number), hash: head.hash }

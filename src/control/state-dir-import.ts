@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import type Database from 'libsql'
 import { declaredStates } from '../contract/world.ts'
+import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 
 /** The format of state.json this version imports. */
@@ -43,6 +44,15 @@ function keyFields(): Map<string, string> {
   return fields
 }
 
+/** The `<state>.<field>` of each derived map (rebuilt on load, not imported). */
+function derivedFields(): Set<string> {
+  const fields = new Set<string>()
+  for (const definition of declaredStates())
+    for (const [field, value] of Object.entries(definition.create() as Record<string, unknown>))
+      if (value instanceof DerivedMap) fields.add(`${definition.name}.${field}`)
+  return fields
+}
+
 /** Imports the previous version's files into `db`; returns the files imported (the caller renames them). */
 export function importLegacyStateDir(
   dir: string,
@@ -53,12 +63,17 @@ export function importLegacyStateDir(
   const keys = keyFields()
   const keyOf = (tbl: string, record: Record<string, unknown>): string =>
     String(record[keys.get(tbl) ?? 'id'] ?? JSON.stringify(record))
-  const upsert = db.prepare(
-    'INSERT INTO records(tenant, scenario, tbl, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(tenant, scenario, tbl, key) DO UPDATE SET value = excluded.value',
+  // a world's rows are written whole (a world saved twice, evicted and in state.json, keeps the last copy)
+  const insert = db.prepare(
+    'INSERT INTO records(world, tbl, key, value) VALUES ((SELECT id FROM worlds WHERE tenant = ? AND scenario = ?), ?, ?, ?)',
+  )
+  const forget = db.prepare(
+    'DELETE FROM records WHERE world = (SELECT id FROM worlds WHERE tenant = ? AND scenario = ?)',
   )
   const world = db.prepare(
     'INSERT INTO worlds(tenant, scenario, value) VALUES (?, ?, ?) ON CONFLICT(tenant, scenario) DO UPDATE SET value = excluded.value',
   )
+  const derived = derivedFields()
   const shared = db.prepare(
     'INSERT INTO shared(kind, key, value) VALUES (?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value',
   )
@@ -69,9 +84,10 @@ export function importLegacyStateDir(
       scenario,
       JSON.stringify({ clockOffsetMs: saved.clockOffsetMs, rules: saved.rules, seeded: saved.seeded }),
     )
+    forget.run(tenant, scenario)
     for (const [tbl, records] of Object.entries(saved.tables ?? {}))
       for (const record of records)
-        upsert.run(
+        insert.run(
           tenant,
           scenario,
           tbl,
@@ -79,7 +95,8 @@ export function importLegacyStateDir(
           JSON.stringify(record),
         )
     for (const [tbl, entries] of Object.entries(saved.maps ?? {}))
-      for (const [key, value] of entries) upsert.run(tenant, scenario, tbl, key, JSON.stringify(value))
+      if (!derived.has(tbl))
+        for (const [key, value] of entries) insert.run(tenant, scenario, tbl, key, JSON.stringify(value))
   }
 
   const statePath = join(dir, 'state.json')

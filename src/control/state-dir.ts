@@ -34,6 +34,7 @@ import { restoreWorldRates } from '../resources/rates/index.ts'
 import { requestState, resumeOfframp, resumeRecurringSchedule } from '../resources/requests/index.ts'
 import { inWorld } from '../resources/services.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
+import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 import type { JournalEntry } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -43,7 +44,7 @@ import { StateWriter, type WriteOp } from './state-writer.ts'
 /** The format of state.json the previous version wrote (imported once into state.db). */
 export const STATE_FORMAT = 1
 /** The schema of state.db this version writes and reads. */
-export const DB_FORMAT = 2
+export const DB_FORMAT = 3
 
 /** A world's own settings (the `worlds` table). */
 export interface SavedWorldMeta {
@@ -52,15 +53,20 @@ export interface SavedWorldMeta {
   seeded: Record<string, unknown> | null
 }
 
+// A record's row is named by its seq, which the sandbox gives (it knows which keys are new): inserts append at the
+// table's end and the only index, records_world, grows at each world's end. A unique index on (world, tbl, key)
+// took keys in random order (request ids are hashes): each row dirtied a page of its own, written to the WAL at
+// every commit, and cost the writer three times as much as the rows themselves.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS worlds(tenant TEXT NOT NULL, scenario TEXT NOT NULL, value TEXT NOT NULL,
-  PRIMARY KEY(tenant, scenario));
-CREATE TABLE IF NOT EXISTS records(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, scenario TEXT NOT NULL,
-  tbl TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, previous TEXT);
-CREATE UNIQUE INDEX IF NOT EXISTS records_key ON records(tenant, scenario, tbl, key);
+CREATE TABLE IF NOT EXISTS worlds(id INTEGER PRIMARY KEY, tenant TEXT NOT NULL, scenario TEXT NOT NULL,
+  value TEXT NOT NULL, UNIQUE(tenant, scenario));
+CREATE TABLE IF NOT EXISTS records(seq INTEGER PRIMARY KEY, world INTEGER NOT NULL, tbl TEXT NOT NULL,
+  key TEXT NOT NULL, value TEXT NOT NULL, previous TEXT);
+CREATE INDEX IF NOT EXISTS records_world ON records(world, seq);
 CREATE TABLE IF NOT EXISTS shared(kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(kind, key));
-CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, entry TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, entry TEXT NOT NULL,
+  n INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX IF NOT EXISTS journal_tenant ON journal(tenant);
 CREATE TABLE IF NOT EXISTS chains(network TEXT PRIMARY KEY, state TEXT NOT NULL, previous TEXT, saved_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS quarantine(at TEXT NOT NULL, source TEXT NOT NULL, tenant TEXT, scenario TEXT, tbl TEXT,
@@ -75,15 +81,55 @@ export function openStateDb(path: string): Database.Database {
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   db.pragma('busy_timeout = 10000')
+  migrateFormat2(db)
   db.exec(SCHEMA)
   return db
 }
 
-interface Change {
+/**
+ * A state.db of format 2 (records keyed by tenant, scenario, table and key) rewritten as format 3, in one
+ * transaction: worlds get an id, records name their world's, the rows of derived maps are left out, a journal row
+ * counts its entries.
+ */
+function migrateFormat2(db: Database.Database): void {
+  const format = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get()
+      ? db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
+      : undefined
+  ) as { value: string } | undefined
+  if (format?.value !== '2') return
+  db.exec('BEGIN')
+  try {
+    db.exec(`DROP INDEX IF EXISTS records_key;
+      ALTER TABLE records RENAME TO records_format2;
+      ALTER TABLE worlds RENAME TO worlds_format2;`)
+    const journal = db.prepare('PRAGMA table_info(journal)').all() as { name: string }[]
+    if (journal.length && !journal.some((c) => c.name === 'n'))
+      db.exec('ALTER TABLE journal ADD COLUMN n INTEGER NOT NULL DEFAULT 1')
+    db.exec(SCHEMA)
+    db.exec(`INSERT INTO worlds(id, tenant, scenario, value) SELECT rowid, tenant, scenario, value FROM worlds_format2;
+      INSERT INTO records(seq, world, tbl, key, value, previous)
+        SELECT r.seq, w.id, r.tbl, r.key, r.value, r.previous FROM records_format2 r
+        JOIN worlds w ON w.tenant = r.tenant AND w.scenario = r.scenario
+        WHERE r.tbl <> 'requests.requestsByReference' ORDER BY r.seq;
+      DROP TABLE records_format2;
+      DROP TABLE worlds_format2;
+      UPDATE meta SET value = '${DB_FORMAT}' WHERE key = 'format';`)
+    db.exec('COMMIT')
+  } catch (error) {
+    db.exec('ROLLBACK')
+    throw error
+  }
+}
+
+/** One Table or Map of one world as --state-dir writes it: each key's row, and the changes not committed yet. */
+interface Slot {
   world: World
   tbl: string
-  key: string
-  value: unknown
+  /** key -> the seq (rowid) of its row */
+  readonly rows: Map<string, number>
+  /** key -> what to write (undefined: deleted), the changes since the last commit */
+  pending: Map<string, unknown>
 }
 
 /** Observes a Map: every set and delete is reported (its values are what --state-dir writes). */
@@ -116,8 +162,17 @@ export class StateDir {
   /** writes that are not changes of records (a reset's deletes), sent first in the next batch */
   #ops: WriteOp[] = []
   readonly #path: string
-  /** changes not committed yet, by tenant, scenario, table and key */
-  #changes = new Map<string, Change>()
+  /** each world's Tables and Maps, by `<state>.<field>` */
+  readonly #slots = new WeakMap<World, Map<string, Slot>>()
+  /** slots with changes not committed yet */
+  #dirty = new Set<Slot>()
+  /** the last seq given to a record's row */
+  #lastSeq = 0
+  /** each world's id (the worlds table's), by tenant and scenario; a reset forgets it, a new world takes a new one */
+  readonly #worldIds = new Map<string, number>()
+  #lastWorldId = 0
+  /** worlds dropped or reset: what they still change is not written */
+  readonly #forgotten = new WeakSet<World>()
   #dirtyWorlds = new Set<World>()
   /** worlds whose seed has not finished: their meta is written again once it has */
   readonly #unseeded = new Set<World>()
@@ -131,7 +186,10 @@ export class StateDir {
   /** set while records are put back (their inserts are not changes) */
   #loading = false
   readonly #lastChain = new Map<string, string>()
-  #journalAppended = 0
+  /** the scenario choices and webhooks as last written (or read at the start) */
+  #lastGlobals: { selections?: string; webhooks?: string } = {}
+  /** journal entries appended per key since its rows were last trimmed */
+  readonly #journalAppended = new Map<string, number>()
   /** keys whose saved state could not be read: they answer 503 with the reason */
   readonly broken = new Map<string, string>()
   #closed = false
@@ -155,6 +213,7 @@ export class StateDir {
     })
     // worlds past --max-worlds stay in the database and come back on their next use; a reset forgets them there too
     tenants.onDrop((world, reason) => {
+      if (reason !== 'evict') this.#forgotten.add(world)
       if (reason === 'drop') this.#forgetWorld(world.tenant, world.scenario)
     })
     tenants.onReset((tenant) => this.#forgetTenant(tenant))
@@ -204,22 +263,38 @@ export class StateDir {
   /** Starts observing a resource state a world just created: its Tables and Maps report each change. */
   #observe(world: World, name: string, state: unknown): void {
     for (const [field, value] of Object.entries(state as Record<string, unknown>)) {
+      // a derived map is rebuilt from the records it follows, never written
+      if (!(value instanceof Table || value instanceof Map) || value instanceof DerivedMap) continue
       const tbl = `${name}.${field}`
-      if (value instanceof Table) value.observe((key, record) => this.#changed(world, tbl, key, record))
-      else if (value instanceof Map) observeMap(value, (key, v) => this.#changed(world, tbl, key, v))
+      let slots = this.#slots.get(world)
+      if (!slots) {
+        slots = new Map()
+        this.#slots.set(world, slots)
+      }
+      const slot: Slot = { world, tbl, rows: new Map(), pending: new Map() }
+      slots.set(tbl, slot)
+      if (value instanceof Table) value.observe((key, record) => this.#changed(slot, key, record))
+      else observeMap(value, (key, v) => this.#changed(slot, key, v))
     }
   }
 
-  #changed(world: World, tbl: string, key: string, value: unknown): void {
+  #changed(slot: Slot, key: string, value: unknown): void {
     if (this.#loading) return
-    this.#changes.set(`${world.tenant}\u0000${world.scenario}\u0000${tbl}\u0000${key}`, {
-      world,
-      tbl,
-      key,
-      value,
-    })
+    slot.pending.set(key, value)
+    this.#dirty.add(slot)
     // the world's own settings are written when they change (creation, clock), not with each record
     this.#schedule()
+  }
+
+  /** The id of a world's row (given now to a world never written). */
+  #worldId(world: World): number {
+    const name = `${world.tenant}\u0000${world.scenario}`
+    let id = this.#worldIds.get(name)
+    if (id === undefined) {
+      id = ++this.#lastWorldId
+      this.#worldIds.set(name, id)
+    }
+    return id
   }
 
   #touchWorld(world: World): void {
@@ -279,6 +354,8 @@ export class StateDir {
       return
     }
     this.#writer.send(ops).then(batch.resolve, (error: unknown) => {
+      // what this batch held of the scenario choices and webhooks goes again with the next one
+      this.#lastGlobals = {}
       this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
       batch.reject(error)
     })
@@ -288,12 +365,12 @@ export class StateDir {
   #collect(): WriteOp[] {
     const ops = this.#ops
     this.#ops = []
-    const changes = this.#changes
+    const dirty = this.#dirty
     const worlds = this.#dirtyWorlds
     const sharedRows = this.#sharedRows
     const deliveries = this.#deliveries
     const globals = this.#globalsDirty
-    this.#changes = new Map()
+    this.#dirty = new Set()
     this.#dirtyWorlds = new Set()
     this.#sharedRows = new Map()
     this.#deliveries = new Set()
@@ -308,17 +385,14 @@ export class StateDir {
         return undefined
       }
     }
-    for (const { world, tbl, key, value } of changes.values()) {
-      if (value === undefined) ops.push(['remove', world.tenant, world.scenario, tbl, key])
-      else {
-        const json = text(value, `record ${tbl} ${key}`)
-        if (json !== undefined) ops.push(['upsert', world.tenant, world.scenario, tbl, key, json])
-      }
-    }
+    // the world's row first: a world's records are never written without it (one that has no id yet has no row)
+    for (const { world } of dirty)
+      if (!this.#forgotten.has(world) && !this.#worldIds.has(`${world.tenant}\u0000${world.scenario}`))
+        worlds.add(world)
     for (const world of this.#unseeded) worlds.add(world)
     for (const world of worlds) {
-      // a world dropped meanwhile (reset) is not written back
-      if (shared.tenants.peek(world.tenant, world.scenario) !== world) continue
+      // a world dropped meanwhile (reset) is not written back; one evicted a moment ago still is
+      if (this.#forgotten.has(world)) continue
       const seeded = shared.scenarios.seededIds(world) as Record<string, unknown> | undefined
       if (seeded) this.#unseeded.delete(world)
       else this.#unseeded.add(world)
@@ -328,7 +402,31 @@ export class StateDir {
         seeded: seeded ?? null,
       }
       const json = text(meta, 'a world')
-      if (json !== undefined) ops.push(['world', world.tenant, world.scenario, json])
+      if (json !== undefined) ops.push(['world', this.#worldId(world), world.tenant, world.scenario, json])
+    }
+    for (const slot of dirty) {
+      const { rows, pending, tbl } = slot
+      slot.pending = new Map()
+      if (this.#forgotten.has(slot.world)) continue
+      let worldId: number | undefined
+      for (const [key, value] of pending) {
+        const seq = rows.get(key)
+        if (value === undefined) {
+          if (seq === undefined) continue
+          rows.delete(key)
+          ops.push(['remove', seq])
+          continue
+        }
+        const json = text(value, `record ${tbl} ${key}`)
+        if (json === undefined) continue
+        if (seq !== undefined) ops.push(['update', json, seq])
+        else {
+          const next = ++this.#lastSeq
+          rows.set(key, next)
+          worldId ??= this.#worldId(slot.world)
+          ops.push(['insert', next, worldId, tbl, key, json])
+        }
+      }
     }
     for (const [kind, key, value] of sharedRows.values()) {
       if (value === undefined) ops.push(['sharedRemove', kind, key])
@@ -344,8 +442,13 @@ export class StateDir {
       if (json !== undefined) ops.push(['shared', 'delivery', id, json])
     }
     if (globals) {
-      ops.push(['shared', 'globals', 'selections', JSON.stringify(shared.scenarios.selections())])
-      ops.push(['shared', 'globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries())])
+      // written when they differ from what was written last (a call other than GET may have changed them)
+      const selections = JSON.stringify(shared.scenarios.selections())
+      const webhooks = JSON.stringify(shared.webhooks.registry.entries())
+      if (selections !== this.#lastGlobals.selections)
+        ops.push(['shared', 'globals', 'selections', selections])
+      if (webhooks !== this.#lastGlobals.webhooks) ops.push(['shared', 'globals', 'webhooks', webhooks])
+      this.#lastGlobals = { selections, webhooks }
     }
     return ops
   }
@@ -356,22 +459,33 @@ export class StateDir {
     const rows = this.#journalRows
     this.#journalRows = []
     if (!rows.length) return
-    const ops: WriteOp[] = []
-    const tenants = new Set<string>()
+    // one row per key and flush, its entries split by U+001E (JSON.stringify never writes it raw): a row per entry
+    // cost the writer a third of all it did under a burst of creates
+    const byTenant = new Map<string, string[]>()
     for (const [tenant, entry] of rows) {
+      let texts = byTenant.get(tenant)
+      if (!texts) {
+        texts = []
+        byTenant.set(tenant, texts)
+      }
       try {
-        ops.push(['journal', tenant, JSON.stringify(entry)])
+        texts.push(JSON.stringify(entry))
       } catch (error) {
         this.#shared.log('--state-dir: a journal entry could not be written (kept in memory only)', error)
       }
-      tenants.add(tenant)
     }
-    this.#journalAppended += rows.length
-    // the journal's rows are bounded as the journal is: a key keeps as many rows as entries in memory
-    if (this.#journalAppended >= 500) {
-      this.#journalAppended = 0
-      for (const tenant of tenants)
-        ops.push(['journalTrim', tenant, tenant, Math.max(0, this.#shared.journal.count(tenant) - 1)])
+    const ops: WriteOp[] = []
+    for (const [tenant, texts] of byTenant)
+      if (texts.length) ops.push(['journal', tenant, texts.join('\u001e'), texts.length])
+    // the journal's rows are bounded as the journal is: a key keeps the newest rows holding as many entries as it
+    // has in memory (trimmed after each 500 entries of the key: a trim reads the key's rows)
+    for (const [tenant, texts] of byTenant) {
+      const appended = (this.#journalAppended.get(tenant) ?? 0) + texts.length
+      if (appended < 500) this.#journalAppended.set(tenant, appended)
+      else {
+        this.#journalAppended.delete(tenant)
+        ops.push(['journalTrim', tenant, tenant, this.#shared.journal.count(tenant)])
+      }
     }
     this.#writer
       .send(ops)
@@ -394,14 +508,22 @@ export class StateDir {
   }
 
   #forgetWorld(tenant: string, scenario: string): void {
-    for (const [id, change] of this.#changes)
-      if (change.world.tenant === tenant && change.world.scenario === scenario) this.#changes.delete(id)
-    this.#ops.push(['forgetWorldRecords', tenant, scenario], ['forgetWorld', tenant, scenario])
+    const name = `${tenant}\u0000${scenario}`
+    const id = this.#worldIds.get(name)
+    for (const slot of this.#dirty)
+      if (slot.world.tenant === tenant && slot.world.scenario === scenario) this.#forgotten.add(slot.world)
+    if (id === undefined) return
+    this.#worldIds.delete(name)
+    this.#ops.push(['forgetWorldRecords', id], ['forgetWorld', id])
     this.#schedule()
   }
 
   #forgetTenant(tenant: string): void {
-    for (const [id, change] of this.#changes) if (change.world.tenant === tenant) this.#changes.delete(id)
+    // its worlds are in #forgotten (Tenants.reset dropped them first; an evicted one with changes is added here):
+    // what they still change is not written
+    for (const slot of this.#dirty) if (slot.world.tenant === tenant) this.#forgotten.add(slot.world)
+    for (const name of this.#worldIds.keys())
+      if (name.slice(0, name.indexOf('\u0000')) === tenant) this.#worldIds.delete(name)
     this.#journalRows = this.#journalRows.filter(([t]) => t !== tenant)
     this.#ops.push(['forgetRecords', tenant], ['forgetWorlds', tenant], ['forgetJournal', tenant])
     this.#schedule()
@@ -410,17 +532,37 @@ export class StateDir {
     this.#commit()
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
     this.broken.delete(tenant)
+    // what the key had on disk is not brought back after the restart (the reset's deletes may not be committed yet)
+    this.#unrevived.delete(tenant)
+    this.#journalPending.delete(tenant)
+    this.#journalAppended.delete(tenant)
   }
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
   #revive(world: World): boolean {
+    // its settings are read, not written (onCreate marked the new world's, with a clock not moved yet)
+    this.#dirtyWorlds.delete(world)
+    // the changes of this turn get their rows (a world evicted a moment ago has its id then)
+    if (this.#batch) this.#commit()
+    const id = this.#worldIds.get(`${world.tenant}\u0000${world.scenario}`)
+    if (id === undefined) {
+      // a key never written: nothing to read (no wait for the writer); its settings are written
+      this.#touchWorld(world)
+      return false
+    }
     // what is on its way to the database is there first (a world evicted a moment ago, a reset of this turn)
     this.#writer.drain()
-    const row = this.#db
-      .prepare('SELECT value FROM worlds WHERE tenant = ? AND scenario = ?')
-      .get(world.tenant, world.scenario) as { value: string } | undefined
-    if (!row) return false
-    const filled = this.#fill(world, row.value).catch((error) =>
+    const row = this.#readable(
+      `the settings of a world of key ${world.tenant.slice(0, 8)}…`,
+      () =>
+        this.#db.prepare('SELECT value FROM worlds WHERE id = ?').get(id) as { value: string } | undefined,
+      undefined,
+    )
+    if (!row) {
+      this.#touchWorld(world)
+      return false
+    }
+    const filled = this.#fill(world, id, row.value).catch((error) =>
       this.#shared.log('--state-dir: a world came back incomplete', error),
     )
     this.#filling.set(world, filled)
@@ -429,7 +571,7 @@ export class StateDir {
   }
 
   /** Puts a world's rows back into it; records that cannot be read stop only this key. */
-  #fill(world: World, metaText: string): Promise<void> {
+  #fill(world: World, id: number, metaText: string): Promise<void> {
     const shared = this.#shared
     // every row of the world in one text (the driver costs ~20-50 µs per row it returns): fields split by U+001F,
     // rows by U+001E, which JSON.stringify never writes raw; no JSON functions (they would escape each value again)
@@ -437,9 +579,9 @@ export class StateDir {
     try {
       packed = this.#db
         .prepare(
-          'SELECT group_concat(tbl || char(31) || key || char(31) || value, char(30)) AS rows FROM (SELECT tbl, key, value FROM records WHERE tenant = ? AND scenario = ? ORDER BY seq)',
+          'SELECT group_concat(seq || char(31) || tbl || char(31) || key || char(31) || value, char(30)) AS rows FROM (SELECT seq, tbl, key, value FROM records WHERE world = ? ORDER BY seq)',
         )
-        .get(world.tenant, world.scenario) as { rows: string | null } | undefined
+        .get(id) as { rows: string | null } | undefined
     } catch (error) {
       // damaged pages (a file cut short that opened): this key stops, the others are read
       this.#keepDamaged()
@@ -464,7 +606,8 @@ export class StateDir {
       return target
     }
     const quarantine = (row: { tbl: string; key: string; value: string }, reason: string) =>
-      this.#quarantine(world, { ...row, previous: this.#previous(world, row.tbl, row.key) }, reason)
+      this.#quarantine(world, id, { ...row, previous: this.#previous(id, row.tbl, row.key) }, reason)
+    const slots = this.#slots
     let meta: SavedWorldMeta
     this.#loading = true
     try {
@@ -474,6 +617,7 @@ export class StateDir {
       } catch (error) {
         this.#quarantine(
           world,
+          id,
           { tbl: 'world', key: '', value: metaText, previous: null },
           `its settings are not JSON (${(error as Error).message})`,
         )
@@ -484,20 +628,26 @@ export class StateDir {
       while (at < text.length) {
         let end = text.indexOf('\u001e', at)
         if (end === -1) end = text.length
-        const first = text.indexOf('\u001f', at)
+        const zero = text.indexOf('\u001f', at)
+        const first = zero === -1 ? -1 : text.indexOf('\u001f', zero + 1)
         const second = first === -1 ? -1 : text.indexOf('\u001f', first + 1)
         if (second === -1 || second > end) {
           // a row written by hand with the separators in it: the rest of this row is not readable
           at = end + 1
           continue
         }
+        const seq = Number(text.slice(at, zero))
         const row = {
-          tbl: text.slice(at, first),
+          tbl: text.slice(zero + 1, first),
           key: text.slice(first + 1, second),
           value: text.slice(second + 1, end),
         }
         at = end + 1
         const target = field(row.tbl)
+        // a derived map's rows (a state dir of an earlier version): it is rebuilt below
+        if (target instanceof DerivedMap) continue
+        // the row this key has (its changes update it); one that cannot be read is moved to quarantine below
+        const slot = slots.get(world)?.get(row.tbl)
         let value: unknown
         try {
           value = JSON.parse(row.value)
@@ -509,13 +659,20 @@ export class StateDir {
           // validated again (a row edited by hand is refused), synchronously: no promise per row
           try {
             target.restore(value)
+            slot?.rows.set(row.key, seq)
           } catch (error) {
             quarantine(row, `refused by its schema (${errorText(error)})`)
           }
-        } else if (target instanceof Map) target.set(row.key, value)
+        } else if (target instanceof Map) {
+          target.set(row.key, value)
+          slot?.rows.set(row.key, seq)
+        }
       }
-      for (const request of requestState(world).requests.all())
+      const requests = requestState(world)
+      for (const request of requests.requests.all()) {
+        requests.requestsByReference.set(request.paymentReference, request.requestId)
         shared.paymentReferences.add(request.paymentReference, world, request.requestId)
+      }
       shared.scenarios.markSeeded(world, (meta.seeded ?? {}) as never)
     } finally {
       this.#loading = false
@@ -561,15 +718,16 @@ export class StateDir {
   }
 
   /** The last good copy a record's row keeps (read only for a row that cannot be read back). */
-  #previous(world: World, tbl: string, key: string): string | null {
+  #previous(worldId: number, tbl: string, key: string): string | null {
     const row = this.#db
-      .prepare('SELECT previous FROM records WHERE tenant = ? AND scenario = ? AND tbl = ? AND key = ?')
-      .get(world.tenant, world.scenario, tbl, key) as { previous: string | null } | undefined
+      .prepare('SELECT previous FROM records WHERE world = ? AND tbl = ? AND key = ?')
+      .get(worldId, tbl, key) as { previous: string | null } | undefined
     return row?.previous ?? null
   }
 
   #quarantine(
     world: World,
+    worldId: number,
     row: { tbl: string; key: string; value: string; previous: string | null },
     reason: string,
   ): void {
@@ -591,8 +749,8 @@ export class StateDir {
       )
     if (row.tbl !== 'world')
       this.#db
-        .prepare('DELETE FROM records WHERE tenant = ? AND scenario = ? AND tbl = ? AND key = ?')
-        .run(world.tenant, world.scenario, row.tbl, row.key)
+        .prepare('DELETE FROM records WHERE world = ? AND tbl = ? AND key = ?')
+        .run(worldId, row.tbl, row.key)
     const message = `The saved state of this API key could not be read: ${what} in ${this.#path} is ${reason}. It was moved, with its last good copy (column previous), to the quarantine table of that file. Reset the key (POST /__sandbox/reset) to start it afresh, or put a good record back with a SQLite client and restart the sandbox.`
     this.broken.set(world.tenant, message)
     this.#shared.log(
@@ -679,59 +837,159 @@ export class StateDir {
         else if (kind === 'directory.pageTokens') shared.directory.pageTokenToPayer.set(key, parsed as never)
         else if (kind === 'delivery') deliveries.push(parsed as DeliveryRecord)
       }
-      const journal = new Map<string, JournalEntry[]>()
-      // one call for every row (a driver call per row, as iterate() makes, costs ~50 µs each)
-      // a key's entries in one text (the driver's cost is per row): JSON.stringify wrote them, so no raw U+001E
-      // one query per key, through the journal_tenant index (already in seq order: no sort of the whole table)
-      const ofTenant = db.prepare(
-        'SELECT group_concat(entry, char(30)) AS entries FROM (SELECT entry FROM journal WHERE tenant = ? ORDER BY seq)',
-      )
+      // each key's journal comes back with its worlds (below): only the keys that have one are read now
       const journalTenants = this.#readable(
         'the journal',
         () => db.prepare('SELECT DISTINCT tenant FROM journal').all() as { tenant: string }[],
         [],
       )
       for (const { tenant } of journalTenants) {
-        const entries = this.#readable(
-          `the journal of key ${tenant.slice(0, 8)}…`,
-          () => (ofTenant.get(tenant) as { entries: string | null } | undefined)?.entries,
-          undefined,
-        )
-        if (!entries) continue
-        const list: JournalEntry[] = []
-        for (const entry of entries.split('\u001e')) {
-          try {
-            list.push(JSON.parse(entry) as JournalEntry)
-          } catch {
-            // a journal row that cannot be read is only history: left out
-          }
-        }
-        journal.set(tenant, list)
+        this.#journalPending.add(tenant)
+        this.#unrevived.set(tenant, [])
       }
-      shared.journal.import([...journal])
       this.#loading = false
       const worlds = this.#readable(
         'the worlds (every key)',
         () =>
-          db.prepare('SELECT tenant, scenario, value FROM worlds').all() as {
+          db.prepare('SELECT id, tenant, scenario FROM worlds ORDER BY id').all() as {
+            id: number
             tenant: string
             scenario: string
-            value: string
           }[],
         [],
       )
-      for (const saved of worlds) {
-        // Tenants.get brings it back through the reviver; its timers resume once its records are in
-        const world = shared.tenants.get(saved.tenant, saved.scenario)
-        await this.#filling.get(world)
+      for (const { id, tenant, scenario } of worlds) {
+        this.#worldIds.set(`${tenant}\u0000${scenario}`, id)
+        this.#lastWorldId = Math.max(this.#lastWorldId, id)
       }
+      this.#lastWorldId = Math.max(
+        this.#lastWorldId,
+        this.#readable('the worlds', () => maxOf(db, 'worlds', 'id'), 0),
+      )
+      this.#lastSeq = this.#readable('the records', () => maxOf(db, 'records', 'seq'), 0)
       // pending retries resume once the worlds are back (their attempts read the world's clock)
       deliveries.sort((a, b) => String(a.id).localeCompare(String(b.id)))
-      shared.webhooks.restore(deliveries)
+      this.#savedDeliveries = deliveries
+      // the worlds come back after the start, one at a time between calls (a call brings its own back at once;
+      // anything that reads every world or matches a payment brings all of them back first)
+      for (const { tenant, scenario } of worlds) {
+        const scenarios = this.#unrevived.get(tenant)
+        if (scenarios) scenarios.push(scenario)
+        else this.#unrevived.set(tenant, [scenario])
+      }
+      shared.tenants.setBeforeAll(() => this.#reviveRest())
+      shared.paymentReferences.setBeforeRead(() => this.#reviveRest())
+      this.#background = this.#reviveInBackground()
+      // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
+      shared.paymentReferences.setComplete(this.#background)
       return { worlds: worlds.length }
     } finally {
       this.#loading = false
     }
+  }
+
+  /** saved worlds not brought back yet: each key's scenarios, in the order they were first written */
+  readonly #unrevived = new Map<string, string[]>()
+  /** keys whose saved journal is not back yet (it comes back with their worlds, before their first call) */
+  readonly #journalPending = new Set<string>()
+  /** the delivery records of the last run: pending retries resume once every world is back */
+  #savedDeliveries: DeliveryRecord[] | null = null
+  #background: Promise<void> = Promise.resolve()
+  /** the timers and proxies of the worlds brought back, resuming */
+  #resuming: Promise<unknown>[] = []
+  #stopping = false
+  #revivingRest = false
+
+  /**
+   * Brings a key's saved worlds back (unless a call did, or a reset forgot them), synchronously; resolves once their
+   * timers have resumed.
+   */
+  #reviveTenant(tenant: string): Promise<unknown> {
+    const scenarios = this.#unrevived.get(tenant)
+    if (!scenarios) return Promise.resolve()
+    this.#unrevived.delete(tenant)
+    if (this.#journalPending.delete(tenant)) this.#reviveJournal(tenant)
+    const resumed: (Promise<void> | undefined)[] = []
+    for (const scenario of scenarios)
+      if (this.#worldIds.has(`${tenant}\u0000${scenario}`))
+        resumed.push(this.#filling.get(this.#shared.tenants.get(tenant, scenario)))
+    const all = Promise.all(resumed)
+    this.#resuming.push(all)
+    return all
+  }
+
+  /** Puts a key's saved journal back (before anything of this run is recorded for it). */
+  #reviveJournal(tenant: string): void {
+    // a key's entries in one text (the driver's cost is per row): JSON.stringify wrote them, so no raw U+001E;
+    // through the journal_tenant index, already in seq order
+    const entries = this.#readable(
+      `the journal of key ${tenant.slice(0, 8)}…`,
+      () =>
+        (
+          this.#db
+            .prepare(
+              'SELECT group_concat(entry, char(30)) AS entries FROM (SELECT entry FROM journal WHERE tenant = ? ORDER BY seq)',
+            )
+            .get(tenant) as { entries: string | null } | undefined
+        )?.entries,
+      undefined,
+    )
+    if (!entries) return
+    const list: JournalEntry[] = []
+    for (const entry of entries.split('\u001e')) {
+      try {
+        list.push(JSON.parse(entry) as JournalEntry)
+      } catch {
+        // a journal row that cannot be read is only history: left out
+      }
+    }
+    const loading = this.#loading
+    this.#loading = true
+    try {
+      this.#shared.journal.import([[tenant, list]])
+    } finally {
+      this.#loading = loading
+    }
+  }
+
+  async #reviveInBackground(): Promise<void> {
+    // after the start's own work (the server listening, the first health answer)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    while (this.#unrevived.size && !this.#stopping) {
+      await this.#reviveTenant(this.#unrevived.keys().next().value as string)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    // worlds brought back at once (by a call, or all of them) resume their timers and proxies too
+    await Promise.all(this.#resuming)
+    this.#resuming = []
+    this.#revived()
+  }
+
+  /** Every saved world back now, synchronously (their timers resume after). */
+  #reviveRest(): void {
+    if (this.#revivingRest || !this.#unrevived.size) return
+    this.#revivingRest = true
+    try {
+      while (this.#unrevived.size && !this.#stopping)
+        void this.#reviveTenant(this.#unrevived.keys().next().value as string)
+    } finally {
+      this.#revivingRest = false
+    }
+    this.#revived()
+  }
+
+  #revived(): void {
+    if (this.#unrevived.size && !this.#stopping) return
+    this.#shared.tenants.setBeforeAll(null)
+    this.#shared.paymentReferences.setBeforeRead(null)
+    const deliveries = this.#savedDeliveries
+    this.#savedDeliveries = null
+    if (deliveries && !this.#stopping) this.#shared.webhooks.restore(deliveries)
+  }
+
+  /** Resolves once every saved world is back in memory (a restart brings them back after it starts serving). */
+  revived(): Promise<void> {
+    return this.#background
   }
 
   /** Nothing to start: each change is written as it happens, each saved chain state as the supervisor saves it. */
@@ -739,6 +997,8 @@ export class StateDir {
 
   /** Commits what is pending and the chains' last states, then closes the database. */
   async stop(): Promise<void> {
+    this.#stopping = true
+    await this.#background
     for (const network of this.#embedded)
       await this.#supervisors
         .get(network)
@@ -760,10 +1020,18 @@ export class StateDir {
   /** A middleware: a key whose saved state could not be read answers 503 saying what to do (until it is reset). */
   readonly guard: Middleware = (call, next) => {
     const tenant = call.caller?.tenant
+    // a key's worlds are back before its first call is answered (a record that cannot be read stops it here)
+    if (tenant !== undefined && this.#unrevived.size) void this.#reviveTenant(tenant)
     const message = tenant === undefined ? undefined : this.broken.get(tenant)
     if (message === undefined || call.request.path === '/__sandbox/reset') return next()
     return Promise.reject(new SandboxError(503, message))
   }
+}
+
+/** The largest value of an integer column (0 for an empty table). */
+function maxOf(db: Database.Database, table: string, column: string): number {
+  const row = db.prepare(`SELECT max(${column}) AS n FROM ${table}`).get() as { n: number | null }
+  return Number(row.n ?? 0)
 }
 
 function errorText(error: unknown): string {

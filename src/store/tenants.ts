@@ -37,6 +37,7 @@ export class Tenants {
   readonly #maxWorlds: number
   readonly #resetListeners: ((tenant: string) => void)[] = []
   #reviver: WorldReviver | null = null
+  #beforeAll: (() => void) | null = null
   #stateObserver: WorldStateObserver | undefined
 
   constructor(log: (message: string, error: unknown) => void, options: TenantsOptions = {}) {
@@ -67,6 +68,14 @@ export class Tenants {
   /** Sets what brings evicted worlds back on their next use (--state-dir). */
   setReviver(reviver: WorldReviver): void {
     this.#reviver = reviver
+  }
+
+  /**
+   * Sets what `all()` runs first (--state-dir: worlds still on disk after a restart, brought back in the background,
+   * come back at once when every world is asked for); null to stop.
+   */
+  setBeforeAll(run: (() => void) | null): void {
+    this.#beforeAll = run
   }
 
   /** The world of `tenant` under `scenario`, created on first use (or brought back, when it was evicted). */
@@ -119,6 +128,7 @@ export class Tenants {
 
   /** Every world, for cross-tenant work such as matching a payment log to its request. */
   all(): IterableIterator<World> {
+    this.#beforeAll?.()
     return this.#worlds.values()
   }
 

@@ -105,21 +105,23 @@ describe('--state-dir keeps bad data where it is', () => {
     const db = openState(dir)
     // the payer's record truncated (not JSON), the request's amount a number (refused by its schema)
     db.prepare(
-      "UPDATE records SET value = substr(value, 1, 40) WHERE tenant = ? AND tbl = 'payers.payers'",
+      "UPDATE records SET value = substr(value, 1, 40) WHERE world IN (SELECT id FROM worlds WHERE tenant = ?) AND tbl = 'payers.payers'",
     ).run(bad)
     const row = db
-      .prepare("SELECT value FROM records WHERE tenant = ? AND tbl = 'requests.requests'")
+      .prepare(
+        "SELECT value FROM records WHERE world IN (SELECT id FROM worlds WHERE tenant = ?) AND tbl = 'requests.requests'",
+      )
       .get(bad) as { value: string }
-    db.prepare("UPDATE records SET value = ? WHERE tenant = ? AND tbl = 'requests.requests'").run(
-      JSON.stringify({ ...JSON.parse(row.value), amount: 5 }),
-      bad,
-    )
+    db.prepare(
+      "UPDATE records SET value = ? WHERE world IN (SELECT id FROM worlds WHERE tenant = ?) AND tbl = 'requests.requests'",
+    ).run(JSON.stringify({ ...JSON.parse(row.value), amount: 5 }), bad)
     db.close()
     const logged: string[] = []
     sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    // worlds come back after the start (at the latest on their first call): the bad key's is read here
+    const refused = await call('GET', `/v2/request/${created.body.requestId}`, bad)
     expect(logged.join('\n')).toContain(join(dir, 'state.db'))
     expect(logged.join('\n')).toContain('record payers.payers john.doe@example.com')
-    const refused = await call('GET', `/v2/request/${created.body.requestId}`, bad)
     expect(refused.status).toBe(503)
     expect(refused.body.message).toMatch(/could not be read.*quarantine.*POST \/__sandbox\/reset/)
     // the other key works
@@ -269,7 +271,53 @@ describe('--state-dir keeps bad data where it is', () => {
     db.prepare("UPDATE meta SET value = '7' WHERE key = 'format'").run()
     db.close()
     await expect(createSandbox({ stateDir: dir, chain: false })).rejects.toThrow(
-      /holds state.db format 7; this version of request-sandbox reads format 2: start with an empty --state-dir/,
+      /holds state.db format 7; this version of request-sandbox reads format 3: start with an empty --state-dir/,
     )
+  })
+
+  it('rewrites a state.db of format 2 (records keyed by tenant and key) as format 3 once, keeping every record', async () => {
+    const dir = stateDir()
+    const apiKey = newApiKey()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const created = await call('POST', '/v2/request', apiKey, request())
+    expect(created.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    // the tables as the previous release wrote them (with the reference index's rows, which format 3 leaves out)
+    const db = openState(dir)
+    db.exec(`CREATE TABLE w2(tenant TEXT NOT NULL, scenario TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(tenant, scenario));
+      INSERT INTO w2 SELECT tenant, scenario, value FROM worlds;
+      CREATE TABLE r2(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, scenario TEXT NOT NULL, tbl TEXT NOT NULL,
+        key TEXT NOT NULL, value TEXT NOT NULL, previous TEXT);
+      INSERT INTO r2 SELECT r.seq, w.tenant, w.scenario, r.tbl, r.key, r.value, r.previous FROM records r JOIN worlds w ON w.id = r.world;
+      INSERT INTO r2(tenant, scenario, tbl, key, value) SELECT tenant, scenario, 'requests.requestsByReference',
+        json_extract(value, '$.paymentReference'), json_quote(key) FROM r2 WHERE tbl = 'requests.requests';
+      DROP TABLE records; DROP TABLE worlds;
+      ALTER TABLE r2 RENAME TO records; ALTER TABLE w2 RENAME TO worlds;
+      CREATE UNIQUE INDEX records_key ON records(tenant, scenario, tbl, key);
+      DROP TABLE journal; CREATE TABLE journal(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, entry TEXT NOT NULL);
+      UPDATE meta SET value = '2' WHERE key = 'format';`)
+    db.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    expect((await call('GET', `/v2/request/${created.body.requestId}`, apiKey)).status).toBe(200)
+    const ref = created.body.paymentReference
+    // the reference index is rebuilt from the requests (calldata by payment reference)
+    expect((await call('GET', `/v1/request/${ref}/pay`, apiKey)).status).toBe(200)
+    const next = await call('POST', '/v2/request', apiKey, request())
+    expect(next.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    const check = openState(dir)
+    const format = check.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string }
+    const rows = check.prepare('SELECT tbl, key FROM records ORDER BY seq').all() as {
+      tbl: string
+      key: string
+    }[]
+    check.close()
+    expect(format.value).toBe('3')
+    expect(rows).toEqual([
+      { tbl: 'requests.requests', key: created.body.requestId },
+      { tbl: 'requests.requests', key: next.body.requestId },
+    ])
   })
 })

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { requestState } from '../../src/resources/requests/index.ts'
+import { PaymentReferenceIndex } from '../../src/resources/requests/reference-index.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
@@ -209,6 +210,45 @@ describe('--state-dir', () => {
     await sandbox.close()
     sandbox = null
     rmSync(evictDir, { recursive: true, force: true })
+  })
+
+  it('starts before its worlds are back; a call, a read of every world or a payment lookup brings them back first', async () => {
+    await sandbox?.close()
+    const lazyDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
+    sandbox = await createSandbox({ stateDir: lazyDir, chain: false, log: () => {} })
+    const keys = [newApiKey(), newApiKey(), newApiKey()]
+    const created: { requestId: string; paymentReference: string }[] = []
+    for (const key of keys) {
+      const res = await call('POST', '/v2/request', key, {
+        amount: '5',
+        invoiceCurrency: 'FAU-sepolia',
+        paymentCurrency: 'FAU-sepolia',
+        payee: freshAddress(),
+      })
+      created.push(res.body)
+    }
+    await call('POST', '/__sandbox/reset', keys[2]!)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: lazyDir, chain: false, log: () => {} })
+    // right after the start (nothing awaited): every saved world is there when all of them are read
+    const tenants = [...sandbox.shared.tenants.all()].map((w) => w.tenant)
+    expect(tenants).toEqual(expect.arrayContaining(keys.slice(0, 2)))
+    expect(tenants).not.toContain(keys[2])
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: lazyDir, chain: false, log: () => {} })
+    // and when a payment is matched: every request's reference is in the index (the reset key's is not)
+    const hash = (ref: string) => PaymentReferenceIndex.hashOf(ref)
+    expect(sandbox.shared.paymentReferences.has(hash(created[0]!.paymentReference))).toBe(true)
+    expect(sandbox.shared.paymentReferences.has(hash(created[1]!.paymentReference))).toBe(true)
+    expect(sandbox.shared.paymentReferences.has(hash(created[2]!.paymentReference))).toBe(false)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: lazyDir, chain: false, log: () => {} })
+    // and a key's own call answers from its world
+    expect((await call('GET', `/v2/request/${created[1]!.requestId}`, keys[1]!)).status).toBe(200)
+    expect((await call('GET', `/v2/request/${created[2]!.requestId}`, keys[2]!)).status).toBe(404)
+    await sandbox.close()
+    sandbox = null
+    rmSync(lazyDir, { recursive: true, force: true })
   })
 
   it('refuses a state dir of another format with a clear message', async () => {

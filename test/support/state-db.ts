@@ -20,7 +20,8 @@ export function editState(dir: string, edit: (state: { worlds: SavedWorldView[] 
   const db = openState(dir)
   try {
     const worlds = (
-      db.prepare('SELECT tenant, scenario, value FROM worlds').all() as {
+      db.prepare('SELECT id, tenant, scenario, value FROM worlds').all() as {
+        id: number
         tenant: string
         scenario: string
         value: string
@@ -30,8 +31,8 @@ export function editState(dir: string, edit: (state: { worlds: SavedWorldView[] 
     const views: SavedWorldView[] = worlds.map((w) => {
       const tables: SavedWorldView['tables'] = {}
       for (const row of db
-        .prepare('SELECT seq, tbl, value FROM records WHERE tenant = ? AND scenario = ? ORDER BY seq')
-        .all(w.tenant, w.scenario) as { seq: number; tbl: string; value: string }[]) {
+        .prepare('SELECT seq, tbl, value FROM records WHERE world = ? ORDER BY seq')
+        .all(w.id) as { seq: number; tbl: string; value: string }[]) {
         const record = JSON.parse(row.value) as Record<string, unknown>
         tables[row.tbl] ??= []
         tables[row.tbl]!.push(record)
@@ -42,11 +43,7 @@ export function editState(dir: string, edit: (state: { worlds: SavedWorldView[] 
     edit({ worlds: views })
     for (const [i, view] of views.entries()) {
       const meta = { ...worlds[i]!.meta, clockOffsetMs: view.clockOffsetMs }
-      db.prepare('UPDATE worlds SET value = ? WHERE tenant = ? AND scenario = ?').run(
-        JSON.stringify(meta),
-        view.tenant,
-        view.scenario,
-      )
+      db.prepare('UPDATE worlds SET value = ? WHERE id = ?').run(JSON.stringify(meta), worlds[i]!.id)
       for (const records of Object.values(view.tables))
         for (const record of records) {
           const row = rows.get(record)

@@ -163,6 +163,7 @@ async function rollback(shared: Shared, chainId: number, fromBlock: bigint): Pro
 export function createDetectionSink(shared: Shared, onPayment?: PaymentListener): DetectorSink {
   return {
     watches: (hash: Hex) => shared.paymentReferences.has(hash),
+    ready: () => shared.paymentReferences.complete(),
     async apply(transfers) {
       const live = new Set(shared.worlds.all())
       for (const t of transfers) {

@@ -17,6 +17,27 @@ export class PaymentReferenceIndex {
   readonly #entries = new Map<Hex, ReferenceEntry[]>()
   /** references added since the last lookup: hashed on the next read, so creating a request costs no keccak */
   #pending: { paymentReference: string; world: World; requestId: string }[] = []
+  #beforeRead: (() => void) | null = null
+
+  /**
+   * Sets what every read runs first (--state-dir: the worlds not back in memory yet after a restart are brought
+   * back, so a payment log finds its request); null to stop.
+   */
+  setBeforeRead(run: (() => void) | null): void {
+    this.#beforeRead = run
+  }
+
+  #complete: Promise<void> = Promise.resolve()
+
+  /** Sets what `complete()` waits for (--state-dir: every saved world back, its proxies installed again). */
+  setComplete(complete: Promise<void>): void {
+    this.#complete = complete
+  }
+
+  /** Resolves once every request is in the index (the payment detector's scans wait for it). */
+  complete(): Promise<void> {
+    return this.#complete
+  }
 
   /** topic1 of a payment log carrying `paymentReference` (`0x` + 16 hex digits). */
   static hashOf(paymentReference: string): Hex {
@@ -29,6 +50,7 @@ export class PaymentReferenceIndex {
   }
 
   #flush(): void {
+    this.#beforeRead?.()
     if (!this.#pending.length) return
     const pending = this.#pending
     this.#pending = []

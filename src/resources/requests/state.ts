@@ -1,11 +1,12 @@
 import { defineState, type World } from '../../contract/world.ts'
+import { DerivedMap } from '../../store/derived-map.ts'
 import { Table } from '../../store/table.ts'
 import { RecurringRequestRecord, RequestRecord } from './schema.ts'
 
 const requestsDef = defineState('requests', () => ({
   requests: new Table(RequestRecord, 'requestId'),
-  /** payment reference -> request id */
-  requestsByReference: new Map<string, string>(),
+  /** payment reference -> request id (derived from `requests`: --state-dir rebuilds it on load) */
+  requestsByReference: new DerivedMap<string, string>(),
   /** schedules of recurring requests (POST /v1|v2/request with recurrence), by the original's requestId */
   recurringRequests: new Table(RecurringRequestRecord, 'requestId'),
   /** requests whose payment events another resource sends (a recurring payout's executions: the relayer's) */
