@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { type AuthOptions, authenticate } from './auth/authenticate.ts'
-import { bodyLimitIssue } from './contract/body-limits.ts'
+import { type AuthOptions, apiKeyCaller, authenticate } from './auth/authenticate.ts'
+import { bodyIssue, MAX_BODY_DEPTH } from './contract/body-limits.ts'
 import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
@@ -90,11 +90,23 @@ function defaultInvalid(issues: z.core.$ZodIssue[], part: string): SandboxError 
   )
 }
 
-function parseJsonBody(request: NeutralRequest): unknown {
+/** The media type of a content-type header, lower case, without its parameters. */
+function mediaType(header: string | undefined): string {
+  if (header === undefined) return ''
+  const semicolon = header.indexOf(';')
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase()
+}
+
+/**
+ * The JSON body of a route that takes one (undefined when there is none), checked in one walk
+ * (`contract/body-limits.ts`): nested deeper than MAX_BODY_DEPTH, a 400 naming the field before any handler
+ * (nothing stored can then fail to serialise); a string, array or object past its bound, the route's 400.
+ */
+function parseJsonBody(request: NeutralRequest, route: CompiledRoute['route']): unknown {
   const raw = request.rawBody
   if (raw === undefined || raw.trim() === '') return undefined
   if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new SandboxError(413, 'request entity too large')
-  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  const type = mediaType(request.headers['content-type'])
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new SandboxError(
       415,
@@ -107,35 +119,14 @@ function parseJsonBody(request: NeutralRequest): unknown {
   } catch (error) {
     throw new SandboxError(400, `Malformed JSON body: ${(error as Error).message}`)
   }
-  const deep = tooDeep(value)
-  if (deep)
+  const issue = bodyIssue(value)
+  if (issue === null) return value
+  if ('tooDeep' in issue)
     throw new OneFieldError(
-      deep,
+      issue.tooDeep,
       `nested deeper than ${MAX_BODY_DEPTH} levels: a body's objects and arrays may nest ${MAX_BODY_DEPTH} levels at most`,
     )
-  return value
-}
-
-/** How deep a JSON body's objects and arrays may nest: deeper ones are refused before any handler sees them. */
-export const MAX_BODY_DEPTH = 64
-
-/**
- * The path of the first object or array nested deeper than MAX_BODY_DEPTH (the body itself is level 1), or
- * undefined. Walks with its own stack: a deep body cannot overflow the call stack here.
- */
-function tooDeep(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined
-  const stack: [node: object, depth: number, path: string][] = [[value, 1, '']]
-  while (stack.length) {
-    const [node, depth, path] = stack.pop()!
-    for (const [key, child] of Object.entries(node)) {
-      if (child === null || typeof child !== 'object') continue
-      const childPath = path ? `${path}.${key}` : key
-      if (depth + 1 > MAX_BODY_DEPTH) return childPath
-      stack.push([child, depth + 1, childPath])
-    }
-  }
-  return undefined
+  throw (route.onInvalid ?? defaultInvalid)([issue.tooBig], 'body')
 }
 
 /** The raw body of a route that takes it as text, refused with 413 past the limit (never cut). */
@@ -145,13 +136,6 @@ function rawBodyWithinLimit(request: NeutralRequest): string | undefined {
     throw new SandboxError(413, 'request entity too large')
   }
   return raw
-}
-
-/** The body, or the route's 400 naming the first string, array or object past its bound (`contract/body-limits.ts`). */
-function withinLimits(body: unknown, route: CompiledRoute['route']): unknown {
-  const issue = bodyLimitIssue(body)
-  if (issue) throw (route.onInvalid ?? defaultInvalid)([issue], 'body')
-  return body
 }
 
 function validate<T>(
@@ -261,8 +245,10 @@ export function createDispatcher(
         `Cross-origin writes to the control API are refused (Origin ${request.headers.origin}); allow the origin with --allowed-origins`,
       )
 
+    // an API key (nearly every call) is checked without a wait; the other credentials may look things up
     const caller: Caller | null = isAuthenticated(route)
-      ? await authenticate(request, route, shared, options)
+      ? (apiKeyCaller(request, route, shared, options) ??
+        (await authenticate(request, route, shared, options)))
       : null
     const call: CallInfo = { request, route, caller, scenario: 'default' }
     const run = async (): Promise<NeutralResponse> => {
@@ -303,7 +289,7 @@ export function createDispatcher(
     const params = validate(route.params, rawParams, 'params', route)
     const query = validate(route.query, request.query, 'query', route)
     const body = route.body
-      ? validate(route.body, withinLimits(parseJsonBody(request) ?? {}, route), 'body', route)
+      ? validate(route.body, parseJsonBody(request, route) ?? {}, 'body', route)
       : route.rawBody
         ? rawBodyWithinLimit(request)
         : undefined

@@ -5,6 +5,7 @@
 // (nearly all of them) costs one regular-expression test.
 import type { NetworkName } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
+import type { NeutralResponse } from '../contract/neutral.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 import { renderError } from '../errors/render-error.ts'
 import { CHAIN_TO_NETWORK } from '../resources/pay/index.ts'
@@ -67,18 +68,37 @@ export function missingNetworks(
   return [...found].filter((network) => !live(network))
 }
 
-/** The middleware (outermost after faults): starts or refuses the networks a call names. */
+/**
+ * The middleware (outermost after faults): starts or refuses the networks a call names. Bodies are tested against
+ * the names of the networks not running (rebuilt when that list changes): a body naming only running networks,
+ * nearly every call, is not parsed a second time.
+ */
 export function networkMiddleware(shared: SandboxState, options: NetworksOnUse): Middleware {
   const names = Object.keys(shared.networks)
-  // a body that mentions none of the network names (nor a `chain`/`network` field) names no network
-  const mentions = new RegExp(
-    `${names.map((n) => n.replace(/[-]/g, '\\-')).join('|')}|"(?:chain|network)"`,
-    'i',
-  )
-  return async (call, next) => {
+  let mentionsFor: string | undefined
+  let mentions = /(?:)/
+  // a body that mentions none of the stopped networks' names (nor a `chain`/`network` field) names no stopped network
+  // (a currency id holds its network's name, and `byId` folds only case)
+  const stoppedMentions = () => {
+    const stopped = names.filter((n) => !options.live(n))
+    const key = stopped.join('|')
+    if (key !== mentionsFor) {
+      mentionsFor = key
+      mentions = new RegExp(
+        `${stopped.map((n) => `${n.replace(/[-]/g, '\\-')}|`).join('')}"(?:chain|network)"`,
+        'i',
+      )
+    }
+    return mentions
+  }
+  return (call, next) => {
     if (!call.caller || isControlRoute(call)) return next()
-    const missing = missingNetworks(shared, options.live, call.request, mentions)
+    const missing = missingNetworks(shared, options.live, call.request, stoppedMentions())
     if (missing.length === 0) return next()
+    return startThenNext(missing, next)
+  }
+
+  async function startThenNext(missing: string[], next: () => Promise<NeutralResponse>) {
     try {
       if (!options.start) {
         const running = names.filter((n) => options.live(n))

@@ -50,8 +50,10 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
       if (!(key in query)) query[key] = value
   }
   const headers: Record<string, string> = {}
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value
+  const incoming = req.headers
+  for (const key in incoming) {
+    const value = incoming[key]
+    if (value !== undefined) headers[key] = typeof value === 'string' ? value : value.join(', ')
   }
   return {
     method: req.method ?? 'GET',
