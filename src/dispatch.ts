@@ -157,6 +157,7 @@ export function createDispatcher(
   options: DispatchOptions = {},
 ): (request: NeutralRequest) => Promise<NeutralResponse> {
   const compiled = routes.map(compile)
+  const middleware = options.middleware ?? []
   // the paths whose CORS answers allow credentials, read off the routes' declarations (a preflight names no method)
   const cookiePatterns = compiled.filter((c) => usesCookies(c.route)).map((c) => c.pattern)
   const allowsCredentials = (path: string) => cookiePatterns.some((pattern) => pattern.test(path))
@@ -222,17 +223,20 @@ export function createDispatcher(
   }
 
   async function handle(method: string, request: NeutralRequest): Promise<NeutralResponse> {
-    let match: { route: CompiledRoute; values: string[] } | undefined
+    let matched: CompiledRoute | undefined
+    let values: RegExpExecArray | null = null
     for (const candidate of compiled) {
       if (candidate.route.method !== method) continue
-      const m = candidate.pattern.exec(request.path)
-      if (m) {
-        match = { route: candidate, values: m.slice(1) }
+      values = candidate.pattern.exec(request.path)
+      if (values) {
+        matched = candidate
         break
       }
     }
-    if (!match) throw new RouteNotFoundError(method, request.path)
-    const { route } = match.route
+    if (!matched || !values) throw new RouteNotFoundError(method, request.path)
+    const found = matched
+    const captures = values
+    const { route } = found
     // a page of another origin cannot change a key's state through the control API (the sandbox's own pages can;
     // /rpc is a chain node for any dapp: its guard refuses admin methods to browsers)
     if (
@@ -254,7 +258,7 @@ export function createDispatcher(
     const run = async (): Promise<NeutralResponse> => {
       let response: NeutralResponse
       try {
-        response = await runRoute(match.route, match.values, call)
+        response = await runRoute(found, captures, call)
       } catch (error) {
         response = renderError(error, shared.log)
       }
@@ -264,28 +268,30 @@ export function createDispatcher(
       }
       return response
     }
-    const chain = (options.middleware ?? []).reduceRight<() => Promise<NeutralResponse>>(
-      (next, middleware) => () => middleware(call, next),
-      run,
-    )
-    return chain()
+    // one `next` for the whole chain (each middleware calls it at most once): middleware i runs, then i + 1, then the route
+    let step = 0
+    const next = (): Promise<NeutralResponse> =>
+      step < middleware.length ? middleware[step++]!(call, next) : run()
+    return next()
   }
 
   async function runRoute(
     compiledRoute: CompiledRoute,
-    values: string[],
+    /** the path pattern's match: parameter i is capture i + 1 */
+    values: RegExpExecArray,
     call: CallInfo,
   ): Promise<NeutralResponse> {
     const { route } = compiledRoute
     const { request } = call
     const rawParams: Record<string, string> = {}
-    compiledRoute.names.forEach((name, i) => {
+    const { names } = compiledRoute
+    for (let i = 0; i < names.length; i++) {
       try {
-        rawParams[name] = decodeURIComponent(values[i]!)
+        rawParams[names[i]!] = decodeURIComponent(values[i + 1]!)
       } catch {
-        throw new SandboxError(400, `Malformed path parameter ${name}`)
+        throw new SandboxError(400, `Malformed path parameter ${names[i]}`)
       }
-    })
+    }
     const params = validate(route.params, rawParams, 'params', route)
     const query = validate(route.query, request.query, 'query', route)
     const body = route.body
@@ -302,13 +308,14 @@ export function createDispatcher(
     // with --seed, a key's handlers draw ids from its own sequence
     if (ctx.tenant !== null && options.idsFor) ctx.ids = options.idsFor(ctx.tenant)
     const result = await route.handler(ctx, { params, query, body, request })
-    return {
+    const response: NeutralResponse = {
       status: result.status,
       headers: result.headers ?? {},
       body: result.body,
-      ...(result.contentType ? { contentType: result.contentType } : {}),
-      ...(result.text !== undefined ? { text: result.text } : {}),
-      ...(result.stream ? { stream: result.stream } : {}),
     }
+    if (result.contentType) response.contentType = result.contentType
+    if (result.text !== undefined) response.text = result.text
+    if (result.stream) response.stream = result.stream
+    return response
   }
 }

@@ -50,6 +50,7 @@ export function bodyIssue(body: unknown): BodyIssue | null {
       ? { tooBig: tooBig('string', BODY_LIMITS.maxStringLength, 'characters', []) }
       : null
   if (body === null || typeof body !== 'object') return null
+  if (flat(body)) return flatIssue(body)
   const values: object[] = [body]
   const keys: (string | number)[] = ['']
   const parents: number[] = [-1]
@@ -95,4 +96,33 @@ export function bodyIssue(body: unknown): BodyIssue | null {
     }
   }
   return bound === null ? null : { tooBig: bound }
+}
+
+/** Whether an object or array holds no object or array (most bodies): it is checked without the walk's stacks. */
+function flat(value: object): boolean {
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key]
+    if (child !== null && typeof child === 'object') return false
+  }
+  return true
+}
+
+/** The size issue of a body that nests nothing: its own count, then its strings in key order. */
+function flatIssue(value: object): BodyIssue | null {
+  const isArray = Array.isArray(value)
+  const count = isArray ? value.length : Object.keys(value).length
+  if (count > (isArray ? BODY_LIMITS.maxItems : BODY_LIMITS.maxKeys))
+    return {
+      tooBig: isArray
+        ? tooBig('array', BODY_LIMITS.maxItems, 'items', [])
+        : tooBig('object', BODY_LIMITS.maxKeys, 'keys', []),
+    }
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key]
+    if (typeof child === 'string' && child.length > BODY_LIMITS.maxStringLength)
+      return {
+        tooBig: tooBig('string', BODY_LIMITS.maxStringLength, 'characters', [isArray ? Number(key) : key]),
+      }
+  }
+  return null
 }

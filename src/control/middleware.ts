@@ -6,7 +6,7 @@ import type { NeutralResponse } from '../contract/neutral.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
 import { renderError } from '../errors/render-error.ts'
 import { faultResponse, RateWindows, requestedFaults, sleep } from './faults.ts'
-import { RawBody } from './journal.ts'
+import { type NewJournalEntry, RawBody } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
 
 /** Whether a call is to the sandbox's control API (the route declares its surface). */
@@ -46,26 +46,23 @@ export function journalMiddleware(shared: SandboxState): Middleware {
     const { request } = call
     const world = shared.tenants.peek(call.caller.tenant, call.scenario)
     const at = world?.clock.now() ?? shared.now()
-    shared.journal.record(
-      call.caller.tenant,
-      {
-        type: 'call',
-        at: at.toISOString(),
-        scenario: call.scenario,
-        method: request.method.toUpperCase(),
-        path: request.path,
-        query: hasKeys(request.query) ? request.query : NO_QUERY,
-        status: response.status,
-        durationMs: Date.now() - started,
-        requestBody: new RawBody(request.rawBody),
-        responseBody: new RawBody(
-          response.text ??
-            (typeof response.body === 'string' ? response.body : JSON.stringify(response.body)),
-        ),
-        ...(response.headers['x-sandbox-fault'] ? { fault: response.headers['x-sandbox-fault'] } : {}),
-      },
-      at.getTime(),
-    )
+    const entry: NewJournalEntry = {
+      type: 'call',
+      at: at.toISOString(),
+      scenario: call.scenario,
+      method: request.method.toUpperCase(),
+      path: request.path,
+      query: hasKeys(request.query) ? request.query : NO_QUERY,
+      status: response.status,
+      durationMs: Date.now() - started,
+      requestBody: new RawBody(request.rawBody),
+      responseBody: new RawBody(
+        response.text ?? (typeof response.body === 'string' ? response.body : JSON.stringify(response.body)),
+      ),
+    }
+    const fault = response.headers['x-sandbox-fault']
+    if (fault) entry.fault = fault
+    shared.journal.record(call.caller.tenant, entry, at.getTime())
     return response
   }
 }
