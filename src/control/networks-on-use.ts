@@ -55,12 +55,20 @@ export function missingNetworks(
   request: { query: Record<string, string>; rawBody: string | undefined },
   mentions: RegExp,
 ): string[] {
+  const body = request.rawBody
+  const scan = body !== undefined && mentions.test(body)
+  let queried = false
+  for (const _ in request.query) {
+    queried = true
+    break
+  }
+  // nothing to look at (nearly every call): no set, no copies
+  if (!scan && !queried) return []
   const found = new Set<string>()
   for (const [key, value] of Object.entries(request.query)) collect(shared, value, key, found, 0)
-  const body = request.rawBody
-  if (body && mentions.test(body)) {
+  if (scan) {
     try {
-      collect(shared, JSON.parse(body), '', found, 0)
+      collect(shared, JSON.parse(body!), '', found, 0)
     } catch {
       // not JSON: the route's own validation answers
     }
@@ -75,25 +83,21 @@ export function missingNetworks(
  */
 export function networkMiddleware(shared: SandboxState, options: NetworksOnUse): Middleware {
   const names = Object.keys(shared.networks)
-  let mentionsFor: string | undefined
-  let mentions = /(?:)/
   // a body that mentions none of the stopped networks' names (nor a `chain`/`network` field) names no stopped network
-  // (a currency id holds its network's name, and `byId` folds only case)
-  const stoppedMentions = () => {
-    const stopped = names.filter((n) => !options.live(n))
-    const key = stopped.join('|')
-    if (key !== mentionsFor) {
-      mentionsFor = key
-      mentions = new RegExp(
-        `${stopped.map((n) => `${n.replace(/[-]/g, '\\-')}|`).join('')}"(?:chain|network)"`,
-        'i',
-      )
-    }
-    return mentions
-  }
+  // (a currency id holds its network's name, and `byId` folds only case). Networks only ever start: a test built
+  // while more were stopped still finds every stopped one (it may parse a body for nothing); rebuilt after a start.
+  const stoppedMentions = () =>
+    new RegExp(
+      `${names
+        .filter((n) => !options.live(n))
+        .map((n) => `${n.replace(/[-]/g, '\\-')}|`)
+        .join('')}"(?:chain|network)"`,
+      'i',
+    )
+  let mentions = stoppedMentions()
   return (call, next) => {
     if (!call.caller || isControlRoute(call)) return next()
-    const missing = missingNetworks(shared, options.live, call.request, stoppedMentions())
+    const missing = missingNetworks(shared, options.live, call.request, mentions)
     if (missing.length === 0) return next()
     return startThenNext(missing, next)
   }
@@ -112,6 +116,8 @@ export function networkMiddleware(shared: SandboxState, options: NetworksOnUse):
         } catch (error) {
           shared.log(`could not start network ${network}`, error)
           throw new SandboxError(503, `Network ${network} could not be started: ${(error as Error).message}`)
+        } finally {
+          mentions = stoppedMentions()
         }
       }
     } catch (error) {
