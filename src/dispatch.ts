@@ -196,9 +196,11 @@ export function createDispatcher(
     // pages run only their own code (a route may loosen the frame policy); nothing is sniffed as another type
     if (response.contentType?.startsWith('text/html') && !response.headers['content-security-policy'])
       response.headers = { ...pageSecurityHeaders(), ...response.headers }
+    // a copy in every case: a route may answer with a constant headers object, and the transports add theirs to
+    // the answer's own (node-http's content type and length)
     else if (!response.headers['x-content-type-options'])
-      // a copy: a route may answer with a constant headers object
       response.headers = { ...response.headers, 'x-content-type-options': 'nosniff' }
+    else response.headers = { ...response.headers }
     return response
   }
 

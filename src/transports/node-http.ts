@@ -123,7 +123,8 @@ async function respond(
     const response = await sandbox.dispatch(toNeutral(req, text))
     if (response.stream) return sendStream(req, res, response)
     const { text: out, contentType } = serializeResponse(response)
-    const headers: Record<string, string | number> = { ...response.headers }
+    // the dispatcher's answers carry a headers object of their own (a copy of the route's): added to, not copied
+    const headers: Record<string, string | number> = response.headers
     if (contentType) headers['content-type'] = contentType
     if (out !== null) headers['content-length'] = Buffer.byteLength(out)
     if (truncated) headers.connection = 'close'
