@@ -257,19 +257,7 @@ export function createDispatcher(
         (await authenticate(request, route, shared, options)))
       : null
     const call: CallInfo = { request, route, caller, scenario: 'default' }
-    const run = async (): Promise<NeutralResponse> => {
-      let response: NeutralResponse
-      try {
-        response = await runRoute(found, captures, call)
-      } catch (error) {
-        response = renderError(error, shared.log)
-      }
-      // serialised once, here: the transports send this text and the journal keeps it
-      if (response.body !== undefined && !response.contentType && response.text === undefined) {
-        response.text = JSON.stringify(response.body)
-      }
-      return response
-    }
+    const run = (): Promise<NeutralResponse> => runRoute(found, captures, call)
     // one `next` for the whole chain (each middleware calls it at most once): middleware i runs, then i + 1, then the route
     let step = 0
     const next = (): Promise<NeutralResponse> =>
@@ -277,9 +265,27 @@ export function createDispatcher(
     return next()
   }
 
+  /** The route's answer, or its error rendered; a JSON body serialised once, here (the transports send this text and the journal keeps it). */
   async function runRoute(
     compiledRoute: CompiledRoute,
     /** the path pattern's match: parameter i is capture i + 1 */
+    values: RegExpExecArray,
+    call: CallInfo,
+  ): Promise<NeutralResponse> {
+    let response: NeutralResponse
+    try {
+      response = await answer(compiledRoute, values, call)
+    } catch (error) {
+      response = renderError(error, shared.log)
+    }
+    if (response.body !== undefined && !response.contentType && response.text === undefined) {
+      response.text = JSON.stringify(response.body)
+    }
+    return response
+  }
+
+  async function answer(
+    compiledRoute: CompiledRoute,
     values: RegExpExecArray,
     call: CallInfo,
   ): Promise<NeutralResponse> {
