@@ -48,7 +48,12 @@ function seededByteSource(seed: number): (count: number) => Uint8Array {
  * Crypto-random bytes drawn from a 4 KB pool: one randomBytes call per few hundred ids, not per id. `hex` reads
  * its bytes as hex straight from the pool (no copies).
  */
-function pooledRandomSource(): { bytes: (count: number) => Uint8Array; hex: (count: number) => string } {
+function pooledRandomSource(): {
+  bytes: (count: number) => Uint8Array
+  hex: (count: number) => string
+  /** `count` random Crockford base32 characters written into `out` from `start` */
+  crockford: (out: Buffer, start: number, count: number) => void
+} {
   let pool = Buffer.alloc(0)
   let offset = 0
   const take = (count: number) => {
@@ -67,6 +72,10 @@ function pooledRandomSource(): { bytes: (count: number) => Uint8Array; hex: (cou
     hex: (count) => {
       const at = take(count)
       return pool.toString('hex', at, at + count)
+    },
+    crockford: (out, start, count) => {
+      const at = take(count)
+      for (let i = 0; i < count; i++) out[start + i] = CROCKFORD_CODES[pool[at + i]! % 32]!
     },
   }
 }
@@ -88,8 +97,11 @@ export function createIdGenerator(seed?: number): IdGenerator {
         out[i] = CROCKFORD_CODES[t % 32]!
         t = Math.floor(t / 32)
       }
-      const random = source(16)
-      for (let i = 0; i < 16; i++) out[10 + i] = CROCKFORD_CODES[random[i]! % 32]!
+      if (pooled) pooled.crockford(out, 10, 16)
+      else {
+        const random = source(16)
+        for (let i = 0; i < 16; i++) out[10 + i] = CROCKFORD_CODES[random[i]! % 32]!
+      }
       return out.toString('latin1')
     },
     uuid() {

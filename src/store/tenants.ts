@@ -105,6 +105,8 @@ export class Tenants {
 
   /** The world of `tenant` under `scenario` if it exists (never creates one). */
   peek(tenant: string, scenario = 'default'): World | undefined {
+    const newest = this.#newest
+    if (newest !== undefined && newest.tenant === tenant && newest.scenario === scenario) return newest
     return this.#worlds.get(`${scenario}\u0000${tenant}`)
   }
 
