@@ -145,7 +145,7 @@ async function measureThroughput() {
   const logLines: number[] = []
   for (const sandbox of sandboxes) logLines.push((await sandbox.stop()).logLines)
   console.log(
-    `Request Sandbox benchmark (${rounds} rounds of ${durationMs} ms a side, ${concurrency} in flight; the sandbox as \`npm start\` runs it: embedded chain, terminal log on (text), written to a file; medians)`,
+    `Request Sandbox benchmark (${rounds} rounds of ${durationMs} ms a side, ${concurrency} keep-alive connections from a raw-socket client (bench/load.ts); the sandbox as \`npm start\` runs it: embedded chain, terminal log on (text), written to a file; medians)`,
   )
   trees.forEach((tree, i) => {
     const column = i + 1

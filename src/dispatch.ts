@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { type AuthOptions, authenticate } from './auth/authenticate.ts'
-import { bodyLimitIssue } from './contract/body-limits.ts'
+import { type AuthOptions, apiKeyCaller, authenticate } from './auth/authenticate.ts'
+import { bodyIssue, MAX_BODY_DEPTH } from './contract/body-limits.ts'
 import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
@@ -90,11 +90,23 @@ function defaultInvalid(issues: z.core.$ZodIssue[], part: string): SandboxError 
   )
 }
 
-function parseJsonBody(request: NeutralRequest): unknown {
+/** The media type of a content-type header, lower case, without its parameters. */
+function mediaType(header: string | undefined): string {
+  if (header === undefined) return ''
+  const semicolon = header.indexOf(';')
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase()
+}
+
+/**
+ * The JSON body of a route that takes one (undefined when there is none), checked in one walk
+ * (`contract/body-limits.ts`): nested deeper than MAX_BODY_DEPTH, a 400 naming the field before any handler
+ * (nothing stored can then fail to serialise); a string, array or object past its bound, the route's 400.
+ */
+function parseJsonBody(request: NeutralRequest, route: CompiledRoute['route']): unknown {
   const raw = request.rawBody
   if (raw === undefined || raw.trim() === '') return undefined
   if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new SandboxError(413, 'request entity too large')
-  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  const type = mediaType(request.headers['content-type'])
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new SandboxError(
       415,
@@ -107,35 +119,14 @@ function parseJsonBody(request: NeutralRequest): unknown {
   } catch (error) {
     throw new SandboxError(400, `Malformed JSON body: ${(error as Error).message}`)
   }
-  const deep = tooDeep(value)
-  if (deep)
+  const issue = bodyIssue(value)
+  if (issue === null) return value
+  if ('tooDeep' in issue)
     throw new OneFieldError(
-      deep,
+      issue.tooDeep,
       `nested deeper than ${MAX_BODY_DEPTH} levels: a body's objects and arrays may nest ${MAX_BODY_DEPTH} levels at most`,
     )
-  return value
-}
-
-/** How deep a JSON body's objects and arrays may nest: deeper ones are refused before any handler sees them. */
-export const MAX_BODY_DEPTH = 64
-
-/**
- * The path of the first object or array nested deeper than MAX_BODY_DEPTH (the body itself is level 1), or
- * undefined. Walks with its own stack: a deep body cannot overflow the call stack here.
- */
-function tooDeep(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined
-  const stack: [node: object, depth: number, path: string][] = [[value, 1, '']]
-  while (stack.length) {
-    const [node, depth, path] = stack.pop()!
-    for (const [key, child] of Object.entries(node)) {
-      if (child === null || typeof child !== 'object') continue
-      const childPath = path ? `${path}.${key}` : key
-      if (depth + 1 > MAX_BODY_DEPTH) return childPath
-      stack.push([child, depth + 1, childPath])
-    }
-  }
-  return undefined
+  throw (route.onInvalid ?? defaultInvalid)([issue.tooBig], 'body')
 }
 
 /** The raw body of a route that takes it as text, refused with 413 past the limit (never cut). */
@@ -145,13 +136,6 @@ function rawBodyWithinLimit(request: NeutralRequest): string | undefined {
     throw new SandboxError(413, 'request entity too large')
   }
   return raw
-}
-
-/** The body, or the route's 400 naming the first string, array or object past its bound (`contract/body-limits.ts`). */
-function withinLimits(body: unknown, route: CompiledRoute['route']): unknown {
-  const issue = bodyLimitIssue(body)
-  if (issue) throw (route.onInvalid ?? defaultInvalid)([issue], 'body')
-  return body
 }
 
 function validate<T>(
@@ -173,6 +157,7 @@ export function createDispatcher(
   options: DispatchOptions = {},
 ): (request: NeutralRequest) => Promise<NeutralResponse> {
   const compiled = routes.map(compile)
+  const middleware = options.middleware ?? []
   // the paths whose CORS answers allow credentials, read off the routes' declarations (a preflight names no method)
   const cookiePatterns = compiled.filter((c) => usesCookies(c.route)).map((c) => c.pattern)
   const allowsCredentials = (path: string) => cookiePatterns.some((pattern) => pattern.test(path))
@@ -211,9 +196,11 @@ export function createDispatcher(
     // pages run only their own code (a route may loosen the frame policy); nothing is sniffed as another type
     if (response.contentType?.startsWith('text/html') && !response.headers['content-security-policy'])
       response.headers = { ...pageSecurityHeaders(), ...response.headers }
+    // a copy in every case: a route may answer with a constant headers object, and the transports add theirs to
+    // the answer's own (node-http's content type and length)
     else if (!response.headers['x-content-type-options'])
-      // a copy: a route may answer with a constant headers object
       response.headers = { ...response.headers, 'x-content-type-options': 'nosniff' }
+    else response.headers = { ...response.headers }
     return response
   }
 
@@ -238,17 +225,20 @@ export function createDispatcher(
   }
 
   async function handle(method: string, request: NeutralRequest): Promise<NeutralResponse> {
-    let match: { route: CompiledRoute; values: string[] } | undefined
+    let matched: CompiledRoute | undefined
+    let values: RegExpExecArray | null = null
     for (const candidate of compiled) {
       if (candidate.route.method !== method) continue
-      const m = candidate.pattern.exec(request.path)
-      if (m) {
-        match = { route: candidate, values: m.slice(1) }
+      values = candidate.pattern.exec(request.path)
+      if (values) {
+        matched = candidate
         break
       }
     }
-    if (!match) throw new RouteNotFoundError(method, request.path)
-    const { route } = match.route
+    if (!matched || !values) throw new RouteNotFoundError(method, request.path)
+    const found = matched
+    const captures = values
+    const { route } = found
     // a page of another origin cannot change a key's state through the control API (the sandbox's own pages can;
     // /rpc is a chain node for any dapp: its guard refuses admin methods to browsers)
     if (
@@ -261,49 +251,59 @@ export function createDispatcher(
         `Cross-origin writes to the control API are refused (Origin ${request.headers.origin}); allow the origin with --allowed-origins`,
       )
 
+    // an API key (nearly every call) is checked without a wait; the other credentials may look things up
     const caller: Caller | null = isAuthenticated(route)
-      ? await authenticate(request, route, shared, options)
+      ? (apiKeyCaller(request, route, shared, options) ??
+        (await authenticate(request, route, shared, options)))
       : null
     const call: CallInfo = { request, route, caller, scenario: 'default' }
-    const run = async (): Promise<NeutralResponse> => {
-      let response: NeutralResponse
-      try {
-        response = await runRoute(match.route, match.values, call)
-      } catch (error) {
-        response = renderError(error, shared.log)
-      }
-      // serialised once, here: the transports send this text and the journal keeps it
-      if (response.body !== undefined && !response.contentType && response.text === undefined) {
-        response.text = JSON.stringify(response.body)
-      }
-      return response
-    }
-    const chain = (options.middleware ?? []).reduceRight<() => Promise<NeutralResponse>>(
-      (next, middleware) => () => middleware(call, next),
-      run,
-    )
-    return chain()
+    const run = (): Promise<NeutralResponse> => runRoute(found, captures, call)
+    // one `next` for the whole chain (each middleware calls it at most once): middleware i runs, then i + 1, then the route
+    let step = 0
+    const next = (): Promise<NeutralResponse> =>
+      step < middleware.length ? middleware[step++]!(call, next) : run()
+    return next()
   }
 
+  /** The route's answer, or its error rendered; a JSON body serialised once, here (the transports send this text and the journal keeps it). */
   async function runRoute(
     compiledRoute: CompiledRoute,
-    values: string[],
+    /** the path pattern's match: parameter i is capture i + 1 */
+    values: RegExpExecArray,
+    call: CallInfo,
+  ): Promise<NeutralResponse> {
+    let response: NeutralResponse
+    try {
+      response = await answer(compiledRoute, values, call)
+    } catch (error) {
+      response = renderError(error, shared.log)
+    }
+    if (response.body !== undefined && !response.contentType && response.text === undefined) {
+      response.text = JSON.stringify(response.body)
+    }
+    return response
+  }
+
+  async function answer(
+    compiledRoute: CompiledRoute,
+    values: RegExpExecArray,
     call: CallInfo,
   ): Promise<NeutralResponse> {
     const { route } = compiledRoute
     const { request } = call
     const rawParams: Record<string, string> = {}
-    compiledRoute.names.forEach((name, i) => {
+    const { names } = compiledRoute
+    for (let i = 0; i < names.length; i++) {
       try {
-        rawParams[name] = decodeURIComponent(values[i]!)
+        rawParams[names[i]!] = decodeURIComponent(values[i + 1]!)
       } catch {
-        throw new SandboxError(400, `Malformed path parameter ${name}`)
+        throw new SandboxError(400, `Malformed path parameter ${names[i]}`)
       }
-    })
+    }
     const params = validate(route.params, rawParams, 'params', route)
     const query = validate(route.query, request.query, 'query', route)
     const body = route.body
-      ? validate(route.body, withinLimits(parseJsonBody(request) ?? {}, route), 'body', route)
+      ? validate(route.body, parseJsonBody(request, route) ?? {}, 'body', route)
       : route.rawBody
         ? rawBodyWithinLimit(request)
         : undefined
@@ -316,13 +316,14 @@ export function createDispatcher(
     // with --seed, a key's handlers draw ids from its own sequence
     if (ctx.tenant !== null && options.idsFor) ctx.ids = options.idsFor(ctx.tenant)
     const result = await route.handler(ctx, { params, query, body, request })
-    return {
+    const response: NeutralResponse = {
       status: result.status,
       headers: result.headers ?? {},
       body: result.body,
-      ...(result.contentType ? { contentType: result.contentType } : {}),
-      ...(result.text !== undefined ? { text: result.text } : {}),
-      ...(result.stream ? { stream: result.stream } : {}),
     }
+    if (result.contentType) response.contentType = result.contentType
+    if (result.text !== undefined) response.text = result.text
+    if (result.stream) response.stream = result.stream
+    return response
   }
 }

@@ -17,6 +17,28 @@ export interface AuthOptions {
 }
 
 /**
+ * The caller of a route that takes the API key the request carries, without waiting (the dispatcher's common
+ * case); undefined when the request has no key or the route takes none (the other credentials: `authenticate`).
+ * Throws 401 for a key the portal disabled, or one strict mode does not know.
+ */
+export function apiKeyCaller(
+  request: NeutralRequest,
+  route: Pick<RouteDefinition, 'credentials'>,
+  shared: { portal: PortalCredentialLookup },
+  options: AuthOptions,
+): Caller | undefined {
+  const key = request.headers['x-api-key']?.trim()
+  if (!key || !route.credentials.includes('api-key')) return undefined
+  // keys issued by the portal answer by their state (and pass strict mode); any other key is its own tenant
+  const standing = shared.portal.standing(key)
+  if (standing === 'refused')
+    throw new UnauthorizedError('Unauthorized', 'this API key was disabled or deleted in the portal')
+  if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key))
+    throw new UnauthorizedError('Unauthorized', STRICT_HINT)
+  return { tenant: key, via: 'api-key' }
+}
+
+/**
  * Resolves the caller of an authenticated route, or throws in the service's shape: 401 for a missing or unknown
  * credential, 403 for a client ID that is inactive, revoked, or used from an Origin it does not allow.
  */
@@ -27,16 +49,8 @@ export async function authenticate(
   options: AuthOptions,
 ): Promise<Caller> {
   const accepted = route.credentials
-  const key = request.headers['x-api-key']?.trim()
-  if (key && accepted.includes('api-key')) {
-    // keys issued by the portal answer by their state (and pass strict mode); any other key is its own tenant
-    const standing = shared.portal.standing(key)
-    if (standing === 'refused')
-      throw new UnauthorizedError('Unauthorized', 'this API key was disabled or deleted in the portal')
-    if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key))
-      throw new UnauthorizedError('Unauthorized', STRICT_HINT)
-    return { tenant: key, via: 'api-key' }
-  }
+  const byKey = apiKeyCaller(request, route, shared, options)
+  if (byKey) return byKey
   const clientId = request.headers['x-client-id']?.trim()
   const orchestratorKey = request.headers['x-orchestrator-key']?.trim()
   if (orchestratorKey && accepted.includes('orchestrator-key')) {

@@ -32,31 +32,97 @@ function tooBig(
   } as z.core.$ZodIssue
 }
 
-/** The first value past a bound, as a zod issue (path included), or null when the body is within them. */
-export function bodyLimitIssue(body: unknown): z.core.$ZodIssue | null {
-  // each entry links to its parent: the path is built only for the value refused (a deep body copies no paths)
-  type Entry = { value: unknown; key: string | number | null; parent: Entry | null }
-  const stack: Entry[] = [{ value: body, key: null, parent: null }]
+/** How deep a JSON body's objects and arrays may nest (the body itself is level 1): deeper ones are refused. */
+export const MAX_BODY_DEPTH = 64
+
+/** What a body breaks: an object or array nested past MAX_BODY_DEPTH (its dotted path), or a size bound (a zod issue). */
+export type BodyIssue = { tooDeep: string } | { tooBig: z.core.$ZodIssue }
+
+/**
+ * The body's first breach, in one walk: nesting past MAX_BODY_DEPTH comes before any size bound (it is what could
+ * make the body fail to serialise later), then the first string, array or object past its bound (depth first: a
+ * container's own size, then its strings in key order, then its containers). Containers are indexed as met, each with its key and parent, so no path is built unless a value is
+ * refused and nothing is allocated for strings and numbers.
+ */
+export function bodyIssue(body: unknown): BodyIssue | null {
+  if (typeof body === 'string')
+    return body.length > BODY_LIMITS.maxStringLength
+      ? { tooBig: tooBig('string', BODY_LIMITS.maxStringLength, 'characters', []) }
+      : null
+  if (body === null || typeof body !== 'object') return null
+  if (flat(body)) return flatIssue(body)
+  const values: object[] = [body]
+  const keys: (string | number)[] = ['']
+  const parents: number[] = [-1]
+  const depths: number[] = [1]
+  const stack: number[] = [0]
+  let bound: z.core.$ZodIssue | null = null
+  const pathOf = (node: number, last?: string | number) => {
+    const path: (string | number)[] = last === undefined ? [] : [last]
+    for (let n = node; n > 0; n = parents[n]!) path.unshift(keys[n]!)
+    return path
+  }
   while (stack.length > 0) {
-    const entry = stack.pop()!
-    const { value } = entry
-    const pathOf = () => {
-      const path: (string | number)[] = []
-      for (let e: Entry | null = entry; e !== null && e.key !== null; e = e.parent) path.unshift(e.key)
-      return path
+    const node = stack.pop()!
+    const value = values[node]!
+    const depth = depths[node]!
+    const isArray = Array.isArray(value)
+    const names = isArray ? null : Object.keys(value)
+    const count = isArray ? (value as unknown[]).length : names!.length
+    if (bound === null && count > (isArray ? BODY_LIMITS.maxItems : BODY_LIMITS.maxKeys))
+      bound = isArray
+        ? tooBig('array', BODY_LIMITS.maxItems, 'items', pathOf(node))
+        : tooBig('object', BODY_LIMITS.maxKeys, 'keys', pathOf(node))
+    for (let i = 0; i < count; i++) {
+      const key = isArray ? i : names![i]!
+      const child = (value as Record<string | number, unknown>)[key]
+      if (typeof child === 'string') {
+        if (bound === null && child.length > BODY_LIMITS.maxStringLength)
+          bound = tooBig('string', BODY_LIMITS.maxStringLength, 'characters', pathOf(node, key))
+      } else if (child !== null && typeof child === 'object' && depth + 1 > MAX_BODY_DEPTH)
+        return { tooDeep: pathOf(node, key).join('.') }
     }
-    if (typeof value === 'string') {
-      if (value.length > BODY_LIMITS.maxStringLength)
-        return tooBig('string', BODY_LIMITS.maxStringLength, 'characters', pathOf())
-    } else if (Array.isArray(value)) {
-      if (value.length > BODY_LIMITS.maxItems) return tooBig('array', BODY_LIMITS.maxItems, 'items', pathOf())
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: entry })
-    } else if (value !== null && typeof value === 'object') {
-      const keys = Object.keys(value)
-      if (keys.length > BODY_LIMITS.maxKeys) return tooBig('object', BODY_LIMITS.maxKeys, 'keys', pathOf())
-      for (let i = keys.length - 1; i >= 0; i--)
-        stack.push({ value: (value as Record<string, unknown>)[keys[i]!], key: keys[i]!, parent: entry })
+    // nested containers pushed in reverse: the stack visits them in key order
+    for (let i = count - 1; i >= 0; i--) {
+      const key = isArray ? i : names![i]!
+      const child = (value as Record<string | number, unknown>)[key]
+      if (child !== null && typeof child === 'object') {
+        values.push(child)
+        keys.push(key)
+        parents.push(node)
+        depths.push(depth + 1)
+        stack.push(values.length - 1)
+      }
     }
+  }
+  return bound === null ? null : { tooBig: bound }
+}
+
+/** Whether an object or array holds no object or array (most bodies): it is checked without the walk's stacks. */
+function flat(value: object): boolean {
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key]
+    if (child !== null && typeof child === 'object') return false
+  }
+  return true
+}
+
+/** The size issue of a body that nests nothing: its own count, then its strings in key order. */
+function flatIssue(value: object): BodyIssue | null {
+  const isArray = Array.isArray(value)
+  const count = isArray ? value.length : Object.keys(value).length
+  if (count > (isArray ? BODY_LIMITS.maxItems : BODY_LIMITS.maxKeys))
+    return {
+      tooBig: isArray
+        ? tooBig('array', BODY_LIMITS.maxItems, 'items', [])
+        : tooBig('object', BODY_LIMITS.maxKeys, 'keys', []),
+    }
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key]
+    if (typeof child === 'string' && child.length > BODY_LIMITS.maxStringLength)
+      return {
+        tooBig: tooBig('string', BODY_LIMITS.maxStringLength, 'characters', [isArray ? Number(key) : key]),
+      }
   }
   return null
 }

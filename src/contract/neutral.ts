@@ -34,6 +34,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 /** What a transport needs of a sandbox: its dispatcher, where to report its own failures, the chain it passes through. */
 export interface DispatchTarget {
+  /** the answer's `headers` object is its own (never a route's constant): a transport may add to it */
   dispatch(request: NeutralRequest): Promise<NeutralResponse>
   /** where unexpected transport failures are reported */
   log(message: string, error?: unknown): void

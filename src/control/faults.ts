@@ -28,13 +28,19 @@ export function faultResponse(status: number, retryAfterSeconds = 1): NeutralRes
   return { status, headers: {}, body: { statusCode: status, message: STATUS_CODES[status] ?? 'Error' } }
 }
 
+const NO_FAULTS: { delayMs?: number; status?: number } = Object.freeze({})
+
 /** The faults one call asks for with its headers; 400 when a header is not understood. */
 export function requestedFaults(
   headers: Record<string, string>,
   maxDelayMs: number,
 ): { delayMs?: number; status?: number } {
+  const delayHeader = headers['x-sandbox-delay']
+  const statusHeader = headers['x-sandbox-status']
+  // neither header (nearly every call): one shared empty answer
+  if (delayHeader === undefined && statusHeader === undefined) return NO_FAULTS
   const out: { delayMs?: number; status?: number } = {}
-  const delay = headers['x-sandbox-delay']?.trim()
+  const delay = delayHeader?.trim()
   if (delay !== undefined && delay !== '') {
     if (!/^\d+$/.test(delay) || Number(delay) > maxDelayMs) {
       throw new BadRequestError(
@@ -43,7 +49,7 @@ export function requestedFaults(
     }
     out.delayMs = Number(delay)
   }
-  const status = headers['x-sandbox-status']?.trim()
+  const status = statusHeader?.trim()
   if (status !== undefined && status !== '') {
     if (!/^\d{3}$/.test(status) || Number(status) < 400 || Number(status) > 599) {
       throw new BadRequestError('x-sandbox-status must be an HTTP error status from 400 to 599')

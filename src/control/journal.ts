@@ -273,14 +273,16 @@ export class Journal {
     this.#bytes += size
     while (key.count > 1 && (key.count > this.#perKey || key.bytes > this.#perKeyBytes))
       this.#bytes -= key.dropOldest()
-    for (const [name, oldest] of this.#keys) {
-      if (this.#bytes <= this.#totalBytes || oldest === key) break
-      while (oldest.count && this.#bytes > this.#totalBytes) this.#bytes -= oldest.dropOldest()
-      if (!oldest.count) {
-        this.#keys.delete(name)
-        if (this.#lastTenant === name) this.#lastTenant = undefined
+    // under the total (nearly always): no walk over the keys
+    if (this.#bytes > this.#totalBytes)
+      for (const [name, oldest] of this.#keys) {
+        if (this.#bytes <= this.#totalBytes || oldest === key) break
+        while (oldest.count && this.#bytes > this.#totalBytes) this.#bytes -= oldest.dropOldest()
+        if (!oldest.count) {
+          this.#keys.delete(name)
+          if (this.#lastTenant === name) this.#lastTenant = undefined
+        }
       }
-    }
     // nobody listening (the usual case): no lookup, no copy
     if (this.#taps.size !== 0) this.#tapped(tenant, full)
     if (this.#listeners.size !== 0) this.#notify(tenant, full)

@@ -7,6 +7,7 @@
 // regular-expression test.
 import type { NetworkName } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
+import type { NeutralResponse } from '../contract/neutral.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 import { renderError } from '../errors/render-error.ts'
 import { CHAIN_TO_NETWORK } from '../resources/pay/index.ts'
@@ -58,12 +59,20 @@ export function missingNetworks(
   request: { query: Record<string, string>; rawBody: string | undefined },
   mentions: RegExp,
 ): string[] {
+  const body = request.rawBody
+  const scan = body !== undefined && mentions.test(body)
+  let queried = false
+  for (const _ in request.query) {
+    queried = true
+    break
+  }
+  // nothing to look at (nearly every call): no set, no copies
+  if (!scan && !queried) return []
   const found = new Set<string>()
   for (const [key, value] of Object.entries(request.query)) collect(shared, value, key, found, 0)
-  const body = request.rawBody
-  if (body && mentions.test(body)) {
+  if (scan) {
     try {
-      collect(shared, JSON.parse(body), '', found, 0)
+      collect(shared, JSON.parse(body!), '', found, 0)
     } catch {
       // not JSON: the route's own validation answers
     }
@@ -71,18 +80,33 @@ export function missingNetworks(
   return [...found].filter((network) => !live(network))
 }
 
-/** The middleware (outermost after faults): starts or refuses the networks a call names. */
+/**
+ * The middleware (outermost after faults): starts or refuses the networks a call names. Bodies are tested against
+ * the names of the networks not running (rebuilt when that list changes): a body naming only running networks,
+ * nearly every call, is not parsed a second time.
+ */
 export function networkMiddleware(shared: SandboxState, options: NetworksOnUse): Middleware {
   const names = Object.keys(shared.networks)
-  // a body that mentions none of the network names (nor a `chain`/`network` field) names no network
-  const mentions = new RegExp(
-    `${names.map((n) => n.replace(/[-]/g, '\\-')).join('|')}|"(?:chain|network)"`,
-    'i',
-  )
-  return async (call, next) => {
+  // a body that mentions none of the stopped networks' names (nor a `chain`/`network` field) names no stopped network
+  // (a currency id holds its network's name, and `byId` folds only case). Networks only ever start: a test built
+  // while more were stopped still finds every stopped one (it may parse a body for nothing); rebuilt after a start.
+  const stoppedMentions = () =>
+    new RegExp(
+      `${names
+        .filter((n) => !options.live(n))
+        .map((n) => `${n.replace(/[-]/g, '\\-')}|`)
+        .join('')}"(?:chain|network)"`,
+      'i',
+    )
+  let mentions = stoppedMentions()
+  return (call, next) => {
     if (!call.caller || isControlRoute(call)) return next()
     const missing = missingNetworks(shared, options.live, call.request, mentions)
     if (missing.length === 0) return next()
+    return startThenNext(missing, next)
+  }
+
+  async function startThenNext(missing: string[], next: () => Promise<NeutralResponse>) {
     try {
       if (!options.start) {
         const running = names.filter((n) => options.live(n))
@@ -101,6 +125,8 @@ export function networkMiddleware(shared: SandboxState, options: NetworksOnUse):
         } catch (error) {
           shared.log(`could not start network ${network}`, error)
           throw new SandboxError(503, `Network ${network} could not be started: ${(error as Error).message}`)
+        } finally {
+          mentions = stoppedMentions()
         }
       }
     } catch (error) {

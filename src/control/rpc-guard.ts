@@ -2,8 +2,8 @@
 // it for everyone (anvil_*, evm_*, hardhat_*, debug_*, and anything else that is not eth_*, net_* or web3_*) need an
 // API key, are refused to web pages, and in strict mode (--api-keys) pass only when --rpc-admin allows them.
 // What wallets need (eth_*, net_*, web3_*) stays open, CORS included.
-import type { Middleware } from '../contract/middleware.ts'
-import { MAX_BODY_BYTES } from '../contract/neutral.ts'
+import type { CallInfo, Middleware } from '../contract/middleware.ts'
+import { MAX_BODY_BYTES, type NeutralResponse } from '../contract/neutral.ts'
 import { SandboxError, UnauthorizedError } from '../contract/sandbox-error.ts'
 
 /** Options of the /rpc guard. */
@@ -60,8 +60,9 @@ export function isRpcRoute(path: string): boolean {
 /** Refuses admin JSON-RPC methods to callers without a key, to web pages, and in strict mode unless allowed. */
 export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
   const allowed = options.rpcAdmin ?? []
-  return async (call, next) => {
-    if (!isRpcRoute(call.route.path)) return next()
+  // not an async function around every call: only /rpc calls take the guard's path
+  return (call, next) => (isRpcRoute(call.route.path) ? guard(call, next) : next())
+  async function guard(call: CallInfo, next: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
     const admin = rpcMethods(call.request.rawBody).filter(isAdminRpcMethod)
     if (admin.length === 0) return next()
     const { headers } = call.request

@@ -32,14 +32,14 @@ export function parseChaosHeader(value: string): ChaosRule {
 
 /** Runs a call carrying the header inside its chaos. */
 export function webhookChaosMiddleware(shared: SandboxState): Middleware {
-  return async (call, next) => {
+  return (call, next) => {
     const header = call.request.headers[CHAOS_HEADER]
     if (header === undefined || !call.caller) return next()
     let rule: ChaosRule
     try {
       rule = parseChaosHeader(header)
     } catch (error) {
-      return renderError(error, shared.log)
+      return Promise.resolve(renderError(error, shared.log))
     }
     return shared.webhooks.callChaos.run(rule, next)
   }

@@ -44,25 +44,47 @@ function seededByteSource(seed: number): (count: number) => Uint8Array {
   }
 }
 
-/** Crypto-random bytes drawn from a 4 KB pool: one randomBytes call per few hundred ids, not per id. */
-function pooledRandomSource(): (count: number) => Uint8Array {
+/**
+ * Crypto-random bytes drawn from a 4 KB pool: one randomBytes call per few hundred ids, not per id. `hex` reads
+ * its bytes as hex straight from the pool (no copies).
+ */
+function pooledRandomSource(): {
+  bytes: (count: number) => Uint8Array
+  hex: (count: number) => string
+  /** `count` random Crockford base32 characters written into `out` from `start` */
+  crockford: (out: Buffer, start: number, count: number) => void
+} {
   let pool = Buffer.alloc(0)
   let offset = 0
-  return (count) => {
+  const take = (count: number) => {
     if (offset + count > pool.length) {
       pool = randomBytes(Math.max(4096, count))
       offset = 0
     }
-    const out = new Uint8Array(pool.subarray(offset, offset + count))
     offset += count
-    return out
+    return offset - count
+  }
+  return {
+    bytes: (count) => {
+      const at = take(count)
+      return new Uint8Array(pool.subarray(at, at + count))
+    },
+    hex: (count) => {
+      const at = take(count)
+      return pool.toString('hex', at, at + count)
+    },
+    crockford: (out, start, count) => {
+      const at = take(count)
+      for (let i = 0; i < count; i++) out[start + i] = CROCKFORD_CODES[pool[at + i]! % 32]!
+    },
   }
 }
 
 /** Creates an id generator; with a seed every id sequence is the same run after run. */
 export function createIdGenerator(seed?: number): IdGenerator {
-  const source = seed === undefined ? pooledRandomSource() : seededByteSource(seed)
-  const hex = (count: number) => Buffer.from(source(count)).toString('hex')
+  const pooled = seed === undefined ? pooledRandomSource() : undefined
+  const source = pooled ? pooled.bytes : seededByteSource(seed!)
+  const hex = pooled ? pooled.hex : (count: number) => Buffer.from(source(count)).toString('hex')
   return {
     bytes: source,
     hex,
@@ -75,8 +97,11 @@ export function createIdGenerator(seed?: number): IdGenerator {
         out[i] = CROCKFORD_CODES[t % 32]!
         t = Math.floor(t / 32)
       }
-      const random = source(16)
-      for (let i = 0; i < 16; i++) out[10 + i] = CROCKFORD_CODES[random[i]! % 32]!
+      if (pooled) pooled.crockford(out, 10, 16)
+      else {
+        const random = source(16)
+        for (let i = 0; i < 16; i++) out[10 + i] = CROCKFORD_CODES[random[i]! % 32]!
+      }
       return out.toString('latin1')
     },
     uuid() {

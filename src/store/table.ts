@@ -24,8 +24,10 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   #collection: Collection<S> | undefined
   readonly #schema: S
   readonly #index = new Map<string, z.infer<S>>()
-  /** keys inserted but not yet in the collection */
+  /** keys inserted but not yet in the collection (until the first flush every key is: none is listed) */
   #pending = new Set<string>()
+  /** no flush has run: every key of the index waits for the collection (a create adds nothing to `#pending`) */
+  #allPending = true
   #flushing: Promise<void> = Promise.resolve()
   readonly #key: K
   /** secondary indexes (`where`), by their key function: value -> its records, in the order they entered */
@@ -67,7 +69,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
     const key = String((record as Record<string, unknown>)[this.#key])
     if (this.#index.has(key)) throw new DuplicateKeyError(key)
     this.#index.set(key, record)
-    this.#pending.add(key)
+    if (!this.#allPending) this.#pending.add(key)
     if (this.#secondary.size) this.#reindex(key, undefined, record)
     this.#observer?.(key, record)
     return record
@@ -197,6 +199,10 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
 
   /** Moves pending records into the collection, one flush at a time. */
   #flush(): Promise<void> {
+    if (this.#allPending) {
+      this.#allPending = false
+      for (const key of this.#index.keys()) this.#pending.add(key)
+    }
     if (this.#pending.size === 0) return this.#flushing
     this.#flushing = this.#flushing.then(async () => {
       const collection = this.#collection ?? (await this.#createCollection())

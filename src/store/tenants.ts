@@ -30,6 +30,8 @@ export interface TenantsOptions {
 export class Tenants {
   // insertion order is use order: a world used again moves to the end, the first one is the least recently used
   readonly #worlds = new Map<string, World>()
+  /** the world `get` returned last, which is the last of `#worlds` (a key's calls come in runs: no key built, no move) */
+  #newest: World | undefined
   readonly #perTenant = new Map<string, number>()
   readonly #log: (message: string, error: unknown) => void
   readonly #initializers: WorldInitializer[] = []
@@ -80,6 +82,8 @@ export class Tenants {
 
   /** The world of `tenant` under `scenario`, created on first use (or brought back, when it was evicted). */
   get(tenant: string, scenario = 'default'): World {
+    const newest = this.#newest
+    if (newest !== undefined && newest.tenant === tenant && newest.scenario === scenario) return newest
     const key = `${scenario}\u0000${tenant}`
     let world = this.#worlds.get(key)
     if (world) {
@@ -88,6 +92,7 @@ export class Tenants {
         this.#worlds.delete(key)
         this.#worlds.set(key, world)
       }
+      this.#newest = world
       return world
     }
     world = createWorld(tenant, scenario, this.#log, this.#stateObserver)
@@ -101,12 +106,16 @@ export class Tenants {
         this.#log(`world of a key could not be brought back from the state dir (it starts empty)`, error)
       }
     }
+    // initializers and the reviver may have used other worlds since: the next `get` moves this one last
+    this.#newest = undefined
     this.#evictPastCap()
     return world
   }
 
   /** The world of `tenant` under `scenario` if it exists (never creates one). */
   peek(tenant: string, scenario = 'default'): World | undefined {
+    const newest = this.#newest
+    if (newest !== undefined && newest.tenant === tenant && newest.scenario === scenario) return newest
     return this.#worlds.get(`${scenario}\u0000${tenant}`)
   }
 
@@ -136,6 +145,7 @@ export class Tenants {
   dispose(): void {
     for (const world of this.#worlds.values()) world.clock.dispose()
     this.#worlds.clear()
+    this.#newest = undefined
     this.#perTenant.clear()
   }
 
@@ -151,6 +161,7 @@ export class Tenants {
     if (!world) return
     world.clock.dispose()
     this.#worlds.delete(key)
+    if (this.#newest === world) this.#newest = undefined
     const left = (this.#perTenant.get(world.tenant) ?? 1) - 1
     if (left > 0) this.#perTenant.set(world.tenant, left)
     else this.#perTenant.delete(world.tenant)

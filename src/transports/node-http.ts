@@ -3,41 +3,51 @@ import type { DispatchTarget } from '../contract/neutral.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from '../contract/neutral.ts'
 import { serializeResponse } from './neutral-response.ts'
 
-/** Reads the body as text, stopping one byte past the limit so the core answers 413 without buffering more. */
-function readBody(req: IncomingMessage): Promise<{ text: string | undefined; truncated: boolean }> {
-  // no Content-Length and no Transfer-Encoding: the request has no body (RFC 9112 §6.3)
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-    return Promise.resolve({ text: undefined, truncated: false })
-  }
-  return new Promise((resolve, reject) => {
-    // joined once at the end (a single chunk, the usual case, is read as it is): decoding chunk by chunk instead
-    // kept large bodies as string pieces in V8's heap, and the soak's memory swung more (6.5-7.2 % -> 8.6-12.5 %)
-    const chunks: Buffer[] = []
-    const text = () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8')
-    let size = 0
-    let truncated = false
-    req.on('data', (chunk: Buffer) => {
-      if (truncated) return
-      size += chunk.length
-      chunks.push(chunk)
-      if (size > MAX_BODY_BYTES) {
-        truncated = true
-        req.pause()
-        resolve({ text: text(), truncated })
-      }
-    })
-    req.on('end', () => {
-      if (!truncated) resolve({ text: size === 0 ? undefined : text(), truncated })
-    })
-    req.on('error', reject)
-    // a client gone before its whole body arrived: no 'end' comes, and the call must not wait forever (a body that
-    // did arrive whole is still read to its 'end')
-    const gone = () => {
-      if (!req.complete) reject(Object.assign(new Error('the client went away'), { code: 'ECONNRESET' }))
+/**
+ * Reads the body as text, stopping one byte past the limit so the core answers 413 without buffering more, then
+ * calls `done` (no promise: the answer is written from the body's last event); `failed` when the client went away
+ * before its whole body arrived.
+ */
+function readBody(
+  req: IncomingMessage,
+  done: (text: string | undefined, truncated: boolean) => void,
+  failed: (error: Error) => void,
+): void {
+  // joined once at the end (a single chunk, the usual case, is read as it is): decoding chunk by chunk instead
+  // kept large bodies as string pieces in V8's heap, and the soak's memory swung more (6.5-7.2 % -> 8.6-12.5 %)
+  const chunks: Buffer[] = []
+  const text = () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8')
+  let size = 0
+  let settled = false
+  req.on('data', (chunk: Buffer) => {
+    if (settled) return
+    size += chunk.length
+    chunks.push(chunk)
+    if (size > MAX_BODY_BYTES) {
+      settled = true
+      req.pause()
+      done(text(), true)
     }
-    req.on('close', gone)
-    if (req.destroyed) gone()
   })
+  req.on('end', () => {
+    if (settled) return
+    settled = true
+    done(size === 0 ? undefined : text(), false)
+  })
+  req.on('error', (error) => {
+    if (settled) return
+    settled = true
+    failed(error)
+  })
+  // a client gone before its whole body arrived: no 'end' comes, and the call must not wait forever (a body that
+  // did arrive whole is still read to its 'end')
+  const gone = () => {
+    if (settled || req.complete) return
+    settled = true
+    failed(Object.assign(new Error('the client went away'), { code: 'ECONNRESET' }))
+  }
+  req.on('close', gone)
+  if (req.destroyed) gone()
 }
 
 /** The neutral request of a Node request; `req.url` is relative to where the listener is mounted. */
@@ -50,8 +60,10 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
       if (!(key in query)) query[key] = value
   }
   const headers: Record<string, string> = {}
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value
+  const incoming = req.headers
+  for (const key in incoming) {
+    const value = incoming[key]
+    if (value !== undefined) headers[key] = typeof value === 'string' ? value : value.join(', ')
   }
   return {
     method: req.method ?? 'GET',
@@ -69,7 +81,7 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
  */
 export function createRequestListener(sandbox: DispatchTarget): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
-    void handle(sandbox, req, res)
+    handle(sandbox, req, res)
   }
 }
 
@@ -87,13 +99,32 @@ function sendStream(req: IncomingMessage, res: ServerResponse, response: Neutral
   res.on('close', stop)
 }
 
-async function handle(sandbox: DispatchTarget, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function handle(sandbox: DispatchTarget, req: IncomingMessage, res: ServerResponse): void {
+  // no Content-Length and no Transfer-Encoding: the request has no body (RFC 9112 §6.3)
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    void respond(sandbox, req, res, undefined, false)
+    return
+  }
+  readBody(
+    req,
+    (text, truncated) => void respond(sandbox, req, res, text, truncated),
+    (error) => failed(sandbox, req, res, error),
+  )
+}
+
+async function respond(
+  sandbox: DispatchTarget,
+  req: IncomingMessage,
+  res: ServerResponse,
+  text: string | undefined,
+  truncated: boolean,
+): Promise<void> {
   try {
-    const { text, truncated } = await readBody(req)
     const response = await sandbox.dispatch(toNeutral(req, text))
     if (response.stream) return sendStream(req, res, response)
     const { text: out, contentType } = serializeResponse(response)
-    const headers: Record<string, string | number> = { ...response.headers }
+    // the dispatcher's answers carry a headers object of their own (a copy of the route's): added to, not copied
+    const headers: Record<string, string | number> = response.headers
     if (contentType) headers['content-type'] = contentType
     if (out !== null) headers['content-length'] = Buffer.byteLength(out)
     if (truncated) headers.connection = 'close'
@@ -101,14 +132,19 @@ async function handle(sandbox: DispatchTarget, req: IncomingMessage, res: Server
     res.end(out ?? undefined)
     if (truncated) req.destroy()
   } catch (error) {
-    // the client went away (or was closed for being too slow) before its body arrived: nobody to answer
-    if (req.destroyed && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return
-    sandbox.log('transport failure', error)
-    if (!res.headersSent) {
-      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
-      res.end(
-        JSON.stringify({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }),
-      )
-    }
+    failed(sandbox, req, res, error)
+  }
+}
+
+/** A call that could not be answered: nobody to answer when the client left, else a 500 in the service's shape. */
+function failed(sandbox: DispatchTarget, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  // the client went away (or was closed for being too slow) before its body arrived: nobody to answer
+  if (req.destroyed && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return
+  sandbox.log('transport failure', error)
+  if (!res.headersSent) {
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+    res.end(
+      JSON.stringify({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }),
+    )
   }
 }

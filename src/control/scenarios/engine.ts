@@ -117,6 +117,11 @@ export class ScenarioEngine {
     return world
   }
 
+  /** Whether a world's seed has run: a call to it has nothing to wait for. */
+  isSeeded(world: World): boolean {
+    return this.#seeded.has(world)
+  }
+
   /** Seeds a world if it has not been; resolves to the ids the seed returned. */
   ready(world: World, baseUrl?: BaseUrl): Promise<SeededIds> {
     let seeding = this.#seeding.get(world)
