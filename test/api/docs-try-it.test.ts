@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fillPath, tryItStart } from '../../src/control/docs/ui/try-start.ts'
 import { type ApiClient, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 
 const PLACEHOLDER = 'the path holds the page’s placeholder id, which names nothing in a fresh sandbox'
 const SESSION =
@@ -99,7 +100,7 @@ const refusals: Record<string, [status: number, reason: string]> = {
 }
 
 /** A validation refusal in any of the service's shapes: zod issues, {message:'Validation failed', errors}, a message list. */
-function isValidationRefusal(status: number, body: any): boolean {
+function isValidationRefusal(status: number, body: Loose): boolean {
   if (status !== 400 && status !== 422) return false
   if (Array.isArray(body)) return true
   if (!body || typeof body !== 'object') return false
@@ -113,7 +114,7 @@ function isValidationRefusal(status: number, body: any): boolean {
 
 let t: Transports
 let http: ApiClient
-let doc: any
+let doc: Loose
 beforeAll(async () => {
   t = await startTransports()
   http = t.clients.find((c) => c.transport === 'http')!
@@ -126,8 +127,8 @@ describe('docs page try-it starts', () => {
     const answered: Record<string, number> = {}
     const validation: string[] = []
     let sent = 0
-    for (const [path, methods] of Object.entries<any>(doc.paths)) {
-      for (const [method, op] of Object.entries<any>(methods)) {
+    for (const [path, methods] of Object.entries<Loose>(doc.paths)) {
+      for (const [method, op] of Object.entries<Loose>(methods)) {
         if (!op.requestBody) continue
         const start = tryItStart(op, method)
         if (start.body === null) continue // a GET: the page sends no body

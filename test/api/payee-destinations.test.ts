@@ -3,6 +3,7 @@ import { expect, it } from 'vitest'
 import { resolveDestination } from '../../src/resources/payee-destinations/model.ts'
 import { requestState } from '../../src/resources/requests/state.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 
 const t = useTransports(newApiKey, { chain: false })
 
@@ -37,7 +38,7 @@ describeTransports(
       expect(res.status).toBe(200)
       return res.body
     }
-    const sign = (wallet: Wallet, data: any) =>
+    const sign = (wallet: Wallet, data: Loose) =>
       wallet.signTypedData({
         domain: data.domain,
         types: data.types,

@@ -289,7 +289,7 @@ describeTransports(
     })
 
     it('answers browser calls on cookie routes with credentialed CORS for --allowed-origins only, and leaves API-key routes on the wildcard', async () => {
-      // issue 20: any Origin used to be echoed with credentials (a page on another port read the victim's keys)
+      // issue 20: Loose Origin used to be echoed with credentials (a page on another port read the victim's keys)
       for (const stranger of ['http://localhost:5174', 'https://evil.example', 'null']) {
         const refused = await client().call(
           'GET',

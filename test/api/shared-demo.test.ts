@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: JSON answers are read loosely
 // Issue 20: a shared demo environment nobody can break into. Each reproduction of the issue, as it now answers:
 // strict mode without the portal, safe links and page headers, webhooks only where the operator allows (checked
 // after DNS, at registration and at each attempt), per-key caps, keys not listed on a shared listener, control
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../../src/routes.ts'
 import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
 import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 import { waitFor } from '../support/wait.ts'
 
 const servers: RunningServer[] = []
@@ -40,7 +40,7 @@ async function call(
     ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
   })
   const text = await res.text()
-  let body: any = text
+  let body: Loose = text
   try {
     body = JSON.parse(text)
   } catch {}
@@ -354,11 +354,13 @@ describe('webhooks go where the operator allows', () => {
       await call(shared, 'POST', '/v2/webhook/test', { apiKey, body: { eventType: 'payment.confirmed' } })
     const deliveries = await waitFor(async () => {
       const res = await call(shared, 'GET', '/__sandbox/webhooks/deliveries', { apiKey })
-      return res.body.length === 3 && res.body.every((d: any) => d.attempts.length > 0) ? res.body : undefined
+      return res.body.length === 3 && res.body.every((d: Loose) => d.attempts.length > 0)
+        ? res.body
+        : undefined
     })
-    const firstAttempts = deliveries.map((d: any) => d.attempts[0])
-    expect(firstAttempts.filter((a: any) => a.status === 200)).toHaveLength(2)
-    expect(firstAttempts.filter((a: any) => /--webhook-rate/.test(a.error ?? ''))).toHaveLength(1)
+    const firstAttempts = deliveries.map((d: Loose) => d.attempts[0])
+    expect(firstAttempts.filter((a: Loose) => a.status === 200)).toHaveLength(2)
+    expect(firstAttempts.filter((a: Loose) => /--webhook-rate/.test(a.error ?? ''))).toHaveLength(1)
     expect(received.filter((u) => u === `/allowed-${apiKey}`)).toHaveLength(2)
   })
 
@@ -396,10 +398,10 @@ describe('a shared host without --api-keys', () => {
       headers: { 'x-sandbox-admin-key': 'admin-secret' },
     })
     expect(admin.body.listed).toBe(true)
-    expect(admin.body.keys.map((k: any) => k.key)).toContain(apiKey)
+    expect(admin.body.keys.map((k: Loose) => k.key)).toContain(apiKey)
     // a loopback listener without --admin-key lists them, as a developer's dashboard always did
     await call(local, 'GET', '/__sandbox/clock', { apiKey })
-    expect((await call(local, 'GET', '/__sandbox/keys')).body.keys.map((k: any) => k.key)).toContain(apiKey)
+    expect((await call(local, 'GET', '/__sandbox/keys')).body.keys.map((k: Loose) => k.key)).toContain(apiKey)
   })
 
   it('refuses /rpc admin methods on a shared listener unless --rpc-admin allows them', async () => {

@@ -9,6 +9,7 @@ import { type RunningServer, startServer } from '../../src/server.ts'
 import { type ApiTransaction, execute } from '../support/chain.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
 const shots = new URL('../../test-output/dashboard/', import.meta.url).pathname
@@ -43,7 +44,7 @@ async function api(key: string, method: string, path: string, body?: unknown) {
     headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: response.status, body: (await response.json()) as any }
+  return { status: response.status, body: (await response.json()) as Loose }
 }
 
 async function settled(page: Page): Promise<void> {

@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: JSON answers are read loosely
 // Issue 20, item 2, in a real browser (Debian's Chromium through playwright-core): script payloads in every field a
 // page shows (dashboard, docs, Secure Payment Page, agreement and KYC pages), then every link and button clicked.
 // No dialog opens and the browser reports no Content-Security-Policy violation: the pages run only their own code.
@@ -10,6 +9,7 @@ import { type RunningServer, startServer } from '../../src/server.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { newApiKey } from '../support/clients.ts'
 import { payerBody } from '../support/compliance.ts'
+import type { Loose } from '../support/loose.ts'
 
 const shots = new URL('../../test-output/injection/', import.meta.url).pathname
 let sandbox: RunningServer
@@ -55,7 +55,7 @@ async function api(key: string | null, method: string, path: string, body?: unkn
     },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: response.status, body: (await response.json().catch(() => null)) as any }
+  return { status: response.status, body: (await response.json().catch(() => null)) as Loose }
 }
 
 async function newPage(): Promise<{ page: Page; violations: () => Promise<string[]> }> {
@@ -75,7 +75,7 @@ async function newPage(): Promise<{ page: Page; violations: () => Promise<string
     page,
     violations: async () => [
       ...seen,
-      ...((await page.evaluate(() => (window as any).cspViolations).catch(() => [])) as string[]),
+      ...((await page.evaluate(() => (window as Loose).cspViolations).catch(() => [])) as string[]),
     ],
   }
 }
@@ -189,7 +189,7 @@ describe('pages run only their own code, in Chromium', () => {
       await page.getByLabel('API key').fill(key)
       await page.getByLabel('API key').press('Enter')
       const idle = async (timeout = 15_000) => {
-        await page.waitForFunction(() => typeof (window as any).dashboardIdle === 'function', null, {
+        await page.waitForFunction(() => typeof (window as Loose).dashboardIdle === 'function', null, {
           timeout,
         })
         await page.evaluate(

@@ -12,6 +12,7 @@ import { type RunningServer, startServer } from '../../src/server.ts'
 import { freshAddress } from '../support/chain.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 
 const shots = new URL('../../test-output/orchestrator-branding/', import.meta.url).pathname
 let sandbox: RunningServer
@@ -32,7 +33,7 @@ async function call(method: string, path: string, headers: Record<string, string
     headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: res.status, body: (await res.json().catch(() => null)) as any }
+  return { status: res.status, body: (await res.json().catch(() => null)) as Loose }
 }
 
 const BRAND = {

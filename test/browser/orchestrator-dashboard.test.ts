@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 
 const shots = new URL('../../test-output/orchestrator-branding/', import.meta.url).pathname
 let sandbox: RunningServer
@@ -27,7 +28,7 @@ async function call(headers: Record<string, string>, method: string, path: strin
     headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as Loose }
 }
 
 it("shows an orchestrator's linked client IDs, fee configs and branding previews", async () => {

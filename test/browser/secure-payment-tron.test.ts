@@ -13,6 +13,7 @@ import { toTronAddress } from '../../src/contract/tron-address.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 
 const shots = new URL('../../test-output/secure-payment/', import.meta.url).pathname
 let sandbox: RunningServer
@@ -40,7 +41,7 @@ async function call(method: string, path: string, apiKey: string, body?: unknown
     headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: res.status, body: (await res.json().catch(() => null)) as any }
+  return { status: res.status, body: (await res.json().catch(() => null)) as Loose }
 }
 
 const freshTron = () => toTronAddress(privateKeyToAccount(generatePrivateKey()).address)

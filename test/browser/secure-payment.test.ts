@@ -14,6 +14,7 @@ import { type RunningServer, startServer } from '../../src/server.ts'
 import { freshAddress } from '../support/chain.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
 const shots = new URL('../../test-output/secure-payment/', import.meta.url).pathname
@@ -40,7 +41,7 @@ async function call(method: string, path: string, apiKey: string | null, body?: 
     },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: res.status, body: (await res.json().catch(() => null)) as any }
+  return { status: res.status, body: (await res.json().catch(() => null)) as Loose }
 }
 
 /** A link for a fresh payee, with a platform fee; the page is opened on `localhost` (the Host it follows). */

@@ -8,6 +8,7 @@ import { afterAll, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { execute } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-commerce-'))
 let sandbox: Sandbox | null = null
@@ -24,7 +25,7 @@ async function call(method: string, path: string, apiKey: string, body?: unknown
     headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
     rawBody: body === undefined ? undefined : JSON.stringify(body),
   })
-  return { status: res.status, body: res.body as any }
+  return { status: res.status, body: res.body as Loose }
 }
 
 const commerceEvents = (apiKey: string) =>

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-orchestrator-state-'))
 let sandbox: Sandbox | null = null
@@ -22,7 +23,7 @@ async function call(method: string, path: string, headers: Record<string, string
     headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', ...headers },
     rawBody: body === undefined ? undefined : JSON.stringify(body),
   })
-  return { status: res.status, body: res.body as any }
+  return { status: res.status, body: res.body as Loose }
 }
 
 it('restores links, fee configs, branding, intents and webhooks', async () => {

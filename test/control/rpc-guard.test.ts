@@ -95,7 +95,7 @@ describeTransports(
       expect(await blockNumber()).toBeGreaterThan(snapshotBefore)
     })
 
-    it('refuses admin methods to web pages: any Origin, or a text/plain body', async () => {
+    it('refuses admin methods to web pages: Loose Origin, or a text/plain body', async () => {
       const before = await blockNumber()
       expectServiceError(
         await client().call('POST', '/rpc', {

@@ -10,10 +10,11 @@ import { parse } from 'yaml'
 import { routeStatuses } from '../../src/control/docs/route-facts.ts'
 import { routes } from '../../src/routes.ts'
 import { newApiKey, useTransports } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 import { officialOperations, operationsOf } from '../support/official-operations.ts'
 
 const t = useTransports(newApiKey, { chain: false })
-let document: any
+let document: Loose
 beforeAll(async () => {
   document = (await t.clients[0]!.call('GET', '/openapi.json', { apiKey: null })).body
 })
@@ -21,15 +22,15 @@ beforeAll(async () => {
 /** Official statuses the sandbox never answers, with why (method path status). */
 const statusDifferences: Record<string, string> = {
   'post /v1/request 404':
-    'the sandbox keeps no wallet registry ("Wallet not found"): any payee address is accepted',
+    'the sandbox keeps no wallet registry ("Wallet not found"): Loose payee address is accepted',
   'post /v2/request 404':
-    'the sandbox keeps no wallet registry ("Wallet not found"): any payee address is accepted',
+    'the sandbox keeps no wallet registry ("Wallet not found"): Loose payee address is accepted',
   'post /v2/payouts 404':
-    'the sandbox keeps no wallet registry ("Wallet not found"): any payer address is accepted',
+    'the sandbox keeps no wallet registry ("Wallet not found"): Loose payer address is accepted',
   'post /v1/payer 404': 'the documents\' "Request not found" example: creating a payer reads no request',
   'post /v2/payer 404': 'the documents\' "Request not found" example: creating a payer reads no request',
   'post /v1/pay 404':
-    'the sandbox keeps no wallet registry ("Wallet not found"): any payer address is accepted',
+    'the sandbox keeps no wallet registry ("Wallet not found"): Loose payer address is accepted',
   // scenario rate limits are per key: a call without one (register, login, a public journey) is never limited
   'post /v1/auth/register 429': 'no key, no scenario: never rate-limited',
   'post /v1/auth/login 429': 'no key, no scenario: never rate-limited',
@@ -63,12 +64,12 @@ const securePaymentDifferences: [RegExp, string][] = [
 ]
 
 /** Header parameters of the documents and the security scheme or parameter that covers each. */
-const headerCoverage: Record<string, (op: any) => boolean> = {
-  'x-api-key': (op) => op.security.some((s: any) => 'ApiKey' in s),
-  'x-client-id': (op) => op.security.some((s: any) => 'ClientId' in s),
-  Origin: (op) => op.parameters.some((p: any) => p.in === 'header' && p.name === 'Origin'),
-  Cookie: (op) => op.security.some((s: any) => 'CookieSession' in s),
-  Authorization: (op) => op.security.some((s: any) => 'Session' in s),
+const headerCoverage: Record<string, (op: Loose) => boolean> = {
+  'x-api-key': (op) => op.security.some((s: Loose) => 'ApiKey' in s),
+  'x-client-id': (op) => op.security.some((s: Loose) => 'ClientId' in s),
+  Origin: (op) => op.parameters.some((p: Loose) => p.in === 'header' && p.name === 'Origin'),
+  Cookie: (op) => op.security.some((s: Loose) => 'CookieSession' in s),
+  Authorization: (op) => op.security.some((s: Loose) => 'Session' in s),
 }
 
 describe('GET /openapi.json and /openapi.yaml', () => {
@@ -118,12 +119,12 @@ describe('GET /openapi.json and /openapi.yaml', () => {
       if (!op || op['x-sandbox-addition'] || !op.description?.trim()) return false
       const success = Object.entries(op.responses).filter(([status]) => /^2/.test(status))
       const answerExample = success.some(
-        ([, r]: [string, any]) => r.content?.['application/json']?.example !== undefined,
+        ([, r]: [string, Loose]) => r.content?.['application/json']?.example !== undefined,
       )
       const bodyExample = op.requestBody?.content?.['application/json']?.example !== undefined
       // an operation without a body either way: the example is its call (documented parameter examples)
-      const noBodies = !op.requestBody && success.every(([, r]: [string, any]) => !r.content)
-      const callExample = noBodies && op.parameters.some((p: any) => p.example !== undefined)
+      const noBodies = !op.requestBody && success.every(([, r]: [string, Loose]) => !r.content)
+      const callExample = noBodies && op.parameters.some((p: Loose) => p.example !== undefined)
       return answerExample || bodyExample || callExample
     })
     const missing = keys.filter((k) => !covered.includes(k))
@@ -135,13 +136,13 @@ describe('GET /openapi.json and /openapi.yaml', () => {
   it("carries the documents' parameter descriptions, and no internal note as a summary", () => {
     const op = document.paths['/v2/request/{requestId}'].get
     expect(op.summary).toBeTruthy()
-    expect(op.parameters.find((p: any) => p.name === 'requestId').description).toBe(
+    expect(op.parameters.find((p: Loose) => p.name === 'requestId').description).toBe(
       'The requestId for the request',
     )
     expect(op.responses['200'].content['application/json'].schema.properties.hasBeenPaid).toBeDefined()
     expect(op.responses['200'].content['application/json'].example).toBeDefined()
-    for (const [path, item] of Object.entries<any>(document.paths))
-      for (const [method, o] of Object.entries<any>(item))
+    for (const [path, item] of Object.entries<Loose>(document.paths))
+      for (const [method, o] of Object.entries<Loose>(item))
         expect(o.summary, `${method} ${path}`).not.toMatch(/documented|Nest|the sandbox's own|\(DOCS\)/i)
     // additions are marked
     expect(document.paths['/__sandbox/faucet'].post['x-sandbox-addition']).toBe(true)
@@ -156,7 +157,7 @@ describe('GET /openapi.json and /openapi.yaml', () => {
 
   it('describes the sandbox headers and the credentials each route accepts', () => {
     const { parameters, securitySchemes } = document.components
-    expect(Object.values(parameters).map((p: any) => p.name)).toEqual([
+    expect(Object.values(parameters).map((p: Loose) => p.name)).toEqual([
       'x-sandbox-scenario',
       'x-sandbox-delay',
       'x-sandbox-status',
@@ -166,7 +167,7 @@ describe('GET /openapi.json and /openapi.yaml', () => {
     expect(securitySchemes.Session).toMatchObject({ type: 'http', scheme: 'bearer' })
     const createRequest = document.paths['/v2/request'].post
     expect(createRequest.security).toEqual([{ ApiKey: [] }, { ClientId: [] }])
-    expect(createRequest.parameters.map((p: any) => p.$ref ?? p.name)).toEqual([
+    expect(createRequest.parameters.map((p: Loose) => p.$ref ?? p.name)).toEqual([
       'Origin',
       '#/components/parameters/SandboxScenario',
       '#/components/parameters/SandboxDelay',
@@ -180,8 +181,8 @@ describe('GET /openapi.json and /openapi.yaml', () => {
     ])
     expect(document.paths['/__sandbox/health'].get.security).toEqual([])
     // the service's endpoints are grouped by resource, the sandbox's own under "Sandbox: …"
-    for (const [path, item] of Object.entries<any>(document.paths))
-      for (const op of Object.values<any>(item))
+    for (const [path, item] of Object.entries<Loose>(document.paths))
+      for (const op of Object.values<Loose>(item))
         expect(op.tags[0].startsWith('Sandbox'), `${path} ${op.tags[0]}`).toBe(!/^\/v\d+\//.test(path))
     expect(document.paths['/v2/request/{requestId}/pay'].get.parameters[0]).toMatchObject({
       name: 'requestId',

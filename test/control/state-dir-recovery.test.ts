@@ -18,6 +18,7 @@ import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { freshAddress } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
 import { payerBody } from '../support/compliance.ts'
+import type { Loose } from '../support/loose.ts'
 import { openState } from '../support/state-db.ts'
 
 const dirs: string[] = []
@@ -40,7 +41,7 @@ async function call(method: string, path: string, apiKey: string, body?: unknown
     headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
     rawBody: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
   })
-  return { status: res.status, body: res.body as any }
+  return { status: res.status, body: res.body as Loose }
 }
 
 const request = () => ({

@@ -15,6 +15,7 @@ import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
 import { payerBody, usBankDetails } from '../support/compliance.ts'
 import { type CrosschainAnswer, erc20PaymentLogs, signAnswer } from '../support/crosschain.ts'
+import type { Loose } from '../support/loose.ts'
 import { editState } from '../support/state-db.ts'
 
 const dirs: string[] = []
@@ -55,7 +56,7 @@ async function call(
     headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
     rawBody: body === undefined ? undefined : JSON.stringify(body),
   })
-  return { status: res.status, body: res.body as any }
+  return { status: res.status, body: res.body as Loose }
 }
 
 describe('--state-dir resumes what was under way', () => {

@@ -10,6 +10,7 @@ import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
 import { payerBody, usBankDetails } from '../support/compliance.ts'
+import type { Loose } from '../support/loose.ts'
 import { openState } from '../support/state-db.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
@@ -34,7 +35,7 @@ async function call(
     headers: { ...json, 'x-api-key': apiKey, ...headers },
     rawBody: body === undefined ? undefined : JSON.stringify(body),
   })
-  return { status: res.status, body: res.body as any }
+  return { status: res.status, body: res.body as Loose }
 }
 
 describe('--state-dir', () => {

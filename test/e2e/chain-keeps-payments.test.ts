@@ -17,6 +17,7 @@ import {
   stopServer,
   untilHealthy,
 } from '../support/kill-run.ts'
+import type { Loose } from '../support/loose.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-chain-kill-'))
 let server: ServerProcess | undefined
@@ -32,7 +33,7 @@ async function call(method: string, path: string, body?: unknown) {
     headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as Loose }
 }
 
 /** The anvil process under a sandbox process (its watchdog's child). */

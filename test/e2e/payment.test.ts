@@ -15,6 +15,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20FeeProxyAbi, ethFeeProxyAbi, sendApiTransactions } from '../../src/chain/index.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
+import type { Loose } from '../support/loose.ts'
 
 let server: RunningServer
 const apiKey = 'e2e-payment'
@@ -27,7 +28,7 @@ async function api(method: string, path: string, body?: unknown) {
     headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as Loose }
 }
 
 type ApiTx = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } }
@@ -145,7 +146,7 @@ describe('pay calldata executes on the embedded chain', () => {
   it('serves health and chain info on the same port', async () => {
     const health = await fetch(`${server.url}/__sandbox/health`)
     expect(health.status).toBe(200)
-    const info = (await (await fetch(`${server.url}/__sandbox/chain`)).json()) as any
+    const info = (await (await fetch(`${server.url}/__sandbox/chain`)).json()) as Loose
     expect(info).toMatchObject({ chainId: 11155111, network: 'sepolia', rpcUrl: `${server.url}/rpc` })
     expect(info.contracts.ERC20FeeProxy).toBe('0x399F5EE127ce7432E4921a61b8CF52b0af52cbfE')
     expect(info.contracts.EthereumFeeProxy).toBe('0xe11BF2fDA23bF0A98365e1A4c04A87C9339e8687')

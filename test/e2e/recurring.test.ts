@@ -5,6 +5,7 @@ import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { payoutOfChildRequest } from '../../src/resources/payouts/execution.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import {
   activePayout,
@@ -106,7 +107,7 @@ describeTransports(
       })
       expect(status.body.payments).toHaveLength(3)
       expect(status.body.requests).toHaveLength(3)
-      expect(new Set(status.body.requests.map((r: any) => r.paymentReference)).size).toBe(3)
+      expect(new Set(status.body.requests.map((r: Loose) => r.paymentReference)).size).toBe(3)
       for (const [i, payment] of status.body.payments.entries()) {
         expect(payment).toMatchObject({ amount: '10', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
         const reference = status.body.requests[i].paymentReference
@@ -142,10 +143,10 @@ describeTransports(
       const events = t.sandbox.shared.tenants.get(apiKey).events
       const confirmed = events.filter((e) => e.type === 'payment.confirmed').map((e) => e.payload)
       expect(confirmed).toHaveLength(3)
-      expect(confirmed.map((p) => p.txHash)).toEqual(status.body.payments.map((p: any) => p.txHash))
+      expect(confirmed.map((p) => p.txHash)).toEqual(status.body.payments.map((p: Loose) => p.txHash))
       for (const p of confirmed) expect(p).toMatchObject({ recurringPayment: { id: created.body.id } })
       const recurring = events.filter((e) => e.type === 'request.recurring').map((e) => e.payload)
-      expect(recurring.map((p) => p.requestId)).toEqual(status.body.requests.map((r: any) => r.requestId))
+      expect(recurring.map((p) => p.requestId)).toEqual(status.body.requests.map((r: Loose) => r.requestId))
       for (const p of recurring) expect(p.originalRequestId).toBe(child.body.originalRequestId)
 
       // A completed payout cannot be cancelled, and nothing more is paid however far the clock moves.
@@ -223,7 +224,7 @@ describeTransports(
       expect(done.body.requests).toHaveLength(3)
       expect(await chain().balanceOf(fau(), payer.address)).toBe(0n)
       for (const r of done.body.requests) expect(await feeProxyLogs(r.paymentReference)).toHaveLength(1)
-      const times = done.body.payments.map((p: any) => new Date(p.timestamp).getTime())
+      const times = done.body.payments.map((p: Loose) => new Date(p.timestamp).getTime())
       expect([...times].sort((a, b) => a - b)).toEqual(times)
     })
 

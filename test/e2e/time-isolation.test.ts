@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: JSON answers are read loosely
 // Issue 20: one key's time travel expires nothing of another's. The chains are shared and follow the furthest key's
 // clock; a clock may move at most --max-clock-advance (ten years by default) past real time, and what depends on
 // time is read on each key's own clock. Key A jumps as far as it may; key B's new recurring payout still runs to
@@ -6,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 import { fundedPayer, recurringBody, sendApiTransaction, signPermit } from '../support/payouts.ts'
 
 let server: RunningServer
@@ -23,7 +23,7 @@ async function call(method: string, path: string, apiKey: string, body?: unknown
     headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: res.status, body: (await res.json().catch(() => null)) as any }
+  return { status: res.status, body: (await res.json().catch(() => null)) as Loose }
 }
 
 describe('two keys, one jumping far ahead', () => {

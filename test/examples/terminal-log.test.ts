@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { createWalletClient, type Hex, http, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Loose } from '../support/loose.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -95,7 +96,7 @@ async function api(sandbox: SandboxProcess, key: string, method: string, path: s
     headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   })
-  return { status: response.status, body: (await response.json().catch(() => null)) as any }
+  return { status: response.status, body: (await response.json().catch(() => null)) as Loose }
 }
 
 /** Registers the receiver (its first answer a 500), creates a request and pays it on the sandbox's chain. */

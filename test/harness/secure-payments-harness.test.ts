@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { sendApiTransactions } from '../../src/chain/index.ts'
 import { createTestSandbox, signWebhook, type TestSandbox } from '../../src/msw.ts'
 import { freshAddress } from '../support/chain.ts'
+import type { Loose } from '../support/loose.ts'
 
 const base = 'https://app-api.example.test'
 let rn: TestSandbox
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 it('creates a link, pays its calldata with viem and gets the signed checkout webhooks', async () => {
   const tenant = await rn.tenant()
-  const received: { event: string; valid: boolean; body: any }[] = []
+  const received: { event: string; valid: boolean; body: Loose }[] = []
   const hook = await tenant.webhooks.deliverTo(async (request) => {
     const raw = await request.text()
     const valid = request.headers.get('x-request-network-signature') === signWebhook(raw, hook.secret)
@@ -35,7 +36,7 @@ it('creates a link, pays its calldata with viem and gets the signed checkout web
       headers: { ...tenant.headers, ...(body ? { 'content-type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     })
-    return { status: res.status, body: (await res.json()) as any }
+    return { status: res.status, body: (await res.json()) as Loose }
   }
   const created = await api('POST', '/v2/secure-payments', {
     requests: [{ payee: freshAddress(), currency: 'FAU-sepolia', amount: '8' }],

@@ -2,6 +2,7 @@
 // the tools (`request-sandbox trigger …`) run as child processes against it.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import type { Loose } from './loose.ts'
 
 export const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -115,7 +116,7 @@ export async function api(
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: Loose }> {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

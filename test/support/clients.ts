@@ -9,9 +9,10 @@ import type { Sandbox } from '../../src/sandbox.ts'
 import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
 import { createApp } from '../../src/transports/express.ts'
 import { createHandlers } from '../../src/transports/msw.ts'
+import type { Loose } from './loose.ts'
 
 /** A response as the tests read it. */
-export interface ApiResponse<T = any> {
+export interface ApiResponse<T = Loose> {
   status: number
   body: T
   headers: Headers
@@ -31,7 +32,7 @@ export interface CallOptions {
 export interface ApiClient {
   transport: 'http' | 'msw' | 'express'
   baseUrl: string
-  call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>
+  call<T = Loose>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>
 }
 
 /** A fresh API key per test keeps tests isolated without any reset. */
@@ -62,7 +63,7 @@ function makeClient(transport: ApiClient['transport'], baseUrl: string, defaultK
       try {
         parsed = text ? JSON.parse(text) : undefined
       } catch {}
-      return { status: res.status, body: parsed as any, headers: res.headers, text }
+      return { status: res.status, body: parsed as Loose, headers: res.headers, text }
     },
   }
 }

@@ -1,5 +1,6 @@
 // Request bodies for the payer and payment-details endpoints: the service's documented examples.
 import type { ApiClient } from './clients.ts'
+import type { Loose } from './loose.ts'
 
 /** The V2 document's individual payer, with an e-mail address as clientUserId (as easy-invoice sends). */
 export function payerBody(overrides: Record<string, unknown> = {}) {
@@ -95,5 +96,5 @@ export async function postJson(url: string, body: unknown) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as Loose }
 }

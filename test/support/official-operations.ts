@@ -2,8 +2,9 @@
 // flattened for comparison with the sandbox's own document: method, path, parameters and statuses.
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
+import type { Loose } from './loose.ts'
 
-type Json = Record<string, any>
+type Json = Record<string, Loose>
 
 /** One parameter as both documents describe it. */
 export interface DocumentedParameter {

@@ -17,6 +17,7 @@ import { expect } from 'vitest'
 import { type LiveChain, sendApiTransactions } from '../../src/chain/index.ts'
 import { freshAddress } from './chain.ts'
 import type { ApiClient } from './clients.ts'
+import type { Loose } from './loose.ts'
 
 export { freshAddress } from './chain.ts'
 
@@ -68,7 +69,7 @@ export async function transferToken(
 /** Signs the API's recurringPaymentPermit (ethers-v5 shape) with viem, primaryType SchedulePermit. */
 export function signPermit(
   account: LocalAccount,
-  permit: { domain: any; types: any; values: any },
+  permit: { domain: Loose; types: Loose; values: Loose },
 ): Promise<Hex> {
   return account.signTypedData({
     domain: permit.domain,

@@ -3,6 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Loose } from './loose.ts'
 import { waitFor } from './wait.ts'
 
 /** One request the receiver got. */
@@ -10,7 +11,7 @@ export interface Received {
   path: string
   headers: IncomingHttpHeaders
   raw: string
-  body: any
+  body: Loose
   /** HMAC-SHA256(secret, raw bytes) equals x-request-network-signature */
   signatureValid: boolean
   /** JSON.stringify(JSON.parse(raw)) === raw: a receiver that re-serialises the parsed body verifies too */

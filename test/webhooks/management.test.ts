@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
 import { assertMatchesDocument, documents } from '../support/openapi.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
@@ -13,7 +14,7 @@ beforeAll(async () => {
 })
 afterAll(async () => receiver?.close())
 
-const documentedEnumError = (documents.full as any).paths['/v2/webhook/test'].post.responses['400'].content[
+const documentedEnumError = (documents.full as Loose).paths['/v2/webhook/test'].post.responses['400'].content[
   'application/json'
 ].examples.invalidEventType.value
 

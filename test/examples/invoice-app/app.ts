@@ -16,6 +16,19 @@ export interface Invoice {
 }
 
 /** How the app is configured (environment variables in a real deployment). */
+/** What GET /v2/request/{id}/pay answers: the transactions the payer's wallet sends, and whether it can. */
+export interface PayAnswer {
+  transactions: { to: `0x${string}`; data: `0x${string}`; value: { type: 'BigNumber'; hex: `0x${string}` } }[]
+  metadata: { hasEnoughBalance: boolean; needsApproval: boolean; [more: string]: unknown }
+}
+
+/** The fields of a webhook's body the app reads. */
+interface WebhookBody {
+  event: string
+  requestId: string
+  txHash: string | null
+}
+
 export interface InvoiceAppConfig {
   apiUrl: string
   apiKey: string
@@ -27,15 +40,15 @@ export function createInvoiceApp(config: InvoiceAppConfig) {
   const invoices = new Map<string, Invoice>()
   const rejected: string[] = []
 
-  async function api(method: string, path: string, body?: unknown) {
+  async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${config.apiUrl}${path}`, {
       method,
       headers: { 'x-api-key': config.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     })
-    const json = (await res.json()) as Record<string, any>
+    const json: unknown = await res.json()
     if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`)
-    return json
+    return json as T
   }
 
   return {
@@ -43,7 +56,7 @@ export function createInvoiceApp(config: InvoiceAppConfig) {
     /** signatures the handler refused */
     rejected,
     async createInvoice(input: { amount: string; currency: string; payee: string }): Promise<Invoice> {
-      const created = await api('POST', '/v2/request', {
+      const created = await api<{ requestId: string; paymentReference: string }>('POST', '/v2/request', {
         amount: input.amount,
         invoiceCurrency: input.currency,
         paymentCurrency: input.currency,
@@ -62,11 +75,11 @@ export function createInvoiceApp(config: InvoiceAppConfig) {
     },
     /** The transactions the payer's wallet must send (GET /v2/request/{id}/pay). */
     paymentCalldata(requestId: string, wallet: string) {
-      return api('GET', `/v2/request/${requestId}/pay?wallet=${wallet}`)
+      return api<PayAnswer>('GET', `/v2/request/${requestId}/pay?wallet=${wallet}`)
     },
     /** The app's POST /api/webhook route. */
     async handleWebhook(request: Request): Promise<Response> {
-      const body = (await request.json()) as Record<string, any>
+      const body = (await request.json()) as WebhookBody
       const signature = request.headers.get('x-request-network-signature')
       const expected = createHmac('sha256', config.webhookSecret).update(JSON.stringify(body)).digest('hex')
       if (signature !== expected) {
