@@ -44,9 +44,10 @@ const STATEMENTS: Record<WriteOp[0], string> = {
     'DELETE FROM journal WHERE tenant = ? AND seq < coalesce((SELECT seq FROM (SELECT seq, sum(n) OVER (ORDER BY seq DESC) AS kept FROM journal WHERE tenant = ?) WHERE kept >= ? ORDER BY seq DESC LIMIT 1), 0)',
   chain:
     'INSERT INTO chains(network, state, saved_at) VALUES (?, ?, ?) ON CONFLICT(network) DO UPDATE SET previous = chains.state, state = excluded.state, saved_at = excluded.saved_at',
-  forgetWorldRecords: 'DELETE FROM records WHERE world = ?',
+  forgetWorldRecords: 'DELETE FROM records WHERE seq IN (SELECT seq FROM record_worlds WHERE world = ?)',
   forgetWorld: 'DELETE FROM worlds WHERE id = ?',
-  forgetRecords: 'DELETE FROM records WHERE world IN (SELECT id FROM worlds WHERE tenant = ?)',
+  forgetRecords:
+    'DELETE FROM records WHERE seq IN (SELECT seq FROM record_worlds WHERE world IN (SELECT id FROM worlds WHERE tenant = ?))',
   forgetWorlds: 'DELETE FROM worlds WHERE tenant = ?',
   forgetJournal: 'DELETE FROM journal WHERE tenant = ?',
 }
