@@ -16,7 +16,16 @@
 // key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
 // logged, and that key answers 503 saying what to do until it is reset. A state dir of the previous version
 // (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
-import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs'
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type Database from 'libsql'
@@ -279,6 +288,8 @@ export class StateDir {
     try {
       // opening reads the header and the schema (a file that is not a database fails here); a full integrity check
       // would read every page at each start (seconds at 100,000 requests): damaged pages fail the load that reads them
+      const short = cutShort(this.#path)
+      if (short) throw new Error(short)
       const db = openStateDb(this.#path)
       db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
       return db
@@ -387,12 +398,16 @@ export class StateDir {
       batch.resolve()
       return
     }
-    this.#writer.send(ops).then(batch.resolve, (error: unknown) => {
+    try {
+      this.#writer.commit(ops)
+    } catch (error) {
       // what this batch held of the scenario choices and webhooks goes again with the next one
       this.#lastGlobals = {}
       this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
       batch.reject(error)
-    })
+      return
+    }
+    batch.resolve()
   }
 
   /** The writes of the gathered changes (serialised here; committed in one transaction by the writer). */
@@ -521,11 +536,11 @@ export class StateDir {
         ops.push(['journalTrim', tenant, tenant, this.#shared.journal.count(tenant)])
       }
     }
-    this.#writer
-      .send(ops)
-      .catch((error: unknown) =>
-        this.#shared.log(`--state-dir: appending the journal to ${this.#path} failed`, error),
-      )
+    try {
+      this.#writer.commit(ops)
+    } catch (error) {
+      this.#shared.log(`--state-dir: appending the journal to ${this.#path} failed`, error)
+    }
   }
 
   /** Writes each embedded chain's anvil state when its supervisor saved a new one; resolves once committed. */
@@ -561,8 +576,8 @@ export class StateDir {
     this.#journalRows = this.#journalRows.filter(([t]) => t !== tenant)
     this.#ops.push(['forgetRecords', tenant], ['forgetWorlds', tenant], ['forgetJournal', tenant])
     this.#schedule()
-    // handed to the writer now: a world of the key used again in this turn (a snapshot's restore) must not come
-    // back from the rows the reset forgets (Tenants.get drains the writer before reading them)
+    // committed now: a world of the key used again in this turn (a snapshot's restore) must not come
+    // back from the rows the reset forgets (committed now: Tenants.get reads them)
     this.#commit()
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
     this.broken.delete(tenant)
@@ -580,12 +595,10 @@ export class StateDir {
     if (this.#batch) this.#commit()
     const id = this.#worldIds.get(`${world.tenant}\u0000${world.scenario}`)
     if (id === undefined) {
-      // a key never written: nothing to read (no wait for the writer); its settings are written
+      // a key never written: nothing to read; its settings are written
       this.#touchWorld(world)
       return false
     }
-    // what is on its way to the database is there first (a world evicted a moment ago, a reset of this turn)
-    this.#writer.drain()
     const row = this.#readable(
       `the settings of a world of key ${world.tenant.slice(0, 8)}…`,
       () =>
@@ -740,7 +753,6 @@ export class StateDir {
     this.#keptDamaged = true
     const aside = `${this.#path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
     try {
-      this.#writer.drain()
       for (const suffix of ['', '-wal'])
         if (existsSync(this.#path + suffix)) copyFileSync(this.#path + suffix, aside + suffix)
       this.#shared.log(
@@ -1043,8 +1055,8 @@ export class StateDir {
     this.#commit()
     await last?.catch(() => {})
     this.#closed = true
-    await this.#writer.close()
     this.#db.close()
+    await this.#writer.close()
   }
 
   /** A middleware: a key whose saved state could not be read answers 503 saying what to do (until it is reset). */
@@ -1056,6 +1068,34 @@ export class StateDir {
     if (message === undefined || call.request.path === '/__sandbox/reset') return next()
     return Promise.reject(new SandboxError(503, message))
   }
+}
+
+/**
+ * Why a database file is shorter than the page count its header gives (cut short), or undefined. SQLite refuses such
+ * a file itself, but not while a connection of this process that has not been collected yet still has it open (a
+ * restart in the same process: the tests'); a WAL holding frames gives the size instead (SQLite checks that one).
+ */
+function cutShort(path: string): string | undefined {
+  if (!existsSync(path)) return undefined
+  if (existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 32) return undefined
+  const header = Buffer.alloc(100)
+  const fd = openSync(path, 'r')
+  let read: number
+  try {
+    read = readSync(fd, header, 0, 100, 0)
+  } finally {
+    closeSync(fd)
+  }
+  // not a database at all: opening it says so
+  if (read < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return undefined
+  const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16)
+  const pages = header.readUInt32BE(28)
+  // the header's count is valid only when written with the change counter it names
+  if (pages === 0 || header.readUInt32BE(92) !== header.readUInt32BE(24)) return undefined
+  const size = statSync(path).size
+  return size < pages * pageSize
+    ? `cut short: ${size} bytes, where its header counts ${pages} pages of ${pageSize} bytes`
+    : undefined
 }
 
 /** The largest value of an integer column (0 for an empty table). */
