@@ -3,7 +3,7 @@
 // (`declaredStates()`, record by record, observed through `Table.observe` and the Maps' own set/delete), each world's
 // clock offset, rules and seeded ids, the keys' scenario choices and webhooks, webhook delivery records (after each
 // attempt), the credential directory (client IDs, sessions, payer page links) and the journal (appended every 200 ms,
-// off the answers' path, bounded as the in-memory one). Changes of one event-loop turn are committed in one transaction (group commit); the dispatcher
+// off the answers' path, bounded as the in-memory one). Changes of two event-loop turns are committed in one transaction (group commit); the dispatcher
 // awaits `barrier()` before an answer leaves, so a 2xx reports a change already committed (kill -9 loses none).
 // Each embedded chain's anvil state (saved by its supervisor) goes to the `chains` table when it moved.
 //
@@ -224,7 +224,7 @@ export class StateDir {
   #sharedRows = new Map<string, [kind: string, key: string, value: unknown]>()
   #globalsDirty = false
   #deliveries = new Set<string>()
-  /** the batch being gathered: committed at the end of this event-loop turn */
+  /** the batch being gathered: committed after this event-loop turn and the next */
   #batch: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | null = null
   /** set while records are put back (their inserts are not changes) */
   #loading = false
