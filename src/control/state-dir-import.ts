@@ -68,7 +68,7 @@ export function importLegacyStateDir(
     'INSERT INTO records(world, tbl, key, value) VALUES ((SELECT id FROM worlds WHERE tenant = ? AND scenario = ?), ?, ?, ?)',
   )
   const forget = db.prepare(
-    'DELETE FROM records WHERE world = (SELECT id FROM worlds WHERE tenant = ? AND scenario = ?)',
+    'DELETE FROM records WHERE seq IN (SELECT seq FROM record_worlds WHERE world = (SELECT id FROM worlds WHERE tenant = ? AND scenario = ?))',
   )
   const world = db.prepare(
     'INSERT INTO worlds(tenant, scenario, value) VALUES (?, ?, ?) ON CONFLICT(tenant, scenario) DO UPDATE SET value = excluded.value',

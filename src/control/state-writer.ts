@@ -1,11 +1,12 @@
-// The writer of state.db: a worker thread with its own libsql connection commits the batches of writes off the main
-// thread, in the order they were sent, and answers when they are committed. Pipelined: two messages in flight; the
-// batches made meanwhile go in the next message, and every batch waiting goes in one transaction (group commit).
+// The writer of state.db: its own libsql connection commits each batch of writes (the changes of one event-loop turn)
+// in one transaction, on the main thread, before the answers that report them leave. It ran on a worker thread until
+// format 4 made a row cheap (6-7 µs): handing each batch over and waking the main thread for its answer cost the main
+// thread more than the commit itself (~50 µs of CPU per round trip on this 2-core machine, and the answers waited for
+// the other thread to be scheduled: `npm run bench -- state` 0.73x vs 0.78x in memory in the same conditions).
 // A checkpointer thread copies the WAL into the file beside the commits.
-// The sandbox serialises records and sends strings; SQLite's own work (B-trees, WAL) runs on the other core. The main thread
-// reads with its own connection (WAL: readers see what is committed) and can wait synchronously for the writer to
-// catch up (`drain`, Atomics.wait) before reading rows a batch in flight may change (a world coming back).
+import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
+import type Database from 'libsql'
 
 /**
  * One write: the statement's name and its parameters. A record's row is named by its `seq` (the rowid, given by
@@ -44,151 +45,16 @@ const STATEMENTS: Record<WriteOp[0], string> = {
     'DELETE FROM journal WHERE tenant = ? AND seq < coalesce((SELECT seq FROM (SELECT seq, sum(n) OVER (ORDER BY seq DESC) AS kept FROM journal WHERE tenant = ?) WHERE kept >= ? ORDER BY seq DESC LIMIT 1), 0)',
   chain:
     'INSERT INTO chains(network, state, saved_at) VALUES (?, ?, ?) ON CONFLICT(network) DO UPDATE SET previous = chains.state, state = excluded.state, saved_at = excluded.saved_at',
-  forgetWorldRecords: 'DELETE FROM records WHERE world = ?',
+  forgetWorldRecords: 'DELETE FROM records WHERE seq IN (SELECT seq FROM record_worlds WHERE world = ?)',
   forgetWorld: 'DELETE FROM worlds WHERE id = ?',
-  forgetRecords: 'DELETE FROM records WHERE world IN (SELECT id FROM worlds WHERE tenant = ?)',
+  forgetRecords:
+    'DELETE FROM records WHERE seq IN (SELECT seq FROM record_worlds WHERE world IN (SELECT id FROM worlds WHERE tenant = ?))',
   forgetWorlds: 'DELETE FROM worlds WHERE tenant = ?',
   forgetJournal: 'DELETE FROM journal WHERE tenant = ?',
 }
 
-/** The parameters that are integers, by statement (a batch carries text: these are turned back into numbers). */
-const NUMERIC: Partial<Record<WriteOp[0], number[]>> = {
-  insert: [1, 2],
-  update: [2],
-  remove: [1],
-  world: [1],
-  journal: [3],
-  journalTrim: [3],
-  forgetWorldRecords: [1],
-  forgetWorld: [1],
-}
-
-// the worker's code, plain CommonJS run with eval (nothing to bundle or compile: the same in the sources, the
-// esbuild bundle and the published package)
-const WORKER_SOURCE = `
-const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads')
-const { createRequire } = require('node:module')
-const Libsql = createRequire(workerData.from)('libsql')
-const db = new Libsql(workerData.path)
-db.pragma('journal_mode = WAL')
-db.pragma('synchronous = NORMAL')
-db.pragma('busy_timeout = 10000')
-// no checkpoint here: the checkpointer thread copies the WAL into the file (and syncs it) beside the commits, which
-// otherwise waited for it (a pause of tens of milliseconds every few thousand rows, on every answer waiting)
-db.pragma('wal_autocheckpoint = 0')
-// a WAL started again from its beginning is cut back to 16 MB (it keeps its largest size otherwise)
-db.pragma('journal_size_limit = 16777216')
-db.pragma('cache_size = -32768')
-const statements = {}
-for (const [name, sql] of Object.entries(workerData.statements)) statements[name] = db.prepare(sql)
-// runs of one insert go up to 16 rows to a statement (then 8, 4, 2 for what is left): a call into the driver costs
-// as much as a few rows
-const SIZES = [16, 8, 4, 2]
-const chunked = {}
-for (const name of ['insert', 'journal']) {
-  const sql = workerData.statements[name]
-  const values = sql.slice(sql.indexOf('(', sql.indexOf('VALUES')), sql.indexOf(')', sql.indexOf('VALUES')) + 1)
-  chunked[name] = {}
-  for (const size of SIZES) chunked[name][size] = db.prepare(sql.replace(values, Array(size).fill(values).join(', ')))
-}
-function run(ops) {
-  let i = 0
-  while (i < ops.length) {
-    const name = ops[i][0]
-    const many = chunked[name]
-    if (many) {
-      let same = 1
-      while (same < SIZES[0] && i + same < ops.length && ops[i + same][0] === name) same++
-      const size = SIZES.find((n) => n <= same)
-      if (size) {
-        const params = []
-        for (let j = i; j < i + size; j++) for (let k = 1; k < ops[j].length; k++) params.push(ops[j][k])
-        many[size].run(...params)
-        i += size
-        continue
-      }
-    }
-    statements[name].run(...ops[i].slice(1))
-    i++
-  }
-}
-// a batch comes as one string (one copy to send, not one object per field): each op's name, then its parameters,
-// each field written as <length>:<text>
-const arity = {}
-for (const [name, sql] of Object.entries(workerData.statements)) arity[name] = sql.split('?').length - 1
-function decode(text) {
-  const ops = []
-  let at = 0
-  const field = () => {
-    const colon = text.indexOf(':', at)
-    const end = colon + 1 + Number(text.slice(at, colon))
-    const value = text.slice(colon + 1, end)
-    at = end
-    return value
-  }
-  while (at < text.length) {
-    const name = field()
-    const op = [name]
-    for (let k = 0; k < arity[name]; k++) op.push(field())
-    // rowids and OFFSET must be integers
-    const numeric = workerData.numeric[name]
-    if (numeric) for (const k of numeric) op[k] = Number(op[k])
-    ops.push(op)
-  }
-  return ops
-}
-const done = new Int32Array(workerData.done)
-function commit(batches) {
-  db.exec('BEGIN')
-  try {
-    for (const text of batches) run(decode(text))
-    db.exec('COMMIT')
-  } catch (e) {
-    db.exec('ROLLBACK')
-    throw e
-  }
-}
-function close() {
-  db.close()
-  parentPort.close()
-}
-parentPort.on('message', (message) => {
-  if (message === 'close') return close()
-  // group commit: every batch that arrived while the last commit ran goes into this one transaction (one WAL
-  // append for all of them), so a writer behind catches up instead of queueing commit after commit
-  const batches = [...message]
-  let closing = false
-  for (;;) {
-    const next = receiveMessageOnPort(parentPort)
-    if (!next) break
-    if (next.message === 'close') {
-      closing = true
-      break
-    }
-    batches.push(...next.message)
-  }
-  const results = []
-  try {
-    commit(batches.map((b) => b.ops))
-    for (const b of batches) results.push({ seq: b.seq, error: null })
-  } catch (e) {
-    // one failing batch fails only itself: each is tried again in its own transaction
-    for (const b of batches) {
-      let error = null
-      try {
-        commit([b.ops])
-      } catch (e) {
-        error = String((e && e.message) || e)
-      }
-      results.push({ seq: b.seq, error })
-    }
-  }
-  Atomics.store(done, 0, batches[batches.length - 1].seq)
-  Atomics.notify(done, 0)
-  parentPort.postMessage(results)
-  if (closing) close()
-})
-`
+/** The sizes of the multi-row inserts a run of one insert is cut into. */
+const RUN_SIZES = [16, 8, 4, 2] as const
 
 // the checkpointer: its own connection copies what the WAL holds into the database file every 250 ms (PASSIVE: it
 // never waits for, nor holds up, the writer's commits; when all is copied the writer's next commit starts the WAL
@@ -225,35 +91,39 @@ parentPort.on('message', (message) => {
 })
 `
 
-/**
- * Messages handed to the writer and not answered yet: with two, the next batch is already waiting when a commit
- * ends (the writer does not wait for the main thread, busy with calls, to read its answer and send more); the
- * batches made meanwhile still go together.
- */
-const MAX_IN_FLIGHT = 2
-
-/** The writer thread of one state.db (and its checkpointer thread). */
+/** The writer of one state.db: commits on the calling thread (and its checkpointer thread). */
 export class StateWriter {
-  readonly #worker: Worker
+  readonly #db: Database.Database
+  readonly #statements = new Map<string, Database.Statement>()
+  /** runs of one insert go up to 16 rows to a statement (then 8, 4, 2 for what is left): a driver call costs ~3 µs */
+  readonly #chunked = new Map<string, Map<number, Database.Statement>>()
   readonly #checkpointer: Worker
   readonly #checkpointerExited: Promise<unknown>
-  readonly #done = new Int32Array(new SharedArrayBuffer(4))
-  #sent = 0
-  readonly #waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
   #closed = false
 
   constructor(path: string) {
-    this.#worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        path,
-        from: import.meta.url,
-        statements: STATEMENTS,
-        numeric: NUMERIC,
-        done: this.#done.buffer,
-      },
-    })
-    this.#worker.unref()
+    const Libsql = createRequire(import.meta.url)('libsql') as typeof Database
+    const db = new Libsql(path)
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+    db.pragma('busy_timeout = 10000')
+    // no checkpoint here: the checkpointer thread copies the WAL into the file (and syncs it) beside the commits,
+    // which otherwise waited for it (a pause of tens of milliseconds every few thousand rows, on every answer waiting)
+    db.pragma('wal_autocheckpoint = 0')
+    // a WAL started again from its beginning is cut back to 16 MB (it keeps its largest size otherwise)
+    db.pragma('journal_size_limit = 16777216')
+    db.pragma('cache_size = -32768')
+    for (const [name, sql] of Object.entries(STATEMENTS)) this.#statements.set(name, db.prepare(sql))
+    for (const name of ['insert', 'journal'] as const) {
+      const sql = STATEMENTS[name]
+      const at = sql.indexOf('VALUES')
+      const values = sql.slice(sql.indexOf('(', at), sql.indexOf(')', at) + 1)
+      const sizes = new Map<number, Database.Statement>()
+      for (const size of RUN_SIZES)
+        sizes.set(size, db.prepare(sql.replace(values, Array(size).fill(values).join(', '))))
+      this.#chunked.set(name, sizes)
+    }
+    this.#db = db
     this.#checkpointer = new Worker(CHECKPOINTER_SOURCE, {
       eval: true,
       workerData: { path, from: import.meta.url },
@@ -262,75 +132,56 @@ export class StateWriter {
     this.#checkpointerExited = new Promise((resolve) => this.#checkpointer.once('exit', resolve))
     // it only copies what is committed: should it fail, commits still are durable (the last close checkpoints)
     this.#checkpointer.on('error', () => {})
-    this.#worker.on('message', (results: { seq: number; error: string | null }[]) => {
-      this.#inFlight--
-      if (this.#inFlight < MAX_IN_FLIGHT) this.#post()
-      for (const { seq, error } of results) {
-        const waiting = this.#waiting.get(seq)
-        this.#waiting.delete(seq)
-        if (error) waiting?.reject(new Error(`writing state.db failed: ${error}`))
-        else waiting?.resolve()
+  }
+
+  /** Commits `ops` in one transaction (after every batch before: each is committed when sent); throws if it failed. */
+  commit(ops: WriteOp[]): void {
+    if (this.#closed) throw new Error('the state.db writer is closed')
+    const db = this.#db
+    db.exec('BEGIN')
+    try {
+      let i = 0
+      while (i < ops.length) {
+        const name = ops[i]![0]
+        const many = this.#chunked.get(name)
+        if (many) {
+          let same = 1
+          while (same < RUN_SIZES[0] && i + same < ops.length && ops[i + same]![0] === name) same++
+          const size = RUN_SIZES.find((n) => n <= same)
+          if (size) {
+            const params: unknown[] = []
+            for (let j = i; j < i + size; j++) {
+              const op = ops[j]!
+              for (let k = 1; k < op.length; k++) params.push(op[k])
+            }
+            many.get(size)!.run(...params)
+            i += size
+            continue
+          }
+        }
+        this.#statements.get(name)!.run(...ops[i]!.slice(1))
+        i++
       }
-    })
-    this.#worker.on('error', (error) => {
-      for (const waiting of this.#waiting.values()) waiting.reject(error)
-      this.#waiting.clear()
-    })
-  }
-
-  /** Commits `ops` in one transaction after every batch sent before; resolves once committed. */
-  send(ops: WriteOp[]): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error('the state.db writer is closed'))
-    const seq = ++this.#sent
-    const committed = new Promise<void>((resolve, reject) => this.#waiting.set(seq, { resolve, reject }))
-    let text = ''
-    for (const op of ops)
-      for (const field of op) {
-        const value = String(field)
-        text += `${value.length}:${value}`
-      }
-    this.#queued.push({ seq, ops: text })
-    // pipelined: while the writer has two messages, the next batches gather here and go in one message when it
-    // answers one (a postMessage wakes the other thread: ~40 µs each on a busy machine)
-    // an idle writer gets them at once (they are already the changes of a whole event-loop turn; waiting 1 ms for
-    // more added that millisecond to every answer)
-    if (this.#inFlight < MAX_IN_FLIGHT) this.#post()
-    return committed
-  }
-
-  /** batches not handed to the writer yet (it is committing earlier ones) */
-  #queued: { seq: number; ops: string }[] = []
-  /** messages the writer has not answered */
-  #inFlight = 0
-
-  #post(): void {
-    if (!this.#queued.length) return
-    this.#inFlight++
-    this.#worker.postMessage(this.#queued)
-    this.#queued = []
-  }
-
-  /** Blocks until every batch sent so far is committed (at most `timeoutMs`). */
-  drain(timeoutMs = 10_000): void {
-    this.#post()
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const done = Atomics.load(this.#done, 0)
-      if (done >= this.#sent || Date.now() > deadline) return
-      Atomics.wait(this.#done, 0, done, Math.max(1, deadline - Date.now()))
+      db.exec('COMMIT')
+    } catch (error) {
+      db.exec('ROLLBACK')
+      throw new Error(`writing state.db failed: ${(error as Error)?.message ?? error}`)
     }
   }
 
-  /** Waits for what was sent, then closes the writer's connection. */
+  /** Stops the checkpointer, then closes the connection. */
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    await Promise.allSettled([...this.#waiting.values()].map(() => undefined))
-    this.drain()
     this.#checkpointer.postMessage('close')
     await this.#checkpointerExited
-    const exited = new Promise((resolve) => this.#worker.once('exit', resolve))
-    this.#worker.postMessage('close')
-    await exited
+    // the whole WAL copied into the file: a libsql connection closes for good (the last one checkpointing) only once
+    // its statements are collected
+    try {
+      this.#db.pragma('wal_checkpoint(TRUNCATE)')
+    } catch {
+      // another connection still reading: the next start reads the WAL
+    }
+    this.#db.close()
   }
 }

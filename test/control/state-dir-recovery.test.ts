@@ -272,11 +272,11 @@ describe('--state-dir keeps bad data where it is', () => {
     db.prepare("UPDATE meta SET value = '7' WHERE key = 'format'").run()
     db.close()
     await expect(createSandbox({ stateDir: dir, chain: false })).rejects.toThrow(
-      /holds state.db format 7; this version of request-sandbox reads format 3: start with an empty --state-dir/,
+      /holds state.db format 7; this version of request-sandbox reads format 4: start with an empty --state-dir/,
     )
   })
 
-  it('rewrites a state.db of format 2 (records keyed by tenant and key) as format 3 once, keeping every record', async () => {
+  it('rewrites a state.db of format 2 (records keyed by tenant and key) as format 4 once, keeping every record', async () => {
     const dir = stateDir()
     const apiKey = newApiKey()
     sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
@@ -293,7 +293,7 @@ describe('--state-dir keeps bad data where it is', () => {
       INSERT INTO r2 SELECT r.seq, w.tenant, w.scenario, r.tbl, r.key, r.value, r.previous FROM records r JOIN worlds w ON w.id = r.world;
       INSERT INTO r2(tenant, scenario, tbl, key, value) SELECT tenant, scenario, 'requests.requestsByReference',
         json_extract(value, '$.paymentReference'), json_quote(key) FROM r2 WHERE tbl = 'requests.requests';
-      DROP TABLE records; DROP TABLE worlds;
+      DROP TABLE records; DROP TABLE worlds; DROP TABLE record_worlds;
       ALTER TABLE r2 RENAME TO records; ALTER TABLE w2 RENAME TO worlds;
       CREATE UNIQUE INDEX records_key ON records(tenant, scenario, tbl, key);
       DROP TABLE journal; CREATE TABLE journal(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, entry TEXT NOT NULL);
@@ -314,11 +314,68 @@ describe('--state-dir keeps bad data where it is', () => {
       tbl: string
       key: string
     }[]
+    const worlds = check.prepare('SELECT count(*) AS n FROM record_worlds').get() as { n: number }
     check.close()
-    expect(format.value).toBe('3')
+    expect(format.value).toBe('4')
     expect(rows).toEqual([
       { tbl: 'requests.requests', key: created.body.requestId },
       { tbl: 'requests.requests', key: next.body.requestId },
     ])
+    expect(worlds.n).toBe(2)
+  })
+
+  it('rewrites a state.db of format 3 (records found by the index records_world) as format 4 once', async () => {
+    const dir = stateDir()
+    const [a, b] = [newApiKey(), newApiKey()]
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const created = [
+      await call('POST', '/v2/request', a, request()),
+      await call('POST', '/v2/request', b, request()),
+      await call('POST', '/v2/request', a, request()),
+    ]
+    for (const c of created) expect(c.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    // the schema as format 3 wrote it: no record_worlds table nor its triggers, the index on (world, seq)
+    const db = openState(dir)
+    db.exec(`DROP TRIGGER records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
+      CREATE INDEX records_world ON records(world, seq);
+      UPDATE meta SET value = '3' WHERE key = 'format';`)
+    db.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    for (const [i, key] of [a, b, a].entries())
+      expect((await call('GET', `/v2/request/${created[i]!.body.requestId}`, key)).status).toBe(200)
+    // the records of a key go with its reset; the other key's stay
+    expect((await call('POST', '/__sandbox/reset', a)).status).toBeLessThan(300)
+    const next = await call('POST', '/v2/request', b, request())
+    expect(next.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    const check = openState(dir)
+    const format = check.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string }
+    const index = check.prepare("SELECT name FROM sqlite_master WHERE name = 'records_world'").get()
+    const rows = check
+      .prepare(
+        'SELECT r.key, w.world = r.world AS same FROM records r JOIN record_worlds w ON w.seq = r.seq ORDER BY r.seq',
+      )
+      .all() as { key: string; same: number }[]
+    const counts = check
+      .prepare(
+        'SELECT (SELECT count(*) FROM records) AS records, (SELECT count(*) FROM record_worlds) AS worlds',
+      )
+      .get() as { records: number; worlds: number }
+    check.close()
+    expect(format.value).toBe('4')
+    expect(index).toBeUndefined()
+    expect(rows).toEqual([
+      { key: created[1]!.body.requestId, same: 1 },
+      { key: next.body.requestId, same: 1 },
+    ])
+    expect([counts.records, counts.worlds]).toEqual([2, 2])
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    expect((await call('GET', `/v2/request/${created[0]!.body.requestId}`, a)).status).toBe(404)
+    expect((await call('GET', `/v2/request/${next.body.requestId}`, b)).status).toBe(200)
+    await sandbox.close()
+    sandbox = null
   })
 })
