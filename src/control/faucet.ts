@@ -82,6 +82,15 @@ export async function faucet(
   const perUnit = currency.id === TRX.id ? WEI_PER_SUN : 1n
   // a `T…` address is the EVM address behind it (Tron tokens are minted to it); answered back in Tron form
   const address = getAddress(toEvmAddress(body.address))
+  // the sandbox's own accounts pay every tenant's gas (settlement, relayed payments): a caller may not set (or empty)
+  // their coin on a chain all tenants share
+  if (
+    currency.type === 'ETH' &&
+    Object.values(chain.roles).some((role) => role.address.toLowerCase() === address.toLowerCase())
+  )
+    throw new BadRequestError(
+      `${body.address} is one of the sandbox's own accounts on ${chain.network}: its ${currency.id} balance is not the faucet's to set`,
+    )
   let txHash: string | null = null
   try {
     if (currency.type === 'ETH') {

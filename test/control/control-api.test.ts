@@ -86,6 +86,25 @@ describeTransports(
       expect(JSON.stringify(res.body)).toContain(words)
     })
 
+    it("refuses to set the native balance of the sandbox's own accounts (they pay every tenant's gas)", async () => {
+      const sepolia = t.sandbox.shared.chains.get('sepolia')!
+      const operator = sepolia.roles.operator.address
+      const before = await sepolia.balanceOf('native', operator)
+      for (const role of Object.values(sepolia.roles)) {
+        const res = await client().call('POST', '/__sandbox/faucet', {
+          body: { address: role.address.toLowerCase(), currency: 'ETH-sepolia-sepolia', amount: '0' },
+        })
+        expect(res.status).toBe(400)
+        expect(res.body.message).toContain("sandbox's own accounts")
+      }
+      expect(await sepolia.balanceOf('native', operator)).toBe(before)
+      // tokens are only added: minting to the operator stays allowed
+      const minted = await client().call('POST', '/__sandbox/faucet', {
+        body: { address: operator, currency: 'FAU-sepolia', amount: '1' },
+      })
+      expect(minted.status).toBe(200)
+    })
+
     it('journals API calls, newest first, filterable by type, path and since', async () => {
       const apiKey = newApiKey()
       const created = await client().call('POST', '/v2/request', { apiKey, body: invoice })
