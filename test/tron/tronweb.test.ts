@@ -358,14 +358,7 @@ describe('the Tron full node under TronWeb', () => {
     // the free bandwidth carries the transaction, but no TRX pays its energy
     const tw = tronWebOf(key.slice(2))
     const step = pay.transactions[0]
-    const built = await tw.transactionBuilder.triggerSmartContract(
-      step.to,
-      step.functionSelector,
-      { feeLimit: step.feeLimit, rawParameter: step.parameter },
-      [],
-      wallet,
-    )
-    const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(built.transaction))
+    const sent = await tw.trx.sendRawTransaction((await signStep(tw, wallet, step)).signed)
     expect(sent.result).toBe(true)
     const info = await tw.trx.getTransactionInfo(sent.txid)
     expect(info.receipt.result).toBe('OUT_OF_ENERGY')
@@ -398,8 +391,8 @@ describe('the Tron full node under TronWeb', () => {
   })
 })
 
-/** A Tron step of the API as TronWeb sends it: built by the node, signed locally, broadcast; its receipt. */
-async function sendStep(
+/** A Tron step of the API as TronWeb builds it (on the node, from `from`) and signs it locally: not yet sent. */
+async function signStep(
   tw: TronWeb,
   from: string,
   step: { to: string; functionSelector: string; parameter: string; feeLimit: number },
@@ -411,7 +404,16 @@ async function sendStep(
     [],
     from,
   )
-  const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(built.transaction))
+  return { transaction: built.transaction, signed: await tw.trx.sign(built.transaction) }
+}
+
+/** A Tron step of the API as TronWeb sends it: built by the node, signed locally, broadcast; its receipt. */
+async function sendStep(
+  tw: TronWeb,
+  from: string,
+  step: { to: string; functionSelector: string; parameter: string; feeLimit: number },
+) {
+  const sent = await tw.trx.sendRawTransaction((await signStep(tw, from, step)).signed)
   expect(sent.result).toBe(true)
   const info = await tw.trx.getTransactionInfo(sent.txid)
   expect(info.receipt.result).toBe('SUCCESS')
@@ -629,16 +631,9 @@ describeTransports(
       const treasury = resourceFee.destinationRef.tronAddress as string
       const treasuryBefore = BigInt(await usdt.balanceOf(treasury).call())
       for (const step of pay.body.transactions) {
-        const built = await tw.transactionBuilder.triggerSmartContract(
-          step.to,
-          step.functionSelector,
-          { feeLimit: step.feeLimit, rawParameter: step.parameter },
-          [],
-          payer.address,
-        )
-        const signedTransaction = await tw.trx.sign(built.transaction)
+        const built = await signStep(tw, payer.address, step)
         const sent = await call('POST', `/v2/secure-payments/${token}/tron/broadcast`, apiKey, {
-          signedTransaction,
+          signedTransaction: built.signed,
         })
         expect(sent.status, sent.text).toBe(200)
         expect(sent.body).toMatchObject({ result: true, txid: built.transaction.txID })
@@ -696,14 +691,8 @@ describeTransports(
       const step = otherPay.body.transactions.find((s: { functionSelector: string }) =>
         s.functionSelector.startsWith('transferFromWithReferenceAndFee'),
       )
-      const built = await tw.transactionBuilder.triggerSmartContract(
-        step.to,
-        step.functionSelector,
-        { feeLimit: step.feeLimit, rawParameter: step.parameter },
-        [],
-        payer.address,
-      )
-      const signedTransaction = await tw.trx.sign(built.transaction)
+      const built = await signStep(tw, payer.address, step)
+      const signedTransaction = built.signed
       const pagePost = (linkToken: string) =>
         fetch(`${t.server.url}/__sandbox/secure-payments/${linkToken}/tron/broadcast`, {
           method: 'POST',
@@ -744,15 +733,8 @@ describeTransports(
       /** the fee leg is the transfer(address,uint256) to the treasury; the payment steps are the others */
       const isFee = (step: TronStep) => step.functionSelector === 'transfer(address,uint256)'
       const broadcast = async (token: string, step: TronStep) => {
-        const built = await tw.transactionBuilder.triggerSmartContract(
-          step.to,
-          step.functionSelector,
-          { feeLimit: step.feeLimit, rawParameter: step.parameter },
-          [],
-          payer.address,
-        )
         return call('POST', `/v2/secure-payments/${token}/tron/broadcast`, apiKey, {
-          signedTransaction: await tw.trx.sign(built.transaction),
+          signedTransaction: (await signStep(tw, payer.address, step)).signed,
         })
       }
       const linkStatus = async (requestId: string) =>
@@ -829,15 +811,8 @@ describeTransports(
       )
       expect(poorPay.body.metadata.hasEnoughBalance).toBe(false)
       const poorFee = poorPay.body.transactions.find(isFee)
-      const built = await poor.tw.transactionBuilder.triggerSmartContract(
-        poorFee.to,
-        poorFee.functionSelector,
-        { feeLimit: poorFee.feeLimit, rawParameter: poorFee.parameter },
-        [],
-        poor.address,
-      )
       const sent = await call('POST', `/v2/secure-payments/${third.body.token}/tron/broadcast`, apiKey, {
-        signedTransaction: await poor.tw.trx.sign(built.transaction),
+        signedTransaction: (await signStep(poor.tw, poor.address, poorFee)).signed,
       })
       expect(sent.status, sent.text).toBe(200)
       expect((await poor.tw.trx.getTransactionInfo(sent.body.txid)).receipt.result).toBe('REVERT')
