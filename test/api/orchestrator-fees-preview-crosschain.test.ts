@@ -213,6 +213,12 @@ describeTransports(
       )
       expect(permitted).toEqual(['98000000', '0', '98000', '2500000', '2000000'])
 
+      // a second intent of the same link, asked for before the first is sent
+      const payAgain = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
+        ...asClient,
+        query: { chain: 'ARBITRUM', token: 'USDC', wallet: payer.account.address },
+      })
+      expect(payAgain.status, payAgain.text).toBe(200)
       const sourceBefore = await balance('arbitrum-one', 'USDC-arbitrum-one', payer.account.address)
       const signed = await signAnswer(payer.account, pay.body as CrosschainAnswer)
       const recorded = await client().call('POST', `/v2/secure-payments/${token}/intent`, {
@@ -226,6 +232,18 @@ describeTransports(
         },
       })
       expect(recorded.status, recorded.text).toBe(200)
+      // the request is being paid: the second intent, sent straight to the intents endpoint, is refused and moves
+      // nothing (else the payee and both fees would be paid twice, the operator paying the fee legs again)
+      const second = await client().call(
+        'POST',
+        `/v2/request/payment-intents/${payAgain.body.paymentIntentId}`,
+        {
+          ...asClient,
+          body: await signAnswer(payer.account, payAgain.body as CrosschainAnswer),
+        },
+      )
+      expect(second.status, second.text).toBe(400)
+      expect(second.body.message).toMatch(/already being paid/)
       await until(
         () => client().call('GET', `/__sandbox/secure-payments/${token}`, { apiKey: null }),
         (r) => r.status === 409,

@@ -127,6 +127,22 @@ export async function sendPaymentIntent(
       `Payment intent ${intent.id} has already been sent; an intent can be used once (get a new one from the pay endpoint)`,
     )
   }
+  // one intent pays a request: another of the same request sent, settling or settled (not failed) refuses this one,
+  // so the payer, the payee and a secure payment link's fee legs are not paid twice
+  const rival = intentState(world)
+    .paymentIntents.all()
+    .find(
+      (other) =>
+        other.id !== intent.id &&
+        other.requestId === intent.requestId &&
+        (other.status === 'accepted' ||
+          other.status === 'completed' ||
+          intentState(world).paymentIntentsInFlight.has(other.id)),
+    )
+  if (rival)
+    throw new PaymentIntentRefusedError(
+      `The request of payment intent ${intent.id} is already being paid by payment intent ${rival.id} (${rival.status})`,
+    )
   intentState(world).paymentIntentsInFlight.add(intent.id)
   try {
     await checkSend(ctx, intent, body)
