@@ -823,6 +823,28 @@ describeTransports(
       )
       expect(stillDue.body.transactions.some(isFee)).toBe(true)
       expect(stillDue.body.metadata.requiredAmount).toBe('4.99')
+
+      // 4. two fee legs of one link sent at once (two signed transactions, both valid on chain): one is broadcast
+      const fourth = await newLink('2')
+      const fourthFee = (await payOf(fourth.token)).transactions.find(isFee)!
+      const legs = [await signStep(tw, payer.address, fourthFee)]
+      while (legs.length < 2) {
+        const next = await signStep(tw, payer.address, {
+          ...fourthFee,
+          feeLimit: fourthFee.feeLimit + legs.length,
+        })
+        if (next.transaction.txID !== legs[0]!.transaction.txID) legs.push(next)
+      }
+      const treasuryAtFourth = BigInt(await usdt.balanceOf(fourth.treasury).call())
+      const racing = await Promise.all(
+        legs.map((leg) =>
+          call('POST', `/v2/secure-payments/${fourth.token}/tron/broadcast`, apiKey, {
+            signedTransaction: leg.signed,
+          }),
+        ),
+      )
+      expect(racing.map((r) => r.status).sort()).toEqual([200, 400])
+      expect(BigInt(await usdt.balanceOf(fourth.treasury).call())).toBe(treasuryAtFourth + 3_990_000n)
     })
 
     it('refuses T-addresses on EVM currencies, and Tron batches with the documented message', async () => {

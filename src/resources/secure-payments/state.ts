@@ -7,6 +7,8 @@ const securePaymentsDef = defineState('secure-payments', () => ({
   securePayments: new Table(SecurePaymentRecord, 'token'),
   /** multicall payouts (ordered selections of payout links), by token */
   multicallPayouts: new Table(MulticallRecord, 'token'),
+  /** Tron links whose resource-fee leg is being claimed and broadcast (a second one sent meanwhile is refused) */
+  tronFeeLegsInFlight: new Set<string>(),
 }))
 
 /** A world's secure payment links and multicall payouts. */

@@ -201,50 +201,57 @@ export async function broadcastTronStep(
   const isFeeLeg = toEvmAddress(feeLeg.to) === call.contract && feeLeg.data === call.data
   if (status === 'completed') throw new SecurePaymentCompletedError()
   if (status !== 'pending') throw new SecurePaymentUnavailableError()
-  if (isFeeLeg && link.resourceFee)
+  const feeLegsInFlight = securePaymentState(world).tronFeeLegsInFlight
+  if (isFeeLeg && (link.resourceFee || feeLegsInFlight.has(link.token)))
     throw new SecurePaymentRequestError(
-      `The resource fee of this secure payment has already been sent (transaction ${link.resourceFee.txId})`,
+      `The resource fee of this secure payment has already been sent (transaction ${link.resourceFee?.txId ?? 'on its way'})`,
     )
   if (!isFeeLeg && linkRequests(world, link).every((r) => isFullyPaid(shared, r)))
     throw new SecurePaymentRequestError(
       'The payment of this secure payment has executed: only its resource-fee leg remains to send',
     )
-  if (!isFeeLeg) {
-    const built = (await calldata(world, link, call.owner)) as {
-      transactions?: { to: string; data: string }[]
-    }
-    const expected = built.transactions ?? []
-    if (!expected.some((t) => toEvmAddress(t.to) === call.contract && t.data === call.data))
-      throw new SecurePaymentRequestError('The signed TRON transaction does not match this secure payment')
-  }
-  const chain = shared.chains.get('tron')
-  if (!chain?.tron)
-    throw new SecurePaymentRequestError('No TRON chain: start the sandbox with --networks …,tron')
-  const links = securePaymentState(world).securePayments
-  const txId = String(signed.txID ?? '')
-  const release = () =>
-    links.update(link.token, (d) => {
-      d.resourceFee = null
-    })
-  // the fee leg is claimed before it goes out, so a second one sent meanwhile is refused
-  if (isFeeLeg)
-    await links.update(link.token, (d) => {
-      d.resourceFee = { txId, executed: false }
-    })
-  let reply: { result?: boolean; txid?: string; code?: string; message?: string }
+  // marked before anything is awaited: a fee leg sent meanwhile sees it (the claim below is written after a wait)
+  if (isFeeLeg) feeLegsInFlight.add(link.token)
   try {
-    reply = (await chain.tron.broadcast(signed, { sponsored: true })).body as typeof reply
-  } catch (error) {
-    if (isFeeLeg) await release()
-    throw error
+    if (!isFeeLeg) {
+      const built = (await calldata(world, link, call.owner)) as {
+        transactions?: { to: string; data: string }[]
+      }
+      const expected = built.transactions ?? []
+      if (!expected.some((t) => toEvmAddress(t.to) === call.contract && t.data === call.data))
+        throw new SecurePaymentRequestError('The signed TRON transaction does not match this secure payment')
+    }
+    const chain = shared.chains.get('tron')
+    if (!chain?.tron)
+      throw new SecurePaymentRequestError('No TRON chain: start the sandbox with --networks …,tron')
+    const links = securePaymentState(world).securePayments
+    const txId = String(signed.txID ?? '')
+    const release = () =>
+      links.update(link.token, (d) => {
+        d.resourceFee = null
+      })
+    // the fee leg is claimed before it goes out, so a second one sent meanwhile is refused
+    if (isFeeLeg)
+      await links.update(link.token, (d) => {
+        d.resourceFee = { txId, executed: false }
+      })
+    let reply: { result?: boolean; txid?: string; code?: string; message?: string }
+    try {
+      reply = (await chain.tron.broadcast(signed, { sponsored: true })).body as typeof reply
+    } catch (error) {
+      if (isFeeLeg) await release()
+      throw error
+    }
+    if (!reply.result) {
+      if (isFeeLeg) await release()
+      const message = reply.message ? Buffer.from(reply.message, 'hex').toString('utf8') : 'broadcast refused'
+      throw new SecurePaymentRequestError(`TRON broadcast refused (${reply.code}): ${message}`)
+    }
+    if (isFeeLeg) await recordFeeLeg(shared, world, link.token, reply.txid!, call.owner)
+    return { result: true, txid: reply.txid!, code: 'SUCCESS', message: '' }
+  } finally {
+    if (isFeeLeg) feeLegsInFlight.delete(link.token)
   }
-  if (!reply.result) {
-    if (isFeeLeg) await release()
-    const message = reply.message ? Buffer.from(reply.message, 'hex').toString('utf8') : 'broadcast refused'
-    throw new SecurePaymentRequestError(`TRON broadcast refused (${reply.code}): ${message}`)
-  }
-  if (isFeeLeg) await recordFeeLeg(shared, world, link.token, reply.txid!, call.owner)
-  return { result: true, txid: reply.txid!, code: 'SUCCESS', message: '' }
 }
 
 /**
