@@ -845,6 +845,36 @@ describeTransports(
       )
       expect(racing.map((r) => r.status).sort()).toEqual([200, 400])
       expect(BigInt(await usdt.balanceOf(fourth.treasury).call())).toBe(treasuryAtFourth + 3_990_000n)
+
+      // 5. the payment sent again right after it executed (before the detector saw it), or twice at once: once
+      const recipient = freshTronAddress()
+      const fifth = await call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient,
+        creatorWalletAddress: payer.address,
+        network: 'tron',
+        currency: 'USDT-tron',
+        amount: '3',
+      })
+      const fifthSteps = (await payOf(fifth.body.token)).transactions.filter((x) => !isFee(x))
+      const payment = fifthSteps.at(-1)!
+      for (const step of fifthSteps.slice(0, -1))
+        expect((await broadcast(fifth.body.token, step)).status).toBe(200)
+      const payments = [await signStep(tw, payer.address, payment)]
+      while (payments.length < 3) {
+        const next = await signStep(tw, payer.address, {
+          ...payment,
+          feeLimit: payment.feeLimit + payments.length,
+        })
+        if (payments.every((p) => p.transaction.txID !== next.transaction.txID)) payments.push(next)
+      }
+      const send = (p: { signed: unknown }) =>
+        call('POST', `/v2/secure-payments/${fifth.body.token}/tron/broadcast`, apiKey, {
+          signedTransaction: p.signed,
+        })
+      const atOnce = await Promise.all(payments.slice(0, 2).map(send))
+      const after = await send(payments[2]!)
+      expect(BigInt(await usdt.balanceOf(recipient).call())).toBe(3_000_000n)
+      expect([...atOnce.map((r) => r.status), after.status].sort()).toEqual([200, 400, 400])
     })
 
     it('refuses T-addresses on EVM currencies, and Tron batches with the documented message', async () => {

@@ -9,6 +9,8 @@ const securePaymentsDef = defineState('secure-payments', () => ({
   multicallPayouts: new Table(MulticallRecord, 'token'),
   /** Tron links whose resource-fee leg is being claimed and broadcast (a second one sent meanwhile is refused) */
   tronFeeLegsInFlight: new Set<string>(),
+  /** Tron links whose payment step is being broadcast or executed (before the detector sees it): one more is refused */
+  tronPaymentsSent: new Set<string>(),
 }))
 
 /** A world's secure payment links and multicall payouts. */

@@ -206,12 +206,20 @@ export async function broadcastTronStep(
     throw new SecurePaymentRequestError(
       `The resource fee of this secure payment has already been sent (transaction ${link.resourceFee?.txId ?? 'on its way'})`,
     )
-  if (!isFeeLeg && linkRequests(world, link).every((r) => isFullyPaid(shared, r)))
+  const paymentsSent = securePaymentState(world).tronPaymentsSent
+  if (
+    !isFeeLeg &&
+    (paymentsSent.has(link.token) || linkRequests(world, link).every((r) => isFullyPaid(shared, r)))
+  )
     throw new SecurePaymentRequestError(
       'The payment of this secure payment has executed: only its resource-fee leg remains to send',
     )
-  // marked before anything is awaited: a fee leg sent meanwhile sees it (the claim below is written after a wait)
+  // the payment step (not an approval): it moves the amount, so one at a time, and none once one executed
+  const isPayment = !isFeeLeg && !call.data.startsWith(APPROVE_SELECTOR)
+  // marked before anything is awaited: a leg sent meanwhile sees it (the fee claim below is written after a wait)
   if (isFeeLeg) feeLegsInFlight.add(link.token)
+  if (isPayment) paymentsSent.add(link.token)
+  let paymentExecuted = false
   try {
     if (!isFeeLeg) {
       const built = (await calldata(world, link, call.owner)) as {
@@ -248,10 +256,23 @@ export async function broadcastTronStep(
       throw new SecurePaymentRequestError(`TRON broadcast refused (${reply.code}): ${message}`)
     }
     if (isFeeLeg) await recordFeeLeg(shared, world, link.token, reply.txid!, call.owner)
+    if (isPayment) paymentExecuted = await executed(shared, reply.txid!)
     return { result: true, txid: reply.txid!, code: 'SUCCESS', message: '' }
   } finally {
     if (isFeeLeg) feeLegsInFlight.delete(link.token)
+    // a payment that executed stays marked (the detector marks its request paid soon); one refused or reverted frees it
+    if (isPayment && !paymentExecuted) paymentsSent.delete(link.token)
   }
+}
+
+/** The selector of `approve(address,uint256)`: a link's approval step, not its payment. */
+const APPROVE_SELECTOR = '0x095ea7b3'
+
+/** True when the Tron transaction `txId` executed (its receipt says SUCCESS). */
+async function executed(shared: SecureServices, txId: string): Promise<boolean> {
+  const info = (await shared.chains.get('tron')!.tron!.call('wallet/gettransactioninfobyid', { value: txId }))
+    .body as { receipt?: { result?: string } }
+  return info.receipt?.result === 'SUCCESS'
 }
 
 /**
@@ -265,14 +286,12 @@ async function recordFeeLeg(
   txId: string,
   payer: string,
 ) {
-  const info = (await shared.chains.get('tron')!.tron!.call('wallet/gettransactioninfobyid', { value: txId }))
-    .body as { receipt?: { result?: string } }
-  const executed = info.receipt?.result === 'SUCCESS'
+  const done = await executed(shared, txId)
   const links = securePaymentState(world).securePayments
   const link = (await links.update(token, (d) => {
-    d.resourceFee = executed ? { txId, executed: true } : null
+    d.resourceFee = done ? { txId, executed: true } : null
   }))!
-  if (executed && linkStatus(shared, world, link) === 'completed') await completeLink(world, link, payer)
+  if (done && linkStatus(shared, world, link) === 'completed') await completeLink(world, link, payer)
 }
 
 /**
