@@ -405,8 +405,14 @@ export class StateDir {
     try {
       this.#writer.commit(ops)
     } catch (error) {
+      // the batch is written again with the next one, first (its calls answer 503; the next batch's calls wait for
+      // it too): its rows' seqs, its worlds' ids and its deletes are already taken for written in memory, so a
+      // later change of the same key (an update of a seq, a record of a world whose row this batch held) must not
+      // reach the file without it
+      this.#ops = ops.concat(this.#ops)
       // what this batch held of the scenario choices and webhooks goes again with the next one
       this.#lastGlobals = {}
+      this.#globalsDirty = true
       this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
       batch.reject(error)
       return

@@ -143,6 +143,30 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = null
   })
 
+  it('answers 503 when a commit fails, and writes that batch again with the next one (no acknowledged change lost)', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const key = newApiKey()
+    // every insert of a record fails (as a full disk would) while the trigger is there
+    const db = openState(dir)
+    db.exec(
+      "CREATE TRIGGER fail_inserts BEFORE INSERT ON records BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+    )
+    const failed = await call('POST', '/v2/request', key, request())
+    expect(failed.status).toBe(503)
+    expect(failed.body.message).toMatch(/could not save this change/)
+    db.exec('DROP TRIGGER fail_inserts')
+    db.close()
+    const kept = await call('POST', '/v2/request', key, request())
+    expect(kept.status).toBe(201)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    // the key's world row went with the failed batch: written again, the acknowledged request comes back
+    expect((await call('GET', `/v2/request/${kept.body.requestId}`, key)).status).toBe(200)
+    await sandbox.close()
+    sandbox = null
+  })
+
   it('starts with an empty state beside a state.db that is not a database, kept as it was', async () => {
     const dir = stateDir()
     writeFileSync(join(dir, 'state.db'), 'not a database '.repeat(500))
