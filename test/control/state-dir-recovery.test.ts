@@ -167,6 +167,30 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = null
   })
 
+  it('answers 503 within a bounded wait while another connection holds the file, and keeps the change', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const key = newApiKey()
+    expect((await call('POST', '/v2/request', key, request())).status).toBe(201)
+    // an operator's SQLite client in a write transaction: the commit runs on the event loop, so it must not wait long
+    const db = openState(dir)
+    db.exec('BEGIN IMMEDIATE')
+    const started = Date.now()
+    const blocked = await call('POST', '/v2/request', key, request())
+    const waited = Date.now() - started
+    db.exec('ROLLBACK')
+    db.close()
+    expect(blocked.status).toBe(503)
+    expect(waited).toBeLessThan(5000)
+    const next = await call('POST', '/v2/request', key, request())
+    expect(next.status).toBe(201)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    expect((await call('GET', `/v2/request/${next.body.requestId}`, key)).status).toBe(200)
+    await sandbox.close()
+    sandbox = null
+  })
+
   it('starts with an empty state beside a state.db that is not a database, kept as it was', async () => {
     const dir = stateDir()
     writeFileSync(join(dir, 'state.db'), 'not a database '.repeat(500))
