@@ -289,12 +289,20 @@ export class StateDir {
       // opening reads the header and the schema (a file that is not a database fails here); a full integrity check
       // would read every page at each start (seconds at 100,000 requests): damaged pages fail the load that reads them
       const short = cutShort(this.#path)
-      if (short) throw new Error(short)
+      if (short) throw new CutShortError(short)
       const db = openStateDb(this.#path)
       db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
       return db
     } catch (error) {
       if (!existsSync(this.#path)) throw error
+      // only a file that is not a database (or is damaged) goes aside: any other failure (a rewrite of an earlier
+      // format that failed, rolled back whole; the file locked or unwritable) stops the start, the file untouched
+      const code = (error as { code?: unknown }).code
+      if (!(error instanceof CutShortError) && code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT')
+        throw new Error(
+          `--state-dir: ${this.#path} could not be opened (${errorText(error)}); it is left as it is: fix the cause and start again`,
+          { cause: error },
+        )
       const aside = `${this.#path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
       for (const suffix of ['', '-wal', '-shm'])
         if (existsSync(this.#path + suffix)) renameSync(this.#path + suffix, aside + suffix)
@@ -1107,6 +1115,9 @@ function cutShort(path: string): string | undefined {
     ? `cut short: ${size} bytes, where its header counts ${pages} pages of ${pageSize} bytes`
     : undefined
 }
+
+/** A database file shorter than its header says (see cutShort). */
+class CutShortError extends Error {}
 
 /** The largest value of an integer column (0 for an empty table). */
 function maxOf(db: Database.Database, table: string, column: string): number {

@@ -426,4 +426,34 @@ describe('--state-dir keeps bad data where it is', () => {
     await sandbox.close()
     sandbox = null
   })
+
+  it('refuses to start when the rewrite of format 3 fails, the file untouched; the next start rewrites it', async () => {
+    const dir = stateDir()
+    const key = newApiKey()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const created = await call('POST', '/v2/request', key, request())
+    expect(created.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    const db = openState(dir)
+    db.exec(`DROP TRIGGER records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
+      CREATE INDEX records_world ON records(world, seq);
+      UPDATE meta SET value = '3' WHERE key = 'format';
+      CREATE TRIGGER fail_format BEFORE UPDATE ON meta BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END;`)
+    db.close()
+    // the rewrite fails at its last step (as a full disk or a crash would stop it): nothing of it is kept, and the
+    // file is not taken for damaged (moved aside, an empty state served)
+    await expect(createSandbox({ stateDir: dir, chain: false, log: () => {} })).rejects.toThrow(
+      /disk I\/O error/,
+    )
+    expect(readdirSync(dir).filter((f) => f.includes('corrupt'))).toEqual([])
+    const check = openState(dir)
+    expect(check.prepare("SELECT value FROM meta WHERE key = 'format'").get()).toMatchObject({ value: '3' })
+    check.exec('DROP TRIGGER fail_format')
+    check.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    expect((await call('GET', `/v2/request/${created.body.requestId}`, key)).status).toBe(200)
+    await sandbox.close()
+    sandbox = null
+  })
 })
