@@ -252,6 +252,32 @@ describe('--state-dir', () => {
     rmSync(lazyDir, { recursive: true, force: true })
   })
 
+  it('arms no timer in a world a reset dropped while its timers were resuming after the restart', async () => {
+    await sandbox?.close()
+    const resetDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
+    sandbox = await createSandbox({ stateDir: resetDir, chain: false, log: () => {} })
+    const apiKey = newApiKey()
+    const recurring = await call('POST', '/v2/request', apiKey, {
+      amount: '10',
+      invoiceCurrency: 'USD',
+      paymentCurrency: 'ETH-sepolia-sepolia',
+      payee: freshAddress(),
+      recurrence: { startDate: new Date().toISOString().slice(0, 10), frequency: 'DAILY' },
+    })
+    expect(recurring.status).toBe(201)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: resetDir, chain: false, log: () => {} })
+    // the key's world comes back (its recurring schedule resumes after), and the key is reset at once
+    const world = sandbox.shared.tenants.get(apiKey)
+    sandbox.shared.tenants.reset(apiKey)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // the dropped world's schedule would create children (and send their webhooks) for a key that was reset
+    expect(world.clock.pending()).toEqual([])
+    await sandbox.close()
+    sandbox = null
+    rmSync(resetDir, { recursive: true, force: true })
+  })
+
   it('refuses a state dir of another format with a clear message', async () => {
     const other = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
     writeFileSync(join(other, 'state.json'), JSON.stringify({ format: 99 }))
