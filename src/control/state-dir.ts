@@ -927,9 +927,14 @@ export class StateDir {
         this.#readable('the worlds', () => maxOf(db, 'worlds', 'id'), 0),
       )
       this.#lastSeq = this.#readable('the records', () => maxOf(db, 'records', 'seq'), 0)
-      // pending retries resume once the worlds are back (their attempts read the world's clock)
+      // each key's deliveries come back with its worlds (their retries read the world's clock; a call listing them
+      // brings them back with the key's worlds); the rest once every world is back
       deliveries.sort((a, b) => String(a.id).localeCompare(String(b.id)))
-      this.#savedDeliveries = deliveries
+      for (const record of deliveries) {
+        const mine = this.#savedDeliveries.get(record.tenant)
+        if (mine) mine.push(record)
+        else this.#savedDeliveries.set(record.tenant, [record])
+      }
       // the worlds come back after the start, one at a time between calls (a call brings its own back at once;
       // anything that reads every world or matches a payment brings all of them back first)
       for (const { tenant, scenario } of worlds) {
@@ -952,8 +957,8 @@ export class StateDir {
   readonly #unrevived = new Map<string, string[]>()
   /** keys whose saved journal is not back yet (it comes back with their worlds, before their first call) */
   readonly #journalPending = new Set<string>()
-  /** the delivery records of the last run: pending retries resume once every world is back */
-  #savedDeliveries: DeliveryRecord[] | null = null
+  /** the delivery records of the last run not back yet, by key: a key's come back with its worlds */
+  readonly #savedDeliveries = new Map<string, DeliveryRecord[]>()
   #background: Promise<void> = Promise.resolve()
   /** the timers and proxies of the worlds brought back, resuming */
   #resuming: Promise<unknown>[] = []
@@ -973,6 +978,7 @@ export class StateDir {
     for (const scenario of scenarios)
       if (this.#worldIds.has(`${tenant}\u0000${scenario}`))
         resumed.push(this.#filling.get(this.#shared.tenants.get(tenant, scenario)))
+    this.#restoreDeliveries(tenant)
     const all = Promise.all(resumed)
     this.#resuming.push(all)
     return all
@@ -1042,9 +1048,15 @@ export class StateDir {
     if (this.#unrevived.size && !this.#stopping) return
     this.#shared.tenants.setBeforeAll(null)
     this.#shared.paymentReferences.setBeforeRead(null)
-    const deliveries = this.#savedDeliveries
-    this.#savedDeliveries = null
-    if (deliveries && !this.#stopping) this.#shared.webhooks.restore(deliveries)
+    for (const tenant of [...this.#savedDeliveries.keys()]) this.#restoreDeliveries(tenant)
+  }
+
+  /** Puts a key's saved delivery records back (its pending retries resume), once its worlds are back. */
+  #restoreDeliveries(tenant: string): void {
+    const deliveries = this.#savedDeliveries.get(tenant)
+    if (!deliveries) return
+    this.#savedDeliveries.delete(tenant)
+    if (!this.#stopping) this.#shared.webhooks.restore(deliveries)
   }
 
   /** Resolves once every saved world is back in memory (a restart brings them back after it starts serving). */

@@ -252,6 +252,30 @@ describe('--state-dir', () => {
     rmSync(lazyDir, { recursive: true, force: true })
   })
 
+  it("lists a key's webhook deliveries on its first call after a restart, before every world is back", async () => {
+    await sandbox?.close()
+    const hooksDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
+    sandbox = await createSandbox({ stateDir: hooksDir, chain: false, log: () => {} })
+    const apiKey = newApiKey()
+    expect((await call('POST', '/v2/webhook', apiKey, { url: 'http://127.0.0.1:9/hook' })).status).toBe(201)
+    expect(
+      (await call('POST', '/v2/webhook/test', apiKey, { eventType: 'payment.confirmed' })).status,
+    ).toBeLessThan(300)
+    await until(
+      async () => sandbox!.shared.webhooks.deliveries(apiKey),
+      (list) => list.length === 1 && list[0]!.attempts.length > 0,
+    )
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: hooksDir, chain: false, log: () => {} })
+    // the key's first call, right after the start: its worlds come back with it, and so do its deliveries
+    const listed = await call('GET', '/__sandbox/webhooks/deliveries', apiKey)
+    expect(listed.status).toBe(200)
+    expect(listed.body).toHaveLength(1)
+    await sandbox.close()
+    sandbox = null
+    rmSync(hooksDir, { recursive: true, force: true })
+  })
+
   it('arms no timer in a world a reset dropped while its timers were resuming after the restart', async () => {
     await sandbox?.close()
     const resetDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
