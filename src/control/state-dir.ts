@@ -289,12 +289,20 @@ export class StateDir {
       // opening reads the header and the schema (a file that is not a database fails here); a full integrity check
       // would read every page at each start (seconds at 100,000 requests): damaged pages fail the load that reads them
       const short = cutShort(this.#path)
-      if (short) throw new Error(short)
+      if (short) throw new CutShortError(short)
       const db = openStateDb(this.#path)
       db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
       return db
     } catch (error) {
       if (!existsSync(this.#path)) throw error
+      // only a file that is not a database (or is damaged) goes aside: any other failure (a rewrite of an earlier
+      // format that failed, rolled back whole; the file locked or unwritable) stops the start, the file untouched
+      const code = (error as { code?: unknown }).code
+      if (!(error instanceof CutShortError) && code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT')
+        throw new Error(
+          `--state-dir: ${this.#path} could not be opened (${errorText(error)}); it is left as it is: fix the cause and start again`,
+          { cause: error },
+        )
       const aside = `${this.#path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
       for (const suffix of ['', '-wal', '-shm'])
         if (existsSync(this.#path + suffix)) renameSync(this.#path + suffix, aside + suffix)
@@ -405,8 +413,14 @@ export class StateDir {
     try {
       this.#writer.commit(ops)
     } catch (error) {
+      // the batch is written again with the next one, first (its calls answer 503; the next batch's calls wait for
+      // it too): its rows' seqs, its worlds' ids and its deletes are already taken for written in memory, so a
+      // later change of the same key (an update of a seq, a record of a world whose row this batch held) must not
+      // reach the file without it
+      this.#ops = ops.concat(this.#ops)
       // what this batch held of the scenario choices and webhooks goes again with the next one
       this.#lastGlobals = {}
+      this.#globalsDirty = true
       this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
       batch.reject(error)
       return
@@ -913,9 +927,14 @@ export class StateDir {
         this.#readable('the worlds', () => maxOf(db, 'worlds', 'id'), 0),
       )
       this.#lastSeq = this.#readable('the records', () => maxOf(db, 'records', 'seq'), 0)
-      // pending retries resume once the worlds are back (their attempts read the world's clock)
+      // each key's deliveries come back with its worlds (their retries read the world's clock; a call listing them
+      // brings them back with the key's worlds); the rest once every world is back
       deliveries.sort((a, b) => String(a.id).localeCompare(String(b.id)))
-      this.#savedDeliveries = deliveries
+      for (const record of deliveries) {
+        const mine = this.#savedDeliveries.get(record.tenant)
+        if (mine) mine.push(record)
+        else this.#savedDeliveries.set(record.tenant, [record])
+      }
       // the worlds come back after the start, one at a time between calls (a call brings its own back at once;
       // anything that reads every world or matches a payment brings all of them back first)
       for (const { tenant, scenario } of worlds) {
@@ -938,8 +957,8 @@ export class StateDir {
   readonly #unrevived = new Map<string, string[]>()
   /** keys whose saved journal is not back yet (it comes back with their worlds, before their first call) */
   readonly #journalPending = new Set<string>()
-  /** the delivery records of the last run: pending retries resume once every world is back */
-  #savedDeliveries: DeliveryRecord[] | null = null
+  /** the delivery records of the last run not back yet, by key: a key's come back with its worlds */
+  readonly #savedDeliveries = new Map<string, DeliveryRecord[]>()
   #background: Promise<void> = Promise.resolve()
   /** the timers and proxies of the worlds brought back, resuming */
   #resuming: Promise<unknown>[] = []
@@ -959,6 +978,7 @@ export class StateDir {
     for (const scenario of scenarios)
       if (this.#worldIds.has(`${tenant}\u0000${scenario}`))
         resumed.push(this.#filling.get(this.#shared.tenants.get(tenant, scenario)))
+    this.#restoreDeliveries(tenant)
     const all = Promise.all(resumed)
     this.#resuming.push(all)
     return all
@@ -1028,9 +1048,15 @@ export class StateDir {
     if (this.#unrevived.size && !this.#stopping) return
     this.#shared.tenants.setBeforeAll(null)
     this.#shared.paymentReferences.setBeforeRead(null)
-    const deliveries = this.#savedDeliveries
-    this.#savedDeliveries = null
-    if (deliveries && !this.#stopping) this.#shared.webhooks.restore(deliveries)
+    for (const tenant of [...this.#savedDeliveries.keys()]) this.#restoreDeliveries(tenant)
+  }
+
+  /** Puts a key's saved delivery records back (its pending retries resume), once its worlds are back. */
+  #restoreDeliveries(tenant: string): void {
+    const deliveries = this.#savedDeliveries.get(tenant)
+    if (!deliveries) return
+    this.#savedDeliveries.delete(tenant)
+    if (!this.#stopping) this.#shared.webhooks.restore(deliveries)
   }
 
   /** Resolves once every saved world is back in memory (a restart brings them back after it starts serving). */
@@ -1101,6 +1127,9 @@ function cutShort(path: string): string | undefined {
     ? `cut short: ${size} bytes, where its header counts ${pages} pages of ${pageSize} bytes`
     : undefined
 }
+
+/** A database file shorter than its header says (see cutShort). */
+class CutShortError extends Error {}
 
 /** The largest value of an integer column (0 for an empty table). */
 function maxOf(db: Database.Database, table: string, column: string): number {

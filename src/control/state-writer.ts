@@ -67,7 +67,8 @@ const Libsql = createRequire(workerData.from)('libsql')
 let db
 try {
   db = new Libsql(workerData.path)
-  db.pragma('busy_timeout = 10000')
+  // short: a RESTART that waits for readers holds the writer's commits back meanwhile (on the event loop)
+  db.pragma('busy_timeout = 100')
   db.pragma('wal_autocheckpoint = 0')
 } catch {
   process.exit(0)
@@ -93,37 +94,20 @@ parentPort.on('message', (message) => {
 
 /** The writer of one state.db: commits on the calling thread (and its checkpointer thread). */
 export class StateWriter {
-  readonly #db: Database.Database
-  readonly #statements = new Map<string, Database.Statement>()
+  readonly #path: string
+  #db!: Database.Database
+  #statements = new Map<string, Database.Statement>()
   /** runs of one insert go up to 16 rows to a statement (then 8, 4, 2 for what is left): a driver call costs ~3 µs */
-  readonly #chunked = new Map<string, Map<number, Database.Statement>>()
+  #chunked = new Map<string, Map<number, Database.Statement>>()
+  /** the connection failed a commit: opened again before the next one */
+  #stale = false
   readonly #checkpointer: Worker
   readonly #checkpointerExited: Promise<unknown>
   #closed = false
 
   constructor(path: string) {
-    const Libsql = createRequire(import.meta.url)('libsql') as typeof Database
-    const db = new Libsql(path)
-    db.pragma('journal_mode = WAL')
-    db.pragma('synchronous = NORMAL')
-    db.pragma('busy_timeout = 10000')
-    // no checkpoint here: the checkpointer thread copies the WAL into the file (and syncs it) beside the commits,
-    // which otherwise waited for it (a pause of tens of milliseconds every few thousand rows, on every answer waiting)
-    db.pragma('wal_autocheckpoint = 0')
-    // a WAL started again from its beginning is cut back to 16 MB (it keeps its largest size otherwise)
-    db.pragma('journal_size_limit = 16777216')
-    db.pragma('cache_size = -32768')
-    for (const [name, sql] of Object.entries(STATEMENTS)) this.#statements.set(name, db.prepare(sql))
-    for (const name of ['insert', 'journal'] as const) {
-      const sql = STATEMENTS[name]
-      const at = sql.indexOf('VALUES')
-      const values = sql.slice(sql.indexOf('(', at), sql.indexOf(')', at) + 1)
-      const sizes = new Map<number, Database.Statement>()
-      for (const size of RUN_SIZES)
-        sizes.set(size, db.prepare(sql.replace(values, Array(size).fill(values).join(', '))))
-      this.#chunked.set(name, sizes)
-    }
-    this.#db = db
+    this.#path = path
+    this.#connect()
     this.#checkpointer = new Worker(CHECKPOINTER_SOURCE, {
       eval: true,
       workerData: { path, from: import.meta.url },
@@ -134,9 +118,50 @@ export class StateWriter {
     this.#checkpointer.on('error', () => {})
   }
 
+  /** Opens the connection and prepares its statements. */
+  #connect(): void {
+    const Libsql = createRequire(import.meta.url)('libsql') as typeof Database
+    const db = new Libsql(this.#path)
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+    // a commit blocks the event loop while it waits for the file (another process's write transaction): after 1 s
+    // it fails, its calls answer 503, and the batch goes again with the next one
+    db.pragma('busy_timeout = 1000')
+    // no checkpoint here: the checkpointer thread copies the WAL into the file (and syncs it) beside the commits,
+    // which otherwise waited for it (a pause of tens of milliseconds every few thousand rows, on every answer waiting)
+    db.pragma('wal_autocheckpoint = 0')
+    // a WAL started again from its beginning is cut back to 16 MB (it keeps its largest size otherwise)
+    db.pragma('journal_size_limit = 16777216')
+    db.pragma('cache_size = -32768')
+    const statements = new Map<string, Database.Statement>()
+    for (const [name, sql] of Object.entries(STATEMENTS)) statements.set(name, db.prepare(sql))
+    const chunked = new Map<string, Map<number, Database.Statement>>()
+    for (const name of ['insert', 'journal'] as const) {
+      const sql = STATEMENTS[name]
+      const at = sql.indexOf('VALUES')
+      const values = sql.slice(sql.indexOf('(', at), sql.indexOf(')', at) + 1)
+      const sizes = new Map<number, Database.Statement>()
+      for (const size of RUN_SIZES)
+        sizes.set(size, db.prepare(sql.replace(values, Array(size).fill(values).join(', '))))
+      chunked.set(name, sizes)
+    }
+    this.#db = db
+    this.#statements = statements
+    this.#chunked = chunked
+  }
+
   /** Commits `ops` in one transaction (after every batch before: each is committed when sent); throws if it failed. */
   commit(ops: WriteOp[]): void {
     if (this.#closed) throw new Error('the state.db writer is closed')
+    if (this.#stale) {
+      try {
+        this.#db.close()
+      } catch {
+        // its statements still hold it: collected later
+      }
+      this.#connect()
+      this.#stale = false
+    }
     const db = this.#db
     db.exec('BEGIN')
     try {
@@ -164,7 +189,14 @@ export class StateWriter {
       }
       db.exec('COMMIT')
     } catch (error) {
-      db.exec('ROLLBACK')
+      try {
+        db.exec('ROLLBACK')
+      } catch {
+        // no transaction left to roll back
+      }
+      // a statement that failed (database is locked) stays in progress in the driver, and every later COMMIT on
+      // this connection failed ("SQL statements in progress"): the next commit opens the connection again
+      this.#stale = true
       throw new Error(`writing state.db failed: ${(error as Error)?.message ?? error}`)
     }
   }

@@ -20,6 +20,8 @@ export class TenantClock {
   #timers: Timer[] = []
   #realTimer: NodeJS.Timeout | undefined
   #running: Promise<void> = Promise.resolve()
+  /** the world was dropped: nothing is scheduled any more */
+  #disposed = false
   readonly #listeners = new Set<ClockListener>()
   readonly #onError: (message: string, error: unknown) => void
 
@@ -35,6 +37,9 @@ export class TenantClock {
   /** Runs `task` when the clock reaches `at` (at once, on the next tick, if already due). Returns a timer id. */
   schedule(at: Date, label: string, task: () => Promise<void> | void): number {
     const id = this.#nextId++
+    // a dropped world's clock keeps nothing (work that was still under way, such as timers resuming after a
+    // --state-dir restart, must not arm a timer for a world that was reset)
+    if (this.#disposed) return id
     this.#timers.push({ id, at: at.getTime(), label, task })
     this.#timers.sort((a, b) => a.at - b.at || a.id - b.id)
     this.#arm()
@@ -88,6 +93,7 @@ export class TenantClock {
 
   /** Stops the real-time timer (the world is being dropped). */
   dispose(): void {
+    this.#disposed = true
     clearTimeout(this.#realTimer)
     this.#timers = []
   }

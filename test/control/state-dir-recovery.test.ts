@@ -143,6 +143,54 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = null
   })
 
+  it('answers 503 when a commit fails, and writes that batch again with the next one (no acknowledged change lost)', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const key = newApiKey()
+    // every insert of a record fails (as a full disk would) while the trigger is there
+    const db = openState(dir)
+    db.exec(
+      "CREATE TRIGGER fail_inserts BEFORE INSERT ON records BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+    )
+    const failed = await call('POST', '/v2/request', key, request())
+    expect(failed.status).toBe(503)
+    expect(failed.body.message).toMatch(/could not save this change/)
+    db.exec('DROP TRIGGER fail_inserts')
+    db.close()
+    const kept = await call('POST', '/v2/request', key, request())
+    expect(kept.status).toBe(201)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    // the key's world row went with the failed batch: written again, the acknowledged request comes back
+    expect((await call('GET', `/v2/request/${kept.body.requestId}`, key)).status).toBe(200)
+    await sandbox.close()
+    sandbox = null
+  })
+
+  it('answers 503 within a bounded wait while another connection holds the file, and keeps the change', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const key = newApiKey()
+    expect((await call('POST', '/v2/request', key, request())).status).toBe(201)
+    // an operator's SQLite client in a write transaction: the commit runs on the event loop, so it must not wait long
+    const db = openState(dir)
+    db.exec('BEGIN IMMEDIATE')
+    const started = Date.now()
+    const blocked = await call('POST', '/v2/request', key, request())
+    const waited = Date.now() - started
+    db.exec('ROLLBACK')
+    db.close()
+    expect(blocked.status).toBe(503)
+    expect(waited).toBeLessThan(5000)
+    const next = await call('POST', '/v2/request', key, request())
+    expect(next.status).toBe(201)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    expect((await call('GET', `/v2/request/${next.body.requestId}`, key)).status).toBe(200)
+    await sandbox.close()
+    sandbox = null
+  })
+
   it('starts with an empty state beside a state.db that is not a database, kept as it was', async () => {
     const dir = stateDir()
     writeFileSync(join(dir, 'state.db'), 'not a database '.repeat(500))
@@ -375,6 +423,36 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
     expect((await call('GET', `/v2/request/${created[0]!.body.requestId}`, a)).status).toBe(404)
     expect((await call('GET', `/v2/request/${next.body.requestId}`, b)).status).toBe(200)
+    await sandbox.close()
+    sandbox = null
+  })
+
+  it('refuses to start when the rewrite of format 3 fails, the file untouched; the next start rewrites it', async () => {
+    const dir = stateDir()
+    const key = newApiKey()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const created = await call('POST', '/v2/request', key, request())
+    expect(created.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    const db = openState(dir)
+    db.exec(`DROP TRIGGER records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
+      CREATE INDEX records_world ON records(world, seq);
+      UPDATE meta SET value = '3' WHERE key = 'format';
+      CREATE TRIGGER fail_format BEFORE UPDATE ON meta BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END;`)
+    db.close()
+    // the rewrite fails at its last step (as a full disk or a crash would stop it): nothing of it is kept, and the
+    // file is not taken for damaged (moved aside, an empty state served)
+    await expect(createSandbox({ stateDir: dir, chain: false, log: () => {} })).rejects.toThrow(
+      /disk I\/O error/,
+    )
+    expect(readdirSync(dir).filter((f) => f.includes('corrupt'))).toEqual([])
+    const check = openState(dir)
+    expect(check.prepare("SELECT value FROM meta WHERE key = 'format'").get()).toMatchObject({ value: '3' })
+    check.exec('DROP TRIGGER fail_format')
+    check.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    expect((await call('GET', `/v2/request/${created.body.requestId}`, key)).status).toBe(200)
     await sandbox.close()
     sandbox = null
   })

@@ -252,6 +252,56 @@ describe('--state-dir', () => {
     rmSync(lazyDir, { recursive: true, force: true })
   })
 
+  it("lists a key's webhook deliveries on its first call after a restart, before every world is back", async () => {
+    await sandbox?.close()
+    const hooksDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
+    sandbox = await createSandbox({ stateDir: hooksDir, chain: false, log: () => {} })
+    const apiKey = newApiKey()
+    expect((await call('POST', '/v2/webhook', apiKey, { url: 'http://127.0.0.1:9/hook' })).status).toBe(201)
+    expect(
+      (await call('POST', '/v2/webhook/test', apiKey, { eventType: 'payment.confirmed' })).status,
+    ).toBeLessThan(300)
+    await until(
+      async () => sandbox!.shared.webhooks.deliveries(apiKey),
+      (list) => list.length === 1 && list[0]!.attempts.length > 0,
+    )
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: hooksDir, chain: false, log: () => {} })
+    // the key's first call, right after the start: its worlds come back with it, and so do its deliveries
+    const listed = await call('GET', '/__sandbox/webhooks/deliveries', apiKey)
+    expect(listed.status).toBe(200)
+    expect(listed.body).toHaveLength(1)
+    await sandbox.close()
+    sandbox = null
+    rmSync(hooksDir, { recursive: true, force: true })
+  })
+
+  it('arms no timer in a world a reset dropped while its timers were resuming after the restart', async () => {
+    await sandbox?.close()
+    const resetDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
+    sandbox = await createSandbox({ stateDir: resetDir, chain: false, log: () => {} })
+    const apiKey = newApiKey()
+    const recurring = await call('POST', '/v2/request', apiKey, {
+      amount: '10',
+      invoiceCurrency: 'USD',
+      paymentCurrency: 'ETH-sepolia-sepolia',
+      payee: freshAddress(),
+      recurrence: { startDate: new Date().toISOString().slice(0, 10), frequency: 'DAILY' },
+    })
+    expect(recurring.status).toBe(201)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: resetDir, chain: false, log: () => {} })
+    // the key's world comes back (its recurring schedule resumes after), and the key is reset at once
+    const world = sandbox.shared.tenants.get(apiKey)
+    sandbox.shared.tenants.reset(apiKey)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // the dropped world's schedule would create children (and send their webhooks) for a key that was reset
+    expect(world.clock.pending()).toEqual([])
+    await sandbox.close()
+    sandbox = null
+    rmSync(resetDir, { recursive: true, force: true })
+  })
+
   it('refuses a state dir of another format with a clear message', async () => {
     const other = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
     writeFileSync(join(other, 'state.json'), JSON.stringify({ format: 99 }))
