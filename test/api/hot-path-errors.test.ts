@@ -16,7 +16,10 @@ afterAll(() => {
   process.off('unhandledRejection', onUnhandled)
 })
 
-async function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: string }) {
+async function call(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+) {
   const res = await fetch(t.server.url + path, {
     method: init.method ?? 'GET',
     headers: { 'x-api-key': newApiKey(), ...init.headers },
@@ -87,7 +90,9 @@ it('a raw request with a malformed header value is refused by the parser and the
     socket.on('close', () => resolve(data))
     socket.on('error', reject)
     socket.setTimeout(5000, () => socket.destroy())
-    socket.write(`GET /v2/request/x HTTP/1.1\r\nhost: x\r\nx-sandbox-delay: 1\u0001\r\nconnection: close\r\n\r\n`)
+    socket.write(
+      `GET /v2/request/x HTTP/1.1\r\nhost: x\r\nx-sandbox-delay: 1\u0001\r\nconnection: close\r\n\r\n`,
+    )
   })
   expect(answer).toMatch(/^HTTP\/1\.1 4\d\d /)
   expect((await call('/v2/request/x', {})).status).toBe(404)
