@@ -98,3 +98,39 @@ it('a raw request with a malformed header value is refused by the parser and the
   expect((await call('/v2/request/x', {})).status).toBe(404)
   expect(unhandled).toEqual([])
 })
+
+/** The status line of a raw HTTP/1.1 request (fetch does not let a test choose the Host header). */
+async function rawStatus(head: string): Promise<string> {
+  const url = new URL(t.server.url)
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname)
+    let data = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => {
+      data += chunk
+    })
+    socket.on('close', () => resolve(data))
+    socket.on('error', reject)
+    socket.setTimeout(5000, () => socket.destroy())
+    socket.write(head)
+  })
+  return answer.split('\r\n')[0]!
+}
+
+it.each(['localhost:99999', '[:::]', '[::1]:70000'])(
+  'a Host header %s that is no URL host, with an Origin: never a 500',
+  async (host) => {
+    const key = newApiKey()
+    // the portal's cookie routes read the Origin for their CORS answer
+    const cookieRoute = await rawStatus(
+      `POST /v1/payee-destination HTTP/1.1\r\nhost: ${host}\r\norigin: http://localhost:3000\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`,
+    )
+    expect(cookieRoute).toMatch(/^HTTP\/1\.1 4\d\d /)
+    // a control-API write checks the Origin against the sandbox's own host
+    const body = JSON.stringify({ scenario: 'default' })
+    const control = await rawStatus(
+      `PUT /__sandbox/scenario HTTP/1.1\r\nhost: ${host}\r\norigin: http://evil.example\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    )
+    expect(control).toMatch(/^HTTP\/1\.1 403 /)
+  },
+)
