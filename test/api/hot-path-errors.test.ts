@@ -42,6 +42,18 @@ it.each([
   ['x-sandbox-delay past the bound', '/v2/request/x', { 'x-sandbox-delay': '99999999' }, 400],
   ['x-sandbox-status that is no error status', '/v2/request/x', { 'x-sandbox-status': '200' }, 400],
   ['x-sandbox-status that is not a status', '/v2/request/x', { 'x-sandbox-status': 'boom' }, 400],
+  [
+    'x-sandbox-webhook-chaos that is not understood',
+    '/v2/request/x',
+    { 'x-sandbox-webhook-chaos': 'x:y' },
+    400,
+  ],
+  [
+    'x-sandbox-webhook-chaos past its bound',
+    '/v2/request/x',
+    { 'x-sandbox-webhook-chaos': 'delay:99999999' },
+    400,
+  ],
 ])('%s: a 4xx in the error shape', async (_name, path, headers, status) => {
   const res = await call(path, { headers })
   expect(res.status).toBe(status)
