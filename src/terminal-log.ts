@@ -99,10 +99,21 @@ export function paymentRecord(request: RequestRecord, payment: DetectedPayment):
 
 const time = (at: Date) => at.toISOString().slice(11, 23)
 
+/** A call's columns (its record's, and the log's fast path straight from a journal entry). */
+function callText(
+  method: string,
+  path: string,
+  status: number,
+  ms: number,
+  fault: string | undefined,
+): string {
+  return `${method.padEnd(6)} ${path} ${status} ${ms} ms${fault ? ` (fault: ${fault})` : ''}`
+}
+
 function text(record: LogRecord): string {
   switch (record.type) {
     case 'call':
-      return `${record.method.padEnd(6)} ${record.path} ${record.status} ${record.ms} ms${record.fault ? ` (fault: ${record.fault})` : ''}`
+      return callText(record.method, record.path, record.status, record.ms, record.fault)
     case 'event':
       return `event  ${record.event}${record.requestId ? ` request ${record.requestId}` : ''}`
     case 'payment':
@@ -277,7 +288,7 @@ export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions)
       lastTime = time(new Date(ms))
     }
     write(
-      `${lastTime} ${entry.method.padEnd(6)} ${entry.path} ${entry.status} ${entry.durationMs} ms${entry.fault ? ` (fault: ${entry.fault})` : ''}  key ${tenant} scenario ${entry.scenario}`,
+      `${lastTime} ${callText(entry.method, entry.path, entry.status, entry.durationMs, entry.fault)}  key ${tenant} scenario ${entry.scenario}`,
     )
   })
   const unwatch = sandbox.onPayment((world: World, request, payment) =>

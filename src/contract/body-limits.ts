@@ -40,9 +40,10 @@ export type BodyIssue = { tooDeep: string } | { tooBig: z.core.$ZodIssue }
 
 /**
  * The body's first breach, in one walk: nesting past MAX_BODY_DEPTH comes before any size bound (it is what could
- * make the body fail to serialise later), then the first string, array or object past its bound (depth first: a
- * container's own size, then its strings in key order, then its containers). Containers are indexed as met, each with its key and parent, so no path is built unless a value is
- * refused and nothing is allocated for strings and numbers.
+ * make the body fail to serialise later), then the first string, array or object past its bound in document order
+ * (found again by `firstBreach` once the walk knows there is one: a refused body only). Containers are indexed as
+ * met, each with its key and parent, so no path is built unless a value is refused and nothing is allocated for
+ * strings and numbers.
  */
 export function bodyIssue(body: unknown): BodyIssue | null {
   if (typeof body === 'string')
@@ -56,7 +57,7 @@ export function bodyIssue(body: unknown): BodyIssue | null {
   const parents: number[] = [-1]
   const depths: number[] = [1]
   const stack: number[] = [0]
-  let bound: z.core.$ZodIssue | null = null
+  let breached = false
   const pathOf = (node: number, last?: string | number) => {
     const path: (string | number)[] = last === undefined ? [] : [last]
     for (let n = node; n > 0; n = parents[n]!) path.unshift(keys[n]!)
@@ -69,16 +70,12 @@ export function bodyIssue(body: unknown): BodyIssue | null {
     const isArray = Array.isArray(value)
     const names = isArray ? null : Object.keys(value)
     const count = isArray ? (value as unknown[]).length : names!.length
-    if (bound === null && count > (isArray ? BODY_LIMITS.maxItems : BODY_LIMITS.maxKeys))
-      bound = isArray
-        ? tooBig('array', BODY_LIMITS.maxItems, 'items', pathOf(node))
-        : tooBig('object', BODY_LIMITS.maxKeys, 'keys', pathOf(node))
+    if (count > (isArray ? BODY_LIMITS.maxItems : BODY_LIMITS.maxKeys)) breached = true
     for (let i = 0; i < count; i++) {
       const key = isArray ? i : names![i]!
       const child = (value as Record<string | number, unknown>)[key]
       if (typeof child === 'string') {
-        if (bound === null && child.length > BODY_LIMITS.maxStringLength)
-          bound = tooBig('string', BODY_LIMITS.maxStringLength, 'characters', pathOf(node, key))
+        if (child.length > BODY_LIMITS.maxStringLength) breached = true
       } else if (child !== null && typeof child === 'object' && depth + 1 > MAX_BODY_DEPTH)
         return { tooDeep: pathOf(node, key).join('.') }
     }
@@ -95,7 +92,39 @@ export function bodyIssue(body: unknown): BodyIssue | null {
       }
     }
   }
-  return bound === null ? null : { tooBig: bound }
+  return breached ? { tooBig: firstBreach(body) } : null
+}
+
+/**
+ * The first string, array or object past its bound in document order (a container before what it holds, keys in
+ * order), as a zod issue with its path; called only for a body known to breach one and nested within
+ * MAX_BODY_DEPTH. Each entry links to its parent: the path is built for the value refused only.
+ */
+function firstBreach(body: unknown): z.core.$ZodIssue {
+  type Entry = { value: unknown; key: string | number | null; parent: Entry | null }
+  const stack: Entry[] = [{ value: body, key: null, parent: null }]
+  while (stack.length > 0) {
+    const entry = stack.pop()!
+    const { value } = entry
+    const pathOf = () => {
+      const path: (string | number)[] = []
+      for (let e: Entry | null = entry; e !== null && e.key !== null; e = e.parent) path.unshift(e.key)
+      return path
+    }
+    if (typeof value === 'string') {
+      if (value.length > BODY_LIMITS.maxStringLength)
+        return tooBig('string', BODY_LIMITS.maxStringLength, 'characters', pathOf())
+    } else if (Array.isArray(value)) {
+      if (value.length > BODY_LIMITS.maxItems) return tooBig('array', BODY_LIMITS.maxItems, 'items', pathOf())
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: entry })
+    } else if (value !== null && typeof value === 'object') {
+      const keys = Object.keys(value)
+      if (keys.length > BODY_LIMITS.maxKeys) return tooBig('object', BODY_LIMITS.maxKeys, 'keys', pathOf())
+      for (let i = keys.length - 1; i >= 0; i--)
+        stack.push({ value: (value as Record<string, unknown>)[keys[i]!], key: keys[i]!, parent: entry })
+    }
+  }
+  throw new Error('firstBreach: the body breaches no bound')
 }
 
 /** Whether an object or array holds no object or array (most bodies): it is checked without the walk's stacks. */

@@ -4,7 +4,7 @@
 // and such a call answers 400 naming the flag. `--networks-on-use` narrows which networks start this way (a shared
 // demo's operator may list none); by default all eight documented ones, Docker included, so at most one anvil each.
 // Bodies are scanned as text first: a call that names no other network (nearly all of them) costs one
-// regular-expression test.
+// regular-expression test (a body holding a JSON escape is parsed: the escape may spell a network's name).
 import type { NetworkName } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
 import type { NeutralResponse } from '../contract/neutral.ts'
@@ -60,7 +60,8 @@ export function missingNetworks(
   mentions: RegExp,
 ): string[] {
   const body = request.rawBody
-  const scan = body !== undefined && mentions.test(body)
+  // a JSON escape (`\u0062ase`) can spell a name the text does not hold as such: such a body is parsed too
+  const scan = body !== undefined && (mentions.test(body) || body.includes('\\u'))
   let queried = false
   for (const _ in request.query) {
     queried = true
