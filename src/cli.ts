@@ -18,7 +18,8 @@ Options:
                       from the first line, "Request Sandbox listening on <url> ...")
   --host <addr>       address to bind (env HOST; default 127.0.0.1, 0.0.0.0 in Docker)
   --api-keys <a,b>    strict mode: only these API keys pass (env SANDBOX_API_KEYS)
-  --orchestrator-keys <a,b>  strict mode for orchestrators: only these x-orchestrator-keys pass (env SANDBOX_ORCHESTRATOR_KEYS)
+  --orchestrator-keys <a,b>  strict mode for orchestrators: only these x-orchestrator-keys pass (env SANDBOX_ORCHESTRATOR_KEYS;
+                      with --api-keys and without it, none)
   --rpc-admin <m,..>  strict mode: JSON-RPC admin methods keys may call through /rpc (names, evm_*, or *;
                       env SANDBOX_RPC_ADMIN). Outside strict mode, on a loopback listener, any API key may.
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)

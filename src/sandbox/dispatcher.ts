@@ -81,7 +81,10 @@ export function buildDispatcher(
     // with --state-dir an answer leaves once the changes it reports are committed (without, nothing runs per call)
     ...(stateDir ? { durable: (method: string) => stateDir.barrier(method) } : {}),
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
-    ...(options.orchestratorKeys ? { orchestratorKeys: new Set(options.orchestratorKeys) } : {}),
+    // strict mode is strict for partners too: with --api-keys and no --orchestrator-keys, no orchestrator key passes
+    ...(options.orchestratorKeys || options.apiKeys
+      ? { orchestratorKeys: new Set(options.orchestratorKeys ?? []) }
+      : {}),
     ...(tenantIds ? { idsFor: (tenant: string) => tenantIds.for(tenant) } : {}),
     middleware: middlewareOf(options, shared, fleet, stateDir),
   })

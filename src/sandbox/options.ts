@@ -27,7 +27,10 @@ export interface SandboxOptions {
   startableNetworks?: NetworkName[] | 'all'
   /** strict mode: only these API keys pass (otherwise every key is its own tenant) */
   apiKeys?: string[]
-  /** strict mode for orchestrators: only these `x-orchestrator-key`s pass (otherwise every `orc_…` key is its own) */
+  /**
+   * strict mode for orchestrators: only these `x-orchestrator-key`s pass (otherwise every `orc_…` key is its own, except
+   * in strict mode: with `apiKeys` and without this list, none)
+   */
   orchestratorKeys?: string[]
   /** tenant-clock ms a submitted KYC waits before the sandbox's provider approves it (default 5000) */
   complianceDelayMs?: number
