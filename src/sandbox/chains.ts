@@ -90,7 +90,13 @@ export class ChainFleet {
           return
         }
         this.#adopt(chain)
-        await this.conversion.installDefaultsOn(chain)
+        try {
+          await this.conversion.installDefaultsOn(chain)
+        } catch (error) {
+          // anvil died (or refused) midway: no half-set-up chain stays live, so the next call starts it afresh
+          await this.#drop(chain)
+          throw error
+        }
         if (this.#closed) return
         for (const setup of this.#setups) setup(chain)
       })()
@@ -136,6 +142,17 @@ export class ChainFleet {
     if (chain.pid !== null) chain.keepBlock = (block) => supervisor.saveThrough(block)
     const relayer = createRelayer(chain)
     if (relayer) this.relayers.set(chain.network, relayer)
+  }
+
+  /** Undoes `#adopt` for a chain whose start failed after it: supervisor, relayer and the chain stopped, forgotten. */
+  async #drop(chain: StartedChain): Promise<void> {
+    const supervisor = this.supervisors.get(chain.network)
+    this.supervisors.delete(chain.network)
+    this.relayers.delete(chain.network)
+    this.chains.delete(chain.network)
+    this.#started.splice(this.#started.indexOf(chain), 1)
+    await supervisor?.stop().catch(() => {})
+    await chain.stop().catch(() => {})
   }
 
   async #reinstall(chain: StartedChain): Promise<void> {
