@@ -47,8 +47,16 @@ export class ChainFleet {
     if (typeof option === 'object' && catalogs.wanted.length > 1) {
       throw new Error('an rpcUrl serves one network: run several networks with embedded chains')
     }
-    const started = await Promise.all(catalogs.wanted.map((network) => fleet.#startOne(network)))
-    for (const chain of started) fleet.#adopt(chain)
+    const settled = await Promise.allSettled(catalogs.wanted.map((network) => fleet.#startOne(network)))
+    const failed = settled.find((s) => s.status === 'rejected')
+    if (failed) {
+      // one network could not start: those that did are stopped, not left running behind the error
+      await Promise.all(
+        settled.map((s) => (s.status === 'fulfilled' ? s.value.stop().catch(() => {}) : null)),
+      )
+      throw failed.reason
+    }
+    for (const s of settled) if (s.status === 'fulfilled') fleet.#adopt(s.value)
     return fleet
   }
 
