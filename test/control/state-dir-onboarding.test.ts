@@ -1,5 +1,6 @@
 // An orchestrator's onboarding link survives its world leaving memory: with --state-dir a world past --max-worlds
-// waits on disk, and the link's token (public, in a URL already handed to a platform) still opens its page.
+// waits on disk, and the link's token (public, in a URL already handed to a platform) still opens its page, after a
+// restart too.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,4 +45,10 @@ it("opens an onboarding link whose orchestrator's world was evicted to disk", as
   expect(page.status).toBe(200)
   expect(String(page.body)).toContain('Evicted platform')
   expect((await call('GET', '/__sandbox/orchestrator-onboarding?token=nope', {})).status).toBe(404)
+  // and after a restart: the directory's entry was committed with the intent
+  await sandbox.close()
+  sandbox = await createSandbox({ stateDir: dir, chain: false, maxWorlds: 2, log: () => {} })
+  const again = await call('GET', `/__sandbox/orchestrator-onboarding?token=${token}`, {})
+  expect(again.status).toBe(200)
+  expect(String(again.body)).toContain('Evicted platform')
 })

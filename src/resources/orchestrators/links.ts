@@ -158,24 +158,18 @@ export async function createIntent(ctx: Ctx, body: LinkIntentBody): Promise<Link
 const intentToken = (intent: LinkIntentRecord) => intent.token
 
 /**
- * The intent behind an onboarding token: the directory names its world (brought back if it left memory); an intent
- * the directory does not know (kept by an older version) is looked for in the worlds in memory (an index lookup each).
+ * The intent behind an onboarding token: the directory names its world (brought back if it left memory), the
+ * intents' token index finds it there. A token the directory does not know reads no world (the page is public).
  */
 export function findIntent(
   ctx: Pick<Ctx, 'directory' | 'worlds'>,
   token: string,
 ): { world: World; intent: LinkIntentRecord } | undefined {
   const owner = ctx.directory.onboardingTokenToWorld.get(token)
-  if (owner) {
-    const world = ctx.worlds.get(owner.tenant, owner.scenario)
-    const [intent] = orchestratorState(world).intents.where(intentToken, token)
-    return intent ? { world, intent } : undefined
-  }
-  for (const world of ctx.worlds.all()) {
-    const [intent] = orchestratorState(world).intents.where(intentToken, token)
-    if (intent) return { world, intent }
-  }
-  return undefined
+  if (!owner) return undefined
+  const world = ctx.worlds.get(owner.tenant, owner.scenario)
+  const [intent] = orchestratorState(world).intents.where(intentToken, token)
+  return intent ? { world, intent } : undefined
 }
 
 /** Why an intent can no longer be completed, or null. */
