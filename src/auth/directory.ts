@@ -1,18 +1,25 @@
 // Credentials that arrive without the tenant's API key (client IDs, session tokens, the links of the payer
 // pages) are resolved to their tenant here. The records themselves live in the tenant's world; these maps only
 // say which world to look in. One directory per sandbox, shared by every tenant.
-import type { ClientIdOwner, CredentialDirectory, PayerPageOwner, SessionEntry } from '../contract/ports.ts'
+import type {
+  ClientIdOwner,
+  CredentialDirectory,
+  OnboardingOwner,
+  PayerPageOwner,
+  SessionEntry,
+} from '../contract/ports.ts'
 
 /** The sandbox-wide indexes from a credential to its tenant, explicitly named after what they map. */
 export class TenantDirectory implements CredentialDirectory {
   readonly clientIdToTenant = new Map<string, ClientIdOwner>()
   readonly sessionToTenant = new Map<string, SessionEntry>()
   readonly pageTokenToPayer = new Map<string, PayerPageOwner>()
+  readonly onboardingTokenToWorld = new Map<string, OnboardingOwner>()
   /** Forgets the client IDs and page links of a world that left memory (their records went with it). */
   forgetWorld(tenant: string, scenario: string): void {
-    for (const map of [this.clientIdToTenant, this.pageTokenToPayer] as Map<
+    for (const map of [this.clientIdToTenant, this.pageTokenToPayer, this.onboardingTokenToWorld] as Map<
       string,
-      ClientIdOwner | PayerPageOwner
+      ClientIdOwner | PayerPageOwner | OnboardingOwner
     >[])
       for (const [token, owner] of map)
         if (owner.tenant === tenant && owner.scenario === scenario) map.delete(token)

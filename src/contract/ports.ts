@@ -37,6 +37,12 @@ export interface PayerPageOwner {
   clientUserId: string
 }
 
+/** The world of an orchestrator whose link intent an onboarding token opens. */
+export interface OnboardingOwner {
+  tenant: string
+  scenario: string
+}
+
 /** The sandbox-wide indexes from a credential to its tenant, explicitly named after what they map. */
 export interface CredentialDirectory {
   /** public client ID (`cli_…`, the x-client-id header) -> its owner */
@@ -45,6 +51,8 @@ export interface CredentialDirectory {
   readonly sessionToTenant: Map<string, SessionEntry>
   /** token in an agreementUrl / kycUrl -> the payer it belongs to */
   readonly pageTokenToPayer: Map<string, PayerPageOwner>
+  /** token of an orchestrator's onboarding link (a link intent) -> the world holding the intent */
+  readonly onboardingTokenToWorld: Map<string, OnboardingOwner>
 }
 
 /** What checking a client ID or a session token reads: the directory and the worlds it points into. */

@@ -83,6 +83,17 @@ function readSnapshot(text: string): { file: SnapshotFile } | { problem: string 
   return { file: parsed.data as SnapshotFile }
 }
 
+/** What is wrong with a snapshot's file (one that cannot be read at all too: a folder, no permission), or what it holds. */
+function readSnapshotFile(path: string): { file: SnapshotFile } | { problem: string } {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    return { problem: `its file cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }
+  }
+  return readSnapshot(text)
+}
+
 /** A snapshot the list could not read (GET /__sandbox/snapshots answers it beside the others). */
 export interface DamagedSnapshot {
   name: string
@@ -130,7 +141,7 @@ export class SnapshotStore {
     if (!this.#dir) return this.#memory.get(tenant)?.get(name)
     const path = join(this.#keyDir(tenant), `${name}.json`)
     if (!existsSync(path)) return undefined
-    const read = readSnapshot(readFileSync(path, 'utf8'))
+    const read = readSnapshotFile(path)
     if ('problem' in read) throw new DamagedSnapshotError(name, read.problem)
     return read.file.tenant === tenant ? read.file : undefined
   }
@@ -151,7 +162,10 @@ export class SnapshotStore {
     const snapshots: SnapshotFile[] = []
     const damaged: DamagedSnapshot[] = []
     for (const name of this.names(tenant)) {
-      const read = readSnapshot(readFileSync(join(this.#keyDir(tenant), `${name}.json`), 'utf8'))
+      const path = join(this.#keyDir(tenant), `${name}.json`)
+      const read = readSnapshotFile(path)
+      // deleted since the folder was read (a DELETE meanwhile): not a snapshot any more
+      if ('problem' in read && !existsSync(path)) continue
       if ('problem' in read) damaged.push({ name, problem: read.problem })
       else if (read.file.tenant === tenant) snapshots.push(read.file)
     }
@@ -163,7 +177,8 @@ export class SnapshotStore {
     if (!this.#dir) return this.#memory.get(tenant)?.delete(name) ?? false
     const path = join(this.#keyDir(tenant), `${name}.json`)
     if (!existsSync(path)) return false
-    rmSync(path)
+    // a damaged one may be a folder in the file's place: it goes too (the path is the key's folder and a checked name)
+    rmSync(path, { recursive: true, force: true })
     return true
   }
 }

@@ -266,6 +266,7 @@ export class StateDir {
       ['directory.clientIds', directory.clientIdToTenant],
       ['directory.sessions', directory.sessionToTenant],
       ['directory.pageTokens', directory.pageTokenToPayer],
+      ['directory.onboardingTokens', directory.onboardingTokenToWorld],
     ] as const)
       observeMap(map as Map<unknown, unknown>, (key, value) => this.#sharedChanged(kind, key, value))
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
@@ -895,6 +896,8 @@ export class StateDir {
         else if (kind === 'directory.clientIds') shared.directory.clientIdToTenant.set(key, parsed as never)
         else if (kind === 'directory.sessions') shared.directory.sessionToTenant.set(key, parsed as never)
         else if (kind === 'directory.pageTokens') shared.directory.pageTokenToPayer.set(key, parsed as never)
+        else if (kind === 'directory.onboardingTokens')
+          shared.directory.onboardingTokenToWorld.set(key, parsed as never)
         else if (kind === 'delivery') deliveries.push(parsed as DeliveryRecord)
       }
       // each key's journal comes back with its worlds (below): only the keys that have one are read now

@@ -15,6 +15,7 @@ import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
 import {
   ANSWER_BODY_BYTES,
+  type DeliveryAttempt,
   type DeliveryRecord,
   deliveryHeaders,
   type ReceiverAnswer,
@@ -380,9 +381,19 @@ export class WebhookDelivery {
     const at = (
       this.#deps.tenants.peek(record.tenant, record.scenario)?.clock.now() ?? new Date()
     ).toISOString()
-    const error = 'dropped by webhook chaos (not sent)'
     record.state = 'failed'
-    record.attempts.push({ retryCount: 0, at, status: null, error, durationMs: 0 })
+    const error = 'dropped by webhook chaos (not sent)'
+    this.#recordAttempt(record, { retryCount: 0, at, status: null, error, durationMs: 0 }, 'failed')
+  }
+
+  /** Adds an attempt to the delivery's record and to the key's journal. */
+  #recordAttempt(
+    record: DeliveryRecord,
+    attempt: DeliveryAttempt,
+    outcome: 'delivered' | 'retrying' | 'failed',
+  ): void {
+    record.attempts.push(attempt)
+    const { retryCount, at, status, error, durationMs } = attempt
     this.#deps.journal.record(record.tenant, {
       type: 'delivery',
       at,
@@ -392,11 +403,11 @@ export class WebhookDelivery {
       url: record.url,
       event: record.event,
       test: record.test,
-      retryCount: 0,
-      status: null,
+      retryCount,
+      status,
       error,
-      durationMs: 0,
-      outcome: 'failed',
+      durationMs,
+      outcome,
     })
   }
 
@@ -467,30 +478,12 @@ export class WebhookDelivery {
     const retry = !delivered && retryCount < this.retryDelaysMs.length
     const world = this.#deps.tenants.peek(record.tenant, record.scenario)
     const at = (world?.clock.now() ?? new Date()).toISOString()
-    record.attempts.push({
-      retryCount,
-      at,
-      status,
-      error,
-      durationMs: Date.now() - started,
-      ...(response ? { response } : {}),
-    })
     record.state = delivered ? 'delivered' : retry ? 'pending' : 'failed'
-    this.#deps.journal.record(record.tenant, {
-      type: 'delivery',
-      at,
-      scenario: record.scenario,
-      deliveryId: record.id,
-      webhookId: record.webhookId,
-      url: record.url,
-      event: record.event,
-      test: record.test,
-      retryCount,
-      status,
-      error,
-      durationMs: Date.now() - started,
-      outcome: delivered ? 'delivered' : retry ? 'retrying' : 'failed',
-    })
+    this.#recordAttempt(
+      record,
+      { retryCount, at, status, error, durationMs: Date.now() - started, ...(response ? { response } : {}) },
+      delivered ? 'delivered' : retry ? 'retrying' : 'failed',
+    )
     if (!retry) return
     const timer = setTimeout(() => {
       this.#timers.delete(record.id)

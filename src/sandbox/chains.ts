@@ -47,8 +47,16 @@ export class ChainFleet {
     if (typeof option === 'object' && catalogs.wanted.length > 1) {
       throw new Error('an rpcUrl serves one network: run several networks with embedded chains')
     }
-    const started = await Promise.all(catalogs.wanted.map((network) => fleet.#startOne(network)))
-    for (const chain of started) fleet.#adopt(chain)
+    const settled = await Promise.allSettled(catalogs.wanted.map((network) => fleet.#startOne(network)))
+    const failed = settled.find((s) => s.status === 'rejected')
+    if (failed) {
+      // one network could not start: those that did are stopped, not left running behind the error
+      await Promise.all(
+        settled.map((s) => (s.status === 'fulfilled' ? s.value.stop().catch(() => {}) : null)),
+      )
+      throw failed.reason
+    }
+    for (const s of settled) if (s.status === 'fulfilled') fleet.#adopt(s.value)
     return fleet
   }
 
@@ -90,7 +98,13 @@ export class ChainFleet {
           return
         }
         this.#adopt(chain)
-        await this.conversion.installDefaultsOn(chain)
+        try {
+          await this.conversion.installDefaultsOn(chain)
+        } catch (error) {
+          // anvil died (or refused) midway: no half-set-up chain stays live, so the next call starts it afresh
+          await this.#drop(chain)
+          throw error
+        }
         if (this.#closed) return
         for (const setup of this.#setups) setup(chain)
       })()
@@ -136,6 +150,17 @@ export class ChainFleet {
     if (chain.pid !== null) chain.keepBlock = (block) => supervisor.saveThrough(block)
     const relayer = createRelayer(chain)
     if (relayer) this.relayers.set(chain.network, relayer)
+  }
+
+  /** Undoes `#adopt` for a chain whose start failed after it: supervisor, relayer and the chain stopped, forgotten. */
+  async #drop(chain: StartedChain): Promise<void> {
+    const supervisor = this.supervisors.get(chain.network)
+    this.supervisors.delete(chain.network)
+    this.relayers.delete(chain.network)
+    this.chains.delete(chain.network)
+    this.#started.splice(this.#started.indexOf(chain), 1)
+    await supervisor?.stop().catch(() => {})
+    await chain.stop().catch(() => {})
   }
 
   async #reinstall(chain: StartedChain): Promise<void> {

@@ -24,7 +24,7 @@ function networksOnUseOf(options: SandboxOptions): 'start' | 'refuse' | 'publish
 
 /**
  * Which networks a call may start on first use: the operator's list, by default every documented one, on any listener (a
- * fixed set of eight: at most the anvils `--networks all` runs; an operator restricts it with `--networks-on-use`).
+ * fixed set of eight: at most the anvils `--networks` listing all eight runs; an operator restricts it with `--networks-on-use`).
  */
 export function startableOf(
   options: Pick<SandboxOptions, 'startableNetworks'>,

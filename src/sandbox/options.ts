@@ -21,7 +21,7 @@ export interface SandboxOptions {
   networksOnUse?: 'start' | 'refuse' | 'published'
   /**
    * With `networksOnUse: 'start'`, the networks a call may start (`'all'`: every documented one, the default, on any
-   * listener: a fixed set, so at most what `--networks all` runs). An operator of a shared demo narrows it; a call naming
+   * listener: a fixed set, so at most what `--networks` listing all eight runs). An operator of a shared demo narrows it; a call naming
    * a network outside the list answers 400 naming `--networks` and `--networks-on-use`.
    */
   startableNetworks?: NetworkName[] | 'all'

@@ -83,6 +83,16 @@ describe('request-sandbox on the command line', () => {
     expect(result.stderr).toMatch(/sepolia, mainnet, base, arbitrum-one, optimism, matic/)
   })
 
+  it('checks --networks-on-use: an unknown network is named, and --only-networks refuses it', async () => {
+    const unknown = await run(['--port', '0', '--no-chain', '--networks-on-use', 'base,atlantis'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('unknown network "atlantis"')
+    expect(unknown.stderr).toContain('--networks-on-use takes a comma-separated list of them, or all')
+    const both = await run(['--port', '0', '--only-networks', 'sepolia', '--networks-on-use', 'base'])
+    expect(both.code).toBe(1)
+    expect(both.stderr).toContain('--only-networks starts no network on first use')
+  })
+
   it('lists every option it accepts in --help', async () => {
     const source = readFileSync(`${root}src/cli.ts`, 'utf8')
     const table = source.slice(source.indexOf('const options = {'), source.indexOf('} as const'))

@@ -1,7 +1,7 @@
 // Every documented network works without flags: a call naming a network the sandbox is not running starts that
 // network (anvil and contracts) and proceeds with the real answer; with `--only-networks` (networksOnUse 'refuse')
 // the list is fixed and such a call answers 400 naming the flag.
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { NetworkName } from '../../src/chain/index.ts'
 import { missingNetworks } from '../../src/control/networks-on-use.ts'
 import type { SandboxState } from '../../src/control/sandbox-state.ts'
@@ -137,4 +137,38 @@ it('takes no object property (constructor, __proto__, toString) for a network a 
     [],
   )
   expect(missing({ network: 'sepolia' })).toEqual(['sepolia'])
+})
+
+it('a network whose start fails midway (anvil dies during its set-up) answers 503, stays stopped, and starts on the next call', async () => {
+  const conversion = t.sandbox.shared.conversion
+  const install = vi
+    .spyOn(conversion, 'installDefaultsOn')
+    .mockRejectedValueOnce(new Error('anvil exited while the conversion stack was installed'))
+  const create = () =>
+    t.sandbox.dispatch({
+      method: 'POST',
+      path: '/v2/request',
+      headers: { 'x-api-key': newApiKey(), 'content-type': 'application/json' },
+      query: {},
+      rawBody: JSON.stringify({
+        amount: '1',
+        invoiceCurrency: 'USDC-optimism',
+        paymentCurrency: 'USDC-optimism',
+        payee,
+      }),
+    })
+  try {
+    const failed = await create()
+    expect(failed.status).toBe(503)
+    expect(JSON.stringify(failed.body)).toMatch(/optimism could not be started/)
+    // nothing half set up stays behind: not live, no supervisor restarting it, no relayer
+    expect(t.sandbox.chains.has('optimism')).toBe(false)
+    expect(t.sandbox.shared.supervisors.has('optimism')).toBe(false)
+    const again = await create()
+    expect(again.status, JSON.stringify(again.body)).toBe(201)
+    expect(t.sandbox.chains.has('optimism')).toBe(true)
+    expect(t.sandbox.detectors.has('optimism')).toBe(true)
+  } finally {
+    install.mockRestore()
+  }
 })

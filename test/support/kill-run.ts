@@ -3,6 +3,7 @@
 // answered 2xx and came back. Used by test/control/state-dir-kill.test.ts (short) and bench/state.ts (long).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { payerBody } from './compliance.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -121,24 +122,7 @@ async function send(url: string, key: string, method: string, path: string, body
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }
 }
 
-function payer(id: string) {
-  return {
-    clientUserId: id,
-    email: `${id}@example.com`,
-    firstName: 'John',
-    lastName: 'Doe',
-    beneficiaryType: 'individual',
-    dateOfBirth: '1985-12-12',
-    addressLine1: '123 Main Street',
-    city: 'New York',
-    state: 'NY',
-    postcode: '10001',
-    country: 'US',
-    nationality: 'US',
-    phone: '+12125551234',
-    ssn: '123-45-6789',
-  }
-}
+const payer = (id: string) => payerBody({ clientUserId: id, email: `${id}@example.com` })
 
 /** Bursts of writes, a SIGKILL in the middle of each, a restart, and a check of everything acknowledged so far. */
 export async function killRun(options: KillRunOptions): Promise<KillRunResult> {

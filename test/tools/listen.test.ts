@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, type CliSandbox, freshKey, runCli, spawnCli, startCliSandbox } from '../support/cli-sandbox.ts'
+import { payerBody } from '../support/compliance.ts'
 import { waitFor } from '../support/wait.ts'
 import { startReceiver } from '../support/webhook-receiver.ts'
 
@@ -23,22 +24,7 @@ afterAll(async () => {
 const until = (check: () => boolean, what: string) =>
   waitFor(() => (check() ? true : undefined), { timeoutMs: 15_000, intervalMs: 20, what })
 
-const payer = (clientUserId: string) => ({
-  clientUserId,
-  email: clientUserId,
-  firstName: 'Ann',
-  lastName: 'Lee',
-  beneficiaryType: 'individual',
-  dateOfBirth: '1985-12-12',
-  addressLine1: '1 Main St',
-  city: 'New York',
-  state: 'NY',
-  postcode: '10001',
-  country: 'US',
-  nationality: 'US',
-  phone: '+12125551234',
-  ssn: '123-45-6789',
-})
+const payer = (clientUserId: string) => payerBody({ clientUserId, email: clientUserId })
 
 describe('request-sandbox listen', () => {
   it('documents its flags and exit codes, and needs --forward-to', async () => {

@@ -2,6 +2,7 @@
 // by status class and path, as text or JSON lines, and ends cleanly on Ctrl-C (SIGINT).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, type CliSandbox, freshKey, runCli, spawnCli, startCliSandbox } from '../support/cli-sandbox.ts'
+import { payerBody } from '../support/compliance.ts'
 import { waitFor } from '../support/wait.ts'
 
 let sandbox: CliSandbox
@@ -88,22 +89,13 @@ describe('request-sandbox logs tail', () => {
     const tail = spawnCli(['logs', 'tail', '--key', key, '--base', sandbox.url, '--json', '--type', 'event'])
     try {
       await until(() => tail.state.stderr.includes('Tailing'), 'the tail to start')
-      await api(sandbox.url, key, 'POST', '/v2/payer', {
-        clientUserId: 'ann@example.com',
-        email: 'ann@example.com',
-        firstName: 'Ann',
-        lastName: 'Lee',
-        beneficiaryType: 'individual',
-        dateOfBirth: '1985-12-12',
-        addressLine1: '1 Main St',
-        city: 'New York',
-        state: 'NY',
-        postcode: '10001',
-        country: 'US',
-        nationality: 'US',
-        phone: '+12125551234',
-        ssn: '123-45-6789',
-      })
+      await api(
+        sandbox.url,
+        key,
+        'POST',
+        '/v2/payer',
+        payerBody({ clientUserId: 'ann@example.com', email: 'ann@example.com' }),
+      )
       await until(() => tail.state.stdout.includes('\n'), 'an event line')
       const entry = JSON.parse(tail.state.stdout.split('\n')[0]!)
       expect(entry).toMatchObject({ type: 'event', event: 'compliance.updated' })

@@ -2,7 +2,7 @@
 // --state-dir (a child process). Loading rewinds one key's requests and payments, leaves other keys alone, and the
 // snapshots are files of the state dir that a restarted sandbox still has.
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -142,6 +142,25 @@ describe('request-sandbox snapshot', () => {
     expect((await api(sandbox.url, key, 'GET', `/v2/request/${kept}`)).status).toBe(200)
     expect((await api(sandbox.url, key, 'GET', `/v2/request/${later}`)).status).toBe(404)
     expect((await api(sandbox.url, key, 'DELETE', '/__sandbox/snapshots/cut')).status).toBe(200)
+  }, 30_000)
+
+  it('names a snapshot file that cannot be read at all (a folder in its place) as damaged: 200 list, 409 restore, never 500', async () => {
+    const key = freshKey('snap-unreadable')
+    expect((await api(sandbox.url, key, 'POST', '/__sandbox/snapshots', { name: 'fine' })).status).toBe(201)
+    const dir = join(stateDir, 'snapshots', createHash('sha256').update(key).digest('hex').slice(0, 32))
+    mkdirSync(join(dir, 'folder.json'))
+    const listed = await api(sandbox.url, key, 'GET', '/__sandbox/snapshots')
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+    expect(listed.body.snapshots.map((s: { name: string }) => s.name)).toEqual(['fine'])
+    expect(listed.body.damaged).toEqual([
+      { name: 'folder', problem: expect.stringMatching(/cannot be read/) },
+    ])
+    const restore = await api(sandbox.url, key, 'POST', '/__sandbox/snapshots/folder/restore')
+    expect(restore.status, JSON.stringify(restore.body)).toBe(409)
+    expect(restore.body.message).toContain('Snapshot folder is damaged')
+    // and it goes as its message says
+    expect((await api(sandbox.url, key, 'DELETE', '/__sandbox/snapshots/folder')).status).toBe(200)
+    expect((await api(sandbox.url, key, 'GET', '/__sandbox/snapshots')).body.damaged).toEqual([])
   }, 30_000)
 
   it('keeps at most 50 snapshots per key: the 51st name answers 400, an existing name is still replaced', async () => {

@@ -1,4 +1,5 @@
-// The onboarding page finds its intent by token through an index of the intents table, not by reading every intent.
+// The onboarding page finds its intent by token: the directory names the world, an index of its intents table the
+// intent; no other world and no intent is read.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { World } from '../../contract/world.ts'
 import { Table } from '../../store/table.ts'
@@ -36,7 +37,15 @@ describe('findIntent', () => {
   it("finds an onboarding token's intent in whichever world holds it, without reading every intent", async () => {
     const a = await orchestratorWith('orc_a', 300)
     const b = await orchestratorWith('orc_b', 300)
-    const ctx = { worlds: { all: () => [a, b].values() } } as unknown as Parameters<typeof findIntent>[0]
+    const onboardingTokenToWorld = new Map<string, { tenant: string; scenario: string }>()
+    for (const world of [a, b])
+      for (const intent of orchestratorState(world).intents.all())
+        onboardingTokenToWorld.set(intent.token, { tenant: world.tenant, scenario: world.scenario })
+    const all = vi.fn(() => [a, b].values())
+    const ctx = {
+      directory: { onboardingTokenToWorld },
+      worlds: { all, get: (tenant: string) => (tenant === 'orc_a' ? a : b) },
+    } as unknown as Parameters<typeof findIntent>[0]
     expect(findIntent(ctx, 'orc_a-token-0')?.intent.id).toBe('orc_a-0') // builds the index
     const reads = vi.spyOn(Table.prototype, 'all')
     const found = findIntent(ctx, 'orc_b-token-299')
@@ -44,12 +53,15 @@ describe('findIntent', () => {
     expect(found?.intent.id).toBe('orc_b-299')
     expect(findIntent(ctx, 'no-such-token')).toBeUndefined()
     expect(reads).not.toHaveBeenCalled()
+    // a stranger's guess reads no world (with --state-dir, reading every world brings every one back)
+    expect(all).not.toHaveBeenCalled()
     // an intent added later is found too (the index follows the table)
     await orchestratorState(a).intents.insert({
       ...orchestratorState(a).intents.get('orc_a-0')!,
       id: 'orc_a-late',
       token: 'late-token',
     })
+    onboardingTokenToWorld.set('late-token', { tenant: 'orc_a', scenario: 'default' })
     expect(findIntent(ctx, 'late-token')?.intent.id).toBe('orc_a-late')
   })
 })

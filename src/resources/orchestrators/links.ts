@@ -134,7 +134,7 @@ export function onboardingUrl(request: NeutralRequest, token: string): string {
 /** `POST /v2/orchestrators/client-id-link-intents`: a single-use intent, two days on the key's clock. */
 export async function createIntent(ctx: Ctx, body: LinkIntentBody): Promise<LinkIntentRecord> {
   const now = ctx.world.clock.now()
-  return orchestratorState(ctx.world).intents.insert({
+  const intent = await orchestratorState(ctx.world).intents.insert({
     id: ctx.ids.ulid(now.getTime()),
     token: ctx.ids.hex(24),
     clientIdName: body.clientIdName,
@@ -146,21 +146,30 @@ export async function createIntent(ctx: Ctx, body: LinkIntentBody): Promise<Link
     expiresAt: new Date(now.getTime() + INTENT_LIFETIME_MS).toISOString(),
     clientId: null,
   })
+  // the page's token finds its world even after the world left memory (--state-dir keeps it on disk)
+  ctx.directory.onboardingTokenToWorld.set(intent.token, {
+    tenant: ctx.world.tenant,
+    scenario: ctx.world.scenario,
+  })
+  return intent
 }
 
 /** An intent's onboarding token: the key of the intents' token index (one function, so one index per table). */
 const intentToken = (intent: LinkIntentRecord) => intent.token
 
-/** The intent behind an onboarding token, in whichever orchestrator's world holds it (an index lookup per world). */
+/**
+ * The intent behind an onboarding token: the directory names its world (brought back if it left memory), the
+ * intents' token index finds it there. A token the directory does not know reads no world (the page is public).
+ */
 export function findIntent(
-  ctx: Pick<Ctx, 'worlds'>,
+  ctx: Pick<Ctx, 'directory' | 'worlds'>,
   token: string,
 ): { world: World; intent: LinkIntentRecord } | undefined {
-  for (const world of ctx.worlds.all()) {
-    const [intent] = orchestratorState(world).intents.where(intentToken, token)
-    if (intent) return { world, intent }
-  }
-  return undefined
+  const owner = ctx.directory.onboardingTokenToWorld.get(token)
+  if (!owner) return undefined
+  const world = ctx.worlds.get(owner.tenant, owner.scenario)
+  const [intent] = orchestratorState(world).intents.where(intentToken, token)
+  return intent ? { world, intent } : undefined
 }
 
 /** Why an intent can no longer be completed, or null. */

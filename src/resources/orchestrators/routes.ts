@@ -291,7 +291,7 @@ const html = (body: string, status = 200) => ({
 })
 
 /** The intent behind a page's token and its orchestrator's branding, or the page refusing it (404, 410). */
-function openIntent(ctx: Pick<OrchestratorServices, 'worlds'>, token: string) {
+function openIntent(ctx: Pick<OrchestratorServices, 'directory' | 'worlds'>, token: string) {
   const found = findIntent(ctx, token)
   if (!found)
     return {
