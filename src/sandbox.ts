@@ -1,6 +1,7 @@
 // createSandbox: the one object both transports take, built in named steps (src/sandbox/): the catalogs, the
 // chains, the state, its wiring, what --state-dir brings back, the dispatcher, the chains' watchers.
 import type { LiveChain, PaymentDetector } from './chain/index.ts'
+import { keccakReady } from './contract/keccak.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
@@ -47,7 +48,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   scenariosLoading.catch(() => {})
   const fleet = await ChainFleet.start(options, catalogs)
   try {
-    const [, registry] = await Promise.all([fleet.conversion.installDefaults(), scenariosLoading])
+    // the WebAssembly keccak (payment references) compiles meanwhile: every hash after the start goes through it
+    const [, registry] = await Promise.all([
+      fleet.conversion.installDefaults(),
+      scenariosLoading,
+      keccakReady(),
+    ])
     const shared = buildState(options, catalogs, fleet, registry, log)
     wireEvents(shared)
     const tenantIds = wireWorldLifecycle(shared, options)

@@ -7,6 +7,10 @@ import type { WorldRules } from './rules.ts'
 export interface WorldClock {
   /** The tenant's current time. */
   now(): Date
+  /** The tenant's current time in epoch milliseconds (no Date made). */
+  nowMs(): number
+  /** The tenant's current time as an ISO 8601 string (`now().toISOString()`, formatted once per millisecond). */
+  nowIso(): string
   /** Runs `task` when the clock reaches `at` (at once, on the next tick, if already due). Returns a timer id. */
   schedule(at: Date, label: string, task: () => Promise<void> | void): number
   /** Forgets a scheduled task. */

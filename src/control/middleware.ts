@@ -5,6 +5,7 @@ import type { CallInfo, Middleware } from '../contract/middleware.ts'
 import type { NeutralResponse } from '../contract/neutral.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
 import { renderError } from '../errors/render-error.ts'
+import { isoOf } from '../store/clock.ts'
 import { faultResponse, RateWindows, requestedFaults, sleep } from './faults.ts'
 import { type NewJournalEntry, RawBody } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -45,10 +46,10 @@ export function journalMiddleware(shared: SandboxState): Middleware {
     }
     const { request } = call
     const world = shared.tenants.peek(call.caller.tenant, call.scenario)
-    const at = world?.clock.now() ?? shared.now()
+    const atMs = world ? world.clock.nowMs() : shared.now().getTime()
     const entry: NewJournalEntry = {
       type: 'call',
-      at: at.toISOString(),
+      at: isoOf(atMs),
       scenario: call.scenario,
       method: request.method.toUpperCase(),
       path: request.path,
@@ -62,7 +63,7 @@ export function journalMiddleware(shared: SandboxState): Middleware {
     }
     const fault = response.headers['x-sandbox-fault']
     if (fault) entry.fault = fault
-    shared.journal.record(call.caller.tenant, entry, at.getTime())
+    shared.journal.record(call.caller.tenant, entry, atMs)
     return response
   }
 }

@@ -13,6 +13,20 @@ interface Timer {
 /** Called after the clock moved (the chain's time follows the furthest tenant clock). */
 export type ClockListener = (now: Date) => Promise<void> | void
 
+// the last instant formatted: a busy sandbox stamps many records in the same millisecond (a create's createdAt, its
+// journal entry), and toISOString costs about 0.4 µs each time; one entry for every clock (pure: a time's text)
+let lastIsoMs = Number.NaN
+let lastIso = ''
+
+/** `new Date(ms).toISOString()`, formatted once per millisecond. */
+export function isoOf(ms: number): string {
+  if (ms !== lastIsoMs) {
+    lastIso = new Date(ms).toISOString()
+    lastIsoMs = ms
+  }
+  return lastIso
+}
+
 /** A tenant's clock: now(), advance(), and timed tasks that run in due order. */
 export class TenantClock {
   #offsetMs = 0
@@ -32,6 +46,14 @@ export class TenantClock {
   /** The tenant's current time. */
   now(): Date {
     return new Date(Date.now() + this.#offsetMs)
+  }
+
+  nowMs(): number {
+    return Date.now() + this.#offsetMs
+  }
+
+  nowIso(): string {
+    return isoOf(Date.now() + this.#offsetMs)
   }
 
   /** Runs `task` when the clock reaches `at` (at once, on the next tick, if already due). Returns a timer id. */

@@ -1,5 +1,5 @@
 // Differences from the real service: requestId is `01` + a 32-byte hash (SHA-256, native and fast) of the
-// sandbox's own canonical JSON of the request; the real one is keccak256 of a signed Request Network action
+// sandbox's own canonical text of the request; the real one is keccak256 of a signed Request Network action
 // stored on IPFS: same shape, not the same value. The payment reference follows Request Network's formula exactly.
 // Amounts of a request are counted in its invoice currency: conversion payments count for what their
 // conversion event says.
@@ -78,16 +78,10 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
   const payee = payeeInput ? onNetwork(payeeInput, 'payee') : null
   const paymentAddress = payee ?? ctx.offrampAddress
   const salt = ctx.ids.hex(8)
-  const createdAt = world.clock.now().toISOString()
-  // no timestamp in the hash: under --seed the salt sequence repeats, and so do the ids
-  const canonical = JSON.stringify({
-    amount: body.amount,
-    invoiceCurrency: invoice.id,
-    payee: paymentAddress.toLowerCase(),
-    payer: body.payer?.toLowerCase() ?? null,
-    paymentCurrency: payment.id,
-    salt,
-  })
+  const createdAt = world.clock.nowIso()
+  // no timestamp in the hash: under --seed the salt sequence repeats, and so do the ids. The fields joined by a
+  // character none of them can hold (a decimal amount, currency ids, hex or base58 addresses, a hex salt)
+  const canonical = `${body.amount}|${invoice.id}|${paymentAddress.toLowerCase()}|${body.payer?.toLowerCase() ?? ''}|${payment.id}|${salt}`
   const requestId = flatId(`01${hash('sha256', canonical)}`)
   const record = requestState(world).requests.add({
     requestId,
