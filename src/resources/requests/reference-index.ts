@@ -15,8 +15,11 @@ export interface ReferenceEntry {
  */
 export class PaymentReferenceIndex {
   readonly #entries = new Map<Hex, ReferenceEntry[]>()
-  /** references added since the last lookup: hashed on the next read, so creating a request costs no keccak */
-  #pending: { paymentReference: string; world: World; requestId: string }[] = []
+  /**
+   * references added since the last lookup, hashed on the next read, so creating a request costs no keccak: flat
+   * (reference, world, request id, reference, ...), no object per create
+   */
+  #pending: (string | World)[] = []
   #beforeRead: (() => void) | null = null
 
   /**
@@ -46,7 +49,7 @@ export class PaymentReferenceIndex {
 
   /** Registers a request under its payment reference. */
   add(paymentReference: string, world: World, requestId: string): void {
-    this.#pending.push({ paymentReference, world, requestId })
+    this.#pending.push(paymentReference, world, requestId)
   }
 
   #flush(): void {
@@ -54,8 +57,8 @@ export class PaymentReferenceIndex {
     if (!this.#pending.length) return
     const pending = this.#pending
     this.#pending = []
-    for (const { paymentReference, world, requestId } of pending)
-      this.#index(paymentReference, world, requestId)
+    for (let i = 0; i < pending.length; i += 3)
+      this.#index(pending[i] as string, pending[i + 1] as World, pending[i + 2] as string)
   }
 
   #index(paymentReference: string, world: World, requestId: string): void {
@@ -67,7 +70,11 @@ export class PaymentReferenceIndex {
 
   /** Forgets every request of a world that left memory (reset, eviction): nothing keeps the world alive. */
   forget(world: World): void {
-    this.#pending = this.#pending.filter((p) => p.world !== world)
+    const pending = this.#pending
+    const kept: (string | World)[] = []
+    for (let i = 0; i < pending.length; i += 3)
+      if (pending[i + 1] !== world) kept.push(pending[i]!, pending[i + 1]!, pending[i + 2]!)
+    this.#pending = kept
     for (const [hash, list] of this.#entries) {
       if (!list.some((e) => e.world === world)) continue
       const kept = list.filter((e) => e.world !== world)
