@@ -36,7 +36,9 @@ describe('DerivedMap', () => {
     both((m) => [...m.entries()])
     both((m) => m.set('j', 11) && null)
     const seen: string[] = []
-    derived.forEach((_, k) => seen.push(k))
+    derived.forEach((_, k) => {
+      seen.push(k)
+    })
     expect(seen).toEqual([...plain.keys()])
     both((m) => m.set('k', 12) && m.clear())
     expect(both((m) => m.size)).toBe(0)
@@ -47,6 +49,11 @@ describe('DerivedMap', () => {
     const derived = new DerivedMap([['x', 1]])
     expect(derived.get('x')).toBe(1)
     expect(derived).toBeInstanceOf(Map)
-    expect(new Map(derived.set('y', 2))).toEqual(new Map([['x', 1], ['y', 2]]))
+    expect(new Map(derived.set('y', 2))).toEqual(
+      new Map([
+        ['x', 1],
+        ['y', 2],
+      ]),
+    )
   })
 })
