@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { keccak256, stringToBytes } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { keccakEngine, keccakHex, keccakReady, keccakUtf8, keccakUtf8Portable } from './keccak.ts'
+import { keccakEngine, keccakHex, keccakReady, keccakUtf8, keccakUtf8Bytes, keccakUtf8Portable } from './keccak.ts'
 
 const reference = (text: string) => keccak256(stringToBytes(text)).slice(2)
 
@@ -36,10 +36,21 @@ describe('keccakUtf8', () => {
     expect(keccakEngine()).toBe('wasm')
     const bytes = `0x${randomBytes(100).toString('hex')}` as const
     expect(keccakHex(bytes)).toBe(keccak256(bytes))
+    expect(Buffer.from(keccakUtf8Bytes('hello é')).toString('hex')).toBe(reference('hello é'))
   })
 
   it('hashes a payment reference input as the request model does', () => {
     const input = `01${'ab'.repeat(32)}0123456789abcdef0x6923831acf5c327260d7ac7c9dff5b1c3cb3c7d7`
     expect(keccakUtf8(input)).toBe(reference(input))
+  })
+})
+
+describe('flatHex', () => {
+  it('writes a prefix and the hex of a byte range as one string', async () => {
+    const { flatHex } = await import('./flat-id.ts')
+    const bytes = Uint8Array.from([0, 1, 0x7f, 0x80, 0xab, 0xff])
+    expect(flatHex('0x', bytes)).toBe('0x00017f80abff')
+    expect(flatHex('01', bytes, 2, 5)).toBe('017f80ab')
+    expect(flatHex('', bytes, 6)).toBe('')
   })
 })

@@ -44,6 +44,16 @@ export function keccakUtf8Portable(text: string): string {
   return keccakJs(Buffer.from(text, 'utf8'))
 }
 
+/** keccak256 of a UTF-8 string as its 32 bytes. */
+export function keccakUtf8Bytes(text: string): Uint8Array {
+  if (wasm) {
+    wasm.init()
+    wasm.update(text)
+    return wasm.digest('binary')
+  }
+  return new Uint8Array(keccakJs.arrayBuffer(Buffer.from(text, 'utf8')))
+}
+
 /** keccak256 of the bytes a `0x` hex string holds, as `0x` hex. */
 export function keccakHex(hex: string): `0x${string}` {
   const bytes = Buffer.from(hex.slice(2), 'hex')

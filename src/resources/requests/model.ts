@@ -6,8 +6,8 @@
 import { hash } from 'node:crypto'
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { checksum } from '../../contract/checksum.ts'
-import { flatId } from '../../contract/flat-id.ts'
-import { keccakUtf8 } from '../../contract/keccak.ts'
+import { flatHex } from '../../contract/flat-id.ts'
+import { keccakUtf8Bytes } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
 import { addressOnNetwork, TRON_NETWORK } from '../../contract/tron-address.ts'
@@ -22,7 +22,7 @@ type Shared = Services<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferen
 
 /** Request Network's payment reference: last 8 bytes of keccak256(lower(requestId + salt + address)). */
 export function paymentReferenceOf(requestId: string, salt: string, address: string): `0x${string}` {
-  return flatId(`0x${keccakUtf8(`${requestId}${salt}${address}`.toLowerCase()).slice(-16)}`) as `0x${string}`
+  return flatHex('0x', keccakUtf8Bytes(`${requestId}${salt}${address}`.toLowerCase()), 24, 32) as `0x${string}`
 }
 
 function startOfUtcDay(date: Date): number {
@@ -82,7 +82,7 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
   // no timestamp in the hash: under --seed the salt sequence repeats, and so do the ids. The fields joined by a
   // character none of them can hold (a decimal amount, currency ids, hex or base58 addresses, a hex salt)
   const canonical = `${body.amount}|${invoice.id}|${paymentAddress.toLowerCase()}|${body.payer?.toLowerCase() ?? ''}|${payment.id}|${salt}`
-  const requestId = flatId(`01${hash('sha256', canonical)}`)
+  const requestId = flatHex('01', hash('sha256', canonical, 'buffer'))
   const record = requestState(world).requests.add({
     requestId,
     clientId: grant?.clientId ?? null,
