@@ -5,7 +5,14 @@
 import { randomBytes } from 'node:crypto'
 import { keccak256, stringToBytes } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { keccakEngine, keccakHex, keccakReady, keccakUtf8, keccakUtf8Bytes, keccakUtf8Portable } from './keccak.ts'
+import {
+  keccakEngine,
+  keccakHex,
+  keccakReady,
+  keccakUtf8,
+  keccakUtf8Bytes,
+  keccakUtf8Portable,
+} from './keccak.ts'
 
 const reference = (text: string) => keccak256(stringToBytes(text)).slice(2)
 

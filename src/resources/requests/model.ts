@@ -22,7 +22,12 @@ type Shared = Services<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferen
 
 /** Request Network's payment reference: last 8 bytes of keccak256(lower(requestId + salt + address)). */
 export function paymentReferenceOf(requestId: string, salt: string, address: string): `0x${string}` {
-  return flatHex('0x', keccakUtf8Bytes(`${requestId}${salt}${address}`.toLowerCase()), 24, 32) as `0x${string}`
+  return flatHex(
+    '0x',
+    keccakUtf8Bytes(`${requestId}${salt}${address}`.toLowerCase()),
+    24,
+    32,
+  ) as `0x${string}`
 }
 
 function startOfUtcDay(date: Date): number {
