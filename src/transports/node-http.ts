@@ -59,11 +59,17 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
     for (const [key, value] of new URLSearchParams(raw.slice(mark + 1)))
       if (!(key in query)) query[key] = value
   }
-  const headers: Record<string, string> = {}
+  // Node's own object when every value is one string (nearly always: only set-cookie comes as a list), a copy otherwise
   const incoming = req.headers
+  let headers = incoming as Record<string, string>
   for (const key in incoming) {
-    const value = incoming[key]
-    if (value !== undefined) headers[key] = typeof value === 'string' ? value : value.join(', ')
+    if (typeof incoming[key] === 'string') continue
+    headers = {}
+    for (const name in incoming) {
+      const value = incoming[name]
+      if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ')
+    }
+    break
   }
   return {
     method: req.method ?? 'GET',
