@@ -320,11 +320,11 @@ describe('--state-dir keeps bad data where it is', () => {
     db.prepare("UPDATE meta SET value = '7' WHERE key = 'format'").run()
     db.close()
     await expect(createSandbox({ stateDir: dir, chain: false })).rejects.toThrow(
-      /holds state.db format 7; this version of request-sandbox reads format 4: start with an empty --state-dir/,
+      /holds state.db format 7; this version of request-sandbox reads format 5: start with an empty --state-dir/,
     )
   })
 
-  it('rewrites a state.db of format 2 (records keyed by tenant and key) as format 4 once, keeping every record', async () => {
+  it('rewrites a state.db of format 2 (records keyed by tenant and key) as format 5 once, keeping every record', async () => {
     const dir = stateDir()
     const apiKey = newApiKey()
     sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
@@ -364,7 +364,7 @@ describe('--state-dir keeps bad data where it is', () => {
     }[]
     const worlds = check.prepare('SELECT count(*) AS n FROM record_worlds').get() as { n: number }
     check.close()
-    expect(format.value).toBe('4')
+    expect(format.value).toBe('5')
     expect(rows).toEqual([
       { tbl: 'requests.requests', key: created.body.requestId },
       { tbl: 'requests.requests', key: next.body.requestId },
@@ -372,7 +372,7 @@ describe('--state-dir keeps bad data where it is', () => {
     expect(worlds.n).toBe(2)
   })
 
-  it('rewrites a state.db of format 3 (records found by the index records_world) as format 4 once', async () => {
+  it('rewrites a state.db of format 3 (records found by the index records_world) as format 5 once', async () => {
     const dir = stateDir()
     const [a, b] = [newApiKey(), newApiKey()]
     sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
@@ -386,7 +386,7 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = null
     // the schema as format 3 wrote it: no record_worlds table nor its triggers, the index on (world, seq)
     const db = openState(dir)
-    db.exec(`DROP TRIGGER records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
+    db.exec(`DROP TRIGGER IF EXISTS records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
       CREATE INDEX records_world ON records(world, seq);
       UPDATE meta SET value = '3' WHERE key = 'format';`)
     db.close()
@@ -413,7 +413,7 @@ describe('--state-dir keeps bad data where it is', () => {
       )
       .get() as { records: number; worlds: number }
     check.close()
-    expect(format.value).toBe('4')
+    expect(format.value).toBe('5')
     expect(index).toBeUndefined()
     expect(rows).toEqual([
       { key: created[1]!.body.requestId, same: 1 },
@@ -436,7 +436,7 @@ describe('--state-dir keeps bad data where it is', () => {
     await sandbox.close()
     sandbox = null
     const db = openState(dir)
-    db.exec(`DROP TRIGGER records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
+    db.exec(`DROP TRIGGER IF EXISTS records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
       CREATE INDEX records_world ON records(world, seq);
       UPDATE meta SET value = '3' WHERE key = 'format';
       CREATE TRIGGER fail_format BEFORE UPDATE ON meta BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END;`)
