@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createIdGenerator } from '../store/ids.ts'
-import { Journal, journalBody, RawBody } from './journal.ts'
+import { Journal, journalBody, journalText, RawBody, readJournalText } from './journal.ts'
 
 const call = (path: string, at: string) =>
   ({
@@ -100,5 +100,73 @@ describe('the journal', () => {
     // the size of a large body is its UTF-8 bytes, as journalBody counts them (é is 2 bytes)
     expect(new RawBody(`"${'é'.repeat(5000)}"`).view()).toMatchObject({ truncated: true, bytes: 10_002 })
     expect(journalBody('é'.repeat(5000))).toMatchObject({ truncated: true, bytes: 10_000 })
+  })
+})
+
+describe("the journal's rows in state.db", () => {
+  it('write call bodies as their text (any character, cut or absent) and read them back, beside JSON entries', () => {
+    const source = new Journal(createIdGenerator(1))
+    const at = new Date(0).toISOString()
+    const bodies: [string | undefined, string | undefined][] = [
+      ['{"a":"b\\"c"}', '{"ok":true}'],
+      // separators, a character outside the BMP, and text that is no JSON
+      ['\u001e\u0001;,{"x":1}\u001e', 'not json 😀\u001f'],
+      [undefined, 'x'.repeat(5000)],
+      [`"${'é'.repeat(5000)}"`, undefined],
+    ]
+    for (const [request, response] of bodies)
+      source.record('a', {
+        ...call('/v2/request', at),
+        requestBody: new RawBody(request),
+        responseBody: new RawBody(response),
+      })
+    source.record('a', {
+      type: 'event',
+      at,
+      scenario: 'default',
+      eventId: 'e1',
+      event: 'payment.confirmed',
+      payload: { n: 1 },
+    })
+    // a call whose bodies are not kept text (written as JSON, as every entry was before)
+    source.record('a', { ...call('/plain', at), responseBody: { kept: 'as JSON' } })
+    const entries = source.export()[0]![1]
+    const texts = entries.map(journalText)
+    expect(texts.slice(0, 4).every((t) => t.startsWith('\u0001'))).toBe(true)
+    expect(texts.slice(4).every((t) => t.startsWith('{'))).toBe(true)
+    // entries of a row and rows are split by U+001E, as group_concat gives them; a row as format 4 wrote it too
+    const old = JSON.stringify({ ...entries[0], requestBody: { $raw: 'old', bytes: 3 } })
+    const read = readJournalText(
+      [texts.slice(0, 3).join('\u001e'), texts.slice(3).join('\u001e'), old].join('\u001e'),
+    )
+    const restored = new Journal(createIdGenerator(2))
+    restored.import([['a', read]])
+    expect(restored.list('a', { limit: 100 }).reverse()).toEqual([
+      ...source.list('a', { limit: 100 }).reverse(),
+      { ...source.list('a', { limit: 100 }).at(-1), requestBody: 'old' },
+    ])
+  })
+
+  it('leave out an entry that cannot be read (a row edited by hand) and read the rest', () => {
+    const good = journalText({
+      ...call('/good', new Date(0).toISOString()),
+      id: 'g',
+      requestBody: new RawBody('{"a":1}'),
+      responseBody: new RawBody('{"b":2}'),
+    })
+    const text = [
+      good,
+      '\u00019,9,9;short',
+      '\u0001x,1,1,1,1;{}ab',
+      `${good.slice(0, -3)}XYZW`,
+      'not json',
+      good,
+    ].join('\u001e')
+    const read = readJournalText(text)
+    expect(read.map((e) => (e.type === 'call' ? e.path : ''))).toEqual(['/good', '/good'])
+    expect(read[1]).toMatchObject({
+      requestBody: { $raw: '{"a":1}', bytes: 7 },
+      responseBody: { $raw: '{"b":2}' },
+    })
   })
 })

@@ -45,15 +45,18 @@ import { inWorld } from '../resources/services.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
-import type { JournalEntry } from './journal.ts'
+import { type JournalEntry, journalText, readJournalText } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { importLegacyStateDir } from './state-dir-import.ts'
-import { StateWriter, type WriteOp } from './state-writer.ts'
+import { INDEX_WORLDS, StateWriter, type WriteOp } from './state-writer.ts'
 
 /** The format of state.json the previous version wrote (imported once into state.db). */
 export const STATE_FORMAT = 1
 /** The schema of state.db this version writes and reads. */
-export const DB_FORMAT = 4
+export const DB_FORMAT = 5
+
+/** About how many journal entries one transaction appends (a flush goes in slices, a turn apart). */
+const JOURNAL_SLICE = 400
 
 /** A world's own settings (the `worlds` table). */
 export interface SavedWorldMeta {
@@ -67,8 +70,11 @@ export interface SavedWorldMeta {
 // dirtied a page of its own, written to the WAL at every commit, and cost the writer three times as much as the rows
 // themselves. An index on (world, seq) (format 3) still dirtied one page per world at every commit, four times the
 // WAL of the rows (100 keys written at once): a world's rows are found through `record_worlds` instead, a table of
-// (seq, world) appended at its end too (kept by triggers, so every writer of records keeps it), scanned whole when a
-// world comes back (a few ms at 100,000 rows; 4 bytes a row).
+// (seq, world) appended at its end too, scanned whole when a world comes back (a few ms at 100,000 rows; 4 bytes a
+// row). Format 5 no longer keeps it by a trigger on each insert: it is brought up to date in bulk (INDEX_WORLDS,
+// state-writer.ts), and a world's rows past it are read from `records` itself (`WORLD_ROWS`); a delete still
+// removes its row by trigger. A journal row's call entries keep their bodies as the text they are, not escaped
+// again into JSON (journal.ts, `journalText`).
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS worlds(id INTEGER PRIMARY KEY, tenant TEXT NOT NULL, scenario TEXT NOT NULL,
@@ -76,8 +82,6 @@ CREATE TABLE IF NOT EXISTS worlds(id INTEGER PRIMARY KEY, tenant TEXT NOT NULL, 
 CREATE TABLE IF NOT EXISTS records(seq INTEGER PRIMARY KEY, world INTEGER NOT NULL, tbl TEXT NOT NULL,
   key TEXT NOT NULL, value TEXT NOT NULL, previous TEXT);
 CREATE TABLE IF NOT EXISTS record_worlds(seq INTEGER PRIMARY KEY, world INTEGER NOT NULL);
-CREATE TRIGGER IF NOT EXISTS records_added AFTER INSERT ON records
-  BEGIN INSERT INTO record_worlds(seq, world) VALUES (new.seq, new.world); END;
 CREATE TRIGGER IF NOT EXISTS records_removed AFTER DELETE ON records
   BEGIN DELETE FROM record_worlds WHERE seq = old.seq; END;
 CREATE TABLE IF NOT EXISTS shared(kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(kind, key));
@@ -89,6 +93,17 @@ CREATE TABLE IF NOT EXISTS quarantine(at TEXT NOT NULL, source TEXT NOT NULL, te
   key TEXT, value TEXT, previous TEXT, reason TEXT NOT NULL);
 `
 
+/**
+ * Every row of one world (its id given twice) in one text, in seq order: those record_worlds names, then those
+ * appended since it was last brought up to date (INDEX_WORLDS), read from `records` past its last seq.
+ */
+const WORLD_ROWS = `SELECT group_concat(seq || char(31) || tbl || char(31) || key || char(31) || value, char(30)) AS rows FROM (
+  SELECT * FROM (SELECT r.seq, r.tbl, r.key, r.value FROM record_worlds w CROSS JOIN records r ON r.seq = w.seq
+    WHERE w.world = ? ORDER BY w.seq)
+  UNION ALL
+  SELECT * FROM (SELECT seq, tbl, key, value FROM records
+    WHERE seq > (SELECT coalesce(max(seq), 0) FROM record_worlds) AND world = ? ORDER BY seq))`
+
 /** Opens (creating) the database of a state dir, WAL and synchronous=NORMAL: a commit survives kill -9. */
 export function openStateDb(path: string): Database.Database {
   // loaded on first use: a sandbox without --state-dir never loads the native module
@@ -99,8 +114,28 @@ export function openStateDb(path: string): Database.Database {
   db.pragma('busy_timeout = 10000')
   migrateFormat2(db)
   migrateFormat3(db)
+  migrateFormat4(db)
   db.exec(SCHEMA)
+  // the records a run appended after its last bulk update of record_worlds (a kill): in it before anything reads it
+  if (formatOf(db) === String(DB_FORMAT)) db.exec(INDEX_WORLDS)
   return db
+}
+
+/**
+ * A state.db of format 4 (record_worlds kept by a trigger on each insert; journal entries all JSON) marked as
+ * format 5: the trigger dropped. Its journal rows are read as they are (format 5 reads both kinds of entry).
+ */
+function migrateFormat4(db: Database.Database): void {
+  if (formatOf(db) !== '4') return
+  db.exec('BEGIN')
+  try {
+    db.exec(`DROP TRIGGER IF EXISTS records_added; ${INDEX_WORLDS};
+      UPDATE meta SET value = '${DB_FORMAT}' WHERE key = 'format';`)
+    db.exec('COMMIT')
+  } catch (error) {
+    db.exec('ROLLBACK')
+    throw error
+  }
 }
 
 /** The format a state.db is marked with (undefined: a new file, or one of the first version's import). */
@@ -114,7 +149,7 @@ function formatOf(db: Database.Database): string | undefined {
 }
 
 /**
- * A state.db of format 3 (a world's records found through the index records_world) rewritten as format 4, in one
+ * A state.db of format 3 (a world's records found through the index records_world) rewritten as format 5, in one
  * transaction: the index dropped, `record_worlds` filled from the records.
  */
 function migrateFormat3(db: Database.Database): void {
@@ -221,16 +256,24 @@ export class StateDir {
   readonly #unseeded = new Set<World>()
   #journalRows: [string, JournalEntry][] = []
   #journalTimer: NodeJS.Timeout | undefined
+  /** a flush's entries not appended yet, by key: appended a few keys at a time, a turn apart (`#appendJournal`) */
+  #journalQueued = new Map<string, JournalEntry[]>()
+  #journalSlice: NodeJS.Immediate | undefined
+  /** record_worlds is brought up to date after this flush's entries */
+  #indexPending = false
+  /** records were appended since record_worlds was last brought up to date (with the next journal append) */
+  #unindexed = false
   #sharedRows = new Map<string, [kind: string, key: string, value: unknown]>()
-  #globalsDirty = false
+  /** the keys' scenario choices changed since they were last written */
+  #selectionsDirty = false
+  /** the webhook registry changed since it was last written */
+  #webhooksDirty = false
   #deliveries = new Set<string>()
   /** the batch being gathered: committed after this event-loop turn and the next */
   #batch: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | null = null
   /** set while records are put back (their inserts are not changes) */
   #loading = false
   readonly #lastChain = new Map<string, string>()
-  /** the scenario choices and webhooks as last written (or read at the start) */
-  #lastGlobals: { selections?: string; webhooks?: string } = {}
   /** journal entries appended per key since its rows were last trimmed */
   readonly #journalAppended = new Map<string, number>()
   /** keys whose saved state could not be read: they answer 503 with the reason */
@@ -261,6 +304,17 @@ export class StateDir {
     })
     tenants.onReset((tenant) => this.#forgetTenant(tenant))
     tenants.setReviver((world) => this.#revive(world))
+    // the scenario choices and webhooks are written whole, when they changed (each registry says so)
+    shared.scenarios.onSelect(() => {
+      if (this.#loading) return
+      this.#selectionsDirty = true
+      this.#schedule()
+    })
+    shared.webhooks.registry.onChange(() => {
+      if (this.#loading) return
+      this.#webhooksDirty = true
+      this.#schedule()
+    })
     const directory = shared.directory
     for (const [kind, map] of [
       ['directory.clientIds', directory.clientIdToTenant],
@@ -375,23 +429,20 @@ export class StateDir {
     // a batch nobody awaits must not become an unhandled rejection (the failure is logged)
     promise.catch(() => {})
     this.#batch = { promise, resolve, reject }
-    // committed after the next turn's calls too (an immediate that sets another: the loop polls in between without
-    // waiting), so a commit holds about twice the changes: under creates at concurrency 32 the main thread's CPU per
-    // create fell from ~59 to ~50 µs (fewer commits, fewer pages rewritten, the answers of two turns written
-    // together), and p50 latency did not grow (1.6 -> 1.3-1.4 ms)
-    setImmediate(() => setImmediate(() => this.#commit()))
+    // committed after the next two turns' calls too (immediates that set another: the loop polls in between without
+    // waiting), so a commit holds the changes of three turns: under creates at concurrency 32 the main thread's CPU
+    // per create fell from ~59 to ~50 µs going from one turn to two (fewer commits, fewer pages rewritten, the answers
+    // of two turns written together; p50 latency did not grow, 1.6 -> 1.3-1.4 ms), and its idle time fell going from
+    // two to three (`npm run bench -- state`: 0.86x, 0.84x -> 0.89x, 0.85x, p99 13-14 -> 12-14 ms)
+    setImmediate(() => setImmediate(() => setImmediate(() => this.#commit())))
   }
 
   /**
    * What an answer waits for before it leaves: the commit of every change made so far (undefined when none is
-   * pending). `method`: a call other than GET may have changed what is written as a whole (scenario choices,
-   * webhooks), so it marks them.
+   * pending). Every change schedules its batch as it happens (the scenario choices and webhooks too: their
+   * registries say when they changed), whatever the call's `method`.
    */
-  barrier(method: string): Promise<void> | undefined {
-    if (method !== 'GET' && method !== 'HEAD') {
-      this.#globalsDirty = true
-      this.#schedule()
-    }
+  barrier(_method: string): Promise<void> | undefined {
     return this.#batch?.promise
   }
 
@@ -420,8 +471,8 @@ export class StateDir {
       // reach the file without it
       this.#ops = ops.concat(this.#ops)
       // what this batch held of the scenario choices and webhooks goes again with the next one
-      this.#lastGlobals = {}
-      this.#globalsDirty = true
+      this.#selectionsDirty = true
+      this.#webhooksDirty = true
       this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
       batch.reject(error)
       return
@@ -437,12 +488,14 @@ export class StateDir {
     const worlds = this.#dirtyWorlds
     const sharedRows = this.#sharedRows
     const deliveries = this.#deliveries
-    const globals = this.#globalsDirty
+    const selections = this.#selectionsDirty
+    const webhooks = this.#webhooksDirty
     this.#dirty = new Set()
     this.#dirtyWorlds = new Set()
     this.#sharedRows = new Map()
     this.#deliveries = new Set()
-    this.#globalsDirty = false
+    this.#selectionsDirty = false
+    this.#webhooksDirty = false
     const shared = this.#shared
     const log = shared.log
     const text = (value: unknown, what: string): string | undefined => {
@@ -493,6 +546,10 @@ export class StateDir {
           rows.set(key, next)
           worldId ??= this.#worldId(slot.world)
           ops.push(['insert', next, worldId, tbl, key, json])
+          if (!this.#unindexed) {
+            this.#unindexed = true
+            this.#journalTimer ??= setTimeout(() => this.#flushJournal(), 200).unref()
+          }
         }
       }
     }
@@ -509,39 +566,74 @@ export class StateDir {
       const json = record && text(record, `delivery ${deliveryId}`)
       if (json !== undefined) ops.push(['shared', 'delivery', id, json])
     }
-    if (globals) {
-      // written when they differ from what was written last (a call other than GET may have changed them)
-      const selections = JSON.stringify(shared.scenarios.selections())
-      const webhooks = JSON.stringify(shared.webhooks.registry.entries())
-      if (selections !== this.#lastGlobals.selections)
-        ops.push(['shared', 'globals', 'selections', selections])
-      if (webhooks !== this.#lastGlobals.webhooks) ops.push(['shared', 'globals', 'webhooks', webhooks])
-      this.#lastGlobals = { selections, webhooks }
-    }
+    // written whole when they changed (a batch that held them and failed marks them again)
+    if (selections)
+      ops.push(['shared', 'globals', 'selections', JSON.stringify(shared.scenarios.selections())])
+    if (webhooks)
+      ops.push(['shared', 'globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries())])
     return ops
   }
 
-  /** Appends the journal's new entries (one transaction), and trims each key's rows to what the journal keeps. */
-  #flushJournal(): void {
+  /**
+   * Takes the journal's new entries (every 200 ms) and appends them, a few keys at a time (`#appendJournal`); `all`:
+   * every one of them now (stop).
+   */
+  #flushJournal(all = false): void {
     this.#journalTimer = undefined
-    const rows = this.#journalRows
+    if (this.#closed) return
+    // one row per key and flush, its entries split by U+001E (journalText): a row per entry cost the writer a third
+    // of all it did under a burst of creates
+    for (const [tenant, entry] of this.#journalRows) {
+      const entries = this.#journalQueued.get(tenant)
+      if (entries) entries.push(entry)
+      else this.#journalQueued.set(tenant, [entry])
+    }
     this.#journalRows = []
-    if (!rows.length) return
-    // one row per key and flush, its entries split by U+001E (JSON.stringify never writes it raw): a row per entry
-    // cost the writer a third of all it did under a burst of creates
+    if (this.#unindexed) {
+      this.#unindexed = false
+      this.#indexPending = true
+    }
+    if (all) {
+      clearImmediate(this.#journalSlice)
+      this.#journalSlice = undefined
+      while (this.#journalQueued.size || this.#indexPending) this.#appendJournal(Number.POSITIVE_INFINITY)
+    } else if (this.#journalQueued.size || this.#indexPending)
+      this.#journalSlice ??= setImmediate(() => this.#nextJournalSlice())
+  }
+
+  #nextJournalSlice(): void {
+    this.#journalSlice = undefined
+    if (this.#closed) return
+    this.#appendJournal(JOURNAL_SLICE)
+    if (this.#journalQueued.size || this.#indexPending)
+      this.#journalSlice = setImmediate(() => this.#nextJournalSlice())
+  }
+
+  /**
+   * Appends the pending entries of keys until about `max` entries (one transaction), trims those keys' rows to what
+   * the journal keeps, and brings record_worlds up to date (on its own). A whole flush at once held the event loop
+   * ~10 ms every 200 ms under creates at concurrency 32, every waiting answer with it; a slice holds it ~1 ms.
+   */
+  #appendJournal(max: number): void {
     const byTenant = new Map<string, string[]>()
-    for (const [tenant, entry] of rows) {
-      let texts = byTenant.get(tenant)
-      if (!texts) {
-        texts = []
-        byTenant.set(tenant, texts)
-      }
-      try {
-        texts.push(JSON.stringify(entry))
-      } catch (error) {
-        this.#shared.log('--state-dir: a journal entry could not be written (kept in memory only)', error)
+    let taken = 0
+    for (const [tenant, entries] of this.#journalQueued) {
+      if (taken >= max) break
+      this.#journalQueued.delete(tenant)
+      taken += entries.length
+      const texts: string[] = []
+      byTenant.set(tenant, texts)
+      for (const entry of entries) {
+        try {
+          texts.push(journalText(entry))
+        } catch (error) {
+          this.#shared.log('--state-dir: a journal entry could not be written (kept in memory only)', error)
+        }
       }
     }
+    const index = !byTenant.size && this.#indexPending
+    if (index) this.#indexPending = false
+    if (!byTenant.size && !index) return
     const ops: WriteOp[] = []
     for (const [tenant, texts] of byTenant)
       if (texts.length) ops.push(['journal', tenant, texts.join('\u001e'), texts.length])
@@ -555,9 +647,12 @@ export class StateDir {
         ops.push(['journalTrim', tenant, tenant, this.#shared.journal.count(tenant)])
       }
     }
+    if (index) ops.push(['indexWorlds'])
     try {
       this.#writer.commit(ops)
     } catch (error) {
+      // the records' index goes with the next append (a world's rows past it are read from records meanwhile)
+      if (index) this.#unindexed = true
       this.#shared.log(`--state-dir: appending the journal to ${this.#path} failed`, error)
     }
   }
@@ -582,7 +677,7 @@ export class StateDir {
       if (slot.world.tenant === tenant && slot.world.scenario === scenario) this.#forgotten.add(slot.world)
     if (id === undefined) return
     this.#worldIds.delete(name)
-    this.#ops.push(['forgetWorldRecords', id], ['forgetWorld', id])
+    this.#ops.push(['indexWorlds'], ['forgetWorldRecords', id], ['forgetWorld', id])
     this.#schedule()
   }
 
@@ -593,7 +688,13 @@ export class StateDir {
     for (const name of this.#worldIds.keys())
       if (name.slice(0, name.indexOf('\u0000')) === tenant) this.#worldIds.delete(name)
     this.#journalRows = this.#journalRows.filter(([t]) => t !== tenant)
-    this.#ops.push(['forgetRecords', tenant], ['forgetWorlds', tenant], ['forgetJournal', tenant])
+    this.#journalQueued.delete(tenant)
+    this.#ops.push(
+      ['indexWorlds'],
+      ['forgetRecords', tenant],
+      ['forgetWorlds', tenant],
+      ['forgetJournal', tenant],
+    )
     this.#schedule()
     // committed now: a world of the key used again in this turn (a snapshot's restore) must not come
     // back from the rows the reset forgets (committed now: Tenants.get reads them)
@@ -643,11 +744,7 @@ export class StateDir {
     // rows by U+001E, which JSON.stringify never writes raw; no JSON functions (they would escape each value again)
     let packed: { rows: string | null } | undefined
     try {
-      packed = this.#db
-        .prepare(
-          'SELECT group_concat(seq || char(31) || tbl || char(31) || key || char(31) || value, char(30)) AS rows FROM (SELECT r.seq, r.tbl, r.key, r.value FROM record_worlds w CROSS JOIN records r ON r.seq = w.seq WHERE w.world = ? ORDER BY w.seq)',
-        )
-        .get(id) as { rows: string | null } | undefined
+      packed = this.#db.prepare(WORLD_ROWS).get(id, id) as { rows: string | null } | undefined
     } catch (error) {
       // damaged pages (a file cut short that opened): this key stops, the others are read
       this.#keepDamaged()
@@ -989,8 +1086,8 @@ export class StateDir {
 
   /** Puts a key's saved journal back (before anything of this run is recorded for it). */
   #reviveJournal(tenant: string): void {
-    // a key's entries in one text (the driver's cost is per row): JSON.stringify wrote them, so no raw U+001E;
-    // through the journal_tenant index, already in seq order
+    // a key's entries in one text (the driver's cost is per row), rows split by U+001E (readJournalText reads an
+    // entry's raw bodies by their lengths); through the journal_tenant index, already in seq order
     const entries = this.#readable(
       `the journal of key ${tenant.slice(0, 8)}…`,
       () =>
@@ -1004,14 +1101,8 @@ export class StateDir {
       undefined,
     )
     if (!entries) return
-    const list: JournalEntry[] = []
-    for (const entry of entries.split('\u001e')) {
-      try {
-        list.push(JSON.parse(entry) as JournalEntry)
-      } catch {
-        // a journal row that cannot be read is only history: left out
-      }
-    }
+    // an entry that cannot be read is only history: left out
+    const list = readJournalText(entries)
     const loading = this.#loading
     this.#loading = true
     try {
@@ -1080,8 +1171,9 @@ export class StateDir {
         ?.save()
         .catch((e) => this.#shared.log(`--state-dir: the last save of ${network}'s chain state failed`, e))
     clearTimeout(this.#journalTimer)
-    this.#flushJournal()
-    this.#globalsDirty = true
+    this.#flushJournal(true)
+    this.#selectionsDirty = true
+    this.#webhooksDirty = true
     this.#saveChains()
     this.#schedule()
     const last = this.#batch?.promise

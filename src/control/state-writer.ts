@@ -28,6 +28,17 @@ export type WriteOp =
   | ['forgetRecords', tenant: string]
   | ['forgetWorlds', tenant: string]
   | ['forgetJournal', tenant: string]
+  | ['indexWorlds']
+
+/**
+ * Adds the records not in `record_worlds` yet (appended since it was last brought up to date) to it. It is not kept
+ * by a trigger on each insert (~0.6 µs of the main thread per record, and a page of its own rewritten at every
+ * commit): it is brought up to date with each journal append (every 200 ms under load), before any delete that reads
+ * it, and when a state.db is opened; a world's rows past it are read from `records` (`worldRows` in state-dir.ts).
+ * OR IGNORE: the newest row of record_worlds may have gone (its record deleted), so rows past the new max may be in.
+ */
+export const INDEX_WORLDS =
+  'INSERT OR IGNORE INTO record_worlds(seq, world) SELECT seq, world FROM records WHERE seq > (SELECT coalesce(max(seq), 0) FROM record_worlds)'
 
 /** The statements the writer runs, by name (the names of WriteOp). */
 const STATEMENTS: Record<WriteOp[0], string> = {
@@ -51,6 +62,7 @@ const STATEMENTS: Record<WriteOp[0], string> = {
     'DELETE FROM records WHERE seq IN (SELECT seq FROM record_worlds WHERE world IN (SELECT id FROM worlds WHERE tenant = ?))',
   forgetWorlds: 'DELETE FROM worlds WHERE tenant = ?',
   forgetJournal: 'DELETE FROM journal WHERE tenant = ?',
+  indexWorlds: INDEX_WORLDS,
 }
 
 /** The sizes of the multi-row inserts a run of one insert is cut into. */
@@ -179,12 +191,13 @@ export class StateWriter {
               const op = ops[j]!
               for (let k = 1; k < op.length; k++) params.push(op[k])
             }
-            many.get(size)!.run(...params)
+            // one array, not spread arguments: ~0.3 µs less per row in the driver
+            many.get(size)!.run(params)
             i += size
             continue
           }
         }
-        this.#statements.get(name)!.run(...ops[i]!.slice(1))
+        this.#statements.get(name)!.run(ops[i]!.slice(1))
         i++
       }
       db.exec('COMMIT')

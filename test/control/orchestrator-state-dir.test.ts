@@ -48,6 +48,10 @@ it('restores links, fee configs, branding, intents and webhooks', async () => {
     clientIdName: 'Later',
   })
   const hook = await call('POST', '/v2/orchestrators/webhooks', orc, { url: 'http://127.0.0.1:9/hook' })
+  // a webhook deactivated after it was written: the registry says it changed, and the change is written
+  const off = await call('POST', '/v2/orchestrators/webhooks', orc, { url: 'http://127.0.0.1:9/off' })
+  const deactivated = await call('DELETE', `/v2/orchestrators/webhooks/${off.body.webhook.id}`, orc)
+  expect(deactivated.body.webhook).toMatchObject({ id: off.body.webhook.id, isActive: false })
   await sandbox.close()
   sandbox = null
 
@@ -57,7 +61,10 @@ it('restores links, fee configs, branding, intents and webhooks', async () => {
   ])
   expect((await call('GET', '/v2/orchestrators/fee-configs', orc)).body).toEqual([fee.body])
   expect((await call('GET', '/v2/orchestrators/branding', orc)).body.primaryActionColor).toBe('#123456')
-  expect((await call('GET', '/v2/orchestrators/webhooks', orc)).body.webhooks).toEqual([hook.body.webhook])
+  expect((await call('GET', '/v2/orchestrators/webhooks', orc)).body.webhooks).toEqual([
+    hook.body.webhook,
+    deactivated.body.webhook,
+  ])
   // the client ID's one link record came back too: a second link is still refused
   expect(
     (await call('POST', '/v2/orchestrators/client-ids', { 'x-orchestrator-key': 'orc_other' }, { clientId }))

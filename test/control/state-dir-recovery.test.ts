@@ -14,6 +14,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { readJournalText } from '../../src/control/journal.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { freshAddress } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
@@ -320,11 +321,11 @@ describe('--state-dir keeps bad data where it is', () => {
     db.prepare("UPDATE meta SET value = '7' WHERE key = 'format'").run()
     db.close()
     await expect(createSandbox({ stateDir: dir, chain: false })).rejects.toThrow(
-      /holds state.db format 7; this version of request-sandbox reads format 4: start with an empty --state-dir/,
+      /holds state.db format 7; this version of request-sandbox reads format 5: start with an empty --state-dir/,
     )
   })
 
-  it('rewrites a state.db of format 2 (records keyed by tenant and key) as format 4 once, keeping every record', async () => {
+  it('rewrites a state.db of format 2 (records keyed by tenant and key) as format 5 once, keeping every record', async () => {
     const dir = stateDir()
     const apiKey = newApiKey()
     sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
@@ -364,7 +365,7 @@ describe('--state-dir keeps bad data where it is', () => {
     }[]
     const worlds = check.prepare('SELECT count(*) AS n FROM record_worlds').get() as { n: number }
     check.close()
-    expect(format.value).toBe('4')
+    expect(format.value).toBe('5')
     expect(rows).toEqual([
       { tbl: 'requests.requests', key: created.body.requestId },
       { tbl: 'requests.requests', key: next.body.requestId },
@@ -372,7 +373,7 @@ describe('--state-dir keeps bad data where it is', () => {
     expect(worlds.n).toBe(2)
   })
 
-  it('rewrites a state.db of format 3 (records found by the index records_world) as format 4 once', async () => {
+  it('rewrites a state.db of format 3 (records found by the index records_world) as format 5 once', async () => {
     const dir = stateDir()
     const [a, b] = [newApiKey(), newApiKey()]
     sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
@@ -386,7 +387,7 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = null
     // the schema as format 3 wrote it: no record_worlds table nor its triggers, the index on (world, seq)
     const db = openState(dir)
-    db.exec(`DROP TRIGGER records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
+    db.exec(`DROP TRIGGER IF EXISTS records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
       CREATE INDEX records_world ON records(world, seq);
       UPDATE meta SET value = '3' WHERE key = 'format';`)
     db.close()
@@ -413,7 +414,7 @@ describe('--state-dir keeps bad data where it is', () => {
       )
       .get() as { records: number; worlds: number }
     check.close()
-    expect(format.value).toBe('4')
+    expect(format.value).toBe('5')
     expect(index).toBeUndefined()
     expect(rows).toEqual([
       { key: created[1]!.body.requestId, same: 1 },
@@ -427,6 +428,91 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = null
   })
 
+  it('marks a state.db of format 4 (record_worlds kept by a trigger, journal entries all JSON) as format 5, every record and journal entry back', async () => {
+    const dir = stateDir()
+    const [a, b] = [newApiKey(), newApiKey()]
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const sent = [request(), request(), request()]
+    const created = [
+      await call('POST', '/v2/request', a, sent[0]),
+      await call('POST', '/v2/request', b, sent[1]),
+      await call('POST', '/v2/request', a, sent[2]),
+    ]
+    for (const c of created) expect(c.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    // the file as format 4 wrote it: the insert trigger, and each journal entry JSON (bodies as {$raw, bytes})
+    const db = openState(dir)
+    const rows = db.prepare('SELECT seq, entry FROM journal').all() as { seq: number; entry: string }[]
+    expect(rows.some((r) => r.entry.startsWith('\u0001'))).toBe(true)
+    const rewrite = db.prepare('UPDATE journal SET entry = ? WHERE seq = ?')
+    for (const row of rows)
+      rewrite.run(
+        readJournalText(row.entry)
+          .map((e) => JSON.stringify(e))
+          .join('\u001e'),
+        row.seq,
+      )
+    db.exec(`CREATE TRIGGER records_added AFTER INSERT ON records
+        BEGIN INSERT INTO record_worlds(seq, world) VALUES (new.seq, new.world); END;
+      UPDATE meta SET value = '4' WHERE key = 'format';`)
+    db.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    for (const [i, key] of [a, b, a].entries())
+      expect((await call('GET', `/v2/request/${created[i]!.body.requestId}`, key)).status).toBe(200)
+    const journal = (await call('GET', '/__sandbox/journal', a)).body.entries as Loose[]
+    expect(
+      journal
+        .filter((e) => e.type === 'call' && e.method === 'POST')
+        .map((e) => [e.requestBody.payee, e.responseBody.requestId]),
+    ).toEqual([
+      [sent[2]!.payee, created[2]!.body.requestId],
+      [sent[0]!.payee, created[0]!.body.requestId],
+    ])
+    const next = await call('POST', '/v2/request', b, request())
+    expect(next.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    const check = openState(dir)
+    const format = check.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string }
+    const trigger = check.prepare("SELECT name FROM sqlite_master WHERE name = 'records_added'").get()
+    const counts = check
+      .prepare(
+        'SELECT (SELECT count(*) FROM records) AS records, (SELECT count(*) FROM record_worlds) AS worlds',
+      )
+      .get() as { records: number; worlds: number }
+    check.close()
+    expect(format.value).toBe('5')
+    expect(trigger).toBeUndefined()
+    expect([counts.records, counts.worlds]).toEqual([4, 4])
+  })
+
+  it('reads the records a run appended after its last update of record_worlds (a kill), and brings it up to date', async () => {
+    const dir = stateDir()
+    const [a, b] = [newApiKey(), newApiKey()]
+    sandbox = await createSandbox({ stateDir: dir, chain: false, maxWorlds: 1, log: () => {} })
+    const first = await call('POST', '/v2/request', a, request())
+    expect(first.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    // as a kill leaves it: records the bulk update had not reached yet
+    const db = openState(dir)
+    db.exec('DELETE FROM record_worlds')
+    db.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, maxWorlds: 1, log: () => {} })
+    // the start brought record_worlds up to date
+    const check = openState(dir)
+    expect(check.prepare('SELECT count(*) AS n FROM record_worlds').get()).toMatchObject({ n: 1 })
+    check.close()
+    // a world evicted (--max-worlds 1) and read back at once, before its new records are in record_worlds
+    const second = await call('POST', '/v2/request', a, request())
+    expect((await call('POST', '/v2/request', b, request())).status).toBe(201)
+    for (const created of [first, second])
+      expect((await call('GET', `/v2/request/${created.body.requestId}`, a)).status).toBe(200)
+    await sandbox.close()
+    sandbox = null
+  })
+
   it('refuses to start when the rewrite of format 3 fails, the file untouched; the next start rewrites it', async () => {
     const dir = stateDir()
     const key = newApiKey()
@@ -436,7 +522,7 @@ describe('--state-dir keeps bad data where it is', () => {
     await sandbox.close()
     sandbox = null
     const db = openState(dir)
-    db.exec(`DROP TRIGGER records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
+    db.exec(`DROP TRIGGER IF EXISTS records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
       CREATE INDEX records_world ON records(world, seq);
       UPDATE meta SET value = '3' WHERE key = 'format';
       CREATE TRIGGER fail_format BEFORE UPDATE ON meta BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END;`)

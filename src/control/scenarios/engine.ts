@@ -55,6 +55,8 @@ export class ScenarioEngine {
   readonly #selected = new Map<string, string>()
   readonly #seeding = new WeakMap<World, Promise<SeededIds>>()
   readonly #seeded = new WeakMap<World, SeededIds>()
+  /** told of each change of the keys' choices (--state-dir writes them again only then) */
+  #onSelect: (() => void) | null = null
 
   constructor(shared: SeedServices, registry: ScenarioRegistry, options: ScenarioEngineOptions = {}) {
     this.#shared = shared
@@ -82,6 +84,12 @@ export class ScenarioEngine {
     this.resolve(name)
     if (name === this.defaultScenario) this.#selected.delete(tenant)
     else this.#selected.set(tenant, name)
+    this.#onSelect?.()
+  }
+
+  /** Calls `listener` after each change of a key's choice. */
+  onSelect(listener: (() => void) | null): void {
+    this.#onSelect = listener
   }
 
   /** Every key's chosen scenario (those that chose one), for --state-dir. */

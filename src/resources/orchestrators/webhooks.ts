@@ -44,9 +44,8 @@ export function listWebhooks(ctx: Ctx) {
 
 /** `PATCH` (reactivate) and `DELETE` (deactivate) of one endpoint; the URL and secret stay. */
 export function setWebhookActive(ctx: Ctx, id: string, isActive: boolean) {
-  const record = ctx.webhooks.registry.get(ctx.tenant!, id)
+  const record = ctx.webhooks.registry.setActive(ctx.tenant!, id, isActive)
   if (!record) throw new OrchestratorNotFoundError('Webhook not found')
-  record.isActive = isActive
   return { webhook: view(record) }
 }
 

@@ -164,8 +164,7 @@ function visibleWebhook(ctx: Ctx, id: string): WebhookRecord {
 /** PUT /v2/webhook/{id}: enables a disabled webhook, disables an enabled one. */
 export function toggleWebhook(ctx: Ctx, id: string): WebhookRecord {
   const record = visibleWebhook(ctx, id)
-  record.isActive = !record.isActive
-  return record
+  return ctx.webhooks.registry.setActive(ctx.tenant!, record.id, !record.isActive) ?? record
 }
 
 /** DELETE /v2/webhook/{id}. */

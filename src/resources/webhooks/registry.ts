@@ -11,14 +11,25 @@ export class WebhookRegistry {
   /** tenant -> the tenant whose webhooks it uses (portal keys -> their platform) */
   readonly #owners = new Map<string, string>()
   readonly #ids: IdGenerator
+  /** told of each change (--state-dir writes the registry again only then) */
+  #onChange: (() => void) | null = null
 
   constructor(ids: IdGenerator) {
     this.#ids = ids
   }
 
+  /**
+   * Calls `listener` after each change (add, delete, owner, active flag): every change goes through a method here,
+   * records are not changed in place.
+   */
+  onChange(listener: (() => void) | null): void {
+    this.#onChange = listener
+  }
+
   /** Makes `tenant` use `owner`'s webhooks from now on. */
   setOwner(tenant: string, owner: string): void {
     this.#owners.set(tenant, owner)
+    this.#onChange?.()
   }
 
   #owner(tenant: string): string {
@@ -57,6 +68,7 @@ export class WebhookRegistry {
       this.#byTenant.set(tenant, hooks)
     }
     hooks.set(record.id, record)
+    this.#onChange?.()
     return record
   }
 
@@ -75,8 +87,19 @@ export class WebhookRegistry {
     return this.#byTenant.get(this.#owner(tenant))?.get(id)
   }
 
+  /** Enables or disables one of a key's webhooks (its URL and secret stay); the record, or undefined. */
+  setActive(tenant: string, id: string, isActive: boolean): WebhookRecord | undefined {
+    const record = this.get(tenant, id)
+    if (!record) return undefined
+    record.isActive = isActive
+    this.#onChange?.()
+    return record
+  }
+
   /** Removes one of a key's webhooks. */
   delete(tenant: string, id: string): boolean {
-    return this.#byTenant.get(this.#owner(tenant))?.delete(id) ?? false
+    const removed = this.#byTenant.get(this.#owner(tenant))?.delete(id) ?? false
+    if (removed) this.#onChange?.()
+    return removed
   }
 }
