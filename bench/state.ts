@@ -1,5 +1,5 @@
 // `npm run bench -- state`: --state-dir at scale, against the in-memory sandbox in the same run (both the default
-// configuration, embedded anvil included): create throughput and p99 filling 100,000 requests over 100 keys (in
+// configuration, embedded anvil included, the terminal log on and written to a file, as under Docker): create throughput and p99 filling 100,000 requests over 100 keys (in
 // alternating chunks), the idle sandbox's CPU, the state dir's size, kill -9 and restart to health 200 with every
 // request back, GET /v2/request, GET /v2/payments and /__sandbox/state for a key of 1,000 requests and one of
 // 50,000, and the long kill run (2,000 acknowledged objects over 10 keys, 5 kills: none lost).
@@ -9,18 +9,24 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import {
-  killHard,
-  killRun,
-  type ServerProcess,
-  startServerProcess,
-  stopServer,
-  untilHealthy,
-} from '../test/support/kill-run.ts'
-import { cpuMs } from './processes.ts'
+import { dirname, join } from 'node:path'
+import { killHard, killRun, type ServerProcess, stopServer, untilHealthy } from '../test/support/kill-run.ts'
+import { cpuMs, freePort, startDefaultSandbox } from './processes.ts'
 
 const root = process.env.BENCH_ROOT
+const tree = root ? `${root.replace(/\/$/, '')}/` : new URL('../', import.meta.url).pathname
+const logFiles: string[] = []
+
+/**
+ * The sandbox as users run it: the default flags (the terminal log on, not --quiet), its output written to a file as
+ * under Docker or `> sandbox.log`; resolves once it listens.
+ */
+async function startAsUsersRun(args: string[]): Promise<ServerProcess> {
+  const port = await freePort()
+  const started = startDefaultSandbox(`${tree}bin/request-sandbox.mjs`, ['--port', String(port), ...args])
+  logFiles.push(started.logFile)
+  return { child: started.child, url: `http://127.0.0.1:${port}` }
+}
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 const body = JSON.stringify({
   amount: '10',
@@ -136,9 +142,11 @@ export async function measureState(): Promise<void> {
   let memory: ServerProcess | undefined
   let durable: ServerProcess | undefined
   try {
-    console.log(`state dir bench${root ? ` (command of ${root})` : ''}`)
-    memory = await startServerProcess([], root)
-    durable = await startServerProcess(['--state-dir', dir], root)
+    console.log(
+      `state dir bench${root ? ` (command of ${root})` : ''}: both sandboxes as users run them (default flags: the terminal log on, written to a file)`,
+    )
+    memory = await startAsUsersRun([])
+    durable = await startAsUsersRun(['--state-dir', dir])
     await Promise.all([untilHealthy(memory.url), untilHealthy(durable.url)])
     await creates(memory.url, ['warm'], 1000)
     await creates(durable.url, ['warm'], 1000)
@@ -188,7 +196,7 @@ export async function measureState(): Promise<void> {
     // kill -9, then restart to health 200 with every request back
     await killHard(durable)
     const spawned = performance.now()
-    durable = await startServerProcess(['--state-dir', dir], root)
+    durable = await startAsUsersRun(['--state-dir', dir])
     await untilHealthy(durable.url)
     const restartMs = performance.now() - spawned
     // worlds come back after the start (a key's at once on its first call): every key read once, every request there
@@ -231,5 +239,6 @@ export async function measureState(): Promise<void> {
     await stopServer(durable)
     rmSync(dir, { recursive: true, force: true })
     rmSync(killDir, { recursive: true, force: true })
+    for (const file of logFiles) rmSync(dirname(file), { recursive: true, force: true })
   }
 }
