@@ -271,8 +271,6 @@ export class StateDir {
   #deliveries = new Set<string>()
   /** the batch being gathered: committed after this event-loop turn and the next */
   #batch: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | null = null
-  /** the last batch handed to the writer thread, until it is committed */
-  #sent: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | null = null
   /** set while records are put back (their inserts are not changes) */
   #loading = false
   readonly #lastChain = new Map<string, string>()
@@ -445,7 +443,7 @@ export class StateDir {
    * registries say when they changed), whatever the call's `method`.
    */
   barrier(_method: string): Promise<void> | undefined {
-    return this.#batch?.promise ?? this.#sent?.promise
+    return this.#batch?.promise
   }
 
   #commit(): void {
@@ -464,23 +462,22 @@ export class StateDir {
       batch.resolve()
       return
     }
-    // handed to the writer thread: the main thread gathers the next batch meanwhile. One that fails is written again,
-    // first, with the next one (its calls answer 503; the next batch's calls wait for it too): its rows' seqs, its
-    // worlds' ids and its deletes are already taken for written in memory, so a later change of the same key must
-    // not reach the file without it. An answer made before it is committed waits for it too (a read may report what
-    // it holds).
-    this.#sent = batch
-    this.#writer.send(ops, {
-      resolve: () => {
-        if (this.#sent === batch) this.#sent = null
-        batch.resolve()
-      },
-      reject: (error) => {
-        if (this.#sent === batch) this.#sent = null
-        this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
-        batch.reject(error)
-      },
-    })
+    try {
+      this.#writer.commit(ops)
+    } catch (error) {
+      // the batch is written again with the next one, first (its calls answer 503; the next batch's calls wait for
+      // it too): its rows' seqs, its worlds' ids and its deletes are already taken for written in memory, so a
+      // later change of the same key (an update of a seq, a record of a world whose row this batch held) must not
+      // reach the file without it
+      this.#ops = ops.concat(this.#ops)
+      // what this batch held of the scenario choices and webhooks goes again with the next one
+      this.#selectionsDirty = true
+      this.#webhooksDirty = true
+      this.#shared.log(`--state-dir: writing ${this.#path} failed`, error)
+      batch.reject(error)
+      return
+    }
+    batch.resolve()
   }
 
   /** The writes of the gathered changes (serialised here; committed in one transaction by the writer). */
@@ -651,12 +648,13 @@ export class StateDir {
       }
     }
     if (index) ops.push(['indexWorlds'])
-    // a failure is written again with the next batch (the records' index too)
-    this.#writer.send(ops, {
-      resolve: () => {},
-      reject: (error) =>
-        this.#shared.log(`--state-dir: appending the journal to ${this.#path} failed`, error),
-    })
+    try {
+      this.#writer.commit(ops)
+    } catch (error) {
+      // the records' index goes with the next append (a world's rows past it are read from records meanwhile)
+      if (index) this.#unindexed = true
+      this.#shared.log(`--state-dir: appending the journal to ${this.#path} failed`, error)
+    }
   }
 
   /** Writes each embedded chain's anvil state when its supervisor saved a new one; resolves once committed. */
@@ -721,8 +719,6 @@ export class StateDir {
       this.#touchWorld(world)
       return false
     }
-    // every batch sent is committed before its rows are read
-    this.#writer.drain()
     const row = this.#readable(
       `the settings of a world of key ${world.tenant.slice(0, 8)}…`,
       () =>
@@ -1077,8 +1073,6 @@ export class StateDir {
     const scenarios = this.#unrevived.get(tenant)
     if (!scenarios) return Promise.resolve()
     this.#unrevived.delete(tenant)
-    // what this run wrote of the key is committed before its rows are read
-    this.#writer.drain()
     if (this.#journalPending.delete(tenant)) this.#reviveJournal(tenant)
     const resumed: (Promise<void> | undefined)[] = []
     for (const scenario of scenarios)
