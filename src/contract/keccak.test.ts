@@ -51,13 +51,3 @@ describe('keccakUtf8', () => {
     expect(keccakUtf8(input)).toBe(reference(input))
   })
 })
-
-describe('flatHex', () => {
-  it('writes a prefix and the hex of a byte range as one string', async () => {
-    const { flatHex } = await import('./flat-id.ts')
-    const bytes = Uint8Array.from([0, 1, 0x7f, 0x80, 0xab, 0xff])
-    expect(flatHex('0x', bytes)).toBe('0x00017f80abff')
-    expect(flatHex('01', bytes, 2, 5)).toBe('017f80ab')
-    expect(flatHex('', bytes, 6)).toBe('')
-  })
-})
