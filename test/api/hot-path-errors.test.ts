@@ -4,6 +4,7 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { MAX_BODY_DEPTH } from '../../src/contract/body-limits.ts'
+import { MAX_BODY_BYTES } from '../../src/contract/neutral.ts'
 import { newApiKey, useTransports } from '../support/clients.ts'
 
 const t = useTransports()
@@ -88,6 +89,16 @@ it('bodies past their bounds: a 400 naming the field, before any handler', async
   const many = await post(JSON.stringify({ items: Array(1001).fill(1) }))
   expect(many.status).toBe(400)
   expect(JSON.stringify(many.body)).toContain('items')
+})
+
+it('a body past the byte limit is a 413 even when it is all blanks', async () => {
+  const res = await call('/v2/request', {
+    method: 'POST',
+    headers: json,
+    body: ' '.repeat(MAX_BODY_BYTES + 1),
+  })
+  expect(res.status).toBe(413)
+  expect(res.body.statusCode).toBe(413)
 })
 
 /** The status line of a raw HTTP/1.1 request (fetch does not let a test choose the Host header or send a malformed one). */
