@@ -128,6 +128,17 @@ it('a raw request with a malformed header value is refused by the parser and the
   expect(unhandled).toEqual([])
 })
 
+it('a request target in absolute form is served by its path (RFC 9112 §3.2.2)', async () => {
+  const { host } = new URL(t.server.url)
+  const key = newApiKey()
+  const head = (target: string) =>
+    `GET ${target} HTTP/1.1\r\nhost: ${host}\r\nx-api-key: ${key}\r\nconnection: close\r\n\r\n`
+  expect(await rawStatus(head(`http://${host}/v2/request?limit=1`))).toBe('HTTP/1.1 200 OK')
+  expect(await rawStatus(head(`HTTP://${host}/v2/request/nope`))).toBe('HTTP/1.1 404 Not Found')
+  // no path: the root's answer
+  expect(await rawStatus(head(`http://${host}?x=1`))).toBe(await rawStatus(head('/?x=1')))
+})
+
 it.each(['localhost:99999', '[:::]', '[::1]:70000'])(
   'a Host header %s that is no URL host, with an Origin: never a 500',
   async (host) => {
