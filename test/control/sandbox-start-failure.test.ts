@@ -3,14 +3,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect, it, vi } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { openStateDb } from '../../src/control/state-dir.ts'
 import { StateWriter } from '../../src/control/state-writer.ts'
 import { createSandbox } from '../../src/sandbox.ts'
-
-afterEach(() => {
-  vi.restoreAllMocks()
-})
 
 it('closes state.db when the saved state cannot be read (a state.db of another format)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-start-failure-'))
@@ -19,11 +15,16 @@ it('closes state.db when the saved state cannot be read (a state.db of another f
   const db = openStateDb(join(dir, 'state.db'))
   db.prepare("UPDATE meta SET value = '99' WHERE key = 'format'").run()
   db.close()
+  // this spy only (the files of a worker share their modules)
   const writerClosed = vi.spyOn(StateWriter.prototype, 'close')
-  await expect(createSandbox({ stateDir: dir, chain: false, log: () => {} })).rejects.toThrow(
-    /holds state.db format 99/,
-  )
-  // the writer's close waits for its checkpointer thread to exit: the failed start awaited it
-  expect(writerClosed).toHaveBeenCalledTimes(1)
-  await expect(writerClosed.mock.results[0]!.value).resolves.toBeUndefined()
+  try {
+    await expect(createSandbox({ stateDir: dir, chain: false, log: () => {} })).rejects.toThrow(
+      /holds state.db format 99/,
+    )
+    // the writer's close waits for its checkpointer thread to exit: the failed start awaited it
+    expect(writerClosed).toHaveBeenCalledTimes(1)
+    await expect(writerClosed.mock.results[0]!.value).resolves.toBeUndefined()
+  } finally {
+    writerClosed.mockRestore()
+  }
 })
