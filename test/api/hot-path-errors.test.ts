@@ -15,6 +15,8 @@ beforeAll(() => {
 })
 afterAll(() => {
   process.off('unhandledRejection', onUnhandled)
+  // every call of the file, not only those before one test
+  expect(unhandled).toEqual([])
 })
 
 async function call(
