@@ -47,6 +47,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const scenariosLoading = loadScenarios(options.scenarioDirs)
   scenariosLoading.catch(() => {})
   const fleet = await ChainFleet.start(options, catalogs)
+  // what the steps so far started, undone (last first) should a later step fail: nothing runs behind the error
+  const undo: (() => Promise<void> | void)[] = []
   try {
     // the WebAssembly keccak (payment references) compiles meanwhile: every hash after the start goes through it
     const [, registry] = await Promise.all([
@@ -55,11 +57,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       keccakReady(),
     ])
     const shared = buildState(options, catalogs, fleet, registry, log)
+    undo.push(
+      () => shared.tenants.dispose(),
+      () => shared.webhooks.close(),
+    )
     wireEvents(shared)
     const tenantIds = wireWorldLifecycle(shared, options)
     const stateDir = await openState(options, shared, fleet)
+    if (stateDir) undo.push(() => stateDir.abandon())
     const dispatch = buildDispatcher(options, shared, fleet, tenantIds, stateDir)
     const detection = wireDetection(shared, fleet)
+    undo.push(() => detection.stop())
     const control = createControl(shared)
     let closed = false
     return {
@@ -84,6 +92,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       },
     }
   } catch (error) {
+    for (const step of undo.reverse()) {
+      try {
+        await step()
+      } catch {
+        // the error that stopped the start is the one reported
+      }
+    }
     await fleet.stop()
     throw error
   }

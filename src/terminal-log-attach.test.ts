@@ -7,7 +7,8 @@ import { attachTerminalLog, formatLine, journalRecord, type LogFormat } from './
 
 let sandbox: Sandbox
 beforeAll(async () => {
-  sandbox = await createSandbox({ log: () => {} })
+  // the log's lines need no chain: no anvil to start for them
+  sandbox = await createSandbox({ chain: false, log: () => {} })
 })
 afterAll(async () => sandbox?.close())
 

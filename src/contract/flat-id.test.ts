@@ -1,17 +1,22 @@
-// flatHex writes a prefix and the hex of a byte range as one string (the request id and payment reference).
-import { describe, expect, it } from 'vitest'
+// flatHex writes what `prefix + Buffer.toString('hex')` would, for any byte and any sub-range, as one flat string.
+import { randomBytes } from 'node:crypto'
+import { expect, it } from 'vitest'
 import { flatHex, flatId } from './flat-id.ts'
 
-describe('flatHex', () => {
-  it('writes a prefix and the hex of a byte range as one string', () => {
-    const bytes = Uint8Array.from([0, 1, 0x7f, 0x80, 0xab, 0xff])
-    expect(flatHex('0x', bytes)).toBe('0x00017f80abff')
-    expect(flatHex('01', bytes, 2, 5)).toBe('017f80ab')
-    expect(flatHex('', bytes, 6)).toBe('')
-  })
+it('equals the prefix and the lower-case hex of the bytes, whole or a range of them', () => {
+  const every = Uint8Array.from({ length: 256 }, (_, i) => i)
+  expect(flatHex('0x', every)).toBe(`0x${Buffer.from(every).toString('hex')}`)
+  for (let n = 0; n < 50; n++) {
+    const bytes = randomBytes(32)
+    expect(flatHex('01', bytes)).toBe(`01${bytes.toString('hex')}`)
+    expect(flatHex('0x', bytes, 24, 32)).toBe(`0x${bytes.toString('hex', 24, 32)}`)
+  }
+  expect(flatHex('', new Uint8Array(0))).toBe('')
+  expect(flatHex('ab', randomBytes(4), 2, 2)).toBe('ab')
+})
 
-  it('gives what flatId of the same text gives', () => {
-    const bytes = Uint8Array.from({ length: 32 }, (_, i) => i * 7)
-    expect(flatHex('01', bytes)).toBe(flatId(`01${Buffer.from(bytes).toString('hex')}`))
-  })
+it('flatId keeps the text as it is', () => {
+  const long = `01${'ab'.repeat(32)}`
+  expect(flatId(long.slice(2))).toBe(long.slice(2))
+  expect(flatId('short')).toBe('short')
 })

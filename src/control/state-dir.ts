@@ -1161,6 +1161,18 @@ export class StateDir {
   /** Nothing to start: each change is written as it happens, each saved chain state as the supervisor saves it. */
   start(): void {}
 
+  /** Closes the database without writing anything (a start that failed: its load, or a step after it). */
+  async abandon(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    this.#stopping = true
+    await this.#background.catch(() => {})
+    clearTimeout(this.#journalTimer)
+    if (this.#journalSlice) clearImmediate(this.#journalSlice)
+    this.#db.close()
+    await this.#writer.close()
+  }
+
   /** Commits what is pending and the chains' last states, then closes the database. */
   async stop(): Promise<void> {
     this.#stopping = true

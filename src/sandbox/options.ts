@@ -53,8 +53,9 @@ export interface SandboxOptions {
    */
   maxWorlds?: number
   /**
-   * Keeps the state across restarts in this folder (saved every second, atomically): worlds, clocks, scenario
-   * choices, webhooks, client IDs, sessions and each embedded chain's anvil state. Without it, state lives in memory.
+   * Keeps the state across restarts in this folder (`state.db`, an embedded database: a change is committed before
+   * the answer that reports it leaves): worlds, clocks, scenario choices, webhooks, client IDs, sessions and each
+   * embedded chain's anvil state. Without it, state lives in memory.
    */
   stateDir?: string
   /** the largest `x-sandbox-delay` accepted, in ms (default 30 000) */

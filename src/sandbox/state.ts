@@ -170,7 +170,13 @@ export async function openState(
 ): Promise<StateDir | null> {
   if (!options.stateDir) return null
   const stateDir = new StateDir(options.stateDir, shared, fleet.embeddedNetworks())
-  await stateDir.load()
+  try {
+    await stateDir.load()
+  } catch (error) {
+    // a state.db that cannot be read stops the start: the file is closed, not held open behind the error
+    await stateDir.abandon().catch(() => {})
+    throw error
+  }
   stateDir.start()
   return stateDir
 }

@@ -50,9 +50,18 @@ function readBody(
   if (req.destroyed) gone()
 }
 
+/** scheme and authority of a request target in absolute form */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i
+
 /** The neutral request of a Node request; `req.url` is relative to where the listener is mounted. */
 function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRequest {
-  const raw = req.url ?? '/'
+  let raw = req.url ?? '/'
+  // a target in absolute form (`GET http://host/v2/request`, as a client sends through a proxy) is served by its
+  // path: RFC 9112 §3.2.2 has servers accept it
+  if (raw.charCodeAt(0) !== 47 && ABSOLUTE_FORM.test(raw)) {
+    const rest = raw.replace(ABSOLUTE_FORM, '')
+    raw = rest.startsWith('/') ? rest : `/${rest}`
+  }
   const mark = raw.indexOf('?')
   const query: Record<string, string> = {}
   if (mark >= 0) {

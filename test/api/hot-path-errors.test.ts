@@ -4,6 +4,7 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { MAX_BODY_DEPTH } from '../../src/contract/body-limits.ts'
+import { MAX_BODY_BYTES } from '../../src/contract/neutral.ts'
 import { newApiKey, useTransports } from '../support/clients.ts'
 
 const t = useTransports()
@@ -14,6 +15,8 @@ beforeAll(() => {
 })
 afterAll(() => {
   process.off('unhandledRejection', onUnhandled)
+  // every call of the file, not only those before one test
+  expect(unhandled).toEqual([])
 })
 
 async function call(
@@ -90,28 +93,17 @@ it('bodies past their bounds: a 400 naming the field, before any handler', async
   expect(JSON.stringify(many.body)).toContain('items')
 })
 
-it('a raw request with a malformed header value is refused by the parser and the server keeps serving', async () => {
-  const url = new URL(t.server.url)
-  const answer = await new Promise<string>((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname)
-    let data = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => {
-      data += chunk
-    })
-    socket.on('close', () => resolve(data))
-    socket.on('error', reject)
-    socket.setTimeout(5000, () => socket.destroy())
-    socket.write(
-      `GET /v2/request/x HTTP/1.1\r\nhost: x\r\nx-sandbox-delay: 1\u0001\r\nconnection: close\r\n\r\n`,
-    )
+it('a body past the byte limit is a 413 even when it is all blanks', async () => {
+  const res = await call('/v2/request', {
+    method: 'POST',
+    headers: json,
+    body: ' '.repeat(MAX_BODY_BYTES + 1),
   })
-  expect(answer).toMatch(/^HTTP\/1\.1 4\d\d /)
-  expect((await call('/v2/request/x', {})).status).toBe(404)
-  expect(unhandled).toEqual([])
+  expect(res.status).toBe(413)
+  expect(res.body.statusCode).toBe(413)
 })
 
-/** The status line of a raw HTTP/1.1 request (fetch does not let a test choose the Host header). */
+/** The status line of a raw HTTP/1.1 request (fetch does not let a test choose the Host header or send a malformed one). */
 async function rawStatus(head: string): Promise<string> {
   const url = new URL(t.server.url)
   const answer = await new Promise<string>((resolve, reject) => {
@@ -128,6 +120,26 @@ async function rawStatus(head: string): Promise<string> {
   })
   return answer.split('\r\n')[0]!
 }
+
+it('a raw request with a malformed header value is refused by the parser and the server keeps serving', async () => {
+  const status = await rawStatus(
+    `GET /v2/request/x HTTP/1.1\r\nhost: x\r\nx-sandbox-delay: 1\u0001\r\nconnection: close\r\n\r\n`,
+  )
+  expect(status).toMatch(/^HTTP\/1\.1 4\d\d /)
+  expect((await call('/v2/request/x', {})).status).toBe(404)
+  expect(unhandled).toEqual([])
+})
+
+it('a request target in absolute form is served by its path (RFC 9112 §3.2.2)', async () => {
+  const { host } = new URL(t.server.url)
+  const key = newApiKey()
+  const head = (target: string) =>
+    `GET ${target} HTTP/1.1\r\nhost: ${host}\r\nx-api-key: ${key}\r\nconnection: close\r\n\r\n`
+  expect(await rawStatus(head(`http://${host}/v2/request?limit=1`))).toBe('HTTP/1.1 200 OK')
+  expect(await rawStatus(head(`HTTP://${host}/v2/request/nope`))).toBe('HTTP/1.1 404 Not Found')
+  // no path: the root's answer
+  expect(await rawStatus(head(`http://${host}?x=1`))).toBe(await rawStatus(head('/?x=1')))
+})
 
 it.each(['localhost:99999', '[:::]', '[::1]:70000'])(
   'a Host header %s that is no URL host, with an Origin: never a 500',
