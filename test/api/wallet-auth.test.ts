@@ -39,7 +39,7 @@ describeTransports(
       expect(verified.status, verified.text).toBe(201)
       const setCookie = verified.headers.get('set-cookie')!
       expect(setCookie).toMatch(
-        /^session_token=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=900(; Secure)?$/,
+        /^session_token=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=900(; Secure)?$/,
       )
       return { wallet, cookie: { apiKey: null, headers: { cookie: setCookie.split(';')[0]! } }, challenge }
     }
