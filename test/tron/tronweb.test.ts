@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { encodeRawData, encodeTransfer, encodeTrigger } from '../../src/chain/tron/protobuf.ts'
 import { toEvmAddress, toTronAddress } from '../../src/contract/tron-address.ts'
+import { securePaymentState } from '../../src/resources/secure-payments/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
@@ -847,6 +848,42 @@ describeTransports(
       const after = await send(payments[2]!)
       expect(BigInt(await usdt.balanceOf(recipient).call())).toBe(3_000_000n)
       expect([...atOnce.map((r) => r.status), after.status].sort()).toEqual([200, 400, 400])
+    })
+
+    it('settles a fee-leg claim its call left behind (a restart with --state-dir) by what the chain holds', async () => {
+      const apiKey = newApiKey()
+      const payer = tron.accounts[payerIndex]!
+      const tw = tronWebOf(payer.privateKey)
+      const created = await tronPayout(apiKey, payer.address, '2')
+      expect(created.status, created.text).toBe(201)
+      const token = created.body.token as string
+      const links = securePaymentState(t.sandbox.shared.tenants.get(apiKey)).securePayments
+      const isFee = (step: TronStep) => step.functionSelector === 'transfer(address,uint256)'
+      const feeStep = (await linkPay(apiKey, token, payer.address)).body.transactions.find(isFee) as TronStep
+      const claimed = (txId: string) =>
+        links.update(token, (d) => {
+          d.resourceFee = { txId, executed: false }
+        })
+      // claimed, never broadcast: the leg is due again, and accepted
+      await claimed('ab'.repeat(32))
+      const due = await linkPay(apiKey, token, payer.address)
+      expect(due.body.transactions.some(isFee)).toBe(true)
+      expect(due.body.metadata.requiredAmount).toBe('5.99')
+      const sent = await call('POST', `/v2/secure-payments/${token}/tron/broadcast`, apiKey, {
+        signedTransaction: (await signStep(tw, payer.address, feeStep)).signed,
+      })
+      expect(sent.status, sent.text).toBe(200)
+      // broadcast and executed, but its record cut short: it counts as executed, and is not asked for again
+      await claimed(sent.body.txid)
+      const rest = await linkPay(apiKey, token, payer.address)
+      expect(rest.body.transactions.some(isFee)).toBe(false)
+      expect(links.get(token)!.resourceFee).toEqual({ txId: sent.body.txid, executed: true })
+      const again = await call('POST', `/v2/secure-payments/${token}/tron/broadcast`, apiKey, {
+        signedTransaction: (await signStep(tw, payer.address, { ...feeStep, feeLimit: feeStep.feeLimit + 1 }))
+          .signed,
+      })
+      expect(again.status).toBe(400)
+      expect(again.body.message).toMatch(/already been sent/)
     })
 
     it('refuses T-addresses on EVM currencies, and Tron batches with the documented message', async () => {
