@@ -154,6 +154,18 @@ export async function createIntent(ctx: Ctx, body: LinkIntentBody): Promise<Link
   return intent
 }
 
+/**
+ * Names `world` in the directory for each of its intents' onboarding tokens: a world filled back from a snapshot
+ * (the key's worlds were dropped first, and their tokens with them) keeps its onboarding links working.
+ */
+export function indexOnboardingTokens(
+  directory: Pick<Ctx['directory'], 'onboardingTokenToWorld'>,
+  world: World,
+) {
+  for (const intent of orchestratorState(world).intents.all())
+    directory.onboardingTokenToWorld.set(intent.token, { tenant: world.tenant, scenario: world.scenario })
+}
+
 /** An intent's onboarding token: the key of the intents' token index (one function, so one index per table). */
 const intentToken = (intent: LinkIntentRecord) => intent.token
 
