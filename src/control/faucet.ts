@@ -9,7 +9,9 @@ import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
 import { AnyAddress } from '../contract/primitives.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 import { toEvmAddress, toTronAddress } from '../contract/tron-address.ts'
+import type { World } from '../contract/world.ts'
 import type { ResourceServices } from '../resources/services.ts'
+import { faucetState } from './faucet-state.ts'
 
 /** Body of POST /__sandbox/faucet. */
 export const FaucetBody = z
@@ -49,6 +51,31 @@ const TRX = { id: 'TRX-tron', type: 'ETH', network: 'tron', decimals: 6 } as con
 function faucetCurrency(shared: Pick<ResourceServices, 'currencies'>, id: string) {
   if (id === 'TRX' || id === TRX.id) return TRX
   return shared.currencies.byId(id)
+}
+
+/**
+ * The faucet calls one key may make a minute on a shared listener (`exposed`): every mint is a transaction of the one
+ * deployer all keys share. Real time, not the key's clock (which the key moves itself).
+ */
+export const FAUCET_CALLS_PER_MINUTE = 30
+
+/**
+ * Counts a faucet call of the key whose default world is `world`, or throws 429 (with Retry-After) once the key made
+ * `FAUCET_CALLS_PER_MINUTE` this minute. Scenarios share the count: they are worlds of the same key.
+ */
+export function countFaucetCall(world: World, nowMs = Date.now(), limit = FAUCET_CALLS_PER_MINUTE): void {
+  const calls = faucetState(world).calls
+  const current = calls.get('window')
+  const window = current && nowMs - current.startMs < 60_000 ? current : { startMs: nowMs, count: 0 }
+  if (window.count >= limit) {
+    const wait = Math.max(1, Math.ceil((window.startMs + 60_000 - nowMs) / 1000))
+    throw new SandboxError(
+      429,
+      `This key made ${limit} faucet calls this minute, the limit of a shared sandbox: try again in ${wait} s`,
+      { headers: { 'retry-after': String(wait) } },
+    )
+  }
+  calls.set('window', { startMs: window.startMs, count: window.count + 1 })
 }
 
 /** Mints a token or sets the native balance of an address on the currency's live chain. */

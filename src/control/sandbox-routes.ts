@@ -4,7 +4,7 @@ import { parseDateOrTimestamp } from '../contract/primitives.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
 import { createControl, deliveryView } from './control.ts'
-import { FaucetBody } from './faucet.ts'
+import { countFaucetCall, FaucetBody } from './faucet.ts'
 import type { SandboxState } from './sandbox-state.ts'
 
 const defineRoute = routesUsing<SandboxState>()
@@ -92,9 +92,13 @@ export const sandboxRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: 'Mints a token to an address, or sets its ETH balance, on the live chain of the currency',
-    statuses: [200, 503],
+    statuses: [200, 429, 503],
     body: FaucetBody,
-    handler: async (ctx, { body }) => ({ status: 200, body: await createControl(ctx).faucet(body) }),
+    handler: async (ctx, { body }) => {
+      // a shared listener: a per-key budget, so one stranger cannot keep the shared deployer busy
+      if (ctx.security.exposed) countFaucetCall(ctx.tenants.get(ctx.tenant!))
+      return { status: 200, body: await createControl(ctx).faucet(body) }
+    },
   }),
   defineRoute({
     method: 'GET',

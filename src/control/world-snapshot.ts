@@ -3,6 +3,7 @@
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs'
 import type { WorldRules } from '../contract/rules.ts'
 import { declaredStates, type World } from '../contract/world.ts'
+import { indexOnboardingTokens } from '../resources/orchestrators/index.ts'
 import { requestState } from '../resources/requests/index.ts'
 import { Table } from '../store/table.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -75,6 +76,7 @@ export function fillWorld(world: World, saved: SavedWorld, shared: SandboxState)
   }
   for (const request of requestState(world).requests.all())
     shared.paymentReferences.add(request.paymentReference, world, request.requestId)
+  indexOnboardingTokens(shared.directory, world)
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after
   const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()

@@ -47,6 +47,27 @@ describeTransports(
       return res.body.clientId as string
     }
 
+    it("an intent's onboarding page still opens after its orchestrator's snapshot is restored", async () => {
+      const key = newOrchestratorKey()
+      const created = await orc(key, 'POST', '/v2/orchestrators/client-id-link-intents', {
+        clientIdName: 'Restored Store',
+        domains: [ORIGIN],
+      })
+      expect(created.status).toBe(201)
+      const page = new URL(created.body.url)
+      const path = `${page.pathname}${page.search}`
+      const saved = await client().call('POST', '/__sandbox/snapshots', {
+        apiKey: key,
+        body: { name: 'before' },
+      })
+      expect(saved.status, saved.text).toBe(201)
+      const restored = await client().call('POST', '/__sandbox/snapshots/before/restore', { apiKey: key })
+      expect(restored.status, restored.text).toBe(200)
+      const form = await client().call('GET', path, { apiKey: null })
+      expect(form.status, form.text).toBe(200)
+      expect(form.text).toContain('Restored Store')
+    })
+
     it('takes any orc_ key as its own orchestrator; no key or a malformed one is 401', async () => {
       const none = await client().call('GET', '/v2/orchestrators/client-ids', { apiKey: null })
       expect(none.status).toBe(401)

@@ -454,6 +454,36 @@ describe('a shared host without --api-keys', () => {
 })
 
 describe('input limits', () => {
+  it('limits faucet calls per key on a shared listener, with 429 and Retry-After; another key keeps its own', async () => {
+    const apiKey = newApiKey()
+    const body = {
+      address: '0x00000000000000000000000000000000000000aa',
+      currency: 'FAU-sepolia',
+      amount: '1',
+    }
+    // no chain here: each call is refused for that (400), and counts
+    for (let i = 0; i < 30; i++)
+      expect((await call(shared, 'POST', '/__sandbox/faucet', { apiKey, body })).status).toBe(400)
+    const refused = await call(shared, 'POST', '/__sandbox/faucet', { apiKey, body })
+    expect(refused.status).toBe(429)
+    expect(refused.body.message).toMatch(/30 faucet calls this minute/)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    // another scenario of the same key shares the count
+    expect(
+      (
+        await call(shared, 'POST', '/__sandbox/faucet', {
+          apiKey,
+          body,
+          headers: { 'x-sandbox-scenario': 'kyc-approved' },
+        })
+      ).status,
+    ).toBe(429)
+    expect((await call(shared, 'POST', '/__sandbox/faucet', { apiKey: newApiKey(), body })).status).toBe(400)
+    // a loopback listener (a developer's machine) has no such budget
+    for (let i = 0; i < 31; i++)
+      expect((await call(local, 'POST', '/__sandbox/faucet', { apiKey, body })).status).toBe(400)
+  })
+
   it('limits registrations and key creations per client address', async () => {
     const statuses: number[] = []
     for (let i = 0; i < 4; i++) {

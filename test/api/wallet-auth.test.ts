@@ -39,9 +39,24 @@ describeTransports(
       expect(verified.status, verified.text).toBe(201)
       const setCookie = verified.headers.get('set-cookie')!
       expect(setCookie).toMatch(
-        /^session_token=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=900(; Secure)?$/,
+        /^session_token=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=900(; Secure)?$/,
       )
       return { wallet, cookie: { apiKey: null, headers: { cookie: setCookie.split(';')[0]! } }, challenge }
+    }
+
+    /** The session's active destination is `destinationId`, and a lookup by that id finds the record `id`. */
+    async function expectActiveDestination(
+      cookie: { apiKey: null; headers: { cookie: string } },
+      destinationId: string,
+      id: string,
+    ) {
+      const active = await client().call('GET', '/v1/payee-destination', cookie)
+      expect(active.body.destinationId).toBe(destinationId)
+      const looked = await client().call('GET', '/v1/payee-destination/lookup', {
+        ...cookie,
+        query: { destinationId },
+      })
+      expect(looked.body.id).toBe(id)
     }
 
     it('keeps at most 20 live sessions per wallet: signing in again ends the oldest', async () => {
@@ -181,14 +196,7 @@ describeTransports(
       expect(destinationId).toMatch(
         new RegExp(`^${address}@eip155:${TRON_CHAIN_ID}#[0-9A-F]{8}:${USDT_TRON}$`),
       )
-      expect((await client().call('GET', '/v1/payee-destination', cookie)).body.destinationId).toBe(
-        destinationId,
-      )
-      const looked = await client().call('GET', '/v1/payee-destination/lookup', {
-        ...cookie,
-        query: { destinationId },
-      })
-      expect(looked.body.id).toBe(created.body.id)
+      await expectActiveDestination(cookie, destinationId, created.body.id)
       const badChecksum = destinationId.replace(/#[0-9A-F]{8}:/, '#00000000:')
       expect(
         (
@@ -301,14 +309,7 @@ describeTransports(
       expect(created.body.humanReadableInteropAddress).toBe(
         destinationId.slice(0, destinationId.lastIndexOf(':')),
       )
-      expect((await client().call('GET', '/v1/payee-destination', cookie)).body.destinationId).toBe(
-        destinationId,
-      )
-      const looked = await client().call('GET', '/v1/payee-destination/lookup', {
-        ...cookie,
-        query: { destinationId },
-      })
-      expect(looked.body.id).toBe(created.body.id)
+      await expectActiveDestination(cookie, destinationId, created.body.id)
       // another wallet's session finds where this one wants to be paid
       const payer = await signIn()
       const lookup = await client().call('GET', '/v1/payee-destination/payout-lookup', {

@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { encodeRawData, encodeTransfer, encodeTrigger } from '../../src/chain/tron/protobuf.ts'
 import { toEvmAddress, toTronAddress } from '../../src/contract/tron-address.ts'
+import { securePaymentState } from '../../src/resources/secure-payments/state.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
@@ -452,6 +453,20 @@ describeTransports(
       return { txid, fees }
     }
 
+    /** A Tron USDT payout link of `amount` created by `creator` (to a fresh recipient unless given). */
+    const tronPayout = (apiKey: string, creator: string, amount: string, recipient = freshTronAddress()) =>
+      call('POST', '/v2/secure-payments/payouts', apiKey, {
+        recipient,
+        creatorWalletAddress: creator,
+        network: 'tron',
+        currency: 'USDT-tron',
+        amount,
+      })
+
+    /** `GET /v2/secure-payments/{token}/pay` for `wallet`. */
+    const linkPay = (apiKey: string, token: string, wallet: string) =>
+      call('GET', `/v2/secure-payments/${token}/pay?wallet=${wallet}`, apiKey)
+
     async function untilPaid(apiKey: string, requestId: string) {
       return waitFor(async () => {
         const res = await call('GET', `/v2/request/${requestId}`, apiKey)
@@ -620,7 +635,7 @@ describeTransports(
       })
       expect(created.body.feePlan.payerTotalAmountUsd).toBe('253.99')
       const { token } = created.body
-      const pay = await call('GET', `/v2/secure-payments/${token}/pay?wallet=${payer.address}`, apiKey)
+      const pay = await linkPay(apiKey, token, payer.address)
       expect(pay.status).toBe(200)
       expect(pay.body.metadata).toMatchObject({ transactionSponsorshipFeeUsd: '3.99', hasEnoughGas: true })
       const legs = pay.body.feeBundle.fees.map((f: { feeType: string }) => f.feeType)
@@ -653,13 +668,7 @@ describeTransports(
       )
       expect(delivered.signatureValid).toBe(true)
       // a transaction the link does not expect is refused before it reaches the chain
-      const other = await call('POST', '/v2/secure-payments/payouts', apiKey, {
-        recipient,
-        creatorWalletAddress: payer.address,
-        network: 'tron',
-        currency: 'USDT-tron',
-        amount: '1',
-      })
+      const other = await tronPayout(apiKey, payer.address, '1', recipient)
       const stranger = await tw.transactionBuilder.triggerSmartContract(
         tron.tokens['USDT-tron']!,
         'transfer(address,uint256)',
@@ -676,18 +685,8 @@ describeTransports(
       expect(refused.status).toBe(400)
       expect(refused.body.message).toMatch(/does not match/)
       // the page's broadcast route takes only steps of its own link: another link's payment step is refused there
-      const third = await call('POST', '/v2/secure-payments/payouts', apiKey, {
-        recipient,
-        creatorWalletAddress: payer.address,
-        network: 'tron',
-        currency: 'USDT-tron',
-        amount: '1',
-      })
-      const otherPay = await call(
-        'GET',
-        `/v2/secure-payments/${other.body.token}/pay?wallet=${payer.address}`,
-        apiKey,
-      )
+      const third = await tronPayout(apiKey, payer.address, '1', recipient)
+      const otherPay = await linkPay(apiKey, other.body.token, payer.address)
       const step = otherPay.body.transactions.find((s: { functionSelector: string }) =>
         s.functionSelector.startsWith('transferFromWithReferenceAndFee'),
       )
@@ -713,20 +712,14 @@ describeTransports(
       const tw = tronWebOf(payer.privateKey)
       const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
       const newLink = async (amount: string) => {
-        const res = await call('POST', '/v2/secure-payments/payouts', apiKey, {
-          recipient: freshTronAddress(),
-          creatorWalletAddress: payer.address,
-          network: 'tron',
-          currency: 'USDT-tron',
-          amount,
-        })
+        const res = await tronPayout(apiKey, payer.address, amount)
         expect(res.status, res.text).toBe(201)
         const treasury = res.body.feePlan.fees.find((f: { type: string }) => f.type === 'tron_resource')
           .destinationRef.tronAddress as string
         return { token: res.body.token as string, requestId: res.body.requestIds[0] as string, treasury }
       }
       const payOf = async (token: string) => {
-        const res = await call('GET', `/v2/secure-payments/${token}/pay?wallet=${payer.address}`, apiKey)
+        const res = await linkPay(apiKey, token, payer.address)
         expect(res.status, res.text).toBe(200)
         return res.body as { transactions: TronStep[]; metadata: Record<string, unknown> }
       }
@@ -797,18 +790,8 @@ describeTransports(
       // 3. a fee leg that reverts on chain (its payer holds no USDT) counts for nothing: /pay still asks for it
       const key = generatePrivateKey().slice(2)
       const poor = { address: TronWeb.address.fromPrivateKey(key) as string, tw: tronWebOf(key) }
-      const third = await call('POST', '/v2/secure-payments/payouts', apiKey, {
-        recipient: freshTronAddress(),
-        creatorWalletAddress: poor.address,
-        network: 'tron',
-        currency: 'USDT-tron',
-        amount: '1',
-      })
-      const poorPay = await call(
-        'GET',
-        `/v2/secure-payments/${third.body.token}/pay?wallet=${poor.address}`,
-        apiKey,
-      )
+      const third = await tronPayout(apiKey, poor.address, '1')
+      const poorPay = await linkPay(apiKey, third.body.token, poor.address)
       expect(poorPay.body.metadata.hasEnoughBalance).toBe(false)
       const poorFee = poorPay.body.transactions.find(isFee)
       const sent = await call('POST', `/v2/secure-payments/${third.body.token}/tron/broadcast`, apiKey, {
@@ -816,11 +799,7 @@ describeTransports(
       })
       expect(sent.status, sent.text).toBe(200)
       expect((await poor.tw.trx.getTransactionInfo(sent.body.txid)).receipt.result).toBe('REVERT')
-      const stillDue = await call(
-        'GET',
-        `/v2/secure-payments/${third.body.token}/pay?wallet=${poor.address}`,
-        apiKey,
-      )
+      const stillDue = await linkPay(apiKey, third.body.token, poor.address)
       expect(stillDue.body.transactions.some(isFee)).toBe(true)
       expect(stillDue.body.metadata.requiredAmount).toBe('4.99')
 
@@ -848,13 +827,7 @@ describeTransports(
 
       // 5. the payment sent again right after it executed (before the detector saw it), or twice at once: once
       const recipient = freshTronAddress()
-      const fifth = await call('POST', '/v2/secure-payments/payouts', apiKey, {
-        recipient,
-        creatorWalletAddress: payer.address,
-        network: 'tron',
-        currency: 'USDT-tron',
-        amount: '3',
-      })
+      const fifth = await tronPayout(apiKey, payer.address, '3', recipient)
       const fifthSteps = (await payOf(fifth.body.token)).transactions.filter((x) => !isFee(x))
       const payment = fifthSteps.at(-1)!
       for (const step of fifthSteps.slice(0, -1))
@@ -875,6 +848,42 @@ describeTransports(
       const after = await send(payments[2]!)
       expect(BigInt(await usdt.balanceOf(recipient).call())).toBe(3_000_000n)
       expect([...atOnce.map((r) => r.status), after.status].sort()).toEqual([200, 400, 400])
+    })
+
+    it('settles a fee-leg claim its call left behind (a restart with --state-dir) by what the chain holds', async () => {
+      const apiKey = newApiKey()
+      const payer = tron.accounts[payerIndex]!
+      const tw = tronWebOf(payer.privateKey)
+      const created = await tronPayout(apiKey, payer.address, '2')
+      expect(created.status, created.text).toBe(201)
+      const token = created.body.token as string
+      const links = securePaymentState(t.sandbox.shared.tenants.get(apiKey)).securePayments
+      const isFee = (step: TronStep) => step.functionSelector === 'transfer(address,uint256)'
+      const feeStep = (await linkPay(apiKey, token, payer.address)).body.transactions.find(isFee) as TronStep
+      const claimed = (txId: string) =>
+        links.update(token, (d) => {
+          d.resourceFee = { txId, executed: false }
+        })
+      // claimed, never broadcast: the leg is due again, and accepted
+      await claimed('ab'.repeat(32))
+      const due = await linkPay(apiKey, token, payer.address)
+      expect(due.body.transactions.some(isFee)).toBe(true)
+      expect(due.body.metadata.requiredAmount).toBe('5.99')
+      const sent = await call('POST', `/v2/secure-payments/${token}/tron/broadcast`, apiKey, {
+        signedTransaction: (await signStep(tw, payer.address, feeStep)).signed,
+      })
+      expect(sent.status, sent.text).toBe(200)
+      // broadcast and executed, but its record cut short: it counts as executed, and is not asked for again
+      await claimed(sent.body.txid)
+      const rest = await linkPay(apiKey, token, payer.address)
+      expect(rest.body.transactions.some(isFee)).toBe(false)
+      expect(links.get(token)!.resourceFee).toEqual({ txId: sent.body.txid, executed: true })
+      const again = await call('POST', `/v2/secure-payments/${token}/tron/broadcast`, apiKey, {
+        signedTransaction: (await signStep(tw, payer.address, { ...feeStep, feeLimit: feeStep.feeLimit + 1 }))
+          .signed,
+      })
+      expect(again.status).toBe(400)
+      expect(again.body.message).toMatch(/already been sent/)
     })
 
     it('refuses T-addresses on EVM currencies, and Tron batches with the documented message', async () => {

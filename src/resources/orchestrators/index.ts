@@ -1,7 +1,7 @@
 // The public module of the orchestrators resource: what authentication, secure payments and the dashboard use.
 export { brandingForClientId } from './branding.ts'
 export { type ResolvedOrchestratorFee, resolveOrchestratorFees } from './fees.ts'
-export { activeLinkOf, orchestratorIdOf } from './links.ts'
+export { activeLinkOf, indexOnboardingTokens, orchestratorIdOf } from './links.ts'
 export { orchestratorPageRoutes, orchestratorRoutes } from './routes.ts'
 export { type BrandingRecord, ORCHESTRATOR_KEY } from './schema.ts'
 export { hasOrchestratorPlan, reportScreening } from './screening.ts'

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { World } from '../../contract/world.ts'
 import { Table } from '../../store/table.ts'
 import { createWorld } from '../../store/world.ts'
-import { findIntent } from './links.ts'
+import { completeOnboarding, findIntent } from './links.ts'
 import { orchestratorState } from './state.ts'
 
 const log = () => {}
@@ -63,5 +63,31 @@ describe('findIntent', () => {
     })
     onboardingTokenToWorld.set('late-token', { tenant: 'orc_a', scenario: 'default' })
     expect(findIntent(ctx, 'late-token')?.intent.id).toBe('orc_a-late')
+  })
+})
+
+describe('completeOnboarding', () => {
+  it("holds an intent's claim in its own world: another sandbox's world with the same tenant and intent id is not refused", async () => {
+    const mine = await orchestratorWith('orc_same', 1)
+    const other = await orchestratorWith('orc_same', 1)
+    const intent = orchestratorState(mine).intents.get('orc_same-0')!
+    const shared = {
+      currencies: { byId: () => ({ type: 'ERC20', address: '0x0000000000000000000000000000000000000001' }) },
+    } as unknown as Parameters<typeof completeOnboarding>[0]
+    const input = {
+      walletAddress: '0x00000000000000000000000000000000000000aa',
+      currency: 'USDC-sepolia',
+      kyt: 'none',
+    } as const
+    // a form of `mine` being completed right now
+    orchestratorState(mine).completing.add(intent.id)
+    await expect(completeOnboarding(shared, { world: mine, intent }, input)).rejects.toThrow(
+      'This onboarding link has already been used',
+    )
+    // the same tenant and intent id in another world (another sandbox in this process) goes on to complete (and
+    // fails further on, on the services this test leaves out), and leaves no claim behind
+    const error = await completeOnboarding(shared, { world: other, intent }, input).catch((e: Error) => e)
+    expect(String(error)).not.toContain('already been used')
+    expect(orchestratorState(other).completing.size).toBe(0)
   })
 })

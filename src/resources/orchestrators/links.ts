@@ -154,6 +154,18 @@ export async function createIntent(ctx: Ctx, body: LinkIntentBody): Promise<Link
   return intent
 }
 
+/**
+ * Names `world` in the directory for each of its intents' onboarding tokens: a world filled back from a snapshot
+ * (the key's worlds were dropped first, and their tokens with them) keeps its onboarding links working.
+ */
+export function indexOnboardingTokens(
+  directory: Pick<Ctx['directory'], 'onboardingTokenToWorld'>,
+  world: World,
+) {
+  for (const intent of orchestratorState(world).intents.all())
+    directory.onboardingTokenToWorld.set(intent.token, { tenant: world.tenant, scenario: world.scenario })
+}
+
 /** An intent's onboarding token: the key of the intents' token index (one function, so one index per table). */
 const intentToken = (intent: LinkIntentRecord) => intent.token
 
@@ -203,21 +215,18 @@ export async function completeOnboarding(
   if (token?.type !== 'ERC20' || !token.address)
     throw new OrchestratorRequestError(`Token ${input.currency} is not a supported ERC20 token`)
   // single use: the intent is claimed before the first await, so forms posted at the same time make one client ID
-  const claim = `${world.tenant}\u0000${intent.id}`
-  const refusal = completing.has(claim)
+  const completing = orchestratorState(world).completing
+  const refusal = completing.has(intent.id)
     ? 'This onboarding link has already been used'
     : intentRefusal(world, orchestratorState(world).intents.get(intent.id) ?? intent)
   if (refusal) throw new IntentUnavailableError(refusal)
-  completing.add(claim)
+  completing.add(intent.id)
   try {
     return await completeClaimed(shared, world, intent, input)
   } finally {
-    completing.delete(claim)
+    completing.delete(intent.id)
   }
 }
-
-/** Intents whose form is being completed right now (a lock held across the awaits, not state: nothing to persist). */
-const completing = new Set<string>()
 
 async function completeClaimed(
   shared: Omit<Ctx, 'world' | 'tenant' | 'caller'>,

@@ -18,6 +18,9 @@ const orchestratorsDef = defineState('orchestrators', () => ({
   clientLinks: new Table(ClientLinkRecord, 'clientId'),
   /** screenings reported, by `token:wallet` (each reported once), in the orchestrator's world */
   screenings: new Table(z.object({ key: z.string(), status: z.enum(['approved', 'rejected']) }), 'key'),
+  /** ids of the intents whose onboarding form is being completed right now (a lock held across its awaits; a Set,
+   * so --state-dir does not keep it) */
+  completing: new Set<string>(),
 }))
 
 /** A world's orchestrator state (an orchestrator's links, intents, fees and branding; a platform's link records). */

@@ -22,9 +22,13 @@ type Ctx = Uses<'portal' | 'ids' | 'now'>
 
 const SESSION_SECONDS = 86400
 
-/** The Set-Cookie header that opens a session (`Secure` over HTTPS). */
-function sessionCookie(token: string, request: NeutralRequest): string {
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_SECONDS}${overHttps(request) ? '; Secure' : ''}`
+/** The Set-Cookie header that opens a session (`Secure` over HTTPS): an email login's, or a wallet's (its idle time). */
+export function sessionCookie(
+  token: string,
+  request: NeutralRequest,
+  maxAgeSeconds = SESSION_SECONDS,
+): string {
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${overHttps(request) ? '; Secure' : ''}`
 }
 
 /** The Set-Cookie header that ends one. */

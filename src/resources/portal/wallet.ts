@@ -15,13 +15,11 @@
 import { randomBytes } from 'node:crypto'
 import { concat, getAddress, isAddress, keccak256, recoverAddress, stringToBytes, verifyMessage } from 'viem'
 import type { NeutralRequest } from '../../contract/neutral.ts'
-import { SESSION_COOKIE } from '../../contract/portal-cookie.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import { BadRequestError, UnauthorizedError } from '../../contract/sandbox-error.ts'
-import { overHttps } from '../../contract/security.ts'
 import { isTronAddress, toEvmAddress } from '../../contract/tron-address.ts'
 import type { Uses } from '../services.ts'
-import { admitSignup, requirePortal } from './accounts.ts'
+import { admitSignup, requirePortal, sessionCookie } from './accounts.ts'
 import type { PlatformAccount } from './credentials.ts'
 
 type Ctx = Uses<'portal' | 'ids' | 'now'>
@@ -130,7 +128,7 @@ export async function walletVerify(
     now,
   )
   return {
-    cookie: `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${WALLET_SESSION_IDLE_MS / 1000}${overHttps(request) ? '; Secure' : ''}`,
+    cookie: sessionCookie(token, request, WALLET_SESSION_IDLE_MS / 1000),
     body: {
       address: challenge.address,
       walletType: tron ? ('tron' as const) : ('evm' as const),

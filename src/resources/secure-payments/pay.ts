@@ -23,7 +23,7 @@ import { orchestratorFeeLines, orchestratorFeeTransfers } from './orchestrator-f
 import { multicallRequestIds } from './payouts.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
 import { securePaymentState } from './state.ts'
-import { tronLinkCalldata } from './tron.ts'
+import { settledFeeClaim, tronLinkCalldata } from './tron.ts'
 
 /** Quotes of same-chain calldata stay valid this long. */
 const QUOTE_TTL_MS = 30_000
@@ -160,6 +160,8 @@ export async function securePaymentCalldata(
     )
   }
   const record = linkRequests(world, link)[0]!
+  // a fee leg claimed by a call that never settled it: the chain says whether it is still due
+  if (record.network === 'tron') link = await settledFeeClaim(shared, world, link)
   const now = world.clock.now()
   const platformFee = {
     percentage: link.feePercentage ?? '0',

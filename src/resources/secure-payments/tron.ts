@@ -188,13 +188,15 @@ export async function broadcastTronStep(
 ) {
   const found = findLink(shared, token)
   if (!found) throw new SecurePaymentNotFoundError()
-  const { world, link } = found
+  const { world } = found
+  let { link } = found
   if (link.network !== 'tron')
     throw new SecurePaymentRequestError(
       'This secure payment is not on TRON: send its transactions on its network',
     )
   const call = readSigned(signed)
   checkPayer(link, call.owner)
+  link = await settledFeeClaim(shared, world, link)
   const status = linkStatus(shared, world, link)
   const currency = shared.currencies.byId(link.currency)!
   const feeLeg = resourceFeeLeg(currency.address, currency.decimals)
@@ -263,6 +265,30 @@ export async function broadcastTronStep(
     // a payment that executed stays marked (the detector marks its request paid soon); one refused or reverted frees it
     if (isPayment && !paymentExecuted) paymentsSent.delete(link.token)
   }
+}
+
+/**
+ * A link whose fee leg was claimed but not settled by the call that claimed it (it is no longer in flight: the call
+ * failed reading the receipt, or the process stopped, and --state-dir kept the claim): the chain decides. Executed,
+ * the claim is recorded as such (and the link completes if its payment executed); otherwise the claim is released,
+ * so /pay asks for the leg again and /tron/broadcast takes it, instead of the link staying pending for good.
+ */
+export async function settledFeeClaim(
+  shared: SecureServices,
+  world: World,
+  link: SecurePaymentRecord,
+): Promise<SecurePaymentRecord> {
+  const claim = link.resourceFee
+  if (!claim || claim.executed || securePaymentState(world).tronFeeLegsInFlight.has(link.token)) return link
+  if (!shared.chains.get('tron')?.tron) return link
+  const done = claim.txId ? await executed(shared, claim.txId).catch(() => false) : false
+  // claimed again meanwhile (a broadcast started during the read): that call settles it
+  if (securePaymentState(world).tronFeeLegsInFlight.has(link.token)) return link
+  const updated = (await securePaymentState(world).securePayments.update(link.token, (d) => {
+    d.resourceFee = done ? { txId: claim.txId, executed: true } : null
+  }))!
+  if (done && linkStatus(shared, world, updated) === 'completed') await completeLink(world, updated, null)
+  return updated
 }
 
 /** The selector of `approve(address,uint256)`: a link's approval step, not its payment. */
