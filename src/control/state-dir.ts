@@ -94,10 +94,23 @@ CREATE TABLE IF NOT EXISTS quarantine(at TEXT NOT NULL, source TEXT NOT NULL, te
 `
 
 /**
+ * A row's key as WORLD_ROWS gives it: as it is when it holds printable ASCII only, else U+0001 and its UTF-8 bytes in
+ * hex (`rowKey`). A key is the caller's (a payer's clientUserId): SQLite reads a text only up to a NUL (the world's
+ * whole group_concat with it), and U+001E / U+001F split the rows. A NUL or a multibyte character makes the text's
+ * length differ from its bytes'; GLOB finds the other control characters.
+ */
+const SAFE_KEY = `(CASE WHEN key GLOB '*[^ -~]*' OR length(key) <> length(CAST(key AS BLOB)) THEN char(1) || hex(key) ELSE key END)`
+
+/** A key as WORLD_ROWS read it (SAFE_KEY). */
+function rowKey(text: string): string {
+  return text.charCodeAt(0) === 1 ? Buffer.from(text.slice(1), 'hex').toString('utf8') : text
+}
+
+/**
  * Every row of one world (its id given twice) in one text, in seq order: those record_worlds names, then those
  * appended since it was last brought up to date (INDEX_WORLDS), read from `records` past its last seq.
  */
-const WORLD_ROWS = `SELECT group_concat(seq || char(31) || tbl || char(31) || key || char(31) || value, char(30)) AS rows FROM (
+const WORLD_ROWS = `SELECT group_concat(seq || char(31) || tbl || char(31) || ${SAFE_KEY} || char(31) || value, char(30)) AS rows FROM (
   SELECT * FROM (SELECT r.seq, r.tbl, r.key, r.value FROM record_worlds w CROSS JOIN records r ON r.seq = w.seq
     WHERE w.world = ? ORDER BY w.seq)
   UNION ALL
@@ -802,7 +815,7 @@ export class StateDir {
         const row = {
           seq,
           tbl: text.slice(zero + 1, first),
-          key: text.slice(first + 1, second),
+          key: rowKey(text.slice(first + 1, second)),
           value: text.slice(second + 1, end),
         }
         at = end + 1

@@ -543,3 +543,39 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = null
   })
 })
+
+describe('--state-dir keeps what a hostile caller stores', () => {
+  it('brings back every record of a key whose payer id holds NUL and the row separators', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const key = newApiKey()
+    const ids = ['a\u0000b', 'c\u001ed', 'e\u001ff', 'é\u007f']
+    for (const clientUserId of ids)
+      expect((await call('POST', '/v2/payer', key, payerBody({ clientUserId }))).status).toBe(200)
+    const created = await call('POST', '/v2/request', key, request())
+    expect(created.status).toBe(201)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    expect((await call('GET', `/v2/request/${created.body.requestId}`, key)).status).toBe(200)
+    for (const clientUserId of ids)
+      expect((await call('GET', `/v2/payer/${encodeURIComponent(clientUserId)}`, key)).status).toBe(200)
+    await sandbox.close()
+    sandbox = null
+  })
+
+  it('brings back the journal entries after a call whose raw body holds NUL', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const key = newApiKey()
+    expect((await call('POST', '/v2/request', key, undefined, '{"a":"x\u0000y"')).status).toBe(400)
+    const created = await call('POST', '/v2/request', key, request())
+    expect(created.status).toBe(201)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const journal = (await call('GET', '/__sandbox/journal', key)).body.entries as Loose[]
+    const posts = journal.filter((e) => e.type === 'call' && e.method === 'POST')
+    expect(posts.map((e) => e.status).sort()).toEqual([201, 400])
+    await sandbox.close()
+    sandbox = null
+  })
+})
