@@ -456,6 +456,8 @@ export class StateDir {
    * registries say when they changed), whatever the call's `method`.
    */
   barrier(_method: string): Promise<void> | undefined {
+    // a batch that failed waits in #ops for the next one: an answer (a read too) reports it only once it is written
+    if (!this.#batch && this.#ops.length) this.#schedule()
     return this.#batch?.promise
   }
 
@@ -478,10 +480,10 @@ export class StateDir {
     try {
       this.#writer.commit(ops)
     } catch (error) {
-      // the batch is written again with the next one, first (its calls answer 503; the next batch's calls wait for
-      // it too): its rows' seqs, its worlds' ids and its deletes are already taken for written in memory, so a
-      // later change of the same key (an update of a seq, a record of a world whose row this batch held) must not
-      // reach the file without it
+      // the batch is written again with the next one, first (its calls answer 503; the next answer, a read too,
+      // waits for it: barrier), and before a world is read back (revive): its rows' seqs, its worlds' ids and its
+      // deletes are already taken for written in memory, so a later change of the same key (an update of a seq, a
+      // record of a world whose row this batch held) must not reach the file without it
       this.#ops = ops.concat(this.#ops)
       // what this batch held of the scenario choices and webhooks goes again with the next one
       this.#selectionsDirty = true
@@ -725,6 +727,8 @@ export class StateDir {
     // its settings are read, not written (onCreate marked the new world's, with a clock not moved yet)
     this.#dirtyWorlds.delete(world)
     // the changes of this turn get their rows (a world evicted a moment ago has its id then)
+    // (and a batch that failed: the rows it holds are read below)
+    if (!this.#batch && this.#ops.length) this.#schedule()
     if (this.#batch) this.#commit()
     const id = this.#worldIds.get(`${world.tenant}\u0000${world.scenario}`)
     if (id === undefined) {

@@ -168,6 +168,28 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = null
   })
 
+  it('writes a failed batch before the next answer leaves, a read too: no 2xx reports a change not written', async () => {
+    const dir = stateDir()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const key = newApiKey()
+    const db = openState(dir)
+    db.exec(
+      "CREATE TRIGGER fail_inserts BEFORE INSERT ON records BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+    )
+    expect((await call('POST', '/v2/request', key, request())).status).toBe(503)
+    db.exec('DROP TRIGGER fail_inserts')
+    // the request is in memory: the read that shows it waits for its row (a kill -9 after it keeps it)
+    const listed = await call('GET', '/v2/request', key)
+    expect(listed.status).toBe(200)
+    const rows = db.prepare("SELECT count(*) AS n FROM records WHERE tbl = 'requests.requests'").get() as {
+      n: number
+    }
+    expect(rows.n).toBe(1)
+    db.close()
+    await sandbox.close()
+    sandbox = null
+  })
+
   it('answers 503 within a bounded wait while another connection holds the file, and keeps the change', async () => {
     const dir = stateDir()
     sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
