@@ -611,7 +611,8 @@ export class StateDir {
     if (all) {
       clearImmediate(this.#journalSlice)
       this.#journalSlice = undefined
-      while (this.#journalQueued.size || this.#indexPending) this.#appendJournal(Number.POSITIVE_INFINITY)
+      while (this.#journalQueued.size || this.#indexPending)
+        if (!this.#appendJournal(Number.POSITIVE_INFINITY)) break
     } else if (this.#journalQueued.size || this.#indexPending)
       this.#journalSlice ??= setImmediate(() => this.#nextJournalSlice())
   }
@@ -619,7 +620,11 @@ export class StateDir {
   #nextJournalSlice(): void {
     this.#journalSlice = undefined
     if (this.#closed) return
-    this.#appendJournal(JOURNAL_SLICE)
+    if (!this.#appendJournal(JOURNAL_SLICE)) {
+      // tried again with the next flush, not at once (a locked file holds the event loop up to a second a try)
+      this.#journalTimer ??= setTimeout(() => this.#flushJournal(), 200).unref()
+      return
+    }
     if (this.#journalQueued.size || this.#indexPending)
       this.#journalSlice = setImmediate(() => this.#nextJournalSlice())
   }
@@ -628,13 +633,16 @@ export class StateDir {
    * Appends the pending entries of keys until about `max` entries (one transaction), trims those keys' rows to what
    * the journal keeps, and brings record_worlds up to date (on its own). A whole flush at once held the event loop
    * ~10 ms every 200 ms under creates at concurrency 32, every waiting answer with it; a slice holds it ~1 ms.
+   * False when the commit failed (the entries are queued again, first).
    */
-  #appendJournal(max: number): void {
+  #appendJournal(max: number): boolean {
     const byTenant = new Map<string, string[]>()
+    const took = new Map<string, JournalEntry[]>()
     let taken = 0
     for (const [tenant, entries] of this.#journalQueued) {
       if (taken >= max) break
       this.#journalQueued.delete(tenant)
+      took.set(tenant, entries)
       taken += entries.length
       const texts: string[] = []
       byTenant.set(tenant, texts)
@@ -648,7 +656,7 @@ export class StateDir {
     }
     const index = !byTenant.size && this.#indexPending
     if (index) this.#indexPending = false
-    if (!byTenant.size && !index) return
+    if (!byTenant.size && !index) return true
     const ops: WriteOp[] = []
     for (const [tenant, texts] of byTenant)
       if (texts.length) ops.push(['journal', tenant, texts.join('\u001e'), texts.length])
@@ -668,8 +676,17 @@ export class StateDir {
     } catch (error) {
       // the records' index goes with the next append (a world's rows past it are read from records meanwhile)
       if (index) this.#unindexed = true
+      // the entries too, before those queued since
+      for (const [tenant, entries] of this.#journalQueued) {
+        const before = took.get(tenant)
+        if (before) before.push(...entries)
+        else took.set(tenant, entries)
+      }
+      this.#journalQueued = took
       this.#shared.log(`--state-dir: appending the journal to ${this.#path} failed`, error)
+      return false
     }
+    return true
   }
 
   /** Writes each embedded chain's anvil state when its supervisor saved a new one; resolves once committed. */

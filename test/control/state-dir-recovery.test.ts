@@ -13,7 +13,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { readJournalText } from '../../src/control/journal.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { freshAddress } from '../support/chain.ts'
@@ -186,6 +186,35 @@ describe('--state-dir keeps bad data where it is', () => {
     }
     expect(rows.n).toBe(1)
     db.close()
+    await sandbox.close()
+    sandbox = null
+  })
+
+  it('appends the journal entries of a failed append with the next one, in their order', async () => {
+    const dir = stateDir()
+    const logged: string[] = []
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    const key = newApiKey()
+    const db = openState(dir)
+    db.exec(
+      "CREATE TRIGGER fail_journal BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+    )
+    const first = await call('POST', '/v2/request', key, request())
+    expect(first.status).toBe(201)
+    // the journal is appended every 200 ms: this one fails
+    await vi.waitFor(() => expect(logged.join('\n')).toMatch(/appending the journal .* failed/), {
+      timeout: 5000,
+    })
+    db.exec('DROP TRIGGER fail_journal')
+    db.close()
+    const second = await call('POST', '/v2/request', key, request())
+    expect(second.status).toBe(201)
+    await sandbox.close()
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const journal = (await call('GET', '/__sandbox/journal', key)).body.entries as Loose[]
+    expect(
+      journal.filter((e) => e.type === 'call' && e.method === 'POST').map((e) => e.responseBody.requestId),
+    ).toEqual([second.body.requestId, first.body.requestId])
     await sandbox.close()
     sandbox = null
   })
