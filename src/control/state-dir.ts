@@ -3,7 +3,7 @@
 // (`declaredStates()`, record by record, observed through `Table.observe` and the Maps' own set/delete), each world's
 // clock offset, rules and seeded ids, the keys' scenario choices and webhooks, webhook delivery records (after each
 // attempt), the credential directory (client IDs, sessions, payer page links) and the journal (appended every 200 ms,
-// off the answers' path, bounded as the in-memory one). Changes of two event-loop turns are committed in one transaction (group commit); the dispatcher
+// off the answers' path, bounded as the in-memory one). Changes of three event-loop turns are committed in one transaction (group commit); the dispatcher
 // awaits `barrier()` before an answer leaves, so a 2xx reports a change already committed (kill -9 loses none).
 // Each embedded chain's anvil state (saved by its supervisor) goes to the `chains` table when it moved.
 //
