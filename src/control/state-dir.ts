@@ -94,12 +94,12 @@ CREATE TABLE IF NOT EXISTS quarantine(at TEXT NOT NULL, source TEXT NOT NULL, te
 `
 
 /**
- * A row's key as WORLD_ROWS gives it: as it is when it holds printable ASCII only, else U+0001 and its UTF-8 bytes in
- * hex (`rowKey`). A key is the caller's (a payer's clientUserId): SQLite reads a text only up to a NUL (the world's
- * whole group_concat with it), and U+001E / U+001F split the rows. A NUL or a multibyte character makes the text's
- * length differ from its bytes'; GLOB finds the other control characters.
+ * A row's key as WORLD_ROWS gives it: as it is, or U+0001 and its UTF-8 bytes in hex (`rowKey`) when it holds U+0001,
+ * U+001E or U+001F (which split the rows) or a NUL (SQLite reads a text only up to it, and the world's whole
+ * group_concat with it). A key is the caller's (a payer's clientUserId). A NUL, or a multibyte character, makes the
+ * text's length differ from its bytes'. instr, not GLOB: ~0.1 µs a row instead of ~1 µs (100,000 rows).
  */
-const SAFE_KEY = `(CASE WHEN key GLOB '*[^ -~]*' OR length(key) <> length(CAST(key AS BLOB)) THEN char(1) || hex(key) ELSE key END)`
+const SAFE_KEY = `(CASE WHEN instr(key, char(1)) OR instr(key, char(30)) OR instr(key, char(31)) OR length(key) <> length(CAST(key AS BLOB)) THEN char(1) || hex(key) ELSE key END)`
 
 /** A key as WORLD_ROWS read it (SAFE_KEY). */
 function rowKey(text: string): string {

@@ -585,7 +585,7 @@ describe('--state-dir keeps what a hostile caller stores', () => {
     const dir = stateDir()
     sandbox = await start(dir)
     const key = newApiKey()
-    const ids = ['a\u0000b', 'c\u001ed', 'e\u001ff', 'é\u007f']
+    const ids = ['a\u0000b', 'c\u001ed', 'e\u001ff', '\u0001g', 'é\u007f']
     for (const clientUserId of ids)
       expect((await call('POST', '/v2/payer', key, payerBody({ clientUserId }))).status).toBe(200)
     const created = await call('POST', '/v2/request', key, request())
