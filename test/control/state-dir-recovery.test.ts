@@ -166,6 +166,8 @@ describe('--state-dir keeps bad data where it is', () => {
     const failed = await call('POST', '/v2/request', key, request())
     expect(failed.status).toBe(503)
     expect(failed.body.message).toMatch(/could not save this change/)
+    // the change stays (it is written with the next batch): a caller sending it again would make it twice
+    expect(failed.body.message).toMatch(/kept in memory .* read it back before you send it again/)
     db.exec('DROP TRIGGER fail_inserts')
     db.close()
     const kept = await call('POST', '/v2/request', key, request())
