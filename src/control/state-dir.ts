@@ -14,7 +14,7 @@
 //
 // Bad data stays where it is: a record that cannot be read back (not JSON, or refused by its schema) stops only its
 // key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
-// logged, and that key answers 503 saying what to do until it is reset. A state dir of the previous version
+// logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous version
 // (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
 import {
   closeSync,
@@ -726,6 +726,7 @@ export class StateDir {
       ['forgetRecords', tenant],
       ['forgetWorlds', tenant],
       ['forgetJournal', tenant],
+      ['sharedRemove', 'broken', tenant],
     )
     this.#schedule()
     // committed now: a world of the key used again in this turn (a snapshot's restore) must not come
@@ -943,8 +944,14 @@ export class StateDir {
         reason,
       )
     if (row.seq !== null) this.#db.prepare('DELETE FROM records WHERE seq = ?').run(row.seq)
-    const message = `The saved state of this API key could not be read: ${what} in ${this.#path} is ${reason}. It was moved, with its last good copy (column previous), to the quarantine table of that file. Reset the key (POST /__sandbox/reset) to start it afresh, or put a good record back with a SQLite client and restart the sandbox.`
+    const message = `The saved state of this API key could not be read: ${what} in ${this.#path} is ${reason}. It was moved, with its last good copy (column previous), to the quarantine table of that file. Reset the key (POST /__sandbox/reset) to start it afresh, or put a good record back with a SQLite client, delete the key's row of kind 'broken' in the shared table, and restart the sandbox.`
     this.broken.set(world.tenant, message)
+    // kept: the row is out of records, so a restart would otherwise bring the key back without it, silently
+    this.#db
+      .prepare(
+        'INSERT INTO shared(kind, key, value) VALUES (?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value',
+      )
+      .run('broken', world.tenant, JSON.stringify(message))
     this.#shared.log(
       `--state-dir: ${this.#path}: ${what} is ${reason}; key ${world.tenant.slice(0, 8)}… answers 503 until it is reset`,
     )
@@ -1030,6 +1037,8 @@ export class StateDir {
         else if (kind === 'directory.onboardingTokens')
           shared.directory.onboardingTokenToWorld.set(key, parsed as never)
         else if (kind === 'delivery') deliveries.push(parsed as DeliveryRecord)
+        // a key with a record in quarantine stays stopped across restarts (until it is reset)
+        else if (kind === 'broken' && typeof parsed === 'string') this.broken.set(key, parsed)
       }
       // each key's journal comes back with its worlds (below): only the keys that have one are read now
       const journalTenants = this.#readable(

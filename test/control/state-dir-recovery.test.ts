@@ -148,8 +148,15 @@ describe('--state-dir keeps bad data where it is', () => {
     // the payer's last good copy (before its status change) is beside the corrupt one
     expect(JSON.parse(quarantined[0]!.previous!)).toMatchObject({ clientUserId: 'john.doe@example.com' })
     expect(quarantined[1]!.reason).toContain('refused by its schema')
-    // a reset starts the key afresh
+    // a restart does not bring the key back without its records, silently: it still answers 503
+    sandbox = await start(dir)
+    const again = await call('GET', `/v2/request/${created.body.requestId}`, bad)
+    expect(again.status).toBe(503)
+    expect(again.body.message).toBe(refused.body.message)
+    // a reset starts the key afresh, after a restart too
     expect((await call('POST', '/__sandbox/reset', bad)).status).toBeLessThan(300)
+    expect((await call('POST', '/v2/request', bad, request())).status).toBe(201)
+    sandbox = await start(dir)
     expect((await call('POST', '/v2/request', bad, request())).status).toBe(201)
     await stop()
   })
