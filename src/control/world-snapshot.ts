@@ -4,6 +4,7 @@ import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs'
 import type { WorldRules } from '../contract/rules.ts'
 import { declaredStates, type World } from '../contract/world.ts'
 import { requestState } from '../resources/requests/index.ts'
+import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { resumeTimers } from './state-dir.ts'
@@ -39,7 +40,9 @@ export function snapshotWorld(world: World, shared: SandboxState): SavedWorld {
   for (const definition of declaredStates()) {
     for (const [field, value] of Object.entries(world.state(definition) as Record<string, unknown>)) {
       if (value instanceof Table) tables[`${definition.name}.${field}`] = value.all()
-      else if (value instanceof Map) maps[`${definition.name}.${field}`] = [...value]
+      // a derived map follows from the records (fillWorld rebuilds it), as --state-dir does not write it either
+      else if (value instanceof Map && !(value instanceof DerivedMap))
+        maps[`${definition.name}.${field}`] = [...value]
     }
   }
   return {
@@ -71,10 +74,14 @@ export function fillWorld(world: World, saved: SavedWorld, shared: SandboxState)
   }
   for (const [name, entries] of Object.entries(saved.maps)) {
     const map = field(name)
-    if (map instanceof Map) for (const [k, v] of entries) map.set(k, v)
+    // a derived map's entries (a snapshot of an earlier version) are not taken: it is rebuilt below
+    if (map instanceof Map && !(map instanceof DerivedMap)) for (const [k, v] of entries) map.set(k, v)
   }
-  for (const request of requestState(world).requests.all())
+  const requests = requestState(world)
+  for (const request of requests.requests.all()) {
+    requests.requestsByReference.set(request.paymentReference, request.requestId)
     shared.paymentReferences.add(request.paymentReference, world, request.requestId)
+  }
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after
   const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()
