@@ -188,7 +188,10 @@ export function createDispatcher(
         await durable
       } catch {
         response = renderError(
-          new SandboxError(503, 'The sandbox could not save this change to its --state-dir; try again'),
+          new SandboxError(
+            503,
+            'The sandbox could not save this change to its --state-dir yet: it is kept in memory and written with the next one; read it back before you send it again',
+          ),
           shared.log,
         )
       }

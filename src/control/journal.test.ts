@@ -147,6 +147,23 @@ describe("the journal's rows in state.db", () => {
     ])
   })
 
+  it('write a call whose body holds a NUL as JSON (SQLite reads a text only up to a NUL), read back the same', () => {
+    const source = new Journal(createIdGenerator(1))
+    const at = new Date(0).toISOString()
+    source.record('a', {
+      ...call('/v2/request', at),
+      requestBody: new RawBody('{"a":"x\u0000y"'),
+      responseBody: new RawBody('{"ok":true}'),
+    })
+    const [entry] = source.export()[0]![1]
+    const text = journalText(entry!)
+    expect(text.startsWith('{')).toBe(true)
+    expect(text).not.toContain('\u0000')
+    const restored = new Journal(createIdGenerator(2))
+    restored.import([['a', readJournalText(text)]])
+    expect(restored.list('a', { limit: 10 })).toEqual(source.list('a', { limit: 10 }))
+  })
+
   it('leave out an entry that cannot be read (a row edited by hand) and read the rest', () => {
     const good = journalText({
       ...call('/good', new Date(0).toISOString()),

@@ -102,9 +102,12 @@ export function journalText(entry: JournalEntry): string {
   if (entry.type !== 'call') return JSON.stringify(entry)
   const { requestBody, responseBody, ...rest } = entry
   if (!(requestBody instanceof RawBody && responseBody instanceof RawBody)) return JSON.stringify(entry)
-  const json = JSON.stringify(rest)
   const request = requestBody.text
   const response = responseBody.text
+  // SQLite reads a text back only up to a NUL (and the key's whole journal with it, one group_concat): such bodies
+  // go escaped, as JSON
+  if (request?.includes('\u0000') || response?.includes('\u0000')) return JSON.stringify(entry)
+  const json = JSON.stringify(rest)
   return `\u0001${json.length},${request === undefined ? -1 : request.length},${requestBody.bytes},${response === undefined ? -1 : response.length},${responseBody.bytes};${json}${request ?? ''}${response ?? ''}`
 }
 

@@ -109,7 +109,8 @@ export function checkSnapshotName(name: string): void {
 export class SnapshotStore {
   readonly #dir: string | null
   readonly #write: (path: string, text: string) => void
-  readonly #memory = new Map<string, Map<string, SnapshotFile>>()
+  /** without a state dir: each snapshot's text, as a file would hold it (nothing shared with the live records) */
+  readonly #memory = new Map<string, Map<string, string>>()
 
   /** `write` writes a whole file so that a kill never leaves half of it (state-dir.ts's writeAtomically). */
   constructor(dir: string | null, write: (path: string, text: string) => void) {
@@ -133,12 +134,15 @@ export class SnapshotStore {
       mine = new Map()
       this.#memory.set(file.tenant, mine)
     }
-    mine.set(file.name, file)
+    mine.set(file.name, JSON.stringify(file))
   }
 
   get(tenant: string, name: string): SnapshotFile | undefined {
     checkSnapshotName(name)
-    if (!this.#dir) return this.#memory.get(tenant)?.get(name)
+    if (!this.#dir) {
+      const text = this.#memory.get(tenant)?.get(name)
+      return text === undefined ? undefined : (JSON.parse(text) as SnapshotFile)
+    }
     const path = join(this.#keyDir(tenant), `${name}.json`)
     if (!existsSync(path)) return undefined
     const read = readSnapshotFile(path)
@@ -158,7 +162,13 @@ export class SnapshotStore {
 
   /** A key's snapshots, and those whose file cannot be read back (named with the problem). */
   list(tenant: string): { snapshots: SnapshotFile[]; damaged: DamagedSnapshot[] } {
-    if (!this.#dir) return { snapshots: [...(this.#memory.get(tenant)?.values() ?? [])], damaged: [] }
+    if (!this.#dir)
+      return {
+        snapshots: [...(this.#memory.get(tenant)?.values() ?? [])].map(
+          (text) => JSON.parse(text) as SnapshotFile,
+        ),
+        damaged: [],
+      }
     const snapshots: SnapshotFile[] = []
     const damaged: DamagedSnapshot[] = []
     for (const name of this.names(tenant)) {

@@ -5,6 +5,7 @@ import type { WorldRules } from '../contract/rules.ts'
 import { declaredStates, type World } from '../contract/world.ts'
 import { indexOnboardingTokens } from '../resources/orchestrators/index.ts'
 import { requestState } from '../resources/requests/index.ts'
+import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { resumeTimers } from './state-dir.ts'
@@ -40,7 +41,9 @@ export function snapshotWorld(world: World, shared: SandboxState): SavedWorld {
   for (const definition of declaredStates()) {
     for (const [field, value] of Object.entries(world.state(definition) as Record<string, unknown>)) {
       if (value instanceof Table) tables[`${definition.name}.${field}`] = value.all()
-      else if (value instanceof Map) maps[`${definition.name}.${field}`] = [...value]
+      // a derived map follows from the records (fillWorld rebuilds it), as --state-dir does not write it either
+      else if (value instanceof Map && !(value instanceof DerivedMap))
+        maps[`${definition.name}.${field}`] = [...value]
     }
   }
   return {
@@ -72,10 +75,14 @@ export function fillWorld(world: World, saved: SavedWorld, shared: SandboxState)
   }
   for (const [name, entries] of Object.entries(saved.maps)) {
     const map = field(name)
-    if (map instanceof Map) for (const [k, v] of entries) map.set(k, v)
+    // a derived map's entries (a snapshot of an earlier version) are not taken: it is rebuilt below
+    if (map instanceof Map && !(map instanceof DerivedMap)) for (const [k, v] of entries) map.set(k, v)
   }
-  for (const request of requestState(world).requests.all())
+  const requests = requestState(world)
+  for (const request of requests.requests.all()) {
+    requests.requestsByReference.set(request.paymentReference, request.requestId)
     shared.paymentReferences.add(request.paymentReference, world, request.requestId)
+  }
   indexOnboardingTokens(shared.directory, world)
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after

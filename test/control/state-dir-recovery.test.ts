@@ -13,7 +13,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { readJournalText } from '../../src/control/journal.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { freshAddress } from '../support/chain.ts'
@@ -32,6 +32,19 @@ function stateDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-recovery-'))
   dirs.push(dir)
   return dir
+}
+
+/** Closes the running sandbox (if any) and starts one on `dir`, without a chain (a restart when it was there). */
+async function start(dir: string, log: (message: string) => void = () => {}): Promise<Sandbox> {
+  await sandbox?.close()
+  sandbox = null
+  return createSandbox({ stateDir: dir, chain: false, log })
+}
+
+/** Closes the running sandbox. */
+async function stop(): Promise<void> {
+  await sandbox?.close()
+  sandbox = null
 }
 
 async function call(method: string, path: string, apiKey: string, body?: unknown, rawBody?: string) {
@@ -55,7 +68,7 @@ const request = () => ({
 describe('--state-dir keeps bad data where it is', () => {
   it('refuses a body nested deeper than 64 levels with a 400 naming the field; 64 levels pass the door', async () => {
     const dir = stateDir()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const apiKey = newApiKey()
     const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
     const deep = await call(
@@ -85,13 +98,12 @@ describe('--state-dir keeps bad data where it is', () => {
       `{"type":"payment.confirmed","payload":${nested(62)}}`,
     )
     expect(ok.status).toBeLessThan(300)
-    await sandbox.close()
-    sandbox = null
+    await stop()
   })
 
   it('stops only the key whose record is corrupt: 503 saying what to do, the row and its last good copy kept', async () => {
     const dir = stateDir()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const [bad, good] = [newApiKey(), newApiKey()]
     expect((await call('POST', '/v2/payer', bad, payerBody())).status).toBe(200)
     // a status change: the row keeps the record before it as its last good copy
@@ -102,8 +114,7 @@ describe('--state-dir keeps bad data where it is', () => {
     expect(forced.status).toBe(200)
     const created = await call('POST', '/v2/request', bad, request())
     const kept = await call('POST', '/v2/request', good, request())
-    await sandbox.close()
-    sandbox = null
+    await stop()
     const db = openState(dir)
     // the payer's record truncated (not JSON), the request's amount a number (refused by its schema)
     db.prepare(
@@ -119,7 +130,7 @@ describe('--state-dir keeps bad data where it is', () => {
     ).run(JSON.stringify({ ...JSON.parse(row.value), amount: 5 }), bad)
     db.close()
     const logged: string[] = []
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    sandbox = await start(dir, (m) => logged.push(m))
     // worlds come back after the start (at the latest on their first call): the bad key's is read here
     const refused = await call('GET', `/v2/request/${created.body.requestId}`, bad)
     expect(logged.join('\n')).toContain(join(dir, 'state.db'))
@@ -137,16 +148,22 @@ describe('--state-dir keeps bad data where it is', () => {
     // the payer's last good copy (before its status change) is beside the corrupt one
     expect(JSON.parse(quarantined[0]!.previous!)).toMatchObject({ clientUserId: 'john.doe@example.com' })
     expect(quarantined[1]!.reason).toContain('refused by its schema')
-    // a reset starts the key afresh
+    // a restart does not bring the key back without its records, silently: it still answers 503
+    sandbox = await start(dir)
+    const again = await call('GET', `/v2/request/${created.body.requestId}`, bad)
+    expect(again.status).toBe(503)
+    expect(again.body.message).toBe(refused.body.message)
+    // a reset starts the key afresh, after a restart too
     expect((await call('POST', '/__sandbox/reset', bad)).status).toBeLessThan(300)
     expect((await call('POST', '/v2/request', bad, request())).status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    sandbox = await start(dir)
+    expect((await call('POST', '/v2/request', bad, request())).status).toBe(201)
+    await stop()
   })
 
   it('answers 503 when a commit fails, and writes that batch again with the next one (no acknowledged change lost)', async () => {
     const dir = stateDir()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const key = newApiKey()
     // every insert of a record fails (as a full disk would) while the trigger is there
     const db = openState(dir)
@@ -156,21 +173,69 @@ describe('--state-dir keeps bad data where it is', () => {
     const failed = await call('POST', '/v2/request', key, request())
     expect(failed.status).toBe(503)
     expect(failed.body.message).toMatch(/could not save this change/)
+    // the change stays (it is written with the next batch): a caller sending it again would make it twice
+    expect(failed.body.message).toMatch(/kept in memory .* read it back before you send it again/)
     db.exec('DROP TRIGGER fail_inserts')
     db.close()
     const kept = await call('POST', '/v2/request', key, request())
     expect(kept.status).toBe(201)
-    await sandbox.close()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     // the key's world row went with the failed batch: written again, the acknowledged request comes back
     expect((await call('GET', `/v2/request/${kept.body.requestId}`, key)).status).toBe(200)
-    await sandbox.close()
-    sandbox = null
+    await stop()
+  })
+
+  it('writes a failed batch before the next answer leaves, a read too: no 2xx reports a change not written', async () => {
+    const dir = stateDir()
+    sandbox = await start(dir)
+    const key = newApiKey()
+    const db = openState(dir)
+    db.exec(
+      "CREATE TRIGGER fail_inserts BEFORE INSERT ON records BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+    )
+    expect((await call('POST', '/v2/request', key, request())).status).toBe(503)
+    db.exec('DROP TRIGGER fail_inserts')
+    // the request is in memory: the read that shows it waits for its row (a kill -9 after it keeps it)
+    const listed = await call('GET', '/v2/request', key)
+    expect(listed.status).toBe(200)
+    const rows = db.prepare("SELECT count(*) AS n FROM records WHERE tbl = 'requests.requests'").get() as {
+      n: number
+    }
+    expect(rows.n).toBe(1)
+    db.close()
+    await stop()
+  })
+
+  it('appends the journal entries of a failed append with the next one, in their order', async () => {
+    const dir = stateDir()
+    const logged: string[] = []
+    sandbox = await start(dir, (m) => logged.push(m))
+    const key = newApiKey()
+    const db = openState(dir)
+    db.exec(
+      "CREATE TRIGGER fail_journal BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+    )
+    const first = await call('POST', '/v2/request', key, request())
+    expect(first.status).toBe(201)
+    // the journal is appended every 200 ms: this one fails
+    await vi.waitFor(() => expect(logged.join('\n')).toMatch(/appending the journal .* failed/), {
+      timeout: 5000,
+    })
+    db.exec('DROP TRIGGER fail_journal')
+    db.close()
+    const second = await call('POST', '/v2/request', key, request())
+    expect(second.status).toBe(201)
+    sandbox = await start(dir)
+    const journal = (await call('GET', '/__sandbox/journal', key)).body.entries as Loose[]
+    expect(
+      journal.filter((e) => e.type === 'call' && e.method === 'POST').map((e) => e.responseBody.requestId),
+    ).toEqual([second.body.requestId, first.body.requestId])
+    await stop()
   })
 
   it('answers 503 within a bounded wait while another connection holds the file, and keeps the change', async () => {
     const dir = stateDir()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const key = newApiKey()
     expect((await call('POST', '/v2/request', key, request())).status).toBe(201)
     // an operator's SQLite client in a write transaction: the commit runs on the event loop, so it must not wait long
@@ -185,21 +250,18 @@ describe('--state-dir keeps bad data where it is', () => {
     expect(waited).toBeLessThan(5000)
     const next = await call('POST', '/v2/request', key, request())
     expect(next.status).toBe(201)
-    await sandbox.close()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     expect((await call('GET', `/v2/request/${next.body.requestId}`, key)).status).toBe(200)
-    await sandbox.close()
-    sandbox = null
+    await stop()
   })
 
   it('starts with an empty state beside a state.db that is not a database, kept as it was', async () => {
     const dir = stateDir()
     writeFileSync(join(dir, 'state.db'), 'not a database '.repeat(500))
     const logged: string[] = []
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    sandbox = await start(dir, (m) => logged.push(m))
     expect((await call('POST', '/v2/request', newApiKey(), request())).status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     const aside = readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-'))
     expect(aside).toHaveLength(1)
     expect(readFileSync(join(dir, aside[0]!), 'utf8')).toContain('not a database')
@@ -208,12 +270,11 @@ describe('--state-dir keeps bad data where it is', () => {
 
   it('starts beside a state.db truncated in the middle: the damaged file kept aside, logged, an empty state', async () => {
     const dir = stateDir()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const keys = [newApiKey(), newApiKey(), newApiKey()]
     for (let i = 0; i < 240; i++)
       expect((await call('POST', '/v2/request', keys[i % 3]!, request())).status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     // closing checkpoints the WAL into state.db: cut the file in the middle of its pages
     const file = join(dir, 'state.db')
     const size = statSync(file).size
@@ -221,11 +282,10 @@ describe('--state-dir keeps bad data where it is', () => {
     truncateSync(file, Math.floor(size / 2 / 4096) * 4096 + 1000)
     const cut = statSync(file).size
     const logged: string[] = []
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    sandbox = await start(dir, (m) => logged.push(m))
     // it serves: the keys start afresh (what was in the damaged file is in the copy kept aside)
     expect((await call('POST', '/v2/request', keys[0]!, request())).status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     const aside = readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-') && !/-(wal|shm)$/.test(f))
     expect(aside).toHaveLength(1)
     expect(statSync(join(dir, aside[0]!)).size).toBe(cut)
@@ -235,12 +295,11 @@ describe('--state-dir keeps bad data where it is', () => {
 
   it('starts beside a state.db whose pages in the middle are damaged: the keys it can read work', async () => {
     const dir = stateDir()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const keys = [newApiKey(), newApiKey(), newApiKey()]
     for (let i = 0; i < 240; i++)
       expect((await call('POST', '/v2/request', keys[i % 3]!, request())).status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     const file = join(dir, 'state.db')
     const bytes = readFileSync(file)
     // zeroes over a run of pages in the middle: the file opens, reading those pages fails
@@ -251,7 +310,7 @@ describe('--state-dir keeps bad data where it is', () => {
     )
     writeFileSync(file, bytes)
     const logged: string[] = []
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: (m) => logged.push(m) })
+    sandbox = await start(dir, (m) => logged.push(m))
     const statuses = await Promise.all(
       keys.map(async (key) => (await call('POST', '/v2/request', key, request())).status),
     )
@@ -260,8 +319,7 @@ describe('--state-dir keeps bad data where it is', () => {
     const aside = readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-') && !/-(wal|shm)$/.test(f))
     expect(aside).toHaveLength(1)
     expect(readFileSync(join(dir, aside[0]!)).equals(bytes)).toBe(true)
-    await sandbox.close()
-    sandbox = null
+    await stop()
   })
 
   it('imports a state dir of the previous version once, and refuses a state.db of another format', async () => {
@@ -303,20 +361,18 @@ describe('--state-dir keeps bad data where it is', () => {
       directory: { clientIds: [], sessions: [], pageTokens: [] },
     }
     writeFileSync(join(dir, 'state.json'), JSON.stringify(legacy))
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const created = await call('POST', '/v2/request', apiKey, request())
     expect(created.status).toBe(201)
     expect((await call('GET', '/v2/webhook', apiKey)).body).toEqual([expect.objectContaining({ id: 'wh1' })])
-    await sandbox.close()
-    sandbox = null
+    await stop()
     expect(existsSync(join(dir, 'state.json'))).toBe(false)
     expect(existsSync(join(dir, 'state.json.imported'))).toBe(true)
     // imported once: the next start reads the database (the request made after the import is there)
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     expect((await call('GET', `/v2/request/${created.body.requestId}`, apiKey)).status).toBe(200)
     expect((await call('GET', '/v2/webhook', apiKey)).body).toHaveLength(1)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     const db = openState(dir)
     db.prepare("UPDATE meta SET value = '7' WHERE key = 'format'").run()
     db.close()
@@ -328,11 +384,10 @@ describe('--state-dir keeps bad data where it is', () => {
   it('rewrites a state.db of format 2 (records keyed by tenant and key) as format 5 once, keeping every record', async () => {
     const dir = stateDir()
     const apiKey = newApiKey()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const created = await call('POST', '/v2/request', apiKey, request())
     expect(created.status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     // the tables as the previous release wrote them (with the reference index's rows, which format 3 leaves out)
     const db = openState(dir)
     db.exec(`CREATE TABLE w2(tenant TEXT NOT NULL, scenario TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(tenant, scenario));
@@ -348,15 +403,14 @@ describe('--state-dir keeps bad data where it is', () => {
       DROP TABLE journal; CREATE TABLE journal(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, entry TEXT NOT NULL);
       UPDATE meta SET value = '2' WHERE key = 'format';`)
     db.close()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     expect((await call('GET', `/v2/request/${created.body.requestId}`, apiKey)).status).toBe(200)
     const ref = created.body.paymentReference
     // the reference index is rebuilt from the requests (calldata by payment reference)
     expect((await call('GET', `/v1/request/${ref}/pay`, apiKey)).status).toBe(200)
     const next = await call('POST', '/v2/request', apiKey, request())
     expect(next.status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     const check = openState(dir)
     const format = check.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string }
     const rows = check.prepare('SELECT tbl, key FROM records ORDER BY seq').all() as {
@@ -376,30 +430,28 @@ describe('--state-dir keeps bad data where it is', () => {
   it('rewrites a state.db of format 3 (records found by the index records_world) as format 5 once', async () => {
     const dir = stateDir()
     const [a, b] = [newApiKey(), newApiKey()]
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const created = [
       await call('POST', '/v2/request', a, request()),
       await call('POST', '/v2/request', b, request()),
       await call('POST', '/v2/request', a, request()),
     ]
     for (const c of created) expect(c.status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     // the schema as format 3 wrote it: no record_worlds table nor its triggers, the index on (world, seq)
     const db = openState(dir)
     db.exec(`DROP TRIGGER IF EXISTS records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
       CREATE INDEX records_world ON records(world, seq);
       UPDATE meta SET value = '3' WHERE key = 'format';`)
     db.close()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     for (const [i, key] of [a, b, a].entries())
       expect((await call('GET', `/v2/request/${created[i]!.body.requestId}`, key)).status).toBe(200)
     // the records of a key go with its reset; the other key's stay
     expect((await call('POST', '/__sandbox/reset', a)).status).toBeLessThan(300)
     const next = await call('POST', '/v2/request', b, request())
     expect(next.status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     const check = openState(dir)
     const format = check.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string }
     const index = check.prepare("SELECT name FROM sqlite_master WHERE name = 'records_world'").get()
@@ -421,17 +473,16 @@ describe('--state-dir keeps bad data where it is', () => {
       { key: next.body.requestId, same: 1 },
     ])
     expect([counts.records, counts.worlds]).toEqual([2, 2])
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     expect((await call('GET', `/v2/request/${created[0]!.body.requestId}`, a)).status).toBe(404)
     expect((await call('GET', `/v2/request/${next.body.requestId}`, b)).status).toBe(200)
-    await sandbox.close()
-    sandbox = null
+    await stop()
   })
 
   it('marks a state.db of format 4 (record_worlds kept by a trigger, journal entries all JSON) as format 5, every record and journal entry back', async () => {
     const dir = stateDir()
     const [a, b] = [newApiKey(), newApiKey()]
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const sent = [request(), request(), request()]
     const created = [
       await call('POST', '/v2/request', a, sent[0]),
@@ -439,8 +490,7 @@ describe('--state-dir keeps bad data where it is', () => {
       await call('POST', '/v2/request', a, sent[2]),
     ]
     for (const c of created) expect(c.status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     // the file as format 4 wrote it: the insert trigger, and each journal entry JSON (bodies as {$raw, bytes})
     const db = openState(dir)
     const rows = db.prepare('SELECT seq, entry FROM journal').all() as { seq: number; entry: string }[]
@@ -457,7 +507,7 @@ describe('--state-dir keeps bad data where it is', () => {
         BEGIN INSERT INTO record_worlds(seq, world) VALUES (new.seq, new.world); END;
       UPDATE meta SET value = '4' WHERE key = 'format';`)
     db.close()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     for (const [i, key] of [a, b, a].entries())
       expect((await call('GET', `/v2/request/${created[i]!.body.requestId}`, key)).status).toBe(200)
     const journal = (await call('GET', '/__sandbox/journal', a)).body.entries as Loose[]
@@ -471,8 +521,7 @@ describe('--state-dir keeps bad data where it is', () => {
     ])
     const next = await call('POST', '/v2/request', b, request())
     expect(next.status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     const check = openState(dir)
     const format = check.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string }
     const trigger = check.prepare("SELECT name FROM sqlite_master WHERE name = 'records_added'").get()
@@ -493,8 +542,7 @@ describe('--state-dir keeps bad data where it is', () => {
     sandbox = await createSandbox({ stateDir: dir, chain: false, maxWorlds: 1, log: () => {} })
     const first = await call('POST', '/v2/request', a, request())
     expect(first.status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     // as a kill leaves it: records the bulk update had not reached yet
     const db = openState(dir)
     db.exec('DELETE FROM record_worlds')
@@ -509,18 +557,16 @@ describe('--state-dir keeps bad data where it is', () => {
     expect((await call('POST', '/v2/request', b, request())).status).toBe(201)
     for (const created of [first, second])
       expect((await call('GET', `/v2/request/${created.body.requestId}`, a)).status).toBe(200)
-    await sandbox.close()
-    sandbox = null
+    await stop()
   })
 
   it('refuses to start when the rewrite of format 3 fails, the file untouched; the next start rewrites it', async () => {
     const dir = stateDir()
     const key = newApiKey()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     const created = await call('POST', '/v2/request', key, request())
     expect(created.status).toBe(201)
-    await sandbox.close()
-    sandbox = null
+    await stop()
     const db = openState(dir)
     db.exec(`DROP TRIGGER IF EXISTS records_added; DROP TRIGGER records_removed; DROP TABLE record_worlds;
       CREATE INDEX records_world ON records(world, seq);
@@ -537,9 +583,40 @@ describe('--state-dir keeps bad data where it is', () => {
     expect(check.prepare("SELECT value FROM meta WHERE key = 'format'").get()).toMatchObject({ value: '3' })
     check.exec('DROP TRIGGER fail_format')
     check.close()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    sandbox = await start(dir)
     expect((await call('GET', `/v2/request/${created.body.requestId}`, key)).status).toBe(200)
-    await sandbox.close()
-    sandbox = null
+    await stop()
+  })
+})
+
+describe('--state-dir keeps what a hostile caller stores', () => {
+  it('brings back every record of a key whose payer id holds NUL and the row separators', async () => {
+    const dir = stateDir()
+    sandbox = await start(dir)
+    const key = newApiKey()
+    const ids = ['a\u0000b', 'c\u001ed', 'e\u001ff', '\u0001g', 'é\u007f']
+    for (const clientUserId of ids)
+      expect((await call('POST', '/v2/payer', key, payerBody({ clientUserId }))).status).toBe(200)
+    const created = await call('POST', '/v2/request', key, request())
+    expect(created.status).toBe(201)
+    sandbox = await start(dir)
+    expect((await call('GET', `/v2/request/${created.body.requestId}`, key)).status).toBe(200)
+    for (const clientUserId of ids)
+      expect((await call('GET', `/v2/payer/${encodeURIComponent(clientUserId)}`, key)).status).toBe(200)
+    await stop()
+  })
+
+  it('brings back the journal entries after a call whose raw body holds NUL', async () => {
+    const dir = stateDir()
+    sandbox = await start(dir)
+    const key = newApiKey()
+    expect((await call('POST', '/v2/request', key, undefined, '{"a":"x\u0000y"')).status).toBe(400)
+    const created = await call('POST', '/v2/request', key, request())
+    expect(created.status).toBe(201)
+    sandbox = await start(dir)
+    const journal = (await call('GET', '/__sandbox/journal', key)).body.entries as Loose[]
+    const posts = journal.filter((e) => e.type === 'call' && e.method === 'POST')
+    expect(posts.map((e) => e.status).sort()).toEqual([201, 400])
+    await stop()
   })
 })

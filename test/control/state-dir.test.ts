@@ -20,6 +20,20 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
+/** Closes the running sandbox (if any) and starts one on `stateDir`, without a chain (a restart when it was there). */
+async function start(stateDir: string): Promise<Sandbox> {
+  await sandbox?.close()
+  sandbox = null
+  return createSandbox({ stateDir, chain: false, log: () => {} })
+}
+
+/** Closes the sandbox and removes its `stateDir`. */
+async function stop(stateDir: string): Promise<void> {
+  await sandbox?.close()
+  sandbox = null
+  rmSync(stateDir, { recursive: true, force: true })
+}
+
 const json = { 'content-type': 'application/json', host: '127.0.0.1:8080' }
 async function call(
   method: string,
@@ -208,15 +222,12 @@ describe('--state-dir', () => {
     expect(sandbox.shared.tenants.peek(apiKey)).toBeUndefined()
     await call('POST', '/__sandbox/reset', apiKey)
     expect((await call('GET', `/v2/request/${created.body.requestId}`, apiKey)).status).toBe(404)
-    await sandbox.close()
-    sandbox = null
-    rmSync(evictDir, { recursive: true, force: true })
+    await stop(evictDir)
   })
 
   it('starts before its worlds are back; a call, a read of every world or a payment lookup brings them back first', async () => {
-    await sandbox?.close()
     const lazyDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
-    sandbox = await createSandbox({ stateDir: lazyDir, chain: false, log: () => {} })
+    sandbox = await start(lazyDir)
     const keys = [newApiKey(), newApiKey(), newApiKey()]
     const created: { requestId: string; paymentReference: string }[] = []
     for (const key of keys) {
@@ -229,33 +240,27 @@ describe('--state-dir', () => {
       created.push(res.body)
     }
     await call('POST', '/__sandbox/reset', keys[2]!)
-    await sandbox.close()
-    sandbox = await createSandbox({ stateDir: lazyDir, chain: false, log: () => {} })
+    sandbox = await start(lazyDir)
     // right after the start (nothing awaited): every saved world is there when all of them are read
     const tenants = [...sandbox.shared.tenants.all()].map((w) => w.tenant)
     expect(tenants).toEqual(expect.arrayContaining(keys.slice(0, 2)))
     expect(tenants).not.toContain(keys[2])
-    await sandbox.close()
-    sandbox = await createSandbox({ stateDir: lazyDir, chain: false, log: () => {} })
+    sandbox = await start(lazyDir)
     // and when a payment is matched: every request's reference is in the index (the reset key's is not)
     const hash = (ref: string) => PaymentReferenceIndex.hashOf(ref)
     expect(sandbox.shared.paymentReferences.has(hash(created[0]!.paymentReference))).toBe(true)
     expect(sandbox.shared.paymentReferences.has(hash(created[1]!.paymentReference))).toBe(true)
     expect(sandbox.shared.paymentReferences.has(hash(created[2]!.paymentReference))).toBe(false)
-    await sandbox.close()
-    sandbox = await createSandbox({ stateDir: lazyDir, chain: false, log: () => {} })
+    sandbox = await start(lazyDir)
     // and a key's own call answers from its world
     expect((await call('GET', `/v2/request/${created[1]!.requestId}`, keys[1]!)).status).toBe(200)
     expect((await call('GET', `/v2/request/${created[2]!.requestId}`, keys[2]!)).status).toBe(404)
-    await sandbox.close()
-    sandbox = null
-    rmSync(lazyDir, { recursive: true, force: true })
+    await stop(lazyDir)
   })
 
   it("lists a key's webhook deliveries on its first call after a restart, before every world is back", async () => {
-    await sandbox?.close()
     const hooksDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
-    sandbox = await createSandbox({ stateDir: hooksDir, chain: false, log: () => {} })
+    sandbox = await start(hooksDir)
     const apiKey = newApiKey()
     expect((await call('POST', '/v2/webhook', apiKey, { url: 'http://127.0.0.1:9/hook' })).status).toBe(201)
     expect(
@@ -265,21 +270,17 @@ describe('--state-dir', () => {
       async () => sandbox!.shared.webhooks.deliveries(apiKey),
       (list) => list.length === 1 && list[0]!.attempts.length > 0,
     )
-    await sandbox.close()
-    sandbox = await createSandbox({ stateDir: hooksDir, chain: false, log: () => {} })
+    sandbox = await start(hooksDir)
     // the key's first call, right after the start: its worlds come back with it, and so do its deliveries
     const listed = await call('GET', '/__sandbox/webhooks/deliveries', apiKey)
     expect(listed.status).toBe(200)
     expect(listed.body).toHaveLength(1)
-    await sandbox.close()
-    sandbox = null
-    rmSync(hooksDir, { recursive: true, force: true })
+    await stop(hooksDir)
   })
 
   it('arms no timer in a world a reset dropped while its timers were resuming after the restart', async () => {
-    await sandbox?.close()
     const resetDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
-    sandbox = await createSandbox({ stateDir: resetDir, chain: false, log: () => {} })
+    sandbox = await start(resetDir)
     const apiKey = newApiKey()
     const recurring = await call('POST', '/v2/request', apiKey, {
       amount: '10',
@@ -289,17 +290,14 @@ describe('--state-dir', () => {
       recurrence: { startDate: new Date().toISOString().slice(0, 10), frequency: 'DAILY' },
     })
     expect(recurring.status).toBe(201)
-    await sandbox.close()
-    sandbox = await createSandbox({ stateDir: resetDir, chain: false, log: () => {} })
+    sandbox = await start(resetDir)
     // the key's world comes back (its recurring schedule resumes after), and the key is reset at once
     const world = sandbox.shared.tenants.get(apiKey)
     sandbox.shared.tenants.reset(apiKey)
     await new Promise((resolve) => setTimeout(resolve, 100))
     // the dropped world's schedule would create children (and send their webhooks) for a key that was reset
     expect(world.clock.pending()).toEqual([])
-    await sandbox.close()
-    sandbox = null
-    rmSync(resetDir, { recursive: true, force: true })
+    await stop(resetDir)
   })
 
   it('refuses a state dir of another format with a clear message', async () => {

@@ -72,6 +72,16 @@ describe('request-sandbox snapshot', () => {
 
     const loaded = await cli(key, 'load', 'before-payment')
     expect(loaded.code, loaded.stderr).toBe(0)
+    // the payment-reference index follows from the requests: not in the file, rebuilt on load
+    const file = join(
+      stateDir,
+      'snapshots',
+      createHash('sha256').update(key).digest('hex').slice(0, 32),
+      'before-payment.json',
+    )
+    expect(readFileSync(file, 'utf8')).not.toContain('requestsByReference')
+    const reference = (await api(sandbox.url, key, 'GET', `/v2/request/${before}`)).body.paymentReference
+    expect((await api(sandbox.url, key, 'GET', `/v1/request/${reference}/pay`)).status).toBe(200)
     const rewound = await api(sandbox.url, key, 'GET', `/v2/request/${before}`)
     expect(rewound.body).toMatchObject({ hasBeenPaid: false, status: 'pending', payments: [] })
     expect((await api(sandbox.url, key, 'GET', `/v2/request/${after}`)).status).toBe(404)
