@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
+import { startCliSandbox } from '../support/cli-sandbox.ts'
 import type { Loose } from '../support/loose.ts'
 
 const sandboxes: Sandbox[] = []
@@ -238,5 +239,39 @@ describe('hosted onboarding is bounded and scoped to its orchestrator', () => {
     // and a platform tenant's name is never an API key
     const named = await call('GET', '/v2/client-ids', { 'x-api-key': `platform:${shared}` })
     expect(named.status).toBe(401)
+  })
+})
+
+describe('--max-onboarded-platforms', () => {
+  it('reaches the sandbox from the command line', async () => {
+    const cli = await startCliSandbox(['--no-chain', '--max-onboarded-platforms', '1'])
+    try {
+      const call: ReturnType<typeof caller> = async (method, path, headers, body) => {
+        const form = typeof body === 'string'
+        const res = await fetch(`${cli.url}${path}`, {
+          method,
+          headers: {
+            ...headers,
+            ...(body === undefined
+              ? {}
+              : { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' }),
+          },
+          ...(body === undefined ? {} : { body: form ? body : JSON.stringify(body) }),
+        })
+        const text = await res.text()
+        return {
+          status: res.status,
+          body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+        }
+      }
+      const orchestrator = orcKey()
+      expect((await onboard(call, orchestrator, wallet())).status).toBe(200)
+      const second = await onboard(call, orchestrator, wallet())
+      expect(second.status).toBe(429)
+      expect(second.page).toContain('limit of onboarded platform wallets (1, --max-onboarded-platforms)')
+      expect(second.page).toContain('--max-onboarded-platforms')
+    } finally {
+      await cli.stop()
+    }
   })
 })

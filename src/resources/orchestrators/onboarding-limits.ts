@@ -80,8 +80,9 @@ export class OnboardingLedger {
     if (tenants.has(tenant)) return
     if (tenants.size >= this.maxPlatforms)
       throw new OnboardingLimitError(
-        `Wallet ${wallet.toLowerCase()} was onboarded by ${this.maxPlatforms} orchestrators, the limit of this ` +
-          `sandbox (each is a world in memory): start the sandbox with a higher ${MAX_ONBOARDED_PLATFORMS_FLAG}`,
+        `Wallet ${wallet.toLowerCase()} reached the limit of orchestrators that onboarded it (${this.maxPlatforms}, ` +
+          `${MAX_ONBOARDED_PLATFORMS_FLAG}): each is a world in memory. Start the sandbox with a higher ` +
+          MAX_ONBOARDED_PLATFORMS_FLAG,
       )
     this.notice({ tenant })
   }
@@ -115,9 +116,9 @@ export function reservePlatform(
   if (known.has(address)) return () => {}
   if (known.size >= ledger.maxPlatforms)
     throw new OnboardingLimitError(
-      `This orchestrator key has onboarded ${ledger.maxPlatforms} platform wallets, the limit of this sandbox ` +
-        `(each is a world in memory): complete this onboarding with a wallet it onboarded before, or start the ` +
-        `sandbox with a higher ${MAX_ONBOARDED_PLATFORMS_FLAG}`,
+      `This orchestrator key reached the limit of onboarded platform wallets (${ledger.maxPlatforms}, ` +
+        `${MAX_ONBOARDED_PLATFORMS_FLAG}): each is a world in memory. Complete this onboarding with a wallet it ` +
+        `onboarded before, or start the sandbox with a higher ${MAX_ONBOARDED_PLATFORMS_FLAG}`,
     )
   ledger.reserve(address, platformTenantOf(orchestratorId, address))
   creating.add(address)
