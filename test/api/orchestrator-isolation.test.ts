@@ -4,6 +4,9 @@
 // wallet (429 naming --max-onboarded-platforms), cannot push another key's world out of memory, and two
 // orchestrators onboarding the same wallet get separate platform tenants.
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { startCliSandbox } from '../support/cli-sandbox.ts'
@@ -187,6 +190,26 @@ describe('hosted onboarding is bounded and scoped to its orchestrator', () => {
     // a reset of the orchestrator's key does not give it new worlds
     expect((await call('POST', '/__sandbox/reset', { 'x-api-key': orchestrator })).status).toBe(200)
     expect((await onboard(call, orchestrator, wallet())).status).toBe(429)
+  })
+
+  it('holds the bound for forms posted at the same time and across a restart (--state-dir)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onboarding-bound-'))
+    try {
+      let call = caller(await start({ stateDir: dir, maxOnboardedPlatforms: 2 }))
+      const orchestrator = orcKey()
+      const statuses = (
+        await Promise.all(Array.from({ length: 6 }, () => onboard(call, orchestrator, wallet())))
+      )
+        .map((done) => done.status)
+        .sort()
+      expect(statuses).toEqual([200, 200, 429, 429, 429, 429])
+      await sandboxes.pop()!.close()
+      call = caller(await start({ stateDir: dir, maxOnboardedPlatforms: 2 }))
+      const after = await onboard(call, orchestrator, wallet())
+      expect(after.status).toBe(429)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('bounds the platform worlds of one wallet across orchestrators', async () => {
