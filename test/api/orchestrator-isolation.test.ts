@@ -171,6 +171,16 @@ describe('linking a client ID needs its owner', () => {
     expect(list.body.links).toEqual([{ clientId, status: 'active' }])
     expect((await pairedLink(call, rightful, clientId)).status).toBe(201)
     expect((await pairedLink(call, stranger, clientId)).status).toBe(403)
+    // the world stays its owner's: its API key still creates links and reads its client IDs
+    const own = await call(
+      'POST',
+      '/v2/secure-payments',
+      { 'x-api-key': owner },
+      { requests: [{ payee: wallet(), currency: 'FAU-sepolia', amount: '1' }] },
+    )
+    expect(own.status, JSON.stringify(own.body)).toBe(201)
+    const ids = await call('GET', '/v2/client-ids', { 'x-api-key': owner })
+    expect(ids.body.map((c: { clientId: string }) => c.clientId)).toEqual([clientId])
   })
 })
 

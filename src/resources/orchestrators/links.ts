@@ -24,7 +24,7 @@ import {
   OrchestratorNotFoundError,
   OrchestratorRequestError,
 } from './errors.ts'
-import { platformTenantOf, reservePlatform } from './onboarding-limits.ts'
+import { isPlatformTenant, platformTenantOf, reservePlatform } from './onboarding-limits.ts'
 import type { KytPlan, LinkIntentBody, LinkIntentRecord, LinkRecord } from './schema.ts'
 import { orchestratorState } from './state.ts'
 
@@ -60,7 +60,7 @@ export function platformOf(ctx: Pick<Ctx, 'directory' | 'worlds'>, clientId: str
 
 /** Whether `apiKey` is the key of the tenant that owns `platform` (a value refused as x-api-key never is). */
 function isOwnerKey(ctx: Pick<Ctx, 'portal'>, platform: World, apiKey: string | undefined): boolean {
-  if (!apiKey || ctx.portal.standing(apiKey) === 'refused') return false
+  if (!apiKey || ctx.portal.standing(apiKey) === 'refused' || isPlatformTenant(apiKey)) return false
   const given = createHash('sha256').update(apiKey).digest()
   return timingSafeEqual(given, createHash('sha256').update(platform.tenant).digest())
 }

@@ -6,7 +6,6 @@
 // onboarded it); past either, the completion answers 429 naming the limit and the flag. Platform tenants are never
 // an `x-api-key` (their names are derived from public values): the platform reaches its client ID through the
 // orchestrator's paired calls, as the service's onboarded platforms do.
-
 import { SandboxError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
 import { orchestratorState } from './state.ts'
