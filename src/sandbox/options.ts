@@ -82,6 +82,11 @@ export interface SandboxOptions {
    * orchestrator that onboarded it); past it a completion answers 429 (default 20)
    */
   maxOnboardedPlatforms?: number
+  /**
+   * Open (unused) link intents one orchestrator key may hold, and client IDs one onboarded platform may receive;
+   * past it intent creation or the completion answers 429 (default 100)
+   */
+  maxLinkIntents?: number
   /** strict mode (`apiKeys`) with the portal on: registration, login and issued keys (issued keys are tenants) */
   portal?: boolean
   /** origins allowed credentialed CORS (the portal cookie) and cross-origin control writes, besides the sandbox's own */

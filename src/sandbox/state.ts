@@ -86,7 +86,10 @@ export function buildState(
       // a developer's machine registers as its tests need; a shared listener, as a person does
       signupsPerMinute: options.signupsPerMinute ?? (security.exposed ? 10 : 120),
     }),
-    onboarding: new OnboardingLedger(options.maxOnboardedPlatforms),
+    onboarding: new OnboardingLedger({
+      maxPlatforms: options.maxOnboardedPlatforms,
+      maxIntents: options.maxLinkIntents,
+    }),
     compliance: {
       kycReviewMs: options.complianceDelayMs ?? 5000,
       paymentDetailReviewMs: options.paymentDetailDelayMs ?? 3000,

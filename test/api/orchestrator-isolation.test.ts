@@ -275,9 +275,60 @@ describe('hosted onboarding is bounded and scoped to its orchestrator', () => {
   })
 })
 
-describe('--max-onboarded-platforms', () => {
-  it('reaches the sandbox from the command line', async () => {
-    const cli = await startCliSandbox(['--no-chain', '--max-onboarded-platforms', '1'])
+describe('what an orchestrator stores besides worlds is bounded (--max-link-intents)', () => {
+  it('holds at most that many open link intents; expired ones make room', async () => {
+    const call = caller(await start({ maxLinkIntents: 2 }))
+    const orchestrator = orcKey()
+    const intent = () =>
+      call(
+        'POST',
+        '/v2/orchestrators/client-id-link-intents',
+        { 'x-orchestrator-key': orchestrator },
+        { clientIdName: 'Shop' },
+      )
+    const first = await intent()
+    expect(first.status).toBe(201)
+    expect((await intent()).status).toBe(201)
+    const third = await intent()
+    expect(third.status).toBe(429)
+    expect(third.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' })
+    expect(third.body.message).toContain('--max-link-intents')
+    // two days later on the key's clock both expired: they make room, their pages are gone
+    const advanced = await call(
+      'POST',
+      '/__sandbox/clock/advance',
+      { 'x-api-key': orchestrator },
+      { seconds: 2 * 86400 },
+    )
+    expect(advanced.status).toBe(200)
+    expect((await intent()).status).toBe(201)
+    const stale = new URL(first.body.url)
+    expect((await call('GET', `${stale.pathname}${stale.search}`, {})).status).toBe(404)
+  })
+
+  it('gives one onboarded platform at most that many client IDs', async () => {
+    const call = caller(await start({ maxLinkIntents: 2 }))
+    const orchestrator = orcKey()
+    const same = wallet()
+    expect((await onboard(call, orchestrator, same)).status).toBe(200)
+    expect((await onboard(call, orchestrator, same)).status).toBe(200)
+    const third = await onboard(call, orchestrator, same)
+    expect(third.status).toBe(429)
+    expect(third.page).toContain('--max-link-intents')
+    // another wallet is another platform
+    expect((await onboard(call, orchestrator, wallet())).status).toBe(200)
+  })
+})
+
+describe('the command line', () => {
+  it('--max-onboarded-platforms and --max-link-intents reach the sandbox', async () => {
+    const cli = await startCliSandbox([
+      '--no-chain',
+      '--max-onboarded-platforms',
+      '1',
+      '--max-link-intents',
+      '1',
+    ])
     try {
       const call: ReturnType<typeof caller> = async (method, path, headers, body) => {
         const form = typeof body === 'string'
@@ -303,6 +354,15 @@ describe('--max-onboarded-platforms', () => {
       expect(second.status).toBe(429)
       expect(second.page).toContain('limit of onboarded platform wallets (1, --max-onboarded-platforms)')
       expect(second.page).toContain('--max-onboarded-platforms')
+      // the intent the refused form left open fills --max-link-intents 1
+      const more = await call(
+        'POST',
+        '/v2/orchestrators/client-id-link-intents',
+        { 'x-orchestrator-key': orchestrator },
+        { clientIdName: 'Shop' },
+      )
+      expect(more.status).toBe(429)
+      expect(more.body.message).toContain('--max-link-intents')
     } finally {
       await cli.stop()
     }

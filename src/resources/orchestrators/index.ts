@@ -3,6 +3,7 @@ export { brandingForClientId } from './branding.ts'
 export { type ResolvedOrchestratorFee, resolveOrchestratorFees } from './fees.ts'
 export { activeLinkOf, indexOnboardingTokens, orchestratorIdOf } from './links.ts'
 export {
+  DEFAULT_MAX_LINK_INTENTS,
   DEFAULT_MAX_ONBOARDED_PLATFORMS,
   isPlatformTenant,
   OnboardingLedger,

@@ -24,7 +24,13 @@ import {
   OrchestratorNotFoundError,
   OrchestratorRequestError,
 } from './errors.ts'
-import { isPlatformTenant, platformTenantOf, reservePlatform } from './onboarding-limits.ts'
+import {
+  admitIntent,
+  isPlatformTenant,
+  platformFullError,
+  platformTenantOf,
+  reservePlatform,
+} from './onboarding-limits.ts'
 import type { KytPlan, LinkIntentBody, LinkIntentRecord, LinkRecord } from './schema.ts'
 import { orchestratorState } from './state.ts'
 
@@ -151,8 +157,12 @@ export function onboardingUrl(request: NeutralRequest, token: string): string {
   return `${publicBaseUrl(request)}/__sandbox/orchestrator-onboarding?token=${token}`
 }
 
-/** `POST /v2/orchestrators/client-id-link-intents`: a single-use intent, two days on the key's clock. */
+/**
+ * `POST /v2/orchestrators/client-id-link-intents`: a single-use intent, two days on the key's clock (429 past
+ * --max-link-intents open ones).
+ */
 export async function createIntent(ctx: Ctx, body: LinkIntentBody): Promise<LinkIntentRecord> {
+  admitIntent(ctx.onboarding, ctx.directory, ctx.world)
   const now = ctx.world.clock.now()
   const intent = await orchestratorState(ctx.world).intents.insert({
     id: ctx.ids.ulid(now.getTime()),
@@ -267,6 +277,9 @@ async function completeClaimed(
   const platformWorlds = orchestratorState(world).platformWorlds
   if (!platformWorlds.has(wallet)) platformWorlds.set(wallet, world.clock.now().toISOString())
   const platform = shared.worlds.get(platformTenantOf(orchestratorIdOf(world.tenant), wallet), world.scenario)
+  // each onboarding of a wallet it onboarded before adds a client ID to the same world
+  if (clientIdState(platform).clientIds.size >= shared.onboarding.maxIntents)
+    throw platformFullError(shared.onboarding)
   const platformCtx = inWorld(shared, platform)
   const client = await createClientId(platformCtx, {
     label: intent.clientIdName,

@@ -3,9 +3,12 @@
 // (`platform:<orchestratorId>:0x…`): two orchestrators onboarding one wallet get two tenants and never see each
 // other's client IDs or payment links. Each such tenant is a world in memory, so one orchestrator key may create at
 // most `--max-onboarded-platforms` of them, and one wallet may have at most as many (one per orchestrator that
-// onboarded it); past either, the completion answers 429 naming the limit and the flag. Platform tenants are never
+// onboarded it); past either, the completion answers 429 naming the limit and the flag. What an orchestrator stores
+// besides is bounded by `--max-link-intents`: its open link intents (each also an entry of the sandbox-wide directory)
+// and the client IDs one of its platforms receives through onboarding. Platform tenants are never
 // an `x-api-key` (their names are derived from public values): the platform reaches its client ID through the
 // orchestrator's paired calls, as the service's onboarded platforms do.
+import type { CredentialDirectory } from '../../contract/ports.ts'
 import { SandboxError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
 import { orchestratorState } from './state.ts'
@@ -15,6 +18,12 @@ export const DEFAULT_MAX_ONBOARDED_PLATFORMS = 20
 
 /** The flag (and environment variable) that raises the bound. */
 export const MAX_ONBOARDED_PLATFORMS_FLAG = '--max-onboarded-platforms'
+
+/** Open link intents one orchestrator key may hold, and client IDs one platform may receive by onboarding (default). */
+export const DEFAULT_MAX_LINK_INTENTS = 100
+
+/** The flag that raises it. */
+export const MAX_LINK_INTENTS_FLAG = '--max-link-intents'
 
 const PLATFORM_PREFIX = 'platform:'
 const PLATFORM_TENANT = /^platform:([0-9A-Z]{26}):(0x[0-9a-f]{40})$/
@@ -44,11 +53,13 @@ export class OnboardingLimitError extends SandboxError {
  */
 export class OnboardingLedger {
   readonly maxPlatforms: number
+  readonly maxIntents: number
   readonly #tenantsOfWallet = new Map<string, Set<string>>()
   readonly #walletsOfOrchestrator = new Map<string, Set<string>>()
 
-  constructor(maxPlatforms = DEFAULT_MAX_ONBOARDED_PLATFORMS) {
-    this.maxPlatforms = Math.max(1, maxPlatforms)
+  constructor(limits: { maxPlatforms?: number | undefined; maxIntents?: number | undefined } = {}) {
+    this.maxPlatforms = Math.max(1, limits.maxPlatforms ?? DEFAULT_MAX_ONBOARDED_PLATFORMS)
+    this.maxIntents = Math.max(1, limits.maxIntents ?? DEFAULT_MAX_LINK_INTENTS)
   }
 
   /** Notes a world: a platform tenant counts for its wallet and its orchestrator from now on. */
@@ -124,4 +135,38 @@ export function reservePlatform(
   return () => {
     creating.delete(address)
   }
+}
+
+/**
+ * Makes room for a new link intent of `orchestrator`, or throws 429: it holds at most `maxIntents` unused ones. When
+ * it is full, the expired ones (nobody can complete them) are dropped first, their onboarding tokens with them.
+ */
+export function admitIntent(
+  ledger: OnboardingLedger,
+  directory: Pick<CredentialDirectory, 'onboardingTokenToWorld'>,
+  orchestrator: World,
+): void {
+  const { intents, completing } = orchestratorState(orchestrator)
+  const open = () => intents.all().filter((intent) => !intent.used)
+  if (open().length < ledger.maxIntents) return
+  const now = orchestrator.clock.now().getTime()
+  for (const intent of open())
+    if (now >= Date.parse(intent.expiresAt) && !completing.has(intent.id)) {
+      intents.delete(intent.id)
+      directory.onboardingTokenToWorld.delete(intent.token)
+    }
+  if (open().length >= ledger.maxIntents)
+    throw new OnboardingLimitError(
+      `This orchestrator key holds ${ledger.maxIntents} open link intents, the limit of this sandbox ` +
+        `(${MAX_LINK_INTENTS_FLAG}): wait for some to be completed or to expire (two days on the key's clock), or ` +
+        `start the sandbox with a higher ${MAX_LINK_INTENTS_FLAG}`,
+    )
+}
+
+/** 429: the platform of a wallet received `maxIntents` client IDs through the orchestrator's onboarding. */
+export function platformFullError(ledger: OnboardingLedger): OnboardingLimitError {
+  return new OnboardingLimitError(
+    `This platform wallet received ${ledger.maxIntents} client IDs through this orchestrator's onboarding, the ` +
+      `limit of this sandbox (${MAX_LINK_INTENTS_FLAG}): start the sandbox with a higher ${MAX_LINK_INTENTS_FLAG}`,
+  )
 }

@@ -104,7 +104,7 @@ export const orchestratorRoutes = [
     credentials: KEY,
     surface: 'api',
     summary: 'Create an onboarding link intent (hosted onboarding URL, single use, 2 days)',
-    statuses: [201],
+    statuses: [201, 429],
     body: LinkIntentBody,
     responses: { 201: LinkIntentResponse },
     async handler(ctx, { body, request }) {
