@@ -20,6 +20,10 @@ Options:
   --api-keys <a,b>    strict mode: only these API keys pass (env SANDBOX_API_KEYS)
   --orchestrator-keys <a,b>  strict mode for orchestrators: only these x-orchestrator-keys pass (env SANDBOX_ORCHESTRATOR_KEYS;
                       with --api-keys and without it, none)
+  --max-onboarded-platforms <n>  platform worlds one orchestrator key may create through hosted onboarding,
+                      and one wallet may have (env SANDBOX_MAX_ONBOARDED_PLATFORMS; default 20)
+  --max-link-intents <n>  open link intents one orchestrator key may hold, and client IDs one onboarded platform
+                      may receive (env SANDBOX_MAX_LINK_INTENTS; default 100)
   --rpc-admin <m,..>  strict mode: JSON-RPC admin methods keys may call through /rpc (names, evm_*, or *;
                       env SANDBOX_RPC_ADMIN). Outside strict mode, on a loopback listener, any API key may.
   --rpc-url <url>     use a running anvil instead of spawning one (env SANDBOX_RPC_URL)
@@ -130,6 +134,8 @@ const options = {
   'allowed-origins': { type: 'string' },
   'webhook-hosts': { type: 'string' },
   'max-webhooks': { type: 'string' },
+  'max-onboarded-platforms': { type: 'string' },
+  'max-link-intents': { type: 'string' },
   'webhook-rate': { type: 'string' },
   'max-clock-advance': { type: 'string' },
   'signup-rate': { type: 'string' },
@@ -230,6 +236,11 @@ async function main(): Promise<void> {
     return n
   }
   const maxWebhooks = whole('--max-webhooks', values['max-webhooks'] ?? env.SANDBOX_MAX_WEBHOOKS)
+  const maxOnboarded = whole(
+    '--max-onboarded-platforms',
+    values['max-onboarded-platforms'] ?? env.SANDBOX_MAX_ONBOARDED_PLATFORMS,
+  )
+  const maxIntents = whole('--max-link-intents', values['max-link-intents'] ?? env.SANDBOX_MAX_LINK_INTENTS)
   const webhookRate = whole('--webhook-rate', values['webhook-rate'] ?? env.SANDBOX_WEBHOOK_RATE)
   // the recurring permits' grace is 20 years: a clock may never reach past it
   const clockDays = whole(
@@ -295,6 +306,8 @@ async function main(): Promise<void> {
     ...(allowedOrigins?.length ? { allowedOrigins } : {}),
     ...(clockDays !== undefined ? { maxClockAdvanceSeconds: clockDays * 86_400 } : {}),
     ...(signupRate !== undefined ? { signupsPerMinute: signupRate } : {}),
+    ...(maxOnboarded !== undefined ? { maxOnboardedPlatforms: maxOnboarded } : {}),
+    ...(maxIntents !== undefined ? { maxLinkIntents: maxIntents } : {}),
   })
   const hook = server.sandbox.shared.webhooks.defaultTarget
   const facts = {

@@ -4,6 +4,7 @@ import { sessionTokenOf } from '../contract/portal-cookie.ts'
 import type { CredentialPorts, PortalCredentialLookup } from '../contract/ports.ts'
 import type { RouteDefinition } from '../contract/route.ts'
 import { UnauthorizedError } from '../contract/sandbox-error.ts'
+import { isPlatformTenant } from '../resources/orchestrators/index.ts'
 import { authenticateClientId } from './client-id.ts'
 import { authenticateOrchestrator, pairedCaller, refuseLinkedAlone } from './orchestrator.ts'
 import { authenticateSession } from './session.ts'
@@ -33,6 +34,12 @@ export function apiKeyCaller(
   const standing = shared.portal.standing(key)
   if (standing === 'refused')
     throw new UnauthorizedError('Unauthorized', 'this API key was disabled or deleted in the portal')
+  // an onboarded platform's tenant is named after public values (orchestrator id, wallet): never a key
+  if (standing === 'unknown' && isPlatformTenant(key))
+    throw new UnauthorizedError(
+      'Unauthorized',
+      'platform: names a platform tenant of hosted onboarding, not a key',
+    )
   if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key))
     throw new UnauthorizedError('Unauthorized', STRICT_HINT)
   return { tenant: key, via: 'api-key' }

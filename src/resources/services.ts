@@ -9,6 +9,7 @@ import type { CallScope } from '../contract/route-context.ts'
 import type { World } from '../contract/world.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { CurrencyCatalog } from './currencies/catalog.ts'
+import type { OnboardingLedger } from './orchestrators/onboarding-limits.ts'
 import type { PortalCredentials } from './portal/index.ts'
 import type { ConversionRegistry } from './rates/registry.ts'
 import type { PaymentReferenceIndex } from './requests/reference-index.ts'
@@ -38,6 +39,8 @@ export interface ResourceServices {
   directory: CredentialDirectory
   /** the portal's state: platform accounts, cookie sessions, issued API keys, values refused as x-api-key */
   portal: PortalCredentials
+  /** the platform worlds hosted onboarding created, per orchestrator and wallet, and their bound */
+  onboarding: OnboardingLedger
   /** a key's webhook registrations and its test deliveries */
   webhooks: WebhookPort
   /** delays of the compliance provider's timed decisions, in tenant-clock milliseconds */

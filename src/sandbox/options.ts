@@ -77,6 +77,16 @@ export interface SandboxOptions {
    * `webhooks.hosts` allows more, `/__sandbox/keys` needs `adminKey`, /rpc admin methods need `rpcAdmin`.
    */
   exposed?: boolean
+  /**
+   * Platform worlds one orchestrator key may create through hosted onboarding, and one wallet may have (one per
+   * orchestrator that onboarded it); past it a completion answers 429 (default 20)
+   */
+  maxOnboardedPlatforms?: number
+  /**
+   * Open (unused) link intents one orchestrator key may hold, and client IDs one onboarded platform may receive;
+   * past it intent creation or the completion answers 429 (default 100)
+   */
+  maxLinkIntents?: number
   /** strict mode (`apiKeys`) with the portal on: registration, login and issued keys (issued keys are tenants) */
   portal?: boolean
   /** origins allowed credentialed CORS (the portal cookie) and cross-origin control writes, besides the sandbox's own */

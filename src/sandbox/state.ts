@@ -15,6 +15,7 @@ import { StateDir } from '../control/state-dir.ts'
 import { writeAtomically } from '../control/world-snapshot.ts'
 import { EventBus } from '../events/event-bus.ts'
 import { WebhookDelivery } from '../events/webhook-delivery.ts'
+import { OnboardingLedger } from '../resources/orchestrators/index.ts'
 import { PortalCredentials } from '../resources/portal/index.ts'
 import { PaymentReferenceIndex } from '../resources/requests/reference-index.ts'
 import { subscribeSecurePaymentEvents } from '../resources/secure-payments/events.ts'
@@ -85,6 +86,10 @@ export function buildState(
       // a developer's machine registers as its tests need; a shared listener, as a person does
       signupsPerMinute: options.signupsPerMinute ?? (security.exposed ? 10 : 120),
     }),
+    onboarding: new OnboardingLedger({
+      maxPlatforms: options.maxOnboardedPlatforms,
+      maxIntents: options.maxLinkIntents,
+    }),
     compliance: {
       kycReviewMs: options.complianceDelayMs ?? 5000,
       paymentDetailReviewMs: options.paymentDetailDelayMs ?? 3000,
@@ -119,6 +124,8 @@ export function buildState(
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   })
   const shared: SandboxState = { ...base, scenarios }
+  // platform worlds count for their orchestrator and wallet as they are created or brought back (--state-dir)
+  tenants.onCreate((world) => shared.onboarding.notice(world))
   tenants.onCreate((world) => shared.scenarios.applyRules(world))
   return shared
 }

@@ -34,12 +34,19 @@ describeTransports(
     /** A platform client ID linked to a fresh orchestrator, with the fees of `configs`. */
     const linkedPlatform = async (configs: (clientId: string) => Record<string, unknown>[]) => {
       const orchestrator = `orc_fees_${randomBytes(8).toString('hex')}`
+      const owner = newApiKey()
       const created = await client().call('POST', '/v2/client-ids', {
-        apiKey: newApiKey(),
+        apiKey: owner,
         body: { label: 'Shop', allowedDomains: [ORIGIN] },
       })
       const clientId = created.body.clientId as string
-      expect((await orc(orchestrator, 'POST', '/v2/orchestrators/client-ids', { clientId })).status).toBe(201)
+      // linked with its owner's consent (the owner's API key beside the orchestrator key)
+      const linked = await client().call('POST', '/v2/orchestrators/client-ids', {
+        apiKey: owner,
+        headers: { 'x-orchestrator-key': orchestrator },
+        body: { clientId },
+      })
+      expect(linked.status).toBe(201)
       for (const config of configs(clientId)) {
         const res = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', config)
         expect(res.status, res.text).toBe(201)

@@ -34,12 +34,19 @@ describeTransports(
     /** A platform client ID linked to a fresh orchestrator. */
     const linkedPlatform = async () => {
       const orchestrator = key()
+      const owner = newApiKey()
       const created = await client().call('POST', '/v2/client-ids', {
-        apiKey: newApiKey(),
+        apiKey: owner,
         body: { label: 'Shop', allowedDomains: [ORIGIN] },
       })
       const clientId = created.body.clientId as string
-      expect((await orc(orchestrator, 'POST', '/v2/orchestrators/client-ids', { clientId })).status).toBe(201)
+      // linked with its owner's consent (the owner's API key beside the orchestrator key)
+      const linked = await client().call('POST', '/v2/orchestrators/client-ids', {
+        apiKey: owner,
+        headers: { 'x-orchestrator-key': orchestrator },
+        body: { clientId },
+      })
+      expect(linked.status).toBe(201)
       return { orchestrator, clientId }
     }
     const pairedLink = async (orchestrator: string, clientId: string, payee: string, amount: string) => {

@@ -37,6 +37,8 @@ describeTransports(
         ...(body !== undefined ? { body } : {}),
         ...(query ? { query } : {}),
       })
+    /** The API key that made each client ID (its owner: a direct link needs it). */
+    const ownerOf = new Map<string, string>()
     /** A platform's client ID (made with its API key). */
     const platformClientId = async (apiKey = newApiKey(), allowedDomains = [ORIGIN]) => {
       const res = await client().call('POST', '/v2/client-ids', {
@@ -44,8 +46,16 @@ describeTransports(
         body: { label: 'Platform', allowedDomains },
       })
       expect(res.status).toBe(201)
+      ownerOf.set(res.body.clientId, apiKey)
       return res.body.clientId as string
     }
+    /** A direct link, with the client ID's owner's consent (its API key beside the orchestrator key). */
+    const link = (key: string, clientId: string, owner = ownerOf.get(clientId) ?? null) =>
+      client().call('POST', '/v2/orchestrators/client-ids', {
+        apiKey: owner,
+        headers: { 'x-orchestrator-key': key },
+        body: { clientId },
+      })
 
     it("an intent's onboarding page still opens after its orchestrator's snapshot is restored", async () => {
       const key = newOrchestratorKey()
@@ -85,11 +95,13 @@ describeTransports(
       const key = newOrchestratorKey()
       const other = newOrchestratorKey()
       const clientId = await platformClientId()
-      const linked = await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId })
+      // without its owner's API key: 403, and nothing recorded
+      expect((await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId })).status).toBe(403)
+      const linked = await link(key, clientId)
       expect(linked.status).toBe(201)
       expect(linked.body).toEqual({ link: { clientId, status: 'active' }, alreadyLinked: false })
-      expect((await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId })).status).toBe(409)
-      expect((await orc(other, 'POST', '/v2/orchestrators/client-ids', { clientId })).status).toBe(409)
+      expect((await link(key, clientId)).status).toBe(409)
+      expect((await link(other, clientId)).status).toBe(409)
       const unknown = await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId: 'cli_000000000000' })
       expect(unknown.status).toBe(404)
       const malformed = await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId: 'nope' })
@@ -97,7 +109,7 @@ describeTransports(
 
       // pagination over active links
       const more = [await platformClientId(), await platformClientId()]
-      for (const id of more) await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId: id })
+      for (const id of more) await link(key, id)
       const page2 = await orc(key, 'GET', '/v2/orchestrators/client-ids', undefined, {
         page: '2',
         limit: '2',
@@ -117,8 +129,8 @@ describeTransports(
       expect((await orc(key, 'DELETE', `/v2/orchestrators/client-ids/${clientId}`)).status).toBe(404)
       const list = await orc(key, 'GET', '/v2/orchestrators/client-ids')
       expect(list.body.links.map((l: { clientId: string }) => l.clientId)).toEqual(more)
-      expect((await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId })).status).toBe(409)
-      expect((await orc(other, 'POST', '/v2/orchestrators/client-ids', { clientId })).status).toBe(409)
+      expect((await link(key, clientId)).status).toBe(409)
+      expect((await link(other, clientId)).status).toBe(409)
     })
 
     it('refuses link intents outside the documented rules (domains, KYT plans)', async () => {
@@ -410,7 +422,7 @@ describeTransports(
         headers({ 'x-client-id': clientId, 'x-orchestrator-key': key }),
       )
       expect(early.status).toBe(403)
-      await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId })
+      await link(key, clientId)
       const alone = await client().call('POST', '/v2/secure-payments', headers({ 'x-client-id': clientId }))
       expect(alone.status).toBe(403)
       expect(alone.body.message).toContain('x-orchestrator-key')
@@ -514,7 +526,7 @@ describeTransports(
       expect((await orc(key, 'POST', '/v2/orchestrators/fee-configs', { ...base, clientId })).status).toBe(
         404,
       )
-      await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId })
+      await link(key, clientId)
       const own = await orc(key, 'POST', '/v2/orchestrators/fee-configs', { ...base, bps: 50, clientId })
       expect(own.status).toBe(201)
       expect(own.body.clientId).toBe(clientId)
@@ -603,7 +615,7 @@ describeTransports(
         (await orc(key, 'POST', '/v2/orchestrators/branding', { clientId, primaryActionColor: '#00ff00' }))
           .status,
       ).toBe(404)
-      await orc(key, 'POST', '/v2/orchestrators/client-ids', { clientId })
+      await link(key, clientId)
       const pay = async () => {
         const created = await client().call('POST', '/v2/secure-payments', {
           apiKey: null,

@@ -54,7 +54,11 @@ it('shows the orchestrator branding on the page, pays its fee through the test w
   const clientId = (
     await call('POST', '/v2/client-ids', { 'x-api-key': apiKey }, { label: 'Shop', allowedDomains: [] })
   ).body.clientId as string
-  expect((await call('POST', '/v2/orchestrators/client-ids', orc, { clientId })).status).toBe(201)
+  // linked with its owner's consent (the owner's API key beside the orchestrator key)
+  expect(
+    (await call('POST', '/v2/orchestrators/client-ids', { ...orc, 'x-api-key': apiKey }, { clientId }))
+      .status,
+  ).toBe(201)
   expect((await call('POST', '/v2/orchestrators/branding', orc, BRAND)).status).toBe(201)
   const feeAddress = freshAddress()
   await call('POST', '/v2/orchestrators/fee-configs', orc, {

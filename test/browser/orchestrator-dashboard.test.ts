@@ -34,12 +34,16 @@ async function call(headers: Record<string, string>, method: string, path: strin
 it("shows an orchestrator's linked client IDs, fee configs and branding previews", async () => {
   const key = `orc_dash_${randomBytes(6).toString('hex')}`
   const orc = { 'x-orchestrator-key': key }
-  const created = await call({ 'x-api-key': newApiKey() }, 'POST', '/v2/client-ids', {
+  const owner = newApiKey()
+  const created = await call({ 'x-api-key': owner }, 'POST', '/v2/client-ids', {
     label: 'Acme checkout',
     allowedDomains: ['https://acme.example.com'],
   })
   const clientId = created.body.clientId as string
-  expect((await call(orc, 'POST', '/v2/orchestrators/client-ids', { clientId })).status).toBe(201)
+  // linked with its owner's consent (the owner's API key beside the orchestrator key)
+  expect(
+    (await call({ ...orc, 'x-api-key': owner }, 'POST', '/v2/orchestrators/client-ids', { clientId })).status,
+  ).toBe(201)
   await call(orc, 'POST', '/v2/orchestrators/fee-configs', {
     bps: 250,
     usdCap: '10',

@@ -29,10 +29,14 @@ async function call(method: string, path: string, headers: Record<string, string
 it('restores links, fee configs, branding, intents and webhooks', async () => {
   sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
   const orc = { 'x-orchestrator-key': 'orc_state_dir_test' }
+  const owner = newApiKey()
   const clientId = (
-    await call('POST', '/v2/client-ids', { 'x-api-key': newApiKey() }, { label: 'Shop', allowedDomains: [] })
+    await call('POST', '/v2/client-ids', { 'x-api-key': owner }, { label: 'Shop', allowedDomains: [] })
   ).body.clientId
-  expect((await call('POST', '/v2/orchestrators/client-ids', orc, { clientId })).status).toBe(201)
+  // linked with its owner's consent (the owner's API key beside the orchestrator key)
+  expect(
+    (await call('POST', '/v2/orchestrators/client-ids', { ...orc, 'x-api-key': owner }, { clientId })).status,
+  ).toBe(201)
   const fee = await call('POST', '/v2/orchestrators/fee-configs', orc, {
     bps: 125,
     feeBearer: 'recipient',
@@ -67,8 +71,14 @@ it('restores links, fee configs, branding, intents and webhooks', async () => {
   ])
   // the client ID's one link record came back too: a second link is still refused
   expect(
-    (await call('POST', '/v2/orchestrators/client-ids', { 'x-orchestrator-key': 'orc_other' }, { clientId }))
-      .status,
+    (
+      await call(
+        'POST',
+        '/v2/orchestrators/client-ids',
+        { 'x-orchestrator-key': 'orc_other', 'x-api-key': owner },
+        { clientId },
+      )
+    ).status,
   ).toBe(409)
   const page = new URL(intent.body.url)
   const form = await sandbox.dispatch({

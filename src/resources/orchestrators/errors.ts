@@ -29,6 +29,18 @@ export class AlreadyLinkedError extends OrchestratorConflictError {
   }
 }
 
+/** 403: a direct link without the client ID's owner's consent (its owner's API key). */
+export class ConsentRequiredError extends SandboxError {
+  override name = 'ConsentRequiredError'
+  constructor(clientId: string) {
+    super(
+      403,
+      `Linking ${clientId} needs its owner's consent: send the owner's API key as x-api-key with this call, or create ` +
+        'a link intent (POST /v2/orchestrators/client-id-link-intents) for the platform to confirm',
+    )
+  }
+}
+
 /** 404: no active link between this orchestrator and that client ID. */
 export class NotLinkedError extends OrchestratorNotFoundError {
   override name = 'NotLinkedError'

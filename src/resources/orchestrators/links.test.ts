@@ -5,6 +5,7 @@ import type { World } from '../../contract/world.ts'
 import { Table } from '../../store/table.ts'
 import { createWorld } from '../../store/world.ts'
 import { completeOnboarding, findIntent } from './links.ts'
+import { OnboardingLedger } from './onboarding-limits.ts'
 import { orchestratorState } from './state.ts'
 
 const log = () => {}
@@ -73,6 +74,7 @@ describe('completeOnboarding', () => {
     const intent = orchestratorState(mine).intents.get('orc_same-0')!
     const shared = {
       currencies: { byId: () => ({ type: 'ERC20', address: '0x0000000000000000000000000000000000000001' }) },
+      onboarding: new OnboardingLedger(),
     } as unknown as Parameters<typeof completeOnboarding>[0]
     const input = {
       walletAddress: '0x00000000000000000000000000000000000000aa',

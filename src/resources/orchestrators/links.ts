@@ -2,10 +2,13 @@
 // An orchestrator is the tenant of its key: its links, intents, fees, branding live in its world. A client ID's
 // one link record also lives beside the client ID, in the platform's world (`clientLinks`): that record is what
 // refuses a second link (by any orchestrator, even after an unlink) and what paired authentication checks.
-// Differences from the real service: the hosted onboarding page is the sandbox's own (no wallet signature: the
-// platform types its wallet address); the client ID it creates belongs to a platform tenant named after that
-// wallet (`platform:0x…`), in the orchestrator's scenario.
-import { createHash } from 'node:crypto'
+// A link needs the platform's consent: a direct link carries the owner's API key (client IDs are public: a `cli_…`
+// alone proves nothing), hosted onboarding is the platform's own confirmation. Without it, 403 and no record, so a
+// stranger can neither take a client ID over nor spend its one link.
+// Differences from the real service: the hosted onboarding page is the sandbox's own (the platform types its wallet
+// address: the page has no script to connect a wallet); the client ID it creates belongs to a platform tenant
+// scoped to the orchestrator and the wallet (onboarding-limits.ts), in the orchestrator's scenario.
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { OrchestratorGrant } from '../../contract/caller.ts'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
@@ -15,15 +18,23 @@ import { registerDestination } from '../payee-destinations/index.ts'
 import { inWorld, type Uses } from '../services.ts'
 import {
   AlreadyLinkedError,
+  ConsentRequiredError,
   IntentUnavailableError,
   NotLinkedError,
   OrchestratorNotFoundError,
   OrchestratorRequestError,
 } from './errors.ts'
+import {
+  admitIntent,
+  isPlatformTenant,
+  platformFullError,
+  platformTenantOf,
+  reservePlatform,
+} from './onboarding-limits.ts'
 import type { KytPlan, LinkIntentBody, LinkIntentRecord, LinkRecord } from './schema.ts'
 import { orchestratorState } from './state.ts'
 
-export type Ctx = Uses<'currencies' | 'directory' | 'events' | 'ids' | 'worlds'>
+export type Ctx = Uses<'currencies' | 'directory' | 'events' | 'ids' | 'onboarding' | 'portal' | 'worlds'>
 
 /** An intent stays usable two days on the orchestrator's clock (client-id-linking.mdx). */
 export const INTENT_LIFETIME_MS = 2 * 24 * 3600 * 1000
@@ -51,6 +62,13 @@ export function platformOf(ctx: Pick<Ctx, 'directory' | 'worlds'>, clientId: str
   const record = owner && world ? clientIdState(world).clientIds.get(owner.id) : undefined
   if (!world || !record) throw new OrchestratorNotFoundError('Client ID not found')
   return { world, record }
+}
+
+/** Whether `apiKey` is the key of the tenant that owns `platform` (a value refused as x-api-key never is). */
+function isOwnerKey(ctx: Pick<Ctx, 'portal'>, platform: World, apiKey: string | undefined): boolean {
+  if (!apiKey || ctx.portal.standing(apiKey) === 'refused' || isPlatformTenant(apiKey)) return false
+  const given = createHash('sha256').update(apiKey).digest()
+  return timingSafeEqual(given, createHash('sha256').update(platform.tenant).digest())
 }
 
 /** The active link record of a client ID, wherever its platform lives (what paired authentication checks). */
@@ -87,9 +105,17 @@ async function recordLink(
   })
 }
 
-/** `POST /v2/orchestrators/client-ids`: links an existing client ID that never had a link. */
-export async function linkClientId(ctx: Ctx, clientId: string): Promise<LinkRecord> {
+/**
+ * `POST /v2/orchestrators/client-ids`: links an existing client ID that never had a link, with its owner's consent
+ * (`ownerKey`, the API key of the tenant that created it; 403 without it, before anything else is told).
+ */
+export async function linkClientId(
+  ctx: Ctx,
+  clientId: string,
+  ownerKey: string | undefined,
+): Promise<LinkRecord> {
   const { world, record } = platformOf(ctx, clientId)
+  if (!isOwnerKey(ctx, world, ownerKey)) throw new ConsentRequiredError(clientId)
   if (record.status === 'revoked') throw new OrchestratorRequestError('Client ID has been revoked')
   return recordLink(ctx, ctx.world, world, clientId, { intentId: null, kyt: null, platformKyt: null })
 }
@@ -131,8 +157,12 @@ export function onboardingUrl(request: NeutralRequest, token: string): string {
   return `${publicBaseUrl(request)}/__sandbox/orchestrator-onboarding?token=${token}`
 }
 
-/** `POST /v2/orchestrators/client-id-link-intents`: a single-use intent, two days on the key's clock. */
+/**
+ * `POST /v2/orchestrators/client-id-link-intents`: a single-use intent, two days on the key's clock (429 past
+ * --max-link-intents open ones).
+ */
 export async function createIntent(ctx: Ctx, body: LinkIntentBody): Promise<LinkIntentRecord> {
+  admitIntent(ctx.onboarding, ctx.directory, ctx.world)
   const now = ctx.world.clock.now()
   const intent = await orchestratorState(ctx.world).intents.insert({
     id: ctx.ids.ulid(now.getTime()),
@@ -220,11 +250,19 @@ export async function completeOnboarding(
     ? 'This onboarding link has already been used'
     : intentRefusal(world, orchestratorState(world).intents.get(intent.id) ?? intent)
   if (refusal) throw new IntentUnavailableError(refusal)
+  // a new platform world counts against --max-onboarded-platforms (429), before anything is created
+  const release = reservePlatform(
+    shared.onboarding,
+    world,
+    orchestratorIdOf(world.tenant),
+    input.walletAddress,
+  )
   completing.add(intent.id)
   try {
     return await completeClaimed(shared, world, intent, input)
   } finally {
     completing.delete(intent.id)
+    release()
   }
 }
 
@@ -235,7 +273,13 @@ async function completeClaimed(
   input: OnboardingInput,
 ) {
   const wallet = input.walletAddress.toLowerCase()
-  const platform = shared.worlds.get(`platform:${wallet}`, world.scenario)
+  // counted before the world exists: a completion that fails further on still spent its world
+  const platformWorlds = orchestratorState(world).platformWorlds
+  if (!platformWorlds.has(wallet)) platformWorlds.set(wallet, world.clock.now().toISOString())
+  const platform = shared.worlds.get(platformTenantOf(orchestratorIdOf(world.tenant), wallet), world.scenario)
+  // each onboarding of a wallet it onboarded before adds a client ID to the same world
+  if (clientIdState(platform).clientIds.size >= shared.onboarding.maxIntents)
+    throw platformFullError(shared.onboarding)
   const platformCtx = inWorld(shared, platform)
   const client = await createClientId(platformCtx, {
     label: intent.clientIdName,

@@ -23,6 +23,7 @@ import {
   onboardingUrl,
   unlinkClientId,
 } from './links.ts'
+import { OnboardingLimitError } from './onboarding-limits.ts'
 import { orchestratorOverview } from './overview.ts'
 import { BRANDING_ASSETS, ONBOARDING_CSP, onboardingPage, onboardingResultPage } from './pages.ts'
 import {
@@ -46,7 +47,9 @@ import {
 } from './schema.ts'
 import { listWebhooks, registerWebhook, sendTestEvent, setWebhookActive } from './webhooks.ts'
 
-type OrchestratorServices = Services<'currencies' | 'directory' | 'events' | 'ids' | 'webhooks' | 'worlds'>
+type OrchestratorServices = Services<
+  'currencies' | 'directory' | 'events' | 'ids' | 'onboarding' | 'portal' | 'webhooks' | 'worlds'
+>
 const defineRoute = routesUsing<OrchestratorServices>()
 
 const KEY = ['orchestrator-key'] as const
@@ -69,12 +72,13 @@ export const orchestratorRoutes = [
     path: '/v2/orchestrators/client-ids',
     credentials: KEY,
     surface: 'api',
-    summary: 'Link an existing cli_* client ID',
-    statuses: [201, 404, 409],
+    summary:
+      "Link an existing cli_* client ID, with its owner's consent: the owner's API key in x-api-key (else 403)",
+    statuses: [201, 403, 404, 409],
     body: LinkClientIdBody,
     responses: { 201: LinkedResponse },
-    async handler(ctx, { body }) {
-      const link = await linkClientId(ctx, body.clientId)
+    async handler(ctx, { body, request }) {
+      const link = await linkClientId(ctx, body.clientId, request.headers['x-api-key']?.trim())
       return {
         status: 201,
         body: { link: { clientId: link.clientId, status: 'active' }, alreadyLinked: false },
@@ -100,7 +104,7 @@ export const orchestratorRoutes = [
     credentials: KEY,
     surface: 'api',
     summary: 'Create an onboarding link intent (hosted onboarding URL, single use, 2 days)',
-    statuses: [201],
+    statuses: [201, 429],
     body: LinkIntentBody,
     responses: { 201: LinkIntentResponse },
     async handler(ctx, { body, request }) {
@@ -339,7 +343,7 @@ export const orchestratorPageRoutes = [
     surface: 'control',
     summary:
       'Completes a link intent: the platform confirms its wallet, destination token and screening choice',
-    statuses: [200, 400, 404, 410],
+    statuses: [200, 400, 404, 410, 429],
     query: TokenQuery,
     rawBody: true,
     async handler(ctx, { query, request }) {
@@ -373,6 +377,8 @@ export const orchestratorPageRoutes = [
       } catch (error) {
         if (error instanceof IntentUnavailableError)
           return html(onboardingResultPage('Link unavailable', error.message, branding), 410)
+        if (error instanceof OnboardingLimitError)
+          return html(onboardingResultPage('Too many platforms', error.message, branding), 429)
         if (error instanceof OrchestratorRequestError || (error as { status?: number }).status === 400)
           return again((error as Error).message)
         throw error

@@ -21,6 +21,12 @@ const orchestratorsDef = defineState('orchestrators', () => ({
   /** ids of the intents whose onboarding form is being completed right now (a lock held across its awaits; a Set,
    * so --state-dir does not keep it) */
   completing: new Set<string>(),
+  /** the wallets (lowercase) its onboardings created a platform world for, with when: what
+   * --max-onboarded-platforms counts */
+  platformWorlds: new Map<string, string>(),
+  /** wallets whose platform world an onboarding of this orchestrator is creating right now (reserved against
+   * --max-onboarded-platforms; a Set, not kept by --state-dir) */
+  creatingPlatforms: new Set<string>(),
 }))
 
 /** A world's orchestrator state (an orchestrator's links, intents, fees and branding; a platform's link records). */
