@@ -17,6 +17,9 @@ export interface StreamLimits {
   total: number
 }
 
+/** How long an admitted stream's place is held for it to open (ms). */
+const RESERVED_MS = 30_000
+
 /** Default streams of each kind a key may hold open. */
 export const DEFAULT_STREAMS_PER_KEY = 10
 /** Default streams the sandbox holds open at most (lowered to half the process's file limit when that is smaller). */
@@ -89,14 +92,24 @@ export class StreamSlots {
   }
 
   /**
-   * A route's stream, admitted now (429 past a bound) and counted from its opening until its client goes away.
-   * Call it in the handler: the check and the opening run in the same turn of the event loop for one request.
+   * A route's stream, admitted now (429 past a bound) and counted from now: its place is held while the answer makes
+   * its way (the state dir's commit may come first), kept from its opening until its client goes away, and given
+   * back after RESERVED_MS when the stream never opens (an answer replaced on its way, a client gone before).
    */
   bounded(tenant: string, kind: StreamKind, stream: ResponseStream): ResponseStream {
     this.admit(tenant, kind)
+    let reserved: (() => void) | null = this.hold(tenant, kind)
+    const expiry = setTimeout(() => {
+      reserved?.()
+      reserved = null
+    }, RESERVED_MS)
+    expiry.unref()
     return {
       open: (write) => {
-        const release = this.hold(tenant, kind)
+        clearTimeout(expiry)
+        // opened after its reservation lapsed: counted again (the answer was admitted)
+        const release = reserved ?? this.hold(tenant, kind)
+        reserved = null
         let stop: () => void
         try {
           stop = stream.open(write)

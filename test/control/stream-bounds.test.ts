@@ -2,7 +2,11 @@
 // the listen clients of /__sandbox/webhooks/listen, every scenario of the key counted under it) and in all
 // (--max-streams-total), answering 429 in the service's error shape naming the bound and its flag; a stream whose
 // client goes away gives its place back. A listener that cannot accept (no file descriptor left) keeps serving.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { StreamSlots } from '../../src/control/stream-slots.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { waitFor } from '../support/wait.ts'
 
@@ -128,6 +132,51 @@ describe('stream bounds', () => {
       timeoutMs: 5_000,
       what: 'streams given back',
     })
+  })
+})
+
+describe('stream bounds under concurrent opens', () => {
+  it('admits exactly the bound when many streams of a key open at once, with --state-dir', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stream-bounds-'))
+    const durable = await startServer({ chain: false, stateDir: dir, maxStreamsPerKey: 3 })
+    const streams: AbortController[] = []
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 12 }, async () => {
+          const stop = new AbortController()
+          streams.push(stop)
+          const response = await fetch(`${durable.url}/__sandbox/stream`, {
+            headers: { 'x-api-key': 'concurrent-key' },
+            signal: stop.signal,
+          })
+          return response.status
+        }),
+      )
+      expect(statuses.filter((s) => s === 200)).toHaveLength(3)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(9)
+    } finally {
+      for (const stop of streams) stop.abort()
+      await durable.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("holds an admitted stream's place until it opens, and gives it back when it never does", () => {
+    vi.useFakeTimers()
+    try {
+      const slots = new StreamSlots({ perKey: 1, total: 10 })
+      slots.bounded('k', 'stream', { open: () => () => {} })
+      expect(() => slots.admit('k', 'stream')).toThrow(/at most 1 live journal stream/)
+      vi.advanceTimersByTime(30_000)
+      expect(slots.total).toBe(0)
+      const stop = slots.bounded('k', 'stream', { open: () => () => {} }).open(() => {})
+      expect(slots.total).toBe(1)
+      stop()
+      stop()
+      expect(slots.total).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
