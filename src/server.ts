@@ -121,9 +121,10 @@ const ACCEPT_REPORT_MS = 10_000
 
 /**
  * The listener's errors once it listens: a connection it could not accept (EMFILE: no file descriptor left, ENFILE,
- * ENOMEM). Node reports each as the server's 'error' (unheard, it would end the process) and keeps listening: libuv
- * closes the waiting connections meanwhile, and the server accepts again once descriptors are free. Reported at most
- * every ACCEPT_REPORT_MS, with how many failed since.
+ * ENOMEM). With no descriptor left, libuv frees the one it keeps in reserve to accept and close the waiting
+ * connections (their clients see a reset); what it cannot handle so comes as the server's 'error' (unheard, it would
+ * end the process). The server keeps listening either way and accepts again once descriptors are free. Reported at
+ * most every ACCEPT_REPORT_MS, with how many failed since.
  */
 export function acceptFailures(log: (message: string, error?: unknown) => void): (error: Error) => void {
   let reportedAt = Number.NEGATIVE_INFINITY
@@ -135,7 +136,7 @@ export function acceptFailures(log: (message: string, error?: unknown) => void):
     reportedAt = now
     const code = (error as NodeJS.ErrnoException).code ?? error.message
     log(
-      `cannot accept connections (${code}${code === 'EMFILE' || code === 'ENFILE' ? ': no file descriptor left' : ''}; ${failed} refused since the last report): still listening, serving again as descriptors free up`,
+      `cannot accept connections (${code}${code === 'EMFILE' || code === 'ENFILE' ? ': no file descriptor left' : ''}; ${failed} failed accepts since the last report): still listening, serving again as descriptors free up`,
     )
     failed = 0
   }
