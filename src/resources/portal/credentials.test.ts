@@ -1,7 +1,7 @@
 // Cookie sessions (email and wallet logins) do not pile up: expired ones are swept as new ones open, and one platform
 // holds a bounded number at once, however often it logs in.
 import { describe, expect, it } from 'vitest'
-import { MAX_PENDING_CHALLENGES } from './challenges.ts'
+import { addressGroup, MAX_PENDING_CHALLENGES } from './challenges.ts'
 import { MAX_SESSIONS_PER_PLATFORM, PortalCredentials, SESSION_SWEEP_MS } from './credentials.ts'
 
 const IDLE = 15 * 60_000
@@ -61,5 +61,15 @@ describe('PortalCredentials wallet challenges', () => {
     expect(book.has('lone')).toBe(true)
     expect(book.has('c-0')).toBe(false)
     expect(book.has('more-499')).toBe(true)
+  })
+
+  it('counts an IPv4 address as it is (mapped into IPv6 too) and an IPv6 address by its /64', () => {
+    expect(addressGroup('203.0.113.9')).toBe('203.0.113.9')
+    expect(addressGroup('::ffff:203.0.113.9')).toBe('203.0.113.9')
+    expect(addressGroup('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64')
+    expect(addressGroup('2001:0DB8:0001:0002::ffff')).toBe('2001:db8:1:2::/64')
+    expect(addressGroup('2001:db8::1')).toBe('2001:db8:0:0::/64')
+    expect(addressGroup('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
+    expect(addressGroup('local')).toBe('local')
   })
 })
