@@ -1,7 +1,7 @@
 // The bound on long-lived streams (server-sent events): a key holds at most `perKey` of each kind open (the live
 // journal of /__sandbox/stream, the listen clients of /__sandbox/webhooks/listen), every key of every scenario
 // counted under its key, and the sandbox at most `total` of all kinds together, so that no key (nor many keys of one
-// stranger) holds the process's file descriptors. A stream counts from its opening until its client goes away.
+// stranger) holds the process's file descriptors. A stream counts from its admission until its client goes away.
 import { readFileSync } from 'node:fs'
 import type { ResponseStream } from '../contract/neutral.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
@@ -41,7 +41,7 @@ export class StreamLimitError extends SandboxError {
 /** The streams open now, per key and kind and in all. */
 export class StreamSlots {
   readonly limits: StreamLimits
-  /** `${kind} ${tenant}` -> streams open */
+  /** `${kind} ${tenant}` -> streams open or admitted */
   readonly #open = new Map<string, number>()
   #total = 0
 
@@ -52,7 +52,7 @@ export class StreamSlots {
     }
   }
 
-  /** Streams of `kind` the key holds open. */
+  /** Streams of `kind` the key holds open (or admitted, on their way to open). */
   count(tenant: string, kind: StreamKind): number {
     return this.#open.get(`${kind} ${tenant}`) ?? 0
   }
