@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
 import type { NetworkName } from './chain/index.ts'
+import { parentOf, watchParent } from './cli/watchdog.ts'
 
 const usage = `request-sandbox: a stateful Request Network API sandbox with its own anvil chain
 
@@ -58,6 +59,12 @@ Options:
                       default 3650, at most 5475)
   --signup-rate <n>   portal registrations and key creations per client address per minute (env SANDBOX_SIGNUP_RATE;
                       default 10, 120 on a loopback listener)
+  --max-challenges <n>  wallet-login challenges one client address may have waiting for their signature
+                      (env SANDBOX_MAX_CHALLENGES; default 20, 1000 on a loopback listener)
+  --max-streams <n>   streams one key may hold open, of each kind: live journal (/__sandbox/stream, the dashboard,
+                      logs tail) and listen clients (env SANDBOX_MAX_STREAMS; default 10)
+  --max-streams-total <n>  streams of every key the sandbox holds open (env SANDBOX_MAX_STREAMS_TOTAL; default 1000,
+                      or half the process's open-file limit when that is lower)
   --fixtures <file>   load a world file at start into the key it names (key: ...); see request-sandbox fixtures --help
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
@@ -139,6 +146,9 @@ const options = {
   'webhook-rate': { type: 'string' },
   'max-clock-advance': { type: 'string' },
   'signup-rate': { type: 'string' },
+  'max-challenges': { type: 'string' },
+  'max-streams': { type: 'string' },
+  'max-streams-total': { type: 'string' },
   'webhook-url': { type: 'string' },
   fixtures: { type: 'string' },
   'webhook-secret': { type: 'string' },
@@ -249,6 +259,12 @@ async function main(): Promise<void> {
     5475,
   )
   const signupRate = whole('--signup-rate', values['signup-rate'] ?? env.SANDBOX_SIGNUP_RATE)
+  const maxChallenges = whole('--max-challenges', values['max-challenges'] ?? env.SANDBOX_MAX_CHALLENGES)
+  const maxStreams = whole('--max-streams', values['max-streams'] ?? env.SANDBOX_MAX_STREAMS)
+  const maxStreamsTotal = whole(
+    '--max-streams-total',
+    values['max-streams-total'] ?? env.SANDBOX_MAX_STREAMS_TOTAL,
+  )
   const logFormat = values['log-format'] ?? env.SANDBOX_LOG_FORMAT ?? 'text'
   if (logFormat !== 'text' && logFormat !== 'json')
     throw new Error(`invalid --log-format ${JSON.stringify(logFormat)}: text or json`)
@@ -264,6 +280,7 @@ async function main(): Promise<void> {
   if (rateLimit !== 'off' && rateLimit !== 'documented')
     throw new Error(`invalid --rate-limit ${JSON.stringify(rateLimit)}: off or documented`)
   const started = Date.now()
+  phase = 'starting'
   // loaded here so that --help and --version answer at once
   const [{ startServer }, { bannerJson, bannerLines }, { attachTerminalLog }] = await Promise.all([
     import('./server.ts'),
@@ -308,6 +325,9 @@ async function main(): Promise<void> {
     ...(signupRate !== undefined ? { signupsPerMinute: signupRate } : {}),
     ...(maxOnboarded !== undefined ? { maxOnboardedPlatforms: maxOnboarded } : {}),
     ...(maxIntents !== undefined ? { maxLinkIntents: maxIntents } : {}),
+    ...(maxChallenges !== undefined ? { challengesPerAddress: maxChallenges } : {}),
+    ...(maxStreams !== undefined ? { maxStreamsPerKey: maxStreams } : {}),
+    ...(maxStreamsTotal !== undefined ? { maxStreamsTotal } : {}),
   })
   const hook = server.sandbox.shared.webhooks.defaultTarget
   const facts = {
@@ -333,36 +353,43 @@ async function main(): Promise<void> {
   if (loaded && !quiet) process.stdout.write(loaded)
   const detach = quiet ? async () => {} : attachTerminalLog(server.sandbox, { format: logFormat })
   let stopping: Promise<void> | null = null
-  const stop = () => {
+  // a signal stops it with 0; anything else (its parent gone) with 1, which a supervisor restarting on failure sees
+  const stop = (code: number) => {
+    if (typeof phase !== 'object') phase = { stopping: code }
     stopping ??= (async () => {
       const flushed = detach()
       await server.close()
       await flushed
-      process.exit(0)
+      process.exit(code)
     })()
     return stopping
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  process.once('SIGINT', () => stop(0))
+  process.once('SIGTERM', () => stop(0))
   // `npm start` killed with SIGTERM exits without passing it on, and its shell goes with it: the sandbox, left
-  // to init, notices that its parent changed and stops as it would on SIGTERM (anvil and helpers with it)
-  if (parent > 1)
-    setInterval(() => {
-      if (process.ppid !== parent || (npm !== null && parentOf(parent) !== npm)) void stop()
-    }, 250).unref()
+  // to init, notices that its parent changed and stops (anvil and helpers with it)
+  watchParent({ parent, npm }, () => {
+    process.stderr.write(
+      'request-sandbox: stopping: the process that started it (npm or its shell) is gone\n',
+    )
+    void stop(1)
+  })
+  phase = 'serving'
 }
 
-/** The parent of process `pid` (Linux /proc), or null where it cannot be read. */
-function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-    return Number.isInteger(ppid) ? ppid : null
-  } catch {
-    return null
-  }
-}
+/** Where the command is: from `starting` on, only stop() (with its code) or an error ends the process. */
+let phase: 'idle' | 'starting' | 'serving' | { stopping: number } = 'idle'
+
+// The event loop ran dry while the sandbox started or served: what it waited for is gone without an error. It never
+// ends quietly with 0: a supervisor restarting on failure must see it.
+process.on('beforeExit', () => {
+  if (phase === 'idle') return
+  if (typeof phase === 'object') process.exit(phase.stopping)
+  process.stderr.write(
+    `request-sandbox: stopped unexpectedly ${phase === 'serving' ? 'while serving (nothing left to serve with)' : 'while starting'}\n`,
+  )
+  process.exit(1)
+})
 
 main().catch((error: unknown) => {
   process.stderr.write(`request-sandbox: ${(error as Error).message}\n`)

@@ -78,7 +78,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   server.keepAliveTimeout = KEEP_ALIVE_MS
   const listening = new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
   })
   const [created, bound] = await Promise.allSettled([creating, listening])
   if (created.status === 'rejected' || bound.status === 'rejected') {
@@ -90,6 +93,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       : (created as PromiseRejectedResult).reason
   }
   const sandbox = created.value
+  server.on('error', acceptFailures(sandbox.log))
   const { port } = server.address() as AddressInfo
   // webhooks never reach the sandbox's own port unless the operator allows it
   sandbox.shared.webhooks.policy.protectPort(port)
@@ -109,6 +113,32 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       })
       await sandbox.close()
     },
+  }
+}
+
+/** How often a run of failed accepts is reported (ms). */
+const ACCEPT_REPORT_MS = 10_000
+
+/**
+ * The listener's errors once it listens: a connection it could not accept (EMFILE: no file descriptor left, ENFILE,
+ * ENOMEM). With no descriptor left, libuv frees the one it keeps in reserve to accept and close the waiting
+ * connections (their clients see a reset); what it cannot handle so comes as the server's 'error' (unheard, it would
+ * end the process). The server keeps listening either way and accepts again once descriptors are free. Reported at
+ * most every ACCEPT_REPORT_MS, with how many failed since.
+ */
+export function acceptFailures(log: (message: string, error?: unknown) => void): (error: Error) => void {
+  let reportedAt = Number.NEGATIVE_INFINITY
+  let failed = 0
+  return (error) => {
+    failed++
+    const now = Date.now()
+    if (now - reportedAt < ACCEPT_REPORT_MS) return
+    reportedAt = now
+    const code = (error as NodeJS.ErrnoException).code ?? error.message
+    log(
+      `cannot accept connections (${code}${code === 'EMFILE' || code === 'ENFILE' ? ': no file descriptor left' : ''}; ${failed} failed accepts since the last report): still listening, serving again as descriptors free up`,
+    )
+    failed = 0
   }
 }
 

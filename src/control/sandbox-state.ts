@@ -8,6 +8,7 @@ import type { Tenants } from '../store/tenants.ts'
 import type { Journal } from './journal.ts'
 import type { ScenarioEngine } from './scenarios/engine.ts'
 import type { SnapshotStore } from './snapshot-store.ts'
+import type { StreamSlots } from './stream-slots.ts'
 
 /**
  * The whole state of one sandbox, as the control plane sees it: every resource service plus what only control
@@ -28,6 +29,8 @@ export interface SandboxState extends ResourceServices {
   supervisors: ReadonlyMap<string, ChainSupervisor>
   /** named snapshots of keys (files under --state-dir, else memory) */
   snapshots: SnapshotStore
+  /** the streams (live journal, listen clients) open per key and in all, within their bounds */
+  streams: StreamSlots
   /** strict mode (--api-keys): only configured keys pass, and the sandbox never lists the keys it has seen */
   strictKeys: boolean
   /** what a shared demo holds against strangers (listener, portal, trusted origins, admin key, clock bound) */

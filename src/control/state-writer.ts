@@ -218,6 +218,8 @@ export class StateWriter {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    // waited for: the process lives until it is gone (unref'd, a close with nothing else pending ended the process)
+    this.#checkpointer.ref()
     this.#checkpointer.postMessage('close')
     await this.#checkpointerExited
     // the whole WAL copied into the file: a libsql connection closes for good (the last one checkpointing) only once

@@ -17,9 +17,6 @@ import { runTrigger, TriggerBody, triggerList } from './trigger.ts'
 
 const defineRoute = routesUsing<SandboxState>()
 
-/** listen clients one key may have connected (each is a delivery target: every event goes to each) */
-const MAX_LISTENERS_PER_KEY = 10
-
 export const toolRoutes = [
   defineRoute({
     method: 'GET',
@@ -51,7 +48,7 @@ export const toolRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary:
-      "A listen client's stream (server-sent events): each delivery attempt of the caller's events (of ?events=a,b), which the client posts to its app and answers with POST /__sandbox/webhooks/listen/answers/{attemptId}",
+      "A listen client's stream (server-sent events): each delivery attempt of the caller's events (of ?events=a,b), which the client posts to its app and answers with POST /__sandbox/webhooks/listen/answers/{attemptId}; a key connects at most --max-streams (429 past it)",
     statuses: [200, 429],
     query: z.object({
       events: z
@@ -63,17 +60,13 @@ export const toolRoutes = [
         .optional(),
     }),
     handler(ctx, { query }) {
-      if (ctx.webhooks.listenerCount(ctx.tenant!) >= MAX_LISTENERS_PER_KEY)
-        throw new SandboxError(
-          429,
-          `A key may have at most ${MAX_LISTENERS_PER_KEY} listen clients connected: stop one first`,
-        )
+      // each listen client is a delivery target (every event goes to each): bounded per key with the streams
       return {
         status: 200,
         body: '',
         contentType: 'text/event-stream; charset=utf-8',
         headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-        stream: {
+        stream: ctx.streams.bounded(ctx.tenant!, 'listen', {
           open(write) {
             const events = query.events ? query.events.split(',').map((e) => e.trim()) : null
             const listener = ctx.webhooks.listen(ctx.tenant!, events, (attempt) =>
@@ -87,7 +80,7 @@ export const toolRoutes = [
               clearInterval(heartbeat)
             }
           },
-        },
+        }),
       }
     },
   }),

@@ -97,4 +97,10 @@ export interface SandboxOptions {
   maxClockAdvanceSeconds?: number
   /** portal registrations and key creations a client address may make per minute (default 10; 120 on loopback) */
   signupsPerMinute?: number
+  /** wallet-login challenges one client address may have waiting for their signature (default 20; 1000 on loopback) */
+  challengesPerAddress?: number
+  /** streams of each kind (live journal, listen clients) one key may hold open (default 10) */
+  maxStreamsPerKey?: number
+  /** streams of every key the sandbox holds open (default 1000, or half the process's open-file limit if lower) */
+  maxStreamsTotal?: number
 }

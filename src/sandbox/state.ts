@@ -12,6 +12,7 @@ import { ScenarioEngine } from '../control/scenarios/engine.ts'
 import type { ScenarioRegistry } from '../control/scenarios/registry.ts'
 import { SnapshotStore } from '../control/snapshot-store.ts'
 import { StateDir } from '../control/state-dir.ts'
+import { StreamSlots } from '../control/stream-slots.ts'
 import { writeAtomically } from '../control/world-snapshot.ts'
 import { EventBus } from '../events/event-bus.ts'
 import { WebhookDelivery } from '../events/webhook-delivery.ts'
@@ -85,6 +86,7 @@ export function buildState(
       enabled: security.portal,
       // a developer's machine registers as its tests need; a shared listener, as a person does
       signupsPerMinute: options.signupsPerMinute ?? (security.exposed ? 10 : 120),
+      challengesPerAddress: options.challengesPerAddress ?? (security.exposed ? 20 : 1000),
     }),
     onboarding: new OnboardingLedger({
       maxPlatforms: options.maxOnboardedPlatforms,
@@ -110,6 +112,10 @@ export function buildState(
       options.stateDir ? join(options.stateDir, 'snapshots') : null,
       writeAtomically,
     ),
+    streams: new StreamSlots({
+      ...(options.maxStreamsPerKey !== undefined ? { perKey: options.maxStreamsPerKey } : {}),
+      ...(options.maxStreamsTotal !== undefined ? { total: options.maxStreamsTotal } : {}),
+    }),
     now: () => new Date(),
     supervisors: fleet.supervisors,
     log,

@@ -107,11 +107,19 @@ function sendStream(req: IncomingMessage, res: ServerResponse, response: Neutral
     'content-type': response.contentType ?? 'text/event-stream; charset=utf-8',
   })
   res.flushHeaders()
-  const stop = response.stream!.open((chunk) => {
+  const close = response.stream!.open((chunk) => {
     if (!res.writableEnded && !res.destroyed) res.write(chunk)
   })
+  let open = true
+  const stop = () => {
+    if (!open) return
+    open = false
+    close()
+  }
   req.socket.setKeepAlive(true)
   res.on('close', stop)
+  // a client gone while its call was answered: its 'close' came before the stream opened
+  if (res.destroyed || req.socket.destroyed) stop()
 }
 
 function handle(sandbox: DispatchTarget, req: IncomingMessage, res: ServerResponse): void {

@@ -139,14 +139,15 @@ export const dashboardRoutes = [
     path: '/__sandbox/stream',
     credentials: ['api-key'],
     surface: 'control',
-    summary: "The caller's journal as server-sent events (API calls, events, deliveries) as they happen",
-    statuses: [200],
+    summary:
+      "The caller's journal as server-sent events (API calls, events, deliveries) as they happen; a key holds at most --max-streams open (429 past it)",
+    statuses: [200, 429],
     handler: (ctx) => ({
       status: 200,
       body: '',
       contentType: 'text/event-stream; charset=utf-8',
       headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-      stream: journalStream(ctx.journal, ctx.tenant!),
+      stream: ctx.streams.bounded(ctx.tenant!, 'stream', journalStream(ctx.journal, ctx.tenant!)),
     }),
   }),
 ]

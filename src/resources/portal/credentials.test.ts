@@ -1,12 +1,8 @@
 // Cookie sessions (email and wallet logins) do not pile up: expired ones are swept as new ones open, and one platform
 // holds a bounded number at once, however often it logs in.
 import { describe, expect, it } from 'vitest'
-import {
-  MAX_PENDING_CHALLENGES,
-  MAX_SESSIONS_PER_PLATFORM,
-  PortalCredentials,
-  SESSION_SWEEP_MS,
-} from './credentials.ts'
+import { addressGroup, MAX_PENDING_CHALLENGES } from './challenges.ts'
+import { MAX_SESSIONS_PER_PLATFORM, PortalCredentials, SESSION_SWEEP_MS } from './credentials.ts'
 
 const IDLE = 15 * 60_000
 const t0 = Date.parse('2026-11-26T09:00:00Z')
@@ -48,16 +44,32 @@ describe('PortalCredentials sessions', () => {
 })
 
 describe('PortalCredentials wallet challenges', () => {
-  it(`drops expired challenges, and past ${MAX_PENDING_CHALLENGES} waiting ones the oldest`, () => {
-    const portal = new PortalCredentials()
+  it(`drops expired challenges, and past ${MAX_PENDING_CHALLENGES} waiting ones the oldest of the address holding the most`, () => {
+    const portal = new PortalCredentials({ challengesPerAddress: 20 })
     const challenge = (expiresAt: number) => ({ address: '0x0', nonce: 'n', message: 'm', expiresAt })
-    portal.addChallenge('expired', challenge(t0 + 1), t0)
-    for (let i = 0; i < MAX_PENDING_CHALLENGES + 5; i++)
-      portal.addChallenge(`c-${i}`, challenge(t0 + 5 * 60_000), t0 + 1)
-    expect(portal.walletChallenges.size).toBe(MAX_PENDING_CHALLENGES)
-    expect(portal.walletChallenges.has('expired')).toBe(false)
-    expect(portal.walletChallenges.has('c-4')).toBe(false)
-    expect(portal.walletChallenges.has('c-5')).toBe(true)
-    expect(portal.walletChallenges.has(`c-${MAX_PENDING_CHALLENGES + 4}`)).toBe(true)
+    const book = portal.walletChallenges
+    book.add('expired', challenge(t0 + 1), '198.51.100.1', t0)
+    // one address with a single challenge, then addresses of 20 each up to the bound
+    book.add('lone', challenge(t0 + 5 * 60_000), '198.51.100.2', t0 + 1)
+    for (let i = 0; book.size < MAX_PENDING_CHALLENGES; i++)
+      book.add(`c-${i}`, challenge(t0 + 5 * 60_000), `10.0.${i % 250}.${Math.floor(i / 5000) + 1}`, t0 + 1)
+    expect(book.has('expired')).toBe(false)
+    // 500 more from the heavy addresses: each time the oldest of one holding 20 goes, never the lone one
+    for (let i = 0; i < 500; i++)
+      book.add(`more-${i}`, challenge(t0 + 5 * 60_000), `10.1.${i % 250}.${Math.floor(i / 250)}`, t0 + 2)
+    expect(book.size).toBe(MAX_PENDING_CHALLENGES)
+    expect(book.has('lone')).toBe(true)
+    expect(book.has('c-0')).toBe(false)
+    expect(book.has('more-499')).toBe(true)
+  })
+
+  it('counts an IPv4 address as it is (mapped into IPv6 too) and an IPv6 address by its /64', () => {
+    expect(addressGroup('203.0.113.9')).toBe('203.0.113.9')
+    expect(addressGroup('::ffff:203.0.113.9')).toBe('203.0.113.9')
+    expect(addressGroup('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64')
+    expect(addressGroup('2001:0DB8:0001:0002::ffff')).toBe('2001:db8:1:2::/64')
+    expect(addressGroup('2001:db8::1')).toBe('2001:db8:0:0::/64')
+    expect(addressGroup('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
+    expect(addressGroup('local')).toBe('local')
   })
 })

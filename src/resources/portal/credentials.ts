@@ -4,6 +4,7 @@
 // refuse a disabled or deleted portal key, to let portal keys through strict mode, and to resolve a
 // `session_token` cookie. Keys it never issued are untouched: any other key stays its own tenant, as before.
 import type { KeyStanding, PortalCredentialLookup } from '../../contract/ports.ts'
+import { ChallengeBook } from './challenges.ts'
 
 /** A platform (portal account). `tenant` is the world its cookie-session calls use (never usable as x-api-key). */
 export interface PlatformAccount {
@@ -33,6 +34,8 @@ export interface PortalOptions {
   enabled?: boolean
   /** registrations and key creations one client address may make per minute (default 10) */
   signupsPerMinute?: number
+  /** wallet-login challenges one client address may have waiting (default 20) */
+  challengesPerAddress?: number
 }
 
 /** A cookie session: its platform and its end (ms since epoch, real time); a wallet's is pushed by each use. */
@@ -48,18 +51,6 @@ export const MAX_SESSIONS_PER_PLATFORM = 20
 /** Expired sessions are swept when a session opens, at most this often (ms). */
 export const SESSION_SWEEP_MS = 60_000
 
-/** A SIWE challenge of wallet login waiting for its signature. */
-export interface WalletChallenge {
-  address: string
-  nonce: string
-  message: string
-  /** ms since epoch, real time */
-  expiresAt: number
-}
-
-/** Challenges waiting at once (anyone may ask for one): past it, the oldest is dropped. */
-export const MAX_PENDING_CHALLENGES = 10_000
-
 /** Sandbox-wide portal state, with the indexes authentication needs. */
 export class PortalCredentials implements PortalCredentialLookup {
   readonly enabled: boolean
@@ -74,8 +65,8 @@ export class PortalCredentials implements PortalCredentialLookup {
   /** platform id -> its session tokens, oldest first */
   readonly #sessionsOf = new Map<string, Set<string>>()
   #sweptAt = Number.NEGATIVE_INFINITY
-  /** SIWE challenges of wallet login (wallet.ts), by challengeId; single use, 5 minutes */
-  readonly walletChallenges = new Map<string, WalletChallenge>()
+  /** SIWE challenges of wallet login (wallet.ts) waiting for their signature, bounded per client address */
+  readonly walletChallenges: ChallengeBook
   /** key value -> record */
   readonly keys = new Map<string, PortalKey>()
   /** values that must never pass as x-api-key: deleted portal keys and platform tenants */
@@ -84,6 +75,9 @@ export class PortalCredentials implements PortalCredentialLookup {
   constructor(options: PortalOptions = {}) {
     this.enabled = options.enabled ?? true
     this.signupsPerMinute = options.signupsPerMinute ?? 10
+    this.walletChallenges = new ChallengeBook(
+      options.challengesPerAddress !== undefined ? { perAddress: options.challengesPerAddress } : {},
+    )
   }
 
   /** Counts one creation (account or key) from a client address; false past the limit of the current minute. */
@@ -112,18 +106,6 @@ export class PortalCredentials implements PortalCredentialLookup {
   /** Makes a value unusable as x-api-key (a deleted key, a platform's internal tenant). */
   refuse(value: string): void {
     this.#refused.add(value)
-  }
-
-  /**
-   * Keeps a new challenge: the expired ones go first (all have one lifetime, so the oldest come first), and past
-   * `MAX_PENDING_CHALLENGES` the oldest waiting one is dropped, so challenges asked in a loop cannot grow the map.
-   */
-  addChallenge(id: string, challenge: WalletChallenge, now: number): void {
-    for (const [old, stale] of this.walletChallenges) {
-      if (stale.expiresAt > now && this.walletChallenges.size < MAX_PENDING_CHALLENGES) break
-      this.walletChallenges.delete(old)
-    }
-    this.walletChallenges.set(id, challenge)
   }
 
   /**

@@ -22,8 +22,9 @@ export const portalRoutes = [
     credentials: ['public'],
     cookies: true,
     surface: 'api',
-    summary: 'A SIWE message for a wallet to sign (valid 5 minutes)',
-    statuses: [201, 400, 404],
+    summary:
+      'A SIWE message for a wallet to sign (valid 5 minutes); a client address has at most --max-challenges waiting (429 past it)',
+    statuses: [201, 400, 404, 429],
     body: z.object({ address: z.string().min(1) }),
     handler: (ctx, { body, request }) => ({ status: 201, body: walletChallenge(ctx, request, body.address) }),
   }),

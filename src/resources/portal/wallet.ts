@@ -10,13 +10,14 @@
 // Differences from the real service: a Tron wallet's message says "your Tron account" (the page shows only the
 // Ethereum one); the message's domain and URI are the host the sandbox was called at; the verify answer
 // (undocumented) is `{address, walletType: "evm" | "tron", platformId, expiresAt}`; challenges and sessions live in the sandbox's memory
-// (expired ones swept as new ones open; at most MAX_SESSIONS_PER_PLATFORM live sessions a wallet and
-// MAX_PENDING_CHALLENGES challenges waiting).
+// (expired ones swept as new ones open; at most MAX_SESSIONS_PER_PLATFORM live sessions a wallet; challenges.ts bounds
+// the challenges waiting per client address and in all).
 import { randomBytes } from 'node:crypto'
 import { concat, getAddress, isAddress, keccak256, recoverAddress, stringToBytes, verifyMessage } from 'viem'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import { BadRequestError, UnauthorizedError } from '../../contract/sandbox-error.ts'
+import { clientAddress } from '../../contract/security.ts'
 import { isTronAddress, toEvmAddress } from '../../contract/tron-address.ts'
 import type { Uses } from '../services.ts'
 import { admitSignup, requirePortal, sessionCookie } from './accounts.ts'
@@ -53,9 +54,11 @@ export function walletChallenge(ctx: Ctx, request: NeutralRequest, address: stri
     `Issued At: ${now.toISOString()}`,
     `Expiration Time: ${expiresAt.toISOString()}`,
   ].join('\n')
-  ctx.portal.addChallenge(
+  // 429 when the caller's address has its most challenges waiting (another address's are never dropped for it)
+  ctx.portal.walletChallenges.add(
     challengeId,
     { address: wallet, nonce, message, expiresAt: expiresAt.getTime() },
+    clientAddress(request),
     now.getTime(),
   )
   return { challengeId, nonce, message, expiresAt: expiresAt.toISOString() }
