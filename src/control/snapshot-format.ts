@@ -79,10 +79,13 @@ export function readSnapshot(text: string): { file: SnapshotFile } | { problem: 
 }
 
 /** What is wrong with a snapshot's file (one that cannot be read at all too: a folder, no permission), or what it holds. */
-export function readSnapshotFile(path: string): { file: SnapshotFile } | { problem: string } {
+export function readSnapshotFile(
+  path: string,
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): { file: SnapshotFile } | { problem: string } {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = read(path)
   } catch (error) {
     return { problem: `its file cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }
   }

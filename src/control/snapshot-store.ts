@@ -56,7 +56,8 @@ export class SnapshotLimitError extends SandboxError {
   }
 }
 
-const mb = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`
+const mb = (bytes: number) =>
+  bytes < MB ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`
 
 /** One snapshot as the index knows it: its size, its file's time, and what lists show (null: not listed). */
 interface Entry {
@@ -230,7 +231,7 @@ export class SnapshotStore {
       const known = key.entries.get(name)
       const bytes = stat.isFile() ? stat.size : 0
       if (known && known.bytes === bytes && known.mtimeMs === stat.mtimeMs) continue
-      const read = readSnapshotFile(path)
+      const read = readSnapshotFile(path, this.#io.read)
       const entry: Entry =
         'problem' in read
           ? { bytes, mtimeMs: stat.mtimeMs, summary: null, problem: read.problem }
@@ -327,7 +328,7 @@ export class SnapshotStore {
     }
     const path = join(this.#keyDir(tenant), `${name}.json`)
     if (!existsSync(path)) return undefined
-    const read = readSnapshotFile(path)
+    const read = readSnapshotFile(path, this.#io.read)
     if ('problem' in read) throw new DamagedSnapshotError(name, read.problem)
     return read.file.tenant === tenant ? read.file : undefined
   }

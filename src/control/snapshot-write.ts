@@ -7,6 +7,7 @@ import {
   fstatSync,
   fsyncSync,
   openSync,
+  readFileSync,
   renameSync,
   statfsSync,
   unlinkSync,
@@ -28,6 +29,8 @@ export interface SnapshotIo {
   unlink(path: string): void
   /** the bytes the volume holding `dir` has free for this process */
   free(dir: string): number
+  /** a whole file's text (a snapshot read back) */
+  read(path: string): string
 }
 
 export const nodeSnapshotIo: SnapshotIo = {
@@ -42,6 +45,7 @@ export const nodeSnapshotIo: SnapshotIo = {
     const stats = statfsSync(dir)
     return Number(stats.bavail) * Number(stats.bsize)
   },
+  read: (path) => readFileSync(path, 'utf8'),
 }
 
 /** Codes of a write that found no room: the volume is full, or the process's quota or file size limit reached. */
