@@ -52,12 +52,12 @@ describe('kill -9 during a snapshot restore', () => {
     const key = `restore-kill-${Date.now()}`
     // a world large enough that its restore takes a few milliseconds
     const snapshot: string[] = []
-    for (let i = 0; i < 120; i++) snapshot.push(await request(server.url, key, `S${i}`))
+    for (let i = 0; i < 100; i++) snapshot.push(await request(server.url, key, `S${i}`))
     expect((await send(server.url, key, 'POST', '/__sandbox/snapshots', { name: 'base' })).status).toBe(201)
     snapshot.sort()
     const known = [...snapshot]
     const outcomes: string[] = []
-    for (const delay of [3, 7, 11, 15, 19, 25]) {
+    for (const delay of [4, 8, 12, 16, 22]) {
       // the key moves away from the snapshot: an acknowledged request more
       known.push(await request(server.url, key, `B${delay}`))
       const before = await present(server.url, key, known)
