@@ -70,28 +70,29 @@ function refused(name: string, error: unknown): DamagedSnapshotError {
   )
 }
 
-/**
- * Drops the key's worlds and fills them back from prepared ones, the key's scenario choice first, in one step
- * (`Tenants.replace`: with --state-dir one transaction). Resolves once their clocks moved and timers resumed.
- */
-function refill(shared: SandboxState, tenant: string, scenario: string, worlds: PreparedWorld[]) {
-  return shared.tenants.replace(tenant, () => {
-    try {
-      shared.scenarios.select(tenant, scenario)
-    } catch {
-      // a scenario no longer known: the key stays in its current one
-    }
-    return worlds.map((prepared) =>
-      fillWorld(shared.tenants.get(tenant, prepared.saved.scenario), prepared, shared),
-    )
-  })
+/** A key's scenario choice and worlds, as a restore fills them in. */
+interface KeyState {
+  scenario: string
+  worlds: PreparedWorld[]
+}
+
+/** Fills the key's new worlds (after its reset), its scenario choice first; the promises of their timers. */
+function fill(shared: SandboxState, tenant: string, state: KeyState): Promise<void>[] {
+  try {
+    shared.scenarios.select(tenant, state.scenario)
+  } catch {
+    // a scenario no longer known: the key stays in its current one
+  }
+  return state.worlds.map((prepared) =>
+    fillWorld(shared.tenants.get(tenant, prepared.saved.scenario), prepared, shared),
+  )
 }
 
 /**
  * Puts the key's worlds back as the snapshot holds them; other keys are not touched. Every world is built and
  * checked before the key is touched: a snapshot whose records its tables refuse answers 409 naming it, and the key
- * keeps the state it had. The key's reset and refill are one step and, with --state-dir, one commit: a kill at any
- * moment leaves the key as it was or as the snapshot holds it.
+ * keeps the state it had. The key's reset and refill are one step (`Tenants.replace`) and, with --state-dir, one
+ * commit: a kill at any moment leaves the key as it was or as the snapshot holds it.
  */
 export async function restoreSnapshot(
   shared: SandboxState,
@@ -100,12 +101,33 @@ export async function restoreSnapshot(
 ): Promise<SnapshotSummary> {
   const file = shared.snapshots.get(tenant, name)
   if (!file) throw new SnapshotNotFoundError(name)
-  let prepared: PreparedWorld[]
+  let next: KeyState
   try {
-    prepared = (file.worlds as SavedWorld[]).map((saved) => prepareWorld(saved, shared.log))
+    next = {
+      scenario: file.scenario,
+      worlds: (file.worlds as SavedWorld[]).map((saved) => prepareWorld(saved, shared.log)),
+    }
   } catch (error) {
     throw refused(name, error)
   }
-  await Promise.all(refill(shared, tenant, file.scenario, prepared))
+  // what the key has now (its records as they are: nothing copied unless the fill below fails)
+  const current = {
+    scenario: shared.scenarios.selected(tenant),
+    worlds: shared.tenants.worldsOf(tenant).map((w) => snapshotWorld(w, shared)),
+  }
+  const resumed = shared.tenants.replace(tenant, () => {
+    try {
+      return fill(shared, tenant, next)
+    } catch (error) {
+      // the key's previous worlds back, in the same step (and commit): it never shows half of the snapshot
+      shared.tenants.reset(tenant)
+      fill(shared, tenant, {
+        scenario: current.scenario,
+        worlds: current.worlds.map((saved) => prepareWorld(saved, shared.log)),
+      })
+      throw refused(name, error)
+    }
+  })
+  await Promise.all(resumed)
   return summary(file)
 }

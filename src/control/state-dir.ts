@@ -764,8 +764,8 @@ export class StateDir {
       ['sharedRemove', 'broken', tenant],
     )
     this.#schedule()
-    // committed now: a world of the key used again in this turn (a snapshot's restore) must not come
-    // back from the rows the reset forgets (committed now: Tenants.get reads them)
+    // committed now (inside a snapshot's restore, #oneCommit, with its refill instead: the key's worlds have no
+    // ids left to be read back by)
     this.#commit()
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
     this.broken.delete(tenant)

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { StateWriter } from '../../src/control/state-writer.ts'
+import { PaymentReferenceIndex } from '../../src/resources/requests/reference-index.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { newApiKey } from '../support/clients.ts'
 import type { Loose } from '../support/loose.ts'
@@ -146,5 +147,36 @@ describe('a snapshot restore with --state-dir', () => {
       await sandbox.close()
       sandbox = null
     }
+  }, 60_000)
+
+  it('answers 409 for a restore that fails half way through its fill, and leaves the key as it was, in memory and in the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'snapshot-atomic-'))
+    dirs.push(dir)
+    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const key = newApiKey()
+    const kept = await create(key, 'A1')
+    await create(key, 'A2')
+    expect((await call('POST', '/__sandbox/snapshots', key, { name: 'two' })).status).toBe(201)
+    const later = await create(key, 'B1')
+    const before = committedRequests(dir, key)
+
+    const seen: string[] = []
+    const commit = StateWriter.prototype.commit
+    vi.spyOn(StateWriter.prototype, 'commit').mockImplementation(function (this: StateWriter, ops) {
+      commit.call(this, ops)
+      seen.push(committedRequests(dir, key))
+    })
+    // the fill stops after the key was reset and its first records were in
+    vi.spyOn(PaymentReferenceIndex.prototype, 'add').mockImplementationOnce(() => {
+      throw new Error('stopped half way')
+    })
+    const restored = await call('POST', '/__sandbox/snapshots/two/restore', key)
+    expect(restored.status, JSON.stringify(restored.body)).toBe(409)
+    expect(restored.body.message).toContain('Snapshot two')
+    vi.restoreAllMocks()
+    for (const state of seen) expect(state).toBe(before)
+    expect(committedRequests(dir, key)).toBe(before)
+    expect((await call('GET', `/v2/request/${kept}`, key)).status).toBe(200)
+    expect((await call('GET', `/v2/request/${later}`, key)).status).toBe(200)
   }, 60_000)
 })
