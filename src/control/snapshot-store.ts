@@ -333,11 +333,6 @@ export class SnapshotStore {
     return read.file.tenant === tenant ? read.file : undefined
   }
 
-  /** The names of a key's snapshots. */
-  names(tenant: string): string[] {
-    return [...this.#index(tenant).entries.keys()]
-  }
-
   /** What lists show of a key's snapshots (from the index), and those whose file cannot be read back. */
   list(tenant: string): { snapshots: SnapshotSummary[]; damaged: DamagedSnapshot[] } {
     const snapshots: SnapshotSummary[] = []

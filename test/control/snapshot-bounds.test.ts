@@ -8,10 +8,11 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { SnapshotStore } from '../../src/control/snapshot-store.ts'
 import { nodeSnapshotIo } from '../../src/control/snapshot-write.ts'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.ts'
+import { Tenants } from '../../src/store/tenants.ts'
 import { newApiKey } from '../support/clients.ts'
 import type { Loose } from '../support/loose.ts'
 
@@ -239,6 +240,11 @@ describe('snapshot bounds', () => {
     const first = await create(key, 'DEFAULT')
     // the key's second world pushes its first out of memory (to the state dir)
     expect((await call('PUT', '/__sandbox/scenario', key, { scenario: 'kyc-approved' })).status).toBe(200)
+    // another key's world, on disk too: neither the save nor the restore walks every world (after a restart that
+    // would bring every key's worlds back at once)
+    const other = newApiKey()
+    await create(other, 'OTHER')
+    const everyWorld = vi.spyOn(Tenants.prototype, 'all')
     expect((await save(key, 'both')).status).toBe(201)
     const saved = JSON.parse(readFileSync(join(keyFolder(dir, key), 'both.json'), 'utf8'))
     expect(saved.worlds.map((w: { scenario: string }) => w.scenario).sort()).toEqual([
@@ -250,5 +256,7 @@ describe('snapshot bounds', () => {
     expect((await call('POST', '/__sandbox/snapshots/both/restore', key)).status).toBe(200)
     expect((await call('PUT', '/__sandbox/scenario', key, { scenario: 'default' })).status).toBe(200)
     expect((await call('GET', `/v2/request/${first}`, key)).status).toBe(200)
+    expect(everyWorld).not.toHaveBeenCalled()
+    vi.restoreAllMocks()
   })
 })
