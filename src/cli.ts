@@ -41,6 +41,10 @@ Options:
   --state-dir <dir>   keep the state across restarts in this folder (env SANDBOX_STATE_DIR; /data in Docker)
   --max-worlds <n>    worlds (key x scenario) kept in memory; the least recently used past it is evicted
                       (to --state-dir, else dropped; env SANDBOX_MAX_WORLDS; default 1000)
+  --max-snapshots <n> named snapshots one key may keep (env SANDBOX_MAX_SNAPSHOTS; default 50)
+  --snapshot-key-mb <n>  megabytes one key's snapshots may take together (env SANDBOX_SNAPSHOT_KEY_MB; default 64)
+  --snapshot-total-mb <n>  megabytes every key's snapshots may take together (env SANDBOX_SNAPSHOT_TOTAL_MB;
+                      default 1024 with --state-dir, on disk; 256 without, in memory). Past a bound a save answers 507
   --headers-timeout <ms>  a client has this long to send its headers (env SANDBOX_HEADERS_TIMEOUT_MS; 10000)
   --request-timeout <ms>  ... and its whole request (env SANDBOX_REQUEST_TIMEOUT_MS; 30000); slower: 408, closed
   --portal            strict mode: turn the portal on (registration, login, issued keys, which pass as tenants;
@@ -127,6 +131,9 @@ const options = {
   'rpc-admin': { type: 'string' },
   'state-dir': { type: 'string' },
   'max-worlds': { type: 'string' },
+  'max-snapshots': { type: 'string' },
+  'snapshot-key-mb': { type: 'string' },
+  'snapshot-total-mb': { type: 'string' },
   'headers-timeout': { type: 'string' },
   'request-timeout': { type: 'string' },
   'no-chain': { type: 'boolean' },
@@ -265,6 +272,12 @@ async function main(): Promise<void> {
     '--max-streams-total',
     values['max-streams-total'] ?? env.SANDBOX_MAX_STREAMS_TOTAL,
   )
+  const maxSnapshots = whole('--max-snapshots', values['max-snapshots'] ?? env.SANDBOX_MAX_SNAPSHOTS)
+  const snapshotKeyMb = whole('--snapshot-key-mb', values['snapshot-key-mb'] ?? env.SANDBOX_SNAPSHOT_KEY_MB)
+  const snapshotTotalMb = whole(
+    '--snapshot-total-mb',
+    values['snapshot-total-mb'] ?? env.SANDBOX_SNAPSHOT_TOTAL_MB,
+  )
   const logFormat = values['log-format'] ?? env.SANDBOX_LOG_FORMAT ?? 'text'
   if (logFormat !== 'text' && logFormat !== 'json')
     throw new Error(`invalid --log-format ${JSON.stringify(logFormat)}: text or json`)
@@ -304,6 +317,11 @@ async function main(): Promise<void> {
     ...(rpcAdmin?.length ? { rpcAdmin } : {}),
     ...(stateDir ? { stateDir } : {}),
     ...(maxWorlds !== undefined ? { maxWorlds: Number(maxWorlds) } : {}),
+    snapshots: {
+      ...(maxSnapshots !== undefined ? { maxPerKey: maxSnapshots } : {}),
+      ...(snapshotKeyMb !== undefined ? { keyBytes: snapshotKeyMb * 1024 * 1024 } : {}),
+      ...(snapshotTotalMb !== undefined ? { totalBytes: snapshotTotalMb * 1024 * 1024 } : {}),
+    },
     timeouts: {
       ...(headersMs !== undefined ? { headersMs: Number(headersMs) } : {}),
       ...(requestMs !== undefined ? { requestMs: Number(requestMs) } : {}),

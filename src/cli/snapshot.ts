@@ -9,7 +9,9 @@ export const snapshotHelp = `request-sandbox snapshot: save and restore a key's 
   request-sandbox snapshot rm before-payment --key my-key
 
 A snapshot holds every world of the key (its scenarios) and the block each chain was at; loading it puts the key's
-objects back without touching other keys. With --state-dir the sandbox keeps them across restarts.
+objects back without touching other keys. With --state-dir the sandbox keeps them across restarts. A key keeps at
+most 50 snapshots taking 64 MB together (the sandbox's --max-snapshots and --snapshot-key-mb raise them): past a
+bound, or on a full disk, save answers 507 and keeps nothing.
 
 Options:
   --json              print the answer as JSON

@@ -5,7 +5,7 @@ import { SNAPSHOT_FORMAT, type SnapshotFile, SnapshotStore } from './snapshot-st
 
 describe('SnapshotStore without a state dir', () => {
   it('keeps a snapshot as it was saved, whatever later happens to the objects it was made of', () => {
-    const store = new SnapshotStore(null, () => {})
+    const store = new SnapshotStore(null)
     const record = { requestId: 'r1', status: 'pending' }
     const rules = { latencyMs: 0 }
     const file: SnapshotFile = {

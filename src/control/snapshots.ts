@@ -1,43 +1,28 @@
 // Named snapshots of a key (POST /__sandbox/snapshots, request-sandbox snapshot save|load|ls|rm): every world of the
-// key in memory, serialised as --state-dir serialises worlds (state-dir.ts: each declared Table and Map, clock, rules,
-// seeded ids), with the block each live chain was at. Restoring drops the key's worlds and fills them back, so its
-// requests, payments, payers and timers are as they were; other keys are not touched. With --state-dir each snapshot
-// is its own file, `snapshots/<key hash>/<name>.json`, kept across restarts; without, they live in memory.
+// key (those evicted to --state-dir too; no other key's is read), serialised as --state-dir serialises worlds
+// (state-dir.ts: each declared Table and Map, clock, rules, seeded ids), with the block each live chain was at.
+// Restoring drops the key's worlds and fills them back in one step (one commit with --state-dir), so its requests,
+// payments, payers and timers are as they were; other keys are not touched. With --state-dir each snapshot is its own
+// file, `snapshots/<key hash>/<name>.json`, kept across restarts; without, they live in memory (snapshot-store.ts
+// bounds both).
 import { blockNumber } from '../chain/index.ts'
-import { BadRequestError, NotFoundError } from '../contract/sandbox-error.ts'
+import { NotFoundError } from '../contract/sandbox-error.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import {
   checkSnapshotName,
   DamagedSnapshotError,
-  MAX_SNAPSHOTS_PER_KEY,
   SNAPSHOT_FORMAT,
   type SnapshotFile,
+  type SnapshotSummary,
+  summary,
 } from './snapshot-store.ts'
-import { fillWorld, type SavedWorld, snapshotWorld } from './world-snapshot.ts'
-
-/** What lists and answers show of a snapshot. */
-export interface SnapshotSummary {
-  name: string
-  savedAt: string
-  scenario: string
-  /** per world: its scenario and how many records each of its tables holds */
-  worlds: { scenario: string; records: number }[]
-  chains: { network: string; blockNumber: number }[]
-}
-
-export function summary(file: SnapshotFile): SnapshotSummary {
-  const worlds = file.worlds as SavedWorld[]
-  return {
-    name: file.name,
-    savedAt: file.savedAt,
-    scenario: file.scenario,
-    worlds: worlds.map((w) => ({
-      scenario: w.scenario,
-      records: Object.values(w.tables).reduce((n, records) => n + records.length, 0),
-    })),
-    chains: file.chains,
-  }
-}
+import {
+  fillWorld,
+  type PreparedWorld,
+  prepareWorld,
+  type SavedWorld,
+  snapshotWorld,
+} from './world-snapshot.ts'
 
 export class SnapshotNotFoundError extends NotFoundError {
   override name = 'SnapshotNotFoundError'
@@ -46,24 +31,22 @@ export class SnapshotNotFoundError extends NotFoundError {
   }
 }
 
-/** Saves the key's worlds under `name` (replacing a snapshot of that name). */
+/** Saves the key's worlds under `name` (replacing a snapshot of that name); over a bound, 507 naming it. */
 export async function saveSnapshot(
   shared: SandboxState,
   tenant: string,
   name: string,
 ): Promise<SnapshotSummary> {
   checkSnapshotName(name)
-  const names = shared.snapshots.names(tenant)
-  if (!names.includes(name) && names.length >= MAX_SNAPSHOTS_PER_KEY)
-    throw new BadRequestError(
-      `A key may keep at most ${MAX_SNAPSHOTS_PER_KEY} snapshots: delete one first (or save under an existing name)`,
-    )
+  // refused before any work when the count is reached (the bytes are checked once the text is known)
+  shared.snapshots.checkRoom(tenant, name, 0)
   // the key's current world exists (seeded) even if it has made no call yet
   await shared.scenarios.world(tenant)
-  const worlds = [...shared.tenants.all()].filter((w) => w.tenant === tenant)
   const chains = await Promise.all(
     [...shared.chains.values()].map(async (c) => ({ network: c.network, blockNumber: await blockNumber(c) })),
   )
+  // the caller's worlds only (those evicted to --state-dir brought back): no other key's world is read
+  const worlds = shared.tenants.worldsOf(tenant)
   const file: SnapshotFile = {
     format: SNAPSHOT_FORMAT,
     name,
@@ -73,24 +56,45 @@ export async function saveSnapshot(
     worlds: worlds.map((w) => snapshotWorld(w, shared)),
     chains,
   }
-  shared.snapshots.put(file)
-  return summary(file)
+  const saved = summary(file)
+  shared.snapshots.put(file, saved)
+  return saved
 }
 
-/** Drops the key's worlds and fills them back from saved ones, the key's scenario choice first. */
-async function refill(shared: SandboxState, tenant: string, scenario: string, worlds: SavedWorld[]) {
-  shared.tenants.reset(tenant)
+/** The 409 of a snapshot whose records its tables refuse (or that cannot be filled back for another reason). */
+function refused(name: string, error: unknown): DamagedSnapshotError {
+  const issue = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues?.[0]
+  return new DamagedSnapshotError(
+    name,
+    issue
+      ? `a record it holds is refused: ${issue.path.map(String).join('.')}: ${issue.message}`
+      : `it could not be filled back: ${(error as Error).message.slice(0, 200)}`,
+  )
+}
+
+/** A key's scenario choice and worlds, as a restore fills them in. */
+interface KeyState {
+  scenario: string
+  worlds: PreparedWorld[]
+}
+
+/** Fills the key's new worlds (after its reset), its scenario choice first; the promises of their timers. */
+function fill(shared: SandboxState, tenant: string, state: KeyState): Promise<void>[] {
   try {
-    shared.scenarios.select(tenant, scenario)
+    shared.scenarios.select(tenant, state.scenario)
   } catch {
     // a scenario no longer known: the key stays in its current one
   }
-  for (const saved of worlds) await fillWorld(shared.tenants.get(tenant, saved.scenario), saved, shared)
+  return state.worlds.map((prepared) =>
+    fillWorld(shared.tenants.get(tenant, prepared.saved.scenario), prepared, shared),
+  )
 }
 
 /**
- * Puts the key's worlds back as the snapshot holds them; other keys are not touched. A snapshot whose records its
- * tables refuse answers 409 naming it, and the key keeps the state it had.
+ * Puts the key's worlds back as the snapshot holds them; other keys are not touched. Every world is built and
+ * checked before the key is touched: a snapshot whose records its tables refuse answers 409 naming it, and the key
+ * keeps the state it had. The key's reset and refill are one step (`Tenants.replace`) and, with --state-dir, one
+ * commit: a kill at any moment leaves the key as it was or as the snapshot holds it.
  */
 export async function restoreSnapshot(
   shared: SandboxState,
@@ -99,21 +103,33 @@ export async function restoreSnapshot(
 ): Promise<SnapshotSummary> {
   const file = shared.snapshots.get(tenant, name)
   if (!file) throw new SnapshotNotFoundError(name)
-  const before = {
-    scenario: shared.scenarios.selected(tenant),
-    worlds: [...shared.tenants.all()].filter((w) => w.tenant === tenant).map((w) => snapshotWorld(w, shared)),
-  }
+  let next: KeyState
   try {
-    await refill(shared, tenant, file.scenario, file.worlds as SavedWorld[])
+    next = {
+      scenario: file.scenario,
+      worlds: (file.worlds as SavedWorld[]).map((saved) => prepareWorld(saved, shared.log)),
+    }
   } catch (error) {
-    await refill(shared, tenant, before.scenario, before.worlds)
-    const issue = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues?.[0]
-    throw new DamagedSnapshotError(
-      name,
-      issue
-        ? `a record it holds is refused: ${issue.path.map(String).join('.')}: ${issue.message}`
-        : `it could not be filled back: ${(error as Error).message.slice(0, 200)}`,
-    )
+    throw refused(name, error)
   }
+  // what the key has now (its records as they are: nothing copied unless the fill below fails)
+  const current = {
+    scenario: shared.scenarios.selected(tenant),
+    worlds: shared.tenants.worldsOf(tenant).map((w) => snapshotWorld(w, shared)),
+  }
+  const resumed = shared.tenants.replace(tenant, () => {
+    try {
+      return fill(shared, tenant, next)
+    } catch (error) {
+      // the key's previous worlds back, in the same step (and commit): it never shows half of the snapshot
+      shared.tenants.reset(tenant)
+      fill(shared, tenant, {
+        scenario: current.scenario,
+        worlds: current.worlds.map((saved) => prepareWorld(saved, shared.log)),
+      })
+      throw refused(name, error)
+    }
+  })
+  await Promise.all(resumed)
   return summary(file)
 }

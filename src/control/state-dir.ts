@@ -317,6 +317,8 @@ export class StateDir {
     })
     tenants.onReset((tenant) => this.#forgetTenant(tenant))
     tenants.setReviver((world) => this.#revive(world))
+    tenants.setCommitScope((run) => this.#oneCommit(run))
+    tenants.setSavedScenarios((tenant) => this.#savedScenarios(tenant))
     // the scenario choices and webhooks are written whole, when they changed (each registry says so)
     shared.scenarios.onSelect(() => {
       if (this.#loading) return
@@ -462,6 +464,8 @@ export class StateDir {
   }
 
   #commit(): void {
+    // inside #oneCommit: what would be committed now goes with the rest of its changes
+    if (this.#holding) return
     const batch = this.#batch
     if (!batch) return
     this.#batch = null
@@ -493,6 +497,37 @@ export class StateDir {
       return
     }
     batch.resolve()
+  }
+
+  /** set inside #oneCommit: no commit takes part of its changes */
+  #holding = 0
+
+  /**
+   * Runs `run` (synchronous) so that every change it makes is committed in one transaction, after what was pending
+   * before: a kill shows all of them or none (a snapshot's restore: the key's reset and its refill). Nothing in `run`
+   * reads another key's world back from the file (the reset key's worlds have no rows left to read).
+   */
+  #oneCommit<T>(run: () => T): T {
+    if (!this.#batch && this.#ops.length) this.#schedule()
+    this.#commit()
+    this.#holding++
+    try {
+      return run()
+    } finally {
+      this.#holding--
+      this.#schedule()
+      this.#commit()
+    }
+  }
+
+  /** The scenarios of a key's worlds that have rows in state.db (evicted, or not back yet after a restart). */
+  #savedScenarios(tenant: string): string[] {
+    const scenarios: string[] = []
+    for (const name of this.#worldIds.keys()) {
+      const at = name.indexOf('\u0000')
+      if (name.slice(0, at) === tenant) scenarios.push(name.slice(at + 1))
+    }
+    return scenarios
   }
 
   /** The writes of the gathered changes (serialised here; committed in one transaction by the writer). */
@@ -729,8 +764,8 @@ export class StateDir {
       ['sharedRemove', 'broken', tenant],
     )
     this.#schedule()
-    // committed now: a world of the key used again in this turn (a snapshot's restore) must not come
-    // back from the rows the reset forgets (committed now: Tenants.get reads them)
+    // committed now (inside a snapshot's restore, #oneCommit, with its refill instead: the key's worlds have no
+    // ids left to be read back by)
     this.#commit()
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
     this.broken.delete(tenant)

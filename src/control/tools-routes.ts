@@ -12,7 +12,7 @@ import { loadWorldFile } from './fixtures/load.ts'
 import { parseWorldFile } from './fixtures/world-file.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { createSeedApi } from './scenarios/seed-api.ts'
-import { restoreSnapshot, SnapshotNotFoundError, saveSnapshot, summary } from './snapshots.ts'
+import { restoreSnapshot, SnapshotNotFoundError, saveSnapshot } from './snapshots.ts'
 import { runTrigger, TriggerBody, triggerList } from './trigger.ts'
 
 const defineRoute = routesUsing<SandboxState>()
@@ -177,7 +177,7 @@ export const toolRoutes = [
     surface: 'control',
     summary:
       "Saves the caller's worlds (every table, clock, rules) under a name, with each chain's block; a snapshot of that name is replaced",
-    statuses: [201],
+    statuses: [201, 400, 503, 507],
     body: z.object({ name: z.string().min(1).max(64) }).strict(),
     handler: async (ctx, { body }) => ({
       status: 201,
@@ -196,7 +196,7 @@ export const toolRoutes = [
       return {
         status: 200,
         body: {
-          snapshots: snapshots.map(summary).sort((a, b) => a.savedAt.localeCompare(b.savedAt)),
+          snapshots: snapshots.sort((a, b) => a.savedAt.localeCompare(b.savedAt)),
           damaged,
         },
       }

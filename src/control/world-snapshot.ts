@@ -1,12 +1,12 @@
 // A key's world as plain data and back: what named snapshots (snapshots.ts) save and restore. Every resource's
 // declared state (each Table and Map of `declaredStates()`), the clock offset, the rules and the seeded ids.
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs'
 import type { WorldRules } from '../contract/rules.ts'
 import { declaredStates, type World } from '../contract/world.ts'
 import { indexOnboardingTokens } from '../resources/orchestrators/index.ts'
 import { requestState } from '../resources/requests/index.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
+import { createWorld } from '../store/world.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { resumeTimers } from './state-dir.ts'
 
@@ -19,19 +19,6 @@ export interface SavedWorld {
   seeded: Record<string, unknown> | null
   tables: Record<string, unknown[]>
   maps: Record<string, [string, unknown][]>
-}
-
-/** Writes `text` so that `path` always holds a complete file: temporary file, fsync, rename. */
-export function writeAtomically(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`
-  const fd = openSync(tmp, 'w')
-  try {
-    writeSync(fd, text)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  renameSync(tmp, path)
 }
 
 export function snapshotWorld(world: World, shared: SandboxState): SavedWorld {
@@ -57,24 +44,59 @@ export function snapshotWorld(world: World, shared: SandboxState): SavedWorld {
   }
 }
 
-// Everything but the recurring payouts' rescheduling happens synchronously (Table.insert stores at once), so an
-// evicted world can be brought back inside Tenants.get.
-export function fillWorld(world: World, saved: SavedWorld, shared: SandboxState): Promise<void> {
-  world.rules = saved.rules
-  const definitions = new Map(declaredStates().map((d) => [d.name, d]))
-  const field = (key: string): unknown => {
-    const dot = key.lastIndexOf('.')
-    const definition = definitions.get(key.slice(0, dot))
-    return definition ? (world.state(definition) as Record<string, unknown>)[key.slice(dot + 1)] : undefined
+/** A saved world whose records its tables took (in a world of its own, outside the sandbox): ready to fill in. */
+export interface PreparedWorld {
+  saved: SavedWorld
+  /** each declared Table's records, as its schema parsed them */
+  tables: Map<string, unknown[]>
+}
+
+/**
+ * Checks a saved world against the tables it fills, in a world of its own that nothing else sees: each record
+ * through its table's schema and key (throws what the table throws: a zod error, a duplicate key). The key's
+ * live worlds are not touched.
+ */
+export function prepareWorld(
+  saved: SavedWorld,
+  log: (message: string, error: unknown) => void,
+): PreparedWorld {
+  if (!Number.isFinite(saved.clockOffsetMs)) throw new Error('its clock offset is not a number')
+  const scratch = createWorld(saved.tenant, saved.scenario, log)
+  const tables = new Map<string, unknown[]>()
+  try {
+    for (const [name, records] of Object.entries(saved.tables)) {
+      const table = fieldOf(scratch, name)
+      if (!(table instanceof Table)) continue
+      for (const record of records) table.restore(record)
+      tables.set(name, table.all())
+    }
+  } finally {
+    scratch.clock.dispose()
   }
-  // no await before the end: every record is stored before this returns
-  const inserts: Promise<unknown>[] = []
-  for (const [name, records] of Object.entries(saved.tables)) {
-    const table = field(name)
-    if (table instanceof Table) for (const record of records) inserts.push(table.insert(record as never))
+  return { saved, tables }
+}
+
+/** The Table or Map `<state name>.<field>` of a world (undefined: no such declared state). */
+function fieldOf(world: World, key: string): unknown {
+  const dot = key.lastIndexOf('.')
+  const definition = declaredStates().find((d) => d.name === key.slice(0, dot))
+  return definition ? (world.state(definition) as Record<string, unknown>)[key.slice(dot + 1)] : undefined
+}
+
+/**
+ * Fills a new world with a prepared one, synchronously: every record, map entry, index and the seeded ids are in
+ * when this returns (nothing here awaits), so a restore fills its worlds in one step. The promise resolves once the
+ * clock has moved and the timers resume.
+ */
+export function fillWorld(world: World, prepared: PreparedWorld, shared: SandboxState): Promise<void> {
+  const { saved } = prepared
+  world.rules = saved.rules
+  for (const [name, records] of prepared.tables) {
+    const table = fieldOf(world, name) as Table<never, never>
+    for (const record of records) table.add(record as never)
   }
   for (const [name, entries] of Object.entries(saved.maps)) {
-    const map = field(name)
+    const map = fieldOf(world, name)
     // a derived map's entries (a snapshot of an earlier version) are not taken: it is rebuilt below
     if (map instanceof Map && !(map instanceof DerivedMap)) for (const [k, v] of entries) map.set(k, v)
   }
@@ -87,5 +109,5 @@ export function fillWorld(world: World, saved: SavedWorld, shared: SandboxState)
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after
   const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()
-  return Promise.all([...inserts, advanced]).then(() => resumeTimers(world, shared))
+  return advanced.then(() => resumeTimers(world, shared))
 }

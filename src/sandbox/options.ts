@@ -58,6 +58,12 @@ export interface SandboxOptions {
    * embedded chain's anvil state. Without it, state lives in memory.
    */
   stateDir?: string
+  /**
+   * Bounds of named snapshots: how many one key may keep (default 50), the bytes one key's take (default 64 MB) and
+   * every key's together (default 1024 MB with `stateDir`, on disk; 256 MB without, in memory). Past one, a save
+   * answers 507 naming it.
+   */
+  snapshots?: { maxPerKey?: number; keyBytes?: number; totalBytes?: number }
   /** the largest `x-sandbox-delay` accepted, in ms (default 30 000) */
   maxDelayMs?: number
   /** `documented`: the production limit of api-reference/authentication.mdx on client-ID calls (default `off`) */

@@ -13,7 +13,6 @@ import type { ScenarioRegistry } from '../control/scenarios/registry.ts'
 import { SnapshotStore } from '../control/snapshot-store.ts'
 import { StateDir } from '../control/state-dir.ts'
 import { StreamSlots } from '../control/stream-slots.ts'
-import { writeAtomically } from '../control/world-snapshot.ts'
 import { EventBus } from '../events/event-bus.ts'
 import { WebhookDelivery } from '../events/webhook-delivery.ts'
 import { OnboardingLedger } from '../resources/orchestrators/index.ts'
@@ -108,10 +107,13 @@ export function buildState(
     offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
     strictKeys: Boolean(options.apiKeys),
     security,
-    snapshots: new SnapshotStore(
-      options.stateDir ? join(options.stateDir, 'snapshots') : null,
-      writeAtomically,
-    ),
+    snapshots: new SnapshotStore(options.stateDir ? join(options.stateDir, 'snapshots') : null, {
+      limits: {
+        ...(options.snapshots?.maxPerKey !== undefined ? { perKey: options.snapshots.maxPerKey } : {}),
+        ...(options.snapshots?.keyBytes !== undefined ? { keyBytes: options.snapshots.keyBytes } : {}),
+        ...(options.snapshots?.totalBytes !== undefined ? { totalBytes: options.snapshots.totalBytes } : {}),
+      },
+    }),
     streams: new StreamSlots({
       ...(options.maxStreamsPerKey !== undefined ? { perKey: options.maxStreamsPerKey } : {}),
       ...(options.maxStreamsTotal !== undefined ? { total: options.maxStreamsTotal } : {}),

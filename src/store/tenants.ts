@@ -40,6 +40,8 @@ export class Tenants {
   readonly #resetListeners: ((tenant: string) => void)[] = []
   #reviver: WorldReviver | null = null
   #beforeAll: (() => void) | null = null
+  #commitScope: <T>(run: () => T) => T = (run) => run()
+  #savedScenarios: ((tenant: string) => Iterable<string>) | null = null
   #stateObserver: WorldStateObserver | undefined
 
   constructor(log: (message: string, error: unknown) => void, options: TenantsOptions = {}) {
@@ -78,6 +80,42 @@ export class Tenants {
    */
   setBeforeAll(run: (() => void) | null): void {
     this.#beforeAll = run
+  }
+
+  /**
+   * Sets what `replace` runs its reset and fill inside (--state-dir: one transaction, so a kill shows the key as it
+   * was or as it became, never between).
+   */
+  setCommitScope(scope: <T>(run: () => T) => T): void {
+    this.#commitScope = scope
+  }
+
+  /** Sets what names the scenarios of a key's worlds kept outside memory (--state-dir: evicted, or not back yet). */
+  setSavedScenarios(saved: ((tenant: string) => Iterable<string>) | null): void {
+    this.#savedScenarios = saved
+  }
+
+  /**
+   * Every world of one key, those evicted (or not back yet after a restart) brought back; other keys' worlds stay
+   * where they are.
+   */
+  worldsOf(tenant: string): World[] {
+    const scenarios = new Set<string>()
+    if (this.#perTenant.has(tenant))
+      for (const world of this.#worlds.values()) if (world.tenant === tenant) scenarios.add(world.scenario)
+    for (const scenario of this.#savedScenarios?.(tenant) ?? []) scenarios.add(scenario)
+    return [...scenarios].map((scenario) => this.get(tenant, scenario))
+  }
+
+  /**
+   * Resets one key and runs `fill` (synchronous: it creates and fills the key's new worlds) as one step: nothing
+   * else runs between, and with --state-dir both are committed in one transaction.
+   */
+  replace<T>(tenant: string, fill: () => T): T {
+    return this.#commitScope(() => {
+      this.reset(tenant)
+      return fill()
+    })
   }
 
   /** The world of `tenant` under `scenario`, created on first use (or brought back, when it was evicted). */

@@ -173,15 +173,17 @@ describe('request-sandbox snapshot', () => {
     expect((await api(sandbox.url, key, 'GET', '/__sandbox/snapshots')).body.damaged).toEqual([])
   }, 30_000)
 
-  it('keeps at most 50 snapshots per key: the 51st name answers 400, an existing name is still replaced', async () => {
+  it('keeps at most 50 snapshots per key: the 51st name answers 507 naming --max-snapshots, an existing name is still replaced', async () => {
     const key = freshKey('snap-cap')
     for (let i = 0; i < 50; i++)
       expect((await api(sandbox.url, key, 'POST', '/__sandbox/snapshots', { name: `s${i}` })).status).toBe(
         201,
       )
     const over = await api(sandbox.url, key, 'POST', '/__sandbox/snapshots', { name: 's50' })
-    expect(over.status).toBe(400)
+    expect(over.status).toBe(507)
+    expect(over.body).toMatchObject({ statusCode: 507, error: 'Insufficient Storage' })
     expect(over.body.message).toContain('at most 50 snapshots')
+    expect(over.body.message).toContain('--max-snapshots')
     expect((await api(sandbox.url, key, 'POST', '/__sandbox/snapshots', { name: 's7' })).status).toBe(201)
     expect((await api(sandbox.url, key, 'GET', '/__sandbox/snapshots')).body.snapshots).toHaveLength(50)
   }, 60_000)
