@@ -48,6 +48,9 @@ export interface EscrowHold {
   refundExpiry: bigint
   voided: boolean
   reclaimed: boolean
+  /** the payer's fee bound: at most this many bps of a capture, to `feeReceiver` only */
+  maxFeeBps: number
+  feeReceiver: Address
 }
 
 /** The hold under `paymentReference` (8 bytes, `0x` + 16 hex digits), read from the chain's latest block. */

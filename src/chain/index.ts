@@ -61,6 +61,7 @@ export {
   RelayFailure,
   type TriggerInput,
 } from './relayer.ts'
+export { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
 export {
   type ApiTransaction,
   type ContractCall,
@@ -77,7 +78,6 @@ export {
   DEFAULT_MNEMONIC,
   mnemonicAccounts,
   networkChainId,
-  roleAccount,
   type StartedChain,
   sandboxChain,
   startChain,
@@ -93,5 +93,7 @@ export type {
   LiveChain,
   NetworkName,
   SandboxAccount,
+  SandboxKeys,
+  SandboxRoles,
   StartChainOptions,
 } from './types.ts'
