@@ -11,7 +11,7 @@ import { type ApiTransaction, type LiveChain, sendApiTransactions, serialQueue }
 import { AnyAddress } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError } from '../../contract/sandbox-error.ts'
-import { toTronAddress } from '../../contract/tron-address.ts'
+import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
 import { reportScreening } from '../orchestrators/index.ts'
 import type { SecureServices } from './context.ts'
@@ -59,6 +59,28 @@ function pageLinks(shared: SecureServices, token: string): { world: World; links
   if (!multicall) throw new SecurePaymentNotFoundError()
   const { world, record } = multicall
   return { world, links: record.childTokens.map((t) => securePaymentState(world).securePayments.get(t)!) }
+}
+
+/**
+ * The page reads /pay for the link owner's test wallet before it pays: the wallet is topped up first, so the answer
+ * (its balance check) sees what the wallet will pay with. Any other wallet is left as it is.
+ */
+async function refillBeforeRead(ctx: SecureServices, token: string, wallet: string): Promise<void> {
+  const found = findLink(ctx, token) ?? findMulticall(ctx, token)
+  if (!found) return
+  const { world, links } = pageLinks(ctx, token)
+  const chain = ctx.chains.get(links[0]!.network)
+  if (!chain) return
+  const own = testWalletOf(chain, world.tenant).address
+  if (toEvmAddress(wallet).toLowerCase() !== own.toLowerCase()) return
+  await queueOf(chain)(() =>
+    refillTestWallet(
+      ctx,
+      chain,
+      own,
+      links.map((l) => l.currency),
+    ),
+  )
 }
 
 /** Every transaction of a /pay answer (same-chain list, or a batch's approvals and its batchPayments). */
@@ -139,6 +161,7 @@ export const securePageRoutes = [
     params: z.object({ token: z.string().min(1) }),
     query: TokenQuery,
     async handler(ctx, { params, query }) {
+      if (query.wallet) await refillBeforeRead(ctx, params.token, query.wallet)
       return { status: 200, body: await payToken(ctx, params.token, query, SANDBOX_PAGE) }
     },
   }),
