@@ -44,8 +44,14 @@ export function loadSandboxKeys(
     secret: seeded ?? newDeploymentSecret(),
     ...(legacy ? { publishedRoles: true as const } : {}),
   }
-  // created once, readable by the sandbox's user only; `wx`: two starts on one dir cannot both write it
-  writeFileSync(path, `${JSON.stringify(file)}\n`, { mode: 0o600, flag: 'wx' })
+  // created once, readable by the sandbox's user only; `wx`: of two starts on one dir, the second reads the first's
+  try {
+    writeFileSync(path, `${JSON.stringify(file)}\n`, { mode: 0o600, flag: 'wx' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    const written = readKeysFile(path)!
+    return sandboxKeys(written.secret, { publishedRoles: written.publishedRoles === true })
+  }
   if (legacy) log(publishedWarning(options.stateDir))
   return sandboxKeys(file.secret, { publishedRoles: file.publishedRoles === true })
 }
