@@ -10,6 +10,7 @@ export {
   type EscrowSink,
   type EscrowWatcher,
   readEscrowHold,
+  refreshCommerceEscrow,
   watchCommerceEscrow,
 } from './commerce-escrow.ts'
 export {

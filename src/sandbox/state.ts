@@ -2,7 +2,7 @@
 // what an event sets off, what a world leaving memory takes along, and what --state-dir brings back.
 import { join } from 'node:path'
 import { TenantDirectory } from '../auth/directory.ts'
-import { createOperator, type SandboxKeys, syncChainTime } from '../chain/index.ts'
+import { createOperator, refreshCommerceEscrow, type SandboxKeys, syncChainTime } from '../chain/index.ts'
 import { DEFAULT_MAX_CLOCK_ADVANCE_MS, type SecuritySettings } from '../contract/security.ts'
 import { FaucetLimit } from '../control/faucet-limit.ts'
 import { Journal } from '../control/journal.ts'
@@ -174,6 +174,8 @@ export async function openState(
   const stateDir = new StateDir(options.stateDir, shared, fleet.embeddedNetworks())
   try {
     await stateDir.load()
+    // a saved chain of an earlier version came back with that version's escrow: this one's code replaces it
+    await Promise.all([...fleet.chains.values()].map((chain) => refreshCommerceEscrow(chain)))
   } catch (error) {
     // a state.db that cannot be read stops the start: the file is closed, not held open behind the error
     await stateDir.abandon().catch(() => {})
