@@ -10,6 +10,7 @@ export {
   type EscrowSink,
   type EscrowWatcher,
   readEscrowHold,
+  refreshCommerceEscrow,
   watchCommerceEscrow,
 } from './commerce-escrow.ts'
 export {
@@ -61,6 +62,7 @@ export {
   RelayFailure,
   type TriggerInput,
 } from './relayer.ts'
+export { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
 export {
   type ApiTransaction,
   type ContractCall,
@@ -77,7 +79,6 @@ export {
   DEFAULT_MNEMONIC,
   mnemonicAccounts,
   networkChainId,
-  roleAccount,
   type StartedChain,
   sandboxChain,
   startChain,
@@ -93,5 +94,7 @@ export type {
   LiveChain,
   NetworkName,
   SandboxAccount,
+  SandboxKeys,
+  SandboxRoles,
   StartChainOptions,
 } from './types.ts'

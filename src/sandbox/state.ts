@@ -1,11 +1,10 @@
 // The steps of createSandbox that build and wire the sandbox's state: the services and the control plane's state,
 // what an event sets off, what a world leaving memory takes along, and what --state-dir brings back.
 import { join } from 'node:path'
-import { keccak256, toHex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { TenantDirectory } from '../auth/directory.ts'
-import { createOperator, syncChainTime } from '../chain/index.ts'
+import { createOperator, refreshCommerceEscrow, type SandboxKeys, syncChainTime } from '../chain/index.ts'
 import { DEFAULT_MAX_CLOCK_ADVANCE_MS, type SecuritySettings } from '../contract/security.ts'
+import { FaucetLimit } from '../control/faucet-limit.ts'
 import { Journal } from '../control/journal.ts'
 import type { SandboxState, SandboxStateWithoutScenarios } from '../control/sandbox-state.ts'
 import { ScenarioEngine } from '../control/scenarios/engine.ts'
@@ -61,6 +60,7 @@ export function buildState(
   fleet: ChainFleet,
   registry: ScenarioRegistry,
   log: Log,
+  keys: SandboxKeys,
 ): SandboxState {
   const security = securityOf(options)
   const tenants = new Tenants(log, options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {})
@@ -104,9 +104,11 @@ export function buildState(
         ...options.webhooks,
       },
     ),
-    offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
+    // the off-ramp provider's deposit address: derived from the deployment's secret, like the roles
+    offrampAddress: keys.derive('offramp').address,
     strictKeys: Boolean(options.apiKeys),
     security,
+    faucetLimit: new FaucetLimit(),
     snapshots: new SnapshotStore(options.stateDir ? join(options.stateDir, 'snapshots') : null, {
       limits: {
         ...(options.snapshots?.maxPerKey !== undefined ? { perKey: options.snapshots.maxPerKey } : {}),
@@ -187,6 +189,8 @@ export async function openState(
   const stateDir = new StateDir(options.stateDir, shared, fleet.embeddedNetworks())
   try {
     await stateDir.load()
+    // a saved chain of an earlier version came back with that version's escrow: this one's code replaces it
+    await Promise.all([...fleet.chains.values()].map((chain) => refreshCommerceEscrow(chain)))
   } catch (error) {
     // a state.db that cannot be read stops the start: the file is closed, not held open behind the error
     await stateDir.abandon().catch(() => {})
