@@ -2,7 +2,10 @@
 // generation, its nesting like a body's (JSON and YAML alike), its templates share a budget, and a key loads one at a
 // time. Each hostile file answers 400 naming the path inside the file, at once, and the sandbox (a child process:
 // a file that kills it fails here, not the runner) still answers another key's call at once.
+
+import { faker } from '@faker-js/faker'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { allowedFakerCalls } from '../../src/control/fixtures/faker-calls.ts'
 import { TemplateBudget } from '../../src/control/fixtures/templates.ts'
 import { yamlTooDeep } from '../../src/control/fixtures/yaml-depth.ts'
 import { api, type CliSandbox, freshKey, startCliSandbox } from '../support/cli-sandbox.ts'
@@ -75,6 +78,17 @@ describe('world file bounds', () => {
     expect((await anotherKeyAnswers()).ms).toBeLessThan(1_000)
   })
 
+  it('lists only methods faker has', () => {
+    const modules = faker as unknown as Record<string, Record<string, unknown>>
+    const missing = allowedFakerCalls().filter((call) => {
+      const [module, method] = call.split('.')
+      return typeof modules[module!]?.[method!] !== 'function'
+    })
+    expect(missing).toEqual([])
+    expect(allowedFakerCalls()).not.toContain('helpers.fake')
+    expect(allowedFakerCalls()).not.toContain('helpers.fromRegExp')
+  })
+
   it('keeps a running budget of templates, characters and time, checked after each value', () => {
     const budget = new TemplateBudget({ maxTemplates: 3, maxCharacters: 10, maxMs: 50 })
     budget.spend('a.b', 'xyz', 1)
@@ -86,6 +100,9 @@ describe('world file bounds', () => {
     many.spend('x', 1, 0)
     many.spend('x', 1, 0)
     expect(() => many.spend('y.z', 1, 0)).toThrow(/^y\.z: .*2 templates/)
+    // a reference to an object created before counts as what it is written as
+    const refs = new TemplateBudget({ maxTemplates: 5, maxCharacters: 20, maxMs: 50 })
+    expect(() => refs.spend('r.s', { a: 'x'.repeat(30) }, 0)).toThrow(/^r\.s: .*20 characters/)
   })
 
   it('refuses a file nested 5,000 levels (JSON, YAML flow, YAML sequences) with 400 naming the path, at once', async () => {
