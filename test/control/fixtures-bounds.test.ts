@@ -144,6 +144,26 @@ describe('world file bounds', () => {
     expect(refused.body.message).toMatch(/^payers\.p\.body\.k0\.k1\..*\.k60: nested deeper than 64 levels/)
   })
 
+  it('parses YAML off the event loop with a deadline: another key answers at once while a slow file parses', async () => {
+    // long flow sequences within every bound: slow for the yaml parser (seconds on a busy machine)
+    const slow = `payers:\n  p:\n    body:\n      tags: [${Array.from({ length: 250 }, () => `[${'1,'.repeat(499)}1]`).join(',')}]\n`
+    expect(slow.length).toBeLessThan(256 * 1024)
+    const pending = upload(slow, freshKey('slow'), 'application/yaml')
+    await new Promise((r) => setTimeout(r, 200))
+    const other = await anotherKeyAnswers()
+    const answered = await pending
+    expect(other.status).toBe(200)
+    expect(other.ms).toBeLessThan(1_000)
+    expect(other.ms).toBeLessThan(answered.ms)
+    // parsed in time (the tags are not a payer's field: 201 or 400 naming them), or past the deadline: 400
+    expect([201, 400]).toContain(answered.status)
+    expect(answered.ms).toBeLessThan(10_000)
+    // past 256 KB a YAML file is refused unread
+    const big = await upload(`${slow}${'# padding\n'.repeat(2_000)}`, freshKey('big'), 'application/yaml')
+    expect(big.status).toBe(413)
+    expect(big.body.message).toContain('262144 bytes')
+  }, 30_000)
+
   it('refuses a file past the entries one upload may create, naming the entry', async () => {
     const payers = Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`p${i}`, {}]))
     const refused = await upload(JSON.stringify({ payers }))
