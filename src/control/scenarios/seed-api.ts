@@ -165,7 +165,8 @@ export async function createSeedApi(
     },
     async worldFile(source) {
       const text = /^[a-z][a-z0-9-]*$/.test(source) ? await builtinWorldFile(source) : source
-      return { ...(await loadWorldFile(api, shared, world, await parseWorldFile(text))) }
+      // the sandbox's own files and the operator's scenarios: parsed on this thread
+      return { ...(await loadWorldFile(api, shared, world, await parseWorldFile(text, { yaml: 'inline' }))) }
     },
     waitForPayments(requestId, count, timeoutMs = 15_000) {
       return waitFor(
