@@ -58,6 +58,18 @@ it('keeps the published roles for a state dir an earlier version made, and says 
   )
 })
 
+it('refuses such a state dir on a shared listener, where strangers could sign as its roles', () => {
+  const dir = tempDir()
+  writeFileSync(join(dir, 'state.db'), '')
+  expect(() => loadSandboxKeys({ stateDir: dir, exposed: true }, quiet)).toThrow(
+    /published role keys.*A shared listener refuses it: start the shared demo with an empty --state-dir/,
+  )
+  // and again once the keys file records it
+  loadSandboxKeys({ stateDir: dir }, quiet)
+  expect(() => loadSandboxKeys({ stateDir: dir, exposed: true }, quiet)).toThrow(/A shared listener refuses it/)
+  expect(loadSandboxKeys({ stateDir: dir }, quiet).roles.deployer.address).toBe(published('deployer'))
+})
+
 it('refuses a keys file that is not one, naming it', () => {
   const dir = tempDir()
   writeFileSync(join(dir, KEYS_FILE), '{"format":1,"secret":"nope"}')

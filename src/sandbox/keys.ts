@@ -33,7 +33,7 @@ export function loadSandboxKeys(
   const path = join(options.stateDir, KEYS_FILE)
   const saved = readKeysFile(path)
   if (saved) {
-    if (saved.publishedRoles) log(publishedWarning(options.stateDir))
+    if (saved.publishedRoles) published(options, log)
     return sandboxKeys(saved.secret, { publishedRoles: saved.publishedRoles === true })
   }
   // a state dir an earlier version made: its chain's tokens and proxies answer to the published roles
@@ -50,9 +50,10 @@ export function loadSandboxKeys(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     const written = readKeysFile(path)!
+    if (written.publishedRoles) published(options, log)
     return sandboxKeys(written.secret, { publishedRoles: written.publishedRoles === true })
   }
-  if (legacy) log(publishedWarning(options.stateDir))
+  if (legacy) published(options, log)
   return sandboxKeys(file.secret, { publishedRoles: file.publishedRoles === true })
 }
 
@@ -77,6 +78,15 @@ function readKeysFile(path: string): KeysFile | null {
   return parsed as KeysFile
 }
 
-function publishedWarning(dir: string): string {
-  return `--state-dir ${dir} was made by an earlier version: its chain belongs to the sandbox's published role keys, which anyone can sign with through /rpc. Start a shared demo with an empty --state-dir to get secret ones.`
+/**
+ * A state dir whose chain answers to the published role keys: logged on a loopback listener (only this machine signs
+ * there); refused on a shared one, where any stranger could sign as the sandbox's deployer, relayer and operator.
+ */
+function published(options: Pick<SandboxOptions, 'stateDir' | 'exposed'>, log: (message: string) => void): void {
+  const why = `--state-dir ${options.stateDir} was made by an earlier version: its chain belongs to the sandbox's published role keys, which anyone can sign with through /rpc`
+  if (options.exposed)
+    throw new Error(
+      `${why}. A shared listener refuses it: start the shared demo with an empty --state-dir (secret keys), or serve this one on a loopback listener (--host 127.0.0.1).`,
+    )
+  log(`${why}. Start a shared demo with an empty --state-dir to get secret ones.`)
 }
