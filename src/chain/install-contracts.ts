@@ -51,8 +51,8 @@ const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000'
 
 /**
  * Request Network's BatchConversionPayments at its published address: its constructor only writes storage (proxy
- * addresses, owner = the deployer, batch fee 0), which installAt copies. Conversion proxies the chain does not run
- * are passed as the zero address (batches with conversion are not offered).
+ * addresses, owner = the deployer, batch fee 0), which installAt copies. The conversion proxies are not there yet
+ * (the conversion stack is installed after the contracts): installConversionStack installs it again wired to them.
  */
 async function installBatch(ctx: ChainContext, contracts: ChainContracts, installed: ChainContracts) {
   const address = contracts.BatchConversionPayments

@@ -24,6 +24,7 @@ import { TenantIds } from '../store/tenant-ids.ts'
 import { Tenants } from '../store/tenants.ts'
 import type { Catalogs } from './catalogs.ts'
 import type { ChainFleet } from './chains.ts'
+import { networksOnUseOf, startableOf } from './dispatcher.ts'
 import type { SandboxOptions } from './options.ts'
 
 export type Log = (message: string, error?: unknown) => void
@@ -66,12 +67,15 @@ export function buildState(
   const tenants = new Tenants(log, options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {})
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(fleet.chains.values(), now)))
   const ids = createIdGenerator(options.seed)
+  const startable = networksOnUseOf(options) === 'start' ? startableOf(options) : () => false
   const journal = new Journal(ids)
   const base: SandboxStateWithoutScenarios = {
     currencies: catalogs.currencies,
     networks: catalogs.networks,
     chain: fleet.first,
     chains: fleet.chains,
+    startsOnUse: (network) =>
+      Object.hasOwn(catalogs.networks, network) && !fleet.chains.has(network) && startable(network),
     operator: createOperator(fleet.chains),
     relayers: fleet.relayers,
     events: new EventBus(ids, log),

@@ -29,6 +29,56 @@ export function padForChainlink(units: bigint, currency: { type: string; decimal
     : units
 }
 
+/** The on-chain terms of one conversion payment, priced as the chain quotes them now. */
+export interface ConversionQuote {
+  /** `_path` of the conversion proxies: [invoice currency hash, payment token or native hash] */
+  path: readonly Address[]
+  /** the conversion proxy of the stack the caller's world pays through */
+  proxy: Address
+  /** amount and fee in the invoice currency, as the proxies take them (fiat padded to 8 decimals) */
+  requestAmount: bigint
+  feeAmount: bigint
+  feeAddress: Address
+  /** payment-currency base units the chain converts amount + fee to now */
+  quoted: bigint
+  /** `_maxToSpend`: the quote plus the slippage allowance */
+  maxToSpend: bigint
+}
+
+/**
+ * Prices a conversion payment of `record`: what remains (or `options.amount`), the caller's fee, quoted by the
+ * ChainlinkConversionPath of the stack the world pays through (single payments and batch rows alike).
+ */
+export async function quoteConversion(
+  ctx: Ctx,
+  record: RequestRecord,
+  options: Pick<PayOptions, 'amount' | 'feePercentage' | 'feeAddress'>,
+): Promise<ConversionQuote> {
+  const invoice = ctx.currencies.byId(record.invoiceCurrency)!
+  const paid = ctx.currencies.byId(record.paymentCurrency)!
+  const route = ctx.conversion.route(invoice.id, paid.id)
+  if (!route) throw new PaymentNotPossibleError(`No conversion route from ${invoice.id} to ${paid.id}`)
+  const stack = ctx.conversion.stackFor(ctx.world, record.network)
+  const proxy = paid.type === 'ETH' ? stack?.ethProxy : stack?.erc20Proxy
+  if (!stack || !proxy)
+    throw new PaymentNotPossibleError(`No conversion proxy for ${paid.id} on ${record.network}`)
+  const amount = amountToPay(ctx, record, options, invoice)
+  const feeAsked = effectiveFee(ctx, options) // a client ID's own fee overrides the API-passed one
+  const fee = feeUnits(amount, feeAsked.feePercentage)
+  const requestAmount = padForChainlink(amount, invoice)
+  const feeAmount = padForChainlink(fee, invoice)
+  const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
+  const chain = ctx.chains.get(record.network)
+  let quoted: bigint
+  if (chain) quoted = await readConversion(chain, stack.path, requestAmount + feeAmount, route.path)
+  else {
+    const rate = ctx.conversion.rate(ctx.world, invoice.id, paid.id)!
+    quoted = wadToUnits(mulWad(unitsToWad(amount + fee, invoice.decimals), rate), paid.decimals) + 1n
+  }
+  const maxToSpend = (quoted * (10_000n + SLIPPAGE_BPS) + 9_999n) / 10_000n
+  return { path: route.path, proxy, requestAmount, feeAmount, feeAddress, quoted, maxToSpend }
+}
+
 /** What a conversion payment will cost, and the transactions that make it. */
 export interface ConversionPlan {
   transactions: ServiceTransaction[]
@@ -50,35 +100,17 @@ export async function planConversion(
   query: PayOptions,
   wallet: Address | null,
 ): Promise<ConversionPlan> {
-  const invoice = ctx.currencies.byId(record.invoiceCurrency)!
   const paid = ctx.currencies.byId(record.paymentCurrency)!
-  const route = ctx.conversion.route(invoice.id, paid.id)
-  if (!route) throw new PaymentNotPossibleError(`No conversion route from ${invoice.id} to ${paid.id}`)
-  const stack = ctx.conversion.stackFor(ctx.world, record.network)
-  const proxy = paid.type === 'ETH' ? stack?.ethProxy : stack?.erc20Proxy
-  if (!stack || !proxy)
-    throw new PaymentNotPossibleError(`No conversion proxy for ${paid.id} on ${record.network}`)
-  const amount = amountToPay(ctx, record, query, invoice)
-  const feeAsked = effectiveFee(ctx, query) // a client ID's own fee overrides the API-passed one
-  const fee = feeUnits(amount, feeAsked.feePercentage)
-  const requestAmount = padForChainlink(amount, invoice)
-  const feeAmount = padForChainlink(fee, invoice)
-  const feeAddress = feeAsked.feeAddress ? getAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
+  const quote = await quoteConversion(ctx, record, query)
+  const { proxy, requestAmount, feeAmount, feeAddress, quoted, maxToSpend, path } = quote
   const chain = ctx.chains.get(record.network)
-  let quoted: bigint
-  if (chain) quoted = await readConversion(chain, stack.path, requestAmount + feeAmount, route.path)
-  else {
-    const rate = ctx.conversion.rate(ctx.world, invoice.id, paid.id)!
-    quoted = wadToUnits(mulWad(unitsToWad(amount + fee, invoice.decimals), rate), paid.decimals) + 1n
-  }
-  const maxToSpend = (quoted * (10_000n + SLIPPAGE_BPS) + 9_999n) / 10_000n
   const to = getAddress(record.paymentAddress)
   const reference = record.paymentReference as `0x${string}`
   if (paid.type === 'ETH') {
     const data = encodeFunctionData({
       abi: ethConversionProxyAbi,
       functionName: 'transferWithReferenceAndFee',
-      args: [to, requestAmount, route.path, reference, feeAmount, feeAddress, 0n],
+      args: [to, requestAmount, path, reference, feeAmount, feeAddress, 0n],
     })
     return {
       transactions: [{ to: proxy, data, value: bigNumberJson(maxToSpend) }],
@@ -94,7 +126,7 @@ export async function planConversion(
   const data = encodeFunctionData({
     abi: erc20ConversionProxyAbi,
     functionName: 'transferFromWithReferenceAndFee',
-    args: [to, requestAmount, route.path, reference, feeAmount, feeAddress, maxToSpend, 0n],
+    args: [to, requestAmount, path, reference, feeAmount, feeAddress, maxToSpend, 0n],
   })
   return {
     transactions: [

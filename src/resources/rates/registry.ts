@@ -187,6 +187,7 @@ export class ConversionRegistry {
       nativeHash: getAddress(native?.hash ?? sandboxAddress(`${network}:native`)),
       erc20FeeProxy: c.ERC20FeeProxy ? getAddress(c.ERC20FeeProxy) : null,
       ethFeeProxy: c.EthereumFeeProxy ? getAddress(c.EthereumFeeProxy) : null,
+      batch: c.BatchConversionPayments ? getAddress(c.BatchConversionPayments) : null,
     }
   }
 
@@ -207,6 +208,9 @@ export class ConversionRegistry {
       nativeHash: getAddress(native?.hash ?? sandboxAddress(`${chain.network}:native`)),
       erc20FeeProxy: chain.contracts.ERC20FeeProxy ?? null,
       ethFeeProxy: chain.contracts.EthereumFeeProxy ?? null,
+      // where the network has a batch contract, each stack gets one wired to its own proxies (the default stack's
+      // is the published one, rewired once the conversion proxies are there)
+      batch: chain.contracts.BatchConversionPayments ? at('BatchConversionPayments') : null,
     }
   }
 
