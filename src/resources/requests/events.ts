@@ -1,9 +1,9 @@
 // Webhook payloads of the payment events (api-contract §5), built from a request and one detected payment.
 // Amounts are written as ethers' formatUnits writes them ("100.0"), as the documented examples show.
-import { fromBaseUnits } from '../../contract/amounts.ts'
+import { fromBaseUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { divWad, formatWad, toWad, WAD } from '../../contract/decimal.ts'
 import type { Services } from '../services.ts'
-import { expectedUnits, isConversion, paidUnits } from './model.ts'
+import { isConversion, paidUnits } from './model.ts'
 import type { DetectedPayment, RequestRecord } from './schema.ts'
 
 type Shared = Services<'currencies'>
@@ -44,7 +44,7 @@ export function paymentEventPayload(
   const paymentCurrency = shared.currencies.byId(record.paymentCurrency)!
   const conversion = isConversion(record) && payment.conversionRate !== null
   const paid = paidUnits(record)
-  const expected = expectedUnits(shared, record)
+  const expected = toBaseUnits(record.amount, invoice.decimals)
   return {
     ...requestEventFields(record),
     explorer: `https://scan.request.network/request/${record.requestId}`,
