@@ -174,7 +174,9 @@ export const orchestratorRoutes = [
     summary: 'Send a signed test event to every active endpoint',
     statuses: [201],
     body: WebhookTestBody,
-    responses: { 201: z.object({ sent: z.number().int(), failed: z.number().int() }) },
+    responses: {
+      201: z.object({ sent: z.number().int().nonnegative(), failed: z.number().int().nonnegative() }),
+    },
     handler: (ctx, { body }) => ({ status: 201, body: sendTestEvent(ctx, body.eventType) }),
   }),
   defineRoute({
