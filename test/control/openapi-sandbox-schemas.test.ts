@@ -4,18 +4,22 @@
 // sandbox's real answers, through both transports, are then held to those schemas (JSON Schema 2020-12).
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { signPermit } from '../support/payouts.ts'
 import { waitFor } from '../support/wait.ts'
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
 const t = useTransports()
+afterAll(async () => receiver?.close())
 
 type Json = Record<string, unknown>
 let document: { paths: Record<string, Record<string, { responses: Record<string, Json> }>> }
 const ajv = new Ajv2020({ strict: false, allErrors: true })
 
+let receiver: WebhookReceiver
 beforeAll(async () => {
+  receiver = await startReceiver()
   const res = await fetch(`${t.server.url}/openapi.json`)
   document = (await res.json()) as typeof document
 })
@@ -59,6 +63,8 @@ it('gives the recurring payout routes a schema and the webhook tests an example,
     expect(m['x-sandbox-example']).toMatch(/sandbox's/)
     expect(ajv.compile(m.schema as Json)({ deliveryIds: [] })).toBe(false)
   }
+  // the orchestrators' test endpoint (a page's operation, orchestrators/webhooks.mdx): the page's answer as example
+  expect(media('post', '/v2/orchestrators/webhooks/test', 201).example).toEqual({ sent: 1, failed: 0 })
 })
 
 describeTransports(
@@ -113,7 +119,7 @@ describeTransports(
       const apiKey = newApiKey()
       const hook = await client().call('POST', '/v2/webhook', {
         apiKey,
-        body: { url: 'https://example.com/hooks' },
+        body: { url: receiver.url },
       })
       expect(hook.status).toBe(201)
       for (const path of ['/v1/webhook/test', '/v2/webhook/test']) {
@@ -121,6 +127,20 @@ describeTransports(
         expect(res.status).toBe(201)
         expectMatches('post', path, 201, res.body)
       }
+      const orchestrator = { 'x-orchestrator-key': `orc_${newApiKey()}` }
+      const endpoint = await client().call('POST', '/v2/orchestrators/webhooks', {
+        apiKey: null,
+        headers: orchestrator,
+        body: { url: `${receiver.url}/orchestrator` },
+      })
+      expect(endpoint.status).toBe(201)
+      const tested = await client().call('POST', '/v2/orchestrators/webhooks/test', {
+        apiKey: null,
+        headers: orchestrator,
+        body: { eventType: 'client_id.linked' },
+      })
+      expect([tested.status, tested.body]).toEqual([201, { sent: 1, failed: 0 }])
+      expectMatches('post', '/v2/orchestrators/webhooks/test', 201, tested.body)
     })
   },
 )
