@@ -160,6 +160,8 @@ describe('strict mode is strict', () => {
         // health, the chain (anvil's public accounts) and what wallets call
         'GET /__sandbox/health',
         'GET /__sandbox/chain',
+        // the events `request-sandbox trigger` makes happen: one static list, in no world (issue 31 item 8)
+        'GET /__sandbox/triggers',
         'POST /rpc',
         'POST /rpc/:network',
         // the Tron full node TronWeb calls (public, as TronGrid; broadcasts need the signer's signature)
