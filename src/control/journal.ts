@@ -19,6 +19,8 @@ export interface CallEntry {
   responseBody: unknown
   /** the fault that answered instead of the handler, if any */
   fault?: string
+  /** the sandbox's note on how the call was understood (its `x-sandbox-hint`), if any */
+  hint?: string
 }
 
 /** A domain event of one of the key's worlds (its payload is the webhook body). */

@@ -10,7 +10,12 @@ import { flatHex } from '../../contract/flat-id.ts'
 import { keccakUtf8Bytes } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
-import { addressOnNetwork, TRON_NETWORK } from '../../contract/tron-address.ts'
+import {
+  addressOnNetwork,
+  TRON_CHECKSUM_MESSAGE,
+  TRON_NETWORK,
+  tronChecksumFails,
+} from '../../contract/tron-address.ts'
 import { destinationForClientId } from '../payee-destinations/index.ts'
 import type { Services, Uses } from '../services.ts'
 import { RequestNotFoundError } from './errors.ts'
@@ -67,7 +72,11 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     if (!value)
       throw new OneFieldError(
         field,
-        payment.network === TRON_NETWORK ? 'Invalid TRON address (T…)' : 'Invalid Ethereum address',
+        payment.network !== TRON_NETWORK
+          ? 'Invalid Ethereum address'
+          : tronChecksumFails(address)
+            ? TRON_CHECKSUM_MESSAGE
+            : 'Invalid TRON address (T…)',
       )
     return value
   }

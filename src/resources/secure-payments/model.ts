@@ -9,6 +9,7 @@ import type { Caller } from '../../contract/caller.ts'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import { UnauthorizedError } from '../../contract/sandbox-error.ts'
+import { linkUrlProblem } from '../../contract/security.ts'
 import type { World } from '../../contract/world.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import { resolveDestination } from '../payee-destinations/index.ts'
@@ -139,10 +140,14 @@ export function recordableLink(
 /** Characters a redirect URL may not hold (api-reference/secure-payments.mdx: HTML/script payload, whitespace). */
 const UNSAFE_REDIRECT = /[<>"'`\s]/
 
+/** The documented refusal of a `redirectUrl` (use-cases/programmatic-payment-links.mdx, "Validation rules"). */
+export const UNSAFE_REDIRECT_MESSAGE = 'redirectUrl must be a safe http(s) URL with no script/HTML payload'
+
 /**
- * The documented refusals of `redirectUrl` and `redirectLabel` on every create endpoint: a label needs a URL
- * (400 `redirectLabel cannot be provided without redirectUrl`), a URL holds no HTML/script payload characters nor
- * whitespace. (Its scheme, http or https, is checked with the other URL rules of the sandbox.)
+ * The documented refusals of `redirectUrl` and `redirectLabel` on every create endpoint, in the documented words:
+ * a label needs a URL (400 `redirectLabel cannot be provided without redirectUrl`); a URL that is not an absolute
+ * http(s) URL (`javascript:`, `data:`, relative), holds HTML/script payload characters, whitespace or credentials
+ * answers 400 `redirectUrl must be a safe http(s) URL with no script/HTML payload`.
  */
 export function checkRedirect(body: {
   redirectUrl?: string | undefined
@@ -150,10 +155,11 @@ export function checkRedirect(body: {
 }): void {
   if (body.redirectLabel !== undefined && !body.redirectUrl)
     throw new SecurePaymentRequestError('redirectLabel cannot be provided without redirectUrl')
-  if (body.redirectUrl !== undefined && UNSAFE_REDIRECT.test(body.redirectUrl))
-    throw new SecurePaymentRequestError(
-      'redirectUrl must not contain HTML/script payload characters (< > " \' `) or whitespace',
-    )
+  if (
+    body.redirectUrl !== undefined &&
+    (UNSAFE_REDIRECT.test(body.redirectUrl) || linkUrlProblem(body.redirectUrl) !== null)
+  )
+    throw new SecurePaymentRequestError(UNSAFE_REDIRECT_MESSAGE)
 }
 
 /** The caller's links, newest first, through the 2026-Q1 filters (request id, payout flag, creation time). */
