@@ -66,7 +66,9 @@ it('refuses such a state dir on a shared listener, where strangers could sign as
   )
   // and again once the keys file records it
   loadSandboxKeys({ stateDir: dir }, quiet)
-  expect(() => loadSandboxKeys({ stateDir: dir, exposed: true }, quiet)).toThrow(/A shared listener refuses it/)
+  expect(() => loadSandboxKeys({ stateDir: dir, exposed: true }, quiet)).toThrow(
+    /A shared listener refuses it/,
+  )
   expect(loadSandboxKeys({ stateDir: dir }, quiet).roles.deployer.address).toBe(published('deployer'))
 })
 

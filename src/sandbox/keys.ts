@@ -82,7 +82,10 @@ function readKeysFile(path: string): KeysFile | null {
  * A state dir whose chain answers to the published role keys: logged on a loopback listener (only this machine signs
  * there); refused on a shared one, where any stranger could sign as the sandbox's deployer, relayer and operator.
  */
-function published(options: Pick<SandboxOptions, 'stateDir' | 'exposed'>, log: (message: string) => void): void {
+function published(
+  options: Pick<SandboxOptions, 'stateDir' | 'exposed'>,
+  log: (message: string) => void,
+): void {
   const why = `--state-dir ${options.stateDir} was made by an earlier version: its chain belongs to the sandbox's published role keys, which anyone can sign with through /rpc`
   if (options.exposed)
     throw new Error(
