@@ -12,6 +12,7 @@ const reasonPhrases: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 }
 
 /** The reason phrase of an HTTP status, as Nest writes it. */
