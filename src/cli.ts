@@ -34,8 +34,8 @@ Options:
   --scenario <name>   scenario of keys that choose none (env SANDBOX_SCENARIO; default: default)
   --scenarios <dir>   extra scenario files (.ts, .js, .json); repeatable (env SANDBOX_SCENARIOS, comma list)
   --state-dir <dir>   keep the state across restarts in this folder (env SANDBOX_STATE_DIR; /data in Docker)
-  --max-worlds <n>    worlds (key x scenario) kept in memory; the least recently used past it is evicted
-                      (to --state-dir, else dropped; env SANDBOX_MAX_WORLDS; default 1000)
+  --max-worlds <n>    worlds (key x scenario) kept in memory; with --state-dir the least recently used past it
+                      waits on disk, without it a new world past it answers 507 (env SANDBOX_MAX_WORLDS; default 1000)
   --headers-timeout <ms>  a client has this long to send its headers (env SANDBOX_HEADERS_TIMEOUT_MS; 10000)
   --request-timeout <ms>  ... and its whole request (env SANDBOX_REQUEST_TIMEOUT_MS; 30000); slower: 408, closed
   --portal            strict mode: turn the portal on (registration, login, issued keys, which pass as tenants;

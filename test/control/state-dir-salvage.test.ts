@@ -162,7 +162,7 @@ describe('--state-dir: a damaged page of state.db', () => {
       for (const id of ids.get(key)!) expect((await call('GET', `/v2/request/${id}`, key)).status).toBe(200)
     const refused = await call('GET', `/v2/request/${ids.get(victim)![0]}`, victim)
     expect(refused.status).toBe(503)
-    expect(logged.join('\n')).toContain(`the records of key ${victim.slice(0, 16)}…`)
+    expect(logged.join('\n')).toContain(`${file}: the records of key ${victim.slice(0, 16)}…`)
     const copies = copiesKept(dir)
     expect(copies).toHaveLength(1)
     expect(readFileSync(join(dir, copies[0]!)).equals(bytes)).toBe(true)
