@@ -186,4 +186,35 @@ describe('--state-dir: a damaged page of state.db', () => {
     expect(last.join('\n')).not.toContain('damaged')
     expect((await call('POST', '/v2/request', victim, request())).status).toBe(201)
   })
+
+  it('in the index of which world each record belongs to: rebuilt from the records, no key lost', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-salvage-'))
+    dirs.push(dir)
+    sandbox = await start(dir)
+    const keys = [newApiKey(), newApiKey(), newApiKey()]
+    const ids = new Map<string, string>()
+    for (const key of keys) {
+      const created = await call('POST', '/v2/request', key, request())
+      expect(created.status).toBe(201)
+      ids.set(key, created.body.requestId as string)
+    }
+    await sandbox.close()
+    sandbox = null
+    const db = openState(dir)
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    const pages = (
+      db.prepare("SELECT pageno FROM dbstat WHERE name = 'record_worlds'").all() as { pageno: number }[]
+    ).map((r) => r.pageno - 1)
+    db.close()
+    const file = join(dir, 'state.db')
+    const bytes = readFileSync(file)
+    const pageSize = bytes.readUInt16BE(16)
+    for (const page of pages) bytes.fill(0xa5, page * pageSize, page * pageSize + 64)
+    writeFileSync(file, bytes)
+    const logged: string[] = []
+    sandbox = await start(dir, (m) => logged.push(m))
+    expect(logged.join('\n')).toContain('No key lost a record.')
+    for (const key of keys) expect((await call('GET', `/v2/request/${ids.get(key)}`, key)).status).toBe(200)
+    expect(copiesKept(dir)).toHaveLength(1)
+  })
 })
