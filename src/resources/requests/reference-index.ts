@@ -160,7 +160,13 @@ export class PaymentReferenceIndex {
     let revived: Set<World> | undefined
     if (parked && options.revive && this.#reviver) {
       revived = new Set()
-      for (const { tenant, scenario } of [...parked]) revived.add(this.#reviver(tenant, scenario))
+      for (const { tenant, scenario } of [...parked]) {
+        try {
+          revived.add(this.#reviver(tenant, scenario))
+        } catch {
+          // a world that cannot come back now stays parked: the next payment to it tries again
+        }
+      }
       this.#flush()
       // what the worlds brought back did not hold (a request deleted meanwhile) is not looked for again
       const left = this.#parked.get(key)
