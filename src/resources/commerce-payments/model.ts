@@ -548,7 +548,9 @@ export async function applyEscrowEvents(
   if (events.length === 0) return
   const live = new Set(shared.worlds.all())
   for (const event of events) {
-    for (const entry of shared.paymentReferences.lookup(keccakHex(event.paymentReference), live)) {
+    for (const entry of shared.paymentReferences.lookup(keccakHex(event.paymentReference), live, {
+      revive: true,
+    })) {
       try {
         await applyTo(shared, entry.world, entry.requestId, event)
       } catch (error) {
