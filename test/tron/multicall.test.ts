@@ -122,6 +122,59 @@ describeTransports(
       expect(again.status).toBe(409)
     })
 
+    it('takes only the steps the bundle expects, from its owner, and one batch of two sent at once', async () => {
+      const apiKey = newApiKey()
+      const payer = tron.accounts[payerIndex]!
+      const tw = new TronWeb({ fullHost: tron.fullHost, privateKey: payer.privateKey })
+      const recipients = [freshTronAddress(), freshTronAddress()]
+      const links = await Promise.all(recipients.map((r) => payout(apiKey, payer.address, '4', r)))
+      const created = await call('POST', '/v2/secure-payments/multicall-payouts', apiKey, {
+        childTokens: links.map((l) => l.body.token),
+      })
+      const { token } = created.body
+      const pay = await call('GET', `/v2/secure-payments/${token}/pay?wallet=${payer.address}`, apiKey)
+      expect(pay.status, pay.text).toBe(200)
+      // another key cannot read or send the bundle's steps
+      const stranger = newApiKey()
+      expect((await call('GET', `/v2/secure-payments/${token}/pay`, stranger)).status).toBeGreaterThanOrEqual(
+        400,
+      )
+      const foreign = await broadcast(stranger, token, tw, payer.address, pay.body.transactions[0])
+      expect(foreign.status).toBeGreaterThanOrEqual(400)
+      expect(foreign.status).toBeLessThan(500)
+      // a transfer the bundle does not expect is refused before the chain
+      const transfer = {
+        to: tron.tokens['USDT-tron']!,
+        functionSelector: 'transfer(address,uint256)',
+        parameter: pay.body.transactions.at(-1).parameter.slice(0, 128),
+        feeLimit: 100_000_000,
+      }
+      const refused = await broadcast(apiKey, token, tw, payer.address, transfer)
+      expect(refused.status).toBe(400)
+      expect(refused.body.message).toMatch(/does not match/)
+      for (const step of pay.body.transactions.slice(0, -1))
+        expect((await broadcast(apiKey, token, tw, payer.address, step)).status).toBe(200)
+      // the batch signed twice and sent at once: one goes out, the other is refused
+      const batchStep = pay.body.transactions.at(-1)
+      const both = await Promise.all([
+        broadcast(apiKey, token, tw, payer.address, batchStep),
+        broadcast(apiKey, token, tw, payer.address, batchStep),
+      ])
+      // (400 while the first is in flight, 409 once it paid everything)
+      const [sent, second] = both.map((r) => r.status).sort()
+      expect(sent).toBe(200)
+      expect([400, 409]).toContain(second)
+      for (const r of recipients)
+        await waitFor(async () =>
+          (await trc20Balance(tron, tron.tokens['USDT-tron']!, r)) === 4_000_000n ? true : undefined,
+        )
+      // paid once: nothing left to send
+      const after = await call('GET', `/v2/secure-payments/${token}/pay?wallet=${payer.address}`, apiKey)
+      expect(after.status).toBe(409)
+      for (const r of recipients)
+        expect(await trc20Balance(tron, tron.tokens['USDT-tron']!, r)).toBe(4_000_000n)
+    })
+
     it('derives tron_batch for Tron children and refuses another kind for them', async () => {
       const apiKey = newApiKey()
       const payer = tron.accounts[payerIndex]!

@@ -57,17 +57,22 @@ function bundleReference(token: string): `0x${string}` {
   return `0x${createHash('sha256').update(`tron_batch:${token}`).digest('hex').slice(0, 16)}`
 }
 
-/** The children of a tron_batch still to pay, and those whose resource fee is still due. */
+/**
+ * The children of a tron_batch still to pay (not paid, and no payment of theirs sent and executed that the detector
+ * has yet to see), and those whose resource fee is still due.
+ */
 function dueChildren(shared: SecureServices, world: World, record: MulticallRecord) {
   const ctx = inWorld(shared, world)
   const links = record.childTokens.map((t) => securePaymentState(world).securePayments.get(t)!)
   const pending = links.filter((l) => linkStatus(shared, world, l) === 'pending')
-  const inFlight = securePaymentState(world).tronFeeLegsInFlight
-  const payments = pending.flatMap((link) =>
-    linkRequests(world, link)
-      .map((request) => ({ link, request, units: remainingUnits(ctx, request) }))
-      .filter((p) => p.units > 0n),
-  )
+  const { tronFeeLegsInFlight: inFlight, tronPaymentsSent: sent } = securePaymentState(world)
+  const payments = pending
+    .filter((link) => !sent.has(link.token))
+    .flatMap((link) =>
+      linkRequests(world, link)
+        .map((request) => ({ link, request, units: remainingUnits(ctx, request) }))
+        .filter((p) => p.units > 0n),
+    )
   const feesDue = pending.filter((l) => !l.resourceFee && !inFlight.has(l.token))
   return { links, payments, feesDue }
 }
@@ -193,7 +198,7 @@ const batchesInFlight = new WeakMap<World, Set<string>>()
 /**
  * `POST /{token}/tron/broadcast` of a tron_batch multicall: the signed transaction must be one of the steps the bundle
  * still expects of its signer (an approval, or the batch), signed by a payer every child allows; the batch goes out
- * once at a time and not again for children already sent. Broadcast sponsored; once the batch executed, the
+ * one at a time and never again for children already sent. Broadcast sponsored; once the batch executed, the
  * children's resource fees are recorded as paid by it and each child paid completes.
  */
 export async function broadcastTronBatchStep(
@@ -213,7 +218,8 @@ export async function broadcastTronBatchStep(
   const inFlight = batchesInFlight.get(world) ?? new Set<string>()
   batchesInFlight.set(world, inFlight)
   const sent = securePaymentState(world).tronPaymentsSent
-  if (isBatch && (inFlight.has(record.token) || links.some((l) => sent.has(l.token))))
+  // a batch in flight; children it already paid are left out of the steps rebuilt below, so it cannot match again
+  if (isBatch && inFlight.has(record.token))
     throw new SecurePaymentRequestError('The batch of this multicall payout has already been sent')
   if (isBatch) inFlight.add(record.token)
   try {
