@@ -71,6 +71,8 @@ describeTransports(
       expect(delivered.signatureValid).toBe(true)
       expect(delivered.body).toMatchObject({ txHash: txids.at(-1), paymentCurrency: 'USDT' })
       expect(Number(delivered.body.amount)).toBe(100)
+      // the payer in Tron form, as the payee and the transaction are (api-features/webhooks-events.mdx: payerAddress)
+      expect(delivered.body).toMatchObject({ payerAddress: payer.address, payerEoaAddress: payer.address })
     })
 
     it('prices a EUR request in USDT-tron at the rate in force (a key that sets its own rate pays by it), partial then full', async () => {
