@@ -123,6 +123,17 @@ describeTransports(
       expect(again.status).toBe(400)
     })
 
+    it("lists the Tron tokens among the fiat currencies' conversion routes (resources/supported-chains-and-currencies.mdx)", async () => {
+      for (const fiat of ['USD', 'EUR', 'GBP', 'CNY', 'JPY']) {
+        const res = await call('GET', `/v2/currencies/${fiat}/conversion-routes?network=tron`, newApiKey())
+        expect(res.status).toBe(200)
+        expect(res.body.conversionRoutes.map((c: { id: string; hash: string }) => [c.id, c.hash])).toEqual([
+          ['USDT-tron', tron.tokens['USDT-tron']],
+          ['USDC-tron', tron.tokens['USDC-tron']],
+        ])
+      }
+    })
+
     it('refuses a Tron request invoiced in another token with a clear 400', async () => {
       const res = await call('POST', '/v2/request', newApiKey(), {
         payee: freshTronAddress(),

@@ -76,7 +76,8 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
       throw new OneFieldError('isCryptoToFiatAvailable', 'Crypto-to-fiat is not available on TRON networks')
     // DOCS: conversion payments are supported on Tron (resources/supported-chains-and-currencies.mdx), invoiced in
     // fiat; Tron has no conversion proxy, so /pay prices them off chain (tron-conversion.ts)
-    const fiat = invoice.type === 'ISO4217' && ctx.currencies.conversionTargets(invoice.id).length > 0
+    const fiat =
+      invoice.type === 'ISO4217' && ctx.currencies.conversionTargets(invoice.id).includes(payment.id)
     if (invoice.id !== payment.id && !fiat)
       throw new OneFieldError(
         'invoiceCurrency',
