@@ -70,6 +70,19 @@ async function installBatch(ctx: ChainContext, contracts: ChainContracts, instal
   ] as const
 }
 
+/**
+ * Request Network's Tron batch contract (ERC20BatchPayments, at its published Tron address) where it is listed: the
+ * sandbox's own SandboxTronBatchPayments, its entry point, paying through the chain's ERC20FeeProxy (an immutable).
+ */
+async function installTronBatch(ctx: ChainContext, contracts: ChainContracts, installed: ChainContracts) {
+  const address = contracts.ERC20BatchPayments
+  if (!address || !installed.ERC20FeeProxy) return []
+  const args = [installed.ERC20FeeProxy]
+  return [
+    ['ERC20BatchPayments', await installAt(ctx, artifacts.SandboxTronBatchPayments, args, address)],
+  ] as const
+}
+
 type PrestateDiff = { post?: Record<string, { code?: Hex; storage?: Record<Hex, Hex> }> }
 
 /** Calls a JSON-RPC method that viem's public client does not type (debug_*, anvil_*). */
@@ -192,7 +205,7 @@ export function tokensOf(
 
 /**
  * Installs, at their real addresses and without transactions, the code-only Request Network proxies listed in
- * `contracts`, BatchConversionPayments where it is listed, the sandbox's SandboxPermit2 at Permit2's address, and
+ * `contracts`, BatchConversionPayments and the Tron batch contract where they are listed, the sandbox's SandboxPermit2 at Permit2's address, and
  * one SandboxToken per distinct ERC-20 address of `network` (minter = roles.deployer), and the Safe v1.4.1
  * contracts at their canonical addresses (src/chain/safe.ts).
  */
@@ -222,11 +235,15 @@ export async function installContracts(
     installSafeContracts(ctx),
   ])
   const proxyMap: ChainContracts = Object.fromEntries(installedProxies)
-  const batch = await installBatch(ctx, options.contracts, proxyMap)
+  const [batch, tronBatch] = await Promise.all([
+    installBatch(ctx, options.contracts, proxyMap),
+    installTronBatch(ctx, options.contracts, proxyMap),
+  ])
   return {
     contracts: {
       ...proxyMap,
       ...Object.fromEntries(batch),
+      ...Object.fromEntries(tronBatch),
       [installedPermit2[0]]: installedPermit2[1],
       ...safe,
     },

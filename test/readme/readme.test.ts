@@ -122,6 +122,7 @@ const prints: [string, RegExp][] = [
   ['done.status, done.requests.length', /^active\ncompleted 3 3$/m],
   ['verifyWebhook(signed(', /^\{ event: 'payment.confirmed', requestId: '01e2' \}\nnull$/m],
   ["console.log('tron', status.status", /^tron paid 1000010000000$/m],
+  ['console.log(pay.executionKind, ...balances)', /^tron_batch 1000005000000 1000010000000$/m],
   ['installWallet(page, sandbox.url', /^Request Sandbox Wallet 42 true$/m],
 ]
 

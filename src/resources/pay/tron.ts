@@ -1,7 +1,7 @@
 // Pay a Tron request: TRC-20 steps in the Tron form (contract `T…`, calldata, TronWeb's functionSelector, parameter
 // and feeLimit) and readiness of TRX, energy and bandwidth read from the sandbox's Tron node. USDT on Tron refuses to
 // approve from a non-zero allowance, so a short allowance is reset to 0 before the max approval (the service's
-// "max-allowance approval pattern").
+// "max-allowance approval pattern"). A request invoiced in fiat is priced in its token by tron-conversion.ts.
 import { type Address, encodeFunctionData, maxUint256 } from 'viem'
 import { BANDWIDTH_PRICE_SUN, ENERGY_PRICE_SUN, erc20Abi, erc20FeeProxyAbi } from '../../chain/index.ts'
 import { feeUnits, fromBaseUnits } from '../../contract/amounts.ts'
@@ -9,13 +9,14 @@ import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { CurrencyFixture } from '../currencies/index.ts'
 import type { RequestRecord } from '../requests/index.ts'
-import { startListening } from '../requests/index.ts'
+import { isTronConversion, startListening } from '../requests/index.ts'
 import type { Uses } from '../services.ts'
 import { amountToPay } from './amount.ts'
 import { NO_FEE_ADDRESS } from './calldata.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 import type { PayOptions, PayServiceNames } from './pay-options.ts'
 import type { TronPayResponse, TronTransaction } from './schema.ts'
+import { quoteTronConversion } from './tron-conversion.ts'
 
 type Ctx = Uses<PayServiceNames>
 
@@ -51,9 +52,11 @@ export async function buildTronPayment(
   if (!proxyAddress) throw new PaymentNotPossibleError('ERC20FeeProxy is not deployed on tron')
   const proxy = toEvmAddress(proxyAddress)
   const token = toEvmAddress(currency.address)
-  const amount = amountToPay(ctx, record, query, currency)
   const feeAsked = effectiveFee(ctx, query)
-  const fee = feeUnits(amount, feeAsked.feePercentage)
+  // a request invoiced in fiat is priced in its token now (tron-conversion.ts); else it owes its own currency
+  const quote = isTronConversion(record) ? quoteTronConversion(ctx, record, query, currency) : null
+  const amount = quote?.amount ?? amountToPay(ctx, record, query, currency)
+  const fee = quote?.fee ?? feeUnits(amount, feeAsked.feePercentage)
   const feeAddress = feeAsked.feeAddress ? toEvmAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const to = toEvmAddress(record.paymentAddress)
   const walletInput = query.wallet ?? record.payer
@@ -114,6 +117,7 @@ export async function buildTronPayment(
     freeBandwidth = resources.freeBandwidth
   }
   const transactions = [...approvals, payment]
+  await quote?.keep()
   await startListening(ctx, record)
   return {
     transactions,

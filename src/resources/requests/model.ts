@@ -83,10 +83,14 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
   if (payment.network === TRON_NETWORK) {
     if (cryptoToFiat)
       throw new OneFieldError('isCryptoToFiatAvailable', 'Crypto-to-fiat is not available on TRON networks')
-    if (invoice.id !== payment.id)
+    // DOCS: conversion payments are supported on Tron (resources/supported-chains-and-currencies.mdx), invoiced in
+    // fiat; Tron has no conversion proxy, so /pay prices them off chain (tron-conversion.ts)
+    const fiat =
+      invoice.type === 'ISO4217' && ctx.currencies.conversionTargets(invoice.id).includes(payment.id)
+    if (invoice.id !== payment.id && !fiat)
       throw new OneFieldError(
         'invoiceCurrency',
-        `The sandbox pays TRON requests in their invoice currency: use ${payment.id} as invoiceCurrency`,
+        `TRON requests are invoiced in fiat (USD, EUR, GBP, CNY, JPY) or in their payment currency: ${invoice.id} cannot be paid in ${payment.id}`,
       )
   }
   const payee = payeeInput ? onNetwork(payeeInput, 'payee') : null

@@ -1,7 +1,8 @@
 // Payout links (`flow: pay`): a payer's own link to pay a recipient, batch links combining pending payout links
 // (the combined tokens stop working: 403), and multicall payouts (an ordered selection read back by token).
 // Differences from the real service: a multicall payout is paid as one batchPayments transaction of its children
-// (the sandbox runs no smart accounts); Tron payout links pay on the sandbox's tron chain (secure-payments/tron.ts).
+// (the sandbox runs no smart accounts); Tron payout links pay on the sandbox's tron chain (secure-payments/tron.ts), a
+// multicall of Tron payouts through the Tron batch contract (tron-batch.ts).
 
 import { formatWad, toWad } from '../../contract/decimal.ts'
 import type { World } from '../../contract/world.ts'
@@ -20,6 +21,7 @@ import { checkRedirect, linkRequests, linkStatus, storeLink } from './model.ts'
 import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
+import { multicallKind } from './tron-batch.ts'
 
 /** `POST /v2/secure-payments/payouts`: a request to `recipient` and its link. */
 export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) {
@@ -141,10 +143,6 @@ export async function createMulticall(
   ctx: Ctx,
   body: { childTokens: string[]; requestedExecutionKind?: MulticallRecord['executionKind'] | undefined },
 ) {
-  if (body.requestedExecutionKind === 'tron_batch')
-    throw new SecurePaymentRequestError(
-      'tron_batch is not available in the sandbox: pay Tron payout links one by one',
-    )
   if (new Set(body.childTokens).size !== body.childTokens.length)
     throw new SecurePaymentRequestError('childTokens must not repeat')
   if (body.childTokens.length > MULTICALL_CHILD_CAP)
@@ -169,12 +167,13 @@ export async function createMulticall(
   if (failures.length > 0) throw new MulticallValidationError(failures)
   const children = body.childTokens.map((t) => securePaymentState(ctx.world).securePayments.get(t)!)
   oneNetworkAndFee(children, 'a multicall payout')
+  const executionKind = multicallKind(children, body.requestedExecutionKind)
   const now = ctx.world.clock.now()
   const earliest = Math.min(...children.map((c) => Date.parse(c.expiresAt)))
   const record = await securePaymentState(ctx.world).multicallPayouts.insert({
     token: ctx.ids.ulid(now.getTime()),
     childTokens: body.childTokens,
-    executionKind: body.requestedExecutionKind ?? 'evm_same_chain',
+    executionKind,
     createdAt: now.toISOString(),
     expiresAt: new Date(earliest).toISOString(),
   })

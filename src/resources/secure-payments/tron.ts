@@ -159,7 +159,7 @@ export async function tronLinkCalldata(
 }
 
 /** The signed transaction's owner and call, read from its raw_data_hex; 400 when it is not a TRC-20 call. */
-function readSigned(signed: { raw_data_hex: string }) {
+export function readSigned(signed: { raw_data_hex: string }) {
   try {
     const raw = decodeRawData(Buffer.from(signed.raw_data_hex, 'hex'))
     if (raw.contract.type !== 31) throw new Error('not a TriggerSmartContract')
@@ -295,7 +295,7 @@ export async function settledFeeClaim(
 const APPROVE_SELECTOR = '0x095ea7b3'
 
 /** True when the Tron transaction `txId` executed (its receipt says SUCCESS). */
-async function executed(shared: SecureServices, txId: string): Promise<boolean> {
+export async function executed(shared: SecureServices, txId: string): Promise<boolean> {
   const info = (await shared.chains.get('tron')!.tron!.call('wallet/gettransactioninfobyid', { value: txId }))
     .body as { receipt?: { result?: string } }
   return info.receipt?.result === 'SUCCESS'
