@@ -41,6 +41,7 @@ import { resumeSettlements } from '../resources/payment-intents/index.ts'
 import { payoutState, scheduleNext } from '../resources/payouts/index.ts'
 import { restoreWorldRates } from '../resources/rates/index.ts'
 import { requestState, resumeOfframp, resumeRecurringSchedule } from '../resources/requests/index.ts'
+import { indexSecurePaymentTokens } from '../resources/secure-payments/token-index.ts'
 import { inWorld } from '../resources/services.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import { DerivedMap } from '../store/derived-map.ts'
@@ -336,6 +337,7 @@ export class StateDir {
       ['directory.sessions', directory.sessionToTenant],
       ['directory.pageTokens', directory.pageTokenToPayer],
       ['directory.onboardingTokens', directory.onboardingTokenToWorld],
+      ['directory.securePaymentTokens', directory.securePaymentTokenToWorld],
     ] as const)
       observeMap(map as Map<unknown, unknown>, (key, value) => this.#sharedChanged(kind, key, value))
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
@@ -910,6 +912,8 @@ export class StateDir {
     } finally {
       this.#loading = false
     }
+    // the world's secure payment tokens named in the directory (written: a state dir of an earlier version has none)
+    indexSecurePaymentTokens(shared.directory, world)
     // advance moves the clock at once; what falls due runs after
     const offset = Number(meta.clockOffsetMs) || 0
     const advanced = offset > 1000 ? world.clock.advance(offset) : Promise.resolve()
@@ -1071,6 +1075,8 @@ export class StateDir {
         else if (kind === 'directory.pageTokens') shared.directory.pageTokenToPayer.set(key, parsed as never)
         else if (kind === 'directory.onboardingTokens')
           shared.directory.onboardingTokenToWorld.set(key, parsed as never)
+        else if (kind === 'directory.securePaymentTokens')
+          shared.directory.securePaymentTokenToWorld.set(key, parsed as never)
         else if (kind === 'delivery') deliveries.push(parsed as DeliveryRecord)
         // a key with a record in quarantine stays stopped across restarts (until it is reset)
         else if (kind === 'broken' && typeof parsed === 'string') this.broken.set(key, parsed)

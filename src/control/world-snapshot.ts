@@ -6,6 +6,7 @@ import { indexClientIds } from '../resources/client-ids/index.ts'
 import { indexOnboardingTokens } from '../resources/orchestrators/index.ts'
 import { indexPayerPages } from '../resources/payers/index.ts'
 import { requestState } from '../resources/requests/index.ts'
+import { indexSecurePaymentTokens } from '../resources/secure-payments/token-index.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 import { createWorld } from '../store/world.ts'
@@ -111,6 +112,7 @@ export function fillWorld(world: World, prepared: PreparedWorld, shared: Sandbox
   indexOnboardingTokens(shared.directory, world)
   indexClientIds(shared.directory, world)
   indexPayerPages(shared.directory, world)
+  indexSecurePaymentTokens(shared.directory, world)
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after
   const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()
