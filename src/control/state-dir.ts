@@ -1120,14 +1120,13 @@ export class StateDir {
         else this.#savedDeliveries.set(record.tenant, [record])
       }
       // the worlds come back after the start, one at a time between calls (a call brings its own back at once;
-      // anything that reads every world or matches a payment brings all of them back first)
+      // anything that reads every world brings all of them back first; payment matching waits for them: complete())
       for (const { tenant, scenario } of worlds) {
         const scenarios = this.#unrevived.get(tenant)
         if (scenarios) scenarios.push(scenario)
         else this.#unrevived.set(tenant, [scenario])
       }
       shared.tenants.setBeforeAll(() => this.#reviveRest())
-      shared.paymentReferences.setBeforeRead(() => this.#reviveRest())
       this.#background = this.#reviveInBackground()
       // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
       shared.paymentReferences.setComplete(this.#background)
@@ -1225,7 +1224,6 @@ export class StateDir {
   #revived(): void {
     if (this.#unrevived.size && !this.#stopping) return
     this.#shared.tenants.setBeforeAll(null)
-    this.#shared.paymentReferences.setBeforeRead(null)
     for (const tenant of [...this.#savedDeliveries.keys()]) this.#restoreDeliveries(tenant)
   }
 
