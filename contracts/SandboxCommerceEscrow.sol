@@ -43,6 +43,8 @@ contract SandboxCommerceEscrow {
         uint64 refundExpiry;
         bool voided;
         bool reclaimed;
+        uint16 maxFeeBps;
+        address feeReceiver;
     }
 
     uint16 public constant MAX_FEE_BPS = 10_000;
@@ -82,6 +84,8 @@ contract SandboxCommerceEscrow {
     error AmountAboveCapturable(uint256 amount, uint256 capturableAmount);
     error AmountAboveRefundable(uint256 amount, uint256 refundableAmount);
     error FeeAboveMaximum(uint16 feeBps);
+    error FeeAboveAuthorized(uint16 feeBps, uint16 maxFeeBps);
+    error FeeReceiverNotAuthorized(address feeReceiver, address authorizedFeeReceiver);
 
     constructor(address feeProxy_) {
         if (feeProxy_ == address(0)) revert ZeroAddress();
@@ -89,7 +93,8 @@ contract SandboxCommerceEscrow {
     }
 
     /// @notice Holds `amount` of the payer's `token` for `merchant`. Sent by the payer, or by the operator when
-    ///         the payer approved this contract for the token (the allowance is the pre-approval).
+    ///         the payer approved this contract for the token (the allowance is the pre-approval). The payer's terms
+    ///         bind the captures: at most `maxFeeBps` of each, and only to `feeReceiver` (no fee when it is zero).
     function authorizePayment(
         bytes8 paymentReference,
         address payer,
@@ -100,8 +105,12 @@ contract SandboxCommerceEscrow {
         uint256 maxAmount,
         uint64 preApprovalExpiry,
         uint64 authorizationExpiry,
-        uint64 refundExpiry
+        uint64 refundExpiry,
+        uint16 maxFeeBps,
+        address feeReceiver
     ) external {
+        if (maxFeeBps > MAX_FEE_BPS) revert FeeAboveMaximum(maxFeeBps);
+        if (maxFeeBps > 0 && feeReceiver == address(0)) revert ZeroAddress();
         if (payer == address(0) || merchant == address(0) || operator == address(0) || token == address(0)) {
             revert ZeroAddress();
         }
@@ -125,13 +134,16 @@ contract SandboxCommerceEscrow {
         hold.preApprovalExpiry = preApprovalExpiry;
         hold.authorizationExpiry = authorizationExpiry;
         hold.refundExpiry = refundExpiry;
+        hold.maxFeeBps = maxFeeBps;
+        hold.feeReceiver = feeReceiver;
 
         IERC20(token).safeTransferFrom(payer, address(this), amount);
         emit PaymentAuthorized(paymentReference, payer, merchant, operator, token, amount);
     }
 
     /// @notice Pays `amount` of the hold to the merchant (minus `feeBps` of it to `feeReceiver`); partial captures
-    ///         are allowed until the authorization expires. Operator only.
+    ///         are allowed until the authorization expires. Operator only, within the fee the payer authorized: at
+    ///         most its `maxFeeBps`, to its `feeReceiver`.
     function capturePayment(bytes8 paymentReference, uint256 amount, uint16 feeBps, address feeReceiver) external {
         Hold storage hold = _existing(paymentReference);
         if (msg.sender != hold.operator) revert NotOperator(msg.sender);
@@ -139,8 +151,10 @@ contract SandboxCommerceEscrow {
         if (hold.capturableAmount == 0) revert NothingToCapture(paymentReference);
         if (amount == 0) revert ZeroAmount();
         if (amount > hold.capturableAmount) revert AmountAboveCapturable(amount, hold.capturableAmount);
-        if (feeBps > MAX_FEE_BPS) revert FeeAboveMaximum(feeBps);
-        if (feeBps > 0 && feeReceiver == address(0)) revert ZeroAddress();
+        if (feeBps > hold.maxFeeBps) revert FeeAboveAuthorized(feeBps, hold.maxFeeBps);
+        if (feeBps > 0 && feeReceiver != hold.feeReceiver) {
+            revert FeeReceiverNotAuthorized(feeReceiver, hold.feeReceiver);
+        }
 
         hold.capturableAmount -= amount;
         hold.capturedAmount += amount;

@@ -35,12 +35,13 @@ Options:
   --networks-on-use <a,b|all>  networks a call may start on first use (env SANDBOX_NETWORKS_ON_USE; default all,
                       the eight documented ones; a call naming a network outside the list answers 400)
   --no-chain          run without a chain (no balance checks, no /rpc)
-  --seed <n>          deterministic ids and fake data (env SANDBOX_SEED)
+  --seed <n>          deterministic ids and fake data, and on loopback the sandbox's own accounts (env SANDBOX_SEED)
   --scenario <name>   scenario of keys that choose none (env SANDBOX_SCENARIO; default: default)
   --scenarios <dir>   extra scenario files (.ts, .js, .json); repeatable (env SANDBOX_SCENARIOS, comma list)
-  --state-dir <dir>   keep the state across restarts in this folder (env SANDBOX_STATE_DIR; /data in Docker)
-  --max-worlds <n>    worlds (key x scenario) kept in memory; the least recently used past it is evicted
-                      (to --state-dir, else dropped; env SANDBOX_MAX_WORLDS; default 1000)
+  --state-dir <dir>   keep the state across restarts in this folder, the sandbox's secret keys included
+                      (sandbox-keys.json, mode 0600; env SANDBOX_STATE_DIR; /data in Docker)
+  --max-worlds <n>    worlds (key x scenario) kept in memory; with --state-dir the least recently used past it
+                      waits on disk, without it a new world past it answers 507 (env SANDBOX_MAX_WORLDS; default 1000)
   --max-snapshots <n> named snapshots one key may keep (env SANDBOX_MAX_SNAPSHOTS; default 50)
   --snapshot-key-mb <n>  megabytes one key's snapshots may take together (env SANDBOX_SNAPSHOT_KEY_MB; default 64)
   --snapshot-total-mb <n>  megabytes every key's snapshots may take together (env SANDBOX_SNAPSHOT_TOTAL_MB;

@@ -11,6 +11,7 @@ import { loadCatalogs } from './sandbox/catalogs.ts'
 import { ChainFleet } from './sandbox/chains.ts'
 import { wireDetection } from './sandbox/detection.ts'
 import { buildDispatcher } from './sandbox/dispatcher.ts'
+import { loadSandboxKeys } from './sandbox/keys.ts'
 import type { SandboxOptions } from './sandbox/options.ts'
 import { buildState, logOf, openState, wireEvents, wireWorldLifecycle } from './sandbox/state.ts'
 
@@ -46,7 +47,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // scenario files load (tsx compiles the TypeScript ones) while anvil boots in its own process
   const scenariosLoading = loadScenarios(options.scenarioDirs)
   scenariosLoading.catch(() => {})
-  const fleet = await ChainFleet.start(options, catalogs)
+  // the deployment's secret keys (its state dir's, else new): the chains' roles and every wallet it derives
+  const keys = loadSandboxKeys(options, log)
+  const fleet = await ChainFleet.start(options, catalogs, keys)
   // what the steps so far started, undone (last first) should a later step fail: nothing runs behind the error
   const undo: (() => Promise<void> | void)[] = []
   try {
@@ -56,7 +59,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       scenariosLoading,
       keccakReady(),
     ])
-    const shared = buildState(options, catalogs, fleet, registry, log)
+    const shared = buildState(options, catalogs, fleet, registry, log, keys)
     undo.push(
       () => shared.tenants.dispose(),
       () => shared.webhooks.close(),

@@ -101,8 +101,12 @@ async function now(): Promise<bigint> {
   return (await chain.publicClient.getBlock()).timestamp
 }
 
-/** Authorization arguments of a fresh reference: 10 FAU, expiries 1 h / 2 h / 3 h from chain time. */
-async function terms(overrides: { amount?: bigint; authorizationIn?: bigint } = {}) {
+const zero = '0x0000000000000000000000000000000000000000'
+
+/** Authorization arguments of a fresh reference: 10 FAU, expiries 1 h / 2 h / 3 h from chain time, no fee. */
+async function terms(
+  overrides: { amount?: bigint; authorizationIn?: bigint; maxFeeBps?: number; feeReceiver?: Address } = {},
+) {
   const reference = `0x${(nextReference++).toString(16).padStart(16, '0')}` as Hex
   const t = await now()
   const authorization = t + (overrides.authorizationIn ?? 7200n)
@@ -117,6 +121,8 @@ async function terms(overrides: { amount?: bigint; authorizationIn?: bigint } = 
     t + 3600n > authorization ? authorization : t + 3600n,
     authorization,
     authorization + 3600n,
+    overrides.maxFeeBps ?? 0,
+    overrides.feeReceiver ?? zero,
   ] as const
 }
 
@@ -144,16 +150,18 @@ describe('the commerce escrow on the sandbox chain', () => {
     const args = await terms()
     await send(payer, 'authorizePayment', args)
     const [reference] = args
-    const zero = '0x0000000000000000000000000000000000000000'
     expect(await revertOf(merchant, 'capturePayment', [reference, units('1'), 0, zero])).toBe('NotOperator')
     expect(await revertOf(payer, 'voidPayment', [reference])).toBe('NotOperator')
     expect(await revertOf(operator, 'capturePayment', [reference, units('11'), 0, zero])).toBe(
       'AmountAboveCapturable',
     )
+    // the payer authorized no fee: the operator takes none
     expect(
-      await revertOf(operator, 'capturePayment', [reference, units('1'), 10_001, merchant.address]),
-    ).toBe('FeeAboveMaximum')
-    expect(await revertOf(operator, 'capturePayment', [reference, units('1'), 100, zero])).toBe('ZeroAddress')
+      await revertOf(operator, 'capturePayment', [reference, units('1'), 10_000, operator.address]),
+    ).toBe('FeeAboveAuthorized')
+    expect(await revertOf(operator, 'capturePayment', [reference, units('1'), 100, zero])).toBe(
+      'FeeAboveAuthorized',
+    )
     expect(await revertOf(payer, 'reclaimPayment', [reference])).toBe('AuthorizationNotExpired')
     await send(operator, 'capturePayment', [reference, units('4'), 0, zero])
     // refunds: only the operator or the merchant, never above what was captured
@@ -171,11 +179,31 @@ describe('the commerce escrow on the sandbox chain', () => {
     })
   })
 
+  it('holds captures to the fee the payer authorized: at most maxFeeBps, to its feeReceiver only', async () => {
+    const feeReceiver = chain.accounts[5]!.address
+    expect(await revertOf(payer, 'authorizePayment', await terms({ maxFeeBps: 10_001, feeReceiver }))).toBe(
+      'FeeAboveMaximum',
+    )
+    expect(await revertOf(payer, 'authorizePayment', await terms({ maxFeeBps: 100 }))).toBe('ZeroAddress')
+    const args = await terms({ maxFeeBps: 500, feeReceiver })
+    await send(payer, 'authorizePayment', args)
+    const [reference] = args
+    expect(await readEscrowHold(chain, reference)).toMatchObject({ maxFeeBps: 500, feeReceiver })
+    expect(await revertOf(operator, 'capturePayment', [reference, units('1'), 10_000, feeReceiver])).toBe(
+      'FeeAboveAuthorized',
+    )
+    expect(await revertOf(operator, 'capturePayment', [reference, units('1'), 500, stranger.address])).toBe(
+      'FeeReceiverNotAuthorized',
+    )
+    const before = await chain.balanceOf(token, feeReceiver)
+    await send(operator, 'capturePayment', [reference, units('2'), 500, feeReceiver])
+    expect((await chain.balanceOf(token, feeReceiver)) - before).toBe(units('0.1'))
+  })
+
   it('closes capture at the authorization expiry and refunds at the refund expiry', async () => {
     const args = await terms({ authorizationIn: 60n })
     await send(payer, 'authorizePayment', args)
     const [reference] = args
-    const zero = '0x0000000000000000000000000000000000000000'
     await send(operator, 'capturePayment', [reference, units('2'), 0, zero])
     await chain.testClient.setNextBlockTimestamp({ timestamp: args[8] })
     await chain.testClient.mine({ blocks: 1 })

@@ -32,6 +32,14 @@ export async function installCommerceEscrow(
   }
 }
 
+/**
+ * Puts this version's escrow code back at its address: a chain state saved by an earlier version (--state-dir)
+ * brings that version's code back with it. Code only (the constructor writes no storage): the holds stay.
+ */
+export async function refreshCommerceEscrow(chain: LiveChain): Promise<void> {
+  if (chain.contracts[COMMERCE_ESCROW]) await installCommerceEscrow(chain, chain.contracts)
+}
+
 /** One hold as the escrow stores it (a zero payer: never authorized). */
 export interface EscrowHold {
   payer: Address
@@ -48,6 +56,9 @@ export interface EscrowHold {
   refundExpiry: bigint
   voided: boolean
   reclaimed: boolean
+  /** the payer's fee bound: at most this many bps of a capture, to `feeReceiver` only */
+  maxFeeBps: number
+  feeReceiver: Address
 }
 
 /** The hold under `paymentReference` (8 bytes, `0x` + 16 hex digits), read from the chain's latest block. */

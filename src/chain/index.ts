@@ -10,6 +10,7 @@ export {
   type EscrowSink,
   type EscrowWatcher,
   readEscrowHold,
+  refreshCommerceEscrow,
   watchCommerceEscrow,
 } from './commerce-escrow.ts'
 export {
@@ -61,6 +62,7 @@ export {
   RelayFailure,
   type TriggerInput,
 } from './relayer.ts'
+export { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
 export {
   type ApiTransaction,
   type ContractCall,
@@ -77,13 +79,13 @@ export {
   DEFAULT_MNEMONIC,
   mnemonicAccounts,
   networkChainId,
-  roleAccount,
   type StartedChain,
   sandboxChain,
   startChain,
 } from './start-chain.ts'
 export { type ChainHealth, type ChainSupervisor, hasCode, superviseChain } from './supervisor.ts'
 export { chainTime, syncChainTime } from './time.ts'
+export { malformedBody as tronMalformedBody } from './tron/methods.ts'
 export { BANDWIDTH_PRICE_SUN, ENERGY_PRICE_SUN, FREE_BANDWIDTH, WEI_PER_SUN } from './tron/node.ts'
 export { decodeRawData, decodeTrigger } from './tron/protobuf.ts'
 export type { TronAccountResources, TronNode, TronReply } from './tron/types.ts'
@@ -93,5 +95,7 @@ export type {
   LiveChain,
   NetworkName,
   SandboxAccount,
+  SandboxKeys,
+  SandboxRoles,
   StartChainOptions,
 } from './types.ts'

@@ -6,7 +6,6 @@ import {
   createTestClient,
   defineChain,
   http,
-  keccak256,
   parseEther,
   parseUnits,
   toHex,
@@ -18,9 +17,17 @@ import { addressOfKey, mnemonicKeys } from './hd-keys.ts'
 import { type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
 import { allowance, balanceOf, jsonRpc } from './json-rpc.ts'
 import { installRecurringProxy } from './recurring.ts'
+import { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
 import { createSender } from './sender.ts'
 import { createTronNode } from './tron/node.ts'
-import type { ChainCurrency, LiveChain, NetworkName, SandboxAccount, StartChainOptions } from './types.ts'
+import type {
+  ChainCurrency,
+  LiveChain,
+  NetworkName,
+  SandboxAccount,
+  SandboxKeys,
+  StartChainOptions,
+} from './types.ts'
 
 /** anvil's default mnemonic: its 10 accounts are the sandbox's user wallets. */
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -43,12 +50,6 @@ export function mnemonicAccounts(mnemonic = DEFAULT_MNEMONIC, count = 10): Sandb
     address: addressOfKey(privateKey),
     privateKey,
   }))
-}
-
-/** A sandbox role key: privateKey = keccak256('request-sandbox:<role>'), the same on every run. */
-export function roleAccount(role: string): SandboxAccount {
-  const privateKey = keccak256(toHex(`request-sandbox:${role}`))
-  return { address: addressOfKey(privateKey), privateKey }
 }
 
 /** A viem chain object for a sandbox network at `rpcUrl` (native currency from the fixture list when known). */
@@ -82,16 +83,13 @@ export async function startChain(options: StartChainOptions): Promise<StartedCha
   const spawning = options.rpcUrl ? null : spawnAnvil({ chainId })
   // Key derivation is CPU work: do it while anvil boots.
   const accounts = mnemonicAccounts()
-  const roles = {
-    deployer: roleAccount('deployer'),
-    relayer: roleAccount('relayer'),
-    operator: roleAccount('operator'),
-  }
+  // the sandbox's own keys: the deployment's (secret, never served), else fresh ones for this chain alone
+  const keys = options.keys ?? sandboxKeys(newDeploymentSecret())
   const anvil: AnvilProcess | null = spawning ? await spawning : null
   try {
     const rpcUrl = anvil?.rpcUrl ?? options.rpcUrl!
     if (!anvil) await waitForRpc(rpcUrl, chainId)
-    return await setUpChain(network, chainId, rpcUrl, options, accounts, roles, anvil)
+    return await setUpChain(network, chainId, rpcUrl, options, accounts, keys, anvil)
   } catch (error) {
     await anvil?.stop()
     throw error
@@ -104,9 +102,10 @@ async function setUpChain(
   rpcUrl: string,
   options: StartChainOptions,
   accounts: SandboxAccount[],
-  roles: LiveChain['roles'],
+  keys: SandboxKeys,
   anvil: AnvilProcess | null,
 ): Promise<StartedChain> {
+  const { roles } = keys
   const chain = sandboxChain(network, chainId, rpcUrl, options.currencies)
   const transport = http(rpcUrl)
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 })
@@ -161,6 +160,8 @@ async function setUpChain(
     tokens: installed.tokens,
     accounts,
     roles,
+    derivedAccount: keys.derive,
+    isSandboxAccount: keys.isOwn,
     rpc,
     balanceOf(token: Address | 'native', owner: Address) {
       return balanceOf(rpc, token, owner)

@@ -19,6 +19,18 @@ export interface SandboxAccount {
   privateKey: Hex
 }
 
+/** The roles the sandbox sends transactions as. */
+export type SandboxRoles = { deployer: SandboxAccount; relayer: SandboxAccount; operator: SandboxAccount }
+
+/** A deployment's keys (sandbox-keys.ts): its role accounts, and an account derived from its secret for any label. */
+export interface SandboxKeys {
+  roles: SandboxRoles
+  /** the account derived from the deployment secret for `label` (the same label, the same account) */
+  derive(label: string): SandboxAccount
+  /** whether `address` is a role or an account derived so far (a test wallet in use): the sandbox's own */
+  isOwn(address: string): boolean
+}
+
 /** Addresses of the contracts installed on a live chain, by artifact name (ERC20FeeProxy, EthereumFeeProxy, ...). */
 export type ChainContracts = Record<string, Address>
 
@@ -46,6 +58,8 @@ export interface StartChainOptions {
   contracts: ChainContracts
   /** Whole tokens minted to each default account for each token (default 1,000,000). */
   fundTokens?: number
+  /** the deployment's keys (sandbox-keys.ts): its roles and derived wallets; default fresh random ones */
+  keys?: SandboxKeys
 }
 
 /** One running chain, shared by every tenant of a sandbox. */
@@ -63,8 +77,15 @@ export interface LiveChain {
   tokens: Record<string, Address>
   /** anvil's well-known default mnemonic accounts (test test ... junk), funded with ETH and every token */
   accounts: SandboxAccount[]
-  /** the sandbox's own keys, distinct from the default accounts so users never race them for a nonce */
-  roles: { deployer: SandboxAccount; relayer: SandboxAccount; operator: SandboxAccount }
+  /**
+   * the sandbox's own keys, distinct from the default accounts so users never race them for a nonce; derived from
+   * the deployment's secret (sandbox-keys.ts): their private keys are never served
+   */
+  roles: SandboxRoles
+  /** an account derived from the deployment's secret for `label` (a key's test wallet): the same on every chain */
+  derivedAccount(label: string): SandboxAccount
+  /** whether `address` is one the sandbox signs with: a role, or an account derived so far */
+  isSandboxAccount(address: string): boolean
   /** ERC-20 balance, or the native balance when token is 'native' */
   balanceOf(token: Address | 'native', owner: Address): Promise<bigint>
   allowance(token: Address, owner: Address, spender: Address): Promise<bigint>

@@ -11,7 +11,8 @@ export const fixturesHelp = `request-sandbox fixtures <file>: load a world file 
 A world file (JSON or YAML; its JSON Schema is fixtures/world.schema.json of the package, which editors validate
 with "$schema" or "# yaml-language-server: $schema=...") names payers (KYC state, bank details), client IDs,
 webhooks, requests (paid: true or "40" pays them on the chain), payouts and secure payment links. Strings may hold
-{{payers.ann.clientUserId}} (what an earlier entry created) and {{faker.person.firstName}} templates.
+{{payers.ann.clientUserId}} (what an earlier entry created) and {{faker.person.firstName}} templates (the faker
+methods a file may call and the bounds of a file: docs/cli-tools.md). A file past a bound answers 400 naming the path.
 
 Options:
   --json              print the whole answer as JSON

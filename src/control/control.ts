@@ -31,7 +31,8 @@ export interface SandboxControl {
   /** moves the key's clock forward (its timed transitions run; the chains' time follows) */
   advanceClock(tenant: string, seconds: number, scenario?: string): Promise<Date>
   /** mints a token or sets the ETH balance of an address */
-  faucet(body: FaucetBody): Promise<FaucetResult>
+  /** `onlyAdd` (a shared listener): a native amount below the address's balance is refused */
+  faucet(body: FaucetBody, options?: { onlyAdd?: boolean }): Promise<FaucetResult>
   /** the key's journal, newest first */
   journal(tenant: string, filter?: JournalFilter): JournalEntry[]
   /** the key's webhook deliveries, newest first */
@@ -88,7 +89,7 @@ export function createControl(shared: SandboxState): SandboxControl {
       const world = await scenarios.world(tenant, scenario)
       return world.clock.advance(boundedAdvance(shared.security, world.clock.now(), seconds * 1000))
     },
-    faucet: (body) => faucet(shared, body),
+    faucet: (body, options) => faucet(shared, body, options),
     journal: (tenant, filter) => shared.journal.list(tenant, filter),
     deliveries: (tenant) => shared.webhooks.deliveries(tenant),
     redeliver(tenant, deliveryId) {

@@ -1,5 +1,8 @@
 // The faucet: tokens are minted to the address (added to what it holds), the native balance is set to the
-// amount (so a wallet can also be emptied, for "not enough gas" tests). The chains are shared by every tenant.
+// amount (so a wallet can also be emptied, for "not enough gas" tests, on a developer's own listener). The chains
+// are shared by every tenant: on a shared listener the faucet only adds (a native amount below what the address
+// holds is refused: another key may rely on that wallet; a low balance is a fresh wallet's), and on any listener
+// the sandbox's own accounts (roles, the keys' test wallets) are not the faucet's to set.
 // Tron's coin, TRX, is no currency of the API's list (its tokens are): the faucet takes it as `TRX-tron` (or `TRX`),
 // 6 decimals (sun), set as the native balance of the Tron anvil (1 sun = 10^12 wei, what the Tron node reads).
 import { getAddress } from 'viem'
@@ -9,9 +12,7 @@ import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
 import { AnyAddress } from '../contract/primitives.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 import { toEvmAddress, toTronAddress } from '../contract/tron-address.ts'
-import type { World } from '../contract/world.ts'
 import type { ResourceServices } from '../resources/services.ts'
-import { faucetState } from './faucet-state.ts'
 
 /** Body of POST /__sandbox/faucet. */
 export const FaucetBody = z
@@ -54,34 +55,13 @@ function faucetCurrency(shared: Pick<ResourceServices, 'currencies'>, id: string
 }
 
 /**
- * The faucet calls one key may make a minute on a shared listener (`exposed`): every mint is a transaction of the one
- * deployer all keys share. Real time, not the key's clock (which the key moves itself).
+ * Mints a token or sets the native balance of an address on the currency's live chain. `onlyAdd` (a shared
+ * listener): a native amount below the address's balance is refused.
  */
-export const FAUCET_CALLS_PER_MINUTE = 30
-
-/**
- * Counts a faucet call of the key whose default world is `world`, or throws 429 (with Retry-After) once the key made
- * `FAUCET_CALLS_PER_MINUTE` this minute. Scenarios share the count: they are worlds of the same key.
- */
-export function countFaucetCall(world: World, nowMs = Date.now(), limit = FAUCET_CALLS_PER_MINUTE): void {
-  const calls = faucetState(world).calls
-  const current = calls.get('window')
-  const window = current && nowMs - current.startMs < 60_000 ? current : { startMs: nowMs, count: 0 }
-  if (window.count >= limit) {
-    const wait = Math.max(1, Math.ceil((window.startMs + 60_000 - nowMs) / 1000))
-    throw new SandboxError(
-      429,
-      `This key made ${limit} faucet calls this minute, the limit of a shared sandbox: try again in ${wait} s`,
-      { headers: { 'retry-after': String(wait) } },
-    )
-  }
-  calls.set('window', { startMs: window.startMs, count: window.count + 1 })
-}
-
-/** Mints a token or sets the native balance of an address on the currency's live chain. */
 export async function faucet(
   shared: Pick<ResourceServices, 'chains' | 'currencies'>,
   body: FaucetBody,
+  options: { onlyAdd?: boolean } = {},
 ): Promise<FaucetResult> {
   const currency = faucetCurrency(shared, body.currency)
   if (!currency || currency.type === 'ISO4217') {
@@ -109,18 +89,23 @@ export async function faucet(
   const perUnit = currency.id === TRX.id ? WEI_PER_SUN : 1n
   // a `T…` address is the EVM address behind it (Tron tokens are minted to it); answered back in Tron form
   const address = getAddress(toEvmAddress(body.address))
-  // the sandbox's own accounts pay every tenant's gas (settlement, relayed payments): a caller may not set (or empty)
-  // their coin on a chain all tenants share
-  if (
-    currency.type === 'ETH' &&
-    Object.values(chain.roles).some((role) => role.address.toLowerCase() === address.toLowerCase())
-  )
+  // the sandbox's own accounts pay every tenant's gas (settlement, relayed payments, a key's test wallet): a caller
+  // may not set (or empty) their coin on a chain all tenants share
+  if (currency.type === 'ETH' && chain.isSandboxAccount(address))
     throw new BadRequestError(
       `${body.address} is one of the sandbox's own accounts on ${chain.network}: its ${currency.id} balance is not the faucet's to set`,
     )
   let txHash: string | null = null
   try {
-    if (currency.type === 'ETH') {
+    if (currency.type === 'ETH' && options.onlyAdd) {
+      // what is missing is added (anvil_addBalance): a balance that rose meanwhile is never set back down
+      const held = await chain.balanceOf('native', address)
+      if (amount * perUnit < held)
+        throw new BadRequestError(
+          `${body.address} holds ${fromBaseUnits(held / perUnit, currency.decimals)} ${currency.id}: on a shared sandbox the faucet only adds (another key may rely on that wallet); for a low balance use a fresh wallet`,
+        )
+      await chain.fund('native', address, amount * perUnit - held)
+    } else if (currency.type === 'ETH') {
       await setNativeBalance(chain, address, amount * perUnit)
     } else {
       const token = chain.tokens[currency.id]

@@ -4,7 +4,7 @@ import { parseDateOrTimestamp } from '../contract/primitives.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
 import { createControl, deliveryView } from './control.ts'
-import { countFaucetCall, FaucetBody } from './faucet.ts'
+import { FaucetBody } from './faucet.ts'
 import type { SandboxState } from './sandbox-state.ts'
 
 const defineRoute = routesUsing<SandboxState>()
@@ -91,13 +91,18 @@ export const sandboxRoutes = [
     path: '/__sandbox/faucet',
     credentials: ['api-key'],
     surface: 'control',
-    summary: 'Mints a token to an address, or sets its ETH balance, on the live chain of the currency',
+    summary:
+      'Mints a token to an address, or sets its ETH balance (on a shared listener: only raises it), on the live chain of the currency',
     statuses: [200, 429, 503],
     body: FaucetBody,
     handler: async (ctx, { body }) => {
-      // a shared listener: a per-key budget, so one stranger cannot keep the shared deployer busy
-      if (ctx.security.exposed) countFaucetCall(ctx.tenants.get(ctx.tenant!))
-      return { status: 200, body: await createControl(ctx).faucet(body) }
+      // a shared listener: a per-key budget kept outside the key's worlds (a reset or restore leaves it), so one
+      // stranger cannot keep the shared deployer busy; and the faucet only adds, so no key empties another's wallet
+      if (ctx.security.exposed) ctx.faucetLimit.count(ctx.tenant!)
+      return {
+        status: 200,
+        body: await createControl(ctx).faucet(body, { onlyAdd: ctx.security.exposed }),
+      }
     },
   }),
   defineRoute({

@@ -5,6 +5,7 @@ import type { EventBus } from '../events/event-bus.ts'
 import type { WebhookDelivery } from '../events/webhook-delivery.ts'
 import type { ResourceServices } from '../resources/services.ts'
 import type { Tenants } from '../store/tenants.ts'
+import type { FaucetLimit } from './faucet-limit.ts'
 import type { Journal } from './journal.ts'
 import type { ScenarioEngine } from './scenarios/engine.ts'
 import type { SnapshotStore } from './snapshot-store.ts'
@@ -35,6 +36,8 @@ export interface SandboxState extends ResourceServices {
   strictKeys: boolean
   /** what a shared demo holds against strangers (listener, portal, trusted origins, admin key, clock bound) */
   security: SecuritySettings
+  /** each key's faucet calls this minute on a shared listener (outside the worlds: resets and restores keep it) */
+  faucetLimit: FaucetLimit
 }
 
 /** The control plane's state without its scenario engine (what the engine itself is built from). */

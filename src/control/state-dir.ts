@@ -16,16 +16,7 @@
 // key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
 // logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous version
 // (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  statSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type Database from 'libsql'
@@ -49,6 +40,15 @@ import { Table } from '../store/table.ts'
 import { type JournalEntry, journalText, readJournalText } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { importLegacyStateDir } from './state-dir-import.ts'
+import {
+  CutShortError,
+  corruptName,
+  cutShort,
+  damageOf,
+  isDamage,
+  keyLabel,
+  StateDamage,
+} from './state-dir-salvage.ts'
 import { INDEX_WORLDS, StateWriter, type WriteOp } from './state-writer.ts'
 
 /** The format of state.json the previous version wrote (imported once into state.db). */
@@ -254,6 +254,8 @@ export class StateDir {
   /** writes that are not changes of records (a reset's deletes), sent first in the next batch */
   #ops: WriteOp[] = []
   readonly #path: string
+  /** what was found damaged in state.db, and its rebuild */
+  readonly #damage: StateDamage
   /** each world's Tables and Maps, by `<state>.<field>` */
   readonly #slots = new WeakMap<World, Map<string, Slot>>()
   /** slots with changes not committed yet */
@@ -303,6 +305,7 @@ export class StateDir {
     this.#embedded = embedded
     mkdirSync(dir, { recursive: true })
     this.#path = join(dir, 'state.db')
+    this.#damage = new StateDamage(this.#path, shared.log)
     this.#db = this.#open()
     this.#writer = new StateWriter(this.#path)
     const tenants = shared.tenants
@@ -355,27 +358,36 @@ export class StateDir {
     })
   }
 
-  /** Opens state.db; a file that is not a database is moved aside (kept) and a new one started. */
+  /**
+   * Opens state.db. One whose pages are damaged is rebuilt from what can be read (`salvage`); one that is not a
+   * database, or whose schema cannot be read, is moved aside (kept) and a new one started.
+   */
   #open(): Database.Database {
     try {
-      // opening reads the header and the schema (a file that is not a database fails here); a full integrity check
-      // would read every page at each start (seconds at 100,000 requests): damaged pages fail the load that reads them
+      // opening reads the header and the schema (a file that is not a database fails here); what a start reads whole
+      // is read once more (`damageOf`), not every page (seconds at 100,000 requests): a key's damaged records fail
+      // the read of its world, which marks the file for a rebuild at the next start
       const short = cutShort(this.#path)
       if (short) throw new CutShortError(short)
       const db = openStateDb(this.#path)
       db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
-      return db
+      const damage = damageOf(db)
+      if (damage === undefined) return db
+      db.close()
+      throw damage
     } catch (error) {
       if (!existsSync(this.#path)) throw error
       // only a file that is not a database (or is damaged) goes aside: any other failure (a rewrite of an earlier
       // format that failed, rolled back whole; the file locked or unwritable) stops the start, the file untouched
       const code = (error as { code?: unknown }).code
-      if (!(error instanceof CutShortError) && code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT')
+      if (!(error instanceof CutShortError) && code !== 'SQLITE_NOTADB' && !isDamage(error))
         throw new Error(
           `--state-dir: ${this.#path} could not be opened (${errorText(error)}); it is left as it is: fix the cause and start again`,
           { cause: error },
         )
-      const aside = `${this.#path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
+      if (!(error instanceof CutShortError) && code !== 'SQLITE_NOTADB' && this.#damage.salvage(error))
+        return openStateDb(this.#path)
+      const aside = corruptName(this.#path)
       for (const suffix of ['', '-wal', '-shm'])
         if (existsSync(this.#path + suffix)) renameSync(this.#path + suffix, aside + suffix)
       this.#shared.log(
@@ -760,7 +772,8 @@ export class StateDir {
     this.#journalQueued.delete(tenant)
     this.#ops.push(
       ['indexWorlds'],
-      ['forgetRecords', tenant],
+      // a key whose records are in a damaged page: those rows are left (no world names them; the rebuild drops them)
+      ...(this.#damage.tenants.delete(tenant) ? [] : [['forgetRecords', tenant] as WriteOp]),
       ['forgetWorlds', tenant],
       ['forgetJournal', tenant],
       ['sharedRemove', 'broken', tenant],
@@ -792,7 +805,7 @@ export class StateDir {
       return false
     }
     const row = this.#readable(
-      `the settings of a world of key ${world.tenant.slice(0, 8)}…`,
+      `the settings of a world of key ${keyLabel(world.tenant)}`,
       () =>
         this.#db.prepare('SELECT value FROM worlds WHERE id = ?').get(id) as { value: string } | undefined,
       undefined,
@@ -818,13 +831,7 @@ export class StateDir {
     try {
       packed = this.#db.prepare(WORLD_ROWS).get(id, id) as { rows: string | null } | undefined
     } catch (error) {
-      // damaged pages (a file cut short that opened): this key stops, the others are read
-      this.#keepDamaged()
-      const message = `The saved state of this API key could not be read: ${this.#path} is damaged (${errorText(error)}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`
-      this.broken.set(world.tenant, message)
-      this.#shared.log(
-        `--state-dir: ${this.#path}: the records of key ${world.tenant.slice(0, 8)}… could not be read (${errorText(error)}); it answers 503 until it is reset`,
-      )
+      this.broken.set(world.tenant, this.#damage.world(this.#db, world, error))
       return Promise.resolve()
     }
     const text = packed?.rows ?? ''
@@ -928,28 +935,11 @@ export class StateDir {
     try {
       return read()
     } catch (error) {
-      this.#keepDamaged()
+      this.#damage.keepCopy()
       this.#shared.log(
         `--state-dir: ${this.#path}: ${what} could not be read (${errorText(error)}); left out. Restore a copy of the file and restart the sandbox to get it back.`,
       )
       return fallback
-    }
-  }
-
-  #keptDamaged = false
-  /** A copy of a damaged state.db as it was found (once), before anything is written to it. */
-  #keepDamaged(): void {
-    if (this.#keptDamaged) return
-    this.#keptDamaged = true
-    const aside = `${this.#path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
-    try {
-      for (const suffix of ['', '-wal'])
-        if (existsSync(this.#path + suffix)) copyFileSync(this.#path + suffix, aside + suffix)
-      this.#shared.log(
-        `--state-dir: ${this.#path} is damaged; a copy as it was found is kept as ${aside}, and the sandbox goes on with what it can read`,
-      )
-    } catch (error) {
-      this.#shared.log(`--state-dir: a copy of the damaged ${this.#path} could not be kept`, error)
     }
   }
 
@@ -992,7 +982,7 @@ export class StateDir {
       )
       .run('broken', world.tenant, JSON.stringify(message))
     this.#shared.log(
-      `--state-dir: ${this.#path}: ${what} is ${reason}; key ${world.tenant.slice(0, 8)}… answers 503 until it is reset`,
+      `--state-dir: ${this.#path}: ${what} is ${reason}; key ${keyLabel(world.tenant)} answers 503 until it is reset`,
     )
   }
 
@@ -1172,7 +1162,7 @@ export class StateDir {
     // a key's entries in one text (the driver's cost is per row), rows split by U+001E (readJournalText reads an
     // entry's raw bodies by their lengths); through the journal_tenant index, already in seq order
     const entries = this.#readable(
-      `the journal of key ${tenant.slice(0, 8)}…`,
+      `the journal of key ${keyLabel(tenant)}`,
       () =>
         (
           this.#db
@@ -1288,37 +1278,6 @@ export class StateDir {
     return Promise.reject(new SandboxError(503, message))
   }
 }
-
-/**
- * Why a database file is shorter than the page count its header gives (cut short), or undefined. SQLite refuses such
- * a file itself, but not while a connection of this process that has not been collected yet still has it open (a
- * restart in the same process: the tests'); a WAL holding frames gives the size instead (SQLite checks that one).
- */
-function cutShort(path: string): string | undefined {
-  if (!existsSync(path)) return undefined
-  if (existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 32) return undefined
-  const header = Buffer.alloc(100)
-  const fd = openSync(path, 'r')
-  let read: number
-  try {
-    read = readSync(fd, header, 0, 100, 0)
-  } finally {
-    closeSync(fd)
-  }
-  // not a database at all: opening it says so
-  if (read < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return undefined
-  const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16)
-  const pages = header.readUInt32BE(28)
-  // the header's count is valid only when written with the change counter it names
-  if (pages === 0 || header.readUInt32BE(92) !== header.readUInt32BE(24)) return undefined
-  const size = statSync(path).size
-  return size < pages * pageSize
-    ? `cut short: ${size} bytes, where its header counts ${pages} pages of ${pageSize} bytes`
-    : undefined
-}
-
-/** A database file shorter than its header says (see cutShort). */
-class CutShortError extends Error {}
 
 /** The largest value of an integer column (0 for an empty table). */
 function maxOf(db: Database.Database, table: string, column: string): number {

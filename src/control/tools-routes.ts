@@ -9,6 +9,7 @@ import { ChaosRule, chaosRules, setChaosRules } from '../resources/webhooks/chao
 import { createControl, deliveryView } from './control.ts'
 import { sseEvent } from './dashboard/stream.ts'
 import { loadWorldFile } from './fixtures/load.ts'
+import { oneUploadAtATime } from './fixtures/uploads.ts'
 import { parseWorldFile } from './fixtures/world-file.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { createSeedApi } from './scenarios/seed-api.ts'
@@ -160,15 +161,16 @@ export const toolRoutes = [
     surface: 'control',
     summary:
       "Loads a world file (JSON or YAML, the file's content as the body; fixtures/world.schema.json) into the caller's world and answers what it created, by section and name",
-    statuses: [201, 503],
+    statuses: [201, 400, 429, 503],
     rawBody: true,
-    async handler(ctx, { body, request }) {
-      const file = await parseWorldFile(typeof body === 'string' ? body : '')
-      const baseUrl = publicBaseUrl(request)
-      const world = await createControl(ctx).world(ctx.tenant!, undefined, baseUrl)
-      const api = await createSeedApi(ctx, world, null, baseUrl)
-      return { status: 201, body: { created: await loadWorldFile(api, ctx, world, file) } }
-    },
+    handler: (ctx, { body, request }) =>
+      oneUploadAtATime(ctx.tenants, ctx.tenant!, async () => {
+        const file = await parseWorldFile(typeof body === 'string' ? body : '')
+        const baseUrl = publicBaseUrl(request)
+        const world = await createControl(ctx).world(ctx.tenant!, undefined, baseUrl)
+        const api = await createSeedApi(ctx, world, null, baseUrl)
+        return { status: 201, body: { created: await loadWorldFile(api, ctx, world, file) } }
+      }),
   }),
   defineRoute({
     method: 'POST',

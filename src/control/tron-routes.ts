@@ -1,7 +1,8 @@
 // The Tron full node on the sandbox's port: TronGrid's HTTP API under /tron (TronWeb's `fullHost` is
 // `<sandbox>/tron`: it calls `<fullHost>/wallet/<method>` and `<fullHost>/walletsolidity/<method>`). Public like
 // TronGrid (its TRON-PRO-API-KEY header is optional there and ignored here); the node is src/chain/tron/node.ts.
-import type { TronReply } from '../chain/index.ts'
+// What it does not serve and a body that is not a JSON object answer as TronGrid does, with an `Error` body.
+import { type TronReply, tronMalformedBody } from '../chain/index.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import type { SandboxState } from './sandbox-state.ts'
@@ -11,17 +12,25 @@ export const TRON_PATH = '/tron'
 
 const defineRoute = routesUsing<SandboxState>()
 
-function bodyOf(raw: unknown, query: Record<string, unknown>): Record<string, unknown> {
-  if (typeof raw !== 'string' || raw.trim() === '') return { ...query }
+/** The call's JSON object (a GET's query when there is no body), or TronGrid's answer to a body that is not one. */
+function bodyOf(
+  raw: unknown,
+  query: Record<string, unknown>,
+): { input: Record<string, unknown> } | { refused: TronReply } {
+  if (typeof raw !== 'string' || raw.trim() === '') return { input: { ...query } }
   let parsed: unknown
   try {
     parsed = JSON.parse(raw)
   } catch (error) {
-    throw new SandboxError(400, `Malformed JSON body: ${(error as Error).message}`)
+    return { refused: tronMalformedBody((error as Error).message) }
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new SandboxError(400, 'The body must be a JSON object')
-  return parsed as Record<string, unknown>
+    return {
+      refused: tronMalformedBody(
+        `syntax error, expect {, actual ${Array.isArray(parsed) ? '[' : parsed === null ? 'null' : typeof parsed}`,
+      ),
+    }
+  return { input: parsed as Record<string, unknown> }
 }
 
 export const tronRoutes = (['POST', 'GET'] as const).flatMap((method) =>
@@ -39,9 +48,10 @@ export const tronRoutes = (['POST', 'GET'] as const).flatMap((method) =>
         if (!chain?.tron)
           throw new SandboxError(404, 'No Tron chain: start the sandbox with --networks …,tron')
         const name = (params as { method: string }).method
-        const input = bodyOf(body, request.query as Record<string, unknown>)
+        const read = bodyOf(body, request.query as Record<string, unknown>)
         // GET answers as POST does (TronWeb reads with GET when it wants int64 as strings)
-        const reply: TronReply = await chain.tron.call(`${api}/${name.toLowerCase()}`, input)
+        const reply: TronReply =
+          'refused' in read ? read.refused : await chain.tron.call(`${api}/${name.toLowerCase()}`, read.input)
         return { status: reply.status, body: reply.body }
       },
     }),

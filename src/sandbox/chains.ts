@@ -7,6 +7,7 @@ import {
   type LiveChain,
   type NetworkName,
   type Relayer,
+  type SandboxKeys,
   type StartedChain,
   startChain,
   superviseChain,
@@ -37,11 +38,13 @@ export class ChainFleet {
   readonly #currencies: CurrencyCatalog
   readonly #networks: Catalogs['networks']
   readonly #options: Pick<SandboxOptions, 'log' | 'chainRestartDelayMs'>
+  /** the deployment's keys: every chain's roles (the same on each) */
+  readonly #keys: SandboxKeys
   #closed = false
 
   /** Starts the wanted networks (none with `chain: false`) and supervises each. */
-  static async start(options: SandboxOptions, catalogs: Catalogs): Promise<ChainFleet> {
-    const fleet = new ChainFleet(options, catalogs)
+  static async start(options: SandboxOptions, catalogs: Catalogs, keys: SandboxKeys): Promise<ChainFleet> {
+    const fleet = new ChainFleet(options, catalogs, keys)
     const option = options.chain ?? 'embedded'
     if (option === false) return fleet
     if (typeof option === 'object' && catalogs.wanted.length > 1) {
@@ -60,7 +63,8 @@ export class ChainFleet {
     return fleet
   }
 
-  private constructor(options: SandboxOptions, catalogs: Catalogs) {
+  private constructor(options: SandboxOptions, catalogs: Catalogs, keys: SandboxKeys) {
+    this.#keys = keys
     this.#option = options.chain ?? 'embedded'
     this.#currencies = catalogs.currencies
     this.#networks = catalogs.networks
@@ -132,6 +136,7 @@ export class ChainFleet {
       ...(typeof this.#option === 'object' ? { rpcUrl: this.#option.rpcUrl } : {}),
       currencies: [...this.#currencies.all],
       contracts: (this.#networks[network]?.contracts ?? {}) as ChainContracts,
+      keys: this.#keys,
     })
   }
 
@@ -169,6 +174,7 @@ export class ChainFleet {
       rpcUrl: chain.rpcUrl,
       currencies: [...this.#currencies.all],
       contracts: (this.#networks[chain.network]?.contracts ?? {}) as ChainContracts,
+      keys: this.#keys,
     })
     await this.conversion.installDefaults()
   }

@@ -36,7 +36,10 @@ export interface SandboxOptions {
   complianceDelayMs?: number
   /** tenant-clock ms a new bank payment detail stays pending before it is approved (default 3000) */
   paymentDetailDelayMs?: number
-  /** makes ids and fake data the same run after run */
+  /**
+   * makes ids and fake data the same run after run (scenario wallets included); without `exposed`, the sandbox's own
+   * accounts too (derived from the seed instead of a fresh secret; with `stateDir`, at its first start)
+   */
   seed?: number
   /** where unexpected errors are reported (default: console.error) */
   log?: (message: string, error?: unknown) => void

@@ -1,11 +1,11 @@
 // The steps of createSandbox that build and wire the sandbox's state: the services and the control plane's state,
 // what an event sets off, what a world leaving memory takes along, and what --state-dir brings back.
 import { join } from 'node:path'
-import { keccak256, toHex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { TenantDirectory } from '../auth/directory.ts'
-import { createOperator, syncChainTime } from '../chain/index.ts'
+import { createOperator, refreshCommerceEscrow, type SandboxKeys, syncChainTime } from '../chain/index.ts'
+import { SandboxError } from '../contract/sandbox-error.ts'
 import { DEFAULT_MAX_CLOCK_ADVANCE_MS, type SecuritySettings } from '../contract/security.ts'
+import { FaucetLimit } from '../control/faucet-limit.ts'
 import { Journal } from '../control/journal.ts'
 import type { SandboxState, SandboxStateWithoutScenarios } from '../control/sandbox-state.ts'
 import { ScenarioEngine } from '../control/scenarios/engine.ts'
@@ -61,9 +61,14 @@ export function buildState(
   fleet: ChainFleet,
   registry: ScenarioRegistry,
   log: Log,
+  keys: SandboxKeys,
 ): SandboxState {
   const security = securityOf(options)
-  const tenants = new Tenants(log, options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {})
+  const tenants = new Tenants(log, {
+    ...(options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {}),
+    // without --state-dir an evicted world could not come back: none is evicted, a new one past the cap is refused
+    ...(options.stateDir ? {} : { full: worldsFull }),
+  })
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(fleet.chains.values(), now)))
   const ids = createIdGenerator(options.seed)
   const journal = new Journal(ids)
@@ -104,9 +109,11 @@ export function buildState(
         ...options.webhooks,
       },
     ),
-    offrampAddress: privateKeyToAccount(keccak256(toHex('request-sandbox:offramp'))).address,
+    // the off-ramp provider's deposit address: derived from the deployment's secret, like the roles
+    offrampAddress: keys.derive('offramp').address,
     strictKeys: Boolean(options.apiKeys),
     security,
+    faucetLimit: new FaucetLimit(),
     snapshots: new SnapshotStore(options.stateDir ? join(options.stateDir, 'snapshots') : null, {
       limits: {
         ...(options.snapshots?.maxPerKey !== undefined ? { perKey: options.snapshots.maxPerKey } : {}),
@@ -138,6 +145,14 @@ export function buildState(
   return shared
 }
 
+/** A new world past --max-worlds without --state-dir: 507, naming the limit and the flags that lift it. */
+function worldsFull(maxWorlds: number): Error {
+  return new SandboxError(
+    507,
+    `The sandbox holds its maximum of ${maxWorlds} worlds (API key x scenario) in memory and keeps every one of them: raise it with --max-worlds, or start with --state-dir (worlds past the limit then wait on disk), or reset keys you no longer use (POST /__sandbox/reset)`,
+  )
+}
+
 /** Each event goes to its key's journal and webhooks; secure payment links follow the payments' events. */
 export function wireEvents(shared: SandboxState): void {
   shared.events.subscribe((event) => {
@@ -163,10 +178,17 @@ export function wireWorldLifecycle(
   options: Pick<SandboxOptions, 'seed' | 'stateDir'>,
 ): TenantIds | null {
   const tenantIds = options.seed !== undefined ? new TenantIds(options.seed) : null
+  // a payment to a request of a world waiting on disk brings the world back to be recorded (--state-dir)
+  shared.paymentReferences.setReviver((tenant, scenario) => shared.tenants.get(tenant, scenario))
+  shared.tenants.onReset((tenant) => shared.paymentReferences.forgetTenant(tenant))
   shared.tenants.onDrop((world, reason, lastOfTenant) => {
+    // with --state-dir an evicted world waits on disk: its credentials, sessions and id sequence stay valid, and its
+    // payment references stay indexed (by key and scenario, not the world object)
+    if (reason === 'evict' && options.stateDir) {
+      shared.paymentReferences.park(world)
+      return
+    }
     shared.paymentReferences.forget(world)
-    // with --state-dir an evicted world waits on disk: its credentials, sessions and id sequence stay valid
-    if (reason === 'evict' && options.stateDir) return
     shared.directory.forgetWorld(world.tenant, world.scenario)
     if (lastOfTenant && reason !== 'drop') tenantIds?.forget(world.tenant)
     if (lastOfTenant && reason === 'evict') {
@@ -187,6 +209,8 @@ export async function openState(
   const stateDir = new StateDir(options.stateDir, shared, fleet.embeddedNetworks())
   try {
     await stateDir.load()
+    // a saved chain of an earlier version came back with that version's escrow: this one's code replaces it
+    await Promise.all([...fleet.chains.values()].map((chain) => refreshCommerceEscrow(chain)))
   } catch (error) {
     // a state.db that cannot be read stops the start: the file is closed, not held open behind the error
     await stateDir.abandon().catch(() => {})

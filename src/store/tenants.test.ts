@@ -23,4 +23,18 @@ describe('Tenants', () => {
     expect(dropped.at(-1)).toBe('a/default:reset:true')
     expect([...tenants.all()].map((w) => w.tenant).sort()).toEqual(['c', 'd'])
   })
+
+  it('with `full` (no state dir to keep an evicted world) evicts nothing and refuses a new world past the cap', () => {
+    const tenants = new Tenants(() => {}, { maxWorlds: 2, full: (max) => new Error(`full at ${max}`) })
+    const dropped: string[] = []
+    tenants.onDrop((world, reason) => dropped.push(`${world.tenant}:${reason}`))
+    const a = tenants.get('a')
+    tenants.get('b')
+    expect(() => tenants.get('c')).toThrow('full at 2')
+    expect(dropped).toEqual([])
+    expect(tenants.get('a')).toBe(a)
+    expect(tenants.size).toBe(2)
+    tenants.reset('b')
+    expect(tenants.get('c').tenant).toBe('c')
+  })
 })

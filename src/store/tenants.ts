@@ -24,6 +24,11 @@ export type WorldReviver = (world: World) => boolean
 export interface TenantsOptions {
   /** worlds kept in memory; past it the least recently used world is evicted (default 1000) */
   maxWorlds?: number
+  /**
+   * Set when an evicted world could not come back (no --state-dir): no world is evicted, and a new world past
+   * `maxWorlds` is refused with the error this returns (nothing a key was answered is dropped to make room).
+   */
+  full?: (maxWorlds: number) => Error
 }
 
 /** The worlds of every tenant of one sandbox, created lazily; keyed by credential and scenario. */
@@ -37,6 +42,7 @@ export class Tenants {
   readonly #initializers: WorldInitializer[] = []
   readonly #dropListeners: WorldDropListener[] = []
   readonly #maxWorlds: number
+  readonly #full: ((maxWorlds: number) => Error) | undefined
   readonly #resetListeners: ((tenant: string) => void)[] = []
   #reviver: WorldReviver | null = null
   #beforeAll: (() => void) | null = null
@@ -47,6 +53,7 @@ export class Tenants {
   constructor(log: (message: string, error: unknown) => void, options: TenantsOptions = {}) {
     this.#log = log
     this.#maxWorlds = Math.max(1, options.maxWorlds ?? 1000)
+    this.#full = options.full
   }
 
   /** Registers a function run on every world when it is created. */
@@ -133,6 +140,7 @@ export class Tenants {
       this.#newest = world
       return world
     }
+    if (this.#full && this.#worlds.size >= this.#maxWorlds) throw this.#full(this.#maxWorlds)
     world = createWorld(tenant, scenario, this.#log, this.#stateObserver)
     this.#worlds.set(key, world)
     this.#perTenant.set(tenant, (this.#perTenant.get(tenant) ?? 0) + 1)
@@ -188,6 +196,7 @@ export class Tenants {
   }
 
   #evictPastCap(): void {
+    if (this.#full) return
     while (this.#worlds.size > this.#maxWorlds) {
       const oldest = this.#worlds.keys().next().value as string
       this.#remove(oldest, 'evict')

@@ -11,7 +11,7 @@ export interface CreateHandlersOptions {
 async function toNeutral(request: Request, prefix: string): Promise<NeutralRequest> {
   const url = new URL(request.url)
   const query: Record<string, string> = {}
-  for (const [key, value] of url.searchParams) if (!(key in query)) query[key] = value
+  for (const [key, value] of url.searchParams) if (!Object.hasOwn(query, key)) query[key] = value
   const headers: Record<string, string> = {}
   request.headers.forEach((value, key) => {
     headers[key.toLowerCase()] = value

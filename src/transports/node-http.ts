@@ -66,7 +66,7 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
   const query: Record<string, string> = {}
   if (mark >= 0) {
     for (const [key, value] of new URLSearchParams(raw.slice(mark + 1)))
-      if (!(key in query)) query[key] = value
+      if (!Object.hasOwn(query, key)) query[key] = value
   }
   // Node's own object when every value is one string (nearly always: only set-cookie comes as a list), a copy otherwise
   const incoming = req.headers

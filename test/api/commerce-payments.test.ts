@@ -218,8 +218,12 @@ describeTransports(
         payee: parties().merchant,
         preApprovalExpiry: 300,
         authorizationExpiry: 600,
+        // the payer authorizes the fee: at most 5 %, to this receiver only
+        maxFeeBps: 500,
+        feeReceiver,
       })
       expect(created.status, created.text).toBe(200)
+      expect(created.body.metadata).toMatchObject({ maxFeeBps: 500, feeReceiver })
       const { requestId, transactions } = created.body
       // without the payer's approval the operator cannot move the funds
       const early = await post(apiKey, `/${requestId}/authorize`)

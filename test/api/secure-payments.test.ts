@@ -538,7 +538,11 @@ describeTransports(
       })
       expect(created.status).toBe(201)
       const { token } = created.body
-      const testWallet = t.sandbox.chain!.accounts[9]!.address
+      // the link owner's own test wallet (derived for its key), as the page reads it
+      const chainInfo = await client().call('GET', `/__sandbox/secure-payments/${token}/chain`, {
+        apiKey: null,
+      })
+      const testWallet = chainInfo.body.testWallet
       const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
         apiKey,
         query: { wallet: testWallet },

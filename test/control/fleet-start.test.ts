@@ -2,7 +2,7 @@
 // error comes back (no anvil left running behind a createSandbox that threw).
 import { readdirSync, readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
-import type { NetworkName } from '../../src/chain/index.ts'
+import { type NetworkName, newDeploymentSecret, sandboxKeys } from '../../src/chain/index.ts'
 import { loadCatalogs } from '../../src/sandbox/catalogs.ts'
 import { ChainFleet } from '../../src/sandbox/chains.ts'
 import { waitFor } from '../support/wait.ts'
@@ -29,7 +29,9 @@ it('stops the chains that started when another of the same start fails', async (
   const catalogs = loadCatalogs({ networks: ['sepolia'] })
   // a network the table does not know fails at once; sepolia's anvil is booting beside it
   catalogs.wanted = ['sepolia', 'atlantis' as NetworkName]
-  await expect(ChainFleet.start({}, catalogs)).rejects.toThrow(/unknown network atlantis/)
+  await expect(ChainFleet.start({}, catalogs, sandboxKeys(newDeploymentSecret()))).rejects.toThrow(
+    /unknown network atlantis/,
+  )
   // sepolia's anvil is gone too (its exit is reaped a moment after the stop)
   await waitFor(() => (anvilChildren().every((pid) => before.includes(pid)) ? true : undefined), {
     timeoutMs: 2_000,

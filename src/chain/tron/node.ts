@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto'
 import { type Hex, keccak256, recoverAddress, toHex } from 'viem'
 import { toEvmAddress, toTronAddress, tronHex } from '../../contract/tron-address.ts'
-import { JsonRpcError } from '../json-rpc.ts'
+import { callMethod, methodTable } from './methods.ts'
 import {
   CONTRACT_TYPE,
   decodeRawData,
@@ -807,7 +807,7 @@ export function createTronNode(chain: TronChain): TronNode {
     return { status: 200, body: b ? blockJson(b) : {} }
   }
 
-  const methods: Record<string, (body: Json, solidity: boolean) => Promise<TronReply>> = {
+  const methods = methodTable({
     getaccount: account,
     getaccountresource: (b) => accountResource(b, false),
     getaccountnet: (b) => accountResource(b, true),
@@ -849,28 +849,10 @@ export function createTronNode(chain: TronChain): TronNode {
     }),
     getenergyprices: async () => ({ status: 200, body: { prices: `0:${ENERGY_PRICE_SUN}` } }),
     getbandwidthprices: async () => ({ status: 200, body: { prices: `0:${BANDWIDTH_PRICE_SUN}` } }),
-  }
+  })
 
   return {
-    async call(path, body) {
-      const match = /^(wallet|walletsolidity)\/([a-z0-9]+)$/.exec(path)
-      const method = match ? methods[match[2]!] : undefined
-      if (!match || !method)
-        return { status: 404, body: { Error: `${path} is not served by the sandbox's Tron node` } }
-      const solidity = match[1] === 'walletsolidity'
-      if (
-        solidity &&
-        /^(triggersmartcontract|createtransaction|broadcasttransaction|estimateenergy)$/.test(match[2]!)
-      )
-        return { status: 404, body: { Error: `${path} is not a solidity node method` } }
-      try {
-        return await method(body, solidity)
-      } catch (error) {
-        // the node refused what the input made of a call (a value out of range...): the caller's input, a 400
-        if (error instanceof JsonRpcError) return { status: 400, body: { Error: error.message } }
-        throw error
-      }
-    },
+    call: (path, body) => callMethod(methods, path, body),
     broadcast: (body, options) => broadcast(body, options?.sponsored === true),
     async txIdOf(evmHash) {
       await queue

@@ -158,6 +158,8 @@ export const sandboxExamples: Record<string, SandboxExample> = {
       authorizationExpiry: 86400,
       refundExpiry: 604800,
       reference: 'order-1001',
+      maxFeeBps: 100,
+      feeReceiver: payee,
     },
     reason: ADDITION,
   },

@@ -1,8 +1,8 @@
 // The seed API handed to a scenario's seed: state is built only through the models the API itself uses
 // (createRequest, buildPayment, the faucet), so a seeded world is one the API could have produced.
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import type { Faker } from '@faker-js/faker'
-import type { Hex } from 'viem'
+import { type Hex, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { type SandboxAccount, sendApiTransactions } from '../../chain/index.ts'
 import { waitFor } from '../../contract/wait.ts'
@@ -65,8 +65,13 @@ export async function createSeedApi(
   const ctx = inWorld(services, world)
   let payer: Promise<SandboxAccount> | undefined
 
+  // a wallet the sandbox funds and pays from: its key from the CSPRNG (nobody can sign as it through /rpc), or
+  // from the seeded faker when `--seed` asks for the same data run after run
   const wallet = (): SandboxAccount => {
-    const privateKey = faker.string.hexadecimal({ length: 64, casing: 'lower', prefix: '0x' }) as Hex
+    const privateKey =
+      seed === null
+        ? toHex(randomBytes(32))
+        : (faker.string.hexadecimal({ length: 64, casing: 'lower', prefix: '0x' }) as Hex)
     return { address: privateKeyToAccount(privateKey).address, privateKey }
   }
   const send = async (
@@ -160,7 +165,8 @@ export async function createSeedApi(
     },
     async worldFile(source) {
       const text = /^[a-z][a-z0-9-]*$/.test(source) ? await builtinWorldFile(source) : source
-      return { ...(await loadWorldFile(api, shared, world, await parseWorldFile(text))) }
+      // the sandbox's own files and the operator's scenarios: parsed on this thread
+      return { ...(await loadWorldFile(api, shared, world, await parseWorldFile(text, { yaml: 'inline' }))) }
     },
     waitForPayments(requestId, count, timeoutMs = 15_000) {
       return waitFor(

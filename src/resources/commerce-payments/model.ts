@@ -187,6 +187,8 @@ export async function authorizeCalldata(ctx: CommerceCtx, body: AuthorizeCalldat
     preApprovalExpiry: base + preApproval,
     authorizationExpiry: base + authorization,
     refundExpiry: base + refund,
+    maxFeeBps: body.maxFeeBps ?? 0,
+    feeReceiver: body.feeReceiver ? getAddress(body.feeReceiver) : null,
     clientId: grant?.clientId ?? null,
     status: 'pending',
     transitions: [],
@@ -235,6 +237,8 @@ function terms(record: CommercePaymentRecord) {
     preApprovalExpiry: iso(record.preApprovalExpiry),
     authorizationExpiry: iso(record.authorizationExpiry),
     refundExpiry: iso(record.refundExpiry),
+    maxFeeBps: record.maxFeeBps,
+    feeReceiver: record.feeReceiver,
   }
 }
 
@@ -309,6 +313,13 @@ async function planCapture(ctx: CommerceCtx, record: CommercePaymentRecord, body
     )
   const feeBps = body.feeBps ?? 0
   const feeReceiver = body.feeReceiver ? getAddress(body.feeReceiver) : null
+  // the payer authorized a fee bound: the escrow refuses more, or another receiver (even from the operator)
+  if (feeBps > record.maxFeeBps)
+    throw new CommerceTermsError(
+      `feeBps ${feeBps} is above the ${record.maxFeeBps} the payer authorized (maxFeeBps)`,
+    )
+  if (feeBps > 0 && !sameAddress(feeReceiver!, record.feeReceiver ?? ''))
+    throw new CommerceTermsError(`feeReceiver must be ${record.feeReceiver}, the one the payer authorized`)
   const args = [
     record.paymentReference,
     amount,
@@ -500,6 +511,8 @@ function authorizeArgs(record: CommercePaymentRecord) {
     BigInt(record.preApprovalExpiry),
     BigInt(record.authorizationExpiry),
     BigInt(record.refundExpiry),
+    record.maxFeeBps,
+    record.feeReceiver ?? '0x0000000000000000000000000000000000000000',
   ] as const
 }
 
@@ -537,7 +550,9 @@ export async function applyEscrowEvents(
   await shared.paymentReferences.complete()
   const live = new Set(shared.worlds.all())
   for (const event of events) {
-    for (const entry of shared.paymentReferences.lookup(keccakHex(event.paymentReference), live)) {
+    for (const entry of shared.paymentReferences.lookup(keccakHex(event.paymentReference), live, {
+      revive: true,
+    })) {
       try {
         await applyTo(shared, entry.world, entry.requestId, event)
       } catch (error) {

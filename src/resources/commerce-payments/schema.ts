@@ -31,8 +31,16 @@ export const AuthorizeCalldataBody = z
     /** seconds from now during which captured funds may be refunded (default 30 days) */
     refundExpiry: Seconds.optional(),
     reference: z.string().min(1).max(255).optional(),
+    /** the largest fee a capture may take, basis points of what it captures (default 0: no fee) */
+    maxFeeBps: z.number().int().min(0).max(10_000).optional(),
+    /** the only address a capture's fee may go to (required when maxFeeBps is above 0) */
+    feeReceiver: Address.optional(),
   })
   .strict()
+  .refine((b) => !b.maxFeeBps || b.feeReceiver !== undefined, {
+    message: 'feeReceiver is required when maxFeeBps is above 0',
+    path: ['feeReceiver'],
+  })
 export type AuthorizeCalldataBody = z.infer<typeof AuthorizeCalldataBody>
 
 /** Path of the operations on one payment. */
@@ -113,6 +121,9 @@ export const CommercePaymentRecord = z.object({
   preApprovalExpiry: z.number(),
   authorizationExpiry: z.number(),
   refundExpiry: z.number(),
+  /** the fee bound the payer authorizes: at most maxFeeBps of a capture, to feeReceiver only */
+  maxFeeBps: z.number().int().min(0).max(10_000).default(0),
+  feeReceiver: z.string().nullable().default(null),
   clientId: z.string().nullable(),
   /** the last status announced by webhook */
   status: CommerceStatus,
@@ -140,6 +151,8 @@ const Terms = z.object({
   preApprovalExpiry: z.string(),
   authorizationExpiry: z.string(),
   refundExpiry: z.string(),
+  maxFeeBps: z.number(),
+  feeReceiver: z.string().nullable(),
 })
 
 /** 200 of `POST /v2/commerce-payments/authorize/calldata`. */

@@ -167,7 +167,7 @@ export function createDetectionSink(shared: Shared, onPayment?: PaymentListener)
     async apply(transfers) {
       const live = new Set(shared.worlds.all())
       for (const t of transfers) {
-        for (const entry of shared.paymentReferences.lookup(t.referenceHash, live)) {
+        for (const entry of shared.paymentReferences.lookup(t.referenceHash, live, { revive: true })) {
           try {
             await applyTo(shared, entry.world, entry.requestId, t, onPayment)
           } catch (error) {

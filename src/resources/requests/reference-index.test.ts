@@ -1,5 +1,6 @@
 import { keccak256 } from 'viem'
 import { describe, expect, it } from 'vitest'
+import { Tenants } from '../../store/tenants.ts'
 import { createWorld } from '../../store/world.ts'
 import { PaymentReferenceIndex } from './reference-index.ts'
 
@@ -30,5 +31,53 @@ describe('PaymentReferenceIndex', () => {
     expect(index.lookup(topic, new Set())).toEqual([])
     expect(index.has(topic)).toBe(false)
     gone.clock.dispose()
+  })
+
+  it('keeps the requests of an evicted world and brings the world back for a lookup that revives', () => {
+    const tenants = new Tenants(() => {})
+    const index = new PaymentReferenceIndex()
+    const revived: string[] = []
+    index.setReviver((tenant, scenario) => {
+      revived.push(tenant)
+      const world = tenants.get(tenant, scenario)
+      index.add('0x0011223344556677', world, 'req-1')
+      return world
+    })
+    const first = tenants.get('a')
+    index.add('0x0011223344556677', first, 'req-1')
+    const hash = PaymentReferenceIndex.hashOf('0x0011223344556677')
+    index.park(first)
+    tenants.drop('a', 'default')
+    expect(index.has(hash)).toBe(true)
+    // a plain lookup (the dashboard's, by one key's worlds) neither finds nor revives it
+    expect(index.lookup(hash, new Set())).toEqual([])
+    expect(revived).toEqual([])
+    const found = index.lookup(hash, new Set(), { revive: true })
+    expect(revived).toEqual(['a'])
+    expect(found).toHaveLength(1)
+    expect(found[0]!.world).toBe(tenants.peek('a'))
+    expect(found[0]!.requestId).toBe('req-1')
+    // live again: not parked any more
+    expect(index.lookup(hash, new Set([found[0]!.world]), { revive: true })).toHaveLength(1)
+    expect(revived).toEqual(['a'])
+  })
+
+  it('forgets the parked requests of a key that is reset, and keeps those a reviver could not bring back', () => {
+    const tenants = new Tenants(() => {})
+    const index = new PaymentReferenceIndex()
+    let fail = true
+    index.setReviver((tenant, scenario) => {
+      if (fail) throw new Error('not now')
+      return tenants.get(tenant, scenario)
+    })
+    const world = tenants.get('b')
+    index.add('0x8899aabbccddeeff', world, 'req-2')
+    const hash = PaymentReferenceIndex.hashOf('0x8899aabbccddeeff')
+    index.park(world)
+    expect(index.lookup(hash, new Set(), { revive: true })).toEqual([])
+    expect(index.has(hash)).toBe(true)
+    fail = false
+    index.forgetTenant('b')
+    expect(index.has(hash)).toBe(false)
   })
 })

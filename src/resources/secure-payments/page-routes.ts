@@ -2,15 +2,16 @@
 // calldata (the answers of the API's token routes, which want the link owner's x-client-id: the page is the
 // sandbox's own client, as the hosted page is the service's), the payer's steps (user events, access check) and
 // the built-in test wallet.
-// The test wallet signs server-side: it is anvil's default account #9 (a well-known, funded key), whose
-// transactions the sandbox sends through the chain (one at a time per chain); no key ever reaches the browser.
+// The test wallet signs server-side: one per link owner's key, derived from the deployment's secret and refilled
+// before each use (test-wallet.ts), whose transactions the sandbox sends through the chain (one at a time per
+// chain); no key ever reaches the browser.
 
 import { z } from 'zod'
 import { type ApiTransaction, type LiveChain, sendApiTransactions, serialQueue } from '../../chain/index.ts'
 import { AnyAddress } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError } from '../../contract/sandbox-error.ts'
-import { toTronAddress } from '../../contract/tron-address.ts'
+import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
 import { reportScreening } from '../orchestrators/index.ts'
 import type { SecureServices } from './context.ts'
@@ -35,12 +36,10 @@ import {
   UserEventBody,
 } from './schema.ts'
 import { securePaymentState } from './state.ts'
+import { refillTestWallet, testWalletOf } from './test-wallet.ts'
 import { broadcastTronStep, testWalletTronSend } from './tron.ts'
 
 const defineRoute = routesUsing<SecureServices>()
-
-/** Index of the built-in test wallet among the chain's funded default accounts. */
-export const TEST_WALLET_INDEX = 9
 
 const queues = new WeakMap<LiveChain, ReturnType<typeof serialQueue>>()
 function queueOf(chain: LiveChain) {
@@ -60,6 +59,28 @@ function pageLinks(shared: SecureServices, token: string): { world: World; links
   if (!multicall) throw new SecurePaymentNotFoundError()
   const { world, record } = multicall
   return { world, links: record.childTokens.map((t) => securePaymentState(world).securePayments.get(t)!) }
+}
+
+/**
+ * The page reads /pay for the link owner's test wallet before it pays: the wallet is topped up first, so the answer
+ * (its balance check) sees what the wallet will pay with. Any other wallet is left as it is.
+ */
+async function refillBeforeRead(ctx: SecureServices, token: string, wallet: string): Promise<void> {
+  const found = findLink(ctx, token) ?? findMulticall(ctx, token)
+  if (!found) return
+  const { world, links } = pageLinks(ctx, token)
+  const chain = ctx.chains.get(links[0]!.network)
+  if (!chain) return
+  const own = testWalletOf(chain, world.tenant).address
+  if (toEvmAddress(wallet).toLowerCase() !== own.toLowerCase()) return
+  await queueOf(chain)(() =>
+    refillTestWallet(
+      ctx,
+      chain,
+      own,
+      links.map((l) => l.currency),
+    ),
+  )
 }
 
 /** Every transaction of a /pay answer (same-chain list, or a batch's approvals and its batchPayments). */
@@ -140,6 +161,7 @@ export const securePageRoutes = [
     params: z.object({ token: z.string().min(1) }),
     query: TokenQuery,
     async handler(ctx, { params, query }) {
+      if (query.wallet) await refillBeforeRead(ctx, params.token, query.wallet)
       return { status: 200, body: await payToken(ctx, params.token, query, SANDBOX_PAGE) }
     },
   }),
@@ -217,8 +239,10 @@ export const securePageRoutes = [
     statuses: [200, 404],
     params: z.object({ token: z.string().min(1) }),
     handler(ctx, { params }) {
-      const link = pageLinks(ctx, params.token).links[0]!
+      const { world, links } = pageLinks(ctx, params.token)
+      const link = links[0]!
       const chain = ctx.chains.get(link.network)
+      const testWallet = chain ? testWalletOf(chain, world.tenant).address : null
       const chainId = chain?.chainId ?? ctx.currencies.byId(link.currency)?.chainId ?? 0
       return {
         status: 200,
@@ -229,11 +253,7 @@ export const securePageRoutes = [
           rpcPath: '/rpc',
           // a Tron link: the wallet is a TronLink-style one (window.tronWeb), its node the sandbox's /tron
           ...(link.network === 'tron' ? { tron: true, fullNodePath: '/tron' } : {}),
-          testWallet: chain
-            ? link.network === 'tron'
-              ? toTronAddress(chain.accounts[TEST_WALLET_INDEX]!.address)
-              : chain.accounts[TEST_WALLET_INDEX]!.address
-            : null,
+          testWallet: testWallet && link.network === 'tron' ? toTronAddress(testWallet) : testWallet,
         },
       }
     },
@@ -248,15 +268,17 @@ export const securePageRoutes = [
     params: z.object({ token: z.string().min(1) }),
     body: z.object({ transaction: Transaction }),
     async handler(ctx, { params, body }) {
-      const tronLink = findLink(ctx, params.token)?.link
-      if (tronLink?.network === 'tron') {
+      const tron = findLink(ctx, params.token)
+      if (tron?.link.network === 'tron') {
         const chain = ctx.chains.get('tron')
         if (!chain) throw new SecurePaymentRequestError('The sandbox does not run tron: no test wallet')
+        const wallet = testWalletOf(chain, tron.world.tenant)
+        await refillTestWallet(ctx, chain, wallet.address, [tron.link.currency])
         const sent = await testWalletTronSend(
           ctx,
           params.token,
           body.transaction,
-          chain.accounts[TEST_WALLET_INDEX]!.privateKey,
+          wallet.privateKey,
           (world, link, wallet) =>
             securePaymentCalldata(ctx, world, link, { wallet: wallet as `0x${string}` }),
         )
@@ -269,7 +291,7 @@ export const securePageRoutes = [
       const chain = ctx.chains.get(link.network)
       if (!chain)
         throw new SecurePaymentRequestError(`The sandbox does not run ${link.network}: no test wallet`)
-      const { address, privateKey: key } = chain.accounts[TEST_WALLET_INDEX]!
+      const { address, privateKey: key } = testWalletOf(chain, world.tenant)
       // the test wallet signs only what /pay answers for this link and this wallet now (approval or payment)
       const expected = transactionsOf(
         multicall
@@ -283,8 +305,12 @@ export const securePageRoutes = [
         throw new SecurePaymentRequestError(
           'The test wallet only sends the transactions /pay returns for this link',
         )
+      const currencies = pageLinks(ctx, params.token).links.map((l) => l.currency)
       try {
-        const [receipt] = await queueOf(chain)(() => sendApiTransactions(chain, key, [body.transaction]))
+        const [receipt] = await queueOf(chain)(async () => {
+          await refillTestWallet(ctx, chain, address, currencies)
+          return sendApiTransactions(chain, key, [body.transaction])
+        })
         return {
           status: 201,
           body: { txHash: receipt!.transactionHash, blockNumber: Number(receipt!.blockNumber) },

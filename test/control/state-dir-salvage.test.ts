@@ -1,0 +1,220 @@
+// A damaged page of state.db costs only the keys whose rows it holds: what can be read comes back, the keys whose
+// records sat in the damaged page answer 503 (quarantined, named in the log), the file is rebuilt in place from what
+// can be read, and a copy as found is kept beside it.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
+import { freshAddress } from '../support/chain.ts'
+import { newApiKey } from '../support/clients.ts'
+import type { Loose } from '../support/loose.ts'
+import { openState } from '../support/state-db.ts'
+
+const dirs: string[] = []
+let sandbox: Sandbox | null = null
+afterAll(async () => {
+  await sandbox?.close()
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+async function start(dir: string, log: (message: string) => void = () => {}): Promise<Sandbox> {
+  await sandbox?.close()
+  sandbox = null
+  return createSandbox({ stateDir: dir, chain: false, log })
+}
+
+async function call(method: string, path: string, apiKey: string, body?: unknown) {
+  const res = await sandbox!.dispatch({
+    method,
+    path,
+    query: {},
+    headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
+    rawBody: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, body: res.body as Loose }
+}
+
+const request = () => ({
+  amount: '5',
+  invoiceCurrency: 'FAU-sepolia',
+  paymentCurrency: 'FAU-sepolia',
+  payee: freshAddress(),
+})
+
+/** The pages of the file that hold `needle` (page numbers from 0). */
+function pagesHolding(bytes: Buffer, needle: string, pageSize: number): Set<number> {
+  const pages = new Set<number>()
+  for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + 1))
+    pages.add(Math.floor(at / pageSize))
+  return pages
+}
+
+/**
+ * A stopped state dir of four keys, each key's 60 requests written after the previous key's (its records fill pages
+ * of their own), and one leaf page of the records table that holds the records of key `victim` only, overwritten.
+ */
+async function damagedDir(pick: (pages: number[]) => number, victimIndex: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-salvage-'))
+  dirs.push(dir)
+  sandbox = await start(dir)
+  const keys = [newApiKey(), newApiKey(), newApiKey(), newApiKey()]
+  const ids = new Map<string, string[]>()
+  for (const key of keys) {
+    ids.set(key, [])
+    for (let i = 0; i < 60; i++) {
+      const created = await call('POST', '/v2/request', key, request())
+      expect(created.status).toBe(201)
+      ids.get(key)!.push(created.body.requestId as string)
+    }
+  }
+  await sandbox.close()
+  sandbox = null
+  const file = join(dir, 'state.db')
+  const db = openState(dir)
+  // every frame in the file itself, where a restart reads it
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  // the leaf pages of the records table (sqlite's dbstat numbers pages from 1)
+  const leaves = new Set(
+    (
+      db.prepare("SELECT pageno FROM dbstat WHERE name = 'records' AND pagetype = 'leaf'").all() as {
+        pageno: number
+      }[]
+    ).map((r) => r.pageno - 1),
+  )
+  db.close()
+  const bytes = readFileSync(file)
+  const pageSize = bytes.readUInt16BE(16)
+  const victim = keys[victimIndex]!
+  const others = keys.filter((k) => k !== victim)
+  const otherPages = new Set(
+    others.flatMap((k) => ids.get(k)!.flatMap((id) => [...pagesHolding(bytes, id, pageSize)])),
+  )
+  const candidates = [...new Set(ids.get(victim)!.flatMap((id) => [...pagesHolding(bytes, id, pageSize)]))]
+    .filter((p) => leaves.has(p) && !otherPages.has(p))
+    .sort((a, b) => a - b)
+  expect(candidates.length).toBeGreaterThan(0)
+  const page = pick(candidates)
+  // the page's header and first cells overwritten: SQLite finds it malformed when a statement reaches it
+  bytes.fill(0xa5, page * pageSize, page * pageSize + 64)
+  writeFileSync(file, bytes)
+  return { dir, file, bytes, keys, ids, victim, others }
+}
+
+function copiesKept(dir: string): string[] {
+  return readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-') && !/-(wal|shm)$/.test(f))
+}
+
+function quarantined(dir: string, tenant: string): { reason: string }[] {
+  const db = openState(dir)
+  try {
+    return db.prepare('SELECT reason FROM quarantine WHERE tenant = ?').all(tenant) as { reason: string }[]
+  } finally {
+    db.close()
+  }
+}
+
+describe('--state-dir: a damaged page of state.db', () => {
+  it('holding the newest records: rebuilt at the start, only that key lost and named, the others all back', async () => {
+    // the last leaf of the records table: the start reads it (the records written after the last index update)
+    const { dir, file, bytes, ids, victim, others } = await damagedDir((pages) => pages.at(-1)!, 3)
+    const logged: string[] = []
+    sandbox = await start(dir, (m) => logged.push(m))
+    const log = logged.join('\n')
+    expect(log).toContain(`${file} is damaged`)
+    expect(log).toContain('it was rebuilt from what could be read')
+    expect(log).toContain(
+      `Keys whose records were lost (they answer 503 until reset; see the quarantine table): ${victim.slice(0, 16)}…`,
+    )
+    for (const key of others) expect(log).not.toContain(key.slice(0, 16))
+    // the other keys come back whole
+    for (const key of others)
+      for (const id of ids.get(key)!) expect((await call('GET', `/v2/request/${id}`, key)).status).toBe(200)
+    const refused = await call('GET', `/v2/request/${ids.get(victim)![0]}`, victim)
+    expect(refused.status).toBe(503)
+    expect(refused.body.message).toMatch(/damaged page.*POST \/__sandbox\/reset/)
+    // the file as found is kept beside the rebuilt one
+    const copies = copiesKept(dir)
+    expect(copies).toHaveLength(1)
+    expect(readFileSync(join(dir, copies[0]!)).equals(bytes)).toBe(true)
+    expect(
+      quarantined(dir, victim)
+        .map((q) => q.reason)
+        .join(),
+    ).toContain('damaged page')
+    // a reset starts the key afresh; across a restart too
+    expect((await call('POST', '/__sandbox/reset', victim)).status).toBeLessThan(300)
+    expect((await call('POST', '/v2/request', victim, request())).status).toBe(201)
+    sandbox = await start(dir)
+    expect((await call('POST', '/v2/request', victim, request())).status).toBe(201)
+    for (const key of others)
+      expect((await call('GET', `/v2/request/${ids.get(key)![0]}`, key)).status).toBe(200)
+  })
+
+  it('in the middle of one key’s records: that key stops when its world is read, the next start rebuilds the file', async () => {
+    const { dir, file, bytes, ids, victim, others } = await damagedDir(
+      (pages) => pages[Math.floor(pages.length / 2)]!,
+      1,
+    )
+    const logged: string[] = []
+    sandbox = await start(dir, (m) => logged.push(m))
+    for (const key of others)
+      for (const id of ids.get(key)!) expect((await call('GET', `/v2/request/${id}`, key)).status).toBe(200)
+    const refused = await call('GET', `/v2/request/${ids.get(victim)![0]}`, victim)
+    expect(refused.status).toBe(503)
+    expect(logged.join('\n')).toContain(`${file}: the records of key ${victim.slice(0, 16)}…`)
+    const copies = copiesKept(dir)
+    expect(copies).toHaveLength(1)
+    expect(readFileSync(join(dir, copies[0]!)).equals(bytes)).toBe(true)
+    // other keys write on meanwhile
+    expect((await call('POST', '/v2/request', others[0]!, request())).status).toBe(201)
+    // the next start rebuilds the file from what can be read: the key still stops, the others are whole
+    const again: string[] = []
+    sandbox = await start(dir, (m) => again.push(m))
+    expect(again.join('\n')).toContain('it was rebuilt from what could be read')
+    expect(again.join('\n')).toContain(victim.slice(0, 16))
+    expect(copiesKept(dir)).toHaveLength(1)
+    expect((await call('GET', `/v2/request/${ids.get(victim)![0]}`, victim)).status).toBe(503)
+    for (const key of others)
+      for (const id of ids.get(key)!) expect((await call('GET', `/v2/request/${id}`, key)).status).toBe(200)
+    expect(quarantined(dir, victim).length).toBeGreaterThan(0)
+    expect((await call('POST', '/__sandbox/reset', victim)).status).toBeLessThan(300)
+    expect((await call('POST', '/v2/request', victim, request())).status).toBe(201)
+    // nothing of the damage is left: a restart says nothing of it
+    const last: string[] = []
+    sandbox = await start(dir, (m) => last.push(m))
+    expect(last.join('\n')).not.toContain('damaged')
+    expect((await call('POST', '/v2/request', victim, request())).status).toBe(201)
+  })
+
+  it('in the index of which world each record belongs to: rebuilt from the records, no key lost', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-salvage-'))
+    dirs.push(dir)
+    sandbox = await start(dir)
+    const keys = [newApiKey(), newApiKey(), newApiKey()]
+    const ids = new Map<string, string>()
+    for (const key of keys) {
+      const created = await call('POST', '/v2/request', key, request())
+      expect(created.status).toBe(201)
+      ids.set(key, created.body.requestId as string)
+    }
+    await sandbox.close()
+    sandbox = null
+    const db = openState(dir)
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    const pages = (
+      db.prepare("SELECT pageno FROM dbstat WHERE name = 'record_worlds'").all() as { pageno: number }[]
+    ).map((r) => r.pageno - 1)
+    db.close()
+    const file = join(dir, 'state.db')
+    const bytes = readFileSync(file)
+    const pageSize = bytes.readUInt16BE(16)
+    for (const page of pages) bytes.fill(0xa5, page * pageSize, page * pageSize + 64)
+    writeFileSync(file, bytes)
+    const logged: string[] = []
+    sandbox = await start(dir, (m) => logged.push(m))
+    expect(logged.join('\n')).toContain('No key lost a record.')
+    for (const key of keys) expect((await call('GET', `/v2/request/${ids.get(key)}`, key)).status).toBe(200)
+    expect(copiesKept(dir)).toHaveLength(1)
+  })
+})
