@@ -104,7 +104,7 @@ function decodeLog(shared: SandboxState, world: World, log: Log, names: Map<stri
     const entry =
       topic &&
       (eventName === 'TransferWithReferenceAndFee' || eventName === 'TransferWithConversionAndReference')
-        ? shared.paymentReferences.lookup(topic, new Set([world]))[0]
+        ? shared.paymentReferences.lookupIn(topic, world)
         : undefined
     // the commerce escrow's events carry the 8 reference bytes themselves
     const bytes8 = (args as unknown as { paymentReference?: unknown } | undefined)?.paymentReference

@@ -27,6 +27,7 @@ import { buildCrosschainPayment } from './crosschain.ts'
 import { crosschainSource } from './crosschain-source.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 import { offrampChoice } from './offramp.ts'
+import { payerOrchestratorFees } from './orchestrator-fees.ts'
 import type { PayOptions, PayServiceNames } from './pay-options.ts'
 import type { PayResponse, SameChainPayResponse } from './schema.ts'
 import { buildTronPayment } from './tron.ts'
@@ -83,6 +84,8 @@ export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOp
   const to = getAddress(offramp ? ctx.offrampAddress : record.paymentAddress)
   const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
   const chain = ctx.chains.get(record.network) ?? null
+  // the payer-borne orchestrator fees go out first, the payment stays the last transaction
+  const orchestrator = payerOrchestratorFees(ctx, record, currency, amount)
   const transactions: ServiceTransaction[] = []
   let hasEnoughBalance = true
   let hasEnoughGas = true
@@ -90,15 +93,17 @@ export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOp
 
   if (currency.type === 'ETH') {
     const proxy = contractAddress(ctx, record.network, 'EthereumFeeProxy')
-    transactions.push(ethPaymentTransaction({ proxy, to, amount, reference, fee, feeAddress }))
     if (chain && wallet) {
       const [balance, gasPrice] = await Promise.all([
         chain.balanceOf('native', wallet),
         currentGasPrice(chain),
       ])
-      hasEnoughBalance = balance >= amount + fee
-      hasEnoughGas = balance >= amount + fee + GAS.ethPayment * gasPrice
+      const total = amount + fee + orchestrator.total
+      hasEnoughBalance = balance >= total
+      hasEnoughGas = balance >= total + GAS.ethPayment * gasPrice
     }
+    transactions.push(...orchestrator.transactions)
+    transactions.push(ethPaymentTransaction({ proxy, to, amount, reference, fee, feeAddress }))
   } else {
     const proxy = contractAddress(ctx, record.network, 'ERC20FeeProxy')
     const token = getAddress(currency.address!)
@@ -111,10 +116,11 @@ export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOp
         currentGasPrice(chain),
       ])
       needsApproval = allowance < amount + fee
-      hasEnoughBalance = balance >= amount + fee
+      hasEnoughBalance = balance >= amount + fee + orchestrator.total
       hasEnoughGas = native >= ((needsApproval ? GAS.approve : 0n) + GAS.erc20Payment) * gasPrice
     }
     if (needsApproval) transactions.push(approveTransaction(token, proxy))
+    transactions.push(...orchestrator.transactions)
     transactions.push(erc20PaymentTransaction({ proxy, token, to, amount, reference, fee, feeAddress }))
   }
 

@@ -105,6 +105,7 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     requestId,
     clientId: grant?.clientId ?? null,
     origin: grant?.origin ?? null,
+    orchestratorFees: [],
     paymentReference: paymentReferenceOf(requestId, salt, paymentAddress),
     salt,
     amount: body.amount,

@@ -28,6 +28,7 @@ import { pricedFeePlan } from './fee-plan.ts'
 import type { OrchestratorPricing } from './orchestrator-fees.ts'
 import type { SecurePaymentListQuery, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
+import { indexToken, worldOfToken } from './token-index.ts'
 
 /** How long a link stays payable (DOCS: 7 days, or until paid). */
 export const LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000
@@ -37,16 +38,14 @@ export function securePaymentUrl(request: NeutralRequest, token: string): string
   return `${publicBaseUrl(request)}/__sandbox/secure-payment?token=${token}`
 }
 
-/** The link with this token, in whichever world holds it. */
+/** The link with this token, in the world the directory names for it (token-index.ts); no other world is read. */
 export function findLink(
   shared: SecureServices,
   token: string,
 ): { world: World; link: SecurePaymentRecord } | undefined {
-  for (const world of shared.worlds.all()) {
-    const link = securePaymentState(world).securePayments.get(token)
-    if (link) return { world, link }
-  }
-  return undefined
+  const world = worldOfToken(shared, token)
+  const link = world ? securePaymentState(world).securePayments.get(token) : undefined
+  return world && link ? { world, link } : undefined
 }
 
 /**
@@ -237,8 +236,10 @@ export async function storeLink(
   const allowed = options.accessPolicy?.allowedPayerAddresses
   const orchestrator = options.orchestrator
   const currencyOf = (id: string) => shared.currencies.byId(id)!
+  const token = shared.ids.ulid(now.getTime())
+  indexToken(shared.directory, world, token)
   return securePaymentState(world).securePayments.insert({
-    token: shared.ids.ulid(now.getTime()),
+    token,
     paymentType: requests.length > 1 ? 'batch' : 'single',
     flow: options.flow,
     status: 'pending',

@@ -21,6 +21,7 @@ import { checkRedirect, linkRequests, linkStatus, storeLink } from './model.ts'
 import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
+import { indexToken, worldOfToken } from './token-index.ts'
 import { multicallKind } from './tron-batch.ts'
 
 /** `POST /v2/secure-payments/payouts`: a request to `recipient` and its link. */
@@ -177,6 +178,7 @@ export async function createMulticall(
     createdAt: now.toISOString(),
     expiresAt: new Date(earliest).toISOString(),
   })
+  indexToken(ctx.directory, ctx.world, record.token)
   return {
     type: 'multicall' as const,
     token: record.token,
@@ -192,16 +194,14 @@ export async function createMulticall(
   }
 }
 
-/** The multicall payout with this token, in whichever world holds it. */
+/** The multicall payout with this token, in the world the directory names for it (token-index.ts). */
 export function findMulticall(
   shared: SecureServices,
   token: string,
 ): { world: World; record: MulticallRecord } | undefined {
-  for (const world of shared.worlds.all()) {
-    const record = securePaymentState(world).multicallPayouts.get(token)
-    if (record) return { world, record }
-  }
-  return undefined
+  const world = worldOfToken(shared, token)
+  const record = world ? securePaymentState(world).multicallPayouts.get(token) : undefined
+  return world && record ? { world, record } : undefined
 }
 
 /**
