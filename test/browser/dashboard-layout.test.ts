@@ -1,0 +1,60 @@
+// The dashboard in Chromium at the widths of laptops and small desktop windows: every tab of the section bar is
+// on screen and takes a click where it is drawn (between about 1024 and 1300 px the bar was cut off and "Chains &
+// faucet" could not be clicked).
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RunningServer, startServer } from '../../src/server.ts'
+import { launchChromium } from '../support/chromium.ts'
+import { newApiKey } from '../support/clients.ts'
+
+let sandbox: RunningServer
+let browser: Awaited<ReturnType<typeof launchChromium>>
+
+beforeAll(async () => {
+  ;[sandbox, browser] = await Promise.all([startServer({ port: 0 }), launchChromium()])
+}, 900_000)
+afterAll(async () => {
+  await browser?.close()
+  await sandbox?.close()
+})
+
+async function openWithKey(page: Page, key: string, hash = '') {
+  await page.goto(`${sandbox.url}/${hash}`)
+  await page.getByLabel('API key').fill(key)
+  await page.getByLabel('API key').press('Enter')
+  await expect.poll(() => page.locator('.live').textContent()).toBe('live')
+}
+
+describe('the dashboard at 1024 to 1300 px', () => {
+  for (const width of [1024, 1160, 1300])
+    it(`shows every tab whole and clickable where it is drawn at ${width} px`, async () => {
+      const page = await browser.context.newPage()
+      try {
+        await page.setViewportSize({ width, height: 800 })
+        await openWithKey(page, newApiKey('layout'))
+        const tabs = page.locator('nav[aria-label="Sections"] a')
+        const count = await tabs.count()
+        expect(count).toBeGreaterThanOrEqual(10)
+        for (let i = 0; i < count; i++) {
+          const tab = tabs.nth(i)
+          const label = (await tab.textContent())!
+          const box = (await tab.boundingBox())!
+          expect(box.x, label).toBeGreaterThanOrEqual(0)
+          expect(box.x + box.width, label).toBeLessThanOrEqual(width)
+          // what the pointer hits at the tab's centre is the tab (no scrolling, nothing over it)
+          const x = box.x + box.width / 2
+          const y = box.y + box.height / 2
+          const hit = await page.evaluate(
+            ([px, py]) => document.elementFromPoint(px!, py!)?.textContent,
+            [x, y],
+          )
+          expect(hit, label).toBe(label)
+          await page.mouse.click(x, y)
+          await expect.poll(() => tab.getAttribute('aria-current'), { timeout: 5_000 }).toBe('page')
+        }
+        expect(await page.locator('nav').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+      } finally {
+        await page.close()
+      }
+    }, 120_000)
+})
