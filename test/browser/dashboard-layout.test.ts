@@ -31,7 +31,7 @@ describe('the dashboard at 1024 to 1300 px', () => {
       const page = await browser.context.newPage()
       try {
         await page.setViewportSize({ width, height: 800 })
-        await openWithKey(page, newApiKey('layout'))
+        await openWithKey(page, newApiKey())
         const tabs = page.locator('nav[aria-label="Sections"] a')
         const count = await tabs.count()
         expect(count).toBeGreaterThanOrEqual(10)
