@@ -106,8 +106,12 @@ export class ChallengeBook {
       this.delete(this.#byGroup.get(heaviest)!.values().next().value!)
     }
     this.#all.set(id, { challenge, group })
-    const ids = mine ?? new Set<string>()
-    if (!mine) this.#byGroup.set(group, ids)
+    // read again: making room may have taken this address's only challenge, and its set with it
+    let ids = this.#byGroup.get(group)
+    if (!ids) {
+      ids = new Set<string>()
+      this.#byGroup.set(group, ids)
+    }
     this.#move(group, ids.size, ids.size + 1)
     ids.add(id)
   }

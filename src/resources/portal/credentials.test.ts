@@ -1,7 +1,7 @@
 // Cookie sessions (email and wallet logins) do not pile up: expired ones are swept as new ones open, and one platform
 // holds a bounded number at once, however often it logs in.
 import { describe, expect, it } from 'vitest'
-import { addressGroup, MAX_PENDING_CHALLENGES } from './challenges.ts'
+import { addressGroup, ChallengeBook, MAX_PENDING_CHALLENGES } from './challenges.ts'
 import { MAX_SESSIONS_PER_PLATFORM, PortalCredentials, SESSION_SWEEP_MS } from './credentials.ts'
 
 const IDLE = 15 * 60_000
@@ -61,6 +61,21 @@ describe('PortalCredentials wallet challenges', () => {
     expect(book.has('lone')).toBe(true)
     expect(book.has('c-0')).toBe(false)
     expect(book.has('more-499')).toBe(true)
+  })
+
+  it("keeps counting an address whose one challenge made room for its next one (the bound full, every address at one)", () => {
+    const book = new ChallengeBook({ perAddress: 5, max: 2 })
+    const challenge = { address: '0x0', nonce: 'n', message: 'm', expiresAt: t0 + 5 * 60_000 }
+    book.add('a-1', challenge, '198.51.100.1', t0)
+    book.add('b-1', challenge, '198.51.100.2', t0)
+    // full, each address holding one: the oldest of the first address goes, to make room for its own new one
+    book.add('a-2', challenge, '198.51.100.1', t0 + 1)
+    expect(book.has('a-1')).toBe(false)
+    expect(book.waiting('198.51.100.1')).toBe(1)
+    // signed: forgotten without a fault, and the address holds none
+    expect(book.delete('a-2')).toBe(true)
+    expect(book.waiting('198.51.100.1')).toBe(0)
+    expect(book.size).toBe(1)
   })
 
   it('counts an IPv4 address as it is (mapped into IPv6 too) and an IPv6 address by its /64', () => {
