@@ -63,7 +63,7 @@ describe('PortalCredentials wallet challenges', () => {
     expect(book.has('more-499')).toBe(true)
   })
 
-  it("keeps counting an address whose one challenge made room for its next one (the bound full, every address at one)", () => {
+  it('keeps counting an address whose one challenge made room for its next one (the bound full, every address at one)', () => {
     const book = new ChallengeBook({ perAddress: 5, max: 2 })
     const challenge = { address: '0x0', nonce: 'n', message: 'm', expiresAt: t0 + 5 * 60_000 }
     book.add('a-1', challenge, '198.51.100.1', t0)
