@@ -19,6 +19,7 @@ import { OnboardingLedger } from '../resources/orchestrators/index.ts'
 import { PortalCredentials } from '../resources/portal/index.ts'
 import { PaymentReferenceIndex } from '../resources/requests/reference-index.ts'
 import { subscribeSecurePaymentEvents } from '../resources/secure-payments/events.ts'
+import { forgetParkedTokens, parkSecurePaymentTokens } from '../resources/secure-payments/parked-tokens.ts'
 import { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import { createIdGenerator } from '../store/ids.ts'
 import { TenantIds } from '../store/tenant-ids.ts'
@@ -189,12 +190,17 @@ export function wireWorldLifecycle(
   const tenantIds = options.seed !== undefined ? new TenantIds(options.seed) : null
   // a payment to a request of a world waiting on disk brings the world back to be recorded (--state-dir)
   shared.paymentReferences.setReviver((tenant, scenario) => shared.tenants.get(tenant, scenario))
-  shared.tenants.onReset((tenant) => shared.paymentReferences.forgetTenant(tenant))
+  shared.tenants.onReset((tenant) => {
+    shared.paymentReferences.forgetTenant(tenant)
+    forgetParkedTokens(shared.worlds, tenant)
+  })
   shared.tenants.onDrop((world, reason, lastOfTenant) => {
     // with --state-dir an evicted world waits on disk: its credentials, sessions and id sequence stay valid, and its
     // payment references stay indexed (by key and scenario, not the world object)
     if (reason === 'evict' && options.stateDir) {
       shared.paymentReferences.park(world)
+      // a payer's page names its link by token alone: the token brings the world back
+      parkSecurePaymentTokens(shared.worlds, world)
       return
     }
     shared.paymentReferences.forget(world)

@@ -25,6 +25,7 @@ import {
 } from './errors.ts'
 import { pricedFeePlan } from './fee-plan.ts'
 import type { OrchestratorPricing } from './orchestrator-fees.ts'
+import { reviveTokenWorld } from './parked-tokens.ts'
 import type { SecurePaymentListQuery, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
@@ -36,7 +37,7 @@ export function securePaymentUrl(request: NeutralRequest, token: string): string
   return `${publicBaseUrl(request)}/__sandbox/secure-payment?token=${token}`
 }
 
-/** The link with this token, in whichever world holds it. */
+/** The link with this token, in whichever world holds it (one waiting on disk brought back). */
 export function findLink(
   shared: SecureServices,
   token: string,
@@ -45,7 +46,9 @@ export function findLink(
     const link = securePaymentState(world).securePayments.get(token)
     if (link) return { world, link }
   }
-  return undefined
+  const world = reviveTokenWorld(shared.worlds, token)
+  const link = world && securePaymentState(world).securePayments.get(token)
+  return link ? { world: world!, link } : undefined
 }
 
 /**

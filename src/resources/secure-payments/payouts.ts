@@ -18,6 +18,7 @@ import {
 } from './errors.ts'
 import { checkRedirect, linkRequests, linkStatus, storeLink } from './model.ts'
 import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
+import { reviveTokenWorld } from './parked-tokens.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 
@@ -193,7 +194,7 @@ export async function createMulticall(
   }
 }
 
-/** The multicall payout with this token, in whichever world holds it. */
+/** The multicall payout with this token, in whichever world holds it (one waiting on disk brought back). */
 export function findMulticall(
   shared: SecureServices,
   token: string,
@@ -202,7 +203,9 @@ export function findMulticall(
     const record = securePaymentState(world).multicallPayouts.get(token)
     if (record) return { world, record }
   }
-  return undefined
+  const world = reviveTokenWorld(shared.worlds, token)
+  const record = world && securePaymentState(world).multicallPayouts.get(token)
+  return record ? { world: world!, record } : undefined
 }
 
 /**
