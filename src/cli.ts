@@ -41,7 +41,8 @@ Options:
   --state-dir <dir>   keep the state across restarts in this folder, the sandbox's secret keys included
                       (sandbox-keys.json, mode 0600; env SANDBOX_STATE_DIR; /data in Docker)
   --max-worlds <n>    worlds (key x scenario) kept in memory; with --state-dir the least recently used past it
-                      waits on disk, without it a new world past it answers 507 (env SANDBOX_MAX_WORLDS; default 1000)
+                      waits on disk, without it a new world past it answers 507 (env SANDBOX_MAX_WORLDS; default 1000
+                      with --state-dir or on a shared listener, 100000 otherwise)
   --max-snapshots <n> named snapshots one key may keep (env SANDBOX_MAX_SNAPSHOTS; default 50)
   --snapshot-key-mb <n>  megabytes one key's snapshots may take together (env SANDBOX_SNAPSHOT_KEY_MB; default 64)
   --snapshot-total-mb <n>  megabytes every key's snapshots may take together (env SANDBOX_SNAPSHOT_TOTAL_MB;

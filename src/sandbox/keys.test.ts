@@ -79,3 +79,14 @@ it('refuses a keys file that is not one, naming it', () => {
     /sandbox-keys\.json is not the sandbox's keys file/,
   )
 })
+
+it('refuses on a shared listener a state dir whose keys came from --seed (anyone guessing the seed signs as its roles)', () => {
+  const dir = tempDir()
+  const seeded = loadSandboxKeys({ stateDir: dir, seed: 1 }, quiet)
+  expect(seeded.roles.deployer.address).toBe(loadSandboxKeys({ seed: 1 }, quiet).roles.deployer.address)
+  expect(() => loadSandboxKeys({ stateDir: dir, exposed: true }, quiet)).toThrow(
+    /--seed.*A shared listener refuses it: start the shared demo with an empty --state-dir/,
+  )
+  // a loopback listener keeps serving it, with the same keys
+  expect(loadSandboxKeys({ stateDir: dir }, quiet).roles.deployer.address).toBe(seeded.roles.deployer.address)
+})

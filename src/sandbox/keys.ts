@@ -2,7 +2,8 @@
 // --state-dir as `sandbox-keys.json` (mode 0600), so a restart signs with the same accounts its saved chain knows;
 // made from the CSPRNG at the first start, and for a sandbox without a state dir at every start. `--seed` on a
 // loopback listener derives it from the seed instead (the same role addresses run after run, as ids are); a shared
-// listener never does. Never served: no answer, page or banner holds it or a key derived from it.
+// listener never does, nor serves a state dir whose secret came from a seed. Never served: no answer, page or banner
+// holds it or a key derived from it.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Hex, keccak256, toHex } from 'viem'
@@ -17,6 +18,8 @@ interface KeysFile {
   secret: Hex
   /** the roles of a state dir made before the secret existed: its saved chain is owned by the published roles */
   publishedRoles?: true
+  /** a secret derived from --seed (on a loopback listener): anyone who guesses the seed computes it */
+  seeded?: true
 }
 
 /** The keys of this sandbox: from its state dir, else the seed (loopback only), else fresh from the CSPRNG. */
@@ -32,10 +35,7 @@ export function loadSandboxKeys(
   mkdirSync(options.stateDir, { recursive: true })
   const path = join(options.stateDir, KEYS_FILE)
   const saved = readKeysFile(path)
-  if (saved) {
-    if (saved.publishedRoles) published(options, log)
-    return sandboxKeys(saved.secret, { publishedRoles: saved.publishedRoles === true })
-  }
+  if (saved) return keysOf(saved, options, log)
   // a state dir an earlier version made: its chain's tokens and proxies answer to the published roles
   const legacy =
     existsSync(join(options.stateDir, 'state.db')) || existsSync(join(options.stateDir, 'state.json'))
@@ -43,17 +43,26 @@ export function loadSandboxKeys(
     format: 1,
     secret: seeded ?? newDeploymentSecret(),
     ...(legacy ? { publishedRoles: true as const } : {}),
+    ...(seeded ? { seeded: true as const } : {}),
   }
   // created once, readable by the sandbox's user only; `wx`: of two starts on one dir, the second reads the first's
   try {
     writeFileSync(path, `${JSON.stringify(file)}\n`, { mode: 0o600, flag: 'wx' })
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    const written = readKeysFile(path)!
-    if (written.publishedRoles) published(options, log)
-    return sandboxKeys(written.secret, { publishedRoles: written.publishedRoles === true })
+    return keysOf(readKeysFile(path)!, options, log)
   }
-  if (legacy) published(options, log)
+  return keysOf(file, options, log)
+}
+
+/** The keys a keys file holds, once its secret may serve this listener (see `published`, `seededSecret`). */
+function keysOf(
+  file: KeysFile,
+  options: Pick<SandboxOptions, 'stateDir' | 'exposed'>,
+  log: (message: string) => void,
+): SandboxKeys {
+  if (file.publishedRoles) published(options, log)
+  if (file.seeded) seededSecret(options)
   return sandboxKeys(file.secret, { publishedRoles: file.publishedRoles === true })
 }
 
@@ -92,4 +101,15 @@ function published(
       `${why}. A shared listener refuses it: start the shared demo with an empty --state-dir (secret keys), or serve this one on a loopback listener (--host 127.0.0.1).`,
     )
   log(`${why}. Start a shared demo with an empty --state-dir to get secret ones.`)
+}
+
+/**
+ * A state dir whose secret was derived from --seed (made on a loopback listener): refused on a shared one, where anyone
+ * who guesses the seed (a small number, as a rule) could sign as the sandbox's roles and wallets.
+ */
+function seededSecret(options: Pick<SandboxOptions, 'stateDir' | 'exposed'>): void {
+  if (options.exposed)
+    throw new Error(
+      `--state-dir ${options.stateDir} was made with --seed on a loopback listener: its keys follow from the seed, which anyone who guesses it can sign with through /rpc. A shared listener refuses it: start the shared demo with an empty --state-dir (secret keys), or serve this one on a loopback listener (--host 127.0.0.1).`,
+    )
 }

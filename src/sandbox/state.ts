@@ -66,7 +66,7 @@ export function buildState(
 ): SandboxState {
   const security = securityOf(options)
   const tenants = new Tenants(log, {
-    ...(options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {}),
+    maxWorlds: options.maxWorlds ?? defaultMaxWorlds(options),
     // without --state-dir an evicted world could not come back: none is evicted, a new one past the cap is refused
     ...(options.stateDir ? {} : { full: worldsFull }),
   })
@@ -147,6 +147,15 @@ export function buildState(
   tenants.onCreate((world) => shared.onboarding.notice(world))
   tenants.onCreate((world) => shared.scenarios.applyRules(world))
   return shared
+}
+
+/**
+ * Worlds kept in memory when --max-worlds is not given: 1000 with --state-dir (the least recently used waits on disk)
+ * and on a shared listener (strangers' keys: past it 507); a test suite or a developer's loopback sandbox without a
+ * state dir keeps up to 100,000 (a key per test over a long suite), since none is ever dropped to make room.
+ */
+export function defaultMaxWorlds(options: Pick<SandboxOptions, 'stateDir' | 'exposed'>): number {
+  return options.stateDir || options.exposed ? 1000 : 100_000
 }
 
 /** A new world past --max-worlds without --state-dir: 507, naming the limit and the flags that lift it. */

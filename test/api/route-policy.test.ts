@@ -53,6 +53,8 @@ const BOUNDS = {
   faucet: { flags: [], proof: 'test/api/shared-demo-keys.test.ts', shows: /429/ },
   // TronGrid's surface: reads, and broadcasts their signer pays for; unknown methods 404
   tron: { flags: [], proof: 'test/tron/node-methods.test.ts', shows: /404/ },
+  // session tokens: 100 live a key (sandbox-wide directory entries), ended or expired ones free their place
+  sessions: { flags: [], proof: 'test/api/sessions-bound.test.ts', shows: /toBe\(429\)/ },
   // the Secure Payment Page's test wallet: each link owner's own, refilled before use
   'test-wallet': { flags: [], proof: 'test/api/shared-demo-keys.test.ts', shows: /testWallet/ },
 } satisfies Record<string, { flags: string[]; proof: string; shows: RegExp }>
@@ -142,7 +144,7 @@ const POLICY: Record<string, ['public' | 'key', Leaves]> = {
   'POST /__sandbox/payer-pages/:token/agreement': ['public', 'token'],
   'GET /__sandbox/payer-pages/:token/kyc': ['public', 'read'],
   'POST /__sandbox/payer-pages/:token/kyc': ['public', 'token'],
-  'POST /__sandbox/sessions': ['key', 'own-world'],
+  'POST /__sandbox/sessions': ['key', 'sessions'],
   'DELETE /__sandbox/sessions/:token': ['key', 'own-world'],
   'POST /__sandbox/reset': ['key', 'own-world'],
   'GET /__sandbox/scenarios': ['key', 'read'],

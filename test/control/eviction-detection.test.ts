@@ -117,4 +117,42 @@ describe('eviction past --max-worlds', () => {
     })
     expect(byClient.status).toBe(200)
   })
+
+  it("with --state-dir: a secure payment link's public page answers while its world is on disk (its token brings it back)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-evict-'))
+    dirs.push(dir)
+    const sandbox = await createSandbox({ stateDir: dir, maxWorlds: MAX_WORLDS, chain: false, log: () => {} })
+    sandboxes.push(sandbox)
+    const a = newApiKey()
+    const link = await call(sandbox, 'POST', '/v2/secure-payments', a, { requests: [request()] })
+    expect(link.status).toBe(201)
+    const payout = () =>
+      call(sandbox, 'POST', '/v2/secure-payments/payouts', a, {
+        recipient: freshAddress(),
+        creatorWalletAddress: freshAddress(),
+        network: 'sepolia',
+        currency: 'FAU-sepolia',
+        amount: '4',
+      })
+    const payouts = [await payout(), await payout()]
+    const multicall = await call(sandbox, 'POST', '/v2/secure-payments/multicall-payouts', a, {
+      childTokens: payouts.map((p) => p.body.token),
+    })
+    expect(multicall.status).toBe(201)
+    for (let i = 0; i < MAX_WORLDS + 1; i++)
+      expect(
+        (await call(sandbox, 'POST', '/v2/client-ids', newApiKey(), { label: 'x', allowedDomains: [] }))
+          .status,
+      ).toBe(201)
+    expect(sandbox.shared.tenants.peek(a)).toBeUndefined()
+    // the payer's page, by token alone: the world comes back for it
+    const page = await call(sandbox, 'GET', `/__sandbox/secure-payments/${link.body.token}`, null)
+    expect(page.status).toBe(200)
+    expect(sandbox.shared.tenants.peek(a)).toBeDefined()
+    for (let i = 0; i < MAX_WORLDS + 1; i++)
+      await call(sandbox, 'POST', '/v2/client-ids', newApiKey(), { label: 'x', allowedDomains: [] })
+    expect(sandbox.shared.tenants.peek(a)).toBeUndefined()
+    const batch = await call(sandbox, 'GET', `/__sandbox/secure-payments/${multicall.body.token}`, null)
+    expect(batch.status).toBe(200)
+  })
 })

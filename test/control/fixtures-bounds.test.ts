@@ -60,7 +60,7 @@ describe('world file bounds', () => {
     expect(refused.ms).toBeLessThan(1_500)
     const other = await anotherKeyAnswers()
     expect(other.status).toBe(200)
-    expect(other.ms).toBeLessThan(1_000)
+    expect(other.ms).toBeLessThan(3_000)
   })
 
   it("refuses a file whose templates together generate past the upload's budget, naming where it went past", async () => {
@@ -75,7 +75,7 @@ describe('world file bounds', () => {
     expect(refused.status, JSON.stringify(refused.body)).toBe(400)
     expect(refused.body.message).toMatch(/^payers\.p111\.body\.lastName: .*1000000 characters/)
     expect(refused.ms).toBeLessThan(5_000)
-    expect((await anotherKeyAnswers()).ms).toBeLessThan(1_000)
+    expect((await anotherKeyAnswers()).ms).toBeLessThan(3_000)
   })
 
   it('lists only methods faker has', () => {
@@ -122,7 +122,7 @@ describe('world file bounds', () => {
         `${path}: nested deeper than 64 levels: a world file's objects and arrays may nest 64 levels at most`,
       )
       expect(refused.ms).toBeLessThan(1_500)
-      expect((await anotherKeyAnswers()).ms).toBeLessThan(1_000)
+      expect((await anotherKeyAnswers()).ms).toBeLessThan(3_000)
     }
   })
 
@@ -148,13 +148,17 @@ describe('world file bounds', () => {
     // long flow sequences within every bound: slow for the yaml parser (seconds on a busy machine)
     const slow = `payers:\n  p:\n    body:\n      tags: [${Array.from({ length: 250 }, () => `[${'1,'.repeat(499)}1]`).join(',')}]\n`
     expect(slow.length).toBeLessThan(256 * 1024)
-    const pending = upload(slow, freshKey('slow'), 'application/yaml')
+    const pending = upload(slow, freshKey('slow'), 'application/yaml').then((answer) => ({
+      ...answer,
+      doneAt: Date.now(),
+    }))
     await new Promise((r) => setTimeout(r, 200))
     const other = await anotherKeyAnswers()
+    const otherDoneAt = Date.now()
     const answered = await pending
     expect(other.status).toBe(200)
-    expect(other.ms).toBeLessThan(1_000)
-    expect(other.ms).toBeLessThan(answered.ms)
+    // answered while the file was still parsing (parsed inline, the file held every key's call until it was done)
+    expect(otherDoneAt).toBeLessThan(answered.doneAt)
     // parsed in time (the tags are not a payer's field: 201 or 400 naming them), or past the deadline: 400
     expect([201, 400]).toContain(answered.status)
     expect(answered.ms).toBeLessThan(10_000)

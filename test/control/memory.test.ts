@@ -70,3 +70,28 @@ describeTransports(
     })
   },
 )
+
+it('keeps a long test suite’s key per test without --max-worlds: 1,200 keys in a library sandbox, none refused', async () => {
+  const { createSandbox } = await import('../../src/sandbox.ts')
+  const { defaultMaxWorlds } = await import('../../src/sandbox/state.ts')
+  expect(defaultMaxWorlds({})).toBe(100_000)
+  expect(defaultMaxWorlds({ exposed: true })).toBe(1000)
+  expect(defaultMaxWorlds({ stateDir: '/tmp/x' })).toBe(1000)
+  const sandbox = await createSandbox({ chain: false })
+  try {
+    const keys = Array.from({ length: 1200 }, () => newApiKey())
+    for (const apiKey of keys) {
+      const answer = await sandbox.dispatch({
+        method: 'GET',
+        path: '/__sandbox/clock',
+        query: {},
+        headers: { 'x-api-key': apiKey },
+        rawBody: undefined,
+      })
+      expect(answer.status).toBe(200)
+    }
+    expect(sandbox.shared.tenants.size).toBe(1200)
+  } finally {
+    await sandbox.close()
+  }
+})

@@ -2,7 +2,8 @@
 // (an IPv6 address counts with its /64: one host holds a whole /64) so that no address crowds out another's: past
 // `perAddress` waiting challenges an address gets 429 until one is signed or expires. Past `max` in all (many
 // addresses), the oldest challenge of the address holding the most goes: an address holding fewer than every other
-// keeps its challenges. Expired challenges go first, as new ones arrive.
+// keeps its challenges; when every address holds one, a new challenge answers 429 and none waiting is dropped. Expired
+// challenges go first, as new ones arrive.
 import { SandboxError } from '../../contract/sandbox-error.ts'
 
 /** A SIWE challenge of wallet login waiting for its signature. */
@@ -27,6 +28,18 @@ export class ChallengeLimitError extends SandboxError {
       429,
       `At most ${perAddress} wallet-login challenges may wait for their signature per client address: sign one, let them expire (5 minutes), or start the sandbox with a higher --max-challenges`,
       { headers: { 'retry-after': String(retryAfterSeconds) } },
+    )
+  }
+}
+
+/** 429: the sandbox holds its most challenges, one per client address: none is dropped for a new one. */
+export class ChallengesFullError extends SandboxError {
+  override name = 'ChallengesFullError'
+  constructor(max: number) {
+    super(
+      429,
+      `The sandbox holds its most wallet-login challenges waiting for their signature (${max}, one per client address): sign one, or ask again once some expire (5 minutes)`,
+      { headers: { 'retry-after': '60' } },
     )
   }
 }
@@ -88,7 +101,8 @@ export class ChallengeBook {
 
   /**
    * Keeps a new challenge of the client `address`: expired ones go first; 429 (ChallengeLimitError) when the
-   * address has `perAddress` waiting; past `max` in all, the oldest of the address holding the most is dropped.
+   * address has `perAddress` waiting; past `max` in all, the oldest of the address holding the most is dropped
+   * (ChallengesFullError, 429, when every address holds one).
    */
   add(id: string, challenge: WalletChallenge, address: string, now: number): void {
     for (const [old, { challenge: stale }] of this.#all) {
@@ -102,12 +116,18 @@ export class ChallengeBook {
       throw new ChallengeLimitError(this.perAddress, Math.max(1, Math.ceil((oldest.expiresAt - now) / 1000)))
     }
     while (this.#all.size >= this.max) {
+      // every address holds one: none holds more than another, so none loses its challenge to this one
+      if (this.#most <= 1) throw new ChallengesFullError(this.max)
       const heaviest = this.#holding.get(this.#most)!.values().next().value!
       this.delete(this.#byGroup.get(heaviest)!.values().next().value!)
     }
     this.#all.set(id, { challenge, group })
-    const ids = mine ?? new Set<string>()
-    if (!mine) this.#byGroup.set(group, ids)
+    // read again: making room may have taken this address's only challenge, and its set with it
+    let ids = this.#byGroup.get(group)
+    if (!ids) {
+      ids = new Set<string>()
+      this.#byGroup.set(group, ids)
+    }
     this.#move(group, ids.size, ids.size + 1)
     ids.add(id)
   }

@@ -1,7 +1,7 @@
 // Cookie sessions (email and wallet logins) do not pile up: expired ones are swept as new ones open, and one platform
 // holds a bounded number at once, however often it logs in.
 import { describe, expect, it } from 'vitest'
-import { addressGroup, MAX_PENDING_CHALLENGES } from './challenges.ts'
+import { addressGroup, ChallengeBook, MAX_PENDING_CHALLENGES } from './challenges.ts'
 import { MAX_SESSIONS_PER_PLATFORM, PortalCredentials, SESSION_SWEEP_MS } from './credentials.ts'
 
 const IDLE = 15 * 60_000
@@ -61,6 +61,37 @@ describe('PortalCredentials wallet challenges', () => {
     expect(book.has('lone')).toBe(true)
     expect(book.has('c-0')).toBe(false)
     expect(book.has('more-499')).toBe(true)
+  })
+
+  it('keeps every waiting challenge when each address holds one at the bound: a new one answers 429', () => {
+    const book = new ChallengeBook({ perAddress: 5, max: 3 })
+    const challenge = { address: '0x0', nonce: 'n', message: 'm', expiresAt: t0 + 5 * 60_000 }
+    book.add('user', challenge, '198.51.100.1', t0)
+    book.add('a-1', challenge, '203.0.113.1', t0)
+    book.add('b-1', challenge, '203.0.113.2', t0)
+    // a flood from many addresses, one challenge each: no one holds more than the user, nothing is dropped for it
+    for (const [id, address] of [
+      ['c-1', '203.0.113.3'],
+      ['user-2', '198.51.100.1'],
+    ])
+      expect(() => book.add(id!, challenge, address!, t0 + 1)).toThrow(
+        expect.objectContaining({
+          status: 429,
+          message: expect.stringContaining('most wallet-login challenges waiting for their signature (3,'),
+        }),
+      )
+    expect(book.has('user')).toBe(true)
+    expect(book.waiting('198.51.100.1')).toBe(1)
+    expect(book.size).toBe(3)
+    // an address holding more than one gives its oldest up; the one that made room keeps being counted
+    book.delete('b-1')
+    book.add('a-2', challenge, '203.0.113.1', t0 + 2)
+    book.add('a-3', challenge, '203.0.113.1', t0 + 3)
+    expect(book.has('a-1')).toBe(false)
+    expect(book.has('user')).toBe(true)
+    expect(book.waiting('203.0.113.1')).toBe(2)
+    expect(book.delete('a-3')).toBe(true)
+    expect(book.waiting('203.0.113.1')).toBe(1)
   })
 
   it('counts an IPv4 address as it is (mapped into IPv6 too) and an IPv6 address by its /64', () => {

@@ -2,7 +2,7 @@
 // session); the sandbox issues them to any API key, bound to that key's tenant.
 import { z } from 'zod'
 import { routesUsing } from '../../contract/route.ts'
-import { NotFoundError } from '../../contract/sandbox-error.ts'
+import { NotFoundError, SandboxError } from '../../contract/sandbox-error.ts'
 import type { Services } from '../services.ts'
 
 const defineRoute = routesUsing<Services<'directory' | 'ids' | 'worlds'>>()
@@ -17,6 +17,31 @@ const SessionBody = z.object({
     .optional(),
 })
 
+/** Live session tokens one key may hold: each is a sandbox-wide directory entry (saved with --state-dir). */
+export const MAX_SESSIONS_PER_KEY = 100
+
+/**
+ * The caller's live sessions, forgetting its expired ones on the way; past the bound, 429 naming it. Sessions are
+ * rare calls: a scan of the directory's sessions (at most this bound per key) is cheaper than an index kept in step.
+ */
+function roomForSession(
+  sessions: Map<string, { tenant: string; expiresAt: string }>,
+  tenant: string,
+  now: Date,
+) {
+  let live = 0
+  for (const [token, entry] of sessions) {
+    if (entry.tenant !== tenant) continue
+    if (new Date(entry.expiresAt) <= now) sessions.delete(token)
+    else live++
+  }
+  if (live >= MAX_SESSIONS_PER_KEY)
+    throw new SandboxError(
+      429,
+      `A key may hold at most ${MAX_SESSIONS_PER_KEY} live session tokens: end one with DELETE /__sandbox/sessions/{token} or let it expire`,
+    )
+}
+
 /** `POST /__sandbox/sessions` issues a Bearer token for endpoint 15 and its neighbours; DELETE ends it. */
 export const sessionRoutes = [
   defineRoute({
@@ -25,12 +50,13 @@ export const sessionRoutes = [
     credentials: ['api-key'],
     surface: 'control',
     summary: "Issues a session token (Authorization: Bearer) bound to the caller's tenant",
-    statuses: [201],
+    statuses: [201, 429],
     body: SessionBody,
     handler(ctx, { body }) {
-      const token = `sess_${ctx.ids.hex(24)}`
       // sessions expire on the tenant's default clock, the one authentication reads
       const clock = ctx.worlds.get(ctx.world.tenant).clock
+      roomForSession(ctx.directory.sessionToTenant, ctx.world.tenant, clock.now())
+      const token = `sess_${ctx.ids.hex(24)}`
       const expiresAt = new Date(clock.now().getTime() + (body.ttlSeconds ?? 86400) * 1000)
       ctx.directory.sessionToTenant.set(token, {
         tenant: ctx.world.tenant,
