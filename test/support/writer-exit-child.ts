@@ -1,0 +1,30 @@
+// A process that ends (process.exit) while the checkpointer thread of its state.db writer copies a large WAL into the
+// file: used by test/control/state-writer-exit.test.ts. argv: the state.db path. It prints `exiting` first.
+import { statSync } from 'node:fs'
+import { openStateDb } from '../../src/control/state-dir.ts'
+import { StateWriter, type WriteOp } from '../../src/control/state-writer.ts'
+
+const path = process.argv[2]!
+openStateDb(path).close()
+const writer = new StateWriter(path)
+// ~48 MB in the WAL: the checkpointer's first PASSIVE round copies it (and syncs the file) for a while
+const value = JSON.stringify({ pad: 'x'.repeat(4000) })
+let seq = 0
+for (let batch = 0; batch < 12; batch++) {
+  const ops: WriteOp[] = []
+  for (let i = 0; i < 1000; i++) ops.push(['insert', ++seq, 1, 't', `k${seq}`, value])
+  writer.commit(ops)
+}
+const before = statSync(path).size
+// the file grows while the checkpointer copies the WAL into it: the process ends at that moment, without close()
+const poll = setInterval(() => {
+  if (statSync(path).size === before) return
+  clearInterval(poll)
+  process.stdout.write('exiting\n')
+  process.exit(0)
+}, 1)
+// a checkpoint never seen: the run says so (the test expects it seen)
+setTimeout(() => {
+  process.stdout.write('no checkpoint seen\n')
+  process.exit(3)
+}, 20_000).unref()
