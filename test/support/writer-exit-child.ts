@@ -1,10 +1,17 @@
 // A process that ends (process.exit) while the checkpointer thread of its state.db writer copies a large WAL into the
-// file: used by test/control/state-writer-exit.test.ts. argv: the state.db path. It prints `exiting` first.
+// file: used by test/control/state-writer-exit.test.ts and bench/exit-panic.ts. argv: the state.db path, and the
+// checkout whose writer runs (default this one). It prints `exiting` first.
 import { statSync } from 'node:fs'
-import { openStateDb } from '../../src/control/state-dir.ts'
-import { StateWriter, type WriteOp } from '../../src/control/state-writer.ts'
+import type { WriteOp } from '../../src/control/state-writer.ts'
 
 const path = process.argv[2]!
+const checkout = new URL(`${process.argv[3] ?? new URL('../..', import.meta.url).pathname}/`, 'file:///')
+const { openStateDb } = (await import(
+  new URL('src/control/state-dir.ts', checkout).href
+)) as typeof import('../../src/control/state-dir.ts')
+const { StateWriter } = (await import(
+  new URL('src/control/state-writer.ts', checkout).href
+)) as typeof import('../../src/control/state-writer.ts')
 openStateDb(path).close()
 const writer = new StateWriter(path)
 // ~48 MB in the WAL: the checkpointer's first PASSIVE round copies it (and syncs the file) for a while
