@@ -53,6 +53,7 @@ async function childRun(checkout: string, dir: string): Promise<Run> {
       'tsx',
       join(here, 'test/support/writer-exit-child.ts'),
       join(dir, `state-${Date.now()}.db`),
+      'exit',
       checkout,
     ],
     { cwd: here, stdio: ['ignore', 'ignore', 'pipe'] },

@@ -1,11 +1,13 @@
 // A process that ends (process.exit) while the checkpointer thread of its state.db writer copies a large WAL into the
-// file: used by test/control/state-writer-exit.test.ts and bench/exit-panic.ts. argv: the state.db path, and the
-// checkout whose writer runs (default this one). It prints `exiting` first.
+// file: used by test/control/state-writer-exit.test.ts and bench/exit-panic.ts. argv: the state.db path, how it ends
+// (`exit`: process.exit(0); `drain`: nothing left in its event loop), and the checkout whose writer runs (default this
+// one). It prints `exiting` first.
 import { statSync } from 'node:fs'
 import type { WriteOp } from '../../src/control/state-writer.ts'
 
 const path = process.argv[2]!
-const checkout = new URL(`${process.argv[3] ?? new URL('../..', import.meta.url).pathname}/`, 'file:///')
+const drain = process.argv[3] === 'drain'
+const checkout = new URL(`${process.argv[4] ?? new URL('../..', import.meta.url).pathname}/`, 'file:///')
 const { openStateDb } = (await import(
   new URL('src/control/state-dir.ts', checkout).href
 )) as typeof import('../../src/control/state-dir.ts')
@@ -28,7 +30,8 @@ const poll = setInterval(() => {
   if (statSync(path).size === before) return
   clearInterval(poll)
   process.stdout.write('exiting\n')
-  process.exit(0)
+  // drain: the timer below is unref'd and the checkpointer thread too, so the process ends as its loop runs dry
+  if (!drain) process.exit(0)
 }, 1)
 // a checkpoint never seen: the run says so (the test expects it seen)
 setTimeout(() => {
