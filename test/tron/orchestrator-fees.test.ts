@@ -282,6 +282,49 @@ describeTransports(
       expect(await usdt(payerFee)).toBe(1_000_000n)
     })
 
+    it('two fees of a Tron link with the same transfer are two legs: each taken once, the link completed with both', async () => {
+      const feeAddress = freshTronAddress()
+      const { orchestrator, clientId } = await linkedPlatform([
+        { bps: 500, feeBearer: 'payer', flow: 'incoming', tronRecipientAddress: feeAddress },
+        { bps: 500, feeBearer: 'recipient', flow: 'incoming', tronRecipientAddress: feeAddress },
+      ])
+      const payee = freshTronAddress()
+      const created = await client().call('POST', '/v2/secure-payments', {
+        apiKey: null,
+        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+        body: { requests: [{ payee, currency: 'USDT-tron', amount: '10' }] },
+      })
+      expect(created.status, created.text).toBe(201)
+      const page = (path: string, body?: unknown) =>
+        fetch(`${t.server.url}/__sandbox/secure-payments/${created.body.token}${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { 'content-type': 'application/json' },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }))
+      const payer = tron.accounts[payerIndex]!
+      const tw = new TronWeb({ fullHost: tron.fullHost, privateKey: payer.privateKey })
+      const steps = (await page(`/pay?wallet=${payer.address}`)).body.transactions as TronStep[]
+      const payment = steps.find((s) => s.functionSelector.startsWith('transferFromWithReferenceAndFee'))!
+      const legs = steps
+        .slice(0, steps.indexOf(payment))
+        .filter((s) => s.functionSelector.startsWith('transfer('))
+      expect(legs).toHaveLength(2)
+      expect(legs[0]).toEqual(legs[1])
+      const send = async (step: TronStep, salt = 0) =>
+        page('/tron/broadcast', {
+          signedTransaction: await signStep(tw, payer.address, { ...step, feeLimit: step.feeLimit + salt }),
+        })
+      expect((await send(legs[0]!)).status).toBe(200)
+      expect((await send(legs[0]!, 1)).status).toBe(200)
+      const third = await send(legs[0]!, 2)
+      expect(third.status).toBe(400)
+      expect(third.body.message).toMatch(/already been sent/)
+      for (const step of steps.filter((s) => !legs.includes(s))) expect((await send(step)).status).toBe(200)
+      await waitFor(async () => ((await page('')).status === 409 ? true : undefined))
+      expect(await usdt(feeAddress)).toBe(1_000_000n)
+      expect(await usdt(payee)).toBe(9_500_000n)
+    })
+
     it('a tron_batch of paired payout links pays their orchestrator fees in the batch, to the Tron addresses', async () => {
       const [payerFee, recipientFee] = [freshTronAddress(), freshTronAddress()]
       const { orchestrator, clientId, owner } = await linkedPlatform([

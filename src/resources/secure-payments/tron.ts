@@ -226,16 +226,20 @@ export async function broadcastTronStep(
   const currency = shared.currencies.byId(link.currency)!
   const feeLeg = resourceFeeLeg(currency.address, currency.decimals)
   const isFeeLeg = toEvmAddress(feeLeg.to) === call.contract && feeLeg.data === call.data
-  // one of the link's orchestrator fee legs: exactly its transfer, to the fee's Tron address, for its amount
-  const orchestratorLeg = isFeeLeg
-    ? undefined
-    : tronOrchestratorLegs(shared, link).find(
+  const feeLegsInFlight = securePaymentState(world).tronFeeLegsInFlight
+  // one of the link's orchestrator fee legs: exactly its transfer, to the fee's Tron address, for its amount (two
+  // fees with the same transfer are two legs: the first not yet sent)
+  const matching = isFeeLeg
+    ? []
+    : tronOrchestratorLegs(shared, link).filter(
         (leg) => toEvmAddress(leg.step.to) === call.contract && leg.step.data === call.data,
       )
+  const orchestratorLeg =
+    matching.find((leg) => !legClaim(link, leg) && !feeLegsInFlight.has(legKey(link.token, leg))) ??
+    matching[0]
   const isLeg = isFeeLeg || orchestratorLeg !== undefined
   if (status === 'completed') throw new SecurePaymentCompletedError()
   if (status !== 'pending') throw new SecurePaymentUnavailableError()
-  const feeLegsInFlight = securePaymentState(world).tronFeeLegsInFlight
   if (isFeeLeg && (link.resourceFee || feeLegsInFlight.has(link.token)))
     throw new SecurePaymentRequestError(
       `The resource fee of this secure payment has already been sent (transaction ${link.resourceFee?.txId ?? 'on its way'})`,
