@@ -151,5 +151,51 @@ describeTransports(
       expect(pay.transactions).toHaveLength(pay.metadata.needsApproval ? 2 : 1) // approval, payment
       expect(await balance(feeAddress, 'FAU-sepolia')).toBe(0n)
     })
+
+    it("a recurring request's children pay the fees captured when the series was created", async () => {
+      const { orchestrator, clientId, owner } = await linkedPlatform()
+      const feeAddress = freshAddress()
+      const config = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
+        bps: 250,
+        feeBearer: 'payer',
+        flow: 'incoming',
+        evmRecipientAddress: feeAddress,
+      })
+      expect(config.status, config.text).toBe(201)
+      const payee = freshAddress()
+      const created = await client().call('POST', '/v2/request', {
+        apiKey: null,
+        headers: { 'x-client-id': clientId, origin: ORIGIN },
+        body: {
+          payee,
+          amount: '10',
+          invoiceCurrency: 'FAU-sepolia',
+          paymentCurrency: 'FAU-sepolia',
+          recurrence: { startDate: new Date().toISOString().slice(0, 10), frequency: 'DAILY' },
+        },
+      })
+      expect(created.status, created.text).toBe(201)
+      // a later change of the config does not reach the series' children
+      await orc(orchestrator, 'PATCH', `/v2/orchestrators/fee-configs/${config.body.id}`, { bps: 5000 })
+      const advanced = await client().call('POST', '/__sandbox/clock/advance', {
+        apiKey: owner,
+        body: { seconds: 86_400 },
+      })
+      expect(advanced.status, advanced.text).toBeLessThan(300)
+      const journal = await client().call('GET', '/__sandbox/journal', {
+        apiKey: owner,
+        query: { type: 'event', event: 'request.recurring' },
+      })
+      const child = (journal.body.entries as { payload: { requestId: string; originalRequestId: string } }[])
+        .map((e) => e.payload)
+        .find((p) => p.originalRequestId === created.body.requestId)
+      expect(child).toBeDefined()
+      const payer = t.sandbox.shared.chains.get('sepolia')!.accounts[payerIndex]!.address
+      const before = await balance(payer, 'FAU-sepolia')
+      await payRequest(owner, child!.requestId)
+      expect(await balance(payee, 'FAU-sepolia')).toBe(units('10'))
+      expect(await balance(feeAddress, 'FAU-sepolia')).toBe(units('0.25'))
+      expect(before - (await balance(payer, 'FAU-sepolia'))).toBe(units('10.25'))
+    })
   },
 )

@@ -27,7 +27,7 @@ import { buildCrosschainPayment } from './crosschain.ts'
 import { crosschainSource } from './crosschain-source.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 import { offrampChoice } from './offramp.ts'
-import { payerOrchestratorFees } from './orchestrator-fees.ts'
+import { payerFeeUnits, payerOrchestratorFees } from './orchestrator-fees.ts'
 import type { PayOptions, PayServiceNames } from './pay-options.ts'
 import type { PayResponse, SameChainPayResponse } from './schema.ts'
 import { buildTronPayment } from './tron.ts'
@@ -61,7 +61,20 @@ function contractAddress(ctx: Ctx, network: string, name: string): Address {
 export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOptions): Promise<PayResponse> {
   const source = crosschainSource(ctx, record, query)
   if (source) {
-    return buildCrosschainPayment(ctx, record, query, source, (c) => amountToPay(ctx, record, query, c))
+    // a request's payer-borne orchestrator fees are fee legs of the intent, as a secure link's are
+    const payerFees = (destination: CurrencyFixture, amount: bigint) =>
+      payerFeeUnits(ctx, record, destination, amount, 'evm').map((fee) => ({
+        address: fee.address,
+        amount: fee.units,
+      }))
+    return buildCrosschainPayment(
+      ctx,
+      record,
+      query,
+      source,
+      (c) => amountToPay(ctx, record, query, c),
+      payerFees,
+    )
   }
   const currency = ctx.currencies.byId(record.paymentCurrency)!
   if (record.network === TRON_NETWORK) return buildTronPayment(ctx, record, query, currency)
@@ -157,10 +170,10 @@ async function buildConversionPayment(
     ])
     if (currency.type === 'ETH') {
       // The whole value (quote + slippage) is sent, the excess refunded: the wallet must hold all of it.
-      hasEnoughBalance = native >= plan.maxToSpend
-      hasEnoughGas = native >= plan.maxToSpend + GAS.ethConversion * gasPrice
+      hasEnoughBalance = native >= plan.maxToSpend + plan.orchestratorFees
+      hasEnoughGas = native >= plan.maxToSpend + plan.orchestratorFees + GAS.ethConversion * gasPrice
     } else {
-      hasEnoughBalance = balance >= plan.quoted
+      hasEnoughBalance = balance >= plan.quoted + plan.orchestratorFees
       hasEnoughGas = native >= ((plan.needsApproval ? GAS.approve : 0n) + GAS.erc20Conversion) * gasPrice
     }
   }

@@ -18,6 +18,10 @@ type Ctx = Uses<PayServiceNames>
 export interface TronConversionQuote {
   amount: bigint
   fee: bigint
+  /** what is paid now in the invoice currency's base units */
+  invoiceUnits: bigint
+  /** invoice-currency units in the payment currency, at the quote's rate (rounded up, as the amount is) */
+  convert(units: bigint): bigint
   keep(): Promise<void>
 }
 
@@ -37,6 +41,8 @@ export function quoteTronConversion(
   return {
     amount,
     fee: convertUp(feeOwed, invoice, paid, rate),
+    invoiceUnits: owed,
+    convert: (units) => convertUp(units, invoice, paid, rate),
     keep: () => keepTronQuote(ctx.world, record.requestId, { invoiceUnits: owed, paidUnits: amount, rate }),
   }
 }

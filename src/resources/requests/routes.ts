@@ -31,7 +31,7 @@ export const requestRoutes = [
     body: CreateRequestBody,
     responses: { 201: CreateRequestResponse },
     async handler(ctx, { body }) {
-      const record = await captureOrchestratorFees(ctx, await createInvoice(ctx, body))
+      const record = await createInvoice(ctx, body, (created) => captureOrchestratorFees(ctx, created))
       return { status: 201, body: { paymentReference: record.paymentReference, requestId: record.requestId } }
     },
   }),

@@ -29,6 +29,7 @@ import type { OrchestratorPricing } from './orchestrator-fees.ts'
 import type { SecurePaymentListQuery, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
 import { indexToken, worldOfToken } from './token-index.ts'
+import { orchestratorLegsDone } from './tron-orchestrator-fees.ts'
 
 /** How long a link stays payable (DOCS: 7 days, or until paid). */
 export const LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000
@@ -63,8 +64,9 @@ export function linkRequests(world: World, link: SecurePaymentRecord): RequestRe
 }
 
 /**
- * Current status: `completed` once every request is paid (and, on Tron, the resource-fee leg executed too: status
- * follows what executed on chain, whichever leg came first), `expired` past its date on the owner's clock.
+ * Current status: `completed` once every request is paid (and, on Tron, the resource-fee leg and every orchestrator
+ * fee leg executed too: status follows what executed on chain, whichever leg came first), `expired` past its date on
+ * the owner's clock.
  */
 export function linkStatus(
   shared: SecureServices,
@@ -72,7 +74,8 @@ export function linkStatus(
   link: SecurePaymentRecord,
 ): SecurePaymentRecord['status'] {
   if (link.status !== 'pending') return link.status
-  const feeDone = link.network !== 'tron' || link.resourceFee?.executed === true
+  const feeDone =
+    link.network !== 'tron' || (link.resourceFee?.executed === true && orchestratorLegsDone(link))
   if (feeDone && linkRequests(world, link).every((r) => isFullyPaid(shared, r))) return 'completed'
   if (world.clock.now().getTime() >= Date.parse(link.expiresAt)) return 'expired'
   return 'pending'

@@ -332,6 +332,13 @@ export const SecurePaymentRecord = z.object({
    * executed on chain (the link completes only when the payment and this leg both executed); absent before
    */
   resourceFee: z.object({ txId: z.string(), executed: z.boolean() }).nullable().optional(),
+  /**
+   * a Tron link's orchestrator fee legs broadcast through /tron/broadcast (tron-orchestrator-fees.ts), one per fee:
+   * its transaction id and whether it executed (the link completes only when every leg executed); absent before
+   */
+  orchestratorFeeLegs: z
+    .array(z.object({ requestId: z.string(), configId: z.string(), txId: z.string(), executed: z.boolean() }))
+    .optional(),
   /** executions recorded by /intent; `executionKind` is cross-chain for a signed intent (absent in older state) */
   intents: z.array(
     z.object({

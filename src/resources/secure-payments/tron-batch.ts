@@ -23,6 +23,7 @@ import { checkPayer, completeLink, linkRequests, linkStatus } from './model.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
 import { securePaymentState } from './state.ts'
 import { executed, readSigned } from './tron.ts'
+import { dueOrchestratorLegs, legKey, setLegClaim } from './tron-orchestrator-fees.ts'
 
 type Kind = MulticallRecord['executionKind']
 
@@ -74,7 +75,13 @@ function dueChildren(shared: SecureServices, world: World, record: MulticallReco
         .filter((p) => p.units > 0n),
     )
   const feesDue = pending.filter((l) => !l.resourceFee && !inFlight.has(l.token))
-  return { links, payments, feesDue }
+  // the children's orchestrator fees not yet paid: entries of the batch too
+  const orchestratorDue = pending.flatMap((link) =>
+    dueOrchestratorLegs(shared, link)
+      .filter((leg) => !inFlight.has(legKey(link.token, leg)))
+      .map((leg) => ({ link, leg })),
+  )
+  return { links, payments, feesDue, orchestratorDue }
 }
 
 /**
@@ -88,8 +95,9 @@ export async function tronBatchCalldata(
   query: Pick<TokenQuery, 'wallet'>,
 ) {
   const { world, record } = found
-  const { links, payments, feesDue } = dueChildren(shared, world, record)
-  if (payments.length === 0 && feesDue.length === 0) throw new SecurePaymentCompletedError()
+  const { links, payments, feesDue, orchestratorDue } = dueChildren(shared, world, record)
+  if (payments.length === 0 && feesDue.length === 0 && orchestratorDue.length === 0)
+    throw new SecurePaymentCompletedError()
   const first = links[0]!
   const currency = shared.currencies.byId(first.currency)!
   const chain = shared.chains.get(TRON_NETWORK)
@@ -106,6 +114,12 @@ export async function tronBatchCalldata(
       amount: p.units,
       reference: p.request.paymentReference as `0x${string}`,
       fee: fees[i]!,
+    })),
+    ...orchestratorDue.map(({ leg }) => ({
+      to: toEvmAddress(leg.address),
+      amount: leg.units,
+      reference: bundleReference(record.token),
+      fee: 0n,
     })),
     ...(feesDue.length
       ? [
@@ -224,7 +238,7 @@ export async function broadcastTronBatchStep(
   if (isBatch) inFlight.add(record.token)
   try {
     const built = await tronBatchCalldata(shared, found, { wallet: call.owner })
-    const feesDue = dueChildren(shared, world, record).feesDue
+    const { feesDue, orchestratorDue } = dueChildren(shared, world, record)
     const expected = built.transactions
     if (!expected.some((t) => toEvmAddress(t.to) === call.contract && t.data === call.data))
       throw new SecurePaymentRequestError('The signed TRON transaction does not match this multicall payout')
@@ -244,6 +258,11 @@ export async function broadcastTronBatchStep(
     if (isBatch && (await executed(shared, reply.txid!))) {
       for (const link of links) if (linkStatus(shared, world, link) === 'pending') sent.add(link.token)
       const table = securePaymentState(world).securePayments
+      // the orchestrator fees the batch paid, then the resource fees; each child paid completes
+      for (const { link, leg } of orchestratorDue) {
+        const updated = await setLegClaim(world, link.token, leg, { txId: reply.txid!, executed: true })
+        if (linkStatus(shared, world, updated) === 'completed') await completeLink(world, updated, call.owner)
+      }
       for (const link of feesDue) {
         const updated = (await table.update(link.token, (d) => {
           d.resourceFee = { txId: reply.txid!, executed: true }
