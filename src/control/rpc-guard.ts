@@ -1,10 +1,12 @@
 // The guard of the JSON-RPC proxy (/rpc, /rpc/{network}). The chain is shared by every key, so methods that change
 // it for everyone (anvil_*, evm_*, hardhat_*, debug_*, and anything else that is not eth_*, net_* or web3_*) need an
 // API key, are refused to web pages, and in strict mode (--api-keys) pass only when --rpc-admin allows them.
-// What wallets need (eth_*, net_*, web3_*) stays open, CORS included.
+// What wallets need (eth_*, net_*, web3_*) stays open, CORS included, within what one call may make the chain
+// execute (rpc-cost.ts).
 import type { CallInfo, Middleware } from '../contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralResponse } from '../contract/neutral.ts'
 import { SandboxError, UnauthorizedError } from '../contract/sandbox-error.ts'
+import { checkRpcCost } from './rpc-cost.ts'
 
 /** Options of the /rpc guard. */
 export interface RpcGuardOptions {
@@ -28,8 +30,8 @@ export function isAdminRpcMethod(method: string): boolean {
   return !openMethod.test(method) || adminEthMethods.has(method)
 }
 
-/** The method names of a JSON-RPC body (one call or a batch); [] when the body is not JSON-RPC. */
-export function rpcMethods(rawBody: string | undefined): string[] {
+/** The calls of a JSON-RPC body (one call or a batch); [] when the body is not JSON. */
+export function rpcCalls(rawBody: string | undefined): unknown[] {
   // past the limit the dispatcher answers 413 before anything reaches the chain
   if (!rawBody || rawBody.length > MAX_BODY_BYTES) return []
   let parsed: unknown
@@ -38,7 +40,15 @@ export function rpcMethods(rawBody: string | undefined): string[] {
   } catch {
     return []
   }
-  const calls = Array.isArray(parsed) ? parsed : [parsed]
+  return Array.isArray(parsed) ? parsed : [parsed]
+}
+
+/** The method names of a JSON-RPC body (one call or a batch); [] when the body is not JSON-RPC. */
+export function rpcMethods(rawBody: string | undefined): string[] {
+  return methodsOf(rpcCalls(rawBody))
+}
+
+function methodsOf(calls: readonly unknown[]): string[] {
   return calls.flatMap((c) =>
     c && typeof c === 'object' && typeof (c as { method?: unknown }).method === 'string'
       ? [(c as { method: string }).method]
@@ -63,7 +73,9 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
   // not an async function around every call: only /rpc calls take the guard's path
   return (call, next) => (isRpcRoute(call.route.path) ? guard(call, next) : next())
   async function guard(call: CallInfo, next: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
-    const admin = rpcMethods(call.request.rawBody).filter(isAdminRpcMethod)
+    const calls = rpcCalls(call.request.rawBody)
+    checkRpcCost(calls)
+    const admin = methodsOf(calls).filter(isAdminRpcMethod)
     if (admin.length === 0) return next()
     const { headers } = call.request
     const names = [...new Set(admin)].join(', ')

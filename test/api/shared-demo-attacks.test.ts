@@ -1,0 +1,80 @@
+// A shared demo attacked after issue 29's fixes (docs/shared-demo.md): cheap anonymous calls that cost the shared
+// chain a lot. Each case failed on the code before its fix.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_RPC_CALL_GAS, MAX_RPC_EXECUTIONS } from '../../src/control/rpc-cost.ts'
+import { type RunningServer, startServer } from '../../src/server.ts'
+import type { Loose } from '../support/loose.ts'
+
+let server: RunningServer
+
+beforeAll(async () => {
+  // a shared listener in strict mode (as HOST=0.0.0.0 --api-keys), on loopback so nothing leaves the machine
+  server = await startServer({ port: 0, exposed: true, apiKeys: ['team-key'], log: () => {} })
+}, 60_000)
+
+afterAll(async () => {
+  await server?.close()
+})
+
+/** An anonymous /rpc call (no key, as any stranger). */
+async function rpc(body: unknown): Promise<{ status: number; body: Loose; ms: number }> {
+  const started = Date.now()
+  const res = await fetch(`${server.url}/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, body: JSON.parse(text) as Loose, ms: Date.now() - started }
+}
+
+// JUMPDEST PUSH1 0 JUMP: creation code that loops until the call's gas runs out
+const LOOP = '0x5b600056'
+const call = (id: number, params: unknown[]) => ({ jsonrpc: '2.0', id, method: 'eth_call', params })
+
+describe('/rpc: what one anonymous request may make the chain execute', () => {
+  it('refuses a call asking for more gas than the block gas limit, in the call or its block overrides', async () => {
+    const asks = [
+      { method: 'eth_call', params: [{ data: LOOP, gas: '0x3b9aca00' }, 'latest'], path: 'params[0].gas' },
+      { method: 'eth_estimateGas', params: [{ data: LOOP, gas: '0x3b9aca00' }], path: 'params[0].gas' },
+      { method: 'eth_createAccessList', params: [{ data: LOOP, gas: 1e9 }], path: 'params[0].gas' },
+      {
+        method: 'eth_call',
+        params: [{ data: LOOP }, 'latest', null, { gasLimit: '0x3b9aca00' }],
+        path: 'params[3].gasLimit',
+      },
+    ]
+    for (const { method, params, path } of asks) {
+      const res = await rpc({ jsonrpc: '2.0', id: 1, method, params })
+      // before: 200 after anvil ran the loop for about 1e9 gas (1.2 to 2.7 s each on a 2-core machine)
+      expect(res.status, method).toBe(400)
+      expect(res.body.statusCode).toBe(400)
+      expect(res.body.message).toContain(path)
+      expect(res.body.message).toContain(String(MAX_RPC_CALL_GAS))
+    }
+  })
+
+  it('refuses a batch executing more calls than the bound, and serves one within it', async () => {
+    const tooMany = Array.from({ length: MAX_RPC_EXECUTIONS + 1 }, (_, i) =>
+      call(i, [{ data: LOOP }, 'latest']),
+    )
+    const refused = await rpc(tooMany)
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toContain(`at most ${MAX_RPC_EXECUTIONS}`)
+
+    // what wallets send still passes: calls within the gas limit, a batch of reads of any length
+    const within = await rpc([
+      call(1, [{ data: LOOP, gas: `0x${MAX_RPC_CALL_GAS.toString(16)}` }, 'latest']),
+      ...Array.from({ length: 50 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i + 2,
+        method: 'eth_blockNumber',
+        params: [],
+      })),
+    ])
+    expect(within.status).toBe(200)
+    expect(within.body).toHaveLength(51)
+    expect(within.body[0].error.message).toMatch(/OutOfGas/i)
+    expect(within.body[1].result).toMatch(/^0x/)
+  }, 30_000)
+})
