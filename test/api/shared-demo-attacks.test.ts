@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_RPC_CALL_GAS, MAX_RPC_EXECUTIONS } from '../../src/control/rpc-cost.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
+import { freshAddress } from '../support/chain.ts'
 import type { Loose } from '../support/loose.ts'
 
 let server: RunningServer
@@ -77,4 +78,44 @@ describe('/rpc: what one anonymous request may make the chain execute', () => {
     expect(within.body[0].error.message).toMatch(/OutOfGas/i)
     expect(within.body[1].result).toMatch(/^0x/)
   }, 30_000)
+})
+
+describe("the page's test wallet (public behind a link's token)", () => {
+  /** A call as `apiKey`, or as a stranger (null). */
+  async function call(method: string, path: string, apiKey: string | null, body?: unknown) {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        ...(apiKey ? { 'x-api-key': apiKey } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    })
+    const text = await res.text()
+    return { status: res.status, body: JSON.parse(text) as Loose, text }
+  }
+
+  it('pays a link once, however many strangers send its payment at the same time', async () => {
+    const payee = freshAddress()
+    const created = await call('POST', '/v2/secure-payments', 'team-key', {
+      requests: [{ payee, currency: 'FAU-sepolia', amount: '3' }],
+    })
+    expect(created.status, created.text).toBe(201)
+    const token = created.body.token as string
+    const wallet = (await call('GET', `/__sandbox/secure-payments/${token}/chain`, null)).body.testWallet
+    const pay = await call('GET', `/v2/secure-payments/${token}/pay?wallet=${wallet}`, 'team-key')
+    expect(pay.status, pay.text).toBe(200)
+    const [approval, payment] = pay.body.transactions as unknown[]
+    const send = (transaction: unknown) =>
+      call('POST', `/__sandbox/secure-payments/${token}/test-wallet/send`, null, { transaction })
+    const approvals = await Promise.all(Array.from({ length: 5 }, () => send(approval)))
+    expect(approvals.filter((r) => r.status === 201)).toHaveLength(1)
+    const payments = await Promise.all(Array.from({ length: 10 }, () => send(payment)))
+    // before: ten 201s, the payee got 30 FAU for a link of 3 (the deployer minting each refill)
+    expect(payments.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)])
+    expect(payments.find((r) => r.status === 409)!.body.message).toMatch(/already sent/)
+    const chain = server.sandbox.chain!
+    expect(await chain.balanceOf(chain.tokens['FAU-sepolia']!, payee)).toBe(3n * 10n ** 18n)
+    expect((await send(payment)).status).toBe(409)
+  }, 60_000)
 })
