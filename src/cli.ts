@@ -66,6 +66,9 @@ Options:
                       default 10, 120 on a loopback listener)
   --max-challenges <n>  wallet-login challenges one client address may have waiting for their signature
                       (env SANDBOX_MAX_CHALLENGES; default 20, 1000 on a loopback listener)
+  --rpc-executing <n>  /rpc requests executing contract code (eth_call, eth_estimateGas, ...) one client address may
+                      have under way, everyone together twice it (env SANDBOX_RPC_EXECUTING; default 1 on a shared
+                      listener, no bound on a loopback one)
   --max-streams <n>   streams one key may hold open, of each kind: live journal (/__sandbox/stream, the dashboard,
                       logs tail) and listen clients (env SANDBOX_MAX_STREAMS; default 10)
   --max-streams-total <n>  streams of every key the sandbox holds open (env SANDBOX_MAX_STREAMS_TOTAL; default 1000,
@@ -155,6 +158,7 @@ const options = {
   'max-clock-advance': { type: 'string' },
   'signup-rate': { type: 'string' },
   'max-challenges': { type: 'string' },
+  'rpc-executing': { type: 'string' },
   'max-streams': { type: 'string' },
   'max-streams-total': { type: 'string' },
   'webhook-url': { type: 'string' },
@@ -268,6 +272,7 @@ async function main(): Promise<void> {
   )
   const signupRate = whole('--signup-rate', values['signup-rate'] ?? env.SANDBOX_SIGNUP_RATE)
   const maxChallenges = whole('--max-challenges', values['max-challenges'] ?? env.SANDBOX_MAX_CHALLENGES)
+  const rpcExecuting = whole('--rpc-executing', values['rpc-executing'] ?? env.SANDBOX_RPC_EXECUTING)
   const maxStreams = whole('--max-streams', values['max-streams'] ?? env.SANDBOX_MAX_STREAMS)
   const maxStreamsTotal = whole(
     '--max-streams-total',
@@ -345,6 +350,7 @@ async function main(): Promise<void> {
     ...(maxOnboarded !== undefined ? { maxOnboardedPlatforms: maxOnboarded } : {}),
     ...(maxIntents !== undefined ? { maxLinkIntents: maxIntents } : {}),
     ...(maxChallenges !== undefined ? { challengesPerAddress: maxChallenges } : {}),
+    ...(rpcExecuting !== undefined ? { rpcExecutingPerAddress: rpcExecuting } : {}),
     ...(maxStreams !== undefined ? { maxStreamsPerKey: maxStreams } : {}),
     ...(maxStreamsTotal !== undefined ? { maxStreamsTotal } : {}),
   })

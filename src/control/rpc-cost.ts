@@ -3,12 +3,17 @@
 // for many minutes, and every key's payments, detection and pages wait behind it. So every `gas` and `gasLimit` a
 // call sends is at most the block gas limit (what a call without one gets), and a request (one call or a batch)
 // executes code at most MAX_RPC_EXECUTIONS times; past either, 400 naming the bound before anything reaches anvil.
+// Within those bounds a stranger looping 30,000,000-gas calls on ten connections still held anvil so that another
+// key's faucet mint took 5 s instead of 30 ms; so requests that execute code run a few at a time per client address
+// (an IPv6 address with its /64) and in all on a shared listener (RpcExecutionGate, --rpc-executing; 429 past it). The sandbox's own calls to its chains
+// do not pass through /rpc: they are never refused, and wait behind at most that many.
 import { SandboxError } from '../contract/sandbox-error.ts'
+import { addressGroup } from '../contract/security.ts'
 
 /** The block gas limit of the sandbox's chains: the most gas one call may ask for. */
 export const MAX_RPC_CALL_GAS = 30_000_000n
 /** Calls that execute contract code (eth_call and the like, each call of eth_simulateV1) in one request. */
-export const MAX_RPC_EXECUTIONS = 20
+export const MAX_RPC_EXECUTIONS = 10
 
 // Methods that run the EVM on the node's own time (a sent transaction is bounded by its sender's funds and the block).
 const executing = new Set([
@@ -61,8 +66,11 @@ function executionsOf(method: string, params: unknown): number {
   )
 }
 
-/** Refuses (400) a JSON-RPC body that asks the chain for more gas per call, or more executions, than allowed. */
-export function checkRpcCost(calls: readonly unknown[]): void {
+/**
+ * Refuses (400) a JSON-RPC body that asks the chain for more gas per call, or more executions, than allowed; the
+ * calls it executes otherwise.
+ */
+export function checkRpcCost(calls: readonly unknown[]): number {
   let executions = 0
   calls.forEach((call, index) => {
     if (!call || typeof call !== 'object') return
@@ -86,4 +94,41 @@ export function checkRpcCost(calls: readonly unknown[]): void {
       400,
       `this request executes ${executions} calls (eth_call, eth_estimateGas, ...); one /rpc request executes at most ${MAX_RPC_EXECUTIONS}: split the batch`,
     )
+  return executions
+}
+
+/** The /rpc requests executing code now, per client address and in all; past a bound, 429. */
+export class RpcExecutionGate {
+  readonly #byGroup = new Map<string, number>()
+  #total = 0
+  constructor(readonly limits: { perAddress: number; total: number }) {}
+
+  /** Counts a request of `address` that executes code; the function returned gives its place back (once). */
+  enter(address: string): () => void {
+    const group = addressGroup(address)
+    const mine = this.#byGroup.get(group) ?? 0
+    if (mine >= this.limits.perAddress)
+      throw new SandboxError(
+        429,
+        `this address has ${mine} /rpc requests executing contract code (eth_call, eth_estimateGas, ...) under way, the most one address may: send the next when one has answered (the sandbox's operator raises the bound with --rpc-executing)`,
+        { headers: { 'retry-after': '1' } },
+      )
+    if (this.#total >= this.limits.total)
+      throw new SandboxError(
+        429,
+        `the shared chain is executing ${this.#total} /rpc requests' contract code (eth_call, eth_estimateGas, ...), the most it runs at once (twice --rpc-executing): try again in a second`,
+        { headers: { 'retry-after': '1' } },
+      )
+    this.#byGroup.set(group, mine + 1)
+    this.#total++
+    let held = true
+    return () => {
+      if (!held) return
+      held = false
+      this.#total--
+      const left = (this.#byGroup.get(group) ?? 1) - 1
+      if (left > 0) this.#byGroup.set(group, left)
+      else this.#byGroup.delete(group)
+    }
+  }
 }

@@ -6,7 +6,8 @@
 import type { CallInfo, Middleware } from '../contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralResponse } from '../contract/neutral.ts'
 import { SandboxError, UnauthorizedError } from '../contract/sandbox-error.ts'
-import { checkRpcCost } from './rpc-cost.ts'
+import { clientAddress } from '../contract/security.ts'
+import { checkRpcCost, RpcExecutionGate } from './rpc-cost.ts'
 
 /** Options of the /rpc guard. */
 export interface RpcGuardOptions {
@@ -19,6 +20,8 @@ export interface RpcGuardOptions {
   rpcAdmin?: readonly string[]
   /** the listener is not loopback-only: as in strict mode, admin methods pass only when --rpc-admin allows them */
   exposed?: boolean
+  /** /rpc requests executing contract code one client address may have under way (everyone: twice it); none: no bound */
+  executingPerAddress?: number
 }
 
 // eth_sendUnsignedTransaction (anvil) sends from any address without its key: an impersonation, not a wallet call.
@@ -70,11 +73,26 @@ export function isRpcRoute(path: string): boolean {
 /** Refuses admin JSON-RPC methods to callers without a key, to web pages, and in strict mode unless allowed. */
 export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
   const allowed = options.rpcAdmin ?? []
+  const perAddress = options.executingPerAddress
+  const executing =
+    perAddress === undefined ? null : new RpcExecutionGate({ perAddress, total: 2 * perAddress })
   // not an async function around every call: only /rpc calls take the guard's path
   return (call, next) => (isRpcRoute(call.route.path) ? guard(call, next) : next())
   async function guard(call: CallInfo, next: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
     const calls = rpcCalls(call.request.rawBody)
-    checkRpcCost(calls)
+    if (checkRpcCost(calls) === 0 || !executing) return admitted(call, calls, next)
+    const release = executing.enter(clientAddress(call.request))
+    try {
+      return await admitted(call, calls, next)
+    } finally {
+      release()
+    }
+  }
+  async function admitted(
+    call: CallInfo,
+    calls: readonly unknown[],
+    next: () => Promise<NeutralResponse>,
+  ): Promise<NeutralResponse> {
     const admin = methodsOf(calls).filter(isAdminRpcMethod)
     if (admin.length === 0) return next()
     const { headers } = call.request

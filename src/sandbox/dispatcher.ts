@@ -48,6 +48,9 @@ function middlewareOf(
       ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
       ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
       exposed: shared.security.exposed,
+      ...(options.rpcExecutingPerAddress !== undefined || shared.security.exposed
+        ? { executingPerAddress: options.rpcExecutingPerAddress ?? 1 }
+        : {}),
     }),
     ...(stateDir ? [stateDir.guard] : []),
     journalMiddleware(shared),

@@ -46,7 +46,11 @@ const BOUNDS = {
     shows: /429[\s\S]*--max-link-intents/,
   },
   clock: { flags: ['--max-clock-advance'], proof: 'test/api/shared-demo.test.ts', shows: /clock\/advance/ },
-  rpc: { flags: ['--rpc-admin'], proof: 'test/control/rpc-guard.test.ts', shows: /--rpc-admin/ },
+  rpc: {
+    flags: ['--rpc-admin', '--rpc-executing'],
+    proof: 'test/control/rpc-guard.test.ts',
+    shows: /--rpc-admin/,
+  },
   // fixed bounds: a world file's sizes, counts and time, one upload at a time per key
   fixtures: { flags: [], proof: 'test/control/fixtures-bounds.test.ts', shows: /toBe\(429\)/ },
   // 30 mints a key a minute on a shared listener, kept across resets; it only adds to others' balances

@@ -80,6 +80,28 @@ describe('/rpc: what one anonymous request may make the chain execute', () => {
   }, 30_000)
 })
 
+describe('/rpc: requests executing code run one at a time per client address on a shared listener', () => {
+  it('answers 429 naming --rpc-executing to a second one under way from the same address, then serves it', async () => {
+    const heavy = Array.from({ length: MAX_RPC_EXECUTIONS }, (_, i) => call(i, [{ data: LOOP }, 'latest']))
+    // before: all six ran at once, each holding anvil for ten 30,000,000-gas loops (another key's faucet mint
+    // waited 5 s instead of 30 ms under ten such connections)
+    const answers = await Promise.all(Array.from({ length: 6 }, () => rpc(heavy)))
+    const refused = answers.filter((r) => r.status === 429)
+    expect(answers.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1)
+    expect(refused.length).toBeGreaterThanOrEqual(4)
+    expect(refused[0]!.body.message).toContain('--rpc-executing')
+    // reads execute nothing: never held back
+    const reads = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        rpc({ jsonrpc: '2.0', id: i, method: 'eth_blockNumber', params: [] }),
+      ),
+    )
+    expect(reads.map((r) => r.status)).toEqual(Array(6).fill(200))
+    // the place is given back when the answer is made
+    expect((await rpc(heavy)).status).toBe(200)
+  }, 60_000)
+})
+
 describe("the page's test wallet (public behind a link's token)", () => {
   /** A call as `apiKey`, or as a stranger (null). */
   async function call(method: string, path: string, apiKey: string | null, body?: unknown) {
