@@ -1,3 +1,4 @@
+import { pinBaseFee } from '../chain/index.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
@@ -60,6 +61,9 @@ export const controlRoutes = [
             error.name === 'TimeoutError' ? `no answer in ${RPC_PROXY_TIMEOUT_MS} ms` : error.message,
           )
         }
+        // on a shared listener no caller's transactions can raise the base fee: it is 0 for good (chain/base-fee.ts)
+        if (ctx.security.exposed && /eth_send(Raw)?Transaction/.test(String(body ?? '')))
+          await pinBaseFee(chain).catch(() => {})
         const upstream = await fetch(chain.rpcUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

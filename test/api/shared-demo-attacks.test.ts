@@ -1,5 +1,6 @@
 // A shared demo attacked after issue 29's fixes (docs/shared-demo.md): cheap anonymous calls that cost the shared
 // chain a lot. Each case failed on the code before its fix.
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_RPC_CALL_GAS, MAX_RPC_EXECUTIONS } from '../../src/control/rpc-cost.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
@@ -100,6 +101,48 @@ describe('/rpc: requests executing code run one at a time per client address on 
     // the place is given back when the answer is made
     expect((await rpc(heavy)).status).toBe(200)
   }, 60_000)
+})
+
+describe("/rpc: a stranger's transactions cannot price everyone out", () => {
+  it("keeps the base fee where it is however many full blocks a stranger's transactions fill", async () => {
+    const info = (await (await fetch(`${server.url}/__sandbox/chain`)).json()) as Loose
+    // one of anvil's published accounts: anyone holds its key
+    const stranger = privateKeyToAccount(info.accounts[9].privateKey)
+    const head = async () =>
+      (await rpc({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] })).body
+        .result
+    let nonce = Number(
+      (
+        await rpc({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'eth_getTransactionCount',
+          params: [stranger.address, 'latest'],
+        })
+      ).body.result,
+    )
+    for (let i = 0; i < 120; i++) {
+      const fee = BigInt((await head()).baseFeePerGas)
+      const raw = await stranger.signTransaction({
+        chainId: info.chainId,
+        nonce: nonce++,
+        data: LOOP,
+        gas: 30_000_000n,
+        maxFeePerGas: fee * 2n,
+        maxPriorityFeePerGas: 0n,
+      })
+      const sent = await rpc({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] })
+      expect(sent.body.error, JSON.stringify(sent.body)).toBeUndefined()
+    }
+    const last = await head()
+    // every block full: the stranger paid for all of it
+    expect(BigInt(last.gasUsed)).toBe(30_000_000n)
+    // before: 0.77 gwei became 1,405 gwei after 120 such blocks, on its way to fees no payer's faucet ETH pays; on a shared
+    // listener it is 0 for good, and gas costs its priority fee as before
+    expect(BigInt(last.baseFeePerGas)).toBe(0n)
+    const price = await rpc({ jsonrpc: '2.0', id: 1, method: 'eth_gasPrice', params: [] })
+    expect(BigInt(price.body.result)).toBeGreaterThan(0n)
+  }, 120_000)
 })
 
 describe("the page's test wallet (public behind a link's token)", () => {
