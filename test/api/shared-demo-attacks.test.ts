@@ -145,6 +145,43 @@ describe("/rpc: a stranger's transactions cannot price everyone out", () => {
   }, 120_000)
 })
 
+describe("/rpc: a stranger's transactions are mined now, never parked", () => {
+  it("refuses a transaction whose nonce is ahead of its sender's, which anvil would keep forever", async () => {
+    const info = (await (await fetch(`${server.url}/__sandbox/chain`)).json()) as Loose
+    const stranger = privateKeyToAccount(info.accounts[8].privateKey)
+    const next = Number(
+      (
+        await rpc({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'eth_getTransactionCount',
+          params: [stranger.address, 'pending'],
+        })
+      ).body.result,
+    )
+    const sign = (nonce: number) =>
+      stranger.signTransaction({
+        chainId: info.chainId,
+        nonce,
+        to: '0x000000000000000000000000000000000000dEaD',
+        data: `0x${'ab'.repeat(100_000)}`,
+        gas: 5_000_000n,
+        maxFeePerGas: 10n ** 10n,
+        maxPriorityFeePerGas: 0n,
+      })
+    const send = async (nonce: number) =>
+      rpc({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [await sign(nonce)] })
+    // before: accepted, and held in anvil's pool (300 of them: 40 MB more, for good)
+    const parked = await send(next + 1000)
+    expect(parked.status, JSON.stringify(parked.body)).toBe(400)
+    expect(parked.body.message).toContain(`next nonce (${next})`)
+    // the sender's next nonce, and the one after it, are sent as before
+    const sent = await send(next)
+    expect(sent.body.error, JSON.stringify(sent.body)).toBeUndefined()
+    expect((await send(next + 1)).body.result).toMatch(/^0x/)
+  }, 60_000)
+})
+
 describe("the page's test wallet (public behind a link's token)", () => {
   /** A call as `apiKey`, or as a stranger (null). */
   async function call(method: string, path: string, apiKey: string | null, body?: unknown) {
