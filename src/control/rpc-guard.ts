@@ -65,6 +65,10 @@ function allowedBy(patterns: readonly string[], method: string): boolean {
   )
 }
 
+// The Tron node's calls that run contract code on its anvil (TronGrid's constant calls and energy estimates): bounded
+// with /rpc's executing calls.
+const TRON_EXECUTING = /\/tron\/wallet(solidity)?\/(triggerconstantcontract|estimateenergy)\/?$/i
+
 /** Whether a route is the JSON-RPC proxy. */
 export function isRpcRoute(path: string): boolean {
   return path === '/rpc' || path.startsWith('/rpc/')
@@ -76,17 +80,29 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
   const perAddress = options.executingPerAddress
   const executing =
     perAddress === undefined ? null : new RpcExecutionGate({ perAddress, total: 2 * perAddress })
-  // not an async function around every call: only /rpc calls take the guard's path
-  return (call, next) => (isRpcRoute(call.route.path) ? guard(call, next) : next())
-  async function guard(call: CallInfo, next: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
-    const calls = rpcCalls(call.request.rawBody)
-    if (checkRpcCost(calls) === 0 || !executing) return admitted(call, calls, next)
-    const release = executing.enter(clientAddress(call.request))
+  // not an async function around every call: only /rpc calls and the Tron node's executing ones take the guard's path
+  return (call, next) =>
+    isRpcRoute(call.route.path)
+      ? guard(call, next)
+      : executing && TRON_EXECUTING.test(call.request.path)
+        ? gated(executing, call, next)
+        : next()
+  async function gated(
+    gate: RpcExecutionGate,
+    call: CallInfo,
+    next: () => Promise<NeutralResponse>,
+  ): Promise<NeutralResponse> {
+    const release = gate.enter(clientAddress(call.request))
     try {
-      return await admitted(call, calls, next)
+      return await next()
     } finally {
       release()
     }
+  }
+  async function guard(call: CallInfo, next: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
+    const calls = rpcCalls(call.request.rawBody)
+    if (checkRpcCost(calls) === 0 || !executing) return admitted(call, calls, next)
+    return gated(executing, call, () => admitted(call, calls, next))
   }
   async function admitted(
     call: CallInfo,
