@@ -62,8 +62,8 @@ Options:
   --webhook-rate <n>  delivery attempts one key may make per minute (env SANDBOX_WEBHOOK_RATE; default 120)
   --max-clock-advance <days>  how far past real time a key may move its clock (env SANDBOX_MAX_CLOCK_ADVANCE_DAYS;
                       default 3650, at most 5475)
-  --signup-rate <n>   portal registrations and key creations per client address per minute (env SANDBOX_SIGNUP_RATE;
-                      default 10, 120 on a loopback listener)
+  --signup-rate <n>   portal registrations and key creations per client address per minute, password logins three
+                      times it (env SANDBOX_SIGNUP_RATE; default 10, 120 on a loopback listener)
   --max-challenges <n>  wallet-login challenges one client address may have waiting for their signature
                       (env SANDBOX_MAX_CHALLENGES; default 20, 1000 on a loopback listener)
   --rpc-executing <n>  /rpc requests executing contract code (eth_call, eth_estimateGas, ...) one client address may
