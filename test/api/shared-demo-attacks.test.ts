@@ -2,6 +2,7 @@
 // chain a lot. Each case failed on the code before its fix.
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import { toTronAddress } from '../../src/contract/tron-address.ts'
 import { MAX_RPC_CALL_GAS, MAX_RPC_EXECUTIONS } from '../../src/control/rpc-cost.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
@@ -320,4 +321,25 @@ describe('the portal login checks a bounded number of passwords per client addre
     for (let i = 1; i <= 6; i++) expect((await login(`2001:db8:1:2::${i}`)).status).toBe(400)
     expect((await login('2001:db8:1:2::ff')).status).toBe(429)
   })
+})
+
+describe('the OpenAPI document costs an anonymous caller, not the server', () => {
+  it('writes the document once: ten anonymous YAML reads take little CPU, and say the same as the JSON', async () => {
+    const read = async (file: string) => {
+      const res = await fetch(`${server.url}/${file}`, {
+        headers: { 'x-forwarded-host': 'demo.example.com' },
+      })
+      expect(res.status).toBe(200)
+      return res.text()
+    }
+    await read('openapi.yaml')
+    const before = process.cpuUsage()
+    for (let i = 0; i < 10; i++) await read('openapi.yaml')
+    const used = process.cpuUsage(before)
+    // before: about 200 ms of CPU per call (the YAML written anew each time), 2 s for these ten
+    expect((used.user + used.system) / 1000).toBeLessThan(500)
+    const json = JSON.parse(await read('openapi.json'))
+    expect(parseYaml(await read('openapi.yaml'))).toEqual(json)
+    expect(json.servers).toEqual([{ url: expect.stringMatching(/^http/), description: 'this sandbox' }])
+  }, 30_000)
 })
