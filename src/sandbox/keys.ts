@@ -3,7 +3,7 @@
 // made from the CSPRNG at the first start, and for a sandbox without a state dir at every start. `--seed` on a
 // loopback listener derives it from the seed instead (the same role addresses run after run, as ids are); a shared
 // listener never does. Never served: no answer, page or banner holds it or a key derived from it.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Hex, keccak256, toHex } from 'viem'
 import { newDeploymentSecret, type SandboxKeys, sandboxKeys } from '../chain/index.ts'
@@ -33,6 +33,7 @@ export function loadSandboxKeys(
   const path = join(options.stateDir, KEYS_FILE)
   const saved = readKeysFile(path)
   if (saved) {
+    keepPrivate(path, log)
     if (saved.publishedRoles) published(options, log)
     return sandboxKeys(saved.secret, { publishedRoles: saved.publishedRoles === true })
   }
@@ -50,11 +51,31 @@ export function loadSandboxKeys(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     const written = readKeysFile(path)!
+    keepPrivate(path, log)
     if (written.publishedRoles) published(options, log)
     return sandboxKeys(written.secret, { publishedRoles: written.publishedRoles === true })
   }
   if (legacy) published(options, log)
   return sandboxKeys(file.secret, { publishedRoles: file.publishedRoles === true })
+}
+
+/**
+ * A keys file others may read (copied back from a backup, a volume mounted with other modes) is made the sandbox
+ * user's alone again, and the log says so: whoever read it can sign as the sandbox's accounts.
+ */
+function keepPrivate(path: string, log: (message: string) => void): void {
+  const mode = statSync(path).mode & 0o777
+  if ((mode & 0o077) === 0) return
+  try {
+    chmodSync(path, 0o600)
+  } catch (error) {
+    throw new Error(
+      `--state-dir: ${path} can be read by other users (mode ${mode.toString(8)}) and cannot be made private (${(error as Error).message}): it holds the secret the sandbox's accounts sign with`,
+    )
+  }
+  log(
+    `--state-dir: ${path} could be read by other users (mode ${mode.toString(8)}); it is 0600 again. Whoever read it can sign as the sandbox's deployer, relayer and operator: if that may have happened, start on an empty --state-dir.`,
+  )
 }
 
 function readKeysFile(path: string): KeysFile | null {
