@@ -132,3 +132,45 @@ export class RpcExecutionGate {
     }
   }
 }
+
+/** Bytes of raw transactions in a JSON-RPC body's eth_sendRawTransaction calls. */
+export function rawTransactionBytes(calls: readonly unknown[]): number {
+  let bytes = 0
+  for (const call of calls) {
+    const { method, params } = (call ?? {}) as { method?: unknown; params?: unknown }
+    const raw = Array.isArray(params) ? params[0] : undefined
+    if (method === 'eth_sendRawTransaction' && typeof raw === 'string')
+      bytes += Math.ceil((raw.length - 2) / 2)
+  }
+  return bytes
+}
+
+/**
+ * What one client address may put on the shared chain a minute: every block anvil mines stays in its memory (and in
+ * the state it saves), and a stranger's transactions cost it nothing (anvil's public accounts hold 10,000 ETH each):
+ * one address sending 100 KB transactions grew anvil by 54 MB in 16 s, on the way to running it out of memory for
+ * every key. Past the bound (KB of raw transactions a minute), 429 with Retry-After naming --rpc-tx-kb.
+ */
+export class RawTransactionRate {
+  readonly #windows = new Map<string, { since: number; bytes: number }>()
+  constructor(readonly kbPerMinute: number) {}
+
+  admit(address: string, bytes: number, now: number): void {
+    if (bytes === 0) return
+    const group = addressGroup(address)
+    let window = this.#windows.get(group)
+    if (!window || now - window.since >= 60_000) {
+      // forget addresses whose minute is over, so the map stays as small as the traffic of one minute
+      for (const [a, w] of this.#windows) if (now - w.since >= 60_000) this.#windows.delete(a)
+      window = { since: now, bytes: 0 }
+      this.#windows.set(group, window)
+    }
+    if (window.bytes + bytes > this.kbPerMinute * 1024)
+      throw new SandboxError(
+        429,
+        `this address sent ${Math.round(window.bytes / 1024)} KB of transactions this minute; the shared chain takes at most ${this.kbPerMinute} KB a minute from one address (the sandbox's operator raises it with --rpc-tx-kb)`,
+        { headers: { 'retry-after': String(Math.max(1, Math.ceil((window.since + 60_000 - now) / 1000))) } },
+      )
+    window.bytes += bytes
+  }
+}

@@ -7,7 +7,7 @@ import type { CallInfo, Middleware } from '../contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralResponse } from '../contract/neutral.ts'
 import { SandboxError, UnauthorizedError } from '../contract/sandbox-error.ts'
 import { clientAddress } from '../contract/security.ts'
-import { checkRpcCost, RpcExecutionGate } from './rpc-cost.ts'
+import { checkRpcCost, RawTransactionRate, RpcExecutionGate, rawTransactionBytes } from './rpc-cost.ts'
 
 /** Options of the /rpc guard. */
 export interface RpcGuardOptions {
@@ -22,6 +22,8 @@ export interface RpcGuardOptions {
   exposed?: boolean
   /** /rpc requests executing contract code one client address may have under way (everyone: twice it); none: no bound */
   executingPerAddress?: number
+  /** KB of raw transactions one client address may send a minute; none: no bound */
+  txKbPerMinute?: number
 }
 
 // eth_sendUnsignedTransaction (anvil) sends from any address without its key: an impersonation, not a wallet call.
@@ -80,6 +82,8 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
   const perAddress = options.executingPerAddress
   const executing =
     perAddress === undefined ? null : new RpcExecutionGate({ perAddress, total: 2 * perAddress })
+  const kb = options.txKbPerMinute
+  const sent = kb === undefined ? null : new RawTransactionRate(kb)
   // not an async function around every call: only /rpc calls and the Tron node's executing ones take the guard's path
   return (call, next) =>
     isRpcRoute(call.route.path)
@@ -101,6 +105,7 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
   }
   async function guard(call: CallInfo, next: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
     const calls = rpcCalls(call.request.rawBody)
+    sent?.admit(clientAddress(call.request), rawTransactionBytes(calls), Date.now())
     if (checkRpcCost(calls) === 0 || !executing) return admitted(call, calls, next)
     return gated(executing, call, () => admitted(call, calls, next))
   }

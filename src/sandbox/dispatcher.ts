@@ -51,6 +51,9 @@ function middlewareOf(
       ...(options.rpcExecutingPerAddress !== undefined || shared.security.exposed
         ? { executingPerAddress: options.rpcExecutingPerAddress ?? 1 }
         : {}),
+      ...(options.rpcTxKbPerMinute !== undefined || shared.security.exposed
+        ? { txKbPerMinute: options.rpcTxKbPerMinute ?? 256 }
+        : {}),
     }),
     ...(stateDir ? [stateDir.guard] : []),
     journalMiddleware(shared),

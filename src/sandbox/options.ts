@@ -81,6 +81,8 @@ export interface SandboxOptions {
    * everyone together twice it; past it 429 (default 1 on a shared listener, none on loopback).
    */
   rpcExecutingPerAddress?: number
+  /** KB of raw transactions one client address may send through /rpc a minute (default 256 on a shared listener) */
+  rpcTxKbPerMinute?: number
   /**
    * Test only: ms an embedded anvil that died stays down (health `degraded`) before its supervisor starts it again
    * (default 0: at once). Lets a test watch the outage's 503 answers; never needed otherwise.
