@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 // Test files that replace a module (vi.mock) get a module registry of their own; every other file shares its
 // worker's: the sources are imported once per worker instead of once per file (most of the suite's time was spent
 // importing them again).
-const ownRegistry = ['src/chain/anvil.test.ts']
+const ownRegistry = ['src/chain/anvil.test.ts', 'src/control/fixtures/yaml-thread.test.ts']
 
 export default defineConfig({
   // `request-sandbox/*` self-imports resolve to the TypeScript sources in this repository's own tests

@@ -63,10 +63,15 @@ Options:
   --webhook-rate <n>  delivery attempts one key may make per minute (env SANDBOX_WEBHOOK_RATE; default 120)
   --max-clock-advance <days>  how far past real time a key may move its clock (env SANDBOX_MAX_CLOCK_ADVANCE_DAYS;
                       default 3650, at most 5475)
-  --signup-rate <n>   portal registrations and key creations per client address per minute (env SANDBOX_SIGNUP_RATE;
-                      default 10, 120 on a loopback listener)
+  --signup-rate <n>   portal registrations and key creations per client address per minute, password logins three
+                      times it (env SANDBOX_SIGNUP_RATE; default 10, 120 on a loopback listener)
   --max-challenges <n>  wallet-login challenges one client address may have waiting for their signature
                       (env SANDBOX_MAX_CHALLENGES; default 20, 1000 on a loopback listener)
+  --rpc-executing <n>  /rpc requests executing contract code (eth_call, eth_estimateGas, ...) one client address may
+                      have under way, everyone together twice it (env SANDBOX_RPC_EXECUTING; default 1 on a shared
+                      listener, no bound on a loopback one)
+  --rpc-tx-kb <n>     KB of raw transactions one client address may send through /rpc a minute (env SANDBOX_RPC_TX_KB;
+                      default 256 on a shared listener, no bound on a loopback one)
   --max-streams <n>   streams one key may hold open, of each kind: live journal (/__sandbox/stream, the dashboard,
                       logs tail) and listen clients (env SANDBOX_MAX_STREAMS; default 10)
   --max-streams-total <n>  streams of every key the sandbox holds open (env SANDBOX_MAX_STREAMS_TOTAL; default 1000,
@@ -156,6 +161,8 @@ const options = {
   'max-clock-advance': { type: 'string' },
   'signup-rate': { type: 'string' },
   'max-challenges': { type: 'string' },
+  'rpc-executing': { type: 'string' },
+  'rpc-tx-kb': { type: 'string' },
   'max-streams': { type: 'string' },
   'max-streams-total': { type: 'string' },
   'webhook-url': { type: 'string' },
@@ -269,6 +276,8 @@ async function main(): Promise<void> {
   )
   const signupRate = whole('--signup-rate', values['signup-rate'] ?? env.SANDBOX_SIGNUP_RATE)
   const maxChallenges = whole('--max-challenges', values['max-challenges'] ?? env.SANDBOX_MAX_CHALLENGES)
+  const rpcExecuting = whole('--rpc-executing', values['rpc-executing'] ?? env.SANDBOX_RPC_EXECUTING)
+  const rpcTxKb = whole('--rpc-tx-kb', values['rpc-tx-kb'] ?? env.SANDBOX_RPC_TX_KB)
   const maxStreams = whole('--max-streams', values['max-streams'] ?? env.SANDBOX_MAX_STREAMS)
   const maxStreamsTotal = whole(
     '--max-streams-total',
@@ -346,6 +355,8 @@ async function main(): Promise<void> {
     ...(maxOnboarded !== undefined ? { maxOnboardedPlatforms: maxOnboarded } : {}),
     ...(maxIntents !== undefined ? { maxLinkIntents: maxIntents } : {}),
     ...(maxChallenges !== undefined ? { challengesPerAddress: maxChallenges } : {}),
+    ...(rpcExecuting !== undefined ? { rpcExecutingPerAddress: rpcExecuting } : {}),
+    ...(rpcTxKb !== undefined ? { rpcTxKbPerMinute: rpcTxKb } : {}),
     ...(maxStreams !== undefined ? { maxStreamsPerKey: maxStreams } : {}),
     ...(maxStreamsTotal !== undefined ? { maxStreamsTotal } : {}),
   })

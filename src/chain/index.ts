@@ -1,6 +1,7 @@
 // The chain's public module: what the rest of the sandbox (resources, control, sandbox, transports, tests) may use
 // of src/chain/. Nothing outside src/chain/ imports another file of it.
 export * from './abis.ts'
+export { pinBaseFee } from './base-fee.ts'
 export {
   COMMERCE_ESCROW,
   COMMERCE_ESCROW_ADDRESS,

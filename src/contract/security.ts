@@ -131,3 +131,22 @@ export function clientAddress(request: NeutralRequest): string {
     isLoopbackHost(peer) || /^(::ffff:)?(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)|^f[cd]/i.test(peer)
   return forwarded && privatePeer ? forwarded : peer
 }
+
+/** The address a bound counts: an IPv4 address (mapped into IPv6 or not) as it is, an IPv6 address by its /64. */
+export function addressGroup(address: string): string {
+  const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address)
+  if (v4) return v4[1]!
+  if (!address.includes(':')) return address
+  const bare = address.split('%')[0]!.toLowerCase()
+  const [head = '', tail] = bare.split('::')
+  const left = head ? head.split(':') : []
+  const right = tail ? tail.split(':') : []
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
+    .join(':')}::/64`
+}

@@ -1,9 +1,12 @@
+import { pinBaseFee } from '../chain/index.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import { ChainUnavailableError } from '../errors/chain-unavailable.ts'
 import { createControl } from './control.ts'
 import { chainHealth } from './health.ts'
+import { rpcCalls } from './rpc-guard.ts'
+import { checkRawNonces } from './rpc-transactions.ts'
 import type { SandboxState } from './sandbox-state.ts'
 
 const defineRoute = routesUsing<SandboxState>()
@@ -59,6 +62,12 @@ export const controlRoutes = [
           throw new ChainUnavailableError(
             error.name === 'TimeoutError' ? `no answer in ${RPC_PROXY_TIMEOUT_MS} ms` : error.message,
           )
+        }
+        // on a shared listener a caller's transactions are mined now (rpc-transactions.ts) and cannot raise the base
+        // fee: it is 0 for good (chain/base-fee.ts)
+        if (ctx.security.exposed && /eth_send(Raw)?Transaction/.test(String(body ?? ''))) {
+          await checkRawNonces(chain, rpcCalls(typeof body === 'string' ? body : undefined))
+          await pinBaseFee(chain).catch(() => {})
         }
         const upstream = await fetch(chain.rpcUrl, {
           method: 'POST',

@@ -1,10 +1,13 @@
 // The guard of the JSON-RPC proxy (/rpc, /rpc/{network}). The chain is shared by every key, so methods that change
 // it for everyone (anvil_*, evm_*, hardhat_*, debug_*, and anything else that is not eth_*, net_* or web3_*) need an
 // API key, are refused to web pages, and in strict mode (--api-keys) pass only when --rpc-admin allows them.
-// What wallets need (eth_*, net_*, web3_*) stays open, CORS included.
+// What wallets need (eth_*, net_*, web3_*) stays open, CORS included, within what one call may make the chain
+// execute (rpc-cost.ts).
 import type { CallInfo, Middleware } from '../contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralResponse } from '../contract/neutral.ts'
 import { SandboxError, UnauthorizedError } from '../contract/sandbox-error.ts'
+import { clientAddress } from '../contract/security.ts'
+import { checkRpcCost, RawTransactionRate, RpcExecutionGate, rawTransactionBytes } from './rpc-cost.ts'
 
 /** Options of the /rpc guard. */
 export interface RpcGuardOptions {
@@ -17,6 +20,10 @@ export interface RpcGuardOptions {
   rpcAdmin?: readonly string[]
   /** the listener is not loopback-only: as in strict mode, admin methods pass only when --rpc-admin allows them */
   exposed?: boolean
+  /** /rpc requests executing contract code one client address may have under way (everyone: twice it); none: no bound */
+  executingPerAddress?: number
+  /** KB of raw transactions one client address may send a minute; none: no bound */
+  txKbPerMinute?: number
 }
 
 // eth_sendUnsignedTransaction (anvil) sends from any address without its key: an impersonation, not a wallet call.
@@ -28,8 +35,8 @@ export function isAdminRpcMethod(method: string): boolean {
   return !openMethod.test(method) || adminEthMethods.has(method)
 }
 
-/** The method names of a JSON-RPC body (one call or a batch); [] when the body is not JSON-RPC. */
-export function rpcMethods(rawBody: string | undefined): string[] {
+/** The calls of a JSON-RPC body (one call or a batch); [] when the body is not JSON. */
+export function rpcCalls(rawBody: string | undefined): unknown[] {
   // past the limit the dispatcher answers 413 before anything reaches the chain
   if (!rawBody || rawBody.length > MAX_BODY_BYTES) return []
   let parsed: unknown
@@ -38,7 +45,15 @@ export function rpcMethods(rawBody: string | undefined): string[] {
   } catch {
     return []
   }
-  const calls = Array.isArray(parsed) ? parsed : [parsed]
+  return Array.isArray(parsed) ? parsed : [parsed]
+}
+
+/** The method names of a JSON-RPC body (one call or a batch); [] when the body is not JSON-RPC. */
+export function rpcMethods(rawBody: string | undefined): string[] {
+  return methodsOf(rpcCalls(rawBody))
+}
+
+function methodsOf(calls: readonly unknown[]): string[] {
   return calls.flatMap((c) =>
     c && typeof c === 'object' && typeof (c as { method?: unknown }).method === 'string'
       ? [(c as { method: string }).method]
@@ -52,6 +67,10 @@ function allowedBy(patterns: readonly string[], method: string): boolean {
   )
 }
 
+// The Tron node's calls that run contract code on its anvil (TronGrid's constant calls and energy estimates): bounded
+// with /rpc's executing calls.
+const TRON_EXECUTING = /\/tron\/wallet(solidity)?\/(triggerconstantcontract|estimateenergy)\/?$/i
+
 /** Whether a route is the JSON-RPC proxy. */
 export function isRpcRoute(path: string): boolean {
   return path === '/rpc' || path.startsWith('/rpc/')
@@ -60,10 +79,42 @@ export function isRpcRoute(path: string): boolean {
 /** Refuses admin JSON-RPC methods to callers without a key, to web pages, and in strict mode unless allowed. */
 export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
   const allowed = options.rpcAdmin ?? []
-  // not an async function around every call: only /rpc calls take the guard's path
-  return (call, next) => (isRpcRoute(call.route.path) ? guard(call, next) : next())
+  const perAddress = options.executingPerAddress
+  const executing =
+    perAddress === undefined ? null : new RpcExecutionGate({ perAddress, total: 2 * perAddress })
+  const kb = options.txKbPerMinute
+  const sent = kb === undefined ? null : new RawTransactionRate(kb)
+  // not an async function around every call: only /rpc calls and the Tron node's executing ones take the guard's path
+  return (call, next) =>
+    isRpcRoute(call.route.path)
+      ? guard(call, next)
+      : executing && TRON_EXECUTING.test(call.request.path)
+        ? gated(executing, call, next)
+        : next()
+  async function gated(
+    gate: RpcExecutionGate,
+    call: CallInfo,
+    next: () => Promise<NeutralResponse>,
+  ): Promise<NeutralResponse> {
+    const release = gate.enter(clientAddress(call.request))
+    try {
+      return await next()
+    } finally {
+      release()
+    }
+  }
   async function guard(call: CallInfo, next: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
-    const admin = rpcMethods(call.request.rawBody).filter(isAdminRpcMethod)
+    const calls = rpcCalls(call.request.rawBody)
+    sent?.admit(clientAddress(call.request), rawTransactionBytes(calls), Date.now())
+    if (checkRpcCost(calls) === 0 || !executing) return admitted(call, calls, next)
+    return gated(executing, call, () => admitted(call, calls, next))
+  }
+  async function admitted(
+    call: CallInfo,
+    calls: readonly unknown[],
+    next: () => Promise<NeutralResponse>,
+  ): Promise<NeutralResponse> {
+    const admin = methodsOf(calls).filter(isAdminRpcMethod)
     if (admin.length === 0) return next()
     const { headers } = call.request
     const names = [...new Set(admin)].join(', ')

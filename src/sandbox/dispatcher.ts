@@ -48,6 +48,12 @@ function middlewareOf(
       ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
       ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
       exposed: shared.security.exposed,
+      ...(options.rpcExecutingPerAddress !== undefined || shared.security.exposed
+        ? { executingPerAddress: options.rpcExecutingPerAddress ?? 1 }
+        : {}),
+      ...(options.rpcTxKbPerMinute !== undefined || shared.security.exposed
+        ? { txKbPerMinute: options.rpcTxKbPerMinute ?? 256 }
+        : {}),
     }),
     ...(stateDir ? [stateDir.guard] : []),
     journalMiddleware(shared),

@@ -4,7 +4,7 @@
 // loopback listener derives it from the seed instead (the same role addresses run after run, as ids are); a shared
 // listener never does, nor serves a state dir whose secret came from a seed. Never served: no answer, page or banner
 // holds it or a key derived from it.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Hex, keccak256, toHex } from 'viem'
 import { newDeploymentSecret, type SandboxKeys, sandboxKeys } from '../chain/index.ts'
@@ -35,7 +35,10 @@ export function loadSandboxKeys(
   mkdirSync(options.stateDir, { recursive: true })
   const path = join(options.stateDir, KEYS_FILE)
   const saved = readKeysFile(path)
-  if (saved) return keysOf(saved, options, log)
+  if (saved) {
+    keepPrivate(path, log)
+    return keysOf(saved, options, log)
+  }
   // a state dir an earlier version made: its chain's tokens and proxies answer to the published roles
   const legacy =
     existsSync(join(options.stateDir, 'state.db')) || existsSync(join(options.stateDir, 'state.json'))
@@ -50,6 +53,7 @@ export function loadSandboxKeys(
     writeFileSync(path, `${JSON.stringify(file)}\n`, { mode: 0o600, flag: 'wx' })
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    keepPrivate(path, log)
     return keysOf(readKeysFile(path)!, options, log)
   }
   return keysOf(file, options, log)
@@ -64,6 +68,25 @@ function keysOf(
   if (file.publishedRoles) published(options, log)
   if (file.seeded) seededSecret(options)
   return sandboxKeys(file.secret, { publishedRoles: file.publishedRoles === true })
+}
+
+/**
+ * A keys file others may read (copied back from a backup, a volume mounted with other modes) is made the sandbox
+ * user's alone again, and the log says so: whoever read it can sign as the sandbox's accounts.
+ */
+function keepPrivate(path: string, log: (message: string) => void): void {
+  const mode = statSync(path).mode & 0o777
+  if ((mode & 0o077) === 0) return
+  try {
+    chmodSync(path, 0o600)
+  } catch (error) {
+    throw new Error(
+      `--state-dir: ${path} can be read by other users (mode ${mode.toString(8)}) and cannot be made private (${(error as Error).message}): it holds the secret the sandbox's accounts sign with`,
+    )
+  }
+  log(
+    `--state-dir: ${path} could be read by other users (mode ${mode.toString(8)}); it is 0600 again. Whoever read it can sign as the sandbox's deployer, relayer and operator: if that may have happened, start on an empty --state-dir.`,
+  )
 }
 
 function readKeysFile(path: string): KeysFile | null {

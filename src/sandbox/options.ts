@@ -77,6 +77,13 @@ export interface SandboxOptions {
    */
   rpcAdmin?: string[]
   /**
+   * /rpc requests executing contract code (eth_call, eth_estimateGas, ...) one client address may have under way;
+   * everyone together twice it; past it 429 (default 1 on a shared listener, none on loopback).
+   */
+  rpcExecutingPerAddress?: number
+  /** KB of raw transactions one client address may send through /rpc a minute (default 256 on a shared listener) */
+  rpcTxKbPerMinute?: number
+  /**
    * Test only: ms an embedded anvil that died stays down (health `degraded`) before its supervisor starts it again
    * (default 0: at once). Lets a test watch the outage's 503 answers; never needed otherwise.
    */

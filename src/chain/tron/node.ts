@@ -39,6 +39,9 @@ export const FREE_BANDWIDTH = 600
 export const WEI_PER_SUN = 10n ** 12n
 /** gas every EVM call costs that Tron does not count as energy */
 const BASE_GAS = 21_000n
+/** The most energy one call may burn, and the gas that makes on anvil. */
+const MAX_ENERGY = 10_000_000n
+const MAX_GAS = BASE_GAS + MAX_ENERGY
 /** TronWeb's default fee_limit (150 TRX) when a call has none */
 const DEFAULT_FEE_LIMIT = 150_000_000n
 /** how long a built transaction may wait before broadcast (TronGrid: 60 s) */
@@ -244,7 +247,8 @@ export function createTronNode(chain: TronChain): TronNode {
   }
 
   async function ethCall(owner: string, contract: string, data: Hex, callValue: bigint) {
-    const tx = { from: owner, to: contract, data, value: toHex(callValue * WEI_PER_SUN) }
+    // at most the energy a transaction may burn here: anvil would otherwise run the call for its block gas limit
+    const tx = { from: owner, to: contract, data, value: toHex(callValue * WEI_PER_SUN), gas: toHex(MAX_GAS) }
     try {
       const [result, gas] = await Promise.all([
         rpc<Hex>('eth_call', [tx, 'latest']),
@@ -518,7 +522,7 @@ export function createTronNode(chain: TronChain): TronNode {
           to,
           data: `0x${trig.data.toString('hex')}`,
           value: toHex(trig.callValue * WEI_PER_SUN),
-          gas: toHex(BASE_GAS + (energyLimit > 10_000_000n ? 10_000_000n : energyLimit)),
+          gas: toHex(BASE_GAS + (energyLimit > MAX_ENERGY ? MAX_ENERGY : energyLimit)),
         }
         record.contractAddress = `41${to.slice(2)}`
       } else {

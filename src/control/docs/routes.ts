@@ -8,13 +8,29 @@ import { buildOpenApiDocument } from './openapi.ts'
 import { DOCS_PAGE } from './page.ts'
 import type { AnyRoute } from './route-facts.ts'
 
-/** The document routes and the docs page, for the route table `table()` (read on first use, then kept). */
+// where the caller's base URL goes in the document's texts, made once
+const BASE = '__SANDBOX_BASE_URL__'
+
+/**
+ * The document routes and the docs page, for the route table `table()`. The document is built and written (JSON
+ * and YAML) on first use, then kept: writing the YAML took 200 ms of CPU, which every anonymous call paid; a call
+ * only puts its base URL in.
+ */
 export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
-  let document: Record<string, unknown> | undefined
-  const documentFor = (base: string) => {
-    document ??= buildOpenApiDocument(table())
-    // the calls of the docs page (and of tools reading the document) go to the host the caller used
-    return { ...document, servers: [{ url: base, description: 'this sandbox' }] }
+  let texts: { json: string; yaml: string } | undefined
+  const textOf = (format: 'json' | 'yaml', base: string) => {
+    texts ??= (() => {
+      // the calls of the docs page (and of tools reading the document) go to the host the caller used
+      const document = {
+        ...buildOpenApiDocument(table()),
+        servers: [{ url: BASE, description: 'this sandbox' }],
+      }
+      return { json: JSON.stringify(document), yaml: stringify(document, { aliasDuplicateObjects: false }) }
+    })()
+    // a JSON string is a YAML double-quoted scalar too; a function, so that no `$` of the base is read as a pattern
+    return format === 'json'
+      ? texts.json.replace(`"${BASE}"`, () => JSON.stringify(base))
+      : texts.yaml.replace(BASE, () => JSON.stringify(base))
   }
   return [
     defineRoute({
@@ -24,7 +40,11 @@ export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
       surface: 'control',
       summary: "The sandbox's OpenAPI 3.1 document (API and control routes), generated from its route table",
       statuses: [200],
-      handler: (_ctx, { request }) => ({ status: 200, body: documentFor(publicBaseUrl(request)) }),
+      handler: (_ctx, { request }) => ({
+        status: 200,
+        body: textOf('json', publicBaseUrl(request)),
+        contentType: 'application/json; charset=utf-8',
+      }),
     }),
     defineRoute({
       method: 'GET',
@@ -35,7 +55,7 @@ export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
       statuses: [200],
       handler: (_ctx, { request }) => ({
         status: 200,
-        body: stringify(documentFor(publicBaseUrl(request)), { aliasDuplicateObjects: false }),
+        body: textOf('yaml', publicBaseUrl(request)),
         contentType: 'application/yaml; charset=utf-8',
       }),
     }),

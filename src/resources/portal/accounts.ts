@@ -90,6 +90,7 @@ export async function register(ctx: Ctx, request: NeutralRequest, body: Credenti
 export async function login(ctx: Ctx, request: NeutralRequest, body: CredentialsBody) {
   requirePortal(ctx)
   refuseLoggedIn(ctx, request)
+  ctx.portal.logins.admit(clientAddress(request), ctx.now().getTime())
   const platform = ctx.portal.platformsByEmail.get(body.email.toLowerCase())
   const stored = platform ? { salt: platform.passwordSalt, hash: platform.passwordHash } : DUMMY_CREDENTIALS
   const valid = await verifyPassword(body.password, stored.salt, stored.hash)

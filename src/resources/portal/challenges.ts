@@ -5,6 +5,7 @@
 // keeps its challenges; when every address holds one, a new challenge answers 429 and none waiting is dropped. Expired
 // challenges go first, as new ones arrive.
 import { SandboxError } from '../../contract/sandbox-error.ts'
+import { addressGroup } from '../../contract/security.ts'
 
 /** A SIWE challenge of wallet login waiting for its signature. */
 export interface WalletChallenge {
@@ -44,24 +45,7 @@ export class ChallengesFullError extends SandboxError {
   }
 }
 
-/** The address a bound counts: an IPv4 address (mapped into IPv6 or not) as it is, an IPv6 address by its /64. */
-export function addressGroup(address: string): string {
-  const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address)
-  if (v4) return v4[1]!
-  if (!address.includes(':')) return address
-  const bare = address.split('%')[0]!.toLowerCase()
-  const [head = '', tail] = bare.split('::')
-  const left = head ? head.split(':') : []
-  const right = tail ? tail.split(':') : []
-  const groups =
-    tail === undefined
-      ? left
-      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-  return `${groups
-    .slice(0, 4)
-    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
-    .join(':')}::/64`
-}
+export { addressGroup }
 
 /** The challenges waiting, by id, by address and by how many each address holds. */
 export class ChallengeBook {

@@ -5,6 +5,7 @@
 // `session_token` cookie. Keys it never issued are untouched: any other key stays its own tenant, as before.
 import type { KeyStanding, PortalCredentialLookup } from '../../contract/ports.ts'
 import { ChallengeBook } from './challenges.ts'
+import { LoginRate } from './login-rate.ts'
 
 /** A platform (portal account). `tenant` is the world its cookie-session calls use (never usable as x-api-key). */
 export interface PlatformAccount {
@@ -67,6 +68,8 @@ export class PortalCredentials implements PortalCredentialLookup {
   #sweptAt = Number.NEGATIVE_INFINITY
   /** SIWE challenges of wallet login (wallet.ts) waiting for their signature, bounded per client address */
   readonly walletChallenges: ChallengeBook
+  /** password checks per client address and minute (login-rate.ts) */
+  readonly logins: LoginRate
   /** key value -> record */
   readonly keys = new Map<string, PortalKey>()
   /** values that must never pass as x-api-key: deleted portal keys and platform tenants */
@@ -75,6 +78,7 @@ export class PortalCredentials implements PortalCredentialLookup {
   constructor(options: PortalOptions = {}) {
     this.enabled = options.enabled ?? true
     this.signupsPerMinute = options.signupsPerMinute ?? 10
+    this.logins = new LoginRate(this.signupsPerMinute)
     this.walletChallenges = new ChallengeBook(
       options.challengesPerAddress !== undefined ? { perAddress: options.challengesPerAddress } : {},
     )

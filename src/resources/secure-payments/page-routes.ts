@@ -4,13 +4,13 @@
 // the built-in test wallet.
 // The test wallet signs server-side: one per link owner's key, derived from the deployment's secret and refilled
 // before each use (test-wallet.ts), whose transactions the sandbox sends through the chain (one at a time per
-// chain); no key ever reaches the browser.
+// chain; each of a link's transactions once: test-wallet-sends.ts); no key ever reaches the browser.
 
 import { z } from 'zod'
 import { type ApiTransaction, type LiveChain, sendApiTransactions, serialQueue } from '../../chain/index.ts'
 import { AnyAddress } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
-import { NotFoundError } from '../../contract/sandbox-error.ts'
+import { NotFoundError, SandboxError } from '../../contract/sandbox-error.ts'
 import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
 import { reportScreening } from '../orchestrators/index.ts'
@@ -37,6 +37,7 @@ import {
 } from './schema.ts'
 import { securePaymentState } from './state.ts'
 import { refillTestWallet, testWalletOf } from './test-wallet.ts'
+import { sendOnce } from './test-wallet-sends.ts'
 import { broadcastTronStep, testWalletTronSend } from './tron.ts'
 
 const defineRoute = routesUsing<SecureServices>()
@@ -274,13 +275,19 @@ export const securePageRoutes = [
         if (!chain) throw new SecurePaymentRequestError('The sandbox does not run tron: no test wallet')
         const wallet = testWalletOf(chain, tron.world.tenant)
         await refillTestWallet(ctx, chain, wallet.address, [tron.link.currency])
-        const sent = await testWalletTronSend(
-          ctx,
+        const sent = await sendOnce(
+          chain,
           params.token,
-          body.transaction,
-          wallet.privateKey,
-          (world, link, wallet) =>
-            securePaymentCalldata(ctx, world, link, { wallet: wallet as `0x${string}` }),
+          `${body.transaction.to}|${body.transaction.data}`,
+          () =>
+            testWalletTronSend(
+              ctx,
+              params.token,
+              body.transaction,
+              wallet.privateKey,
+              (world, link, wallet) =>
+                securePaymentCalldata(ctx, world, link, { wallet: wallet as `0x${string}` }),
+            ),
         )
         return { status: 201, body: { txHash: sent.txid, blockNumber: null } }
       }
@@ -306,16 +313,20 @@ export const securePageRoutes = [
           'The test wallet only sends the transactions /pay returns for this link',
         )
       const currencies = pageLinks(ctx, params.token).links.map((l) => l.currency)
+      const sending = `${tx.to.toLowerCase()}|${tx.data}|${weiOf(tx.value)}`
       try {
-        const [receipt] = await queueOf(chain)(async () => {
-          await refillTestWallet(ctx, chain, address, currencies)
-          return sendApiTransactions(chain, key, [body.transaction])
-        })
+        const [receipt] = await sendOnce(chain, params.token, sending, () =>
+          queueOf(chain)(async () => {
+            await refillTestWallet(ctx, chain, address, currencies)
+            return sendApiTransactions(chain, key, [body.transaction])
+          }),
+        )
         return {
           status: 201,
           body: { txHash: receipt!.transactionHash, blockNumber: Number(receipt!.blockNumber) },
         }
       } catch (error) {
+        if (error instanceof SandboxError) throw error
         throw new SecurePaymentRequestError(
           `The test wallet's transaction failed: ${(error as Error).message.split('\n')[0]}`,
         )
