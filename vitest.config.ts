@@ -13,6 +13,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // two forks on the project's 2-core machines (vitest's default leaves one core idle): most files wait on anvil,
+    // Chromium or a child process, so two halve the suite's time (docs/decisions/2026-12-06-two-test-workers.md)
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

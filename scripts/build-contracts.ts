@@ -34,6 +34,7 @@ export const OWN_CONTRACTS: Readonly<Record<string, string>> = {
   SandboxPermit2: 'SandboxPermit2.sol',
   SandboxCommerceEscrow: 'SandboxCommerceEscrow.sol',
   SandboxTetherToken: 'SandboxTetherToken.sol',
+  SandboxTronBatchPayments: 'SandboxTronBatchPayments.sol',
 }
 
 /** solc settings of our own contracts (changing them changes the committed bytecode). */

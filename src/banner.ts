@@ -2,6 +2,7 @@
 // every funded account with its private key and the mnemonic they come from. The first line always names the
 // URL ("Request Sandbox listening on <url>"): scripts started with --port 0 read it from there.
 import { DEFAULT_MNEMONIC } from './chain/start-chain.ts'
+import { TRON_PATH } from './control/tron-routes.ts'
 import type { RunningServer } from './server.ts'
 
 /** What the banner says beside the server itself. */
@@ -34,6 +35,8 @@ export function bannerLines(server: RunningServer, facts: BannerFacts, quiet = f
     lines.push(
       `  chain:     ${c.network} (chain id ${c.chainId}), JSON-RPC at ${url}/rpc/${c.network}${alias}`,
     )
+    if (c.tron)
+      lines.push(`  tron:      TronWeb fullHost ${url}${TRON_PATH}  (T… addresses: GET /__sandbox/chain)`)
   }
   const accounts = sandbox.chain?.accounts ?? []
   if (accounts.length) {
@@ -75,6 +78,7 @@ export function bannerJson(server: RunningServer, facts: BannerFacts): Record<st
       network: c.network,
       chainId: c.chainId,
       rpcUrl: `${url}/rpc/${c.network}`,
+      ...(c.tron ? { fullHost: `${url}${TRON_PATH}` } : {}),
     })),
     accounts: (sandbox.chain?.accounts ?? []).map((a) => ({ address: a.address, privateKey: a.privateKey })),
     ...(sandbox.chain ? { mnemonic: DEFAULT_MNEMONIC } : {}),

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { type AuthOptions, apiKeyCaller, authenticate } from './auth/authenticate.ts'
+import { type AuthOptions, apiKeyCaller, authenticate, bothCredentialsHint } from './auth/authenticate.ts'
 import { bodyIssue, MAX_BODY_DEPTH } from './contract/body-limits.ts'
 import type { Caller } from './contract/caller.ts'
 import type { CallInfo, Middleware } from './contract/middleware.ts'
@@ -9,6 +9,7 @@ import type { CallScope } from './contract/route-context.ts'
 import {
   FieldListError,
   ForbiddenError,
+  HINT_HEADER,
   OneFieldError,
   ROUTE_NOT_FOUND_HEADER,
   RouteNotFoundError,
@@ -267,7 +268,12 @@ export function createDispatcher(
     let step = 0
     const next = (): Promise<NeutralResponse> =>
       step < middleware.length ? middleware[step++]!(call, next) : run()
-    return next()
+    const hint = caller ? bothCredentialsHint(request, route, caller) : undefined
+    if (hint === undefined) return next()
+    call.hint = hint
+    const response = await next()
+    response.headers = { ...response.headers, [HINT_HEADER]: hint }
+    return response
   }
 
   /** The route's answer, or its error rendered; a JSON body serialised once, here (the transports send this text and the journal keeps it). */

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { isLoopbackHost } from './contract/security.ts'
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
 import { createRequestListener } from './transports/node-http.ts'
+import { startingGate } from './transports/starting.ts'
 
 /** Options of startServer: the sandbox's options plus where to listen. */
 export interface StartServerOptions extends SandboxOptions {
@@ -52,26 +53,21 @@ export interface RunningServer {
 
 /**
  * Creates a sandbox and serves it over HTTP (what `npm start` and the e2e tests run). The port is bound while the
- * sandbox starts (calls that arrive before it is ready wait for it); a port in use is reported as such.
+ * sandbox starts (calls that arrive before it is ready wait for it, or answer 503 in the error shape: startingGate); a
+ * port in use is reported as such.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  let listener: RequestListener | undefined
   // a listener other than loopback is a shared host: the stricter defaults of SandboxOptions.exposed apply
   const exposed = options.exposed ?? !isLoopbackHost(options.host ?? '127.0.0.1')
-  const creating = createSandbox({ ...options, exposed }).then(async (sandbox) => {
-    listener = options.express
+  const creating = createSandbox({ ...options, exposed })
+  const ready = creating.then(async (sandbox) =>
+    options.express
       ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
-      : createRequestListener(sandbox)
-    return sandbox
-  })
-  const server = createServer(timeoutOptions(options.timeouts), (request, response) => {
-    if (listener) listener(request, response)
-    else
-      creating.then(
-        () => listener!(request, response),
-        () => response.writeHead(503).end(),
-      )
-  })
+      : createRequestListener(sandbox),
+  )
+  const timeouts = timeoutOptions(options.timeouts)
+  // calls during the start wait for it as long as a client may take to send its request, then answer 503
+  const server = createServer(timeouts, startingGate(ready, { waitMs: timeouts.requestTimeout, exposed }))
   // Idle keep-alive connections stay open 65 s (Node's default is 5 s, shorter than most clients' pools and proxies
   // expect): a client that reuses a socket the server has just timed out gets ECONNRESET, which a busy client (its
   // event loop late to see the close) hits often.
@@ -83,7 +79,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       resolve()
     })
   })
-  const [created, bound] = await Promise.allSettled([creating, listening])
+  const [created, bound] = await Promise.allSettled([ready.then(() => creating), listening])
   if (created.status === 'rejected' || bound.status === 'rejected') {
     if (created.status === 'fulfilled') await created.value.close()
     if (bound.status === 'fulfilled') await new Promise((resolve) => server.close(resolve))

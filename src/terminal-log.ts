@@ -25,7 +25,7 @@ export interface TerminalLogOptions {
 
 /** One log line's fields, before formatting. */
 export type LogRecord =
-  | { type: 'call'; method: string; path: string; status: number; ms: number; fault?: string }
+  | { type: 'call'; method: string; path: string; status: number; ms: number; fault?: string; hint?: string }
   | { type: 'event'; event: string; eventId: string; requestId?: string }
   | {
       type: 'payment'
@@ -59,6 +59,7 @@ export function journalRecord(entry: JournalEntry): LogRecord {
         status: entry.status,
         ms: entry.durationMs,
         ...(entry.fault ? { fault: entry.fault } : {}),
+        ...(entry.hint ? { hint: entry.hint } : {}),
       }
     case 'event': {
       const requestId = entry.payload.requestId ?? entry.payload.requestID
@@ -106,14 +107,15 @@ function callText(
   status: number,
   ms: number,
   fault: string | undefined,
+  hint?: string,
 ): string {
-  return `${method.padEnd(6)} ${path} ${status} ${ms} ms${fault ? ` (fault: ${fault})` : ''}`
+  return `${method.padEnd(6)} ${path} ${status} ${ms} ms${fault ? ` (fault: ${fault})` : ''}${hint ? ` (hint: ${hint})` : ''}`
 }
 
 function text(record: LogRecord): string {
   switch (record.type) {
     case 'call':
-      return callText(record.method, record.path, record.status, record.ms, record.fault)
+      return callText(record.method, record.path, record.status, record.ms, record.fault, record.hint)
     case 'event':
       return `event  ${record.event}${record.requestId ? ` request ${record.requestId}` : ''}`
     case 'payment':
@@ -288,7 +290,7 @@ export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions)
       lastTime = time(new Date(ms))
     }
     write(
-      `${lastTime} ${callText(entry.method, entry.path, entry.status, entry.durationMs, entry.fault)}  key ${tenant} scenario ${entry.scenario}`,
+      `${lastTime} ${callText(entry.method, entry.path, entry.status, entry.durationMs, entry.fault, entry.hint)}  key ${tenant} scenario ${entry.scenario}`,
     )
   })
   const unwatch = sandbox.onPayment((world: World, request, payment) =>

@@ -99,3 +99,18 @@ function hintFor(accepted: readonly string[]): string {
     return 'send Authorization: Bearer <token>, a token from POST /__sandbox/sessions'
   return 'send the credentials this route documents'
 }
+
+/**
+ * What a call that carries both `x-api-key` and `x-client-id` is told (x-sandbox-hint, and its terminal log line): the
+ * API key decides who calls, as on the service, and the client ID is not used. Undefined for any other call.
+ */
+export function bothCredentialsHint(
+  request: NeutralRequest,
+  route: Pick<RouteDefinition, 'credentials'>,
+  caller: Caller | null,
+): string | undefined {
+  if (caller?.via !== 'api-key' || !route.credentials.includes('client-id')) return undefined
+  const clientId = request.headers['x-client-id']?.trim()
+  if (!clientId) return undefined
+  return 'x-api-key and x-client-id were both sent: the API key was used (it takes precedence) and the client ID was ignored (its fees, Origin check and client-ID webhooks do not apply); send only x-client-id to act as the client ID'
+}

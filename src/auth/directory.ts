@@ -15,12 +15,15 @@ export class TenantDirectory implements CredentialDirectory {
   readonly sessionToTenant = new Map<string, SessionEntry>()
   readonly pageTokenToPayer = new Map<string, PayerPageOwner>()
   readonly onboardingTokenToWorld = new Map<string, OnboardingOwner>()
+  readonly securePaymentTokenToWorld = new Map<string, OnboardingOwner>()
   /** Forgets the client IDs and page links of a world that left memory (their records went with it). */
   forgetWorld(tenant: string, scenario: string): void {
-    for (const map of [this.clientIdToTenant, this.pageTokenToPayer, this.onboardingTokenToWorld] as Map<
-      string,
-      ClientIdOwner | PayerPageOwner | OnboardingOwner
-    >[])
+    for (const map of [
+      this.clientIdToTenant,
+      this.pageTokenToPayer,
+      this.onboardingTokenToWorld,
+      this.securePaymentTokenToWorld,
+    ] as Map<string, ClientIdOwner | PayerPageOwner | OnboardingOwner>[])
       for (const [token, owner] of map)
         if (owner.tenant === tenant && owner.scenario === scenario) map.delete(token)
   }

@@ -21,6 +21,8 @@ export function watchChild(pid: number): ChildWatchdog | null {
   if (process.platform === 'win32') return null
   const watchdog = spawn('/bin/sh', ['-c', SCRIPT, 'request-sandbox-watchdog', String(pid)], {
     stdio: ['pipe', 'ignore', 'ignore'],
+    // out of the terminal's process group, as the child it watches: Ctrl-C does not end the watch
+    detached: true,
   })
   watchdog.on('error', () => {}) // no shell: nothing to watch with, the sandbox still runs
   watchdog.stdin?.on('error', () => {})

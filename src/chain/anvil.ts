@@ -140,6 +140,9 @@ export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProce
   const args = ['--chain-id', String(options.chainId), '--host', host, '--port', String(options.port ?? 0)]
   const child = spawn(anvilBinaryPath(), [...args, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    // a process group of its own: Ctrl-C (SIGINT to the terminal's foreground group) reaches this process, which
+    // saves the chain's state before it stops anvil, and not anvil itself
+    detached: true,
   })
   const killOnExit = () => child.kill('SIGKILL')
   process.on('exit', killOnExit)

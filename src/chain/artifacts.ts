@@ -8,6 +8,7 @@ export const ARTIFACT_NAMES = [
   'SandboxPermit2',
   'RecurringPaymentProxy',
   'SandboxCommerceEscrow',
+  'SandboxTronBatchPayments',
   'ERC20FeeProxy',
   'EthereumFeeProxy',
   'ERC20Proxy',

@@ -25,6 +25,11 @@ export interface ConversionStack {
   nativeHash: Address
   erc20FeeProxy: Address | null
   ethFeeProxy: Address | null
+  /**
+   * BatchConversionPayments wired to this stack's proxies and path (batch payouts with conversion rows pay through
+   * it); null where the network has no batch contract
+   */
+  batch: Address | null
 }
 
 /** Decimals of every feed the sandbox installs (Chainlink's fiat feeds use 8). */
@@ -71,7 +76,13 @@ export async function installFeeds(ctx: ChainContext, feeds: readonly FeedSpec[]
   )
 }
 
-/** Installs a whole stack: the path contract, its feeds (registered in it), and the conversion proxies. */
+const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000'
+
+/**
+ * Installs a whole stack: the path contract, its feeds (registered in it), the conversion proxies, and the batch
+ * contract that pays through them (its constructor storage: the fee proxies, these conversion proxies and path,
+ * owner the deployer, batch fee 0).
+ */
 export async function installConversionStack(
   ctx: ChainContext,
   stack: ConversionStack,
@@ -95,6 +106,21 @@ export async function installConversionStack(
           artifacts.EthConversionProxy,
           [stack.ethFeeProxy, stack.path, stack.nativeHash, owner],
           stack.ethProxy,
+        )
+      : null,
+    stack.batch && stack.erc20FeeProxy && stack.ethFeeProxy
+      ? installAt(
+          ctx,
+          artifacts.BatchConversionPayments,
+          [
+            stack.erc20FeeProxy,
+            stack.ethFeeProxy,
+            stack.erc20Proxy ?? ZERO_ADDRESS,
+            stack.ethProxy ?? ZERO_ADDRESS,
+            stack.path,
+            owner,
+          ],
+          stack.batch,
         )
       : null,
   ])

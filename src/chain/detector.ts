@@ -311,6 +311,7 @@ async function tronForm(tron: TronNode, t: DetectedTransfer): Promise<void> {
   if (feeSun !== null) t.gasFee = feeSun * WEI_PER_SUN
   t.to = toTronAddress(t.to) as Address
   t.from = toTronAddress(t.from) as Address
+  t.payer = toTronAddress(t.payer) as Address
   t.feeAddress = toTronAddress(t.feeAddress) as Address
   if (t.tokenAddress) t.tokenAddress = toTronAddress(t.tokenAddress) as Address
 }

@@ -51,8 +51,8 @@ const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000'
 
 /**
  * Request Network's BatchConversionPayments at its published address: its constructor only writes storage (proxy
- * addresses, owner = the deployer, batch fee 0), which installAt copies. Conversion proxies the chain does not run
- * are passed as the zero address (batches with conversion are not offered).
+ * addresses, owner = the deployer, batch fee 0), which installAt copies. The conversion proxies are not there yet
+ * (the conversion stack is installed after the contracts): installConversionStack installs it again wired to them.
  */
 async function installBatch(ctx: ChainContext, contracts: ChainContracts, installed: ChainContracts) {
   const address = contracts.BatchConversionPayments
@@ -67,6 +67,19 @@ async function installBatch(ctx: ChainContext, contracts: ChainContracts, instal
   ]
   return [
     ['BatchConversionPayments', await installAt(ctx, artifacts.BatchConversionPayments, args, address)],
+  ] as const
+}
+
+/**
+ * Request Network's Tron batch contract (ERC20BatchPayments, at its published Tron address) where it is listed: the
+ * sandbox's own SandboxTronBatchPayments, its entry point, paying through the chain's ERC20FeeProxy (an immutable).
+ */
+async function installTronBatch(ctx: ChainContext, contracts: ChainContracts, installed: ChainContracts) {
+  const address = contracts.ERC20BatchPayments
+  if (!address || !installed.ERC20FeeProxy) return []
+  const args = [installed.ERC20FeeProxy]
+  return [
+    ['ERC20BatchPayments', await installAt(ctx, artifacts.SandboxTronBatchPayments, args, address)],
   ] as const
 }
 
@@ -192,7 +205,7 @@ export function tokensOf(
 
 /**
  * Installs, at their real addresses and without transactions, the code-only Request Network proxies listed in
- * `contracts`, BatchConversionPayments where it is listed, the sandbox's SandboxPermit2 at Permit2's address, and
+ * `contracts`, BatchConversionPayments and the Tron batch contract where they are listed, the sandbox's SandboxPermit2 at Permit2's address, and
  * one SandboxToken per distinct ERC-20 address of `network` (minter = roles.deployer), and the Safe v1.4.1
  * contracts at their canonical addresses (src/chain/safe.ts).
  */
@@ -222,11 +235,15 @@ export async function installContracts(
     installSafeContracts(ctx),
   ])
   const proxyMap: ChainContracts = Object.fromEntries(installedProxies)
-  const batch = await installBatch(ctx, options.contracts, proxyMap)
+  const [batch, tronBatch] = await Promise.all([
+    installBatch(ctx, options.contracts, proxyMap),
+    installTronBatch(ctx, options.contracts, proxyMap),
+  ])
   return {
     contracts: {
       ...proxyMap,
       ...Object.fromEntries(batch),
+      ...Object.fromEntries(tronBatch),
       [installedPermit2[0]]: installedPermit2[1],
       ...safe,
     },

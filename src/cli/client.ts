@@ -61,12 +61,18 @@ export function parseTool<O extends NonNullable<ParseArgsConfig['options']>>(
 export class SandboxClient {
   readonly base: string
   readonly key: string
-  constructor(base: string | undefined, key: string | undefined, tool: string) {
+  /** `keyless`: the call needs no API key (a public route); one given is still sent */
+  constructor(
+    base: string | undefined,
+    key: string | undefined,
+    tool: string,
+    options: { keyless?: boolean } = {},
+  ) {
     const url = base ?? process.env.SANDBOX_URL ?? 'http://127.0.0.1:8080'
     if (!/^https?:\/\/[^\s]+$/.test(url))
       throw new CliError(`invalid --base ${JSON.stringify(url)}: an http:// or https:// URL`, EXIT.usage)
-    const apiKey = key ?? process.env.SANDBOX_API_KEY
-    if (!apiKey)
+    const apiKey = key ?? process.env.SANDBOX_API_KEY ?? ''
+    if (!apiKey && !options.keyless)
       throw new CliError(
         `${tool} needs an API key: --key <key> or SANDBOX_API_KEY (see request-sandbox ${tool} --help)`,
         EXIT.usage,
@@ -76,7 +82,7 @@ export class SandboxClient {
   }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { 'x-api-key': this.key, ...extra }
+    return this.key ? { 'x-api-key': this.key, ...extra } : { ...extra }
   }
 
   /** Calls the sandbox; answers the parsed body of a 2xx, throws a CliError naming the sandbox's message otherwise. */

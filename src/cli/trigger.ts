@@ -17,7 +17,7 @@ export const triggerHelp = `request-sandbox trigger <event>: make an event happe
   request-sandbox trigger payment.confirmed --key my-key --request 01ab…   (pays an existing request)
 
 Options:
-  --list              the events it can trigger, with what each creates
+  --list              the events it can trigger, with what each creates (needs no --key)
   --override <p=v>    sets a field of what it creates (dot path; repeatable): amount=25, reference=INV-7,
                       invoiceCurrency=USD, recurrence.frequency=WEEKLY (true/false/null/{...}/[...] as JSON)
   --request <id>      payment events: pay this existing request instead of creating one
@@ -32,6 +32,12 @@ interface TriggerAnswer {
   event: string
   objects: Record<string, unknown>
   events: { id: string; type: string; at: string; payload: Record<string, unknown> }[]
+}
+
+/** The events as two columns, the descriptions lined up after the longest event name. */
+export function listText(triggers: { event: string; description: string }[]): string {
+  const width = Math.max(0, ...triggers.map((t) => t.event.length)) + 2
+  return triggers.map((t) => `${t.event.padEnd(width)}${t.description}\n`).join('')
 }
 
 export async function trigger(args: string[]): Promise<number> {
@@ -50,13 +56,14 @@ export async function trigger(args: string[]): Promise<number> {
     process.stdout.write(triggerHelp)
     return EXIT.ok
   }
-  const client = new SandboxClient(values.base, values.key, 'trigger')
+  // the list is the same for every key and in no world: it needs none
+  const client = new SandboxClient(values.base, values.key, 'trigger', { keyless: values.list === true })
   if (values.list) {
     const { triggers } = await client.call<{
       triggers: { event: string; emits: string[]; description: string }[]
     }>('GET', '/__sandbox/triggers')
     if (values.json) process.stdout.write(`${JSON.stringify(triggers, null, 2)}\n`)
-    else for (const t of triggers) process.stdout.write(`${t.event.padEnd(24)} ${t.description}\n`)
+    else process.stdout.write(listText(triggers))
     return EXIT.ok
   }
   const event = positionals[0]

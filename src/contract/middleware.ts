@@ -10,6 +10,8 @@ export interface CallInfo {
   caller: Caller | null
   /** the scenario whose world the call uses ('default' unless a middleware picks another) */
   scenario: string
+  /** a note for the caller on how the call was understood: sent as `x-sandbox-hint`, printed on its log line */
+  hint?: string
 }
 
 /**

@@ -53,6 +53,8 @@ export interface CredentialDirectory {
   readonly pageTokenToPayer: Map<string, PayerPageOwner>
   /** token of an orchestrator's onboarding link (a link intent) -> the world holding the intent */
   readonly onboardingTokenToWorld: Map<string, OnboardingOwner>
+  /** token of a secure payment link or multicall payout (its public page) -> the world holding it */
+  readonly securePaymentTokenToWorld: Map<string, OnboardingOwner>
 }
 
 /** What checking a client ID or a session token reads: the directory and the worlds it points into. */

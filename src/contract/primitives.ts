@@ -1,6 +1,6 @@
 import { isAddress } from 'viem'
 import { z } from 'zod'
-import { isTronAddress } from './tron-address.ts'
+import { isTronAddress, TRON_CHECKSUM_MESSAGE, tronChecksumFails } from './tron-address.ts'
 
 /** An EVM address, any casing (checksum not enforced, as the service accepts lower-case addresses). */
 export const Address = z
@@ -9,10 +9,16 @@ export const Address = z
 
 /**
  * A wallet or token address where the documents allow both forms: EVM (`0x…`, any casing) or Tron (`T…`,
- * base58check verified). Which one a network takes is checked where the network is known (`addressFor`).
+ * base58check verified; a `T…` address whose checksum alone fails is refused as such). Which one a network takes is checked where the network is known (`addressFor`).
  */
-export const AnyAddress = z.string().refine((v) => isAddress(v, { strict: false }) || isTronAddress(v), {
-  message: 'Invalid address: expected an EVM (0x…) or Tron (T…) address',
+export const AnyAddress = z.string().superRefine((v, ctx) => {
+  if (isAddress(v, { strict: false }) || isTronAddress(v)) return
+  ctx.addIssue({
+    code: 'custom',
+    message: tronChecksumFails(v)
+      ? TRON_CHECKSUM_MESSAGE
+      : 'Invalid address: expected an EVM (0x…) or Tron (T…) address',
+  })
 })
 
 /** `01` + 64 lower-case hex: a request id. */

@@ -25,6 +25,13 @@ export const WorldRulesSchema = z
     offrampOutcome: z.enum(['fiat_sent', 'failed', 'bounced']).default('fiat_sent'),
     /** seconds of tenant clock between two off-ramp sub-statuses */
     offrampStepSeconds: z.number().int().min(0).max(86_400).default(5),
+    /**
+     * A sandbox addition, off by default: cross-chain settlement also announces its steps as `payment.processing`
+     * (`subStatus` `crosschain_initiated`, `source_funds_received`, `destination_payment_sent`) and its
+     * `payment.failed` names the intent, both networks and the reason. The service documents `payment.processing`
+     * for crypto-to-fiat only (api-features/webhooks-events.mdx), so a world without this rule sends none of them.
+     */
+    crosschainProgressEvents: z.boolean().optional(),
   })
   .strict()
 

@@ -52,6 +52,20 @@ function tronBytes(address: string): Buffer | null {
   return Buffer.from(payload)
 }
 
+/** The refusal of a `T…` address whose only fault is its base58check checksum (a mistyped or altered address). */
+export const TRON_CHECKSUM_MESSAGE =
+  'Invalid Tron address: its base58check checksum does not match (a mistyped or altered T… address)'
+
+/**
+ * True for a string that is a Tron address in every way but its checksum: `T` and 33 base58 characters decoding
+ * to 0x41 + 20 bytes + 4 checksum bytes that are not the first 4 bytes of sha256(sha256(0x41 + 20 bytes)).
+ */
+export function tronChecksumFails(address: string): boolean {
+  if (typeof address !== 'string' || !/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address)) return false
+  const decoded = base58Decode(address)
+  return decoded?.length === 25 && decoded[0] === TRON_ADDRESS_PREFIX && tronBytes(address) === null
+}
+
 /** True for a base58check Tron address (`T…`, checksum verified). */
 export function isTronAddress(address: string): boolean {
   return tronBytes(address) !== null

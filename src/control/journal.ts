@@ -19,6 +19,8 @@ export interface CallEntry {
   responseBody: unknown
   /** the fault that answered instead of the handler, if any */
   fault?: string
+  /** the sandbox's note on how the call was understood (its `x-sandbox-hint`), if any */
+  hint?: string
 }
 
 /** A domain event of one of the key's worlds (its payload is the webhook body). */
@@ -317,7 +319,7 @@ export class Journal {
     return [...this.#keys].map(([tenant, key]) => [tenant, key.all()])
   }
 
-  /** Puts back what `export()` saved, as parsed JSON. */
+  /** Puts back what `export()` saved, as parsed JSON: history, so taps and listeners (the terminal log, streams) are not called. */
   import(saved: [string, JournalEntry[]][]): void {
     const raw = (v: unknown) => {
       const r = v as { $raw?: string | null; bytes?: number } | null
@@ -332,7 +334,7 @@ export class Journal {
           rest.requestBody = raw(rest.requestBody)
           rest.responseBody = raw(rest.responseBody)
         }
-        this.#append(tenant, { id, ...rest } as JournalEntry)
+        this.#append(tenant, { id, ...rest } as JournalEntry, false)
       }
     }
   }
@@ -343,7 +345,7 @@ export class Journal {
     return this.#append(tenant, full)
   }
 
-  #append(tenant: string, full: JournalEntry): JournalEntry {
+  #append(tenant: string, full: JournalEntry, tell = true): JournalEntry {
     this.#changes++
     // the key written last stays last (written least recently first); already last, nothing moves
     let key = this.#keys.get(tenant)
@@ -369,8 +371,8 @@ export class Journal {
         }
       }
     // nobody listening (the usual case): no lookup, no copy
-    if (this.#taps.size !== 0) this.#tapped(tenant, full)
-    if (this.#listeners.size !== 0) this.#notify(tenant, full)
+    if (tell && this.#taps.size !== 0) this.#tapped(tenant, full)
+    if (tell && this.#listeners.size !== 0) this.#notify(tenant, full)
     return full
   }
 

@@ -63,6 +63,7 @@ export function journalMiddleware(shared: SandboxState): Middleware {
     }
     const fault = response.headers['x-sandbox-fault']
     if (fault) entry.fault = fault
+    if (call.hint) entry.hint = call.hint
     shared.journal.record(call.caller.tenant, entry, atMs)
     return response
   }

@@ -32,6 +32,7 @@ import { resumeSettlements } from '../resources/payment-intents/index.ts'
 import { payoutState, scheduleNext } from '../resources/payouts/index.ts'
 import { restoreWorldRates } from '../resources/rates/index.ts'
 import { requestState, resumeOfframp, resumeRecurringSchedule } from '../resources/requests/index.ts'
+import { indexSecurePaymentTokens } from '../resources/secure-payments/token-index.ts'
 import { inWorld } from '../resources/services.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import { DerivedMap } from '../store/derived-map.ts'
@@ -339,6 +340,7 @@ export class StateDir {
       ['directory.sessions', directory.sessionToTenant],
       ['directory.pageTokens', directory.pageTokenToPayer],
       ['directory.onboardingTokens', directory.onboardingTokenToWorld],
+      ['directory.securePaymentTokens', directory.securePaymentTokenToWorld],
     ] as const)
       observeMap(map as Map<unknown, unknown>, (key, value) => this.#sharedChanged(kind, key, value))
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
@@ -917,6 +919,8 @@ export class StateDir {
     } finally {
       this.#loading = false
     }
+    // the world's secure payment tokens named in the directory (written: a state dir of an earlier version has none)
+    indexSecurePaymentTokens(shared.directory, world)
     // advance moves the clock at once; what falls due runs after
     const offset = Number(meta.clockOffsetMs) || 0
     const advanced = offset > 1000 ? world.clock.advance(offset) : Promise.resolve()
@@ -1061,6 +1065,8 @@ export class StateDir {
         else if (kind === 'directory.pageTokens') shared.directory.pageTokenToPayer.set(key, parsed as never)
         else if (kind === 'directory.onboardingTokens')
           shared.directory.onboardingTokenToWorld.set(key, parsed as never)
+        else if (kind === 'directory.securePaymentTokens')
+          shared.directory.securePaymentTokenToWorld.set(key, parsed as never)
         else if (kind === 'delivery') deliveries.push(parsed as DeliveryRecord)
         // a key with a record in quarantine stays stopped across restarts (until it is reset)
         else if (kind === 'broken' && typeof parsed === 'string') this.broken.set(key, parsed)
@@ -1104,14 +1110,13 @@ export class StateDir {
         else this.#savedDeliveries.set(record.tenant, [record])
       }
       // the worlds come back after the start, one at a time between calls (a call brings its own back at once;
-      // anything that reads every world or matches a payment brings all of them back first)
+      // anything that reads every world brings all of them back first; payment matching waits for them: complete())
       for (const { tenant, scenario } of worlds) {
         const scenarios = this.#unrevived.get(tenant)
         if (scenarios) scenarios.push(scenario)
         else this.#unrevived.set(tenant, [scenario])
       }
       shared.tenants.setBeforeAll(() => this.#reviveRest())
-      shared.paymentReferences.setBeforeRead(() => this.#reviveRest())
       this.#background = this.#reviveInBackground()
       // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
       shared.paymentReferences.setComplete(this.#background)
@@ -1209,7 +1214,6 @@ export class StateDir {
   #revived(): void {
     if (this.#unrevived.size && !this.#stopping) return
     this.#shared.tenants.setBeforeAll(null)
-    this.#shared.paymentReferences.setBeforeRead(null)
     for (const tenant of [...this.#savedDeliveries.keys()]) this.#restoreDeliveries(tenant)
   }
 

@@ -71,27 +71,49 @@ const RUN_SIZES = [16, 8, 4, 2] as const
 // the checkpointer: its own connection copies what the WAL holds into the database file every 250 ms (PASSIVE: it
 // never waits for, nor holds up, the writer's commits; when all is copied the writer's next commit starts the WAL
 // again from its beginning). The last connection to close checkpoints what is left.
+// Every libsql call goes through the gate (`workerData.gate`: [0] the process is exiting, [1] a call is in flight):
+// a thread that Node stops while it is inside a libsql call aborts the whole process (the driver's Rust code panics
+// on the first Node-API call that fails in a stopping thread), so the process's exit waits for the call in flight
+// and this thread makes no other (StateWriter's exit hook).
 const CHECKPOINTER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const { createRequire } = require('node:module')
 const Libsql = createRequire(workerData.from)('libsql')
+const gate = new Int32Array(workerData.gate)
+/** runs one libsql call unless the process is exiting; false when it did not run */
+function call(run) {
+  Atomics.store(gate, 1, 1)
+  try {
+    if (Atomics.load(gate, 0)) return false
+    run()
+    return true
+  } finally {
+    Atomics.store(gate, 1, 0)
+    Atomics.notify(gate, 1)
+  }
+}
 // a sandbox closed (its dir gone) before this thread started has nothing to checkpoint
 let db
 try {
-  db = new Libsql(workerData.path)
-  // short: a RESTART that waits for readers holds the writer's commits back meanwhile (on the event loop)
-  db.pragma('busy_timeout = 100')
-  db.pragma('wal_autocheckpoint = 0')
+  const opened = call(() => {
+    db = new Libsql(workerData.path)
+    // short: a RESTART that waits for readers holds the writer's commits back meanwhile (on the event loop)
+    db.pragma('busy_timeout = 100')
+    db.pragma('wal_autocheckpoint = 0')
+  })
+  if (!opened) process.exit(0)
 } catch {
   process.exit(0)
 }
 const timer = setInterval(() => {
   try {
-    const [done] = db.pragma('wal_checkpoint(PASSIVE)')
-    // under steady writes the WAL is never all copied when a commit starts, so it would grow without end: past
-    // 16 MB, once a passive round left little to copy, RESTART copies the rest while holding the writer back (a few
-    // milliseconds) and the WAL starts again from its beginning
-    if (done && done.log > 4000 && done.log - done.checkpointed < 1000) db.pragma('wal_checkpoint(RESTART)')
+    call(() => {
+      const [done] = db.pragma('wal_checkpoint(PASSIVE)')
+      // under steady writes the WAL is never all copied when a commit starts, so it would grow without end: past
+      // 16 MB, once a passive round left little to copy, RESTART copies the rest while holding the writer back (a
+      // few milliseconds) and the WAL starts again from its beginning
+      if (done && done.log > 4000 && done.log - done.checkpointed < 1000) db.pragma('wal_checkpoint(RESTART)')
+    })
   } catch {
     // busy or closing: the next turn tries again
   }
@@ -99,10 +121,14 @@ const timer = setInterval(() => {
 parentPort.on('message', (message) => {
   if (message !== 'close') return
   clearInterval(timer)
-  db.close()
+  call(() => db.close())
+  // nothing keeps the thread: it ends on its own (never stopped by terminate())
   parentPort.close()
 })
 `
+
+/** How long the process's exit waits for a checkpoint in flight (a PASSIVE one of a 16 MB WAL takes far less). */
+const EXIT_WAIT_MS = 5_000
 
 /** The writer of one state.db: commits on the calling thread (and its checkpointer thread). */
 export class StateWriter {
@@ -115,6 +141,15 @@ export class StateWriter {
   #stale = false
   readonly #checkpointer: Worker
   readonly #checkpointerExited: Promise<unknown>
+  /** shared with the checkpointer: [0] the process is exiting, [1] a libsql call of the checkpointer in flight */
+  readonly #gate = new Int32Array(new SharedArrayBuffer(8))
+  /** on the process's exit: the checkpointer's call in flight ends first, and it makes no other */
+  readonly #onExit = () => {
+    const gate = this.#gate
+    Atomics.store(gate, 0, 1)
+    const until = Date.now() + EXIT_WAIT_MS
+    while (Atomics.load(gate, 1) === 1 && Date.now() < until) Atomics.wait(gate, 1, 1, 50)
+  }
   #closed = false
 
   constructor(path: string) {
@@ -122,8 +157,10 @@ export class StateWriter {
     this.#connect()
     this.#checkpointer = new Worker(CHECKPOINTER_SOURCE, {
       eval: true,
-      workerData: { path, from: import.meta.url },
+      workerData: { path, from: import.meta.url, gate: this.#gate.buffer },
     })
+    // the process may end without close() (an uncaught error, process.exit elsewhere): Node then stops the thread
+    process.on('exit', this.#onExit)
     this.#checkpointer.unref()
     this.#checkpointerExited = new Promise((resolve) => this.#checkpointer.once('exit', resolve))
     // it only copies what is committed: should it fail, commits still are durable (the last close checkpoints)
@@ -221,7 +258,9 @@ export class StateWriter {
     // waited for: the process lives until it is gone (unref'd, a close with nothing else pending ended the process)
     this.#checkpointer.ref()
     this.#checkpointer.postMessage('close')
+    // it closes its connection and ends on its own (its 'exit' comes once the thread is gone)
     await this.#checkpointerExited
+    process.off('exit', this.#onExit)
     // the whole WAL copied into the file: a libsql connection closes for good (the last one checkpointing) only once
     // its statements are collected
     try {

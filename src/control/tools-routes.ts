@@ -22,9 +22,10 @@ export const toolRoutes = [
   defineRoute({
     method: 'GET',
     path: '/__sandbox/triggers',
-    credentials: ['api-key'],
+    // the same list for everyone, in no world: no key needed (as `stripe trigger --help` needs none)
+    credentials: ['public'],
     surface: 'control',
-    summary: 'The events POST /__sandbox/trigger can make happen, with what each creates',
+    summary: 'The events POST /__sandbox/trigger can make happen, with what each creates (no key needed)',
     statuses: [200],
     handler: () => ({ status: 200, body: { triggers: triggerList() } }),
   }),

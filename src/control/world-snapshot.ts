@@ -2,8 +2,11 @@
 // declared state (each Table and Map of `declaredStates()`), the clock offset, the rules and the seeded ids.
 import type { WorldRules } from '../contract/rules.ts'
 import { declaredStates, type World } from '../contract/world.ts'
+import { indexClientIds } from '../resources/client-ids/index.ts'
 import { indexOnboardingTokens } from '../resources/orchestrators/index.ts'
+import { indexPayerPages } from '../resources/payers/index.ts'
 import { requestState } from '../resources/requests/index.ts'
+import { indexSecurePaymentTokens } from '../resources/secure-payments/token-index.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 import { createWorld } from '../store/world.ts'
@@ -105,7 +108,11 @@ export function fillWorld(world: World, prepared: PreparedWorld, shared: Sandbox
     requests.requestsByReference.set(request.paymentReference, request.requestId)
     shared.paymentReferences.add(request.paymentReference, world, request.requestId)
   }
+  // the credentials that point into the world: the key's worlds were dropped first, and these with them
   indexOnboardingTokens(shared.directory, world)
+  indexClientIds(shared.directory, world)
+  indexPayerPages(shared.directory, world)
+  indexSecurePaymentTokens(shared.directory, world)
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after
   const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()

@@ -23,6 +23,11 @@ export interface ResourceServices {
   chain: LiveChain | null
   /** every live chain by network name (one anvil each) */
   chains: ReadonlyMap<string, LiveChain>
+  /**
+   * Whether `network`, not running, starts when a call names it (the command's default, networks on first use);
+   * false with `--only-networks`, outside `--networks-on-use`, or without embedded chains.
+   */
+  startsOnUse(network: string): boolean
   /** the cross-chain operator (settles payment intents on the live chains); null without a chain */
   operator: SandboxOperator | null
   /** the recurring-payment relayer of each live chain that has a recurring proxy */

@@ -16,7 +16,7 @@ import type { ChainFleet } from './chains.ts'
 import type { SandboxOptions } from './options.ts'
 
 /** What happens to a call naming a network that is not running (see `SandboxOptions.networksOnUse`). */
-function networksOnUseOf(options: SandboxOptions): 'start' | 'refuse' | 'published' {
+export function networksOnUseOf(options: SandboxOptions): 'start' | 'refuse' | 'published' {
   // only embedded chains start or refuse: without a chain or with an rpcUrl the published addresses answer
   if (options.chain === false || typeof options.chain === 'object') return 'published'
   return options.networksOnUse ?? 'published'

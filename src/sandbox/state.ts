@@ -19,13 +19,13 @@ import { OnboardingLedger } from '../resources/orchestrators/index.ts'
 import { PortalCredentials } from '../resources/portal/index.ts'
 import { PaymentReferenceIndex } from '../resources/requests/reference-index.ts'
 import { subscribeSecurePaymentEvents } from '../resources/secure-payments/events.ts'
-import { forgetParkedTokens, parkSecurePaymentTokens } from '../resources/secure-payments/parked-tokens.ts'
 import { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import { createIdGenerator } from '../store/ids.ts'
 import { TenantIds } from '../store/tenant-ids.ts'
 import { Tenants } from '../store/tenants.ts'
 import type { Catalogs } from './catalogs.ts'
 import type { ChainFleet } from './chains.ts'
+import { networksOnUseOf, startableOf } from './dispatcher.ts'
 import type { SandboxOptions } from './options.ts'
 
 export type Log = (message: string, error?: unknown) => void
@@ -72,12 +72,15 @@ export function buildState(
   })
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(fleet.chains.values(), now)))
   const ids = createIdGenerator(options.seed)
+  const startable = networksOnUseOf(options) === 'start' ? startableOf(options) : () => false
   const journal = new Journal(ids)
   const base: SandboxStateWithoutScenarios = {
     currencies: catalogs.currencies,
     networks: catalogs.networks,
     chain: fleet.first,
     chains: fleet.chains,
+    startsOnUse: (network) =>
+      Object.hasOwn(catalogs.networks, network) && !fleet.chains.has(network) && startable(network),
     operator: createOperator(fleet.chains),
     relayers: fleet.relayers,
     events: new EventBus(ids, log),
@@ -190,17 +193,12 @@ export function wireWorldLifecycle(
   const tenantIds = options.seed !== undefined ? new TenantIds(options.seed) : null
   // a payment to a request of a world waiting on disk brings the world back to be recorded (--state-dir)
   shared.paymentReferences.setReviver((tenant, scenario) => shared.tenants.get(tenant, scenario))
-  shared.tenants.onReset((tenant) => {
-    shared.paymentReferences.forgetTenant(tenant)
-    forgetParkedTokens(shared.worlds, tenant)
-  })
+  shared.tenants.onReset((tenant) => shared.paymentReferences.forgetTenant(tenant))
   shared.tenants.onDrop((world, reason, lastOfTenant) => {
     // with --state-dir an evicted world waits on disk: its credentials, sessions and id sequence stay valid, and its
     // payment references stay indexed (by key and scenario, not the world object)
     if (reason === 'evict' && options.stateDir) {
       shared.paymentReferences.park(world)
-      // a payer's page names its link by token alone: the token brings the world back
-      parkSecurePaymentTokens(shared.worlds, world)
       return
     }
     shared.paymentReferences.forget(world)

@@ -252,9 +252,12 @@ describeTransports(
       const created = await client().call('POST', '/v2/request', { apiKey, body: item })
       const twice = await batch(apiKey, { requestIds: [created.body.requestId, created.body.requestId] })
       expect(twice.body.message).toBe(`requestIds lists ${created.body.requestId} twice`)
-      const conversion = await batch(apiKey, { requests: [{ ...item, invoiceCurrency: 'USD' }] })
+      // conversion rows are paid (test/api/batch-payouts-conversion.test.ts); one without a route is refused
+      const conversion = await batch(apiKey, {
+        requests: [{ ...item, invoiceCurrency: 'CNY', paymentCurrency: 'ETH-sepolia-sepolia' }],
+      })
       expect(conversion.status).toBe(400)
-      expect(conversion.body.message).toMatch(/^Conversion payments \(USD invoiced, paid in USDC-sepolia\)/)
+      expect(conversion.body.message).toBe('No conversion route from CNY to ETH-sepolia-sepolia')
       expect(requestState(t.sandbox.shared.tenants.get(apiKey)).requests.size).toBe(1)
     })
   },

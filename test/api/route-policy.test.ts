@@ -161,7 +161,7 @@ const POLICY: Record<string, ['public' | 'key', Leaves]> = {
   'POST /__sandbox/webhooks': ['key', 'webhooks'],
   'GET /__sandbox/webhooks/deliveries': ['key', 'read'],
   'POST /__sandbox/webhooks/:deliveryId/redeliver': ['key', 'deliveries'],
-  'GET /__sandbox/triggers': ['key', 'read'],
+  'GET /__sandbox/triggers': ['public', 'read'],
   'POST /__sandbox/trigger': ['key', 'deliveries'],
   'GET /__sandbox/webhooks/listen': ['key', 'streams'],
   'POST /__sandbox/webhooks/listen/answers/:attemptId': ['key', 'own-world'],

@@ -58,11 +58,34 @@ describeTransports(
       const payoutLabel = await payout(apiKey, { redirectLabel: 'Done' })
       expect(payoutLabel.status).toBe(400)
       expect(payoutLabel.body.message).toBe('redirectLabel cannot be provided without redirectUrl')
-      for (const redirectUrl of ['https://shop.example.com/"><script>', 'https://shop.example.com/a b']) {
-        const unsafe = await incoming(apiKey, { redirectUrl })
-        expect(unsafe.status).toBe(400)
-        expect(unsafe.body.message).toMatch(/redirectUrl must not contain/)
+      // use-cases/programmatic-payment-links.mdx, "Validation rules": other schemes and HTML/script payload characters
+      // "are rejected with `400 redirectUrl must be a safe http(s) URL with no script/HTML payload`"
+      const documented = {
+        statusCode: 400,
+        message: 'redirectUrl must be a safe http(s) URL with no script/HTML payload',
+        error: 'Bad Request',
       }
+      for (const redirectUrl of [
+        'https://shop.example.com/"><script>',
+        'https://shop.example.com/a b',
+        'javascript:fetch("/v2/key")',
+        'data:text/html,<script>1</script>',
+        'JAVASCRIPT:x',
+        '/relative',
+        'https://u:p@example.com/',
+      ]) {
+        const unsafe = await incoming(apiKey, { redirectUrl })
+        expect(unsafe.status, redirectUrl).toBe(400)
+        expect(unsafe.body, redirectUrl).toEqual(documented)
+        // "The same fields are accepted on `POST /v2/secure-payments/payouts`"
+        const unsafePayout = await payout(apiKey, { redirectUrl })
+        expect(unsafePayout.body, redirectUrl).toEqual(documented)
+      }
+      const batch = await client().call('POST', '/v2/secure-payments/batch-payouts', {
+        apiKey,
+        body: { tokens: ['a', 'b'], redirectUrl: 'javascript:alert(1)' },
+      })
+      expect(batch.body).toEqual(documented)
       const fine = await incoming(apiKey, {
         redirectUrl: 'https://shop.example.com/thanks',
         redirectLabel: 'Back to shop',

@@ -160,6 +160,8 @@ describe('strict mode is strict', () => {
         // health, the chain (anvil's public accounts) and what wallets call
         'GET /__sandbox/health',
         'GET /__sandbox/chain',
+        // the events `request-sandbox trigger` makes happen: one static list, in no world (issue 31 item 8)
+        'GET /__sandbox/triggers',
         'POST /rpc',
         'POST /rpc/:network',
         // the Tron full node TronWeb calls (public, as TronGrid; broadcasts need the signer's signature)
@@ -225,9 +227,8 @@ describe('pages run only their own code', () => {
         body: { requests: [request], redirectUrl },
       })
       expect(res.status).toBe(400)
-      expect(res.body.errors).toEqual([
-        { field: 'redirectUrl', message: expect.stringMatching(/^redirectUrl must be a URL address/) },
-      ])
+      // use-cases/programmatic-payment-links.mdx: the documented refusal
+      expect(res.body.message).toBe('redirectUrl must be a safe http(s) URL with no script/HTML payload')
     }
     const batch = await call(local, 'POST', '/v2/secure-payments/batch-payouts', {
       apiKey,

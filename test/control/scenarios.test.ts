@@ -80,7 +80,9 @@ describeTransports(
         })
         expect(viaHeader.status, name).toBe(400)
         expect(viaHeader.body.error).toBe('Bad Request')
-        expect(viaHeader.body.message).toContain('Known scenarios: default, demo, insufficient-funds')
+        expect(viaHeader.body.message).toContain(
+          'Known scenarios: default, crosschain-progress, demo, insufficient-funds',
+        )
         expect(viaHeader.body.scenarios).toContain('rate-limited')
         const viaPut = await client().call('PUT', '/__sandbox/scenario', { body: { scenario: name } })
         expect(viaPut.status, name).toBe(400)

@@ -225,7 +225,7 @@ describe('--state-dir', () => {
     await stop(evictDir)
   })
 
-  it('starts before its worlds are back; a call, a read of every world or a payment lookup brings them back first', async () => {
+  it('starts before its worlds are back; a call or a read of every world brings them back first, payment matching waits for them', async () => {
     const lazyDir = mkdtempSync(join(tmpdir(), 'sandbox-state-'))
     sandbox = await start(lazyDir)
     const keys = [newApiKey(), newApiKey(), newApiKey()]
@@ -246,7 +246,9 @@ describe('--state-dir', () => {
     expect(tenants).toEqual(expect.arrayContaining(keys.slice(0, 2)))
     expect(tenants).not.toContain(keys[2])
     sandbox = await start(lazyDir)
-    // and when a payment is matched: every request's reference is in the index (the reset key's is not)
+    // and when payments are matched (the detector and the escrow watcher wait for the index to be complete): every
+    // request's reference is in the index (the reset key's is not)
+    await sandbox.shared.paymentReferences.complete()
     const hash = (ref: string) => PaymentReferenceIndex.hashOf(ref)
     expect(sandbox.shared.paymentReferences.has(hash(created[0]!.paymentReference))).toBe(true)
     expect(sandbox.shared.paymentReferences.has(hash(created[1]!.paymentReference))).toBe(true)

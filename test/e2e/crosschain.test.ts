@@ -1,7 +1,9 @@
 // A request on base paid from arbitrum-one: the payer signs the intent the pay endpoint answers, sends it, and the
 // sandbox operator settles it for real on both chains. The payee is paid on base through ERC20FeeProxy with the
 // request's reference, the detector marks the request paid from that log, and the payer's arbitrum-one balance goes
-// down by exactly the amounts the intent named.
+// down by exactly the amounts the intent named. Its webhooks are the documented outcome only (payment.confirmed):
+// api-features/webhooks-events.mdx defines `payment.processing` for crypto-to-fiat alone, so the settlement's steps
+// are announced only in a world that opts in (the `crosschain-progress` scenario, a sandbox addition).
 import { type Address, type Hex, maxUint256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect, it } from 'vitest'
@@ -20,21 +22,24 @@ describeTransports(
     const base = () => t.sandbox.chains.get('base')!
     const arbitrum = () => t.sandbox.chains.get('arbitrum-one')!
 
-    async function payCrosschain(token: 'USDC' | 'USDT', amount: string) {
+    async function payCrosschain(token: 'USDC' | 'USDT', amount: string, scenario = 'default') {
       const apiKey = newApiKey()
+      const headers = { 'x-sandbox-scenario': scenario }
       const payee = privateKeyToAccount(generatePrivateKey()).address
       const payer = walletOn(client(), arbitrum(), accountIndex)
       const created = await client().call('POST', '/v2/request', {
         apiKey,
+        headers,
         body: { amount, invoiceCurrency: 'USDC-base', paymentCurrency: 'USDC-base', payee },
       })
       const { requestId, paymentReference } = created.body as { requestId: string; paymentReference: Hex }
       const pay = await client().call<CrosschainAnswer>('GET', `/v2/request/${requestId}/pay`, {
         apiKey,
+        headers,
         query: { wallet: payer.account.address, chain: 'ARBITRUM', token },
       })
       expect(pay.status).toBe(200)
-      return { apiKey, payee, payer, requestId, paymentReference, answer: pay.body }
+      return { apiKey, headers, scenario, payee, payer, requestId, paymentReference, answer: pay.body }
     }
 
     async function expectSettled(
@@ -65,27 +70,15 @@ describeTransports(
       expect(BigInt(intent.values.witness.amount)).toBe(named)
       expect(await arbitrum().balanceOf(sourceToken, payer.account.address as Address)).toBe(before - named)
 
-      const world = t.sandbox.shared.tenants.get(apiKey)
-      const processing = await waitFor(() => {
-        const events = world.events.filter((e) => e.type === 'payment.processing')
-        return events.length === 3 ? events : undefined
-      })
-      expect(processing.map((e) => e.payload.subStatus)).toEqual([
-        'crosschain_initiated',
-        'source_funds_received',
-        'destination_payment_sent',
-      ])
-      expect(processing[2]!.payload).toMatchObject({
-        requestId: run.requestId,
-        paymentReference,
-        paymentIntentId: answer.paymentIntentId,
-        txHash: log!.transactionHash,
-      })
+      const world = t.sandbox.shared.tenants.get(apiKey, run.scenario)
       expect(world.events.some((e) => e.type === 'payment.failed')).toBe(false)
 
       // The detector marks the request paid on base from that log, as for any payment.
       const status = await waitFor(async () => {
-        const res = await client().call('GET', `/v2/request/${run.requestId}`, { apiKey })
+        const res = await client().call('GET', `/v2/request/${run.requestId}`, {
+          apiKey,
+          headers: run.headers,
+        })
         return res.body.hasBeenPaid ? res.body : undefined
       })
       expect(status).toMatchObject({ hasBeenPaid: true, status: 'paid', txHash: log!.transactionHash })
@@ -95,6 +88,7 @@ describeTransports(
         paymentReference,
         txHash: log!.transactionHash,
       })
+      return { world, log: log! }
     }
 
     it('settles a USDC request on base paid with arbitrum-one USDC and an EIP-2612 permit', async () => {
@@ -110,7 +104,9 @@ describeTransports(
         body,
       })
       expect(sent.status).toBe(200)
-      await expectSettled(run, 'USDC-arbitrum-one', before)
+      const { world } = await expectSettled(run, 'USDC-arbitrum-one', before)
+      // api-features/webhooks-events.mdx: payment.processing is crypto-to-fiat's; the outcome alone is announced
+      expect(world.events.map((e) => e.type)).toEqual(['payment.confirmed'])
       // the payer never sent a transaction on arbitrum-one: the operator submitted the signed permit
       expect(await arbitrum().allowance(sourceToken, run.payer.account.address, PERMIT2_ADDRESS)).toBe(
         maxUint256,
@@ -118,6 +114,34 @@ describeTransports(
       expect(await arbitrum().publicClient.getTransactionCount({ address: run.payer.account.address })).toBe(
         0,
       )
+    })
+
+    it('announces the settlement steps as payment.processing only when the world opts in (crosschain-progress)', async () => {
+      const run = await payCrosschain('USDC', '25.5', 'crosschain-progress')
+      const sourceToken = arbitrum().tokens['USDC-arbitrum-one']!
+      const before = await arbitrum().balanceOf(sourceToken, run.payer.account.address)
+      const sent = await client().call('POST', `/v2/request/payment-intents/${run.answer.paymentIntentId}`, {
+        apiKey: run.apiKey,
+        headers: run.headers,
+        body: await signAnswer(run.payer.account, run.answer),
+      })
+      expect(sent.status).toBe(200)
+      const { world, log } = await expectSettled(run, 'USDC-arbitrum-one', before)
+      const processing = await waitFor(() => {
+        const events = world.events.filter((e) => e.type === 'payment.processing')
+        return events.length === 3 ? events : undefined
+      })
+      expect(processing.map((e) => e.payload.subStatus)).toEqual([
+        'crosschain_initiated',
+        'source_funds_received',
+        'destination_payment_sent',
+      ])
+      expect(processing[2]!.payload).toMatchObject({
+        requestId: run.requestId,
+        paymentReference: run.paymentReference,
+        paymentIntentId: run.answer.paymentIntentId,
+        txHash: log.transactionHash,
+      })
     })
 
     it('settles the same request paid with arbitrum-one USDT0, which has no permit: approval first', async () => {

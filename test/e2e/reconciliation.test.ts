@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { freshAddress, payer, untilPaid } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { waitFor } from '../support/wait.ts'
 
 let t: Transports
 beforeAll(async () => {
@@ -67,10 +68,34 @@ describeTransports(
       return res.body as { requestId: string; paymentReference: Hex }
     }
 
+    /** Pays `amount` FAU to the request's reference straight through ERC20FeeProxy (what /pay would never build). */
+    const payThroughProxy = async (proxy: Hex, payee: Hex, paymentReference: Hex, amount: string) => {
+      const { wallet, publicClient } = payer(t.sandbox, account)
+      const token = t.sandbox.chain!.tokens['FAU-sepolia']!
+      const units = parseUnits(amount, 18)
+      for (const tx of [
+        {
+          to: token,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [proxy, units] }),
+        },
+        {
+          to: proxy,
+          data: encodeFunctionData({
+            abi: erc20FeeProxyAbi,
+            functionName: 'transferFromWithReferenceAndFee',
+            args: [token, payee, units, paymentReference, 0n, proxy],
+          }),
+        },
+      ]) {
+        const hash = await wallet.sendTransaction(tx)
+        await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
+      }
+    }
+
     it('caps /pay to what is still owed, and reports an overpayment made on chain as its excess', async () => {
       const apiKey = newApiKey()
       const { requestId, paymentReference } = await create(apiKey)
-      const { wallet, publicClient, account: eoa } = payer(t.sandbox, account)
+      const { account: eoa } = payer(t.sandbox, account)
       const exact = await client().call('GET', `/v2/request/${requestId}/pay`, {
         apiKey,
         query: { wallet: eoa.address },
@@ -82,29 +107,10 @@ describeTransports(
       expect(asked.status).toBe(200)
       expect(asked.body.transactions).toEqual(exact.body.transactions)
       // an overpayment the API would not build: the payer calls the proxy with more than the request's amount
-      const payment = exact.body.transactions.at(-1)
-      const token = t.sandbox.chain!.tokens['FAU-sepolia']!
       const status0 = await client().call('GET', `/v2/request/${requestId}`, { apiKey })
       const payee = status0.body.payee as Hex
       expect(payee).toMatch(/^0x/)
-      const more = parseUnits('15.25', 18)
-      for (const tx of [
-        {
-          to: token,
-          data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [payment.to, more] }),
-        },
-        {
-          to: payment.to,
-          data: encodeFunctionData({
-            abi: erc20FeeProxyAbi,
-            functionName: 'transferFromWithReferenceAndFee',
-            args: [token, payee, more, paymentReference, 0n, payment.to],
-          }),
-        },
-      ]) {
-        const hash = await wallet.sendTransaction(tx)
-        await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
-      }
+      await payThroughProxy(exact.body.transactions.at(-1).to, payee, paymentReference, '15.25')
       const { value: res } = await untilPaid(client(), apiKey, requestId)
       expect(res.body).toMatchObject({
         status: 'paid',
@@ -126,12 +132,54 @@ describeTransports(
         payerAddress: eoa.address,
         payerEoaAddress: eoa.address,
         payee,
+        totalAmountPaid: '15.25',
+        expectedAmount: '10.0',
+        excessAmount: '5.25',
       })
       const again = await client().call('GET', `/v2/request/${requestId}/pay`, {
         apiKey,
         query: { amount: '1' },
       })
       expect(again.status).toBe(400)
+    })
+
+    // release-notes/request-api.mdx (2026-Q1 • Accounting): "Paid / received / excess amount fields on the Payment
+    // model and webhook payloads … the API now also returns `excessAmount` when a payer overpays";
+    // api-reference/webhooks.mdx: the `.client_id` variant is "Same as `payment.confirmed`".
+    it('puts excessAmount in payment.confirmed and its .client_id variant when a payer overpays, not before', async () => {
+      const apiKey = newApiKey()
+      const ids = await client().call('POST', '/v2/client-ids', {
+        apiKey,
+        body: { label: 'shop', allowedDomains: ['https://shop.example.com'] },
+      })
+      const asClient = { 'x-client-id': ids.body.clientId as string, origin: 'https://shop.example.com' }
+      const { requestId, paymentReference } = await create(apiKey, '10', asClient)
+      const pay = await client().call('GET', `/v2/request/${requestId}/pay`, { apiKey })
+      const proxy = pay.body.transactions.at(-1).to as Hex
+      const payee = (await client().call('GET', `/v2/request/${requestId}`, { apiKey })).body.payee as Hex
+      const world = t.sandbox.shared.tenants.get(apiKey)
+      await payThroughProxy(proxy, payee, paymentReference, '4')
+      const partial = await waitFor(() => world.events.find((e) => e.type === 'payment.partial'))
+      expect(partial.payload).toMatchObject({ totalAmountPaid: '4.0', expectedAmount: '10.0' })
+      expect(partial.payload).not.toHaveProperty('excessAmount')
+      await payThroughProxy(proxy, payee, paymentReference, '8.5')
+      await untilPaid(client(), apiKey, requestId)
+      const confirmed = await waitFor(() => {
+        const found = world.events.filter((e) => e.type.startsWith('payment.confirmed'))
+        return found.length === 2 ? found : undefined
+      })
+      expect(confirmed.map((e) => e.type)).toEqual(['payment.confirmed', 'payment.confirmed.client_id'])
+      for (const event of confirmed) {
+        expect(event.payload).toMatchObject({
+          requestId,
+          amount: '8.5',
+          totalAmountPaid: '12.5',
+          expectedAmount: '10.0',
+          excessAmount: '2.5',
+        })
+      }
+      const status = await client().call('GET', `/v2/request/${requestId}`, { apiKey })
+      expect(status.body.excessAmount).toBe('2.5')
     })
 
     it('tells a smart-account payer from the EOA that signed', async () => {

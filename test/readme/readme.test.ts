@@ -4,7 +4,8 @@
 // and one sandbox for all of them, each sample run once. The scenario table (docs/scenarios-faults.md) is held equal
 // to the registry, and every link between these files to a file and heading that exist.
 // A block marked `norun` is not run and must be listed in `notRun` with the reason; ```ts browser is type-checked
-// only (it needs a browser: test/browser/worker.test.ts runs the same calls in Chromium); a fence of any other kind
+// only (it needs a browser: test/browser/worker.test.ts runs the same calls in Chromium); ```ts playwright runs
+// under @playwright/test in Debian's Chromium, configured as docs/playwright.md says; a fence of any other kind
 // than those the runs below take fails the suite, so no sample of a new guide goes unrun unnoticed.
 import { execFile } from 'node:child_process'
 import {
@@ -25,6 +26,7 @@ import { readmeScenarioTable, renderScenarioTable } from '../../scripts/readme-s
 import { createTestSandbox } from '../../src/msw.ts'
 import { requestState } from '../../src/resources/requests/index.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
+import { ensureChromium } from '../support/chromium.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const read = (file: string) => readFileSync(join(root, file), 'utf8')
@@ -78,8 +80,14 @@ const scenarioFile = (b: Block) => /^\/\/ (my-scenarios\/[\w-]+\.ts)/.exec(b.cod
 const vitestBlocks = tsBlocks.filter((b) => b.flags.includes('vitest'))
 /** the complete jest test file (```js jest): the one test/examples/jest.test.ts runs under jest */
 const jestBlocks = blocks.filter((b) => b.lang === 'js' && b.flags.includes('jest'))
+/** complete @playwright/test spec files (```ts playwright): run with `playwright test` in the scratch project */
+const playwrightBlocks = tsBlocks.filter((b) => b.flags.includes('playwright'))
 const runnable = tsBlocks.filter(
-  (b) => !b.flags.includes('browser') && !b.flags.includes('vitest') && !scenarioFile(b),
+  (b) =>
+    !b.flags.includes('browser') &&
+    !b.flags.includes('vitest') &&
+    !b.flags.includes('playwright') &&
+    !scenarioFile(b),
 )
 
 /** The samples not run, each found by a line of its code, and why. Any other `norun` block fails the suite. */
@@ -97,11 +105,6 @@ const notRun: [file: string, marker: string, reason: string][] = [
     "listens on every interface with an operator's secrets",
   ],
   ['docs/cli-tools.md', '--forward-to http://localhost:3000', 'forwards until Ctrl-C to an app on port 3000'],
-  [
-    'docs/playwright.md',
-    "from '@playwright/test'",
-    'needs @playwright/test; its fixtures run in test/examples/',
-  ],
 ]
 /** how the runs below take each kind of fence; `text` holds output, not code */
 function kind(b: Block): string {
@@ -110,7 +113,7 @@ function kind(b: Block): string {
     return 'not run'
   if (b.lang === 'sh' && flags === '') return 'shell'
   if (b.lang === 'ts' && flags === '') return scenarioFile(b) ? 'scenario' : 'tsx'
-  if (b.lang === 'ts' && (flags === 'vitest' || flags === 'browser')) return flags
+  if (b.lang === 'ts' && (flags === 'vitest' || flags === 'browser' || flags === 'playwright')) return flags
   if (b.lang === 'js' && flags === 'jest') return 'jest'
   if (b.lang === 'text' && flags === '') return 'output'
   return `unknown fence \`\`\`${b.lang} ${flags}`
@@ -122,6 +125,7 @@ const prints: [string, RegExp][] = [
   ['done.status, done.requests.length', /^active\ncompleted 3 3$/m],
   ['verifyWebhook(signed(', /^\{ event: 'payment.confirmed', requestId: '01e2' \}\nnull$/m],
   ["console.log('tron', status.status", /^tron paid 1000010000000$/m],
+  ['console.log(pay.executionKind, ...balances)', /^tron_batch 1000005000000 1000010000000$/m],
   ['installWallet(page, sandbox.url', /^Request Sandbox Wallet 42 true$/m],
 ]
 
@@ -129,7 +133,14 @@ let server: RunningServer
 let scratch: string
 const sampleFile = (b: Block) => {
   const name = `sample-${b.file.replace(/\.md$/, '').replace(/\W/g, '-')}-line-${b.line}`
-  return scenarioFile(b) ?? (b.flags.includes('vitest') ? `${name}.test.ts` : `${name}.ts`)
+  return (
+    scenarioFile(b) ??
+    (b.flags.includes('vitest')
+      ? `${name}.test.ts`
+      : b.flags.includes('playwright')
+        ? `${name}.spec.ts`
+        : `${name}.ts`)
+  )
 }
 const withPort = (code: string) => code.replaceAll('127.0.0.1:8080', `127.0.0.1:${server.port}`)
 
@@ -295,6 +306,10 @@ describe('README.md and docs/', () => {
       expect(block.code).toMatch(/^it\(/m)
     }
     expect(jestBlocks).toHaveLength(1)
+    // docs/playwright.md: a spec file that imports test and expect, and extends test with the sandbox's fixtures
+    expect(playwrightBlocks).toHaveLength(1)
+    expect(playwrightBlocks[0]!.code).toMatch(/^import \{ test as base, expect \} from '@playwright\/test'$/m)
+    expect(playwrightBlocks[0]!.code).toMatch(/base\.extend<SandboxFixtures>\(sandboxFixtures/)
     const file = readFileSync(join(root, 'test/examples/jest/invoice.test.mjs'), 'utf8')
     // the file starts with two lines saying where it runs; the rest is the sample, as written
     expect(file.split('\n').slice(2).join('\n')).toBe(jestBlocks[0]!.code)
@@ -313,6 +328,43 @@ describe('README.md and docs/', () => {
       const output = (result.stdout + result.stderr).replace(/\u001b\[[0-9;]*m/g, '')
       expect(output).toMatch(/Tests\s+1 passed/)
       expect(result.code).toBe(0)
+    },
+    160_000,
+  )
+
+  it.each(playwrightBlocks.map((b) => [at(b), b] as const))(
+    "runs the @playwright/test sample at %s with playwright test, in Debian's Chromium as the guide configures it",
+    async (_line, block) => {
+      // the guide's configuration: Debian's Chromium by its path
+      const config = "use: { launchOptions: { executablePath: '/usr/bin/chromium' } }"
+      expect(texts.get(block.file)).toContain(config)
+      expect(ensureChromium()).toBe('/usr/bin/chromium')
+      writeFileSync(join(scratch, 'playwright.config.mjs'), `export default { workers: 1, ${config} }\n`)
+      // the fixtures join the started sandbox (SANDBOX_URL); request-sandbox from its sources, as the tsx runs
+      const result = await new Promise<{ code: number; output: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          [
+            join(root, 'node_modules/@playwright/test/cli.js'),
+            'test',
+            '--config',
+            'playwright.config.mjs',
+            sampleFile(block),
+          ],
+          {
+            cwd: scratch,
+            timeout: 150_000,
+            maxBuffer: 16 << 20,
+            env: { ...process.env, SANDBOX_URL: server.url, NODE_OPTIONS: '--conditions=source', CI: '1' },
+          },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+        ),
+      )
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: playwright colours its summary
+      const output = result.output.replace(/\u001b\[[0-9;]*m/g, '')
+      expect(output).toMatch(/\b1 passed\b/)
+      expect(result.code, output).toBe(0)
     },
     160_000,
   )

@@ -130,6 +130,23 @@ describe('request-sandbox trigger', () => {
     expect(events.body.events[0].payload.attemptedPayerWalletAddress).toBe(rejectedWallet.toLowerCase())
   }, 60_000)
 
+  // the list is the same for everyone and in no world, so it needs no key (as `stripe trigger --help` needs none)
+  it('lists its events without a key, in aligned columns; GET /__sandbox/triggers is public', async () => {
+    const list = await runCli(['trigger', '--list', '--base', sandbox.url], { SANDBOX_API_KEY: '' })
+    expect(list.stderr).toBe('')
+    expect(list.code).toBe(0)
+    const lines = list.stdout.trimEnd().split('\n')
+    expect(lines.length).toBeGreaterThan(10)
+    expect(lines.map((line) => line.split(' ')[0])).toContain('secure_payment.access_rejected')
+    // every description starts in the same column, past the longest event name
+    const columns = new Set(lines.map((line) => /^\S+\s+/.exec(line)![0].length))
+    expect(columns.size).toBe(1)
+    const response = await fetch(`${sandbox.url}/__sandbox/triggers`)
+    expect(response.status).toBe(200)
+    const body = (await response.json()) as { triggers: { event: string }[] }
+    expect(body.triggers.map((t) => t.event)).toEqual(lines.map((line) => line.split(' ')[0]))
+  })
+
   it('lists its events, and refuses an unknown event, a bad override and a missing key', async () => {
     const key = freshKey('trigger')
     const list = await trigger(key, '--list')

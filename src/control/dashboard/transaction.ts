@@ -91,7 +91,50 @@ function decodeCall(input: Hex): { functionName: string; args: unknown } | null 
   return null
 }
 
-function decodeLog(shared: SandboxState, world: World, log: Log, names: Map<string, string>) {
+/** The token a log's amounts (`value`, `amount`, `feeAmount`) are counted in, as the currency list gives it. */
+export interface LogUnits {
+  currency: string
+  symbol: string
+  decimals: number
+}
+
+/**
+ * The units of a decoded log's amounts: the token that emitted an ERC-20 event, a proxy event's `tokenAddress`, the
+ * chain's native currency for the ETH proxy's payment event; none for a conversion (its amount is in the request's
+ * currency) or an unknown token.
+ */
+function unitsOf(
+  shared: SandboxState,
+  chain: LiveChain,
+  event: string,
+  address: string,
+  args: Record<string, unknown>,
+  names: Map<string, string>,
+): LogUnits | undefined {
+  const token =
+    event === 'Transfer' || event === 'Approval'
+      ? address
+      : typeof args.tokenAddress === 'string'
+        ? args.tokenAddress
+        : undefined
+  const currency =
+    token !== undefined
+      ? shared.currencies.byId(names.get(token.toLowerCase()) ?? '')
+      : event === 'TransferWithReferenceAndFee'
+        ? shared.currencies.all.find((c) => c.type === 'ETH' && c.network === chain.network)
+        : undefined
+  return currency
+    ? { currency: currency.id, symbol: currency.symbol, decimals: currency.decimals }
+    : undefined
+}
+
+function decodeLog(
+  shared: SandboxState,
+  world: World,
+  chain: LiveChain,
+  log: Log,
+  names: Map<string, string>,
+) {
   const base = {
     logIndex: log.logIndex,
     address: getAddress(log.address),
@@ -104,7 +147,7 @@ function decodeLog(shared: SandboxState, world: World, log: Log, names: Map<stri
     const entry =
       topic &&
       (eventName === 'TransferWithReferenceAndFee' || eventName === 'TransferWithConversionAndReference')
-        ? shared.paymentReferences.lookup(topic, new Set([world]))[0]
+        ? shared.paymentReferences.lookupIn(topic, world)
         : undefined
     // the commerce escrow's events carry the 8 reference bytes themselves
     const bytes8 = (args as unknown as { paymentReference?: unknown } | undefined)?.paymentReference
@@ -114,10 +157,13 @@ function decodeLog(shared: SandboxState, world: World, log: Log, names: Map<stri
         : undefined
     const requestId = entry?.requestId ?? escrowReference
     const request = requestId ? requestState(world).requests.get(requestId) : undefined
+    const plainArgs = plain(args) as Record<string, unknown>
+    const units = eventName ? unitsOf(shared, chain, eventName, log.address, plainArgs, names) : undefined
     return {
       ...base,
       event: eventName,
-      args: plain(args),
+      args: plainArgs,
+      ...(units ? { units } : {}),
       ...(request ? { requestId: request.requestId, paymentReference: request.paymentReference } : {}),
     }
   } catch {
@@ -133,7 +179,7 @@ function decodeLogs(
   logs: Log[],
   names: Map<string, string>,
 ) {
-  const first = logs.map((log) => decodeLog(shared, world, log, names))
+  const first = logs.map((log) => decodeLog(shared, world, chain, log, names))
   let renamed = false
   for (const log of first) {
     const request =
@@ -144,7 +190,7 @@ function decodeLogs(
       renamed = true
     }
   }
-  return renamed ? logs.map((log) => decodeLog(shared, world, log, names)) : first
+  return renamed ? logs.map((log) => decodeLog(shared, world, chain, log, names)) : first
 }
 
 /** Reads a transaction and its receipt from the live chain that has it (or `network`'s). */

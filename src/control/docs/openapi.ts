@@ -212,6 +212,13 @@ function parametersOf(route: AnyRoute, credentials: DocumentedCredential[]): Jso
   return out
 }
 
+/** Where the documents give an answer no schema, the schema written from what the sandbox answers. */
+const SANDBOX_SCHEMA =
+  "The service's documents give no schema for this answer: this one is the sandbox's, written from what it answers (test/control/openapi-sandbox-schemas.test.ts holds its answers to it)."
+/** Where the documents give an answer no example, one built from the sandbox's schema. */
+const SANDBOX_EXAMPLE =
+  "The service's documents give no example for this answer: the sandbox's, built from its schema."
+
 function responses(route: AnyRoute, ref: OfficialOperation | undefined): Json {
   const out: Json = {}
   for (const status of routeStatuses(route)) {
@@ -226,14 +233,23 @@ function responses(route: AnyRoute, ref: OfficialOperation | undefined): Json {
         },
       }
     } else {
-      const schema = documented?.schema ?? ours
+      // an empty schema (`{}`: any body) says nothing: the route's own schema stands in for it
+      const given =
+        documented?.schema && Object.keys(documented.schema).length ? documented.schema : undefined
+      const schema = given ?? ours
       // the document's example, else one from the schema (the sandbox's own where the document shows no body)
       const example = documented?.example ?? (schema ? exampleOf(schema) : undefined)
+      // an official operation whose documents give no schema (or no example): the sandbox's, marked as such
+      const oursStands = ref !== undefined && given === undefined && ours !== undefined
       if (schema || example !== undefined)
         content = {
           'application/json': {
             ...(schema ? { schema } : {}),
             ...(example !== undefined ? { example } : {}),
+            ...(oursStands ? { 'x-sandbox-schema': SANDBOX_SCHEMA } : {}),
+            ...(oursStands && documented?.example === undefined && example !== undefined
+              ? { 'x-sandbox-example': SANDBOX_EXAMPLE }
+              : {}),
           },
         }
     }

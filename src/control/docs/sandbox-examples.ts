@@ -27,17 +27,6 @@ export const sandboxExamples: Record<string, SandboxExample> = {
     reason:
       "The service's example starts its recurrence on 2025-01-01, a date now past, which the service refuses too: a future start.",
   },
-  'POST /v2/payouts/batch': {
-    example: {
-      requests: [
-        { payee, amount: '2', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia' },
-        { payee, amount: '2', invoiceCurrency: 'fUSDC-sepolia', paymentCurrency: 'fUSDC-sepolia' },
-      ],
-      payer,
-    },
-    reason:
-      "The service's example mixes conversion payments (USD invoiced) into the batch; this sandbox version batches only same-currency payments.",
-  },
   'POST /v2/secure-payments/payouts': {
     example: {
       recipient: payee,

@@ -2,7 +2,9 @@
 // on its separate Auth API with cookie sessions); `allowedDomains` may be empty on create (a back-end ID, as the
 // docs describe) but needs 1-10 origins on update, as the interface says; `payeeDestinationId` binds a payee destination (see payee-destinations' `destinationForClientId`).
 import { getAddress } from 'viem'
+import type { CredentialDirectory } from '../../contract/ports.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
+import type { World } from '../../contract/world.ts'
 import type { Uses } from '../services.ts'
 import { ClientIdNotFoundError, RevokedClientIdError } from './errors.ts'
 import type { ClientIdRecord, CreateClientIdBody, UpdateClientIdBody } from './schema.ts'
@@ -102,4 +104,17 @@ export async function revokeClientId(ctx: Ctx, id: string): Promise<ClientIdReco
   const current = getClientId(ctx, id)
   if (current.status === 'revoked') return current
   return updateClientId(ctx, id, { status: 'revoked' })
+}
+
+/**
+ * Names `world` in the directory for each of its client IDs: a world filled back from a snapshot (the key's worlds
+ * were dropped first, and their client IDs with them) keeps its client IDs authenticating.
+ */
+export function indexClientIds(directory: Pick<CredentialDirectory, 'clientIdToTenant'>, world: World): void {
+  for (const record of clientIdState(world).clientIds.all())
+    directory.clientIdToTenant.set(record.clientId, {
+      tenant: world.tenant,
+      scenario: world.scenario,
+      id: record.id,
+    })
 }

@@ -546,6 +546,8 @@ export async function applyEscrowEvents(
   events: readonly EscrowEvent[],
 ): Promise<void> {
   if (events.length === 0) return
+  // after a --state-dir restart, once every saved world is back (in the background): nothing is revived at once here
+  await shared.paymentReferences.complete()
   const live = new Set(shared.worlds.all())
   for (const event of events) {
     for (const entry of shared.paymentReferences.lookup(keccakHex(event.paymentReference), live, {

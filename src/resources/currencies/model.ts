@@ -1,4 +1,5 @@
 import { IssueListError, NotFoundError } from '../../contract/sandbox-error.ts'
+import { TRON_NETWORK } from '../../contract/tron-address.ts'
 import type { Uses } from '../services.ts'
 import type { Currency } from './schema.ts'
 
@@ -59,9 +60,16 @@ export function conversionRoutes(
   const targets = currencies
     .conversionTargets(source.id)
     .map((id) => currencies.byId(id)!)
-    // On a live chain, only the routes its conversion contracts can execute.
-    .filter((c) => !ctx.chains.has(c.network) || ctx.conversion.route(source.id, c.id))
-    .map((c) => ({ ...ctx.currencies.publicOf(c), hash: c.hash.toLowerCase() }))
+    // On a live chain, only the routes its conversion contracts can execute; Tron's are priced off chain.
+    .filter(
+      (c) =>
+        !ctx.chains.has(c.network) || c.network === TRON_NETWORK || ctx.conversion.route(source.id, c.id),
+    )
+    // hex hashes in lower case; a Tron token's hash is its base58 `T…` address, kept as it is
+    .map((c) => ({
+      ...ctx.currencies.publicOf(c),
+      hash: c.network === TRON_NETWORK ? c.hash : c.hash.toLowerCase(),
+    }))
   if (query.networks !== undefined) {
     const networks = query.networks
       .split(',')

@@ -178,7 +178,13 @@ export const orchestratorRoutes = [
     summary: 'Send a signed test event to every active endpoint',
     statuses: [201],
     body: WebhookTestBody,
-    responses: { 201: z.object({ sent: z.number().int(), failed: z.number().int() }) },
+    // orchestrators/webhooks.mdx's answer: `{"sent": 1, "failed": 0}`
+    responses: {
+      201: z.object({
+        sent: z.number().int().nonnegative().meta({ example: 1 }),
+        failed: z.number().int().nonnegative().meta({ example: 0 }),
+      }),
+    },
     handler: (ctx, { body }) => ({ status: 201, body: sendTestEvent(ctx, body.eventType) }),
   }),
   defineRoute({

@@ -47,12 +47,17 @@ export function crosschainSource(
   return { network, currency }
 }
 
-/** Refuses a crosschain payment of `record` from `sourceNetwork` that the sandbox cannot settle, with the reason. */
+/**
+ * Refuses a crosschain payment of `record` from `sourceNetwork` that the sandbox cannot settle, with the reason.
+ * `available` says which networks count as there (by default those running; the routes list also counts those a
+ * call starts on first use).
+ */
 export function refuseCrosschain(
   ctx: Ctx,
   record: RequestRecord,
   destination: CurrencyFixture,
   sourceNetwork: string,
+  available: (network: string) => boolean = (network) => ctx.chains.has(network),
 ) {
   if (!CROSSCHAIN_SYMBOLS.has(destination.symbol)) {
     throw new PaymentNotPossibleError(`${destination.symbol} is not supported in crosschain payment.`)
@@ -68,7 +73,7 @@ export function refuseCrosschain(
     )
   }
   for (const network of [sourceNetwork, record.network]) {
-    if (!ctx.chains.has(network)) {
+    if (!available(network)) {
       const running = [...ctx.chains.keys()].join(',') || 'none'
       throw new PaymentNotPossibleError(
         `Crosschain payment needs ${network} running in this sandbox (running: ${running}); start it with --networks ${[...new Set([record.network, sourceNetwork])].join(',')}`,

@@ -4,7 +4,8 @@
 // cross-chain fee is a flat 0.1% as in the service's example; the typed data names the sandbox's own contracts and
 // keys (SandboxPermit2 at Permit2's address, the sandbox operator as spender, operator and treasury); both chains must
 // be running in the sandbox, since the sandbox settles the intent for real. Fee legs (a secure payment link's
-// orchestrator fees) are further `permitted` entries, paid by the operator to their addresses on the destination.
+// orchestrator fees, or those a request captured at creation) are further `permitted` entries, signed on the source
+// chain with the payment and paid by the operator to their addresses on the destination.
 import { type Address, encodeFunctionData, keccak256, maxUint256, toHex } from 'viem'
 import {
   chainTime,
@@ -80,6 +81,8 @@ export async function buildCrosschainPayment(
   query: CrosschainQuery,
   source: { network: string; currency: CurrencyFixture | undefined },
   amountOf: (currency: CurrencyFixture) => bigint,
+  /** the request's own fee legs on `amount` (its payer-borne orchestrator fees), added to the query's */
+  payerFees?: (destination: CurrencyFixture, amount: bigint) => { address: string; amount: bigint }[],
 ): Promise<CrosschainPayResponse> {
   const { world } = ctx
   const destination = ctx.currencies.byId(record.paymentCurrency)!
@@ -112,7 +115,9 @@ export async function buildCrosschainPayment(
   const payment = rescale(amount, destination.decimals, from.decimals)
   const platformFee = rescale(fee, destination.decimals, from.decimals)
   const crosschainFee = percentageOf(payment, CROSSCHAIN_FEE_PERCENT)
-  const feeLegs = (query.feeLegs ?? []).filter((leg) => leg.amount > 0n)
+  const feeLegs = [...(query.feeLegs ?? []), ...(payerFees?.(destination, amount) ?? [])].filter(
+    (leg) => leg.amount > 0n,
+  )
   const permitted = [
     payment,
     platformFee,

@@ -27,6 +27,7 @@ import { buildCrosschainPayment } from './crosschain.ts'
 import { crosschainSource } from './crosschain-source.ts'
 import { PaymentNotPossibleError } from './errors.ts'
 import { offrampChoice } from './offramp.ts'
+import { payerFeeUnits, payerOrchestratorFees } from './orchestrator-fees.ts'
 import type { PayOptions, PayServiceNames } from './pay-options.ts'
 import type { PayResponse, SameChainPayResponse } from './schema.ts'
 import { buildTronPayment } from './tron.ts'
@@ -60,7 +61,20 @@ function contractAddress(ctx: Ctx, network: string, name: string): Address {
 export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOptions): Promise<PayResponse> {
   const source = crosschainSource(ctx, record, query)
   if (source) {
-    return buildCrosschainPayment(ctx, record, query, source, (c) => amountToPay(ctx, record, query, c))
+    // a request's payer-borne orchestrator fees are fee legs of the intent, as a secure link's are
+    const payerFees = (destination: CurrencyFixture, amount: bigint) =>
+      payerFeeUnits(ctx, record, destination, amount, 'evm').map((fee) => ({
+        address: fee.address,
+        amount: fee.units,
+      }))
+    return buildCrosschainPayment(
+      ctx,
+      record,
+      query,
+      source,
+      (c) => amountToPay(ctx, record, query, c),
+      payerFees,
+    )
   }
   const currency = ctx.currencies.byId(record.paymentCurrency)!
   if (record.network === TRON_NETWORK) return buildTronPayment(ctx, record, query, currency)
@@ -83,6 +97,8 @@ export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOp
   const to = getAddress(offramp ? ctx.offrampAddress : record.paymentAddress)
   const wallet = query.wallet ? getAddress(query.wallet) : record.payer ? getAddress(record.payer) : null
   const chain = ctx.chains.get(record.network) ?? null
+  // the payer-borne orchestrator fees go out first, the payment stays the last transaction
+  const orchestrator = payerOrchestratorFees(ctx, record, currency, amount)
   const transactions: ServiceTransaction[] = []
   let hasEnoughBalance = true
   let hasEnoughGas = true
@@ -90,15 +106,17 @@ export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOp
 
   if (currency.type === 'ETH') {
     const proxy = contractAddress(ctx, record.network, 'EthereumFeeProxy')
-    transactions.push(ethPaymentTransaction({ proxy, to, amount, reference, fee, feeAddress }))
     if (chain && wallet) {
       const [balance, gasPrice] = await Promise.all([
         chain.balanceOf('native', wallet),
         currentGasPrice(chain),
       ])
-      hasEnoughBalance = balance >= amount + fee
-      hasEnoughGas = balance >= amount + fee + GAS.ethPayment * gasPrice
+      const total = amount + fee + orchestrator.total
+      hasEnoughBalance = balance >= total
+      hasEnoughGas = balance >= total + GAS.ethPayment * gasPrice
     }
+    transactions.push(...orchestrator.transactions)
+    transactions.push(ethPaymentTransaction({ proxy, to, amount, reference, fee, feeAddress }))
   } else {
     const proxy = contractAddress(ctx, record.network, 'ERC20FeeProxy')
     const token = getAddress(currency.address!)
@@ -111,10 +129,11 @@ export async function buildPayment(ctx: Ctx, record: RequestRecord, query: PayOp
         currentGasPrice(chain),
       ])
       needsApproval = allowance < amount + fee
-      hasEnoughBalance = balance >= amount + fee
+      hasEnoughBalance = balance >= amount + fee + orchestrator.total
       hasEnoughGas = native >= ((needsApproval ? GAS.approve : 0n) + GAS.erc20Payment) * gasPrice
     }
     if (needsApproval) transactions.push(approveTransaction(token, proxy))
+    transactions.push(...orchestrator.transactions)
     transactions.push(erc20PaymentTransaction({ proxy, token, to, amount, reference, fee, feeAddress }))
   }
 
@@ -151,10 +170,10 @@ async function buildConversionPayment(
     ])
     if (currency.type === 'ETH') {
       // The whole value (quote + slippage) is sent, the excess refunded: the wallet must hold all of it.
-      hasEnoughBalance = native >= plan.maxToSpend
-      hasEnoughGas = native >= plan.maxToSpend + GAS.ethConversion * gasPrice
+      hasEnoughBalance = native >= plan.maxToSpend + plan.orchestratorFees
+      hasEnoughGas = native >= plan.maxToSpend + plan.orchestratorFees + GAS.ethConversion * gasPrice
     } else {
-      hasEnoughBalance = balance >= plan.quoted
+      hasEnoughBalance = balance >= plan.quoted + plan.orchestratorFees
       hasEnoughGas = native >= ((plan.needsApproval ? GAS.approve : 0n) + GAS.erc20Conversion) * gasPrice
     }
   }

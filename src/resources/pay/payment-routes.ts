@@ -1,7 +1,7 @@
 // `GET /v2/request/{requestId}/routes` (and v1 by reference): the ways a wallet can pay a request, as real clients
 // ask before /pay (easy-invoice picks routes[0] and passes its chain and token back to /pay). Every route listed is
-// one /pay accepts: the same-chain route, and a cross-chain route per live mainnet source whose stablecoin the
-// sandbox can settle. Differences from the real service: no LiFi quotes, so no price impact and a flat cross-chain
+// one /pay accepts: the same-chain route, and a cross-chain route per documented mainnet source (running, or started
+// by /pay's `chain` on first use) whose stablecoin the sandbox can settle. Differences from the real service: no LiFi quotes, so no price impact and a flat cross-chain
 // fee; `feeInUSD` (read by clients, not in the documents) comes from the sandbox's rates.
 import { isAddress } from 'viem'
 import { fromBaseUnits, percentageOf } from '../../contract/amounts.ts'
@@ -17,7 +17,14 @@ import { CHAIN_TO_NETWORK, crosschainSource, refuseCrosschain } from './crosscha
 import { PaymentNotPossibleError } from './errors.ts'
 
 type Ctx = Uses<
-  'chains' | 'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'
+  | 'chains'
+  | 'conversion'
+  | 'currencies'
+  | 'events'
+  | 'ids'
+  | 'offrampAddress'
+  | 'paymentReferences'
+  | 'startsOnUse'
 >
 
 /** How long the sandbox's cross-chain settlement takes, in seconds (it lands within a second or two). */
@@ -131,13 +138,18 @@ export function paymentRoutes(ctx: Ctx, record: RequestRecord, query: RoutesQuer
     }),
   ]
   if (amount < 10n ** BigInt(paid.decimals) || record.isCryptoToFiatAvailable) return { routes }
+  // every documented source: a running one, or one that /pay's `chain` starts on first use (the route is offered at
+  // once; the source's anvil starts when the route is paid, not when routes are listed). The request's own network
+  // runs (its currency started it).
+  const available = (network: string) =>
+    chains.has(network) || (network !== record.network && ctx.startsOnUse(network))
   for (const [chain, network] of Object.entries(CHAIN_TO_NETWORK)) {
-    if (!chains.has(network)) continue
+    if (!available(network)) continue
     for (const token of ['USDC', 'USDT']) {
       const source = crosschainSource(ctx, record, { chain, token })
       if (!source?.currency) continue
       try {
-        refuseCrosschain(ctx, record, paid, source.network)
+        refuseCrosschain(ctx, record, paid, source.network, available)
       } catch {
         continue
       }

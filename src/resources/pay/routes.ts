@@ -6,7 +6,7 @@ import { buildPayment, type PayServiceNames } from './model.ts'
 import { paymentRoutes } from './payment-routes.ts'
 import { PayQueryV1, PayQueryV2, PayResponse, payQueryInvalid, RoutesQuery } from './schema.ts'
 
-const defineRoute = routesUsing<Services<PayServiceNames>>()
+const defineRoute = routesUsing<Services<PayServiceNames | 'startsOnUse'>>()
 
 /** Routes of the payment calldata endpoints (8 and 9). */
 export const payRoutes = [

@@ -2,7 +2,7 @@ import { isAddress } from 'viem'
 import { z } from 'zod'
 import type { InvalidHandler } from '../../contract/route.ts'
 import { FieldListError } from '../../contract/sandbox-error.ts'
-import { isTronAddress } from '../../contract/tron-address.ts'
+import { isTronAddress, TRON_CHECKSUM_MESSAGE, tronChecksumFails } from '../../contract/tron-address.ts'
 
 const enumMessage = (values: readonly string[]) => (issue: { input?: unknown }) =>
   `Invalid enum value. Expected ${values.map((v) => `'${v}'`).join(' | ')}, received '${String(issue.input)}'`
@@ -14,9 +14,13 @@ const v2Tokens = ['USDC', 'USDT'] as const
 const v1Tokens = ['USDC', 'USDT', 'DAI'] as const
 
 // EVM or Tron (`T…`, for Tron requests): the message stays the service's for a bad EVM wallet
-const wallet = z
-  .string()
-  .refine((v) => isAddress(v, { strict: false }) || isTronAddress(v), { message: 'Invalid Ethereum address' })
+const wallet = z.string().superRefine((v, ctx) => {
+  if (isAddress(v, { strict: false }) || isTronAddress(v)) return
+  ctx.addIssue({
+    code: 'custom',
+    message: tronChecksumFails(v) ? TRON_CHECKSUM_MESSAGE : 'Invalid Ethereum address',
+  })
+})
 const amount = z.string().superRefine((v, ctx) => {
   if (!/^\d+(\.\d+)?$/.test(v)) ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number' })
   else if (!/[1-9]/.test(v)) ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' })

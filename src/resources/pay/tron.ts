@@ -1,7 +1,9 @@
 // Pay a Tron request: TRC-20 steps in the Tron form (contract `T…`, calldata, TronWeb's functionSelector, parameter
 // and feeLimit) and readiness of TRX, energy and bandwidth read from the sandbox's Tron node. USDT on Tron refuses to
 // approve from a non-zero allowance, so a short allowance is reset to 0 before the max approval (the service's
-// "max-allowance approval pattern").
+// "max-allowance approval pattern"). A request invoiced in fiat is priced in its token by tron-conversion.ts. The
+// payer-borne orchestrator fees a request captured are TRC-20 transfers to the configs' Tron addresses, before the
+// payment.
 import { type Address, encodeFunctionData, maxUint256 } from 'viem'
 import { BANDWIDTH_PRICE_SUN, ENERGY_PRICE_SUN, erc20Abi, erc20FeeProxyAbi } from '../../chain/index.ts'
 import { feeUnits, fromBaseUnits } from '../../contract/amounts.ts'
@@ -9,13 +11,15 @@ import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { CurrencyFixture } from '../currencies/index.ts'
 import type { RequestRecord } from '../requests/index.ts'
-import { startListening } from '../requests/index.ts'
+import { isTronConversion, startListening } from '../requests/index.ts'
 import type { Uses } from '../services.ts'
 import { amountToPay } from './amount.ts'
 import { NO_FEE_ADDRESS } from './calldata.ts'
 import { PaymentNotPossibleError } from './errors.ts'
+import { payerFeeUnits } from './orchestrator-fees.ts'
 import type { PayOptions, PayServiceNames } from './pay-options.ts'
 import type { TronPayResponse, TronTransaction } from './schema.ts'
+import { quoteTronConversion } from './tron-conversion.ts'
 
 type Ctx = Uses<PayServiceNames>
 
@@ -26,6 +30,7 @@ const PAYMENT_ENERGY = 60_000n
 
 const APPROVE = 'approve(address,uint256)'
 const PAY = 'transferFromWithReferenceAndFee(address,address,uint256,bytes,uint256,address)'
+const TRANSFER = 'transfer(address,uint256)'
 
 /** One Tron step of the API: the contract `T…`, the calldata and TronWeb's trigger arguments. */
 export function tronStep(contract: Address, functionSelector: string, data: `0x${string}`): TronTransaction {
@@ -51,9 +56,11 @@ export async function buildTronPayment(
   if (!proxyAddress) throw new PaymentNotPossibleError('ERC20FeeProxy is not deployed on tron')
   const proxy = toEvmAddress(proxyAddress)
   const token = toEvmAddress(currency.address)
-  const amount = amountToPay(ctx, record, query, currency)
   const feeAsked = effectiveFee(ctx, query)
-  const fee = feeUnits(amount, feeAsked.feePercentage)
+  // a request invoiced in fiat is priced in its token now (tron-conversion.ts); else it owes its own currency
+  const quote = isTronConversion(record) ? quoteTronConversion(ctx, record, query, currency) : null
+  const amount = quote?.amount ?? amountToPay(ctx, record, query, currency)
+  const fee = quote?.fee ?? feeUnits(amount, feeAsked.feePercentage)
   const feeAddress = feeAsked.feeAddress ? toEvmAddress(feeAsked.feeAddress) : NO_FEE_ADDRESS
   const to = toEvmAddress(record.paymentAddress)
   const walletInput = query.wallet ?? record.payer
@@ -73,6 +80,30 @@ export async function buildTronPayment(
       args: [token, to, amount, record.paymentReference as `0x${string}`, fee, feeAddress],
     }),
   )
+  // the payer-borne orchestrator fees (to the configs' Tron addresses) go out before the payment, priced in the
+  // currency the request counts in and converted as the payment is
+  const invoice = ctx.currencies.byId(record.invoiceCurrency)!
+  const orchestratorFees = (
+    quote
+      ? payerFeeUnits(ctx, record, invoice, quote.invoiceUnits, 'tron').map((f) => ({
+          ...f,
+          units: quote.convert(f.units),
+        }))
+      : payerFeeUnits(ctx, record, currency, amount, 'tron')
+  ).map((f) => ({
+    units: f.units,
+    step: tronStep(
+      token,
+      TRANSFER,
+      encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [toEvmAddress(f.address), f.units],
+      }),
+    ),
+  }))
+  const feeSteps = orchestratorFees.map((f) => f.step)
+  const feeTotal = orchestratorFees.reduce((sum, f) => sum + f.units, 0n)
   const node = chain?.tron ?? null
   let approvals: TronTransaction[] = [approve(maxUint256)]
   let hasEnoughBalance = true
@@ -90,8 +121,8 @@ export async function buildTronPayment(
     ])
     if (allowance >= amount + fee) approvals = []
     else if (allowance > 0n) approvals = [approve(0n), approve(maxUint256)]
-    hasEnoughBalance = balance >= amount + fee
-    const steps = [...approvals, payment]
+    hasEnoughBalance = balance >= amount + fee + feeTotal
+    const steps = [...approvals, ...feeSteps, payment]
     // a step the chain cannot run yet (after an approval still to come) counts the fixed budget
     const energies = await Promise.all(
       steps.map((s) =>
@@ -113,7 +144,8 @@ export async function buildTronPayment(
     nativeBalance = fromBaseUnits(resources.balanceSun, 6)
     freeBandwidth = resources.freeBandwidth
   }
-  const transactions = [...approvals, payment]
+  const transactions = [...approvals, ...feeSteps, payment]
+  await quote?.keep()
   await startListening(ctx, record)
   return {
     transactions,

@@ -3,6 +3,8 @@
 // link is issued), completing it initiates KYC, and a submitted KYC is approved after `complianceDelayMs` of
 // the tenant clock unless decided on the KYC page or forced. A second POST for the same clientUserId is refused
 // (400) rather than answered with the current status. Payment details do not require a compliant payer.
+import type { CredentialDirectory } from '../../contract/ports.ts'
+import type { World } from '../../contract/world.ts'
 import { DuplicateKeyError } from '../../store/table.ts'
 import { inWorld, type Uses } from '../services.ts'
 import {
@@ -184,4 +186,20 @@ export async function forceCompliance(
   if (next.kycStatus) state.kycStatus = next.kycStatus
   if (next.agreementStatus) state.agreementStatus = next.agreementStatus
   return move(ctx, record, state, 'forced')
+}
+
+/**
+ * Names `world` in the directory for each of its payers' page tokens: a world filled back from a snapshot keeps its
+ * payers' agreement and KYC pages opening.
+ */
+export function indexPayerPages(
+  directory: Pick<CredentialDirectory, 'pageTokenToPayer'>,
+  world: World,
+): void {
+  for (const payer of payerState(world).payers.all())
+    directory.pageTokenToPayer.set(payer.pageToken, {
+      tenant: world.tenant,
+      scenario: world.scenario,
+      clientUserId: payer.clientUserId,
+    })
 }

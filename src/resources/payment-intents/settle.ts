@@ -4,8 +4,12 @@
 // 2. destination chain: the bridged amount reaches the operator (minted); its fee legs (a secure payment link's
 //    orchestrator fees) are transferred to their addresses first, then the payment goes to the payee through
 //    ERC20FeeProxy with the request's payment reference, so the payment detector sees an ordinary payment.
-// Progress is announced as `payment.processing` events; a failure as `payment.failed`. Nothing is retried, but a
-// settlement cut short by a restart (--state-dir) is resumed: what the chains already hold is recognised, not redone.
+// The outcome is what the service documents (api-features/webhooks-events.mdx, api-reference/webhooks.mdx): the
+// detector's `payment.confirmed` once the destination payment is mined, or `payment.failed` with the documented
+// fields. The steps in between are announced as `payment.processing` only in a world whose rules ask for it
+// (`crosschainProgressEvents`, a sandbox addition: the service sends `payment.processing` for crypto-to-fiat only).
+// Nothing is retried, but a settlement cut short by a restart (--state-dir) is resumed: what the chains already
+// hold is recognised, not redone.
 import type { Address, Hex } from 'viem'
 import { feeProxyPayments, permit2NonceFree, revertReason } from '../../chain/index.ts'
 import type { World } from '../../contract/world.ts'
@@ -26,13 +30,20 @@ class SettlementFailure extends Error {
   }
 }
 
-function basePayload(intent: PaymentIntentRecord) {
+/** The fields of the service's `payment.failed` example (api-reference/webhooks.mdx), `timestamp` as every event's. */
+function documentedPayload(intent: PaymentIntentRecord) {
   return {
     requestId: intent.requestId,
     requestID: intent.requestId,
     paymentReference: intent.paymentReference,
-    paymentIntentId: intent.id,
     paymentProcessor: 'request-network',
+  }
+}
+
+/** What `crosschainProgressEvents` (a sandbox addition) adds to the settlement's events: the intent and its route. */
+function sandboxFields(intent: PaymentIntentRecord) {
+  return {
+    paymentIntentId: intent.id,
     sourceNetwork: intent.source.network,
     destinationNetwork: intent.destination.network,
   }
@@ -139,13 +150,17 @@ async function payFeeLegs(shared: Shared, world: World, id: string): Promise<voi
 export async function settleIntent(shared: Shared, world: World, id: string, resumed = false): Promise<void> {
   const intent = intentState(world).paymentIntents.get(id)
   if (intent?.status !== 'accepted' || !shared.operator) return
-  const emit = (subStatus: string, extra: Record<string, unknown> = {}) =>
+  const progress = world.rules.crosschainProgressEvents === true
+  const emit = (subStatus: string, extra: Record<string, unknown> = {}) => {
+    if (!progress) return
     shared.events.emit(world, 'payment.processing', {
-      ...basePayload(intent),
+      ...documentedPayload(intent),
+      ...sandboxFields(intent),
       timestamp: world.clock.now().toISOString(),
       subStatus,
       ...extra,
     })
+  }
   try {
     const done = resumed ? await alreadyOnChain(shared, intent) : { pulled: false, paidTxHash: null }
     // a pull the chain holds but the saved intent does not (stopped between the two) is not announced again
@@ -182,10 +197,10 @@ export async function settleIntent(shared: Shared, world: World, id: string, res
       draft.failureReason = reason
     })
     shared.events.emit(world, 'payment.failed', {
-      ...basePayload(intent),
+      ...documentedPayload(intent),
       timestamp: world.clock.now().toISOString(),
       subStatus,
-      reason,
+      ...(progress ? { ...sandboxFields(intent), reason } : {}),
     })
   }
 }

@@ -4,7 +4,15 @@ import type { PayServiceNames } from '../pay/index.ts'
 import type { Services } from '../services.ts'
 import { activatePayout, getPayout, payoutStatus, updatePayout } from './lifecycle.ts'
 import { createOneTimePayout, createRecurringPayout } from './model.ts'
-import { ActivateBody, PayoutBody, PayV1Body, UpdateBody } from './schema.ts'
+import {
+  ActivateBody,
+  ActivatedPayoutAnswer,
+  PayoutBody,
+  PayoutStatusAnswer,
+  PayV1Body,
+  UpdateBody,
+  UpdatedPayoutAnswer,
+} from './schema.ts'
 
 const defineRoute = routesUsing<Services<PayServiceNames | 'relayers'>>()
 
@@ -49,6 +57,7 @@ export const payoutRoutes = [
     statuses: [201, 404],
     params: IdParams,
     body: ActivateBody,
+    responses: { 201: ActivatedPayoutAnswer },
     async handler(ctx, { params, body }) {
       return { status: 201, body: await activatePayout(ctx, params.id, body.permitSignature) }
     },
@@ -61,6 +70,7 @@ export const payoutRoutes = [
     summary: 'Get the status of a recurring payment',
     statuses: [200, 404],
     params: IdParams,
+    responses: { 200: PayoutStatusAnswer },
     handler(ctx, { params }) {
       return { status: 200, body: payoutStatus(getPayout(ctx, params.id)) }
     },
@@ -74,6 +84,7 @@ export const payoutRoutes = [
     statuses: [200, 404],
     params: IdParams,
     body: UpdateBody,
+    responses: { 200: UpdatedPayoutAnswer },
     async handler(ctx, { params, body }) {
       return { status: 200, body: await updatePayout(ctx, params.id, body.action) }
     },

@@ -144,3 +144,66 @@ export const RecurringPayoutRecord = z.object({
   createdAt: z.string(),
 })
 export type RecurringPayoutRecord = z.infer<typeof RecurringPayoutRecord>
+
+// The answers of the recurring payout's own routes. The service's documents show an example of each and no schema:
+// these are the sandbox's (its /openapi.json marks them `x-sandbox-schema`), written from what lifecycle.ts answers.
+const Iso = z.string().meta({ example: '2030-01-02T10:00:00.000Z' })
+
+/** 201 of `POST /v2/payouts/recurring/{id}` (the permit accepted, the schedule active). */
+export const ActivatedPayoutAnswer = z
+  .object({
+    message: z.literal('Recurring payment activated successfully'),
+    id: z.string(),
+    status: z.literal('active'),
+  })
+  .strict()
+
+/** 200 of `GET /v2/payouts/recurring/{id}`. */
+export const PayoutStatusAnswer = z
+  .object({
+    processedPayments: z.number().int().nonnegative(),
+    totalPayments: z.number().int().positive(),
+    lastPaymentDate: Iso.nullable(),
+    nextPaymentDate: Iso.nullable(),
+    status: PayoutStatus,
+    /** while paused: how many payments failed, and why the last one did */
+    failureCount: z.number().int().nonnegative().optional(),
+    failureReason: z.string().nullable().optional(),
+    requests: z.array(z.object({ paymentReference: z.string(), requestId: z.string() }).strict()),
+    payments: z.array(
+      z.object({ id: z.string(), amount: z.string(), timestamp: Iso, txHash: z.string() }).strict(),
+    ),
+  })
+  .strict()
+
+/** 200 of `PATCH /v2/payouts/recurring/{id}`: `cancel` (with the allowance reset) or `unpause`. */
+export const UpdatedPayoutAnswer = z.union([
+  z
+    .object({
+      id: z.string(),
+      status: z.literal('cancelled'),
+      transactions: z.array(z.object({ to: z.string(), data: z.string(), value: z.literal('0x0') }).strict()),
+      metadata: z
+        .object({
+          remainingPayments: z.number().int().nonnegative(),
+          remainingAmount: z.string().regex(/^\d+$/),
+          processedPayments: z.number().int().nonnegative(),
+          totalPayments: z.number().int().positive(),
+        })
+        .strict(),
+    })
+    .strict(),
+  z
+    .object({
+      id: z.string(),
+      status: z.literal('active'),
+      metadata: z
+        .object({
+          processedPayments: z.number().int().nonnegative(),
+          totalPayments: z.number().int().positive(),
+          nextPaymentDate: Iso.nullable(),
+        })
+        .strict(),
+    })
+    .strict(),
+])

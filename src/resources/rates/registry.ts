@@ -18,6 +18,7 @@ import {
 } from '../../chain/index.ts'
 import { divWad, mulWad, toWad, unitsToWad } from '../../contract/decimal.ts'
 import type { NetworkTable } from '../../contract/networks.ts'
+import { TRON_NETWORK } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
 import type { CurrencyCatalog, CurrencyFixture } from '../currencies/index.ts'
 import { RatesFixture } from './schema.ts'
@@ -187,6 +188,7 @@ export class ConversionRegistry {
       nativeHash: getAddress(native?.hash ?? sandboxAddress(`${network}:native`)),
       erc20FeeProxy: c.ERC20FeeProxy ? getAddress(c.ERC20FeeProxy) : null,
       ethFeeProxy: c.EthereumFeeProxy ? getAddress(c.EthereumFeeProxy) : null,
+      batch: c.BatchConversionPayments ? getAddress(c.BatchConversionPayments) : null,
     }
   }
 
@@ -207,6 +209,9 @@ export class ConversionRegistry {
       nativeHash: getAddress(native?.hash ?? sandboxAddress(`${chain.network}:native`)),
       erc20FeeProxy: chain.contracts.ERC20FeeProxy ?? null,
       ethFeeProxy: chain.contracts.EthereumFeeProxy ?? null,
+      // where the network has a batch contract, each stack gets one wired to its own proxies (the default stack's
+      // is the published one, rewired once the conversion proxies are there)
+      batch: chain.contracts.BatchConversionPayments ? at('BatchConversionPayments') : null,
     }
   }
 
@@ -237,6 +242,8 @@ export class ConversionRegistry {
       for (const toId of this.#currencies.conversionTargets(from.id)) {
         const to = this.#currencies.byId(toId)!
         if (to.network !== network || !(from.id in this.fixture.usd) || !(to.id in this.fixture.usd)) continue
+        // Tron has no conversion proxy: its conversions are priced off chain (requests/tron-conversion.ts)
+        if (network === TRON_NETWORK) continue
         if (!(to.type === 'ETH' ? stack.ethProxy : stack.erc20Proxy)) continue
         const paid = getAddress(to.type === 'ETH' ? to.hash : to.address)
         routes.push({ from, to, network, path: [getAddress(from.hash), paid] })

@@ -12,6 +12,7 @@ import { isConversion, isFullyPaid } from './model.ts'
 import { isOfframpRequest, startOfframp } from './offramp.ts'
 import type { DetectedPayment, RequestRecord } from './schema.ts'
 import { requestState } from './state.ts'
+import { isTronConversion, tronCreditedUnits } from './tron-conversion.ts'
 
 type Shared = Services<
   'conversion' | 'currencies' | 'events' | 'ids' | 'log' | 'offrampAddress' | 'paymentReferences' | 'worlds'
@@ -23,7 +24,8 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
 /**
  * Whether a log pays this request, by Request Network's rules: the request's network, its payment address
  * as `to`, its token (ERC-20), the proxy of its payment network (fee proxy for same-currency requests,
- * conversion proxy for the others) and, for conversions, the invoice currency as the path's first hop.
+ * conversion proxy for the others) and, for conversions, the invoice currency as the path's first hop. Tron has no
+ * conversion proxy: a Tron request invoiced in fiat is paid through ERC20FeeProxy (tron-conversion.ts).
  */
 export function paysRequest(shared: Shared, record: RequestRecord, t: DetectedTransfer): boolean {
   const toOfframp = record.offramp !== null && same(t.to, shared.offrampAddress)
@@ -35,7 +37,9 @@ export function paysRequest(shared: Shared, record: RequestRecord, t: DetectedTr
   switch (t.kind) {
     case 'erc20-fee':
       return (
-        !conversion && (paid.type === 'ERC20' || paid.type === 'TRC20') && same(t.tokenAddress, paid.address)
+        (!conversion || isTronConversion(record)) &&
+        (paid.type === 'ERC20' || paid.type === 'TRC20') &&
+        same(t.tokenAddress, paid.address)
       )
     case 'eth-fee':
       return !conversion && paid.type === 'ETH'
@@ -52,7 +56,8 @@ export function paysRequest(shared: Shared, record: RequestRecord, t: DetectedTr
 }
 
 /** What a log counts for, in the invoice currency's base units (conversion events pad fiat to 8 decimals). */
-function creditedUnits(shared: Shared, record: RequestRecord, t: DetectedTransfer): bigint {
+function creditedUnits(shared: Shared, world: World, record: RequestRecord, t: DetectedTransfer): bigint {
+  if (isTronConversion(record)) return tronCreditedUnits(shared, world, record, t)
   if (!t.conversion) return t.amount
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   return invoice.type === 'ISO4217'
@@ -68,7 +73,8 @@ function toPayment(
 ): DetectedPayment {
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   const paid = shared.currencies.byId(record.paymentCurrency)!
-  const credited = creditedUnits(shared, record, t)
+  const credited = creditedUnits(shared, world, record, t)
+  const converted = t.conversion !== null || isTronConversion(record)
   const creditedWad = unitsToWad(credited, invoice.decimals)
   const paidWad = unitsToWad(t.amount, paid.decimals)
   const usd = shared.conversion.usdValue(world, invoice.id, credited, invoice.decimals)
@@ -79,11 +85,7 @@ function toPayment(
   return {
     id: shared.ids.ulid(at.getTime()),
     key: `${t.chainId}:${t.txHash}:${t.logIndex}`,
-    type: t.conversion
-      ? 'conversion'
-      : record.originalRequestId || record.recurrence
-        ? 'recurring'
-        : 'direct',
+    type: converted ? 'conversion' : record.originalRequestId || record.recurrence ? 'recurring' : 'direct',
     amount: fromBaseUnits(credited, invoice.decimals),
     amountRaw: credited.toString(),
     paidAmount: fromBaseUnits(t.amount, paid.decimals),
@@ -103,7 +105,7 @@ function toPayment(
     from: t.from,
     payer: t.payer,
     to: t.to,
-    conversionRate: t.conversion && paidWad > 0n ? formatWad(divWad(creditedWad, paidWad), 12) : null,
+    conversionRate: converted && paidWad > 0n ? formatWad(divWad(creditedWad, paidWad), 12) : null,
     amountInUsd: usd === null ? null : formatWadFixed(usd, 2),
   }
 }

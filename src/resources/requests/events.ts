@@ -1,6 +1,6 @@
 // Webhook payloads of the payment events (api-contract §5), built from a request and one detected payment.
 // Amounts are written as ethers' formatUnits writes them ("100.0"), as the documented examples show.
-import { fromBaseUnits } from '../../contract/amounts.ts'
+import { fromBaseUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { divWad, formatWad, toWad, WAD } from '../../contract/decimal.ts'
 import type { Services } from '../services.ts'
 import { isConversion, paidUnits } from './model.ts'
@@ -43,12 +43,19 @@ export function paymentEventPayload(
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   const paymentCurrency = shared.currencies.byId(record.paymentCurrency)!
   const conversion = isConversion(record) && payment.conversionRate !== null
+  const paid = paidUnits(record)
+  const expected = toBaseUnits(record.amount, invoice.decimals)
   return {
     ...requestEventFields(record),
     explorer: `https://scan.request.network/request/${record.requestId}`,
     amount: ethersAmount(payment.amount),
-    totalAmountPaid: ethersAmount(fromBaseUnits(paidUnits(record), invoice.decimals)),
+    totalAmountPaid: ethersAmount(fromBaseUnits(paid, invoice.decimals)),
     expectedAmount: ethersAmount(record.amount),
+    // release-notes/request-api.mdx (2026-Q1 • Accounting): "excess amount fields on the Payment model and webhook
+    // payloads", `excessAmount` "when a payer overpays" (api-features/query-requests.mdx names it): only then
+    ...(paid > expected
+      ? { excessAmount: ethersAmount(fromBaseUnits(paid - expected, invoice.decimals)) }
+      : {}),
     timestamp: payment.timestamp,
     txHash: payment.txHash,
     // the account the tokens came from, and the wallet that signed (they differ when a smart account paid)

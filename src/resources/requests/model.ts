@@ -10,7 +10,12 @@ import { flatHex } from '../../contract/flat-id.ts'
 import { keccakUtf8Bytes } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
-import { addressOnNetwork, TRON_NETWORK } from '../../contract/tron-address.ts'
+import {
+  addressOnNetwork,
+  TRON_CHECKSUM_MESSAGE,
+  TRON_NETWORK,
+  tronChecksumFails,
+} from '../../contract/tron-address.ts'
 import { destinationForClientId } from '../payee-destinations/index.ts'
 import type { Services, Uses } from '../services.ts'
 import { RequestNotFoundError } from './errors.ts'
@@ -67,17 +72,25 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     if (!value)
       throw new OneFieldError(
         field,
-        payment.network === TRON_NETWORK ? 'Invalid TRON address (T…)' : 'Invalid Ethereum address',
+        payment.network !== TRON_NETWORK
+          ? 'Invalid Ethereum address'
+          : tronChecksumFails(address)
+            ? TRON_CHECKSUM_MESSAGE
+            : 'Invalid TRON address (T…)',
       )
     return value
   }
   if (payment.network === TRON_NETWORK) {
     if (cryptoToFiat)
       throw new OneFieldError('isCryptoToFiatAvailable', 'Crypto-to-fiat is not available on TRON networks')
-    if (invoice.id !== payment.id)
+    // DOCS: conversion payments are supported on Tron (resources/supported-chains-and-currencies.mdx), invoiced in
+    // fiat; Tron has no conversion proxy, so /pay prices them off chain (tron-conversion.ts)
+    const fiat =
+      invoice.type === 'ISO4217' && ctx.currencies.conversionTargets(invoice.id).includes(payment.id)
+    if (invoice.id !== payment.id && !fiat)
       throw new OneFieldError(
         'invoiceCurrency',
-        `The sandbox pays TRON requests in their invoice currency: use ${payment.id} as invoiceCurrency`,
+        `TRON requests are invoiced in fiat (USD, EUR, GBP, CNY, JPY) or in their payment currency: ${invoice.id} cannot be paid in ${payment.id}`,
       )
   }
   const payee = payeeInput ? onNetwork(payeeInput, 'payee') : null
@@ -92,6 +105,7 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
     requestId,
     clientId: grant?.clientId ?? null,
     origin: grant?.origin ?? null,
+    orchestratorFees: [],
     paymentReference: paymentReferenceOf(requestId, salt, paymentAddress),
     salt,
     amount: body.amount,

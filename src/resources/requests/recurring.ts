@@ -54,9 +54,16 @@ function timedContext(ctx: Ctx): Ctx {
   return inWorld(ctx, ctx.world)
 }
 
-/** Creates a request (POST /v1|v2/request) and, when it has a recurrence, starts its schedule. */
-export async function createInvoice(ctx: Ctx, body: CreateRequestBody): Promise<RequestRecord> {
-  const record = await createRequest(ctx, body)
+/**
+ * Creates a request (POST /v1|v2/request) and, when it has a recurrence, starts its schedule. `complete` finishes the
+ * record before any child can copy it (the orchestrator fees it captures).
+ */
+export async function createInvoice(
+  ctx: Ctx,
+  body: CreateRequestBody,
+  complete: (record: RequestRecord) => Promise<RequestRecord> = async (record) => record,
+): Promise<RequestRecord> {
+  const record = await complete(await createRequest(ctx, body))
   if (record.recurrence) {
     await requestState(ctx.world).recurringRequests.insert({
       requestId: record.requestId,
@@ -119,11 +126,13 @@ async function createChild(ctx: Ctx, requestId: string, index: number): Promise<
     originalRequestId: original.requestId,
     originalRequestPaymentReference: original.paymentReference,
   })
-  // a child of a request made with a client ID is that client ID's sale too
+  // a child of a request made with a client ID is that client ID's sale too, with the orchestrator fees the series
+  // captured when it was created (orchestrators/fees.mdx: "captured when a payment is created"; the series is)
   if (original.clientId) {
     await requestState(world).requests.update(child.requestId, (draft) => {
       draft.clientId = original.clientId
       draft.origin = original.origin
+      draft.orchestratorFees = original.orchestratorFees
     })
   }
   await requestState(world).recurringRequests.update(requestId, (draft) => {

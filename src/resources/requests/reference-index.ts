@@ -36,15 +36,6 @@ export class PaymentReferenceIndex {
    * (reference, world, request id, reference, ...), no object per create
    */
   #pending: (string | World)[] = []
-  #beforeRead: (() => void) | null = null
-
-  /**
-   * Sets what every read runs first (--state-dir: the worlds not back in memory yet after a restart are brought
-   * back, so a payment log finds its request); null to stop.
-   */
-  setBeforeRead(run: (() => void) | null): void {
-    this.#beforeRead = run
-  }
 
   #complete: Promise<void> = Promise.resolve()
 
@@ -53,7 +44,12 @@ export class PaymentReferenceIndex {
     this.#complete = complete
   }
 
-  /** Resolves once every request is in the index (the payment detector's scans wait for it). */
+  /**
+   * Resolves once every request is in the index. A read never brings worlds back: after a --state-dir restart the
+   * saved worlds come back in the background, one key at a time between calls, and what matches payments against
+   * every key (the payment detector's scans, the escrow watcher) waits for this first; a read of one world's
+   * references (`lookupIn`) needs only that world.
+   */
   complete(): Promise<void> {
     return this.#complete
   }
@@ -69,7 +65,6 @@ export class PaymentReferenceIndex {
   }
 
   #flush(): void {
-    this.#beforeRead?.()
     if (!this.#pending.length) return
     const pending = this.#pending
     this.#pending = []
@@ -184,6 +179,12 @@ export class PaymentReferenceIndex {
       else this.#entries.delete(key)
     }
     return alive
+  }
+
+  /** The request of `world` under a reference hash (nothing of another world is read or forgotten). */
+  lookupIn(hash: Hex, world: World): ReferenceEntry | undefined {
+    this.#flush()
+    return this.#entries.get(hash.toLowerCase() as Hex)?.find((e) => e.world === world)
   }
 
   /** Number of reference hashes indexed. */

@@ -4,13 +4,16 @@ import { routesUsing } from '../../contract/route.ts'
 import type { Services } from '../services.ts'
 import { ListRequestsQuery, ListRequestsResponse, listRequests } from './list.ts'
 import { getRequest, getRequestByReference } from './model.ts'
+import { captureOrchestratorFees } from './orchestrator-fees.ts'
 import { createInvoice, setRecurrence } from './recurring.ts'
 import { CreateRequestBody, CreateRequestResponse, RequestStatusV1, RequestStatusV2 } from './schema.ts'
 import { statusV1, statusV2 } from './status.ts'
 
 const defineRoute =
   routesUsing<
-    Services<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
+    Services<
+      'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'worlds'
+    >
   >()
 
 const RequestIdParams = z.object({ requestId: z.string() })
@@ -28,7 +31,7 @@ export const requestRoutes = [
     body: CreateRequestBody,
     responses: { 201: CreateRequestResponse },
     async handler(ctx, { body }) {
-      const record = await createInvoice(ctx, body)
+      const record = await createInvoice(ctx, body, (created) => captureOrchestratorFees(ctx, created))
       return { status: 201, body: { paymentReference: record.paymentReference, requestId: record.requestId } }
     },
   }),

@@ -104,6 +104,21 @@ export const OfframpState = z.object({
 })
 export type OfframpState = z.infer<typeof OfframpState>
 
+/**
+ * An orchestrator fee config as captured when a request was created under a client ID an orchestrator linked
+ * (orchestrators/fees.mdx: "The fee configuration is captured when a payment is created").
+ */
+export const CapturedOrchestratorFee = z.object({
+  configId: z.string(),
+  feeBearer: z.enum(['payer', 'recipient']),
+  bps: z.number().int(),
+  usdCap: z.string().nullable(),
+  evmRecipientAddress: z.string().nullable(),
+  tronRecipientAddress: z.string().nullable(),
+  configSource: z.enum(['client_id', 'orchestrator_default']),
+})
+export type CapturedOrchestratorFee = z.infer<typeof CapturedOrchestratorFee>
+
 /** A stored request (never returned as-is: the routes shape it as the service does). */
 export const RequestRecord = z.object({
   requestId: RequestId,
@@ -129,6 +144,8 @@ export const RequestRecord = z.object({
   /** the public client ID and Origin of a request created with client-ID auth (payment events carry them) */
   clientId: z.string().nullable().default(null),
   origin: z.string().nullable().default(null),
+  /** the orchestrator fees of a request created under a linked client ID, captured at creation (orchestrator-fees.ts) */
+  orchestratorFees: z.array(CapturedOrchestratorFee).default([]),
   isRecurrenceStopped: z.boolean(),
   createdAt: z.string(),
   payments: z.array(DetectedPayment),

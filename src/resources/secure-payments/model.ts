@@ -9,6 +9,7 @@ import type { Caller } from '../../contract/caller.ts'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import { UnauthorizedError } from '../../contract/sandbox-error.ts'
+import { linkUrlProblem } from '../../contract/security.ts'
 import type { World } from '../../contract/world.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import { resolveDestination } from '../payee-destinations/index.ts'
@@ -25,9 +26,10 @@ import {
 } from './errors.ts'
 import { pricedFeePlan } from './fee-plan.ts'
 import type { OrchestratorPricing } from './orchestrator-fees.ts'
-import { reviveTokenWorld } from './parked-tokens.ts'
 import type { SecurePaymentListQuery, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
+import { indexToken, worldOfToken } from './token-index.ts'
+import { orchestratorLegsDone } from './tron-orchestrator-fees.ts'
 
 /** How long a link stays payable (DOCS: 7 days, or until paid). */
 export const LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000
@@ -37,18 +39,14 @@ export function securePaymentUrl(request: NeutralRequest, token: string): string
   return `${publicBaseUrl(request)}/__sandbox/secure-payment?token=${token}`
 }
 
-/** The link with this token, in whichever world holds it (one waiting on disk brought back). */
+/** The link with this token, in the world the directory names for it (token-index.ts); no other world is read. */
 export function findLink(
   shared: SecureServices,
   token: string,
 ): { world: World; link: SecurePaymentRecord } | undefined {
-  for (const world of shared.worlds.all()) {
-    const link = securePaymentState(world).securePayments.get(token)
-    if (link) return { world, link }
-  }
-  const world = reviveTokenWorld(shared.worlds, token)
-  const link = world && securePaymentState(world).securePayments.get(token)
-  return link ? { world: world!, link } : undefined
+  const world = worldOfToken(shared, token)
+  const link = world ? securePaymentState(world).securePayments.get(token) : undefined
+  return world && link ? { world, link } : undefined
 }
 
 /**
@@ -66,8 +64,9 @@ export function linkRequests(world: World, link: SecurePaymentRecord): RequestRe
 }
 
 /**
- * Current status: `completed` once every request is paid (and, on Tron, the resource-fee leg executed too: status
- * follows what executed on chain, whichever leg came first), `expired` past its date on the owner's clock.
+ * Current status: `completed` once every request is paid (and, on Tron, the resource-fee leg and every orchestrator
+ * fee leg executed too: status follows what executed on chain, whichever leg came first), `expired` past its date on
+ * the owner's clock.
  */
 export function linkStatus(
   shared: SecureServices,
@@ -75,7 +74,8 @@ export function linkStatus(
   link: SecurePaymentRecord,
 ): SecurePaymentRecord['status'] {
   if (link.status !== 'pending') return link.status
-  const feeDone = link.network !== 'tron' || link.resourceFee?.executed === true
+  const feeDone =
+    link.network !== 'tron' || (link.resourceFee?.executed === true && orchestratorLegsDone(link))
   if (feeDone && linkRequests(world, link).every((r) => isFullyPaid(shared, r))) return 'completed'
   if (world.clock.now().getTime() >= Date.parse(link.expiresAt)) return 'expired'
   return 'pending'
@@ -142,10 +142,14 @@ export function recordableLink(
 /** Characters a redirect URL may not hold (api-reference/secure-payments.mdx: HTML/script payload, whitespace). */
 const UNSAFE_REDIRECT = /[<>"'`\s]/
 
+/** The documented refusal of a `redirectUrl` (use-cases/programmatic-payment-links.mdx, "Validation rules"). */
+export const UNSAFE_REDIRECT_MESSAGE = 'redirectUrl must be a safe http(s) URL with no script/HTML payload'
+
 /**
- * The documented refusals of `redirectUrl` and `redirectLabel` on every create endpoint: a label needs a URL
- * (400 `redirectLabel cannot be provided without redirectUrl`), a URL holds no HTML/script payload characters nor
- * whitespace. (Its scheme, http or https, is checked with the other URL rules of the sandbox.)
+ * The documented refusals of `redirectUrl` and `redirectLabel` on every create endpoint, in the documented words:
+ * a label needs a URL (400 `redirectLabel cannot be provided without redirectUrl`); a URL that is not an absolute
+ * http(s) URL (`javascript:`, `data:`, relative), holds HTML/script payload characters, whitespace or credentials
+ * answers 400 `redirectUrl must be a safe http(s) URL with no script/HTML payload`.
  */
 export function checkRedirect(body: {
   redirectUrl?: string | undefined
@@ -153,10 +157,11 @@ export function checkRedirect(body: {
 }): void {
   if (body.redirectLabel !== undefined && !body.redirectUrl)
     throw new SecurePaymentRequestError('redirectLabel cannot be provided without redirectUrl')
-  if (body.redirectUrl !== undefined && UNSAFE_REDIRECT.test(body.redirectUrl))
-    throw new SecurePaymentRequestError(
-      'redirectUrl must not contain HTML/script payload characters (< > " \' `) or whitespace',
-    )
+  if (
+    body.redirectUrl !== undefined &&
+    (UNSAFE_REDIRECT.test(body.redirectUrl) || linkUrlProblem(body.redirectUrl) !== null)
+  )
+    throw new SecurePaymentRequestError(UNSAFE_REDIRECT_MESSAGE)
 }
 
 /** The caller's links, newest first, through the 2026-Q1 filters (request id, payout flag, creation time). */
@@ -234,8 +239,10 @@ export async function storeLink(
   const allowed = options.accessPolicy?.allowedPayerAddresses
   const orchestrator = options.orchestrator
   const currencyOf = (id: string) => shared.currencies.byId(id)!
+  const token = shared.ids.ulid(now.getTime())
+  indexToken(shared.directory, world, token)
   return securePaymentState(world).securePayments.insert({
-    token: shared.ids.ulid(now.getTime()),
+    token,
     paymentType: requests.length > 1 ? 'batch' : 'single',
     flow: options.flow,
     status: 'pending',

@@ -1,13 +1,16 @@
 // Orchestrator fees of a secure payment (orchestrators/fees.mdx): resolved when a link is created with paired
 // authentication (x-orchestrator-key + the x-client-id it linked) and fixed on the link in the payment currency's
 // units. A payer-borne fee is added on top of what the payer pays; a recipient-borne fee is deducted from what the
-// recipient receives (the request is created for the net amount). Each reaches its EVM address in the payer's
-// transactions: an ERC-20 `transfer` (or a plain value transfer for a native currency) placed before the payment.
+// recipient receives (the request is created for the net amount). Each reaches the config's address for the link's
+// chain (its EVM address, or its Tron address on Tron; a config without it takes nothing there) in the payer's
+// transactions: an ERC-20 `transfer` (or a plain value transfer for a native currency) placed before the payment, a
+// TRC-20 `transfer` leg on Tron (tron-orchestrator-fees.ts).
 // Difference from the real service: the fee moves in its own transfer, not through the fee proxy's one fee slot
 // (which the platform fee keeps), so several fee addresses can be paid by one payer.
 import { encodeFunctionData, erc20Abi } from 'viem'
 import { bigNumberJson, fromBaseUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { divWad, formatWadFixed, mulWad, toWad, unitsToWad, wadToUnits } from '../../contract/decimal.ts'
+import { isTronAddress, TRON_NETWORK } from '../../contract/tron-address.ts'
 import { hasOrchestratorPlan, resolveOrchestratorFees } from '../orchestrators/index.ts'
 import type { Ctx, SecureServices } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'
@@ -56,8 +59,11 @@ export function priceOrchestratorFees(
     const gross = toBaseUnits(item.amount, currency.decimals)
     const rate = ctx.conversion.rate(ctx.world, currency.id, 'USD')
     const itemFees: ItemFee[] = []
+    const onTron = currency.network === TRON_NETWORK
     for (const config of configs) {
-      if (!config.evmRecipientAddress) continue // a Tron-only fee does not apply on an EVM chain
+      // a fee applies on the chains it names an address for
+      const address = onTron ? config.tronRecipientAddress : config.evmRecipientAddress
+      if (!address) continue
       let units = (gross * BigInt(config.bps)) / 10_000n
       if (config.usdCap !== null) {
         const capWad = rate === null ? toWad(config.usdCap) : divWad(toWad(config.usdCap), rate)
@@ -71,7 +77,7 @@ export function priceOrchestratorFees(
         bps: config.bps,
         usdCap: config.usdCap,
         configSource: config.configSource,
-        address: config.evmRecipientAddress,
+        address,
         units,
       })
     }
@@ -132,7 +138,7 @@ export function orchestratorFeeComponents(
       fixedAmountUsd: null,
       calculatedAmountUsd: formatWadFixed(usd, 2),
       destinationResolver: 'orchestrator_fee_config',
-      destinationRef: { evmAddress: fee.address },
+      destinationRef: isTronAddress(fee.address) ? { tronAddress: fee.address } : { evmAddress: fee.address },
       configSource: fee.configSource,
     }
   })

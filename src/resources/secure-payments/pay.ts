@@ -24,6 +24,7 @@ import { multicallRequestIds } from './payouts.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
 import { securePaymentState } from './state.ts'
 import { settledFeeClaim, tronLinkCalldata } from './tron.ts'
+import { tronBatchCalldata } from './tron-batch.ts'
 
 /** Quotes of same-chain calldata stay valid this long. */
 const QUOTE_TTL_MS = 30_000
@@ -296,7 +297,7 @@ export async function securePaymentCalldata(
 
 /**
  * A multicall payout's calldata: the sandbox runs no smart accounts, so its pending children are paid by one
- * batchPayments transaction (approvals first), like a batch link.
+ * batchPayments transaction (approvals first), like a batch link; a tron_batch by the Tron batch contract.
  */
 export async function multicallCalldata(
   shared: SecureServices,
@@ -307,6 +308,7 @@ export async function multicallCalldata(
     throw new SecurePaymentRequestError(
       'A multicall payout is paid on its own network: chain and token do not apply',
     )
+  if (found.record.executionKind === 'tron_batch') return tronBatchCalldata(shared, found, query)
   const ctx = inWorld(shared, found.world)
   const requestIds = multicallRequestIds(ctx, found.record)
   if (requestIds.length === 0) throw new SecurePaymentCompletedError()

@@ -1,7 +1,8 @@
 // Payout links (`flow: pay`): a payer's own link to pay a recipient, batch links combining pending payout links
 // (the combined tokens stop working: 403), and multicall payouts (an ordered selection read back by token).
 // Differences from the real service: a multicall payout is paid as one batchPayments transaction of its children
-// (the sandbox runs no smart accounts); Tron payout links pay on the sandbox's tron chain (secure-payments/tron.ts).
+// (the sandbox runs no smart accounts); Tron payout links pay on the sandbox's tron chain (secure-payments/tron.ts), a
+// multicall of Tron payouts through the Tron batch contract (tron-batch.ts).
 
 import { formatWad, toWad } from '../../contract/decimal.ts'
 import type { World } from '../../contract/world.ts'
@@ -18,9 +19,10 @@ import {
 } from './errors.ts'
 import { checkRedirect, linkRequests, linkStatus, storeLink } from './model.ts'
 import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
-import { reviveTokenWorld } from './parked-tokens.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
+import { indexToken, worldOfToken } from './token-index.ts'
+import { multicallKind } from './tron-batch.ts'
 
 /** `POST /v2/secure-payments/payouts`: a request to `recipient` and its link. */
 export async function createPayoutLink(ctx: Ctx, body: PayoutSecurePaymentBody) {
@@ -142,10 +144,6 @@ export async function createMulticall(
   ctx: Ctx,
   body: { childTokens: string[]; requestedExecutionKind?: MulticallRecord['executionKind'] | undefined },
 ) {
-  if (body.requestedExecutionKind === 'tron_batch')
-    throw new SecurePaymentRequestError(
-      'tron_batch is not available in the sandbox: pay Tron payout links one by one',
-    )
   if (new Set(body.childTokens).size !== body.childTokens.length)
     throw new SecurePaymentRequestError('childTokens must not repeat')
   if (body.childTokens.length > MULTICALL_CHILD_CAP)
@@ -170,15 +168,17 @@ export async function createMulticall(
   if (failures.length > 0) throw new MulticallValidationError(failures)
   const children = body.childTokens.map((t) => securePaymentState(ctx.world).securePayments.get(t)!)
   oneNetworkAndFee(children, 'a multicall payout')
+  const executionKind = multicallKind(children, body.requestedExecutionKind)
   const now = ctx.world.clock.now()
   const earliest = Math.min(...children.map((c) => Date.parse(c.expiresAt)))
   const record = await securePaymentState(ctx.world).multicallPayouts.insert({
     token: ctx.ids.ulid(now.getTime()),
     childTokens: body.childTokens,
-    executionKind: body.requestedExecutionKind ?? 'evm_same_chain',
+    executionKind,
     createdAt: now.toISOString(),
     expiresAt: new Date(earliest).toISOString(),
   })
+  indexToken(ctx.directory, ctx.world, record.token)
   return {
     type: 'multicall' as const,
     token: record.token,
@@ -194,18 +194,14 @@ export async function createMulticall(
   }
 }
 
-/** The multicall payout with this token, in whichever world holds it (one waiting on disk brought back). */
+/** The multicall payout with this token, in the world the directory names for it (token-index.ts). */
 export function findMulticall(
   shared: SecureServices,
   token: string,
 ): { world: World; record: MulticallRecord } | undefined {
-  for (const world of shared.worlds.all()) {
-    const record = securePaymentState(world).multicallPayouts.get(token)
-    if (record) return { world, record }
-  }
-  const world = reviveTokenWorld(shared.worlds, token)
-  const record = world && securePaymentState(world).multicallPayouts.get(token)
-  return record ? { world: world!, record } : undefined
+  const world = worldOfToken(shared, token)
+  const record = world ? securePaymentState(world).multicallPayouts.get(token) : undefined
+  return world && record ? { world, record } : undefined
 }
 
 /**

@@ -44,6 +44,7 @@ import {
   TronBroadcastBody,
 } from './schema.ts'
 import { broadcastTronStep } from './tron.ts'
+import { broadcastTronBatchStep } from './tron-batch.ts'
 import { withPlainValues } from './values.ts'
 
 const Token = z.object({ token: z.string().min(1) })
@@ -292,6 +293,12 @@ export const securePaymentRoutes = [
     params: Token,
     body: TronBroadcastBody,
     async handler(ctx, { params, body }) {
+      // a tron_batch multicall payout's steps (tron-batch.ts)
+      const multicall = payableMulticall(ctx, params.token)
+      if (multicall) {
+        checkOwner(ctx.caller, multicall.world)
+        return { status: 200, body: await broadcastTronBatchStep(ctx, multicall, body.signedTransaction) }
+      }
       const found = findLink(ctx, params.token)
       if (!found) throw new SecurePaymentNotFoundError()
       checkOwner(ctx.caller, found.world)

@@ -1,7 +1,6 @@
 // Shapes of /v2/secure-payments (V2 0.13.0): bodies as the document declares them, the stored link, the fee plan.
 import { z } from 'zod'
 import { Address, AnyAddress, Percentage, PositiveAmount } from '../../contract/primitives.ts'
-import { linkUrlProblem } from '../../contract/security.ts'
 import { SignedData } from '../payment-intents/index.ts'
 
 const RedirectLabel = z
@@ -60,18 +59,11 @@ const feeRefine = (body: { feePercentage?: string; feeAddress?: string }, ctx: z
 }
 
 /**
- * Where the page sends the payer after payment: an absolute http or https URL (no `javascript:`, `data:`, credentials),
- * refused at creation with 400 naming the field (the message is class-validator's `IsUrl`, the service's validator).
+ * Where the page sends the payer after payment: a string here; what it may hold (an absolute http or https URL, no
+ * HTML/script payload characters, whitespace or credentials) is checked by `checkRedirect`, which answers the
+ * documented 400 for every refusal (use-cases/programmatic-payment-links.mdx).
  */
-const RedirectUrl = z
-  .string()
-  .max(2048)
-  .superRefine((value, issue) => {
-    const problem = linkUrlProblem(value)
-    // an http(s) URL with HTML payload characters or whitespace gets the documented sentence from checkRedirect
-    if (problem && /[<>"'`\s]/.test(value) && /^https?:\/\//i.test(value)) return
-    if (problem) issue.addIssue({ code: 'custom', message: `redirectUrl must be a URL address (${problem})` })
-  })
+const RedirectUrl = z.string().max(2048)
 
 /** Body of `POST /v2/secure-payments`. */
 export const CreateSecurePaymentBody = z
@@ -340,6 +332,13 @@ export const SecurePaymentRecord = z.object({
    * executed on chain (the link completes only when the payment and this leg both executed); absent before
    */
   resourceFee: z.object({ txId: z.string(), executed: z.boolean() }).nullable().optional(),
+  /**
+   * a Tron link's orchestrator fee legs broadcast through /tron/broadcast (tron-orchestrator-fees.ts), one per fee:
+   * its transaction id and whether it executed (the link completes only when every leg executed); absent before
+   */
+  orchestratorFeeLegs: z
+    .array(z.object({ requestId: z.string(), configId: z.string(), txId: z.string(), executed: z.boolean() }))
+    .optional(),
   /** executions recorded by /intent; `executionKind` is cross-chain for a signed intent (absent in older state) */
   intents: z.array(
     z.object({

@@ -3,7 +3,8 @@
 // transaction only when it is one of them, and broadcasts it sponsored (the service's resource providers pay energy
 // and bandwidth: the payer needs no TRX; the $3.99 fee leg pays for it). The two legs are separate transactions:
 // the link records its fee leg once it executed (a second one is refused, so the payer never pays it twice), /pay
-// answers only the legs still to send, and the link completes when both have executed, in either order.
+// answers only the legs still to send, and the link completes when both have executed, in either order. A paired
+// link's orchestrator fees are legs of the same kind, before the payment (tron-orchestrator-fees.ts).
 
 import { encodeFunctionData } from 'viem'
 import { privateKeyToAccount, sign } from 'viem/accounts'
@@ -22,8 +23,17 @@ import {
 } from './errors.ts'
 import { TRON_RESOURCE_FEE_USD, TRON_RESOURCE_TREASURY } from './fee-plan.ts'
 import { checkPayer, completeLink, findLink, linkRequests, linkStatus } from './model.ts'
+import { orchestratorFeeLines } from './orchestrator-fees.ts'
 import type { SecurePaymentRecord } from './schema.ts'
 import { securePaymentState } from './state.ts'
+import {
+  dueOrchestratorLegs,
+  legClaim,
+  legKey,
+  setLegClaim,
+  settleOrchestratorClaims,
+  tronOrchestratorLegs,
+} from './tron-orchestrator-fees.ts'
 
 /** What the pay builder answered for the link's Tron request (see pay/tron.ts). */
 interface TronBuilt {
@@ -49,7 +59,10 @@ function resourceFeeLeg(token: string, decimals: number) {
   )
 }
 
-/** `GET /{token}/pay` of a Tron link: payment steps, then the resource-fee leg; sponsored resources. */
+/**
+ * `GET /{token}/pay` of a Tron link: approvals, the orchestrator fee legs still due, the payment, then the resource-fee
+ * leg; sponsored resources.
+ */
 export async function tronLinkCalldata(
   shared: SecureServices,
   link: SecurePaymentRecord,
@@ -75,11 +88,19 @@ export async function tronLinkCalldata(
   // the legs still to send: the payment unless it executed, the fee leg unless it executed (or is on its way)
   const feeDue = !link.resourceFee
   const paymentDue = paymentBuilt !== null
+  const orchestratorDue = dueOrchestratorLegs(shared, link)
+  const orchestratorUnits = orchestratorDue.reduce((sum, leg) => sum + leg.units, 0n)
+  // the approvals, then the orchestrator fee legs, then the payment (the payment stays after the fees, as on EVM)
   const transactions = [
-    ...built.transactions,
+    ...built.transactions.slice(0, -1),
+    ...orchestratorDue.map((leg) => leg.step),
+    ...built.transactions.slice(-1),
     ...(feeDue ? [resourceFeeLeg(currency.address, currency.decimals)] : []),
   ]
-  const due = (paymentDue ? amountUnits + platform : 0n) + (feeDue ? fee : 0n)
+  const due = (paymentDue ? amountUnits + platform : 0n) + (feeDue ? fee : 0n) + orchestratorUnits
+  const legs = tronOrchestratorLegs(shared, link)
+  const payerBorne = legs.filter((l) => l.feeBearer === 'payer').reduce((sum, l) => sum + l.units, 0n)
+  const payeeBorne = legs.filter((l) => l.feeBearer === 'recipient').reduce((sum, l) => sum + l.units, 0n)
   const chain = shared.chains.get('tron')
   let hasEnoughBalance = built.metadata.hasEnoughBalance
   if (chain && wallet)
@@ -114,12 +135,14 @@ export async function tronLinkCalldata(
       chainId: String(currency.chainId),
       recipient: TRON_RESOURCE_TREASURY,
     },
+    ...orchestratorFeeLines(shared, link),
   ]
   const { approvalTransactionIndex, ...metadata } = built.metadata as typeof built.metadata & {
     approvalTransactionIndex: number | null
   }
   // the fee leg alone: its one transaction stands where the payment would
   const approvals = Math.max(built.transactions.length - 1, 0)
+  const paymentIndex = paymentDue ? approvals + orchestratorDue.length : 0
   return {
     paymentType: 'single' as const,
     transactions,
@@ -127,12 +150,13 @@ export async function tronLinkCalldata(
       bundleId: null,
       defaultFeeBearer: link.feePlan.defaultFeeBearer,
       amountSummary: {
-        grossAmount: fmt(amountUnits),
+        // the request is for the net amount: the gross is what the recipient would get before its fees
+        grossAmount: fmt(amountUnits + payeeBorne),
         netRecipientAmount: fmt(amountUnits),
-        totalFees: fmt(platform + fee),
-        payeeBorneFees: '0',
-        payerBorneFees: fmt(platform + fee),
-        payerTotal: fmt(amountUnits + platform + fee),
+        totalFees: fmt(platform + fee + payerBorne + payeeBorne),
+        payeeBorneFees: fmt(payeeBorne),
+        payerBorneFees: fmt(platform + fee + payerBorne),
+        payerTotal: fmt(amountUnits + payeeBorne + platform + fee + payerBorne),
       },
       fees,
     },
@@ -142,7 +166,7 @@ export async function tronLinkCalldata(
         ? {}
         : { approvalTransactionIndex, approvalTransactionsCount: approvals }),
       stepsRequired: transactions.length,
-      paymentTransactionIndex: approvals,
+      paymentTransactionIndex: paymentIndex,
       hasEnoughBalance,
       // the resources are sponsored when the steps go through /tron/broadcast: no TRX needed
       hasEnoughGas: true,
@@ -159,7 +183,7 @@ export async function tronLinkCalldata(
 }
 
 /** The signed transaction's owner and call, read from its raw_data_hex; 400 when it is not a TRC-20 call. */
-function readSigned(signed: { raw_data_hex: string }) {
+export function readSigned(signed: { raw_data_hex: string }) {
   try {
     const raw = decodeRawData(Buffer.from(signed.raw_data_hex, 'hex'))
     if (raw.contract.type !== 31) throw new Error('not a TriggerSmartContract')
@@ -176,9 +200,10 @@ function readSigned(signed: { raw_data_hex: string }) {
 
 /**
  * `POST /{token}/tron/broadcast`: the signed transaction must be one of the steps the link still expects of its
- * signer: a payment step while the payment has not executed, the resource-fee leg while it has not been sent (once
- * per link: a second one is refused before it reaches the chain); then it is broadcast, sponsored. The fee leg is
- * recorded as executed only when its receipt says SUCCESS; the link completes when both legs have executed.
+ * signer: a payment step while the payment has not executed, the resource-fee leg or one of its orchestrator fee legs
+ * while it has not been sent (each once per link: a second one is refused before it reaches the chain); then it is
+ * broadcast, sponsored. A fee leg is recorded as executed only when its receipt says SUCCESS; the link completes when
+ * the payment and every fee leg have executed.
  */
 export async function broadcastTronStep(
   shared: SecureServices,
@@ -201,29 +226,46 @@ export async function broadcastTronStep(
   const currency = shared.currencies.byId(link.currency)!
   const feeLeg = resourceFeeLeg(currency.address, currency.decimals)
   const isFeeLeg = toEvmAddress(feeLeg.to) === call.contract && feeLeg.data === call.data
+  const feeLegsInFlight = securePaymentState(world).tronFeeLegsInFlight
+  // one of the link's orchestrator fee legs: exactly its transfer, to the fee's Tron address, for its amount (two
+  // fees with the same transfer are two legs: the first not yet sent)
+  const matching = isFeeLeg
+    ? []
+    : tronOrchestratorLegs(shared, link).filter(
+        (leg) => toEvmAddress(leg.step.to) === call.contract && leg.step.data === call.data,
+      )
+  const orchestratorLeg =
+    matching.find((leg) => !legClaim(link, leg) && !feeLegsInFlight.has(legKey(link.token, leg))) ??
+    matching[0]
+  const isLeg = isFeeLeg || orchestratorLeg !== undefined
   if (status === 'completed') throw new SecurePaymentCompletedError()
   if (status !== 'pending') throw new SecurePaymentUnavailableError()
-  const feeLegsInFlight = securePaymentState(world).tronFeeLegsInFlight
   if (isFeeLeg && (link.resourceFee || feeLegsInFlight.has(link.token)))
     throw new SecurePaymentRequestError(
       `The resource fee of this secure payment has already been sent (transaction ${link.resourceFee?.txId ?? 'on its way'})`,
     )
+  const orchestratorKey = orchestratorLeg ? legKey(link.token, orchestratorLeg) : null
+  if (orchestratorLeg && (legClaim(link, orchestratorLeg) || feeLegsInFlight.has(orchestratorKey!)))
+    throw new SecurePaymentRequestError(
+      `This orchestrator fee of the secure payment has already been sent (transaction ${legClaim(link, orchestratorLeg)?.txId ?? 'on its way'})`,
+    )
   const paymentsSent = securePaymentState(world).tronPaymentsSent
   if (
-    !isFeeLeg &&
+    !isLeg &&
     (paymentsSent.has(link.token) || linkRequests(world, link).every((r) => isFullyPaid(shared, r)))
   )
     throw new SecurePaymentRequestError(
       'The payment of this secure payment has executed: only its resource-fee leg remains to send',
     )
   // the payment step (not an approval): it moves the amount, so one at a time, and none once one executed
-  const isPayment = !isFeeLeg && !call.data.startsWith(APPROVE_SELECTOR)
+  const isPayment = !isLeg && !call.data.startsWith(APPROVE_SELECTOR)
   // marked before anything is awaited: a leg sent meanwhile sees it (the fee claim below is written after a wait)
   if (isFeeLeg) feeLegsInFlight.add(link.token)
+  if (orchestratorKey) feeLegsInFlight.add(orchestratorKey)
   if (isPayment) paymentsSent.add(link.token)
   let paymentExecuted = false
   try {
-    if (!isFeeLeg) {
+    if (!isLeg) {
       const built = (await calldata(world, link, call.owner)) as {
         transactions?: { to: string; data: string }[]
       }
@@ -236,32 +278,49 @@ export async function broadcastTronStep(
       throw new SecurePaymentRequestError('No TRON chain: start the sandbox with --networks …,tron')
     const links = securePaymentState(world).securePayments
     const txId = String(signed.txID ?? '')
-    const release = () =>
-      links.update(link.token, (d) => {
-        d.resourceFee = null
-      })
+    const release = async () => {
+      if (isFeeLeg)
+        await links.update(link.token, (d) => {
+          d.resourceFee = null
+        })
+      if (orchestratorLeg) await setLegClaim(world, link.token, orchestratorLeg, null)
+    }
     // the fee leg is claimed before it goes out, so a second one sent meanwhile is refused
     if (isFeeLeg)
       await links.update(link.token, (d) => {
         d.resourceFee = { txId, executed: false }
       })
+    if (orchestratorLeg) await setLegClaim(world, link.token, orchestratorLeg, { txId, executed: false })
     let reply: { result?: boolean; txid?: string; code?: string; message?: string }
     try {
       reply = (await chain.tron.broadcast(signed, { sponsored: true })).body as typeof reply
     } catch (error) {
-      if (isFeeLeg) await release()
+      await release()
       throw error
     }
     if (!reply.result) {
-      if (isFeeLeg) await release()
+      await release()
       const message = reply.message ? Buffer.from(reply.message, 'hex').toString('utf8') : 'broadcast refused'
       throw new SecurePaymentRequestError(`TRON broadcast refused (${reply.code}): ${message}`)
     }
     if (isFeeLeg) await recordFeeLeg(shared, world, link.token, reply.txid!, call.owner)
+    if (orchestratorLeg) {
+      // executed: recorded (the link completes if everything else did); reverted: released, to be sent again
+      const done = await executed(shared, reply.txid!)
+      const updated = await setLegClaim(
+        world,
+        link.token,
+        orchestratorLeg,
+        done ? { txId: reply.txid!, executed: true } : null,
+      )
+      if (done && linkStatus(shared, world, updated) === 'completed')
+        await completeLink(world, updated, call.owner)
+    }
     if (isPayment) paymentExecuted = await executed(shared, reply.txid!)
     return { result: true, txid: reply.txid!, code: 'SUCCESS', message: '' }
   } finally {
     if (isFeeLeg) feeLegsInFlight.delete(link.token)
+    if (orchestratorKey) feeLegsInFlight.delete(orchestratorKey)
     // a payment that executed stays marked (the detector marks its request paid soon); one refused or reverted frees it
     if (isPayment && !paymentExecuted) paymentsSent.delete(link.token)
   }
@@ -278,9 +337,14 @@ export async function settledFeeClaim(
   world: World,
   link: SecurePaymentRecord,
 ): Promise<SecurePaymentRecord> {
-  const claim = link.resourceFee
-  if (!claim || claim.executed || securePaymentState(world).tronFeeLegsInFlight.has(link.token)) return link
   if (!shared.chains.get('tron')?.tron) return link
+  link = await settleOrchestratorClaims(world, link, (txId) => executed(shared, txId))
+  const claim = link.resourceFee
+  if (!claim || claim.executed || securePaymentState(world).tronFeeLegsInFlight.has(link.token)) {
+    if (linkStatus(shared, world, link) === 'completed' && !link.completedAt)
+      await completeLink(world, link, null)
+    return link
+  }
   const done = claim.txId ? await executed(shared, claim.txId).catch(() => false) : false
   // claimed again meanwhile (a broadcast started during the read): that call settles it
   if (securePaymentState(world).tronFeeLegsInFlight.has(link.token)) return link
@@ -295,7 +359,7 @@ export async function settledFeeClaim(
 const APPROVE_SELECTOR = '0x095ea7b3'
 
 /** True when the Tron transaction `txId` executed (its receipt says SUCCESS). */
-async function executed(shared: SecureServices, txId: string): Promise<boolean> {
+export async function executed(shared: SecureServices, txId: string): Promise<boolean> {
   const info = (await shared.chains.get('tron')!.tron!.call('wallet/gettransactioninfobyid', { value: txId }))
     .body as { receipt?: { result?: string } }
   return info.receipt?.result === 'SUCCESS'

@@ -10,7 +10,7 @@ import {
   sendTestWebhook,
   toggleWebhook,
 } from './model.ts'
-import { CreateWebhookResponse, WebhookRecord } from './schema.ts'
+import { CreateWebhookResponse, TestWebhookAnswer, WebhookRecord } from './schema.ts'
 
 const defineRoute = routesUsing<Services<'ids' | 'webhooks'>>()
 
@@ -61,6 +61,7 @@ export const webhookRoutes = (['/v1/webhook', '/v2/webhook', '/v2/request-tech']
     summary: 'Send a test event to every active webhook of the key',
     statuses: [201, 404],
     body: z.unknown(),
+    responses: { 201: TestWebhookAnswer },
     handler(ctx, { body }) {
       const deliveries = sendTestWebhook(ctx, parseTestEventType(body))
       return { status: 201, body: { deliveryIds: deliveries.map((d) => d.id) } }

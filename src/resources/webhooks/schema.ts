@@ -34,3 +34,11 @@ export type WebhookRecord = z.infer<typeof WebhookRecord>
 
 /** 201 of POST /v2/webhook. */
 export const CreateWebhookResponse = z.object({ id: z.string(), secret: z.string().regex(/^[0-9a-f]{64}$/) })
+
+/**
+ * 201 of `POST …/webhook/test`: the ids of the deliveries it started (one per active webhook). The documents show an
+ * empty schema and no example: this is the sandbox's (marked `x-sandbox-schema` in its /openapi.json).
+ */
+export const TestWebhookAnswer = z
+  .object({ deliveryIds: z.array(z.string().meta({ example: '01JZ4PC7EXAMPLEDELIVERY001' })).min(1) })
+  .strict()

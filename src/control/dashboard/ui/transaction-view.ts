@@ -1,6 +1,7 @@
 // A transaction read from the local chain (GET /__sandbox/transactions/{hash}): who sent what to which contract,
 // the function called, and its logs with Request Network's proxy events decoded and linked to their request.
 import type { readTransaction } from '../transaction.ts'
+import { AMOUNT_ARGS, tokenAmount } from './amount.ts'
 import { requestLink } from './data-views.ts'
 import { badge, facts, h, json, when } from './dom.ts'
 
@@ -66,10 +67,22 @@ export function transactionView(tx: Transaction): HTMLElement {
                           Node,
                         ][])
                       : []),
-                    ...Object.entries((log.args ?? {}) as Record<string, unknown>).map(
-                      ([name, value]) =>
-                        [name, h('code', { class: 'wrap' }, String(value))] as [string, Node],
-                    ),
+                    ...Object.entries((log.args ?? {}) as Record<string, unknown>).map(([name, value]) => {
+                      const amount =
+                        'units' in log && log.units && AMOUNT_ARGS.has(name)
+                          ? tokenAmount(String(value), log.units)
+                          : undefined
+                      return [
+                        name,
+                        amount
+                          ? h(
+                              'code',
+                              { class: 'wrap amount', title: amount.title, 'data-raw': String(value) },
+                              amount.text,
+                            )
+                          : h('code', { class: 'wrap' }, String(value)),
+                      ] as [string, Node]
+                    }),
                   ]),
             ),
           ),

@@ -1,0 +1,201 @@
+// Orchestrator fees on `/v2/request/{id}/pay` (orchestrators/fees.mdx): an orchestrator "can attach fees to the
+// payments made under the client IDs you've linked"; `incoming` applies to payments received; `payer` adds the fee
+// on top of what the payer pays; "The fee configuration is captured when a payment is created. Later changes apply
+// only to newly created payments." A request created with a linked client ID pays its payer-borne fee to the
+// config's address when the payer executes /pay's calldata; one created with the owner's API key pays none.
+import { randomBytes } from 'node:crypto'
+import type { Address } from 'viem'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { execute, freshAddress, until } from '../support/chain.ts'
+import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+
+let t: Transports
+beforeAll(async () => {
+  t = await startTransports(newApiKey)
+})
+afterAll(async () => t?.close())
+
+const ORIGIN = 'https://shop.example.com'
+const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6)) * 10n ** 12n
+
+describeTransports(
+  'orchestrator fees of a request paid through /v2/request/{id}/pay on %s',
+  () => t,
+  (client, transport) => {
+    const payerIndex = transport === 'http' ? 5 : 6
+    const orc = (k: string, method: string, path: string, body?: unknown) =>
+      client().call(method, path, { apiKey: null, headers: { 'x-orchestrator-key': k }, body })
+    const balance = (owner: string, currency: string) => {
+      const chain = t.sandbox.shared.chains.get('sepolia')!
+      const token = t.sandbox.shared.currencies.byId(currency)!
+      return chain.balanceOf(token.type === 'ETH' ? 'native' : (token.address as Address), owner as Address)
+    }
+
+    const linkedPlatform = async () => {
+      const orchestrator = `orc_req_${randomBytes(8).toString('hex')}`
+      const owner = newApiKey()
+      const created = await client().call('POST', '/v2/client-ids', {
+        apiKey: owner,
+        body: { label: 'Shop', allowedDomains: [ORIGIN] },
+      })
+      const clientId = created.body.clientId as string
+      const linked = await client().call('POST', '/v2/orchestrators/client-ids', {
+        apiKey: owner,
+        headers: { 'x-orchestrator-key': orchestrator },
+        body: { clientId },
+      })
+      expect(linked.status, linked.text).toBe(201)
+      return { orchestrator, clientId, owner }
+    }
+
+    const payRequest = async (owner: string, requestId: string) => {
+      const wallet = t.sandbox.shared.chains.get('sepolia')!.accounts[payerIndex]!.address
+      const pay = await client().call('GET', `/v2/request/${requestId}/pay`, {
+        apiKey: owner,
+        query: { wallet },
+      })
+      expect(pay.status, pay.text).toBe(200)
+      await execute(t.sandbox, pay.body.transactions, payerIndex)
+      await until(
+        () => client().call('GET', `/v2/request/${requestId}`, { apiKey: owner }),
+        (r) => r.body.hasBeenPaid === true,
+        { what: 'the request paid' },
+      )
+      return pay.body
+    }
+
+    it('a request made with a linked client ID pays its payer-borne fee, as configured at creation', async () => {
+      const { orchestrator, clientId, owner } = await linkedPlatform()
+      const feeAddress = freshAddress()
+      const config = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
+        bps: 250,
+        feeBearer: 'payer',
+        flow: 'incoming',
+        evmRecipientAddress: feeAddress,
+      })
+      expect(config.status, config.text).toBe(201)
+      // outgoing fees apply to payouts, not to payments received
+      await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
+        bps: 900,
+        feeBearer: 'payer',
+        flow: 'outgoing',
+        evmRecipientAddress: freshAddress(),
+      })
+      const payee = freshAddress()
+      const created = await client().call('POST', '/v2/request', {
+        apiKey: null,
+        headers: { 'x-client-id': clientId, origin: ORIGIN },
+        body: { payee, amount: '100', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia' },
+      })
+      expect(created.status, created.text).toBe(201)
+      // a later change applies only to payments created after it
+      await orc(orchestrator, 'PATCH', `/v2/orchestrators/fee-configs/${config.body.id}`, { bps: 5000 })
+      const payer = t.sandbox.shared.chains.get('sepolia')!.accounts[payerIndex]!.address
+      const before = await balance(payer, 'FAU-sepolia')
+      const pay = await payRequest(owner, created.body.requestId)
+      expect(pay.metadata.paymentTransactionIndex).toBe(pay.transactions.length - 1)
+      expect(await balance(payee, 'FAU-sepolia')).toBe(units('100'))
+      expect(await balance(feeAddress, 'FAU-sepolia')).toBe(units('2.5'))
+      expect(before - (await balance(payer, 'FAU-sepolia'))).toBe(units('102.5'))
+
+      // a native currency: a value transfer, capped at usdCap
+      const capped = freshAddress()
+      const own = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
+        bps: 1000,
+        usdCap: '1',
+        feeBearer: 'payer',
+        flow: 'incoming',
+        evmRecipientAddress: capped,
+        clientId,
+      })
+      expect(own.status, own.text).toBe(201)
+      const eth = await client().call('POST', '/v2/request', {
+        apiKey: null,
+        headers: { 'x-client-id': clientId, origin: ORIGIN },
+        body: {
+          payee: freshAddress(),
+          amount: '0.01',
+          invoiceCurrency: 'ETH-sepolia-sepolia',
+          paymentCurrency: 'ETH-sepolia-sepolia',
+        },
+      })
+      expect(eth.status, eth.text).toBe(201)
+      await payRequest(owner, eth.body.requestId)
+      const cappedUnits = await balance(capped, 'ETH-sepolia-sepolia')
+      expect(cappedUnits > 0n).toBe(true)
+      // 10 % of 0.01 ETH, capped at 1 USD at the sandbox's rate
+      const rate = t.sandbox.shared.conversion.rate(null, 'ETH-sepolia-sepolia', 'USD')!
+      expect(cappedUnits).toBe(10n ** 36n / rate)
+      expect(cappedUnits < 10n ** 15n).toBe(true)
+    })
+
+    it("a request made with the platform's own API key pays no orchestrator fee", async () => {
+      const { orchestrator, owner } = await linkedPlatform()
+      const feeAddress = freshAddress()
+      await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
+        bps: 250,
+        feeBearer: 'payer',
+        flow: 'incoming',
+        evmRecipientAddress: feeAddress,
+      })
+      const created = await client().call('POST', '/v2/request', {
+        apiKey: owner,
+        body: {
+          payee: freshAddress(),
+          amount: '10',
+          invoiceCurrency: 'FAU-sepolia',
+          paymentCurrency: 'FAU-sepolia',
+        },
+      })
+      const pay = await payRequest(owner, created.body.requestId)
+      expect(pay.transactions).toHaveLength(pay.metadata.needsApproval ? 2 : 1) // approval, payment
+      expect(await balance(feeAddress, 'FAU-sepolia')).toBe(0n)
+    })
+
+    it("a recurring request's children pay the fees captured when the series was created", async () => {
+      const { orchestrator, clientId, owner } = await linkedPlatform()
+      const feeAddress = freshAddress()
+      const config = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
+        bps: 250,
+        feeBearer: 'payer',
+        flow: 'incoming',
+        evmRecipientAddress: feeAddress,
+      })
+      expect(config.status, config.text).toBe(201)
+      const payee = freshAddress()
+      const created = await client().call('POST', '/v2/request', {
+        apiKey: null,
+        headers: { 'x-client-id': clientId, origin: ORIGIN },
+        body: {
+          payee,
+          amount: '10',
+          invoiceCurrency: 'FAU-sepolia',
+          paymentCurrency: 'FAU-sepolia',
+          recurrence: { startDate: new Date().toISOString().slice(0, 10), frequency: 'DAILY' },
+        },
+      })
+      expect(created.status, created.text).toBe(201)
+      // a later change of the config does not reach the series' children
+      await orc(orchestrator, 'PATCH', `/v2/orchestrators/fee-configs/${config.body.id}`, { bps: 5000 })
+      const advanced = await client().call('POST', '/__sandbox/clock/advance', {
+        apiKey: owner,
+        body: { seconds: 86_400 },
+      })
+      expect(advanced.status, advanced.text).toBeLessThan(300)
+      const journal = await client().call('GET', '/__sandbox/journal', {
+        apiKey: owner,
+        query: { type: 'event', event: 'request.recurring' },
+      })
+      const child = (journal.body.entries as { payload: { requestId: string; originalRequestId: string } }[])
+        .map((e) => e.payload)
+        .find((p) => p.originalRequestId === created.body.requestId)
+      expect(child).toBeDefined()
+      const payer = t.sandbox.shared.chains.get('sepolia')!.accounts[payerIndex]!.address
+      const before = await balance(payer, 'FAU-sepolia')
+      await payRequest(owner, child!.requestId)
+      expect(await balance(payee, 'FAU-sepolia')).toBe(units('10'))
+      expect(await balance(feeAddress, 'FAU-sepolia')).toBe(units('0.25'))
+      expect(before - (await balance(payer, 'FAU-sepolia'))).toBe(units('10.25'))
+    })
+  },
+)
