@@ -115,6 +115,9 @@ export class PaymentDetector {
   readonly #options: DetectorOptions
   #watcher: HeadWatcher | null = null
   #running: Promise<void> | null = null
+  /** scans begun so far; a caller of `sync` waits for the first that begins after its call */
+  #scansStarted = 0
+  #waiting: { scan: number; resolve: () => void }[] = []
   #again = false
   #stopped = false
   /** the last block scanned (null: nothing yet) */
@@ -142,16 +145,24 @@ export class PaymentDetector {
     return this.#watcher?.pushing ?? false
   }
 
-  /** Scans up to the current head now; resolves when the chain's payments are all recorded. */
+  /**
+   * Scans up to the current head now; resolves once a scan that began after the call has ended (the chain's payments
+   * up to that head recorded). The loop goes on while heads keep coming, but a caller waits for one scan, not for the
+   * chain to go quiet: under load the 250 ms heartbeat can arrive during every scan.
+   */
   sync(): Promise<void> {
     if (this.#stopped) return Promise.resolve()
-    if (this.#running) {
-      this.#again = true
-      return this.#running
-    }
+    const done = new Promise<void>((resolve) => this.#waiting.push({ scan: this.#scansStarted + 1, resolve }))
+    if (this.#running) this.#again = true
+    else this.#start()
+    return done
+  }
+
+  #start(): void {
     this.#running = (async () => {
       do {
         this.#again = false
+        const scan = ++this.#scansStarted
         try {
           await this.#scanOnce()
         } catch (error) {
@@ -161,11 +172,24 @@ export class PaymentDetector {
           else if (!isConnectionError(error))
             this.#options.log(`payment detection on ${this.#options.chain.network} failed`, error)
         }
+        this.#release((waiter) => waiter.scan <= scan)
       } while (this.#again && !this.#stopped)
     })().finally(() => {
       this.#running = null
+      // stopped: nobody waits for a scan that will not come; a call that came as the loop ended gets its scan
+      if (this.#stopped) this.#release(() => true)
+      else if (this.#waiting.length) this.#start()
     })
-    return this.#running
+  }
+
+  /** Resolves the callers of `sync` that `ended` says are served. */
+  #release(ended: (waiter: { scan: number }) => boolean): void {
+    const waiting = this.#waiting
+    this.#waiting = []
+    for (const waiter of waiting) {
+      if (ended(waiter)) waiter.resolve()
+      else this.#waiting.push(waiter)
+    }
   }
 
   /** Stops watching and waits for a scan in progress. */
@@ -173,6 +197,7 @@ export class PaymentDetector {
     this.#stopped = true
     this.#watcher?.stop()
     await this.#running
+    this.#release(() => true)
   }
 
   async #block(tag: bigint | 'latest'): Promise<RawBlock | null> {
