@@ -18,14 +18,22 @@ export class TenantDirectory implements CredentialDirectory {
   readonly securePaymentTokenToWorld = new Map<string, OnboardingOwner>()
   /** Forgets the client IDs and page links of a world that left memory (their records went with it). */
   forgetWorld(tenant: string, scenario: string): void {
+    this.#forgetWhere((owner) => owner.tenant === tenant && owner.scenario === scenario)
+  }
+
+  /** Forgets the client IDs and page links of every world of a key, those waiting on disk too (a reset). */
+  forgetTenant(tenant: string): void {
+    this.#forgetWhere((owner) => owner.tenant === tenant)
+  }
+
+  #forgetWhere(match: (owner: { tenant: string; scenario: string }) => boolean): void {
     for (const map of [
       this.clientIdToTenant,
       this.pageTokenToPayer,
       this.onboardingTokenToWorld,
       this.securePaymentTokenToWorld,
     ] as Map<string, ClientIdOwner | PayerPageOwner | OnboardingOwner>[])
-      for (const [token, owner] of map)
-        if (owner.tenant === tenant && owner.scenario === scenario) map.delete(token)
+      for (const [token, owner] of map) if (match(owner)) map.delete(token)
   }
 
   /** Forgets a key's session tokens (all of its worlds left memory). */

@@ -193,7 +193,11 @@ export function wireWorldLifecycle(
   const tenantIds = options.seed !== undefined ? new TenantIds(options.seed) : null
   // a payment to a request of a world waiting on disk brings the world back to be recorded (--state-dir)
   shared.paymentReferences.setReviver((tenant, scenario) => shared.tenants.get(tenant, scenario))
-  shared.tenants.onReset((tenant) => shared.paymentReferences.forgetTenant(tenant))
+  shared.tenants.onReset((tenant) => {
+    shared.paymentReferences.forgetTenant(tenant)
+    // the key's worlds waiting on disk (--state-dir) were not in memory to be dropped: their credentials go here
+    shared.directory.forgetTenant(tenant)
+  })
   shared.tenants.onDrop((world, reason, lastOfTenant) => {
     // with --state-dir an evicted world waits on disk: its credentials, sessions and id sequence stay valid, and its
     // payment references stay indexed (by key and scenario, not the world object)
