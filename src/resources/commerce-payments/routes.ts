@@ -1,6 +1,8 @@
 import { routesUsing } from '../../contract/route.ts'
 import type { Services } from '../services.ts'
-import { actionCalldata, authorizeCalldata, commerceStatus, execute } from './model.ts'
+import { actionCalldata, authorizeCalldata } from './calldata.ts'
+import { execute } from './execute.ts'
+import { commerceStatus } from './model.ts'
 import {
   ActionCalldataResponse,
   AuthorizeCalldataBody,
