@@ -3,18 +3,14 @@
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
 
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
-import { request as httpsRequest } from 'node:https'
-import type { LookupFunction } from 'node:net'
-import { Readable } from 'node:stream'
 import type { SandboxEvent } from '../contract/events.ts'
 import type { DeliveryJournal } from '../contract/ports.ts'
 import { type ChaosRule, chaosFor } from '../resources/webhooks/chaos-state.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
+import { WebhookChaos } from './webhook-chaos.ts'
 import {
-  ANSWER_BODY_BYTES,
   type DeliveryAttempt,
   type DeliveryRecord,
   deliveryHeaders,
@@ -22,6 +18,14 @@ import {
   webhookBody,
 } from './webhook-format.ts'
 import { type CheckedAddress, DestinationPolicy, DestinationRefusedError } from './webhook-hosts.ts'
+import { MAX_DELIVERIES_PER_KEY, WebhookLimits } from './webhook-limits.ts'
+import {
+  LISTEN_SCHEME,
+  type ListenAnswer,
+  type ListenAttempt,
+  WebhookListeners,
+} from './webhook-listeners.ts'
+import { answerOf, type PostResult, postPinned } from './webhook-post.ts'
 
 export {
   type DeliveryAttempt,
@@ -30,35 +34,7 @@ export {
   signWebhook,
   webhookBody,
 } from './webhook-format.ts'
-
-/** One attempt handed to a `listen` client, which posts it to its app and reports the answer. */
-export interface ListenAttempt {
-  attemptId: string
-  deliveryId: string
-  event: string
-  retryCount: number
-  headers: Record<string, string>
-  body: string
-}
-
-/** What a `listen` client reports of its app's answer (or why there was none). */
-export interface ListenAnswer {
-  status: number | null
-  headers?: Record<string, string>
-  body?: string
-  error?: string
-}
-
-interface Listener {
-  id: string
-  tenant: string
-  /** event types it wants (null: all) */
-  events: ReadonlySet<string> | null
-  send(attempt: ListenAttempt): void
-}
-
-/** The URL of a listen client's deliveries. */
-const LISTEN_SCHEME = 'listen://'
+export type { ListenAnswer, ListenAttempt } from './webhook-listeners.ts'
 
 /** An app's webhook route called in-process (a Fetch Request in, a Response out). */
 export type WebhookHandler = (request: Request) => Response | Promise<Response>
@@ -95,8 +71,6 @@ interface Target {
   events?: ReadonlySet<string> | null
 }
 
-const MAX_DELIVERIES_PER_KEY = 500
-
 /** Sends events to the webhooks of their key (and to the server-wide URL), retrying as the service does. */
 export class WebhookDelivery {
   readonly defaultTarget: Target | null
@@ -116,18 +90,12 @@ export class WebhookDelivery {
   readonly maxPerKey: number
   /** delivery attempts one key may make per minute */
   readonly attemptsPerMinute: number
-  /** per key: the start of its current minute and the attempts made in it */
-  readonly #rate = new Map<string, { since: number; count: number }>()
-  /** listen clients by tenant, then id */
-  readonly #listeners = new Map<string, Map<string, Listener>>()
-  /** attempts handed to a listen client, waiting for its answer */
-  readonly #waiting = new Map<string, { tenant: string; resolve(answer: ListenAnswer): void }>()
+  readonly #limits: WebhookLimits
+  readonly #listeners: WebhookListeners
   /** the chaos of the call being handled (x-sandbox-webhook-chaos): it applies to the events the call causes */
   readonly callChaos = new AsyncLocalStorage<ChaosRule>()
-  /** deliveries held back by `reorder`, per key: sent after the key's next delivery */
-  readonly #held = new Map<string, { record: DeliveryRecord; timer: NodeJS.Timeout }[]>()
-  /** deliveries whose first attempt `fail` answers (the status) without sending */
-  readonly #failFirst = new Map<string, number>()
+  /** what `reorder` holds and `fail` answers */
+  readonly #chaos = new WebhookChaos((record) => void this.#attempt(record, 0))
   #closed = false
 
   constructor(
@@ -146,8 +114,10 @@ export class WebhookDelivery {
       ...(options.hosts ? { hosts: options.hosts } : {}),
       ...(options.resolve ? { resolve: options.resolve } : {}),
     })
-    this.maxPerKey = options.maxPerKey ?? 25
-    this.attemptsPerMinute = options.attemptsPerMinute ?? 120
+    this.#limits = new WebhookLimits(options)
+    this.maxPerKey = this.#limits.maxPerKey
+    this.attemptsPerMinute = this.#limits.attemptsPerMinute
+    this.#listeners = new WebhookListeners(deps.ids)
     this.defaultTarget = options.url
       ? { id: 'default', url: options.url, secret: options.secret ?? deps.ids.hex(32) }
       : null
@@ -253,8 +223,7 @@ export class WebhookDelivery {
   /** Cancels pending retries. */
   close(): void {
     this.#closed = true
-    for (const held of this.#held.values()) for (const entry of held) clearTimeout(entry.timer)
-    this.#held.clear()
+    this.#chaos.close()
     for (const timer of this.#timers.values()) clearTimeout(timer)
     this.#timers.clear()
   }
@@ -266,9 +235,7 @@ export class WebhookDelivery {
   #targets(tenant: string, event?: string, clientId?: string | null): Target[] {
     if (clientId) return this.registry.ofClient(tenant, clientId).filter((w) => w.isActive)
     const own: Target[] = this.registry.list(tenant).filter((w) => w.isActive)
-    const listening = [...(this.#listeners.get(tenant)?.values() ?? [])]
-      .filter((l) => event === undefined || l.events === null || l.events.has(event))
-      .map((l) => ({ id: `listen:${l.id}`, url: `${LISTEN_SCHEME}${l.id}`, secret: '' }))
+    const listening = this.#listeners.targets(tenant, event)
     return [...own, ...listening, ...(this.defaultTarget ? [this.defaultTarget] : [])]
   }
 
@@ -281,34 +248,12 @@ export class WebhookDelivery {
     events: string[] | null,
     send: (attempt: ListenAttempt) => void,
   ): { id: string; stop(): void } {
-    const id = this.#deps.ids.ulid()
-    let mine = this.#listeners.get(tenant)
-    if (!mine) {
-      mine = new Map()
-      this.#listeners.set(tenant, mine)
-    }
-    mine.set(id, { id, tenant, events: events ? new Set(events) : null, send })
-    return {
-      id,
-      stop: () => {
-        mine.delete(id)
-        if (mine.size === 0 && this.#listeners.get(tenant) === mine) this.#listeners.delete(tenant)
-      },
-    }
-  }
-
-  /** How many listen clients a key has connected. */
-  listenerCount(tenant: string): number {
-    return this.#listeners.get(tenant)?.size ?? 0
+    return this.#listeners.listen(tenant, events, send)
   }
 
   /** A listen client's report of its app's answer; false when no attempt of the key waits under that id. */
   answer(tenant: string, attemptId: string, answer: ListenAnswer): boolean {
-    const waiting = this.#waiting.get(attemptId)
-    if (!waiting || waiting.tenant !== tenant) return false
-    this.#waiting.delete(attemptId)
-    waiting.resolve(answer)
-    return true
+    return this.#listeners.answer(tenant, attemptId, answer)
   }
 
   #start(
@@ -361,18 +306,18 @@ export class WebhookDelivery {
         void this.#attempt(record, 0)
         break
       case 'fail':
-        this.#failFirst.set(record.id, chaos.status ?? 500)
+        this.#chaos.failFirst(record.id, chaos.status ?? 500)
         void this.#attempt(record, 0)
         break
       case 'reorder':
-        this.#hold(record, chaos.delayMs ?? 2000)
+        this.#chaos.hold(record, chaos.delayMs ?? 2000)
         return record
       default:
         // a held delivery goes out once this one has been answered: the receiver sees them out of order
-        void this.#attempt(record, 0).then(() => this.#release(tenant))
+        void this.#attempt(record, 0).then(() => this.#chaos.release(tenant))
         return record
     }
-    this.#release(tenant)
+    this.#chaos.release(tenant)
     return record
   }
 
@@ -411,31 +356,6 @@ export class WebhookDelivery {
     })
   }
 
-  /** `reorder`: holds a delivery until the key's next one has gone out (at most `maxMs`). */
-  #hold(record: DeliveryRecord, maxMs: number): void {
-    let held = this.#held.get(record.tenant)
-    if (!held) {
-      held = []
-      this.#held.set(record.tenant, held)
-    }
-    const timer = setTimeout(() => this.#release(record.tenant, record.id), maxMs)
-    timer.unref()
-    held.push({ record, timer })
-  }
-
-  /** Sends the key's held deliveries (or only `id`). */
-  #release(tenant: string, id?: string): void {
-    const held = this.#held.get(tenant)
-    if (!held) return
-    for (const entry of [...held]) {
-      if (id !== undefined && entry.record.id !== id) continue
-      held.splice(held.indexOf(entry), 1)
-      clearTimeout(entry.timer)
-      void this.#attempt(entry.record, 0)
-    }
-    if (held.length === 0) this.#held.delete(tenant)
-  }
-
   #secretOf(record: DeliveryRecord): string {
     if (record.webhookId === 'default') return this.defaultTarget?.secret ?? ''
     return this.registry.get(record.tenant, record.webhookId)?.secret ?? ''
@@ -448,13 +368,12 @@ export class WebhookDelivery {
     let status: number | null = null
     let error: string | null = null
     let response: ReceiverAnswer | undefined
-    const failed = retryCount === 0 ? this.#failFirst.get(record.id) : undefined
-    if (failed !== undefined) this.#failFirst.delete(record.id)
+    const failed = retryCount === 0 ? this.#chaos.takeFailFirst(record.id) : undefined
     try {
       const answer =
         failed !== undefined
           ? { status: failed, error: `failed by webhook chaos with ${failed} (not sent)` }
-          : this.#withinRate(record.tenant)
+          : this.#limits.withinRate(record.tenant)
             ? await this.#post(record, retryCount, headers)
             : null
       if (!answer)
@@ -493,26 +412,14 @@ export class WebhookDelivery {
     this.#timers.set(record.id, timer)
   }
 
-  /** Counts one attempt of a key; false past --webhook-rate in the current minute. */
-  #withinRate(tenant: string): boolean {
-    const now = Date.now()
-    let window = this.#rate.get(tenant)
-    if (!window || now - window.since >= 60_000) {
-      window = { since: now, count: 0 }
-      this.#rate.set(tenant, window)
-    }
-    window.count++
-    return window.count <= this.attemptsPerMinute
-  }
-
   async #post(
     record: DeliveryRecord,
     retryCount: number,
     headers: Record<string, string>,
-  ): Promise<{ status: number | null; response?: ReceiverAnswer; error?: string }> {
+  ): Promise<PostResult> {
     const { url, body } = record
     const signal = AbortSignal.timeout(this.timeoutMs)
-    if (url.startsWith(LISTEN_SCHEME)) return this.#postToListener(record, retryCount, headers, signal)
+    if (url.startsWith(LISTEN_SCHEME)) return this.#listeners.post(record, retryCount, headers, signal)
     const handler = this.#handlers.get(url)
     if (!handler) {
       // the server-wide --webhook-url is the operator's own; every key's URL is checked, at each attempt
@@ -533,138 +440,6 @@ export class WebhookDelivery {
         .then(resolve, reject)
     })
     return { status: response.status, response: await answerOf(response, signal) }
-  }
-
-  /** Hands an attempt to a listen client and waits for its app's answer (an error when it has gone). */
-  #postToListener(
-    record: DeliveryRecord,
-    retryCount: number,
-    headers: Record<string, string>,
-    signal: AbortSignal,
-  ): Promise<{ status: number | null; response?: ReceiverAnswer; error?: string }> {
-    const listener = this.#listeners.get(record.tenant)?.get(record.url.slice(LISTEN_SCHEME.length))
-    if (!listener) return Promise.reject(new Error('the listen client has disconnected'))
-    const attemptId = this.#deps.ids.ulid()
-    return new Promise((resolve, reject) => {
-      signal.addEventListener(
-        'abort',
-        () => {
-          this.#waiting.delete(attemptId)
-          reject(signal.reason)
-        },
-        { once: true },
-      )
-      this.#waiting.set(attemptId, {
-        tenant: record.tenant,
-        resolve: (answer) =>
-          resolve({
-            status: answer.status,
-            ...(answer.status !== null
-              ? {
-                  response: {
-                    headers: answer.headers ?? {},
-                    body: (answer.body ?? '').slice(0, ANSWER_BODY_BYTES),
-                  },
-                }
-              : {}),
-            ...(answer.error ? { error: answer.error } : {}),
-          }),
-      })
-      listener.send({
-        attemptId,
-        deliveryId: record.id,
-        event: record.event,
-        retryCount,
-        headers,
-        body: record.body,
-      })
-    })
-  }
-}
-
-/** How long the start of a receiver's body is waited for once its headers came (an intercepted fetch may never end it). */
-const ANSWER_BODY_WAIT_MS = 250
-
-/** A receiver's headers and the start of its body, read within the attempt's time (an answer that never ends is cut). */
-async function answerOf(response: Response, attemptSignal: AbortSignal): Promise<ReceiverAnswer> {
-  const headers: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    headers[name] = value
-  })
-  return { headers, body: await bodyStart(response.body, attemptSignal) }
-}
-
-/**
- * The first ANSWER_BODY_BYTES of a receiver's body, waited for at most ANSWER_BODY_WAIT_MS (and the attempt's time);
- * the rest is dropped (the stream is cancelled).
- */
-async function bodyStart(
-  stream: ReadableStream<Uint8Array> | null,
-  attemptSignal: AbortSignal,
-): Promise<string> {
-  if (!stream) return ''
-  const signal = AbortSignal.any([attemptSignal, AbortSignal.timeout(ANSWER_BODY_WAIT_MS)])
-  const reader = stream.getReader()
-  const decoder = new TextDecoder()
-  const aborted = new Promise<null>((resolve) => {
-    if (signal.aborted) resolve(null)
-    signal.addEventListener('abort', () => resolve(null), { once: true })
-  })
-  let body = ''
-  try {
-    while (body.length < ANSWER_BODY_BYTES) {
-      const chunk = await Promise.race([reader.read(), aborted])
-      if (!chunk || chunk.done) break
-      body += decoder.decode(chunk.value, { stream: true })
-    }
-  } catch {
-    // a body cut by the receiver: keep what came
-  }
-  void reader.cancel().catch(() => undefined)
-  return body.slice(0, ANSWER_BODY_BYTES)
-}
-
-/**
- * POSTs `body` to `url`, connecting to the address the policy checked (a name cannot resolve elsewhere in between);
- * answers the status, the headers and the start of the body (`bodyStart`), follows no redirect.
- */
-async function postPinned(
-  url: string,
-  checked: CheckedAddress | null,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal,
-): Promise<{ status: number; response: ReceiverAnswer }> {
-  const target = new URL(url)
-  const lookup: LookupFunction | undefined = checked
-    ? (_host, options, callback) => {
-        if ((options as { all?: boolean }).all)
-          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-            { address: checked.address, family: checked.family },
-          ])
-        else callback(null, checked.address, checked.family)
-      }
-    : undefined
-  const options: RequestOptions = {
-    method: 'POST',
-    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    signal,
-    agent: false,
-    ...(lookup ? { lookup } : {}),
-  }
-  const res = await new Promise<IncomingMessage>((resolve, reject) => {
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-    const req = send(target, options, resolve)
-    req.on('error', (error) => reject(signal.aborted ? signal.reason : error))
-    req.end(body)
-  })
-  const answerHeaders: Record<string, string> = {}
-  for (const [name, value] of Object.entries(res.headers))
-    if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value
-  const stream = Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>
-  return {
-    status: res.statusCode ?? 0,
-    response: { headers: answerHeaders, body: await bodyStart(stream, signal) },
   }
 }
 
