@@ -4,16 +4,16 @@
 // world for a stranger holding an old link), and the entry stayed in the index and in state.db for good.
 import { expect, it, vi } from 'vitest'
 import { newApiKey } from '../support/clients.ts'
-import { useStateDirSandbox } from '../support/state-dir-sandbox.ts'
+import { useTestSandbox } from '../support/test-sandbox.ts'
 
-const { start, restart, call } = useStateDirSandbox()
+const { tempDir, start, restart, call } = useTestSandbox()
 
 const link = (amount: string) => ({
   requests: [{ payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7', currency: 'FAU-sepolia', amount }],
 })
 
 it("a reset forgets the tokens of its key's worlds waiting on disk: the old link is 404 and brings no world back", async () => {
-  let sandbox = await start('reset-evicted-', 2)
+  let sandbox = await start({ stateDir: tempDir('reset-evicted-'), maxWorlds: 2 })
   const owner = newApiKey()
   const created = await call('POST', '/v2/secure-payments', owner, link('1'))
   expect(created.status, JSON.stringify(created.body)).toBe(201)

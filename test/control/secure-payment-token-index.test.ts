@@ -5,15 +5,15 @@
 // a restart too.
 import { expect, it, vi } from 'vitest'
 import { newApiKey } from '../support/clients.ts'
-import { useStateDirSandbox } from '../support/state-dir-sandbox.ts'
+import { useTestSandbox } from '../support/test-sandbox.ts'
 
-const { start, restart, call } = useStateDirSandbox()
+const { tempDir, start, restart, call } = useTestSandbox()
 
 const KEYS = 6
 const MAX_WORLDS = 2
 
 it('the page reads only the world a token names: a guessed one touches none, a real one opens past --max-worlds and after a restart', async () => {
-  let sandbox = await start('sp-index-', MAX_WORLDS)
+  let sandbox = await start({ stateDir: tempDir('sp-index-'), maxWorlds: MAX_WORLDS })
   const tokens: string[] = []
   for (let i = 0; i < KEYS; i++) {
     const created = await call('POST', '/v2/secure-payments', newApiKey(), {
