@@ -11,10 +11,10 @@ import { expect, it } from 'vitest'
 import { freshAddress, until } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { type CrosschainAnswer, signAnswer, walletOn } from '../support/crosschain.ts'
+import { type FeeConfigs, linkFreshPlatform, SHOP_ORIGIN } from '../support/orchestrator-fees.ts'
 
 const t = useTransports(newApiKey, { networks: ['base', 'arbitrum-one'] })
 
-const ORIGIN = 'https://shop.example.com'
 const TOKEN = 'USDC-base' // 6 decimals, 1 USD in the sandbox's rates
 const usdc = (amount: string) => BigInt(Math.round(Number(amount) * 1e6))
 
@@ -23,8 +23,6 @@ describeTransports(
   () => t,
   { http: 2, msw: 3 },
   (client, account) => {
-    const orc = (k: string, method: string, path: string, body?: unknown) =>
-      client().call(method, path, { apiKey: null, headers: { 'x-orchestrator-key': k }, body })
     const balance = (network: string, currencyId: string, owner: string) => {
       const chain = t.sandbox.shared.chains.get(network)!
       const token = t.sandbox.shared.currencies.byId(currencyId)!
@@ -32,30 +30,10 @@ describeTransports(
     }
     const onBase = (owner: string) => balance('base', TOKEN, owner)
     /** A platform client ID linked to a fresh orchestrator, with the fees of `configs`. */
-    const linkedPlatform = async (configs: (clientId: string) => Record<string, unknown>[]) => {
-      const orchestrator = `orc_fees_${randomBytes(8).toString('hex')}`
-      const owner = newApiKey()
-      const created = await client().call('POST', '/v2/client-ids', {
-        apiKey: owner,
-        body: { label: 'Shop', allowedDomains: [ORIGIN] },
-      })
-      const clientId = created.body.clientId as string
-      // linked with its owner's consent (the owner's API key beside the orchestrator key)
-      const linked = await client().call('POST', '/v2/orchestrators/client-ids', {
-        apiKey: owner,
-        headers: { 'x-orchestrator-key': orchestrator },
-        body: { clientId },
-      })
-      expect(linked.status).toBe(201)
-      for (const config of configs(clientId)) {
-        const res = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', config)
-        expect(res.status, res.text).toBe(201)
-      }
-      return { orchestrator, clientId }
-    }
+    const linkedPlatform = (configs: FeeConfigs) => linkFreshPlatform(client(), 'orc_fees', configs)
     const paired = (orchestrator: string, clientId: string) => ({
       apiKey: null,
-      headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+      headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: SHOP_ORIGIN },
     })
 
     it('previews the fees creation fixes for the pair, and the payment moves exactly those', async () => {
@@ -170,7 +148,7 @@ describeTransports(
       expect(stranger.status).toBe(403)
       const linkedAlone = await client().call('POST', '/v2/secure-payments/fees/preview', {
         apiKey: null,
-        headers: { 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body: { amount: '100', currency: TOKEN, flow: 'get_paid' },
       })
       expect(linkedAlone.status).toBe(403)
@@ -191,7 +169,7 @@ describeTransports(
       const { token } = link.body
       const arbitrum = t.sandbox.shared.chains.get('arbitrum-one')!
       const payer = walletOn(client(), arbitrum, account)
-      const asClient = { apiKey: null, headers: { 'x-client-id': clientId, origin: ORIGIN } }
+      const asClient = { apiKey: null, headers: { 'x-client-id': clientId, origin: SHOP_ORIGIN } }
       const pay = await client().call('GET', `/v2/secure-payments/${token}/pay`, {
         ...asClient,
         query: { chain: 'ARBITRUM', token: 'USDC', wallet: payer.account.address },

@@ -4,54 +4,32 @@
 // particular: a fiat invoice paid in a token pays the fee priced in the invoice currency and converted as the payment
 // is (by the chain's ChainlinkConversionPath); a payment from another chain carries it in the intent the payer signs
 // on its source chain, and the fee reaches its address on the request's chain. Balances are read from the chains.
-import { randomBytes } from 'node:crypto'
 import type { Address } from 'viem'
 import { expect, it } from 'vitest'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { type CrosschainAnswer, signAnswer, walletOn } from '../support/crosschain.ts'
+import { linkFreshPlatform, SHOP_ORIGIN } from '../support/orchestrator-fees.ts'
 
 const t = useTransports(newApiKey, { networks: ['sepolia', 'base', 'arbitrum-one'] })
-
-const ORIGIN = 'https://shop.example.com'
 
 describeTransports(
   'orchestrator fees of conversion and cross-chain requests paid through /v2/request/{id}/pay on %s',
   () => t,
   { http: 5, msw: 6 },
   (client, payerIndex) => {
-    const orc = (k: string, method: string, path: string, body?: unknown) =>
-      client().call(method, path, { apiKey: null, headers: { 'x-orchestrator-key': k }, body })
     const balance = (network: string, currency: string, owner: string) => {
       const chain = t.sandbox.shared.chains.get(network)!
       const token = t.sandbox.shared.currencies.byId(currency)!
       return chain.balanceOf(token.type === 'ETH' ? 'native' : (token.address as Address), owner as Address)
     }
     /** A platform client ID linked to a fresh orchestrator with the fee configs `configs`. */
-    const linkedPlatform = async (configs: Record<string, unknown>[]) => {
-      const orchestrator = `orc_paths_${randomBytes(8).toString('hex')}`
-      const owner = newApiKey()
-      const created = await client().call('POST', '/v2/client-ids', {
-        apiKey: owner,
-        body: { label: 'Shop', allowedDomains: [ORIGIN] },
-      })
-      const clientId = created.body.clientId as string
-      const linked = await client().call('POST', '/v2/orchestrators/client-ids', {
-        apiKey: owner,
-        headers: { 'x-orchestrator-key': orchestrator },
-        body: { clientId },
-      })
-      expect(linked.status, linked.text).toBe(201)
-      for (const config of configs) {
-        const res = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', config)
-        expect(res.status, res.text).toBe(201)
-      }
-      return { clientId, owner }
-    }
+    const linkedPlatform = (configs: Record<string, unknown>[]) =>
+      linkFreshPlatform(client(), 'orc_paths', configs)
     const createAs = async (clientId: string, body: Record<string, unknown>) => {
       const created = await client().call('POST', '/v2/request', {
         apiKey: null,
-        headers: { 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body,
       })
       expect(created.status, created.text).toBe(201)

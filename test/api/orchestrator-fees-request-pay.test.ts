@@ -3,11 +3,11 @@
 // on top of what the payer pays; "The fee configuration is captured when a payment is created. Later changes apply
 // only to newly created payments." A request created with a linked client ID pays its payer-borne fee to the
 // config's address when the payer executes /pay's calldata; one created with the owner's API key pays none.
-import { randomBytes } from 'node:crypto'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { asOrchestrator, linkFreshPlatform, SHOP_ORIGIN } from '../support/orchestrator-fees.ts'
 
 let t: Transports
 beforeAll(async () => {
@@ -15,7 +15,6 @@ beforeAll(async () => {
 })
 afterAll(async () => t?.close())
 
-const ORIGIN = 'https://shop.example.com'
 const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6)) * 10n ** 12n
 
 describeTransports(
@@ -24,29 +23,14 @@ describeTransports(
   (client, transport) => {
     const payerIndex = transport === 'http' ? 5 : 6
     const orc = (k: string, method: string, path: string, body?: unknown) =>
-      client().call(method, path, { apiKey: null, headers: { 'x-orchestrator-key': k }, body })
+      asOrchestrator(client(), k, method, path, body)
     const balance = (owner: string, currency: string) => {
       const chain = t.sandbox.shared.chains.get('sepolia')!
       const token = t.sandbox.shared.currencies.byId(currency)!
       return chain.balanceOf(token.type === 'ETH' ? 'native' : (token.address as Address), owner as Address)
     }
 
-    const linkedPlatform = async () => {
-      const orchestrator = `orc_req_${randomBytes(8).toString('hex')}`
-      const owner = newApiKey()
-      const created = await client().call('POST', '/v2/client-ids', {
-        apiKey: owner,
-        body: { label: 'Shop', allowedDomains: [ORIGIN] },
-      })
-      const clientId = created.body.clientId as string
-      const linked = await client().call('POST', '/v2/orchestrators/client-ids', {
-        apiKey: owner,
-        headers: { 'x-orchestrator-key': orchestrator },
-        body: { clientId },
-      })
-      expect(linked.status, linked.text).toBe(201)
-      return { orchestrator, clientId, owner }
-    }
+    const linkedPlatform = () => linkFreshPlatform(client(), 'orc_req')
 
     const payRequest = async (owner: string, requestId: string) => {
       const wallet = t.sandbox.shared.chains.get('sepolia')!.accounts[payerIndex]!.address
@@ -84,7 +68,7 @@ describeTransports(
       const payee = freshAddress()
       const created = await client().call('POST', '/v2/request', {
         apiKey: null,
-        headers: { 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body: { payee, amount: '100', invoiceCurrency: 'FAU-sepolia', paymentCurrency: 'FAU-sepolia' },
       })
       expect(created.status, created.text).toBe(201)
@@ -111,7 +95,7 @@ describeTransports(
       expect(own.status, own.text).toBe(201)
       const eth = await client().call('POST', '/v2/request', {
         apiKey: null,
-        headers: { 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body: {
           payee: freshAddress(),
           amount: '0.01',
@@ -165,7 +149,7 @@ describeTransports(
       const payee = freshAddress()
       const created = await client().call('POST', '/v2/request', {
         apiKey: null,
-        headers: { 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body: {
           payee,
           amount: '10',

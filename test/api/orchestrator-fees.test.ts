@@ -2,11 +2,11 @@
 // else the orchestrator default, else nothing but the protocol fee), fixed on the link, and paid when the payer
 // executes the link's calldata: payer-borne on top, recipient-borne deducted from what the payee gets. Balances
 // are read from the chain; both transports.
-import { randomBytes } from 'node:crypto'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { asOrchestrator, linkFreshPlatform, SHOP_ORIGIN } from '../support/orchestrator-fees.ts'
 
 let t: Transports
 beforeAll(async () => {
@@ -14,7 +14,6 @@ beforeAll(async () => {
 })
 afterAll(async () => t?.close())
 
-const ORIGIN = 'https://shop.example.com'
 const TOKEN = 'FAU-sepolia' // 18 decimals, 1 USD in the sandbox's rates
 const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6)) * 10n ** 12n
 
@@ -23,36 +22,19 @@ describeTransports(
   () => t,
   (client, transport) => {
     const payerIndex = transport === 'http' ? 3 : 4
-    const key = () => `orc_fees_${randomBytes(8).toString('hex')}`
     const orc = (k: string, method: string, path: string, body?: unknown) =>
-      client().call(method, path, { apiKey: null, headers: { 'x-orchestrator-key': k }, body })
+      asOrchestrator(client(), k, method, path, body)
     const balance = (owner: string) => {
       const chain = t.sandbox.shared.chains.get('sepolia')!
       const token = t.sandbox.shared.currencies.byId(TOKEN)!
       return chain.balanceOf(token.address as Address, owner as Address)
     }
     /** A platform client ID linked to a fresh orchestrator. */
-    const linkedPlatform = async () => {
-      const orchestrator = key()
-      const owner = newApiKey()
-      const created = await client().call('POST', '/v2/client-ids', {
-        apiKey: owner,
-        body: { label: 'Shop', allowedDomains: [ORIGIN] },
-      })
-      const clientId = created.body.clientId as string
-      // linked with its owner's consent (the owner's API key beside the orchestrator key)
-      const linked = await client().call('POST', '/v2/orchestrators/client-ids', {
-        apiKey: owner,
-        headers: { 'x-orchestrator-key': orchestrator },
-        body: { clientId },
-      })
-      expect(linked.status).toBe(201)
-      return { orchestrator, clientId }
-    }
+    const linkedPlatform = () => linkFreshPlatform(client(), 'orc_fees')
     const pairedLink = async (orchestrator: string, clientId: string, payee: string, amount: string) => {
       const res = await client().call('POST', '/v2/secure-payments', {
         apiKey: null,
-        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body: { requests: [{ payee, currency: TOKEN, amount }] },
       })
       expect(res.status, res.text).toBe(201)
@@ -182,7 +164,7 @@ describeTransports(
       const recipient = freshAddress()
       const payout = await client().call('POST', '/v2/secure-payments/payouts', {
         apiKey: null,
-        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body: { recipient, creatorWalletAddress: payer, network: 'sepolia', currency: TOKEN, amount: '20' },
       })
       expect(payout.status, payout.text).toBe(201)
@@ -194,7 +176,7 @@ describeTransports(
       const [a, b] = [freshAddress(), freshAddress()]
       const batch = await client().call('POST', '/v2/secure-payments', {
         apiKey: null,
-        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body: {
           requests: [
             { payee: a, currency: TOKEN, amount: '10' },

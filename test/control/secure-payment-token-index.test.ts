@@ -3,48 +3,17 @@
 // it") reads only the world that holds the token. A guessed token touches no world (with --state-dir it brings
 // none back from disk), and a real one opens its link even when its world waits on disk past --max-worlds, after
 // a restart too.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, expect, it, vi } from 'vitest'
-import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
+import { expect, it, vi } from 'vitest'
 import { newApiKey } from '../support/clients.ts'
-import type { Loose } from '../support/loose.ts'
+import { useTestSandbox } from '../support/test-sandbox.ts'
 
-const dirs: string[] = []
-let sandbox: Sandbox | null = null
-afterEach(async () => {
-  vi.restoreAllMocks()
-  await sandbox?.close()
-  sandbox = null
-})
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
-
-async function call(method: string, path: string, apiKey: string | null, body?: unknown) {
-  const res = await sandbox!.dispatch({
-    method,
-    path,
-    query: {},
-    headers: {
-      'content-type': 'application/json',
-      host: '127.0.0.1:8080',
-      ...(apiKey ? { 'x-api-key': apiKey } : {}),
-    },
-    rawBody: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: res.body as Loose }
-}
+const { tempDir, start, restart, call } = useTestSandbox()
 
 const KEYS = 6
 const MAX_WORLDS = 2
 
 it('the page reads only the world a token names: a guessed one touches none, a real one opens past --max-worlds and after a restart', async () => {
-  const stateDir = mkdtempSync(join(tmpdir(), 'sp-index-'))
-  dirs.push(stateDir)
-  const options = { chain: false as const, stateDir, maxWorlds: MAX_WORLDS, log: () => {} }
-  sandbox = await createSandbox(options)
+  let sandbox = await start({ stateDir: tempDir('sp-index-'), maxWorlds: MAX_WORLDS })
   const tokens: string[] = []
   for (let i = 0; i < KEYS; i++) {
     const created = await call('POST', '/v2/secure-payments', newApiKey(), {
@@ -69,8 +38,8 @@ it('the page reads only the world a token names: a guessed one touches none, a r
   expect(await opens()).toEqual(tokens.map(() => 200))
 
   const guessed = async () => {
-    const all = vi.spyOn(sandbox!.shared.tenants, 'all')
-    const get = vi.spyOn(sandbox!.shared.tenants, 'get')
+    const all = vi.spyOn(sandbox.shared.tenants, 'all')
+    const get = vi.spyOn(sandbox.shared.tenants, 'get')
     const res = await call('GET', `/__sandbox/secure-payments/01JGUESSEDTOKEN0000000000`, null)
     const touched = all.mock.calls.length + get.mock.calls.length
     all.mockRestore()
@@ -79,8 +48,7 @@ it('the page reads only the world a token names: a guessed one touches none, a r
   }
   expect(await guessed()).toEqual({ status: 404, touched: 0 })
 
-  await sandbox.close()
-  sandbox = await createSandbox(options)
+  sandbox = await restart()
   // at once after the restart (the saved worlds not back yet): the guess brings none back
   expect(await guessed()).toEqual({ status: 404, touched: 0 })
   expect(sandbox.shared.tenants.size).toBeLessThanOrEqual(MAX_WORLDS)

@@ -5,60 +5,18 @@
 // an index, not from reading every file. The write failures are injected into the store (no disk is filled).
 
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { SnapshotStore } from '../../src/control/snapshot-store.ts'
 import { nodeSnapshotIo } from '../../src/control/snapshot-write.ts'
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.ts'
 import { Tenants } from '../../src/store/tenants.ts'
 import { newApiKey } from '../support/clients.ts'
 import type { Loose } from '../support/loose.ts'
+import { useTestSandbox } from '../support/test-sandbox.ts'
 
-const dirs: string[] = []
-let sandbox: Sandbox | null = null
-afterEach(async () => {
-  await sandbox?.close()
-  sandbox = null
-})
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'snapshot-bounds-'))
-  dirs.push(dir)
-  return dir
-}
-
-async function start(options: Partial<SandboxOptions>): Promise<Sandbox> {
-  sandbox = await createSandbox({ chain: false, log: () => {}, ...options })
-  return sandbox
-}
-
-async function call(method: string, path: string, apiKey: string, body?: unknown) {
-  const res = await sandbox!.dispatch({
-    method,
-    path,
-    query: {},
-    headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
-    rawBody: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: res.body as Loose }
-}
-
-const create = async (apiKey: string, reference: string) => {
-  const res = await call('POST', '/v2/request', apiKey, {
-    amount: '10',
-    invoiceCurrency: 'FAU-sepolia',
-    paymentCurrency: 'FAU-sepolia',
-    payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
-    reference,
-  })
-  expect(res.status, JSON.stringify(res.body)).toBe(201)
-  return res.body.requestId as string
-}
+const { start, call, current, tempDir: tempDirNamed, createRequest: create } = useTestSandbox()
+const tempDir = () => tempDirNamed('snapshot-bounds-')
 
 /** A key with three requests: a snapshot of it takes about 3 KB. */
 async function keyWithRequests(): Promise<string> {
@@ -126,7 +84,7 @@ describe('snapshot bounds', () => {
     expect((await save(key, 'kept')).status).toBe(201)
     // the volume fills up half way through the next file
     let full = false
-    sandbox!.shared.snapshots = new SnapshotStore(join(dir, 'snapshots'), {
+    current().shared.snapshots = new SnapshotStore(join(dir, 'snapshots'), {
       io: {
         write(fd, buffer, offset, length) {
           if (full) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
@@ -161,7 +119,7 @@ describe('snapshot bounds', () => {
     const before = readFileSync(file, 'utf8')
     const later = await create(key, 'LATER')
     // a write that says it took every byte but kept half of them
-    sandbox!.shared.snapshots = new SnapshotStore(join(dir, 'snapshots'), {
+    current().shared.snapshots = new SnapshotStore(join(dir, 'snapshots'), {
       io: {
         write(fd, buffer, offset, length) {
           nodeSnapshotIo.write(fd, buffer, offset, Math.ceil(length / 2))
@@ -182,7 +140,7 @@ describe('snapshot bounds', () => {
     const dir = tempDir()
     await start({ stateDir: dir })
     const key = await keyWithRequests()
-    sandbox!.shared.snapshots = new SnapshotStore(join(dir, 'snapshots'), {
+    current().shared.snapshots = new SnapshotStore(join(dir, 'snapshots'), {
       io: { free: () => 64 * 1024 * 1024 + 1000 },
     })
     const refused = await save(key, 'big')

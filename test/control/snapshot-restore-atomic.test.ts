@@ -2,50 +2,15 @@
 // restore runs is the key as it was or as the snapshot holds it, never between (a kill -9 at any moment restarts
 // from one of them). Each transaction the writer commits during the restore is read back from the file at once
 // (what a restart killed right after it would load); then a real restart loads the restored key.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { StateWriter } from '../../src/control/state-writer.ts'
 import { PaymentReferenceIndex } from '../../src/resources/requests/reference-index.ts'
-import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { newApiKey } from '../support/clients.ts'
-import type { Loose } from '../support/loose.ts'
 import { openState } from '../support/state-db.ts'
+import { useTestSandbox } from '../support/test-sandbox.ts'
 
-const dirs: string[] = []
-let sandbox: Sandbox | null = null
-afterEach(async () => {
-  vi.restoreAllMocks()
-  await sandbox?.close()
-  sandbox = null
-})
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
-
-async function call(method: string, path: string, apiKey: string, body?: unknown) {
-  const res = await sandbox!.dispatch({
-    method,
-    path,
-    query: {},
-    headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
-    rawBody: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: res.body as Loose }
-}
-
-const create = async (apiKey: string, reference: string) => {
-  const res = await call('POST', '/v2/request', apiKey, {
-    amount: '10',
-    invoiceCurrency: 'FAU-sepolia',
-    paymentCurrency: 'FAU-sepolia',
-    payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
-    reference,
-  })
-  expect(res.status, JSON.stringify(res.body)).toBe(201)
-  return res.body.requestId as string
-}
+const { tempDir, start, restart, stop, call, createRequest: create } = useTestSandbox()
 
 /** The ids of the key's requests that state.db holds (what a restart would load). */
 function committedRequests(dir: string, tenant: string): string {
@@ -67,9 +32,8 @@ function committedRequests(dir: string, tenant: string): string {
 
 describe('a snapshot restore with --state-dir', () => {
   it('commits the reset and the refill in one transaction: no committed state is the key emptied or half filled', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'snapshot-atomic-'))
-    dirs.push(dir)
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const dir = tempDir('snapshot-atomic-')
+    await start({ stateDir: dir })
     const key = newApiKey()
     // another key's world, so that the restore is not alone in the file
     await create(newApiKey(), 'OTHER')
@@ -97,16 +61,14 @@ describe('a snapshot restore with --state-dir', () => {
     expect(seen.at(-1)).toBe(after)
 
     // a restart loads the restored key
-    await sandbox.close()
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    await restart()
     for (const id of kept) expect((await call('GET', `/v2/request/${id}`, key)).status).toBe(200)
     expect(committedRequests(dir, key)).toBe(after)
   }, 60_000)
 
   it('restarts, from the file as each commit of the restore left it, with the key before or after the restore', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'snapshot-atomic-'))
-    dirs.push(dir)
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const dir = tempDir('snapshot-atomic-')
+    await start({ stateDir: dir })
     const key = newApiKey()
     const kept = await create(key, 'A1')
     expect((await call('POST', '/__sandbox/snapshots', key, { name: 'one' })).status).toBe(201)
@@ -117,8 +79,7 @@ describe('a snapshot restore with --state-dir', () => {
     const commit = StateWriter.prototype.commit
     vi.spyOn(StateWriter.prototype, 'commit').mockImplementation(function (this: StateWriter, ops) {
       commit.call(this, ops)
-      const copy = mkdtempSync(join(tmpdir(), 'snapshot-atomic-copy-'))
-      dirs.push(copy)
+      const copy = tempDir('snapshot-atomic-copy-')
       const db = openState(dir)
       try {
         db.exec(`VACUUM INTO '${join(copy, 'state.db')}'`)
@@ -129,12 +90,11 @@ describe('a snapshot restore with --state-dir', () => {
     })
     expect((await call('POST', '/__sandbox/snapshots/one/restore', key)).status).toBe(200)
     vi.restoreAllMocks()
-    await sandbox.close()
-    sandbox = null
+    await stop()
 
     expect(copies.length).toBeGreaterThan(0)
     for (const copy of copies) {
-      sandbox = await createSandbox({ stateDir: copy, chain: false, log: () => {} })
+      await start({ stateDir: copy })
       const found = [
         (await call('GET', `/v2/request/${kept}`, key)).status,
         (await call('GET', `/v2/request/${later}`, key)).status,
@@ -144,15 +104,13 @@ describe('a snapshot restore with --state-dir', () => {
         [200, 200],
         [200, 404],
       ]).toContainEqual(found)
-      await sandbox.close()
-      sandbox = null
+      await stop()
     }
   }, 60_000)
 
   it('answers 409 for a restore that fails half way through its fill, and leaves the key as it was, in memory and in the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'snapshot-atomic-'))
-    dirs.push(dir)
-    sandbox = await createSandbox({ stateDir: dir, chain: false, log: () => {} })
+    const dir = tempDir('snapshot-atomic-')
+    await start({ stateDir: dir })
     const key = newApiKey()
     const kept = await create(key, 'A1')
     await create(key, 'A2')

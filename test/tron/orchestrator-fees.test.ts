@@ -4,12 +4,12 @@
 // deducts it from what the recipient receives). The fees reach the config's Tron address in TRC-20 transfers the
 // payer signs with TronWeb like the other Tron steps; a config with only an EVM address takes nothing on Tron.
 // Balances are read through TronWeb.
-import { randomBytes } from 'node:crypto'
 import { TronWeb } from 'tronweb'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { toTronAddress } from '../../src/contract/tron-address.ts'
 import { freshAddress } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { linkFreshPlatform, SHOP_ORIGIN } from '../support/orchestrator-fees.ts'
 import { waitFor } from '../support/wait.ts'
 import {
   freshTronAddress,
@@ -28,8 +28,6 @@ beforeAll(async () => {
 })
 afterAll(async () => t?.close())
 
-const ORIGIN = 'https://shop.example.com'
-
 /** A Tron step of the API built by the node for `from` and signed with TronWeb, not broadcast. */
 async function signStep(tw: TronWeb, from: string, step: TronStep) {
   const built = await tw.transactionBuilder.triggerSmartContract(
@@ -47,30 +45,10 @@ describeTransports(
   () => t,
   { http: 5, msw: 6 },
   (client, payerIndex) => {
-    const orc = (k: string, method: string, path: string, body?: unknown) =>
-      client().call(method, path, { apiKey: null, headers: { 'x-orchestrator-key': k }, body })
     const usdt = (holder: string) => trc20Balance(tron, tron.tokens['USDT-tron']!, holder)
     /** A platform client ID linked to a fresh orchestrator with the fee configs `configs`. */
-    const linkedPlatform = async (configs: Record<string, unknown>[]) => {
-      const orchestrator = `orc_tron_${randomBytes(8).toString('hex')}`
-      const owner = newApiKey()
-      const created = await client().call('POST', '/v2/client-ids', {
-        apiKey: owner,
-        body: { label: 'Shop', allowedDomains: [ORIGIN] },
-      })
-      const clientId = created.body.clientId as string
-      const linked = await client().call('POST', '/v2/orchestrators/client-ids', {
-        apiKey: owner,
-        headers: { 'x-orchestrator-key': orchestrator },
-        body: { clientId },
-      })
-      expect(linked.status, linked.text).toBe(201)
-      for (const config of configs) {
-        const res = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', config)
-        expect(res.status, res.text).toBe(201)
-      }
-      return { orchestrator, clientId, owner }
-    }
+    const linkedPlatform = (configs: Record<string, unknown>[]) =>
+      linkFreshPlatform(client(), 'orc_tron', configs)
     const untilPaid = (owner: string, requestId: string) =>
       waitFor(async () => {
         const res = await client().call('GET', `/v2/request/${requestId}`, { apiKey: owner })
@@ -88,7 +66,7 @@ describeTransports(
       const create = async (body: Record<string, unknown>) => {
         const res = await client().call('POST', '/v2/request', {
           apiKey: null,
-          headers: { 'x-client-id': clientId, origin: ORIGIN },
+          headers: { 'x-client-id': clientId, origin: SHOP_ORIGIN },
           body,
         })
         expect(res.status, res.text).toBe(201)
@@ -147,7 +125,7 @@ describeTransports(
       const payee = freshTronAddress()
       const created = await client().call('POST', '/v2/secure-payments', {
         apiKey: null,
-        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body: { requests: [{ payee, currency: 'USDT-tron', amount: '100' }] },
       })
       expect(created.status, created.text).toBe(201)
@@ -231,7 +209,7 @@ describeTransports(
       const newLink = async () => {
         const created = await client().call('POST', '/v2/secure-payments', {
           apiKey: null,
-          headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+          headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: SHOP_ORIGIN },
           body: { requests: [{ payee: freshTronAddress(), currency: 'USDT-tron', amount: '10' }] },
         })
         expect(created.status, created.text).toBe(201)
@@ -291,7 +269,7 @@ describeTransports(
       const payee = freshTronAddress()
       const created = await client().call('POST', '/v2/secure-payments', {
         apiKey: null,
-        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+        headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: SHOP_ORIGIN },
         body: { requests: [{ payee, currency: 'USDT-tron', amount: '10' }] },
       })
       expect(created.status, created.text).toBe(201)
@@ -337,7 +315,7 @@ describeTransports(
         ['10', '5'].map((amount, i) =>
           client().call('POST', '/v2/secure-payments/payouts', {
             apiKey: null,
-            headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: ORIGIN },
+            headers: { 'x-orchestrator-key': orchestrator, 'x-client-id': clientId, origin: SHOP_ORIGIN },
             body: {
               recipient: recipients[i],
               creatorWalletAddress: payer.address,
