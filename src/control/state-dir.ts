@@ -17,29 +17,24 @@
 // logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous version
 // (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
-import type { WorldRules } from '../contract/rules.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import { declaredStates, type World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
-import { payerState, resumeKycReview } from '../resources/payers/index.ts'
-import { paymentDetailState, resumeDetailReview } from '../resources/payment-details/index.ts'
-import { resumeSettlements } from '../resources/payment-intents/index.ts'
-import { payoutState, scheduleNext } from '../resources/payouts/index.ts'
-import { restoreWorldRates } from '../resources/rates/index.ts'
-import { requestState, resumeOfframp, resumeRecurringSchedule } from '../resources/requests/index.ts'
+import { requestState } from '../resources/requests/index.ts'
 import { indexSecurePaymentTokens } from '../resources/secure-payments/token-index.ts'
-import { inWorld } from '../resources/services.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
-import { type JournalEntry, journalText, readJournalText } from './journal.ts'
+import { readJournalText } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { importLegacyStateDir } from './state-dir-import.ts'
+import { JournalAppender } from './state-dir-journal.ts'
+import { previousCopy, type QuarantinedRow, quarantineRow } from './state-dir-quarantine.ts'
+import { errorText, observeMap, resumeTimers, type Slot, worldRows } from './state-dir-revival.ts'
 import {
   CutShortError,
   corruptName,
@@ -49,199 +44,11 @@ import {
   keyLabel,
   StateDamage,
 } from './state-dir-salvage.ts'
-import { INDEX_WORLDS, StateWriter, type WriteOp } from './state-writer.ts'
+import { DB_FORMAT, maxOf, openStateDb, type SavedWorldMeta, WORLD_ROWS } from './state-dir-schema.ts'
+import { StateWriter, type WriteOp } from './state-writer.ts'
 
-/** The format of state.json the previous version wrote (imported once into state.db). */
-export const STATE_FORMAT = 1
-/** The schema of state.db this version writes and reads. */
-export const DB_FORMAT = 5
-
-/** About how many journal entries one transaction appends (a flush goes in slices, a turn apart). */
-const JOURNAL_SLICE = 400
-
-/** A world's own settings (the `worlds` table). */
-export interface SavedWorldMeta {
-  clockOffsetMs: number
-  rules: WorldRules
-  seeded: Record<string, unknown> | null
-}
-
-// A record's row is named by its seq, which the sandbox gives (it knows which keys are new): inserts append at the
-// table's end. A unique index on (world, tbl, key) took keys in random order (request ids are hashes): each row
-// dirtied a page of its own, written to the WAL at every commit, and cost the writer three times as much as the rows
-// themselves. An index on (world, seq) (format 3) still dirtied one page per world at every commit, four times the
-// WAL of the rows (100 keys written at once): a world's rows are found through `record_worlds` instead, a table of
-// (seq, world) appended at its end too, scanned whole when a world comes back (a few ms at 100,000 rows; 4 bytes a
-// row). Format 5 no longer keeps it by a trigger on each insert: it is brought up to date in bulk (INDEX_WORLDS,
-// state-writer.ts), and a world's rows past it are read from `records` itself (`WORLD_ROWS`); a delete still
-// removes its row by trigger. A journal row's call entries keep their bodies as the text they are, not escaped
-// again into JSON (journal.ts, `journalText`).
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS worlds(id INTEGER PRIMARY KEY, tenant TEXT NOT NULL, scenario TEXT NOT NULL,
-  value TEXT NOT NULL, UNIQUE(tenant, scenario));
-CREATE TABLE IF NOT EXISTS records(seq INTEGER PRIMARY KEY, world INTEGER NOT NULL, tbl TEXT NOT NULL,
-  key TEXT NOT NULL, value TEXT NOT NULL, previous TEXT);
-CREATE TABLE IF NOT EXISTS record_worlds(seq INTEGER PRIMARY KEY, world INTEGER NOT NULL);
-CREATE TRIGGER IF NOT EXISTS records_removed AFTER DELETE ON records
-  BEGIN DELETE FROM record_worlds WHERE seq = old.seq; END;
-CREATE TABLE IF NOT EXISTS shared(kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(kind, key));
-CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY, tenant TEXT NOT NULL, entry TEXT NOT NULL,
-  n INTEGER NOT NULL DEFAULT 1);
-CREATE INDEX IF NOT EXISTS journal_tenant ON journal(tenant);
-CREATE TABLE IF NOT EXISTS chains(network TEXT PRIMARY KEY, state TEXT NOT NULL, previous TEXT, saved_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS quarantine(at TEXT NOT NULL, source TEXT NOT NULL, tenant TEXT, scenario TEXT, tbl TEXT,
-  key TEXT, value TEXT, previous TEXT, reason TEXT NOT NULL);
-`
-
-/**
- * A row's key as WORLD_ROWS gives it: as it is, or U+0001 and its UTF-8 bytes in hex (`rowKey`) when it holds U+0001,
- * U+001E or U+001F (which split the rows) or a NUL (SQLite reads a text only up to it, and the world's whole
- * group_concat with it). A key is the caller's (a payer's clientUserId). A NUL, or a multibyte character, makes the
- * text's length differ from its bytes'. instr, not GLOB: ~0.1 µs a row instead of ~1 µs (100,000 rows).
- */
-const SAFE_KEY = `(CASE WHEN instr(key, char(1)) OR instr(key, char(30)) OR instr(key, char(31)) OR length(key) <> length(CAST(key AS BLOB)) THEN char(1) || hex(key) ELSE key END)`
-
-/** A key as WORLD_ROWS read it (SAFE_KEY). */
-function rowKey(text: string): string {
-  return text.charCodeAt(0) === 1 ? Buffer.from(text.slice(1), 'hex').toString('utf8') : text
-}
-
-/**
- * Every row of one world (its id given twice) in one text, in seq order: those record_worlds names, then those
- * appended since it was last brought up to date (INDEX_WORLDS), read from `records` past its last seq.
- */
-const WORLD_ROWS = `SELECT group_concat(seq || char(31) || tbl || char(31) || ${SAFE_KEY} || char(31) || value, char(30)) AS rows FROM (
-  SELECT * FROM (SELECT r.seq, r.tbl, r.key, r.value FROM record_worlds w CROSS JOIN records r ON r.seq = w.seq
-    WHERE w.world = ? ORDER BY w.seq)
-  UNION ALL
-  SELECT * FROM (SELECT seq, tbl, key, value FROM records
-    WHERE seq > (SELECT coalesce(max(seq), 0) FROM record_worlds) AND world = ? ORDER BY seq))`
-
-/** Opens (creating) the database of a state dir, WAL and synchronous=NORMAL: a commit survives kill -9. */
-export function openStateDb(path: string): Database.Database {
-  // loaded on first use: a sandbox without --state-dir never loads the native module
-  const Libsql = createRequire(import.meta.url)('libsql') as typeof Database
-  const db = new Libsql(path)
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = NORMAL')
-  db.pragma('busy_timeout = 10000')
-  migrateFormat2(db)
-  migrateFormat3(db)
-  migrateFormat4(db)
-  db.exec(SCHEMA)
-  // the records a run appended after its last bulk update of record_worlds (a kill): in it before anything reads it
-  if (formatOf(db) === String(DB_FORMAT)) db.exec(INDEX_WORLDS)
-  return db
-}
-
-/**
- * A state.db of format 4 (record_worlds kept by a trigger on each insert; journal entries all JSON) marked as
- * format 5: the trigger dropped. Its journal rows are read as they are (format 5 reads both kinds of entry).
- */
-function migrateFormat4(db: Database.Database): void {
-  if (formatOf(db) !== '4') return
-  db.exec('BEGIN')
-  try {
-    db.exec(`DROP TRIGGER IF EXISTS records_added; ${INDEX_WORLDS};
-      UPDATE meta SET value = '${DB_FORMAT}' WHERE key = 'format';`)
-    db.exec('COMMIT')
-  } catch (error) {
-    db.exec('ROLLBACK')
-    throw error
-  }
-}
-
-/** The format a state.db is marked with (undefined: a new file, or one of the first version's import). */
-function formatOf(db: Database.Database): string | undefined {
-  const row = (
-    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get()
-      ? db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
-      : undefined
-  ) as { value: string } | undefined
-  return row?.value
-}
-
-/**
- * A state.db of format 3 (a world's records found through the index records_world) rewritten as format 5, in one
- * transaction: the index dropped, `record_worlds` filled from the records.
- */
-function migrateFormat3(db: Database.Database): void {
-  if (formatOf(db) !== '3') return
-  db.exec('BEGIN')
-  try {
-    db.exec(`DROP INDEX IF EXISTS records_world;
-      CREATE TABLE record_worlds(seq INTEGER PRIMARY KEY, world INTEGER NOT NULL);
-      INSERT INTO record_worlds(seq, world) SELECT seq, world FROM records ORDER BY seq;`)
-    db.exec(SCHEMA)
-    db.exec(`UPDATE meta SET value = '${DB_FORMAT}' WHERE key = 'format'`)
-    db.exec('COMMIT')
-  } catch (error) {
-    db.exec('ROLLBACK')
-    throw error
-  }
-}
-
-/**
- * A state.db of format 2 (records keyed by tenant, scenario, table and key) rewritten as this format, in one
- * transaction: worlds get an id, records name their world's, the rows of derived maps are left out, a journal row
- * counts its entries.
- */
-function migrateFormat2(db: Database.Database): void {
-  if (formatOf(db) !== '2') return
-  db.exec('BEGIN')
-  try {
-    db.exec(`DROP INDEX IF EXISTS records_key;
-      DROP TABLE IF EXISTS record_worlds;
-      ALTER TABLE records RENAME TO records_format2;
-      ALTER TABLE worlds RENAME TO worlds_format2;`)
-    const journal = db.prepare('PRAGMA table_info(journal)').all() as { name: string }[]
-    if (journal.length && !journal.some((c) => c.name === 'n'))
-      db.exec('ALTER TABLE journal ADD COLUMN n INTEGER NOT NULL DEFAULT 1')
-    db.exec(SCHEMA)
-    db.exec(`INSERT INTO worlds(id, tenant, scenario, value) SELECT rowid, tenant, scenario, value FROM worlds_format2;
-      INSERT INTO records(seq, world, tbl, key, value, previous)
-        SELECT r.seq, w.id, r.tbl, r.key, r.value, r.previous FROM records_format2 r
-        JOIN worlds w ON w.tenant = r.tenant AND w.scenario = r.scenario
-        WHERE r.tbl <> 'requests.requestsByReference' ORDER BY r.seq;
-      DROP TABLE records_format2;
-      DROP TABLE worlds_format2;
-      UPDATE meta SET value = '${DB_FORMAT}' WHERE key = 'format';`)
-    db.exec('COMMIT')
-  } catch (error) {
-    db.exec('ROLLBACK')
-    throw error
-  }
-}
-
-/** One Table or Map of one world as --state-dir writes it: each key's row, and the changes not committed yet. */
-interface Slot {
-  world: World
-  tbl: string
-  /** key -> the seq (rowid) of its row */
-  readonly rows: Map<string, number>
-  /** key -> what to write (undefined: deleted), the changes since the last commit */
-  pending: Map<string, unknown>
-}
-
-/** Observes a Map: every set and delete is reported (its values are what --state-dir writes). */
-function observeMap(map: Map<unknown, unknown>, changed: (key: string, value: unknown) => void): void {
-  const { set, delete: remove, clear } = Map.prototype
-  map.set = function (this: Map<unknown, unknown>, key: unknown, value: unknown) {
-    set.call(this, key, value)
-    changed(String(key), value)
-    return this
-  }
-  map.delete = function (this: Map<unknown, unknown>, key: unknown) {
-    const had = remove.call(this, key)
-    if (had) changed(String(key), undefined)
-    return had
-  }
-  map.clear = function (this: Map<unknown, unknown>) {
-    for (const key of this.keys()) changed(String(key), undefined)
-    clear.call(this)
-  }
-}
+export { resumeTimers } from './state-dir-revival.ts'
+export { DB_FORMAT, openStateDb, type SavedWorldMeta, STATE_FORMAT } from './state-dir-schema.ts'
 
 /** The state dir of one sandbox: load once at start, then write each change as it happens until stopped. */
 export class StateDir {
@@ -251,6 +58,7 @@ export class StateDir {
   readonly #embedded: ReadonlySet<string>
   #db: Database.Database
   readonly #writer: StateWriter
+  readonly #journal: JournalAppender
   /** writes that are not changes of records (a reset's deletes), sent first in the next batch */
   #ops: WriteOp[] = []
   readonly #path: string
@@ -270,15 +78,6 @@ export class StateDir {
   #dirtyWorlds = new Set<World>()
   /** worlds whose seed has not finished: their meta is written again once it has */
   readonly #unseeded = new Set<World>()
-  #journalRows: [string, JournalEntry][] = []
-  #journalTimer: NodeJS.Timeout | undefined
-  /** a flush's entries not appended yet, by key: appended a few keys at a time, a turn apart (`#appendJournal`) */
-  #journalQueued = new Map<string, JournalEntry[]>()
-  #journalSlice: NodeJS.Immediate | undefined
-  /** record_worlds is brought up to date after this flush's entries */
-  #indexPending = false
-  /** records were appended since record_worlds was last brought up to date (with the next journal append) */
-  #unindexed = false
   #sharedRows = new Map<string, [kind: string, key: string, value: unknown]>()
   /** the keys' scenario choices changed since they were last written */
   #selectionsDirty = false
@@ -290,8 +89,6 @@ export class StateDir {
   /** set while records are put back (their inserts are not changes) */
   #loading = false
   readonly #lastChain = new Map<string, string>()
-  /** journal entries appended per key since its rows were last trimmed */
-  readonly #journalAppended = new Map<string, number>()
   /** keys whose saved state could not be read: they answer 503 with the reason */
   readonly broken = new Map<string, string>()
   #closed = false
@@ -308,6 +105,7 @@ export class StateDir {
     this.#damage = new StateDamage(this.#path, shared.log)
     this.#db = this.#open()
     this.#writer = new StateWriter(this.#path)
+    this.#journal = new JournalAppender(this.#writer, shared, this.#path, () => this.#closed)
     const tenants = shared.tenants
     tenants.setStateObserver((world, name, state) => this.#observe(world, name, state))
     tenants.onCreate((world) => {
@@ -348,9 +146,7 @@ export class StateDir {
       this.#supervisors.get(network)?.onSave(() => (this.#closed ? undefined : this.#saveChains()))
     shared.journal.tap((tenant, entry) => {
       if (this.#loading) return
-      this.#journalRows.push([tenant, entry])
-      // the journal is history, not what an answer reports: appended every 200 ms, off the answers' path
-      this.#journalTimer ??= setTimeout(() => this.#flushJournal(), 200).unref()
+      this.#journal.add(tenant, entry)
       if (entry.type === 'delivery') {
         this.#deliveries.add(`${tenant}\u0000${entry.deliveryId}`)
         this.#schedule()
@@ -610,10 +406,7 @@ export class StateDir {
           rows.set(key, next)
           worldId ??= this.#worldId(slot.world)
           ops.push(['insert', next, worldId, tbl, key, json])
-          if (!this.#unindexed) {
-            this.#unindexed = true
-            this.#journalTimer ??= setTimeout(() => this.#flushJournal(), 200).unref()
-          }
+          this.#journal.recordsAppended()
         }
       }
     }
@@ -636,106 +429,6 @@ export class StateDir {
     if (webhooks)
       ops.push(['shared', 'globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries())])
     return ops
-  }
-
-  /**
-   * Takes the journal's new entries (every 200 ms) and appends them, a few keys at a time (`#appendJournal`); `all`:
-   * every one of them now (stop).
-   */
-  #flushJournal(all = false): void {
-    this.#journalTimer = undefined
-    if (this.#closed) return
-    // one row per key and flush, its entries split by U+001E (journalText): a row per entry cost the writer a third
-    // of all it did under a burst of creates
-    for (const [tenant, entry] of this.#journalRows) {
-      const entries = this.#journalQueued.get(tenant)
-      if (entries) entries.push(entry)
-      else this.#journalQueued.set(tenant, [entry])
-    }
-    this.#journalRows = []
-    if (this.#unindexed) {
-      this.#unindexed = false
-      this.#indexPending = true
-    }
-    if (all) {
-      clearImmediate(this.#journalSlice)
-      this.#journalSlice = undefined
-      while (this.#journalQueued.size || this.#indexPending)
-        if (!this.#appendJournal(Number.POSITIVE_INFINITY)) break
-    } else if (this.#journalQueued.size || this.#indexPending)
-      this.#journalSlice ??= setImmediate(() => this.#nextJournalSlice())
-  }
-
-  #nextJournalSlice(): void {
-    this.#journalSlice = undefined
-    if (this.#closed) return
-    if (!this.#appendJournal(JOURNAL_SLICE)) {
-      // tried again with the next flush, not at once (a locked file holds the event loop up to a second a try)
-      this.#journalTimer ??= setTimeout(() => this.#flushJournal(), 200).unref()
-      return
-    }
-    if (this.#journalQueued.size || this.#indexPending)
-      this.#journalSlice = setImmediate(() => this.#nextJournalSlice())
-  }
-
-  /**
-   * Appends the pending entries of keys until about `max` entries (one transaction), trims those keys' rows to what
-   * the journal keeps, and brings record_worlds up to date (on its own). A whole flush at once held the event loop
-   * ~10 ms every 200 ms under creates at concurrency 32, every waiting answer with it; a slice holds it ~1 ms.
-   * False when the commit failed (the entries are queued again, first).
-   */
-  #appendJournal(max: number): boolean {
-    const byTenant = new Map<string, string[]>()
-    const took = new Map<string, JournalEntry[]>()
-    let taken = 0
-    for (const [tenant, entries] of this.#journalQueued) {
-      if (taken >= max) break
-      this.#journalQueued.delete(tenant)
-      took.set(tenant, entries)
-      taken += entries.length
-      const texts: string[] = []
-      byTenant.set(tenant, texts)
-      for (const entry of entries) {
-        try {
-          texts.push(journalText(entry))
-        } catch (error) {
-          this.#shared.log('--state-dir: a journal entry could not be written (kept in memory only)', error)
-        }
-      }
-    }
-    const index = !byTenant.size && this.#indexPending
-    if (index) this.#indexPending = false
-    if (!byTenant.size && !index) return true
-    const ops: WriteOp[] = []
-    for (const [tenant, texts] of byTenant)
-      if (texts.length) ops.push(['journal', tenant, texts.join('\u001e'), texts.length])
-    // the journal's rows are bounded as the journal is: a key keeps the newest rows holding as many entries as it
-    // has in memory (trimmed after each 500 entries of the key: a trim reads the key's rows)
-    for (const [tenant, texts] of byTenant) {
-      const appended = (this.#journalAppended.get(tenant) ?? 0) + texts.length
-      if (appended < 500) this.#journalAppended.set(tenant, appended)
-      else {
-        this.#journalAppended.delete(tenant)
-        ops.push(['journalTrim', tenant, tenant, this.#shared.journal.count(tenant)])
-      }
-    }
-    if (index) ops.push(['indexWorlds'])
-    try {
-      this.#writer.commit(ops)
-    } catch (error) {
-      // the records' index goes with the next append (a world's rows past it are read from records meanwhile)
-      if (index) this.#unindexed = true
-      // the entries too, before those queued since
-      for (const [tenant, entries] of this.#journalQueued) {
-        const before = took.get(tenant)
-        if (before) before.push(...entries)
-        else took.set(tenant, entries)
-      }
-      this.#journalQueued = took
-      this.#shared.log(`--state-dir: appending the journal to ${this.#path} failed`, error)
-      return false
-    }
-    return true
   }
 
   /** Writes each embedded chain's anvil state when its supervisor saved a new one; resolves once committed. */
@@ -768,8 +461,7 @@ export class StateDir {
     for (const slot of this.#dirty) if (slot.world.tenant === tenant) this.#forgotten.add(slot.world)
     for (const name of this.#worldIds.keys())
       if (name.slice(0, name.indexOf('\u0000')) === tenant) this.#worldIds.delete(name)
-    this.#journalRows = this.#journalRows.filter(([t]) => t !== tenant)
-    this.#journalQueued.delete(tenant)
+    this.#journal.forget(tenant)
     this.#ops.push(
       ['indexWorlds'],
       // a key whose records are in a damaged page: those rows are left (no world names them; the rebuild drops them)
@@ -787,7 +479,6 @@ export class StateDir {
     // what the key had on disk is not brought back after the restart (the reset's deletes may not be committed yet)
     this.#unrevived.delete(tenant)
     this.#journalPending.delete(tenant)
-    this.#journalAppended.delete(tenant)
   }
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
@@ -848,7 +539,7 @@ export class StateDir {
       return target
     }
     const quarantine = (row: { seq: number; tbl: string; key: string; value: string }, reason: string) =>
-      this.#quarantine(world, { ...row, previous: this.#previous(row.seq) }, reason)
+      this.#quarantine(world, { ...row, previous: previousCopy(this.#db, row.seq) }, reason)
     const slots = this.#slots
     let meta: SavedWorldMeta
     this.#loading = true
@@ -865,26 +556,8 @@ export class StateDir {
         meta = { clockOffsetMs: 0, rules: world.rules, seeded: null }
       }
       if (meta.rules && typeof meta.rules === 'object') world.rules = meta.rules
-      let at = 0
-      while (at < text.length) {
-        let end = text.indexOf('\u001e', at)
-        if (end === -1) end = text.length
-        const zero = text.indexOf('\u001f', at)
-        const first = zero === -1 ? -1 : text.indexOf('\u001f', zero + 1)
-        const second = first === -1 ? -1 : text.indexOf('\u001f', first + 1)
-        if (second === -1 || second > end) {
-          // a row written by hand with the separators in it: the rest of this row is not readable
-          at = end + 1
-          continue
-        }
-        const seq = Number(text.slice(at, zero))
-        const row = {
-          seq,
-          tbl: text.slice(zero + 1, first),
-          key: rowKey(text.slice(first + 1, second)),
-          value: text.slice(second + 1, end),
-        }
-        at = end + 1
+      for (const row of worldRows(text)) {
+        const { seq } = row
         const target = field(row.tbl)
         // a derived map's rows (a state dir of an earlier version): it is rebuilt below
         if (target instanceof DerivedMap) continue
@@ -943,47 +616,8 @@ export class StateDir {
     }
   }
 
-  /** The last good copy a record's row keeps (read only for a row that cannot be read back). */
-  #previous(seq: number): string | null {
-    const row = this.#db.prepare('SELECT previous FROM records WHERE seq = ?').get(seq) as
-      | { previous: string | null }
-      | undefined
-    return row?.previous ?? null
-  }
-
-  #quarantine(
-    world: World,
-    row: { seq: number | null; tbl: string; key: string; value: string; previous: string | null },
-    reason: string,
-  ): void {
-    const what = `record ${row.tbl} ${row.key || '(world settings)'} of a key (scenario ${world.scenario})`
-    this.#db
-      .prepare(
-        'INSERT INTO quarantine(at, source, tenant, scenario, tbl, key, value, previous, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        new Date().toISOString(),
-        this.#path,
-        world.tenant,
-        world.scenario,
-        row.tbl,
-        row.key,
-        row.value,
-        row.previous,
-        reason,
-      )
-    if (row.seq !== null) this.#db.prepare('DELETE FROM records WHERE seq = ?').run(row.seq)
-    const message = `The saved state of this API key could not be read: ${what} in ${this.#path} is ${reason}. It was moved, with its last good copy (column previous), to the quarantine table of that file. Reset the key (POST /__sandbox/reset) to start it afresh, or put a good record back with a SQLite client, delete the key's row of kind 'broken' in the shared table, and restart the sandbox.`
-    this.broken.set(world.tenant, message)
-    // kept: the row is out of records, so a restart would otherwise bring the key back without it, silently
-    this.#db
-      .prepare(
-        'INSERT INTO shared(kind, key, value) VALUES (?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value',
-      )
-      .run('broken', world.tenant, JSON.stringify(message))
-    this.#shared.log(
-      `--state-dir: ${this.#path}: ${what} is ${reason}; key ${keyLabel(world.tenant)} answers 503 until it is reset`,
-    )
+  #quarantine(world: World, row: QuarantinedRow, reason: string): void {
+    quarantineRow(this.#db, this.#path, this.#shared.log, this.broken, world, row, reason)
   }
 
   /** Loads what a previous run saved (nothing when the dir is new); imports a state dir of the previous version. */
@@ -1239,8 +873,7 @@ export class StateDir {
     this.#closed = true
     this.#stopping = true
     await this.#background.catch(() => {})
-    clearTimeout(this.#journalTimer)
-    if (this.#journalSlice) clearImmediate(this.#journalSlice)
+    this.#journal.cancel()
     this.#db.close()
     await this.#writer.close()
   }
@@ -1254,8 +887,7 @@ export class StateDir {
         .get(network)
         ?.save()
         .catch((e) => this.#shared.log(`--state-dir: the last save of ${network}'s chain state failed`, e))
-    clearTimeout(this.#journalTimer)
-    this.#flushJournal(true)
+    this.#journal.flushAll()
     this.#selectionsDirty = true
     this.#webhooksDirty = true
     this.#saveChains()
@@ -1276,39 +908,5 @@ export class StateDir {
     const message = tenant === undefined ? undefined : this.broken.get(tenant)
     if (message === undefined || call.request.path === '/__sandbox/reset') return next()
     return Promise.reject(new SandboxError(503, message))
-  }
-}
-
-/** The largest value of an integer column (0 for an empty table). */
-function maxOf(db: Database.Database, table: string, column: string): number {
-  const row = db.prepare(`SELECT max(${column}) AS n FROM ${table}`).get() as { n: number | null }
-  return Number(row.n ?? 0)
-}
-
-function errorText(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300)
-}
-
-export async function resumeTimers(world: World, shared: SandboxState): Promise<void> {
-  // recurring requests and payouts go on on their clocks, pending KYC reviews are decided (their old timers died
-  // with the process), and so are pending payment-detail reviews
-  const ctx = inWorld(shared, world)
-  // the key's own conversion stack (its rates are in the world's tables; the stack's registration was in memory)
-  await restoreWorldRates(ctx)
-  for (const schedule of requestState(world).recurringRequests.all())
-    await resumeRecurringSchedule(ctx, schedule.requestId)
-  // off-ramps under way take their remaining steps at the times they had (the due ones at once, in order)
-  for (const request of requestState(world).requests.all()) resumeOfframp(ctx, world, request)
-  // payment intents accepted but not settled: settled now, without redoing what the chains already hold
-  resumeSettlements(ctx, world)
-  for (const payer of payerState(world).payers.all()) await resumeKycReview(ctx, payer)
-  for (const detail of paymentDetailState(world).paymentDetails.all()) await resumeDetailReview(ctx, detail)
-  const payouts = payoutState(world).recurringPayouts
-  for (const payout of payouts.all()) {
-    if (payout.status !== 'active') continue
-    await payouts.update(payout.id, (draft) => {
-      draft.timerId = null
-    })
-    await scheduleNext(ctx, payout.id, world.clock.now())
   }
 }
