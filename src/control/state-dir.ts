@@ -22,19 +22,16 @@ import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
-import { declaredStates, type World } from '../contract/world.ts'
+import type { World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
-import { requestState } from '../resources/requests/index.ts'
-import { indexSecurePaymentTokens } from '../resources/secure-payments/token-index.ts'
-import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 import { readJournalText } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
-import { importLegacyStateDir } from './state-dir-import.ts'
 import { JournalAppender } from './state-dir-journal.ts'
-import { previousCopy, type QuarantinedRow, quarantineRow } from './state-dir-quarantine.ts'
-import { errorText, observeMap, resumeTimers, type Slot, worldRows } from './state-dir-revival.ts'
+import { checkFormat, restoreChains, restoreSharedRows } from './state-dir-load.ts'
+import { type QuarantinedRow, quarantineRow } from './state-dir-quarantine.ts'
+import { errorText, fillWorld, observeMap, type Slot } from './state-dir-revival.ts'
 import {
   CutShortError,
   corruptName,
@@ -44,7 +41,7 @@ import {
   keyLabel,
   StateDamage,
 } from './state-dir-salvage.ts'
-import { DB_FORMAT, maxOf, openStateDb, type SavedWorldMeta, WORLD_ROWS } from './state-dir-schema.ts'
+import { maxOf, openStateDb, type SavedWorldMeta } from './state-dir-schema.ts'
 import { StateWriter, type WriteOp } from './state-writer.ts'
 
 export { resumeTimers } from './state-dir-revival.ts'
@@ -513,91 +510,24 @@ export class StateDir {
     return true
   }
 
-  /** Puts a world's rows back into it; records that cannot be read stop only this key. */
+  /** Puts a world's rows back into it (`fillWorld`). */
   #fill(world: World, id: number, metaText: string): Promise<void> {
-    const shared = this.#shared
-    // every row of the world in one text (the driver costs ~20-50 µs per row it returns): fields split by U+001F,
-    // rows by U+001E, which JSON.stringify never writes raw; no JSON functions (they would escape each value again)
-    let packed: { rows: string | null } | undefined
-    try {
-      packed = this.#db.prepare(WORLD_ROWS).get(id, id) as { rows: string | null } | undefined
-    } catch (error) {
-      this.broken.set(world.tenant, this.#damage.world(this.#db, world, error))
-      return Promise.resolve()
-    }
-    const text = packed?.rows ?? ''
-    const definitions = new Map(declaredStates().map((d) => [d.name, d]))
-    const fields = new Map<string, unknown>()
-    const field = (key: string): unknown => {
-      if (fields.has(key)) return fields.get(key)
-      const dot = key.lastIndexOf('.')
-      const definition = definitions.get(key.slice(0, dot))
-      const target = definition
-        ? (world.state(definition) as Record<string, unknown>)[key.slice(dot + 1)]
-        : undefined
-      fields.set(key, target)
-      return target
-    }
-    const quarantine = (row: { seq: number; tbl: string; key: string; value: string }, reason: string) =>
-      this.#quarantine(world, { ...row, previous: previousCopy(this.#db, row.seq) }, reason)
-    const slots = this.#slots
-    let meta: SavedWorldMeta
-    this.#loading = true
-    try {
-      try {
-        meta = JSON.parse(metaText) as SavedWorldMeta
-        if (!meta || typeof meta !== 'object') throw new Error('not an object')
-      } catch (error) {
-        this.#quarantine(
-          world,
-          { seq: null, tbl: 'world', key: '', value: metaText, previous: null },
-          `its settings are not JSON (${(error as Error).message})`,
-        )
-        meta = { clockOffsetMs: 0, rules: world.rules, seeded: null }
-      }
-      if (meta.rules && typeof meta.rules === 'object') world.rules = meta.rules
-      for (const row of worldRows(text)) {
-        const { seq } = row
-        const target = field(row.tbl)
-        // a derived map's rows (a state dir of an earlier version): it is rebuilt below
-        if (target instanceof DerivedMap) continue
-        // the row this key has (its changes update it); one that cannot be read is moved to quarantine below
-        const slot = slots.get(world)?.get(row.tbl)
-        let value: unknown
-        try {
-          value = JSON.parse(row.value)
-        } catch (error) {
-          quarantine(row, `not JSON (${(error as Error).message})`)
-          continue
-        }
-        if (target instanceof Table) {
-          // validated again (a row edited by hand is refused), synchronously: no promise per row
-          try {
-            target.restore(value)
-            slot?.rows.set(row.key, seq)
-          } catch (error) {
-            quarantine(row, `refused by its schema (${errorText(error)})`)
-          }
-        } else if (target instanceof Map) {
-          target.set(row.key, value)
-          slot?.rows.set(row.key, seq)
-        }
-      }
-      const requests = requestState(world)
-      for (const request of requests.requests.all()) {
-        requests.requestsByReference.set(request.paymentReference, request.requestId)
-        shared.paymentReferences.add(request.paymentReference, world, request.requestId)
-      }
-      shared.scenarios.markSeeded(world, (meta.seeded ?? {}) as never)
-    } finally {
-      this.#loading = false
-    }
-    // the world's secure payment tokens named in the directory (written: a state dir of an earlier version has none)
-    indexSecurePaymentTokens(shared.directory, world)
-    // advance moves the clock at once; what falls due runs after
-    const offset = Number(meta.clockOffsetMs) || 0
-    const advanced = offset > 1000 ? world.clock.advance(offset) : Promise.resolve()
-    return advanced.then(() => resumeTimers(world, shared))
+    return fillWorld(
+      {
+        db: this.#db,
+        shared: this.#shared,
+        broken: this.broken,
+        damage: this.#damage,
+        slots: this.#slots,
+        quarantine: (w, row, reason) => this.#quarantine(w, row, reason),
+        setLoading: (on) => {
+          this.#loading = on
+        },
+      },
+      world,
+      id,
+      metaText,
+    )
   }
 
   /**
@@ -623,44 +553,9 @@ export class StateDir {
   /** Loads what a previous run saved (nothing when the dir is new); imports a state dir of the previous version. */
   async load(): Promise<{ worlds: number } | null> {
     const db = this.#db
-    const format = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as
-      | { value: string }
-      | undefined
-    if (format && Number(format.value) !== DB_FORMAT)
-      throw new Error(
-        `--state-dir ${this.#dir} holds state.db format ${format.value}; this version of request-sandbox reads format ${DB_FORMAT}: start with an empty --state-dir, or move this one away`,
-      )
-    if (!format) {
-      // a state dir of the previous version is imported in one transaction with the format mark; its files are
-      // then renamed *.imported (kept, never read again)
-      db.exec('BEGIN')
-      let imported: string[]
-      try {
-        imported = importLegacyStateDir(this.#dir, db, this.#shared.log)
-        db.prepare("INSERT INTO meta(key, value) VALUES ('format', ?)").run(String(DB_FORMAT))
-        db.exec('COMMIT')
-      } catch (error) {
-        db.exec('ROLLBACK')
-        throw error
-      }
-      for (const file of imported) renameSync(file, `${file}.imported`)
-    }
+    checkFormat(db, this.#dir, this.#shared.log)
     const shared = this.#shared
-    for (const network of this.#embedded) {
-      const row = db.prepare('SELECT state, previous FROM chains WHERE network = ?').get(network) as
-        | { state: string; previous: string | null }
-        | undefined
-      if (!row) continue
-      try {
-        await this.#supervisors.get(network)!.restore(row.state)
-      } catch (error) {
-        shared.log(
-          `--state-dir: the saved state of chain ${network} in ${this.#path} could not be loaded (${errorText(error)}); trying its previous copy`,
-        )
-        if (row.previous) await this.#supervisors.get(network)!.restore(row.previous)
-      }
-      this.#lastChain.set(network, row.state)
-    }
+    await restoreChains(db, this.#embedded, this.#supervisors, this.#path, shared.log, this.#lastChain)
     this.#loading = true
     try {
       const rows = this.#readable(
@@ -673,38 +568,7 @@ export class StateDir {
           }[],
         [],
       )
-      const deliveries: DeliveryRecord[] = []
-      for (const { kind, key, value } of rows) {
-        let parsed: unknown
-        try {
-          parsed = JSON.parse(value)
-        } catch {
-          shared.log(`--state-dir: ${this.#path}: ${kind} ${key} is not JSON; it is left out`)
-          continue
-        }
-        if (kind === 'globals' && key === 'selections') {
-          for (const [tenant, name] of parsed as [string, string][]) {
-            try {
-              shared.scenarios.select(tenant, name)
-            } catch {
-              shared.log(
-                `--state-dir: scenario ${name} of a key is no longer known; the key runs in the default one`,
-              )
-            }
-          }
-        } else if (kind === 'globals' && key === 'webhooks')
-          shared.webhooks.registry.restore(parsed as ReturnType<WebhookRegistry['entries']>)
-        else if (kind === 'directory.clientIds') shared.directory.clientIdToTenant.set(key, parsed as never)
-        else if (kind === 'directory.sessions') shared.directory.sessionToTenant.set(key, parsed as never)
-        else if (kind === 'directory.pageTokens') shared.directory.pageTokenToPayer.set(key, parsed as never)
-        else if (kind === 'directory.onboardingTokens')
-          shared.directory.onboardingTokenToWorld.set(key, parsed as never)
-        else if (kind === 'directory.securePaymentTokens')
-          shared.directory.securePaymentTokenToWorld.set(key, parsed as never)
-        else if (kind === 'delivery') deliveries.push(parsed as DeliveryRecord)
-        // a key with a record in quarantine stays stopped across restarts (until it is reset)
-        else if (kind === 'broken' && typeof parsed === 'string') this.broken.set(key, parsed)
-      }
+      const deliveries = restoreSharedRows(rows, shared, this.#path, this.broken)
       // each key's journal comes back with its worlds (below): only the keys that have one are read now
       const journalTenants = this.#readable(
         'the journal',
