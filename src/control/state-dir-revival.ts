@@ -116,7 +116,7 @@ export interface FillHost {
 }
 
 /** Puts a world's rows back into it; records that cannot be read stop only this key. */
-export function fillWorld(host: FillHost, world: World, id: number, metaText: string): Promise<void> {
+export function reviveWorldRows(host: FillHost, world: World, id: number, metaText: string): Promise<void> {
   const shared = host.shared
   // every row of the world in one text (the driver costs ~20-50 µs per row it returns): fields split by U+001F,
   // rows by U+001E, which JSON.stringify never writes raw; no JSON functions (they would escape each value again)

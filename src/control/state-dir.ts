@@ -28,10 +28,11 @@ import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 import { readJournalText } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
+import { collectWrites } from './state-dir-collect.ts'
 import { JournalAppender } from './state-dir-journal.ts'
 import { checkFormat, restoreChains, restoreSharedRows } from './state-dir-load.ts'
 import { type QuarantinedRow, quarantineRow } from './state-dir-quarantine.ts'
-import { errorText, fillWorld, observeMap, type Slot } from './state-dir-revival.ts'
+import { errorText, observeMap, reviveWorldRows, type Slot } from './state-dir-revival.ts'
 import {
   CutShortError,
   corruptName,
@@ -41,7 +42,7 @@ import {
   keyLabel,
   StateDamage,
 } from './state-dir-salvage.ts'
-import { maxOf, openStateDb, type SavedWorldMeta } from './state-dir-schema.ts'
+import { maxOf, openStateDb } from './state-dir-schema.ts'
 import { StateWriter, type WriteOp } from './state-writer.ts'
 
 export { resumeTimers } from './state-dir-revival.ts'
@@ -353,79 +354,18 @@ export class StateDir {
     this.#deliveries = new Set()
     this.#selectionsDirty = false
     this.#webhooksDirty = false
-    const shared = this.#shared
-    const log = shared.log
-    const text = (value: unknown, what: string): string | undefined => {
-      try {
-        return JSON.stringify(value)
-      } catch (error) {
-        log(`--state-dir: ${what} could not be written (kept in memory only)`, error)
-        return undefined
-      }
-    }
-    // the world's row first: a world's records are never written without it (one that has no id yet has no row)
-    for (const { world } of dirty)
-      if (!this.#forgotten.has(world) && !this.#worldIds.has(`${world.tenant}\u0000${world.scenario}`))
-        worlds.add(world)
-    for (const world of this.#unseeded) worlds.add(world)
-    for (const world of worlds) {
-      // a world dropped meanwhile (reset) is not written back; one evicted a moment ago still is
-      if (this.#forgotten.has(world)) continue
-      const seeded = shared.scenarios.seededIds(world) as Record<string, unknown> | undefined
-      if (seeded) this.#unseeded.delete(world)
-      else this.#unseeded.add(world)
-      const meta: SavedWorldMeta = {
-        clockOffsetMs: world.clock.now().getTime() - Date.now(),
-        rules: world.rules,
-        seeded: seeded ?? null,
-      }
-      const json = text(meta, 'a world')
-      if (json !== undefined) ops.push(['world', this.#worldId(world), world.tenant, world.scenario, json])
-    }
-    for (const slot of dirty) {
-      const { rows, pending, tbl } = slot
-      slot.pending = new Map()
-      if (this.#forgotten.has(slot.world)) continue
-      let worldId: number | undefined
-      for (const [key, value] of pending) {
-        const seq = rows.get(key)
-        if (value === undefined) {
-          if (seq === undefined) continue
-          rows.delete(key)
-          ops.push(['remove', seq])
-          continue
-        }
-        const json = text(value, `record ${tbl} ${key}`)
-        if (json === undefined) continue
-        if (seq !== undefined) ops.push(['update', json, seq])
-        else {
-          const next = ++this.#lastSeq
-          rows.set(key, next)
-          worldId ??= this.#worldId(slot.world)
-          ops.push(['insert', next, worldId, tbl, key, json])
-          this.#journal.recordsAppended()
-        }
-      }
-    }
-    for (const [kind, key, value] of sharedRows.values()) {
-      if (value === undefined) ops.push(['sharedRemove', kind, key])
-      else {
-        const json = text(value, `${kind} ${key}`)
-        if (json !== undefined) ops.push(['shared', kind, key, json])
-      }
-    }
-    for (const id of deliveries) {
-      const [tenant, deliveryId] = id.split('\u0000') as [string, string]
-      const record = shared.webhooks.record(tenant, deliveryId)
-      const json = record && text(record, `delivery ${deliveryId}`)
-      if (json !== undefined) ops.push(['shared', 'delivery', id, json])
-    }
-    // written whole when they changed (a batch that held them and failed marks them again)
-    if (selections)
-      ops.push(['shared', 'globals', 'selections', JSON.stringify(shared.scenarios.selections())])
-    if (webhooks)
-      ops.push(['shared', 'globals', 'webhooks', JSON.stringify(shared.webhooks.registry.entries())])
-    return ops
+    return collectWrites(
+      { ops, dirty, worlds, sharedRows, deliveries, selections, webhooks },
+      {
+        shared: this.#shared,
+        forgotten: this.#forgotten,
+        worldIds: this.#worldIds,
+        unseeded: this.#unseeded,
+        worldId: (world) => this.#worldId(world),
+        nextSeq: () => ++this.#lastSeq,
+        recordsAppended: () => this.#journal.recordsAppended(),
+      },
+    )
   }
 
   /** Writes each embedded chain's anvil state when its supervisor saved a new one; resolves once committed. */
@@ -510,9 +450,9 @@ export class StateDir {
     return true
   }
 
-  /** Puts a world's rows back into it (`fillWorld`). */
+  /** Puts a world's rows back into it (`reviveWorldRows`). */
   #fill(world: World, id: number, metaText: string): Promise<void> {
-    return fillWorld(
+    return reviveWorldRows(
       {
         db: this.#db,
         shared: this.#shared,
