@@ -16,7 +16,7 @@
 // key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
 // logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous version
 // (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
-import { existsSync, mkdirSync, renameSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
@@ -31,18 +31,11 @@ import type { SandboxState } from './sandbox-state.ts'
 import { collectWrites } from './state-dir-collect.ts'
 import { JournalAppender } from './state-dir-journal.ts'
 import { checkFormat, restoreChains, restoreSharedRows } from './state-dir-load.ts'
+import { openStateFile } from './state-dir-open.ts'
 import { type QuarantinedRow, quarantineRow } from './state-dir-quarantine.ts'
 import { errorText, observeMap, reviveWorldRows, type Slot } from './state-dir-revival.ts'
-import {
-  CutShortError,
-  corruptName,
-  cutShort,
-  damageOf,
-  isDamage,
-  keyLabel,
-  StateDamage,
-} from './state-dir-salvage.ts'
-import { maxOf, openStateDb } from './state-dir-schema.ts'
+import { keyLabel, StateDamage } from './state-dir-salvage.ts'
+import { maxOf } from './state-dir-schema.ts'
 import { StateWriter, type WriteOp } from './state-writer.ts'
 
 export { resumeTimers } from './state-dir-revival.ts'
@@ -152,43 +145,8 @@ export class StateDir {
     })
   }
 
-  /**
-   * Opens state.db. One whose pages are damaged is rebuilt from what can be read (`salvage`); one that is not a
-   * database, or whose schema cannot be read, is moved aside (kept) and a new one started.
-   */
   #open(): Database.Database {
-    try {
-      // opening reads the header and the schema (a file that is not a database fails here); what a start reads whole
-      // is read once more (`damageOf`), not every page (seconds at 100,000 requests): a key's damaged records fail
-      // the read of its world, which marks the file for a rebuild at the next start
-      const short = cutShort(this.#path)
-      if (short) throw new CutShortError(short)
-      const db = openStateDb(this.#path)
-      db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
-      const damage = damageOf(db)
-      if (damage === undefined) return db
-      db.close()
-      throw damage
-    } catch (error) {
-      if (!existsSync(this.#path)) throw error
-      // only a file that is not a database (or is damaged) goes aside: any other failure (a rewrite of an earlier
-      // format that failed, rolled back whole; the file locked or unwritable) stops the start, the file untouched
-      const code = (error as { code?: unknown }).code
-      if (!(error instanceof CutShortError) && code !== 'SQLITE_NOTADB' && !isDamage(error))
-        throw new Error(
-          `--state-dir: ${this.#path} could not be opened (${errorText(error)}); it is left as it is: fix the cause and start again`,
-          { cause: error },
-        )
-      if (!(error instanceof CutShortError) && code !== 'SQLITE_NOTADB' && this.#damage.salvage(error))
-        return openStateDb(this.#path)
-      const aside = corruptName(this.#path)
-      for (const suffix of ['', '-wal', '-shm'])
-        if (existsSync(this.#path + suffix)) renameSync(this.#path + suffix, aside + suffix)
-      this.#shared.log(
-        `--state-dir: ${this.#path} could not be read (${(error as Error).message}); it is kept as ${aside} and the sandbox starts with an empty state. Restore a copy of the file to get it back.`,
-      )
-      return openStateDb(this.#path)
-    }
+    return openStateFile(this.#path, this.#damage, this.#shared.log)
   }
 
   /** Starts observing a resource state a world just created: its Tables and Maps report each change. */
