@@ -12,6 +12,7 @@ import { indexSecurePaymentTokens } from '../resources/secure-payments/token-ind
 import { inWorld } from '../resources/services.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
+import { readJournalText } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { previousCopy, type QuarantinedRow } from './state-dir-quarantine.ts'
 import type { StateDamage } from './state-dir-salvage.ts'
@@ -200,4 +201,36 @@ export function reviveWorldRows(host: FillHost, world: World, id: number, metaTe
   const offset = Number(meta.clockOffsetMs) || 0
   const advanced = offset > 1000 ? world.clock.advance(offset) : Promise.resolve()
   return advanced.then(() => resumeTimers(world, shared))
+}
+
+/** Puts a key's saved journal back (before anything of this run is recorded for it). */
+export function reviveJournal(
+  tenant: string,
+  shared: SandboxState,
+  readable: (read: () => string | null | undefined) => string | null | undefined,
+  db: Database.Database,
+  loading: { get: () => boolean; set: (on: boolean) => void },
+): void {
+  // a key's entries in one text (the driver's cost is per row), rows split by U+001E (readJournalText reads an
+  // entry's raw bodies by their lengths); through the journal_tenant index, already in seq order
+  const entries = readable(
+    () =>
+      (
+        db
+          .prepare(
+            'SELECT group_concat(entry, char(30)) AS entries FROM (SELECT entry FROM journal WHERE tenant = ? ORDER BY seq)',
+          )
+          .get(tenant) as { entries: string | null } | undefined
+      )?.entries,
+  )
+  if (!entries) return
+  // an entry that cannot be read is only history: left out
+  const list = readJournalText(entries)
+  const was = loading.get()
+  loading.set(true)
+  try {
+    shared.journal.import([[tenant, list]])
+  } finally {
+    loading.set(was)
+  }
 }

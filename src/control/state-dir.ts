@@ -23,17 +23,16 @@ import type { ChainSupervisor } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
-import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
-import { readJournalText } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { collectWrites } from './state-dir-collect.ts'
 import { JournalAppender } from './state-dir-journal.ts'
 import { checkFormat, restoreChains, restoreSharedRows } from './state-dir-load.ts'
 import { openStateFile } from './state-dir-open.ts'
 import { type QuarantinedRow, quarantineRow } from './state-dir-quarantine.ts'
-import { errorText, observeMap, reviveWorldRows, type Slot } from './state-dir-revival.ts'
+import { errorText, observeMap, reviveJournal, reviveWorldRows, type Slot } from './state-dir-revival.ts'
+import { WorldReviver } from './state-dir-reviver.ts'
 import { keyLabel, StateDamage } from './state-dir-salvage.ts'
 import { maxOf } from './state-dir-schema.ts'
 import { StateWriter, type WriteOp } from './state-writer.ts'
@@ -49,6 +48,7 @@ export class StateDir {
   readonly #embedded: ReadonlySet<string>
   #db: Database.Database
   readonly #writer: StateWriter
+  readonly #reviver: WorldReviver
   readonly #journal: JournalAppender
   /** writes that are not changes of records (a reset's deletes), sent first in the next batch */
   #ops: WriteOp[] = []
@@ -89,6 +89,12 @@ export class StateDir {
   constructor(dir: string, shared: SandboxState, embedded: ReadonlySet<string>) {
     this.#dir = dir
     this.#shared = shared
+    this.#reviver = new WorldReviver(
+      shared,
+      (name) => this.#worldIds.has(name),
+      this.#filling,
+      (tenant) => this.#reviveJournal(tenant),
+    )
     this.#supervisors = shared.supervisors
     this.#embedded = embedded
     mkdirSync(dir, { recursive: true })
@@ -372,8 +378,8 @@ export class StateDir {
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
     this.broken.delete(tenant)
     // what the key had on disk is not brought back after the restart (the reset's deletes may not be committed yet)
-    this.#unrevived.delete(tenant)
-    this.#journalPending.delete(tenant)
+    this.#reviver.unrevived.delete(tenant)
+    this.#reviver.journalPending.delete(tenant)
   }
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
@@ -474,8 +480,8 @@ export class StateDir {
         [],
       )
       for (const { tenant } of journalTenants) {
-        this.#journalPending.add(tenant)
-        this.#unrevived.set(tenant, [])
+        this.#reviver.journalPending.add(tenant)
+        this.#reviver.unrevived.set(tenant, [])
       }
       this.#loading = false
       const worlds = this.#readable(
@@ -501,129 +507,46 @@ export class StateDir {
       // brings them back with the key's worlds); the rest once every world is back
       deliveries.sort((a, b) => String(a.id).localeCompare(String(b.id)))
       for (const record of deliveries) {
-        const mine = this.#savedDeliveries.get(record.tenant)
+        const mine = this.#reviver.savedDeliveries.get(record.tenant)
         if (mine) mine.push(record)
-        else this.#savedDeliveries.set(record.tenant, [record])
+        else this.#reviver.savedDeliveries.set(record.tenant, [record])
       }
       // the worlds come back after the start, one at a time between calls (a call brings its own back at once;
       // anything that reads every world brings all of them back first; payment matching waits for them: complete())
       for (const { tenant, scenario } of worlds) {
-        const scenarios = this.#unrevived.get(tenant)
+        const scenarios = this.#reviver.unrevived.get(tenant)
         if (scenarios) scenarios.push(scenario)
-        else this.#unrevived.set(tenant, [scenario])
+        else this.#reviver.unrevived.set(tenant, [scenario])
       }
-      shared.tenants.setBeforeAll(() => this.#reviveRest())
-      this.#background = this.#reviveInBackground()
+      shared.tenants.setBeforeAll(() => this.#reviver.reviveRest())
+      this.#reviver.background = this.#reviver.reviveInBackground()
       // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
-      shared.paymentReferences.setComplete(this.#background)
+      shared.paymentReferences.setComplete(this.#reviver.background)
       return { worlds: worlds.length }
     } finally {
       this.#loading = false
     }
   }
 
-  /** saved worlds not brought back yet: each key's scenarios, in the order they were first written */
-  readonly #unrevived = new Map<string, string[]>()
-  /** keys whose saved journal is not back yet (it comes back with their worlds, before their first call) */
-  readonly #journalPending = new Set<string>()
-  /** the delivery records of the last run not back yet, by key: a key's come back with its worlds */
-  readonly #savedDeliveries = new Map<string, DeliveryRecord[]>()
-  #background: Promise<void> = Promise.resolve()
-  /** the timers and proxies of the worlds brought back, resuming */
-  #resuming: Promise<unknown>[] = []
-  #stopping = false
-  #revivingRest = false
-
-  /**
-   * Brings a key's saved worlds back (unless a call did, or a reset forgot them), synchronously; resolves once their
-   * timers have resumed.
-   */
-  #reviveTenant(tenant: string): Promise<unknown> {
-    const scenarios = this.#unrevived.get(tenant)
-    if (!scenarios) return Promise.resolve()
-    this.#unrevived.delete(tenant)
-    if (this.#journalPending.delete(tenant)) this.#reviveJournal(tenant)
-    const resumed: (Promise<void> | undefined)[] = []
-    for (const scenario of scenarios)
-      if (this.#worldIds.has(`${tenant}\u0000${scenario}`))
-        resumed.push(this.#filling.get(this.#shared.tenants.get(tenant, scenario)))
-    this.#restoreDeliveries(tenant)
-    const all = Promise.all(resumed)
-    this.#resuming.push(all)
-    return all
-  }
-
-  /** Puts a key's saved journal back (before anything of this run is recorded for it). */
+  /** Puts a key's saved journal back (`reviveJournal`). */
   #reviveJournal(tenant: string): void {
-    // a key's entries in one text (the driver's cost is per row), rows split by U+001E (readJournalText reads an
-    // entry's raw bodies by their lengths); through the journal_tenant index, already in seq order
-    const entries = this.#readable(
-      `the journal of key ${keyLabel(tenant)}`,
-      () =>
-        (
-          this.#db
-            .prepare(
-              'SELECT group_concat(entry, char(30)) AS entries FROM (SELECT entry FROM journal WHERE tenant = ? ORDER BY seq)',
-            )
-            .get(tenant) as { entries: string | null } | undefined
-        )?.entries,
-      undefined,
+    reviveJournal(
+      tenant,
+      this.#shared,
+      (read) => this.#readable(`the journal of key ${keyLabel(tenant)}`, read, undefined),
+      this.#db,
+      {
+        get: () => this.#loading,
+        set: (on) => {
+          this.#loading = on
+        },
+      },
     )
-    if (!entries) return
-    // an entry that cannot be read is only history: left out
-    const list = readJournalText(entries)
-    const loading = this.#loading
-    this.#loading = true
-    try {
-      this.#shared.journal.import([[tenant, list]])
-    } finally {
-      this.#loading = loading
-    }
-  }
-
-  async #reviveInBackground(): Promise<void> {
-    // after the start's own work (the server listening, the first health answer)
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    while (this.#unrevived.size && !this.#stopping) {
-      await this.#reviveTenant(this.#unrevived.keys().next().value as string)
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-    // worlds brought back at once (by a call, or all of them) resume their timers and proxies too
-    await Promise.all(this.#resuming)
-    this.#resuming = []
-    this.#revived()
-  }
-
-  /** Every saved world back now, synchronously (their timers resume after). */
-  #reviveRest(): void {
-    if (this.#revivingRest || !this.#unrevived.size) return
-    this.#revivingRest = true
-    try {
-      while (this.#unrevived.size && !this.#stopping)
-        void this.#reviveTenant(this.#unrevived.keys().next().value as string)
-    } finally {
-      this.#revivingRest = false
-    }
-    this.#revived()
-  }
-
-  #revived(): void {
-    if (this.#unrevived.size && !this.#stopping) return
-    this.#shared.tenants.setBeforeAll(null)
-    for (const tenant of [...this.#savedDeliveries.keys()]) this.#restoreDeliveries(tenant)
-  }
-
-  /** Puts a key's saved delivery records back (its pending retries resume), once its worlds are back. */
-  #restoreDeliveries(tenant: string): void {
-    const deliveries = this.#savedDeliveries.get(tenant)
-    if (!deliveries) return
-    this.#savedDeliveries.delete(tenant)
-    if (!this.#stopping) this.#shared.webhooks.restore(deliveries)
   }
 
   /** Resolves once every saved world is back in memory (a restart brings them back after it starts serving). */
   revived(): Promise<void> {
-    return this.#background
+    return this.#reviver.background
   }
 
   /** Nothing to start: each change is written as it happens, each saved chain state as the supervisor saves it. */
@@ -633,8 +556,8 @@ export class StateDir {
   async abandon(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    this.#stopping = true
-    await this.#background.catch(() => {})
+    this.#reviver.stopping = true
+    await this.#reviver.background.catch(() => {})
     this.#journal.cancel()
     this.#db.close()
     await this.#writer.close()
@@ -642,8 +565,8 @@ export class StateDir {
 
   /** Commits what is pending and the chains' last states, then closes the database. */
   async stop(): Promise<void> {
-    this.#stopping = true
-    await this.#background
+    this.#reviver.stopping = true
+    await this.#reviver.background
     for (const network of this.#embedded)
       await this.#supervisors
         .get(network)
@@ -666,7 +589,7 @@ export class StateDir {
   readonly guard: Middleware = (call, next) => {
     const tenant = call.caller?.tenant
     // a key's worlds are back before its first call is answered (a record that cannot be read stops it here)
-    if (tenant !== undefined && this.#unrevived.size) void this.#reviveTenant(tenant)
+    if (tenant !== undefined && this.#reviver.unrevived.size) void this.#reviver.reviveTenant(tenant)
     const message = tenant === undefined ? undefined : this.broken.get(tenant)
     if (message === undefined || call.request.path === '/__sandbox/reset') return next()
     return Promise.reject(new SandboxError(503, message))
