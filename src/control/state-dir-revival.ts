@@ -234,3 +234,27 @@ export function reviveJournal(
     loading.set(was)
   }
 }
+
+/** Starts observing a resource state a world just created: its Tables and Maps report each change (a Slot each). */
+export function observeWorldState(
+  slotsOf: WeakMap<World, Map<string, Slot>>,
+  world: World,
+  name: string,
+  state: unknown,
+  changed: (slot: Slot, key: string, value: unknown) => void,
+): void {
+  for (const [field, value] of Object.entries(state as Record<string, unknown>)) {
+    // a derived map is rebuilt from the records it follows, never written
+    if (!(value instanceof Table || value instanceof Map) || value instanceof DerivedMap) continue
+    const tbl = `${name}.${field}`
+    let slots = slotsOf.get(world)
+    if (!slots) {
+      slots = new Map()
+      slotsOf.set(world, slots)
+    }
+    const slot: Slot = { world, tbl, rows: new Map(), pending: new Map() }
+    slots.set(tbl, slot)
+    if (value instanceof Table) value.observe((key, record) => changed(slot, key, record))
+    else observeMap(value, (key, v) => changed(slot, key, v))
+  }
+}

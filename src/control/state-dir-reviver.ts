@@ -38,6 +38,47 @@ export class WorldReviver {
   stopping = false
   #revivingRest = false
 
+  /** Keys with a saved journal: it comes back with their worlds. */
+  queueJournals(tenants: { tenant: string }[]): void {
+    for (const { tenant } of tenants) {
+      this.journalPending.add(tenant)
+      this.unrevived.set(tenant, [])
+    }
+  }
+
+  /**
+   * Each key's deliveries come back with its worlds (their retries read the world's clock; a call listing them
+   * brings them back with the key's worlds); the rest once every world is back.
+   */
+  queueDeliveries(deliveries: DeliveryRecord[]): void {
+    deliveries.sort((a, b) => String(a.id).localeCompare(String(b.id)))
+    for (const record of deliveries) {
+      const mine = this.savedDeliveries.get(record.tenant)
+      if (mine) mine.push(record)
+      else this.savedDeliveries.set(record.tenant, [record])
+    }
+  }
+
+  /**
+   * The worlds come back after the start, one at a time between calls (a call brings its own back at once;
+   * anything that reads every world brings all of them back first; payment matching waits for them: complete()).
+   */
+  queueWorlds(worlds: { tenant: string; scenario: string }[]): void {
+    for (const { tenant, scenario } of worlds) {
+      const scenarios = this.unrevived.get(tenant)
+      if (scenarios) scenarios.push(scenario)
+      else this.unrevived.set(tenant, [scenario])
+    }
+  }
+
+  /** Starts bringing the queued worlds back in the background. */
+  start(): void {
+    this.#shared.tenants.setBeforeAll(() => this.reviveRest())
+    this.background = this.reviveInBackground()
+    // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
+    this.#shared.paymentReferences.setComplete(this.background)
+  }
+
   /**
    * Brings a key's saved worlds back (unless a call did, or a reset forgot them), synchronously; resolves once their
    * timers have resumed.

@@ -23,15 +23,20 @@ import type { ChainSupervisor } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
-import { DerivedMap } from '../store/derived-map.ts'
-import { Table } from '../store/table.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { collectWrites } from './state-dir-collect.ts'
 import { JournalAppender } from './state-dir-journal.ts'
 import { checkFormat, restoreChains, restoreSharedRows } from './state-dir-load.ts'
+import { observeShared } from './state-dir-observe.ts'
 import { openStateFile } from './state-dir-open.ts'
 import { type QuarantinedRow, quarantineRow } from './state-dir-quarantine.ts'
-import { errorText, observeMap, reviveJournal, reviveWorldRows, type Slot } from './state-dir-revival.ts'
+import {
+  errorText,
+  observeWorldState,
+  reviveJournal,
+  reviveWorldRows,
+  type Slot,
+} from './state-dir-revival.ts'
 import { WorldReviver } from './state-dir-reviver.ts'
 import { keyLabel, StateDamage } from './state-dir-salvage.ts'
 import { maxOf } from './state-dir-schema.ts'
@@ -118,26 +123,19 @@ export class StateDir {
     tenants.setReviver((world) => this.#revive(world))
     tenants.setCommitScope((run) => this.#oneCommit(run))
     tenants.setSavedScenarios((tenant) => this.#savedScenarios(tenant))
-    // the scenario choices and webhooks are written whole, when they changed (each registry says so)
-    shared.scenarios.onSelect(() => {
-      if (this.#loading) return
-      this.#selectionsDirty = true
-      this.#schedule()
+    observeShared(shared, {
+      selections: () => {
+        if (this.#loading) return
+        this.#selectionsDirty = true
+        this.#schedule()
+      },
+      webhooks: () => {
+        if (this.#loading) return
+        this.#webhooksDirty = true
+        this.#schedule()
+      },
+      directory: (kind, key, value) => this.#sharedChanged(kind, key, value),
     })
-    shared.webhooks.registry.onChange(() => {
-      if (this.#loading) return
-      this.#webhooksDirty = true
-      this.#schedule()
-    })
-    const directory = shared.directory
-    for (const [kind, map] of [
-      ['directory.clientIds', directory.clientIdToTenant],
-      ['directory.sessions', directory.sessionToTenant],
-      ['directory.pageTokens', directory.pageTokenToPayer],
-      ['directory.onboardingTokens', directory.onboardingTokenToWorld],
-      ['directory.securePaymentTokens', directory.securePaymentTokenToWorld],
-    ] as const)
-      observeMap(map as Map<unknown, unknown>, (key, value) => this.#sharedChanged(kind, key, value))
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
     for (const network of embedded)
       this.#supervisors.get(network)?.onSave(() => (this.#closed ? undefined : this.#saveChains()))
@@ -155,22 +153,9 @@ export class StateDir {
     return openStateFile(this.#path, this.#damage, this.#shared.log)
   }
 
-  /** Starts observing a resource state a world just created: its Tables and Maps report each change. */
+  /** Starts observing a resource state a world just created (`observeWorldState`). */
   #observe(world: World, name: string, state: unknown): void {
-    for (const [field, value] of Object.entries(state as Record<string, unknown>)) {
-      // a derived map is rebuilt from the records it follows, never written
-      if (!(value instanceof Table || value instanceof Map) || value instanceof DerivedMap) continue
-      const tbl = `${name}.${field}`
-      let slots = this.#slots.get(world)
-      if (!slots) {
-        slots = new Map()
-        this.#slots.set(world, slots)
-      }
-      const slot: Slot = { world, tbl, rows: new Map(), pending: new Map() }
-      slots.set(tbl, slot)
-      if (value instanceof Table) value.observe((key, record) => this.#changed(slot, key, record))
-      else observeMap(value, (key, v) => this.#changed(slot, key, v))
-    }
+    observeWorldState(this.#slots, world, name, state, (slot, key, value) => this.#changed(slot, key, value))
   }
 
   #changed(slot: Slot, key: string, value: unknown): void {
@@ -479,10 +464,7 @@ export class StateDir {
         () => db.prepare('SELECT DISTINCT tenant FROM journal').all() as { tenant: string }[],
         [],
       )
-      for (const { tenant } of journalTenants) {
-        this.#reviver.journalPending.add(tenant)
-        this.#reviver.unrevived.set(tenant, [])
-      }
+      this.#reviver.queueJournals(journalTenants)
       this.#loading = false
       const worlds = this.#readable(
         'the worlds (every key)',
@@ -503,25 +485,9 @@ export class StateDir {
         this.#readable('the worlds', () => maxOf(db, 'worlds', 'id'), 0),
       )
       this.#lastSeq = this.#readable('the records', () => maxOf(db, 'records', 'seq'), 0)
-      // each key's deliveries come back with its worlds (their retries read the world's clock; a call listing them
-      // brings them back with the key's worlds); the rest once every world is back
-      deliveries.sort((a, b) => String(a.id).localeCompare(String(b.id)))
-      for (const record of deliveries) {
-        const mine = this.#reviver.savedDeliveries.get(record.tenant)
-        if (mine) mine.push(record)
-        else this.#reviver.savedDeliveries.set(record.tenant, [record])
-      }
-      // the worlds come back after the start, one at a time between calls (a call brings its own back at once;
-      // anything that reads every world brings all of them back first; payment matching waits for them: complete())
-      for (const { tenant, scenario } of worlds) {
-        const scenarios = this.#reviver.unrevived.get(tenant)
-        if (scenarios) scenarios.push(scenario)
-        else this.#reviver.unrevived.set(tenant, [scenario])
-      }
-      shared.tenants.setBeforeAll(() => this.#reviver.reviveRest())
-      this.#reviver.background = this.#reviver.reviveInBackground()
-      // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
-      shared.paymentReferences.setComplete(this.#reviver.background)
+      this.#reviver.queueDeliveries(deliveries)
+      this.#reviver.queueWorlds(worlds)
+      this.#reviver.start()
       return { worlds: worlds.length }
     } finally {
       this.#loading = false
