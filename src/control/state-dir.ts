@@ -25,6 +25,7 @@ import { SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { collectWrites } from './state-dir-collect.ts'
+import { type Batch, forgetTenantOps, forgetWorldOps, newBatch } from './state-dir-forget.ts'
 import { JournalAppender } from './state-dir-journal.ts'
 import { checkFormat, restoreChains, restoreSharedRows } from './state-dir-load.ts'
 import { observeShared } from './state-dir-observe.ts'
@@ -81,7 +82,7 @@ export class StateDir {
   #webhooksDirty = false
   #deliveries = new Set<string>()
   /** the batch being gathered: committed after this event-loop turn and the next */
-  #batch: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | null = null
+  #batch: Batch | null = null
   /** set while records are put back (their inserts are not changes) */
   #loading = false
   readonly #lastChain = new Map<string, string>()
@@ -192,15 +193,7 @@ export class StateDir {
   /** Gathers the changes of this turn into one batch, committed once the turn's calls have made theirs. */
   #schedule(): void {
     if (this.#batch || this.#closed) return
-    let resolve!: () => void
-    let reject!: (error: unknown) => void
-    const promise = new Promise<void>((res, rej) => {
-      resolve = res
-      reject = rej
-    })
-    // a batch nobody awaits must not become an unhandled rejection (the failure is logged)
-    promise.catch(() => {})
-    this.#batch = { promise, resolve, reject }
+    this.#batch = newBatch()
     // committed after the next two turns' calls too (immediates that set another: the loop polls in between without
     // waiting), so a commit holds the changes of three turns: under creates at concurrency 32 the main thread's CPU
     // per create fell from ~59 to ~50 µs going from one turn to two (fewer commits, fewer pages rewritten, the answers
@@ -331,31 +324,16 @@ export class StateDir {
   }
 
   #forgetWorld(tenant: string, scenario: string): void {
-    const name = `${tenant}\u0000${scenario}`
-    const id = this.#worldIds.get(name)
-    for (const slot of this.#dirty)
-      if (slot.world.tenant === tenant && slot.world.scenario === scenario) this.#forgotten.add(slot.world)
-    if (id === undefined) return
-    this.#worldIds.delete(name)
-    this.#ops.push(['indexWorlds'], ['forgetWorldRecords', id], ['forgetWorld', id])
+    const ops = forgetWorldOps(this.#dirty, this.#forgotten, this.#worldIds, tenant, scenario)
+    if (!ops) return
+    this.#ops.push(...ops)
     this.#schedule()
   }
 
   #forgetTenant(tenant: string): void {
-    // its worlds are in #forgotten (Tenants.reset dropped them first; an evicted one with changes is added here):
-    // what they still change is not written
-    for (const slot of this.#dirty) if (slot.world.tenant === tenant) this.#forgotten.add(slot.world)
-    for (const name of this.#worldIds.keys())
-      if (name.slice(0, name.indexOf('\u0000')) === tenant) this.#worldIds.delete(name)
+    const ops = forgetTenantOps(this.#dirty, this.#forgotten, this.#worldIds, this.#damage, tenant)
     this.#journal.forget(tenant)
-    this.#ops.push(
-      ['indexWorlds'],
-      // a key whose records are in a damaged page: those rows are left (no world names them; the rebuild drops them)
-      ...(this.#damage.tenants.delete(tenant) ? [] : [['forgetRecords', tenant] as WriteOp]),
-      ['forgetWorlds', tenant],
-      ['forgetJournal', tenant],
-      ['sharedRemove', 'broken', tenant],
-    )
+    this.#ops.push(...ops)
     this.#schedule()
     // committed now (inside a snapshot's restore, #oneCommit, with its refill instead: the key's worlds have no
     // ids left to be read back by)
