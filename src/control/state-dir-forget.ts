@@ -4,6 +4,16 @@ import type { Slot } from './state-dir-revival.ts'
 import type { StateDamage } from './state-dir-salvage.ts'
 import type { WriteOp } from './state-writer.ts'
 
+/** The scenarios of a key's worlds that have rows (by the worlds' ids, `tenant NUL scenario`). */
+export function scenariosOf(worldIds: ReadonlyMap<string, number>, tenant: string): string[] {
+  const scenarios: string[] = []
+  for (const name of worldIds.keys()) {
+    const at = name.indexOf('\u0000')
+    if (name.slice(0, at) === tenant) scenarios.push(name.slice(at + 1))
+  }
+  return scenarios
+}
+
 /** The deletes of a dropped world (undefined when it has no row); its changes not committed yet are not written. */
 export function forgetWorldOps(
   dirty: ReadonlySet<Slot>,

@@ -56,3 +56,26 @@ export function openStateFile(
     return openStateDb(path)
   }
 }
+
+/**
+ * `read()`, or `fallback` when the file's pages it needs are damaged (a file cut short or overwritten that still
+ * opened): logged naming the file, a copy kept as found.
+ */
+export function readOrLeaveOut<T>(
+  damage: StateDamage,
+  path: string,
+  log: SandboxState['log'],
+  what: string,
+  read: () => T,
+  fallback: T,
+): T {
+  try {
+    return read()
+  } catch (error) {
+    damage.keepCopy()
+    log(
+      `--state-dir: ${path}: ${what} could not be read (${errorText(error)}); left out. Restore a copy of the file and restart the sandbox to get it back.`,
+    )
+    return fallback
+  }
+}

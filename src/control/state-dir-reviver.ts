@@ -38,6 +38,12 @@ export class WorldReviver {
   stopping = false
   #revivingRest = false
 
+  /** A key reset: what it had on disk is not brought back (the reset's deletes may not be committed yet). */
+  forget(tenant: string): void {
+    this.unrevived.delete(tenant)
+    this.journalPending.delete(tenant)
+  }
+
   /** Keys with a saved journal: it comes back with their worlds. */
   queueJournals(tenants: { tenant: string }[]): void {
     for (const { tenant } of tenants) {

@@ -25,19 +25,13 @@ import { SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import { collectWrites } from './state-dir-collect.ts'
-import { type Batch, forgetTenantOps, forgetWorldOps, newBatch } from './state-dir-forget.ts'
+import { type Batch, forgetTenantOps, forgetWorldOps, newBatch, scenariosOf } from './state-dir-forget.ts'
 import { JournalAppender } from './state-dir-journal.ts'
 import { checkFormat, restoreChains, restoreSharedRows } from './state-dir-load.ts'
 import { observeShared } from './state-dir-observe.ts'
-import { openStateFile } from './state-dir-open.ts'
+import { openStateFile, readOrLeaveOut } from './state-dir-open.ts'
 import { type QuarantinedRow, quarantineRow } from './state-dir-quarantine.ts'
-import {
-  errorText,
-  observeWorldState,
-  reviveJournal,
-  reviveWorldRows,
-  type Slot,
-} from './state-dir-revival.ts'
+import { observeWorldState, reviveJournal, reviveWorldRows, type Slot } from './state-dir-revival.ts'
 import { WorldReviver } from './state-dir-reviver.ts'
 import { keyLabel, StateDamage } from './state-dir-salvage.ts'
 import { maxOf } from './state-dir-schema.ts'
@@ -272,12 +266,7 @@ export class StateDir {
 
   /** The scenarios of a key's worlds that have rows in state.db (evicted, or not back yet after a restart). */
   #savedScenarios(tenant: string): string[] {
-    const scenarios: string[] = []
-    for (const name of this.#worldIds.keys()) {
-      const at = name.indexOf('\u0000')
-      if (name.slice(0, at) === tenant) scenarios.push(name.slice(at + 1))
-    }
-    return scenarios
+    return scenariosOf(this.#worldIds, tenant)
   }
 
   /** The writes of the gathered changes (serialised here; committed in one transaction by the writer). */
@@ -341,8 +330,7 @@ export class StateDir {
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
     this.broken.delete(tenant)
     // what the key had on disk is not brought back after the restart (the reset's deletes may not be committed yet)
-    this.#reviver.unrevived.delete(tenant)
-    this.#reviver.journalPending.delete(tenant)
+    this.#reviver.forget(tenant)
   }
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
@@ -402,15 +390,7 @@ export class StateDir {
    * opened): logged naming the file, the sandbox starts with what it could read.
    */
   #readable<T>(what: string, read: () => T, fallback: T): T {
-    try {
-      return read()
-    } catch (error) {
-      this.#damage.keepCopy()
-      this.#shared.log(
-        `--state-dir: ${this.#path}: ${what} could not be read (${errorText(error)}); left out. Restore a copy of the file and restart the sandbox to get it back.`,
-      )
-      return fallback
-    }
+    return readOrLeaveOut(this.#damage, this.#path, this.#shared.log, what, read, fallback)
   }
 
   #quarantine(world: World, row: QuarantinedRow, reason: string): void {
