@@ -30,7 +30,7 @@ import { JournalAppender } from './state-dir-journal.ts'
 import { checkFormat, restoreChains, restoreSharedRows } from './state-dir-load.ts'
 import { observeShared } from './state-dir-observe.ts'
 import { openStateFile, readOrLeaveOut } from './state-dir-open.ts'
-import { type QuarantinedRow, quarantineRow } from './state-dir-quarantine.ts'
+import { quarantineRow } from './state-dir-quarantine.ts'
 import { observeWorldState, reviveJournal, reviveWorldRows, type Slot } from './state-dir-revival.ts'
 import { WorldReviver } from './state-dir-reviver.ts'
 import { keyLabel, StateDamage } from './state-dir-salvage.ts'
@@ -100,7 +100,7 @@ export class StateDir {
     mkdirSync(dir, { recursive: true })
     this.#path = join(dir, 'state.db')
     this.#damage = new StateDamage(this.#path, shared.log)
-    this.#db = this.#open()
+    this.#db = openStateFile(this.#path, this.#damage, shared.log)
     this.#writer = new StateWriter(this.#path)
     this.#journal = new JournalAppender(this.#writer, shared, this.#path, () => this.#closed)
     const tenants = shared.tenants
@@ -117,7 +117,7 @@ export class StateDir {
     tenants.onReset((tenant) => this.#forgetTenant(tenant))
     tenants.setReviver((world) => this.#revive(world))
     tenants.setCommitScope((run) => this.#oneCommit(run))
-    tenants.setSavedScenarios((tenant) => this.#savedScenarios(tenant))
+    tenants.setSavedScenarios((tenant) => scenariosOf(this.#worldIds, tenant))
     observeShared(shared, {
       selections: () => {
         if (this.#loading) return
@@ -142,10 +142,6 @@ export class StateDir {
         this.#schedule()
       }
     })
-  }
-
-  #open(): Database.Database {
-    return openStateFile(this.#path, this.#damage, this.#shared.log)
   }
 
   /** Starts observing a resource state a world just created (`observeWorldState`). */
@@ -264,11 +260,6 @@ export class StateDir {
     }
   }
 
-  /** The scenarios of a key's worlds that have rows in state.db (evicted, or not back yet after a restart). */
-  #savedScenarios(tenant: string): string[] {
-    return scenariosOf(this.#worldIds, tenant)
-  }
-
   /** The writes of the gathered changes (serialised here; committed in one transaction by the writer). */
   #collect(): WriteOp[] {
     const ops = this.#ops
@@ -374,7 +365,8 @@ export class StateDir {
         broken: this.broken,
         damage: this.#damage,
         slots: this.#slots,
-        quarantine: (w, row, reason) => this.#quarantine(w, row, reason),
+        quarantine: (w, row, reason) =>
+          quarantineRow(this.#db, this.#path, this.#shared.log, this.broken, w, row, reason),
         setLoading: (on) => {
           this.#loading = on
         },
@@ -391,10 +383,6 @@ export class StateDir {
    */
   #readable<T>(what: string, read: () => T, fallback: T): T {
     return readOrLeaveOut(this.#damage, this.#path, this.#shared.log, what, read, fallback)
-  }
-
-  #quarantine(world: World, row: QuarantinedRow, reason: string): void {
-    quarantineRow(this.#db, this.#path, this.#shared.log, this.broken, world, row, reason)
   }
 
   /** Loads what a previous run saved (nothing when the dir is new); imports a state dir of the previous version. */
