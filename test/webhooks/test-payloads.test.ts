@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { paymentEventPayload } from '../../src/resources/requests/events.ts'
 import type { DetectedPayment } from '../../src/resources/requests/schema.ts'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/tables.ts'
 import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
 import { type ApiClient, describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { createPayer, usBankDetails } from '../support/compliance.ts'

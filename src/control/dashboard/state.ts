@@ -7,10 +7,10 @@ import { commerceSummary, listCommercePayments } from '../../resources/commerce-
 import { payerState } from '../../resources/payers/index.ts'
 import { complianceView } from '../../resources/payers/model.ts'
 import { paymentDetailState } from '../../resources/payment-details/index.ts'
-import { payoutState } from '../../resources/payouts/state.ts'
+import { payoutState } from '../../resources/payouts/tables.ts'
 import { requestState } from '../../resources/requests/index.ts'
 import { statusOf } from '../../resources/requests/status.ts'
-import { securePaymentState } from '../../resources/secure-payments/state.ts'
+import { securePaymentState } from '../../resources/secure-payments/tables.ts'
 import type { SandboxState } from '../sandbox-state.ts'
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>

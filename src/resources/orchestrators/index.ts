@@ -11,4 +11,4 @@ export {
 export { orchestratorPageRoutes, orchestratorRoutes } from './routes.ts'
 export { type BrandingRecord, ORCHESTRATOR_KEY } from './schema.ts'
 export { hasOrchestratorPlan, reportScreening } from './screening.ts'
-export { orchestratorState } from './state.ts'
+export { orchestratorState } from './tables.ts'

@@ -5,4 +5,4 @@ export {
   registerDestination,
   resolveDestination,
 } from './model.ts'
-export { payeeDestinationState } from './state.ts'
+export { payeeDestinationState } from './tables.ts'

@@ -2,4 +2,4 @@
 export { isCompliant } from './compliance.ts'
 export { PayerNotFoundError } from './errors.ts'
 export { getPayer, indexPayerPages, resumeKycReview } from './model.ts'
-export { payerState } from './state.ts'
+export { payerState } from './tables.ts'

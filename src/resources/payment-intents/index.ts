@@ -3,5 +3,5 @@
 export { sendPaymentIntent } from './model.ts'
 export { SignedData } from './schema.ts'
 export { resumeSettlements } from './settle.ts'
-export { intentState } from './state.ts'
+export { intentState } from './tables.ts'
 export { intentTypedData, permitTypedData, recoverPermitSigner } from './typed-data.ts'

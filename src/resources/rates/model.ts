@@ -6,7 +6,7 @@ import { divWad, formatWad, mulWad, toWad, WAD } from '../../contract/decimal.ts
 import { OneFieldError } from '../../contract/sandbox-error.ts'
 import type { Uses } from '../services.ts'
 import type { SetRatesBody } from './schema.ts'
-import { rateState } from './state.ts'
+import { rateState } from './tables.ts'
 
 type Ctx = Uses<'chains' | 'conversion' | 'currencies'>
 

@@ -22,7 +22,7 @@ import { TRON_NETWORK } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
 import type { CurrencyCatalog, CurrencyFixture } from '../currencies/index.ts'
 import { RatesFixture } from './schema.ts'
-import { rateState } from './state.ts'
+import { rateState } from './tables.ts'
 
 /** A conversion route on one network: invoice currency -> payment currency, and the feed behind it. */
 export interface ConversionRoute {

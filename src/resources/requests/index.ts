@@ -12,6 +12,6 @@ export {
 export { resumeOfframp } from './offramp.ts'
 export { resumeRecurringSchedule } from './recurring.ts'
 export { CustomerInfo, type DetectedPayment, type RequestRecord } from './schema.ts'
-export { requestState } from './state.ts'
 export { hasBeenPaid } from './status.ts'
+export { requestState } from './tables.ts'
 export { convertUp, isTronConversion, keepTronQuote } from './tron-conversion.ts'

@@ -11,7 +11,7 @@ import { inWorld, type Uses } from '../services.ts'
 import { requestEventFields } from './events.ts'
 import { createRequest } from './model.ts'
 import type { CreateRequestBody, RecurringRequestRecord, RequestRecord } from './schema.ts'
-import { requestState } from './state.ts'
+import { requestState } from './tables.ts'
 
 type Ctx = Uses<'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 
