@@ -22,8 +22,7 @@ import { CreatePaymentDetailBody } from '../../resources/payment-details/schema.
 import { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
 import { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
 import { PayoutBody } from '../../resources/payouts/schema.ts'
-import { getRequest } from '../../resources/requests/model.ts'
-import { createInvoice } from '../../resources/requests/recurring.ts'
+import { createRequestAndSchedule, getRequest } from '../../resources/requests/index.ts'
 import { CreateRequestBody } from '../../resources/requests/schema.ts'
 import { inWorld, type ResourceServices } from '../../resources/services.ts'
 import { createIdGenerator } from '../../store/ids.ts'
@@ -107,7 +106,7 @@ export async function createSeedApi(
       return payer
     },
     // as POST /v2/request creates it: a request with recurrence starts producing its children
-    createRequest: (body) => createInvoice(ctx, CreateRequestBody.parse(body)),
+    createRequest: (body) => createRequestAndSchedule(ctx, CreateRequestBody.parse(body)),
     send,
     signTypedData: (from, typedData) =>
       privateKeyToAccount(from.privateKey).signTypedData(typedData as never),

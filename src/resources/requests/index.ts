@@ -1,4 +1,5 @@
 // The public module of the requests resource: what other resources may use of it.
+export { createRequestAndSchedule } from './create.ts'
 export {
   createRequest,
   getRequest,
