@@ -28,7 +28,10 @@ function roomForSession(
   if (live >= MAX_SESSIONS_PER_KEY) throw new TooManySessionsError(MAX_SESSIONS_PER_KEY)
 }
 
-/** Issues a session token bound to the caller's tenant, expiring on the tenant's default clock (the one authentication reads). */
+/**
+ * Issues a session token bound to the caller's tenant, expiring on the tenant's default clock (the one authentication
+ * reads).
+ */
 export function openSession(ctx: Ctx, body: SessionBody) {
   const clock = ctx.worlds.get(ctx.world.tenant).clock
   roomForSession(ctx.directory.sessionToTenant, ctx.world.tenant, clock.now())
