@@ -6,7 +6,6 @@ import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
 import { toolRoutes } from './control/tools-routes.ts'
-import { tronRoutes } from './control/tron-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { commercePaymentRoutes } from './resources/commerce-payments/routes.ts'
@@ -28,6 +27,7 @@ import { securePageRoutes } from './resources/secure-payments/page-routes.ts'
 import { securePaymentRoutes } from './resources/secure-payments/routes.ts'
 import { sessionRoutes } from './resources/sessions/routes.ts'
 import { webhookRoutes } from './resources/webhooks/routes.ts'
+import { tronRoutes } from './tron/index.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
 export const routes: readonly TableRoute<SandboxState>[] = [

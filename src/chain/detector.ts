@@ -18,10 +18,10 @@ import {
 
 export { type ProxyKind, pairLogs } from './payment-logs.ts'
 
-import { toTronAddress } from '../contract/tron-address.ts'
+import { toTronAddress } from '../tron/address.ts'
+import { WEI_PER_SUN } from '../tron/node/node.ts'
+import type { TronNode } from '../tron/node/types.ts'
 import { rawRequest } from './install-contracts.ts'
-import { WEI_PER_SUN } from './tron/node.ts'
-import type { TronNode } from './tron/types.ts'
 import type { LiveChain } from './types.ts'
 
 /** One payment log, decoded, with what the sink needs to match and record it. */

@@ -3,7 +3,7 @@
 import { TronWeb } from 'tronweb'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
-import { toTronAddress } from '../../src/contract/tron-address.ts'
+import { toTronAddress } from '../../src/tron/index.ts'
 
 /** The sandbox's Tron network as GET /__sandbox/chain lists it. */
 export interface TronInfo {

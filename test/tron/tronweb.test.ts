@@ -6,9 +6,14 @@ import { TronWeb } from 'tronweb'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { encodeRawData, encodeTransfer, encodeTrigger } from '../../src/chain/tron/protobuf.ts'
-import { toEvmAddress, toTronAddress } from '../../src/contract/tron-address.ts'
 import { securePaymentState } from '../../src/resources/secure-payments/state.ts'
+import {
+  encodeRawData,
+  encodeTransfer,
+  encodeTrigger,
+  toEvmAddress,
+  toTronAddress,
+} from '../../src/tron/index.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'

@@ -1,5 +1,5 @@
 import { IssueListError, NotFoundError } from '../../contract/sandbox-error.ts'
-import { TRON_NETWORK } from '../../contract/tron-address.ts'
+import { TRON_NETWORK } from '../../tron/index.ts'
 import type { Uses } from '../services.ts'
 import type { Currency } from './schema.ts'
 

@@ -5,9 +5,9 @@
 // payer-borne orchestrator fees a request captured are TRC-20 transfers to the configs' Tron addresses, before the
 // payment.
 import { type Address, encodeFunctionData, maxUint256 } from 'viem'
-import { BANDWIDTH_PRICE_SUN, ENERGY_PRICE_SUN, erc20Abi, erc20FeeProxyAbi } from '../../chain/index.ts'
+import { erc20Abi, erc20FeeProxyAbi } from '../../chain/index.ts'
 import { feeUnits, fromBaseUnits } from '../../contract/amounts.ts'
-import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
+import { BANDWIDTH_PRICE_SUN, ENERGY_PRICE_SUN, toEvmAddress, toTronAddress } from '../../tron/index.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { CurrencyFixture } from '../currencies/index.ts'
 import type { RequestRecord } from '../requests/index.ts'

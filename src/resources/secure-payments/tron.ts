@@ -8,10 +8,10 @@
 
 import { encodeFunctionData } from 'viem'
 import { privateKeyToAccount, sign } from 'viem/accounts'
-import { decodeRawData, decodeTrigger, erc20Abi } from '../../chain/index.ts'
+import { erc20Abi } from '../../chain/index.ts'
 import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
-import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
+import { decodeRawData, decodeTrigger, toEvmAddress, toTronAddress } from '../../tron/index.ts'
 import { TRON_FEE_LIMIT, tronStep } from '../pay/index.ts'
 import { isFullyPaid, type RequestRecord } from '../requests/index.ts'
 import type { SecureServices } from './context.ts'
