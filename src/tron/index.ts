@@ -22,4 +22,7 @@ export {
   encodeTrigger,
 } from './node/protobuf.ts'
 export type { TronAccountResources, TronNode, TronReply } from './node/types.ts'
+export { type TronPaymentPlan, type TronReadiness, tronReadiness } from './readiness.ts'
 export { TRON_PATH, tronRoutes } from './routes.ts'
+export { readTrc20Call, type SignedTronTransaction, signStepWith, tronExecuted } from './signed.ts'
+export { TRON_FEE_LIMIT, type TronStep, tronStep } from './steps.ts'
