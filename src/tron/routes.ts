@@ -1,16 +1,21 @@
 // The Tron full node on the sandbox's port: TronGrid's HTTP API under /tron (TronWeb's `fullHost` is
 // `<sandbox>/tron`: it calls `<fullHost>/wallet/<method>` and `<fullHost>/walletsolidity/<method>`). Public like
-// TronGrid (its TRON-PRO-API-KEY header is optional there and ignored here); the node is src/chain/tron/node.ts.
+// TronGrid (its TRON-PRO-API-KEY header is optional there and ignored here); the node is src/tron/node/node.ts.
 // What it does not serve and a body that is not a JSON object answer as TronGrid does, with an `Error` body.
-import { type TronReply, tronMalformedBody } from '../chain/index.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import { malformedBody as tronMalformedBody } from './node/methods.ts'
+import type { TronNode, TronReply } from './node/types.ts'
 
 /** Where the Tron node is served: TronWeb's `fullHost` is the sandbox's base URL + this. */
 export const TRON_PATH = '/tron'
 
-const defineRoute = routesUsing<SandboxState>()
+/** What the routes read of the sandbox: its live chains, the `tron` one carrying the node. */
+interface TronRouteServices {
+  readonly chains: ReadonlyMap<string, { readonly tron?: TronNode }>
+}
+
+const defineRoute = routesUsing<TronRouteServices>()
 
 /** The call's JSON object (a GET's query when there is no body), or TronGrid's answer to a body that is not one. */
 function bodyOf(

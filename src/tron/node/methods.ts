@@ -2,7 +2,7 @@
 // never reaches an object's prototype: `constructor`, `__proto__`, `toString` are unknown names like any other), the
 // full-node methods a solidity node does not serve, and TronGrid's answers for what is not served and for a call the
 // node refuses.
-import { JsonRpcError } from '../json-rpc.ts'
+import { JsonRpcError } from '../../chain/json-rpc.ts'
 import type { TronReply } from './types.ts'
 
 type Json = Record<string, unknown>

@@ -1,6 +1,6 @@
 // The Tron node's types (apart from node.ts, so that src/chain/types.ts can name the node without a cycle).
 import type { Hex } from 'viem'
-import type { JsonRpcCall } from '../json-rpc.ts'
+import type { JsonRpcCall } from '../../chain/json-rpc.ts'
 
 type Json = Record<string, unknown>
 

@@ -8,7 +8,7 @@
 //   energy = gas used - 21,000, burnt at 100 sun each (nobody has staked energy); the limit is min(fee_limit,
 //     balance) / 100, exceeded = OUT_OF_ENERGY, the whole limit burnt.
 import { type Hex, recoverAddress, toHex } from 'viem'
-import { toTronAddress } from '../../contract/tron-address.ts'
+import { toTronAddress } from '../address.ts'
 import {
   addrBytes,
   BANDWIDTH_PRICE_SUN,

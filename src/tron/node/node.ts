@@ -6,7 +6,7 @@
 // This file wires the node's jobs to its method table and to what the rest of the sandbox reads of it: building
 // transactions (transactions.ts), broadcasting them and their receipts and bandwidth (broadcast.ts), reading blocks,
 // transactions, accounts and contracts (reads.ts), over the state they share (context.ts).
-import { toEvmAddress } from '../../contract/tron-address.ts'
+import { toEvmAddress } from '../address.ts'
 import { broadcast } from './broadcast.ts'
 import {
   BANDWIDTH_PRICE_SUN,

@@ -4,7 +4,7 @@
 // like anvil's: a restart forgets them.
 import { createHash } from 'node:crypto'
 import { type Hex, toHex } from 'viem'
-import { toEvmAddress, toTronAddress, tronHex } from '../../contract/tron-address.ts'
+import { toEvmAddress, toTronAddress, tronHex } from '../address.ts'
 import type { TronChain, TronReply } from './types.ts'
 
 /** sun burnt per unit of energy (the chain parameter getEnergyFee) */
