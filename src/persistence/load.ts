@@ -4,12 +4,12 @@
 import { renameSync } from 'node:fs'
 import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
-import type { SandboxState } from './sandbox-state.ts'
-import { importLegacyStateDir } from './state-dir-import.ts'
-import { errorText } from './state-dir-revival.ts'
-import { DB_FORMAT } from './state-dir-schema.ts'
+import { importLegacyStateDir } from './import.ts'
+import { errorText } from './revival.ts'
+import { DB_FORMAT } from './schema.ts'
 
 /** Refuses a state.db of another format; marks a new one (importing a state dir of the previous version). */
 export function checkFormat(db: Database.Database, dir: string, log: SandboxState['log']): void {

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module'
 import type Database from 'libsql'
 import type { WorldRules } from '../contract/rules.ts'
-import { INDEX_WORLDS } from './state-writer.ts'
+import { INDEX_WORLDS } from './writer.ts'
 
 /** The format of state.json the previous version wrote (imported once into state.db). */
 export const STATE_FORMAT = 1

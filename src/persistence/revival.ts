@@ -2,6 +2,8 @@
 // arms again, and how a world's Tables and Maps are observed (Slot, observeMap).
 import type Database from 'libsql'
 import { declaredStates, type World } from '../contract/world.ts'
+import { readJournalText } from '../control/journal.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
 import { payerState, resumeKycReview } from '../resources/payers/index.ts'
 import { paymentDetailState, resumeDetailReview } from '../resources/payment-details/index.ts'
 import { resumeSettlements } from '../resources/payment-intents/index.ts'
@@ -12,11 +14,9 @@ import { indexSecurePaymentTokens } from '../resources/secure-payments/token-ind
 import { inWorld } from '../resources/services.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
-import { readJournalText } from './journal.ts'
-import type { SandboxState } from './sandbox-state.ts'
-import { previousCopy, type QuarantinedRow } from './state-dir-quarantine.ts'
-import type { StateDamage } from './state-dir-salvage.ts'
-import { rowKey, type SavedWorldMeta, WORLD_ROWS } from './state-dir-schema.ts'
+import { previousCopy, type QuarantinedRow } from './quarantine.ts'
+import type { StateDamage } from './salvage.ts'
+import { rowKey, type SavedWorldMeta, WORLD_ROWS } from './schema.ts'
 
 /** One Table or Map of one world as --state-dir writes it: each key's row, and the changes not committed yet. */
 export interface Slot {

@@ -7,7 +7,7 @@
 // bounds both).
 import { blockNumber } from '../chain/index.ts'
 import { NotFoundError } from '../contract/sandbox-error.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
 import {
   checkSnapshotName,
   DamagedSnapshotError,
@@ -15,14 +15,8 @@ import {
   type SnapshotFile,
   type SnapshotSummary,
   summary,
-} from './snapshot-store.ts'
-import {
-  fillWorld,
-  type PreparedWorld,
-  prepareWorld,
-  type SavedWorld,
-  snapshotWorld,
-} from './world-snapshot.ts'
+} from './store.ts'
+import { fillWorld, type PreparedWorld, prepareWorld, type SavedWorld, snapshotWorld } from './world.ts'
 
 export class SnapshotNotFoundError extends NotFoundError {
   override name = 'SnapshotNotFoundError'

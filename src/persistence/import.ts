@@ -8,7 +8,7 @@ import type Database from 'libsql'
 import { declaredStates } from '../contract/world.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
-import { INDEX_WORLDS } from './state-writer.ts'
+import { INDEX_WORLDS } from './writer.ts'
 
 /** The format of state.json this version imports. */
 const LEGACY_FORMAT = 1

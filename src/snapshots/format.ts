@@ -1,4 +1,4 @@
-// What a snapshot file holds (src/control/snapshot-store.ts keeps them): its format, the shape it is checked against
+// What a snapshot file holds (src/snapshots/store.ts keeps them): its format, the shape it is checked against
 // when read back, what lists show of it, and the names a snapshot may have.
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
