@@ -85,7 +85,7 @@ export function importLegacyStateDir(
       scenario,
       JSON.stringify({ clockOffsetMs: saved.clockOffsetMs, rules: saved.rules, seeded: saved.seeded }),
     )
-    // record_worlds is not kept by a trigger (state-writer.ts, INDEX_WORLDS): brought up to date before it is read
+    // record_worlds is not kept by a trigger (writer.ts, INDEX_WORLDS): brought up to date before it is read
     db.exec(INDEX_WORLDS)
     forget.run(tenant, scenario)
     for (const [tbl, records] of Object.entries(saved.tables ?? {}))

@@ -79,7 +79,7 @@ export class WorldReviver {
 
   /** Starts bringing the queued worlds back in the background. */
   start(): void {
-    this.#shared.tenants.setBeforeAll(() => this.reviveRest())
+    this.#beforeAll = true
     this.background = this.reviveInBackground()
     // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
     this.#shared.paymentReferences.setComplete(this.background)
@@ -117,6 +117,14 @@ export class WorldReviver {
     this.#revived()
   }
 
+  /** set from `start` until every saved world is back (or the state dir stops) */
+  #beforeAll = false
+
+  /** What runs before every world is listed: the saved worlds not back yet come back at once. */
+  beforeAll(): void {
+    if (this.#beforeAll) this.reviveRest()
+  }
+
   /** Every saved world back now, synchronously (their timers resume after). */
   reviveRest(): void {
     if (this.#revivingRest || !this.unrevived.size) return
@@ -132,7 +140,7 @@ export class WorldReviver {
 
   #revived(): void {
     if (this.unrevived.size && !this.stopping) return
-    this.#shared.tenants.setBeforeAll(null)
+    this.#beforeAll = false
     for (const tenant of [...this.savedDeliveries.keys()]) this.#restoreDeliveries(tenant)
   }
 

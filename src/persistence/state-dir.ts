@@ -3,8 +3,9 @@
 // (`declaredStates()`, record by record, observed through `Table.observe` and the Maps' own set/delete), each world's
 // clock offset, rules and seeded ids, the keys' scenario choices and webhooks, webhook delivery records (after each
 // attempt), the credential directory (client IDs, sessions, payer page links) and the journal (appended every 200 ms,
-// off the answers' path, bounded as the in-memory one). Changes of three event-loop turns are committed in one transaction (group commit); the dispatcher
-// awaits `barrier()` before an answer leaves, so a 2xx reports a change already committed (kill -9 loses none).
+// off the answers' path, bounded as the in-memory one). The changes are committed in batches (group commit: writer.ts
+// says how many turns a batch holds); the dispatcher awaits `barrier()` before an answer leaves, so a 2xx reports a
+// change already committed (kill -9 loses none).
 // Each embedded chain's anvil state (saved by its supervisor) goes to the `chains` table when it moved.
 //
 // A restart loads them back before serving: recurring requests and payouts, pending KYC reviews and pending webhook
@@ -14,8 +15,8 @@
 //
 // Bad data stays where it is: a record that cannot be read back (not JSON, or refused by its schema) stops only its
 // key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
-// logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous version
-// (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
+// logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous
+// version (state.json, journal.json, chain-*.state, evicted/) is imported once (import.ts).
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type Database from 'libsql'
@@ -24,6 +25,7 @@ import type { Middleware } from '../contract/middleware.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
 import type { SandboxState } from '../control/sandbox-state.ts'
+import type { DropReason, WorldLifecycle } from '../store/lifecycle.ts'
 import { collectWrites } from './collect.ts'
 import { type Batch, forgetTenantOps, forgetWorldOps, newBatch, scenariosOf } from './forget.ts'
 import { JournalAppender } from './journal-appender.ts'
@@ -38,7 +40,7 @@ import { maxOf } from './schema.ts'
 import { StateWriter, type WriteOp } from './writer.ts'
 
 /** The state dir of one sandbox: load once at start, then write each change as it happens until stopped. */
-export class StateDir {
+export class StateDir implements WorldLifecycle {
   readonly #dir: string
   readonly #shared: SandboxState
   readonly #supervisors: ReadonlyMap<string, ChainSupervisor>
@@ -72,7 +74,7 @@ export class StateDir {
   /** the webhook registry changed since it was last written */
   #webhooksDirty = false
   #deliveries = new Set<string>()
-  /** the batch being gathered: committed after this event-loop turn and the next */
+  /** the batch being gathered (committed by `#schedule`'s last immediate) */
   #batch: Batch | null = null
   /** set while records are put back (their inserts are not changes) */
   #loading = false
@@ -100,21 +102,6 @@ export class StateDir {
     this.#db = openStateFile(this.#path, this.#damage, shared.log)
     this.#writer = new StateWriter(this.#path)
     this.#journal = new JournalAppender(this.#writer, shared, this.#path, () => this.#closed)
-    const tenants = shared.tenants
-    tenants.setStateObserver((world, name, state) => this.#observe(world, name, state))
-    tenants.onCreate((world) => {
-      world.clock.onAdvance(() => this.#touchWorld(world))
-      this.#touchWorld(world)
-    })
-    // worlds past --max-worlds stay in the database and come back on their next use; a reset forgets them there too
-    tenants.onDrop((world, reason) => {
-      if (reason !== 'evict') this.#forgotten.add(world)
-      if (reason === 'drop') this.#forgetWorld(world.tenant, world.scenario)
-    })
-    tenants.onReset((tenant) => this.#forgetTenant(tenant))
-    tenants.setReviver((world) => this.#revive(world))
-    tenants.setCommitScope((run) => this.#oneCommit(run))
-    tenants.setSavedScenarios((tenant) => scenariosOf(this.#worldIds, tenant))
     observeShared(shared, {
       selections: () => {
         if (this.#loading) return
@@ -141,9 +128,49 @@ export class StateDir {
     })
   }
 
+  // The worlds' lifecycle (WorldLifecycle, attached to the tenants by openState): worlds past --max-worlds stay in the
+  // database and come back on their next use; a reset forgets them there too.
+
+  /** A new world's settings are written, and again each time its clock moves. */
+  created(world: World): void {
+    world.clock.onAdvance(() => this.#touchWorld(world))
+    this.#touchWorld(world)
+  }
+
   /** Starts observing a resource state a world just created (`observeWorldState`). */
-  #observe(world: World, name: string, state: unknown): void {
+  stateCreated(world: World, name: string, state: unknown): void {
     observeWorldState(this.#slots, world, name, state, (slot, key, value) => this.#changed(slot, key, value))
+  }
+
+  /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
+  revive(world: World): boolean {
+    return this.#revive(world)
+  }
+
+  /** What a world dropped or reset still changes is not written; a dropped world's rows are deleted. */
+  dropped(world: World, reason: DropReason): void {
+    if (reason !== 'evict') this.#forgotten.add(world)
+    if (reason === 'drop') this.#forgetWorld(world.tenant, world.scenario)
+  }
+
+  /** A key's rows, journal and quarantine mark are deleted, committed at once. */
+  reset(tenant: string): void {
+    this.#forgetTenant(tenant)
+  }
+
+  /** Every world still on disk after a restart comes back before all worlds are listed. */
+  beforeAll(): void {
+    this.#reviver.beforeAll()
+  }
+
+  /** Every change `run` makes is committed in one transaction (`#oneCommit`). */
+  inOneCommit<T>(run: () => T): T {
+    return this.#oneCommit(run)
+  }
+
+  /** The scenarios of a key's worlds in the database (evicted, or not back yet). */
+  savedScenarios(tenant: string): Iterable<string> {
+    return scenariosOf(this.#worldIds, tenant)
   }
 
   #changed(slot: Slot, key: string, value: unknown): void {
@@ -177,24 +204,21 @@ export class StateDir {
     this.#schedule()
   }
 
-  /** Gathers the changes of this turn into one batch, committed once the turn's calls have made theirs. */
+  /** Gathers the changes into one batch, committed once the turns writer.ts names have made theirs. */
   #schedule(): void {
     if (this.#batch || this.#closed) return
     this.#batch = newBatch()
-    // committed after the next two turns' calls too (immediates that set another: the loop polls in between without
-    // waiting), so a commit holds the changes of three turns: under creates at concurrency 32 the main thread's CPU
-    // per create fell from ~59 to ~50 µs going from one turn to two (fewer commits, fewer pages rewritten, the answers
-    // of two turns written together; p50 latency did not grow, 1.6 -> 1.3-1.4 ms), and its idle time fell going from
-    // two to three (`npm run bench -- state`: 0.86x, 0.84x -> 0.89x, 0.85x, p99 13-14 -> 12-14 ms)
+    // three immediates, each setting the next (the loop polls in between without waiting): the calls of the next two
+    // turns add their changes to this batch before it is committed
     setImmediate(() => setImmediate(() => setImmediate(() => this.#commit())))
   }
 
   /**
    * What an answer waits for before it leaves: the commit of every change made so far (undefined when none is
    * pending). Every change schedules its batch as it happens (the scenario choices and webhooks too: their
-   * registries say when they changed), whatever the call's `method`.
+   * registries say when they changed).
    */
-  barrier(_method: string): Promise<void> | undefined {
+  barrier(): Promise<void> | undefined {
     // a batch that failed waits in #ops for the next one: an answer (a read too) reports it only once it is written
     if (!this.#batch && this.#ops.length) this.#schedule()
     return this.#batch?.promise
@@ -323,7 +347,7 @@ export class StateDir {
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
   #revive(world: World): boolean {
-    // its settings are read, not written (onCreate marked the new world's, with a clock not moved yet)
+    // its settings are read, not written (`created` marked the new world's, with a clock not moved yet)
     this.#dirtyWorlds.delete(world)
     // the changes of this turn get their rows (a world evicted a moment ago has its id then)
     // (and a batch that failed: the rows it holds are read below)
@@ -457,9 +481,6 @@ export class StateDir {
   revived(): Promise<void> {
     return this.#reviver.background
   }
-
-  /** Nothing to start: each change is written as it happens, each saved chain state as the supervisor saves it. */
-  start(): void {}
 
   /** Closes the database without writing anything (a start that failed: its load, or a step after it). */
   async abandon(): Promise<void> {

@@ -85,7 +85,7 @@ export function buildDispatcher(
 ): (request: NeutralRequest) => Promise<NeutralResponse> {
   return createDispatcher(routes, shared, {
     // with --state-dir an answer leaves once the changes it reports are committed (without, nothing runs per call)
-    ...(stateDir ? { durable: (method: string) => stateDir.barrier(method) } : {}),
+    ...(stateDir ? { durable: () => stateDir.barrier() } : {}),
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
     // strict mode is strict for partners too: with --api-keys and no --orchestrator-keys, no orchestrator key passes
     ...(options.orchestratorKeys || options.apiKeys

@@ -24,7 +24,7 @@ export interface SnapshotFile {
 
 const NAME = /^[\w.-]{1,64}$/
 
-/** The shape a snapshot file must have to be read back (`SavedWorld` of world-snapshot.ts for each world). */
+/** The shape a snapshot file must have to be read back (`SavedWorld` of world.ts for each world). */
 const SnapshotFileShape = z.object({
   format: z.literal(SNAPSHOT_FORMAT),
   name: z.string(),
