@@ -2,7 +2,7 @@
 // (state-dir.ts) observes every change, the writer (writer.ts) commits them in group commits, revival
 // (revival.ts, reviver.ts) brings worlds back, quarantine and salvage keep bad data to its key.
 
-export { resumeTimers } from './revival.ts'
+export { resumeWorld } from './revival.ts'
 export { DB_FORMAT, openStateDb, type SavedWorldMeta, STATE_FORMAT } from './schema.ts'
 export { StateDir } from './state-dir.ts'
 export { StateWriter, type WriteOp } from './writer.ts'

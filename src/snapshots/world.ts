@@ -3,7 +3,7 @@
 import type { WorldRules } from '../contract/rules.ts'
 import { declaredStates, type World } from '../contract/world.ts'
 import type { SandboxState } from '../control/sandbox-state.ts'
-import { resumeTimers } from '../persistence/index.ts'
+import { resumeWorld } from '../persistence/index.ts'
 import { indexClientIds } from '../resources/client-ids/index.ts'
 import { indexOnboardingTokens } from '../resources/orchestrators/index.ts'
 import { indexPayerPages } from '../resources/payers/index.ts'
@@ -116,5 +116,5 @@ export function fillWorld(world: World, prepared: PreparedWorld, shared: Sandbox
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after
   const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()
-  return advanced.then(() => resumeTimers(world, shared))
+  return advanced.then(() => resumeWorld(world, shared))
 }
