@@ -29,14 +29,21 @@ import type { DropReason, WorldLifecycle } from '../store/lifecycle.ts'
 import { collectWrites } from './collect.ts'
 import { type Batch, forgetTenantOps, forgetWorldOps, newBatch, scenariosOf } from './forget.ts'
 import { JournalAppender } from './journal-appender.ts'
-import { checkFormat, restoreChains, restoreSharedRows } from './load.ts'
+import {
+  checkFormat,
+  type Readable,
+  readJournalTenants,
+  readSharedRows,
+  readWorldIndex,
+  restoreChains,
+  restoreSharedRows,
+} from './load.ts'
 import { observeShared } from './observe.ts'
 import { openStateFile, readOrLeaveOut } from './open.ts'
 import { quarantineRow } from './quarantine.ts'
 import { observeWorldState, reviveJournal, reviveWorldRows, type Slot } from './revival.ts'
 import { WorldReviver } from './reviver.ts'
 import { keyLabel, StateDamage } from './salvage.ts'
-import { maxOf } from './schema.ts'
 import { StateWriter, type WriteOp } from './writer.ts'
 
 /** The state dir of one sandbox: load once at start, then write each change as it happens until stopped. */
@@ -142,30 +149,15 @@ export class StateDir implements WorldLifecycle {
     observeWorldState(this.#slots, world, name, state, (slot, key, value) => this.#changed(slot, key, value))
   }
 
-  /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
-  revive(world: World): boolean {
-    return this.#revive(world)
-  }
-
   /** What a world dropped or reset still changes is not written; a dropped world's rows are deleted. */
   dropped(world: World, reason: DropReason): void {
     if (reason !== 'evict') this.#forgotten.add(world)
     if (reason === 'drop') this.#forgetWorld(world.tenant, world.scenario)
   }
 
-  /** A key's rows, journal and quarantine mark are deleted, committed at once. */
-  reset(tenant: string): void {
-    this.#forgetTenant(tenant)
-  }
-
   /** Every world still on disk after a restart comes back before all worlds are listed. */
   beforeAll(): void {
     this.#reviver.beforeAll()
-  }
-
-  /** Every change `run` makes is committed in one transaction (`#oneCommit`). */
-  inOneCommit<T>(run: () => T): T {
-    return this.#oneCommit(run)
   }
 
   /** The scenarios of a key's worlds in the database (evicted, or not back yet). */
@@ -225,7 +217,7 @@ export class StateDir implements WorldLifecycle {
   }
 
   #commit(): void {
-    // inside #oneCommit: what would be committed now goes with the rest of its changes
+    // inside inOneCommit: what would be committed now goes with the rest of its changes
     if (this.#holding) return
     const batch = this.#batch
     if (!batch) return
@@ -260,7 +252,7 @@ export class StateDir implements WorldLifecycle {
     batch.resolve()
   }
 
-  /** set inside #oneCommit: no commit takes part of its changes */
+  /** set inside inOneCommit: no commit takes part of its changes */
   #holding = 0
 
   /**
@@ -268,7 +260,7 @@ export class StateDir implements WorldLifecycle {
    * before: a kill shows all of them or none (a snapshot's restore: the key's reset and its refill). Nothing in `run`
    * reads another key's world back from the file (the reset key's worlds have no rows left to read).
    */
-  #oneCommit<T>(run: () => T): T {
+  inOneCommit<T>(run: () => T): T {
     if (!this.#batch && this.#ops.length) this.#schedule()
     this.#commit()
     this.#holding++
@@ -331,12 +323,13 @@ export class StateDir implements WorldLifecycle {
     this.#schedule()
   }
 
-  #forgetTenant(tenant: string): void {
+  /** A key's rows, journal and quarantine mark are deleted, committed at once. */
+  reset(tenant: string): void {
     const ops = forgetTenantOps(this.#dirty, this.#forgotten, this.#worldIds, this.#damage, tenant)
     this.#journal.forget(tenant)
     this.#ops.push(...ops)
     this.#schedule()
-    // committed now (inside a snapshot's restore, #oneCommit, with its refill instead: the key's worlds have no
+    // committed now (inside a snapshot's restore, inOneCommit, with its refill instead: the key's worlds have no
     // ids left to be read back by)
     this.#commit()
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
@@ -346,7 +339,7 @@ export class StateDir implements WorldLifecycle {
   }
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
-  #revive(world: World): boolean {
+  revive(world: World): boolean {
     // its settings are read, not written (`created` marked the new world's, with a clock not moved yet)
     this.#dirtyWorlds.delete(world)
     // the changes of this turn get their rows (a world evicted a moment ago has its id then)
@@ -414,44 +407,15 @@ export class StateDir implements WorldLifecycle {
     await restoreChains(db, this.#embedded, this.#supervisors, this.#path, shared.log, this.#lastChain)
     this.#loading = true
     try {
-      const rows = this.#readable(
-        'the shared rows (client IDs, sessions, webhooks, deliveries)',
-        () =>
-          db.prepare('SELECT kind, key, value FROM shared').all() as {
-            kind: string
-            key: string
-            value: string
-          }[],
-        [],
-      )
-      const deliveries = restoreSharedRows(rows, shared, this.#path, this.broken)
+      const readable: Readable = (what, read, fallback) => this.#readable(what, read, fallback)
+      const deliveries = restoreSharedRows(readSharedRows(db, readable), shared, this.#path, this.broken)
       // each key's journal comes back with its worlds (below): only the keys that have one are read now
-      const journalTenants = this.#readable(
-        'the journal',
-        () => db.prepare('SELECT DISTINCT tenant FROM journal').all() as { tenant: string }[],
-        [],
-      )
-      this.#reviver.queueJournals(journalTenants)
+      this.#reviver.queueJournals(readJournalTenants(db, readable))
       this.#loading = false
-      const worlds = this.#readable(
-        'the worlds (every key)',
-        () =>
-          db.prepare('SELECT id, tenant, scenario FROM worlds ORDER BY id').all() as {
-            id: number
-            tenant: string
-            scenario: string
-          }[],
-        [],
-      )
-      for (const { id, tenant, scenario } of worlds) {
-        this.#worldIds.set(`${tenant}\u0000${scenario}`, id)
-        this.#lastWorldId = Math.max(this.#lastWorldId, id)
-      }
-      this.#lastWorldId = Math.max(
-        this.#lastWorldId,
-        this.#readable('the worlds', () => maxOf(db, 'worlds', 'id'), 0),
-      )
-      this.#lastSeq = this.#readable('the records', () => maxOf(db, 'records', 'seq'), 0)
+      const { worlds, lastWorldId, lastSeq } = readWorldIndex(db, readable)
+      for (const { id, tenant, scenario } of worlds) this.#worldIds.set(`${tenant}\u0000${scenario}`, id)
+      this.#lastWorldId = Math.max(this.#lastWorldId, lastWorldId)
+      this.#lastSeq = lastSeq
       this.#reviver.queueDeliveries(deliveries)
       this.#reviver.queueWorlds(worlds)
       this.#reviver.start()
