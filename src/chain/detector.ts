@@ -19,7 +19,7 @@ import {
 export { type ProxyKind, pairLogs } from './payment-logs.ts'
 
 import { toTronAddress } from '../contract/tron-address.ts'
-import { rawRequest } from './install-contracts.ts'
+import { rawRequest } from './json-rpc.ts'
 import { WEI_PER_SUN } from './tron/node.ts'
 import type { TronNode } from './tron/types.ts'
 import type { LiveChain } from './types.ts'
