@@ -75,7 +75,6 @@ export const INNER_IMPORTS_TO_REMOVE = [
   'src/routes.ts -> src/resources/commerce-payments/routes.ts',
   'src/routes.ts -> src/resources/currencies/routes.ts',
   'src/routes.ts -> src/resources/journeys/routes.ts',
-  'src/routes.ts -> src/resources/orchestrators/routes.ts',
   'src/routes.ts -> src/resources/pay/routes.ts',
   'src/routes.ts -> src/resources/payee-destinations/routes.ts',
   'src/routes.ts -> src/resources/payers/page-routes.ts',
