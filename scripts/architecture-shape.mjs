@@ -134,7 +134,10 @@ export const INNER_IMPORTS_TO_REMOVE = [
   'test/webhooks/test-payloads.test.ts -> src/resources/webhooks/schema.ts',
 ]
 
-/** Every resource folder has these (`index.ts` is the only file other rooms import). */
+/**
+ * Every resource folder has these (`index.ts` is the only file other rooms import); a resource that serves a page
+ * has it in page/ (see pageGaps).
+ */
 export const TEMPLATE_FILES = ['index.ts', 'schema.ts', 'routes.ts', 'errors.ts']
 /** The file of a resource that declares its tables (`defineState`): one name in every resource. */
 export const TABLES_FILE = 'state.ts'
@@ -253,7 +256,7 @@ export function innerImports(graph, { INNER_IMPORTS_TO_REMOVE } = ALLOW_LISTS) {
   return { found, stale }
 }
 
-/** (c) Resource folders missing a template file, and tables declared outside TABLES_FILE. */
+/** (c) Resource folders missing a template file, tables declared outside TABLES_FILE, a page served another way. */
 export function templateGaps(root, { TEMPLATE_GAPS_TO_FILL } = ALLOW_LISTS) {
   const found = []
   const stale = []
@@ -274,6 +277,7 @@ export function templateGaps(root, { TEMPLATE_GAPS_TO_FILL } = ALLOW_LISTS) {
         missing.push(`${TABLES_FILE} (tables are declared in ${file})`)
       }
     }
+    missing.push(...pageGaps(join(folder, name)))
     const allowed = TEMPLATE_GAPS_TO_FILL[name] ?? []
     const unexpected = missing.filter((m) => !allowed.includes(m))
     if (unexpected.length) found.push({ resource: name, missing: unexpected })
@@ -289,6 +293,26 @@ export function templateGaps(root, { TEMPLATE_GAPS_TO_FILL } = ALLOW_LISTS) {
     )
   }
   return { found, stale }
+}
+
+/**
+ * One way to serve a page: a resource builds its HTML in page/page.ts, answers it from page-routes.ts, and bundles
+ * its page's script from page/ui/ into page/assets/page.js (scripts/build-pages.mjs, RESOURCE_PAGES).
+ */
+function pageGaps(folder) {
+  const gaps = []
+  for (const path of files(folder, [], { tests: false, text: /\.ts$/ })) {
+    const file = rel(folder, path)
+    if (file.startsWith('page/')) continue
+    const text = readFileSync(path, 'utf8')
+    if (/<!doctype html/i.test(text)) gaps.push(`page/page.ts (${file} builds a page)`)
+    else if (file !== 'page-routes.ts' && /text\/html/.test(text))
+      gaps.push(`page-routes.ts (${file} serves a page)`)
+  }
+  if (existsSync(join(folder, 'page', 'ui')) && !existsSync(join(folder, 'page', 'assets', 'page.js'))) {
+    gaps.push('page/assets/page.js (the bundle of page/ui: scripts/build-pages.mjs)')
+  }
+  return gaps
 }
 
 /**

@@ -226,6 +226,42 @@ describe('the shape rules', () => {
     expect(check('template-kept', whole).problems).toEqual([])
   })
 
+  it('refuses a page served another way than page/page.ts, page-routes.ts and a bundle of page/ui', () => {
+    const page = "export const PAGE = '<!doctype html><title>x</title>'\n"
+    const { found, problems: said } = check('pages', {
+      ...wholeResource('payers', {
+        'src/resources/payers/pages.ts': page,
+        'src/resources/payers/page/ui/main.ts': 'document.title = "x"\n',
+      }),
+      ...wholeResource('orchestrators', {
+        'src/resources/orchestrators/routes.ts': "export const html = { contentType: 'text/html' }\n",
+      }),
+    })
+    expect(found.templateGaps).toEqual([
+      { resource: 'orchestrators', missing: ['page-routes.ts (routes.ts serves a page)'] },
+      {
+        resource: 'payers',
+        missing: [
+          'page/page.ts (pages.ts builds a page)',
+          'page/assets/page.js (the bundle of page/ui: scripts/build-pages.mjs)',
+        ],
+      },
+    ])
+    expect(said).toContain(
+      "src/resources/orchestrators/ misses its template's page-routes.ts (routes.ts serves a page) (ARCHITECTURE.md, resources)",
+    )
+    const served = check(
+      'pages-kept',
+      wholeResource('payers', {
+        'src/resources/payers/page/page.ts': page,
+        'src/resources/payers/page/ui/main.ts': 'document.title = "x"\n',
+        'src/resources/payers/page/assets/page.js': 'document.title="x";\n',
+        'src/resources/payers/page-routes.ts': "export const html = { contentType: 'text/html' }\n",
+      }),
+    )
+    expect(served.problems).toEqual([])
+  })
+
   it('refuses module-level mutable state: a top-level let, a mutated Map, Set, array or object', () => {
     const { found, problems: said } = check('module-state', {
       'src/control/counter.ts': 'let count = 0\nexport const next = () => ++count\n',
