@@ -295,6 +295,21 @@ export function templateGaps(root, { TEMPLATE_GAPS_TO_FILL } = ALLOW_LISTS) {
   return { found, stale }
 }
 
+/** Module names that say nothing of what they hold outside their one meaning (`state.ts`: a resource's tables). */
+export const RESERVED_NAMES = {
+  'state.ts': (file) => new RegExp(`^src/resources/[^/]+/${TABLES_FILE}$`).test(file),
+}
+
+/** (e) Modules under src/ named like a resource's tables file (or another reserved name) that are something else. */
+export function ambiguousNames(root) {
+  return files(join(root, 'src'), [], { tests: false, text: /\.(ts|mts|mjs|js)$/ })
+    .map((path) => rel(root, path))
+    .filter((file) => {
+      const name = file.slice(file.lastIndexOf('/') + 1)
+      return Object.hasOwn(RESERVED_NAMES, name) && !RESERVED_NAMES[name](file)
+    })
+}
+
 /**
  * One way to serve a page: a resource builds its HTML in page/page.ts, answers it from page-routes.ts, and bundles
  * its page's script from page/ui/ into page/assets/page.js (scripts/build-pages.mjs, RESOURCE_PAGES).

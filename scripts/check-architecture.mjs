@@ -1,11 +1,12 @@
 // `npm run lint` (and so `npm test`) runs this: the dependency rules of ARCHITECTURE.md, checked on every import of
 // src/ and scenarios/, type-only imports included. It fails on an import cycle and on an import a folder's rule forbids,
-// and on the shape rules of scripts/architecture-shape.mjs (file length, resource doors and template, module state).
+// and on the shape rules of scripts/architecture-shape.mjs (file length, resource doors, template and pages, names, module state).
 // Usage: node scripts/check-architecture.mjs [--quiet] [--root DIR]
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import {
   ALLOW_LISTS,
+  ambiguousNames,
   innerImports,
   longFiles,
   MAX_LINES,
@@ -209,6 +210,7 @@ export function checkTree(root = defaultRoot, lists = ALLOW_LISTS) {
     innerImports: doors.found,
     templateGaps: template.found,
     moduleState: state.found,
+    names: ambiguousNames(root),
     stale: [...long.stale, ...doors.stale, ...template.stale, ...state.stale],
   }
 }
@@ -239,6 +241,9 @@ export function problems(found) {
     errors.push(
       `${file} keeps module-level state in \`${name}\` (${kind}): keep it in a world or a service, or list it with why in ALLOWED_MODULE_STATE (scripts/architecture-shape.mjs)`,
     )
+  }
+  for (const file of found.names) {
+    errors.push(`${file}: only a resource's tables file has this name; name the module for what it holds`)
   }
   return [...errors, ...found.stale]
 }

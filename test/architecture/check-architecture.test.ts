@@ -13,6 +13,7 @@ interface Check {
   innerImports: { importer: string; target: string }[]
   templateGaps: { resource: string; missing: string[] }[]
   moduleState: { file: string; name: string }[]
+  names: string[]
   stale: string[]
 }
 type Lists = Record<string, unknown>
@@ -298,6 +299,20 @@ describe('the shape rules', () => {
     )
     expect(
       check('module-state-kept', { 'src/control/fine.ts': 'export const f = () => new Map()\n' }).problems,
+    ).toEqual([])
+  })
+
+  it("refuses a module named state.ts that is not a resource's tables", () => {
+    const { found, problems: said } = check('names', {
+      ...wholeResource('payers', { 'src/resources/payers/state.ts': 'export const tables = 1\n' }),
+      'src/sandbox/state.ts': 'export const build = 1\n',
+    })
+    expect(found.names).toEqual(['src/sandbox/state.ts'])
+    expect(said).toEqual([
+      "src/sandbox/state.ts: only a resource's tables file has this name; name the module for what it holds",
+    ])
+    expect(
+      check('names-kept', { 'src/sandbox/build-services.ts': 'export const build = 1\n' }).problems,
     ).toEqual([])
   })
 
