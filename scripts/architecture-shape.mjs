@@ -295,10 +295,12 @@ export function templateGaps(root, { TEMPLATE_GAPS_TO_FILL } = ALLOW_LISTS) {
   return { found, stale }
 }
 
-/** Module names that say nothing of what they hold outside their one meaning (`state.ts`: a resource's tables). */
-export const RESERVED_NAMES = {
-  'state.ts': (file) => new RegExp(`^src/resources/[^/]+/${TABLES_FILE}$`).test(file),
-}
+const isTables = (file) => new RegExp(`^src/resources/[^/]+/${TABLES_FILE}$`).test(file)
+/**
+ * Module names that say nothing of what they hold outside their one meaning: TABLES_FILE is a resource's tables,
+ * and `state.ts` names nothing else (five modules once shared it for five things).
+ */
+export const RESERVED_NAMES = { 'state.ts': () => false, [TABLES_FILE]: isTables }
 
 /** (e) Modules under src/ named like a resource's tables file (or another reserved name) that are something else. */
 export function ambiguousNames(root) {
