@@ -16,7 +16,7 @@ import {
   SandboxError,
 } from './contract/sandbox-error.ts'
 import { pageSecurityHeaders, trustedOrigin } from './contract/security.ts'
-import type { SandboxState } from './control/services.ts'
+import type { SandboxState } from './control/sandbox-state.ts'
 import { renderError } from './errors/render-error.ts'
 import type { IdGenerator } from './store/ids.ts'
 

@@ -12,8 +12,8 @@ import { checkNewWebhook } from '../resources/webhooks/model.ts'
 import { boundedAdvance } from './clock.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
+import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioEngine, ScenarioState } from './scenarios/engine.ts'
-import type { SandboxState } from './services.ts'
 import { TRON_PATH } from './tron-routes.ts'
 
 /** The control API of one sandbox, for one key at a time. */

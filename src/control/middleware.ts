@@ -8,7 +8,7 @@ import { renderError } from '../errors/render-error.ts'
 import { isoOf } from '../store/clock.ts'
 import { faultResponse, RateWindows, requestedFaults, sleep } from './faults.ts'
 import { type NewJournalEntry, RawBody } from './journal.ts'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
 /** Whether a call is to the sandbox's control API (the route declares its surface). */
 export function isControlRoute(call: CallInfo): boolean {

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest'
 import type { CallInfo } from '../contract/middleware.ts'
 import type { NeutralResponse } from '../contract/neutral.ts'
 import { networkMiddleware } from './networks-on-use.ts'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
 const shared = {
   networks: { sepolia: {}, base: {} },

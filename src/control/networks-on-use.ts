@@ -12,7 +12,7 @@ import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 import { renderError } from '../errors/render-error.ts'
 import { CHAIN_TO_NETWORK } from '../resources/pay/index.ts'
 import { isControlRoute } from './middleware.ts'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
 /** What the middleware needs of the sandbox: which networks run, and (on-use mode) how to start one. */
 export interface NetworksOnUse {

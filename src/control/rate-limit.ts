@@ -9,7 +9,7 @@ import type { NeutralRequest } from '../contract/neutral.ts'
 import { clientAddress as peerAddress } from '../contract/security.ts'
 import type { World } from '../contract/world.ts'
 import { faultResponse } from './faults.ts'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
 /** The documented figures: requests per window, the window, and the block after a breach. */
 export const DOCUMENTED_RATE_LIMIT = { limit: 300, windowMs: 60_000, blockMs: 5 * 60_000 } as const

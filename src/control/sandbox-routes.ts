@@ -5,7 +5,7 @@ import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
 import { createControl, deliveryView } from './control.ts'
 import { FaucetBody } from './faucet.ts'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
 const defineRoute = routesUsing<SandboxState>()
 

@@ -7,7 +7,7 @@
 // bounds both).
 import { blockNumber } from '../chain/index.ts'
 import { NotFoundError } from '../contract/sandbox-error.ts'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 import {
   checkSnapshotName,
   DamagedSnapshotError,

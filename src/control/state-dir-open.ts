@@ -2,7 +2,7 @@
 // (`state.db.corrupt-<time>`, the sandbox then starts empty); any other failure stops the start, the file untouched.
 import { existsSync, renameSync } from 'node:fs'
 import type Database from 'libsql'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 import { errorText } from './state-dir-revival.ts'
 import {
   CutShortError,

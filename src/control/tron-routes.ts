@@ -5,7 +5,7 @@
 import { type TronReply, tronMalformedBody } from '../chain/index.ts'
 import { routesUsing } from '../contract/route.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
 /** Where the Tron node is served: TronWeb's `fullHost` is the sandbox's base URL + this. */
 export const TRON_PATH = '/tron'

@@ -5,7 +5,7 @@ import type { Middleware } from '../contract/middleware.ts'
 import { BadRequestError } from '../contract/sandbox-error.ts'
 import { renderError } from '../errors/render-error.ts'
 import { CHAOS_ACTIONS, type ChaosRule } from '../resources/webhooks/chaos-state.ts'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 
 export const CHAOS_HEADER = 'x-sandbox-webhook-chaos'
 

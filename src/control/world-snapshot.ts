@@ -10,7 +10,7 @@ import { indexSecurePaymentTokens } from '../resources/secure-payments/token-ind
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 import { createWorld } from '../store/world.ts'
-import type { SandboxState } from './services.ts'
+import type { SandboxState } from './sandbox-state.ts'
 import { resumeTimers } from './state-dir.ts'
 
 /** One world as saved (named snapshots of src/control/snapshots.ts). */

@@ -6,7 +6,7 @@ import { faultMiddleware, journalMiddleware, scenarioMiddleware } from '../contr
 import { networkMiddleware } from '../control/networks-on-use.ts'
 import { documentedRateLimitMiddleware } from '../control/rate-limit.ts'
 import { rpcGuardMiddleware } from '../control/rpc-guard.ts'
-import type { SandboxState } from '../control/services.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
 import type { StateDir } from '../control/state-dir.ts'
 import { webhookChaosMiddleware } from '../control/webhook-chaos.ts'
 import { createDispatcher } from '../dispatch.ts'

@@ -11,7 +11,7 @@ import { payoutState } from '../../resources/payouts/state.ts'
 import { requestState } from '../../resources/requests/index.ts'
 import { statusOf } from '../../resources/requests/status.ts'
 import { securePaymentState } from '../../resources/secure-payments/state.ts'
-import type { SandboxState } from '../services.ts'
+import type { SandboxState } from '../sandbox-state.ts'
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0
