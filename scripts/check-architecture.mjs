@@ -1,8 +1,18 @@
 // `npm run lint` (and so `npm test`) runs this: the dependency rules of ARCHITECTURE.md, checked on every import of
-// src/ and scenarios/, type-only imports included. It fails on an import cycle and on an import a folder's rule forbids.
+// src/ and scenarios/, type-only imports included. It fails on an import cycle and on an import a folder's rule forbids,
+// and on the shape rules of scripts/architecture-shape.mjs (file length, resource doors, template and pages, names, module state).
 // Usage: node scripts/check-architecture.mjs [--quiet] [--root DIR]
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
+import {
+  ALLOW_LISTS,
+  ambiguousNames,
+  innerImports,
+  longFiles,
+  MAX_LINES,
+  moduleState,
+  templateGaps,
+} from './architecture-shape.mjs'
 
 const defaultRoot = resolve(dirname(new URL(import.meta.url).pathname), '..')
 
@@ -97,7 +107,7 @@ export const rules = [
   },
 ]
 
-function walk(folder, found = []) {
+function walk(folder, found = [], tests = false) {
   try {
     statSync(folder)
   } catch {
@@ -106,8 +116,8 @@ function walk(folder, found = []) {
   for (const name of readdirSync(folder)) {
     const path = join(folder, name)
     if (statSync(path).isDirectory()) {
-      if (name !== 'node_modules' && name !== 'artifacts') walk(path, found)
-    } else if (/\.(ts|mts|mjs|js)$/.test(name) && !/\.test\.ts$/.test(name)) {
+      if (name !== 'node_modules' && name !== 'artifacts') walk(path, found, tests)
+    } else if (/\.(ts|mts|mjs|js)$/.test(name) && (tests || !/\.test\.ts$/.test(name))) {
       found.push(path)
     }
   }
@@ -196,30 +206,82 @@ export function violations(graph) {
   return found
 }
 
-/** Checks one tree (the project's root by default): its import graph, cycles and forbidden imports. */
-export function checkTree(root = defaultRoot) {
+/**
+ * Checks one tree (the project's root by default): its import graph, cycles and forbidden imports, then the shape
+ * rules (tests count for the resource doors too) against `lists` (the allow-lists of scripts/architecture-shape.mjs).
+ * `stale` says which allow-list entries no longer match anything.
+ */
+export function checkTree(root = defaultRoot, lists = ALLOW_LISTS) {
   const files = [...walk(join(root, 'src')), ...walk(join(root, 'scenarios'))]
   const graph = importGraph(root, files)
-  return { graph, loops: cycles(graph), broken: violations(graph) }
+  const tests = [...walk(join(root, 'src'), [], true), ...walk(join(root, 'test'), [], true)].filter((f) =>
+    /\.test\.ts$|^test/.test(relative(root, f)),
+  )
+  const doors = innerImports(new Map([...graph, ...importGraph(root, tests)]), lists)
+  const long = longFiles(root, lists)
+  const template = templateGaps(root, lists)
+  const state = moduleState(root, lists)
+  return {
+    graph,
+    loops: cycles(graph),
+    broken: violations(graph),
+    tooLong: long.found,
+    innerImports: doors.found,
+    templateGaps: template.found,
+    moduleState: state.found,
+    names: ambiguousNames(root),
+    stale: [...long.stale, ...doors.stale, ...template.stale, ...state.stale],
+  }
+}
+
+/** What a check found, one message each, as the lint prints them. */
+export function problems(found) {
+  const errors = []
+  for (const loop of found.loops) {
+    errors.push(`import cycle (type imports count) through ${loop.length} files:\n  ${loop.join('\n  ')}`)
+  }
+  for (const { importer, target, rule } of found.broken) {
+    errors.push(`${importer} imports ${target}: ${rule.why} (ARCHITECTURE.md, dependency rules)`)
+  }
+  for (const { file, lines } of found.tooLong) {
+    errors.push(`${file} has ${lines} lines, over ${MAX_LINES}: split it into files that do one job each`)
+  }
+  for (const { importer, target, resource } of found.innerImports) {
+    errors.push(
+      `${importer} imports ${target}, an inner file of resource ${resource}: import src/resources/${resource}/index.ts (export it there)`,
+    )
+  }
+  for (const { resource, missing } of found.templateGaps) {
+    errors.push(
+      `src/resources/${resource}/ misses its template's ${missing.join(', ')} (ARCHITECTURE.md, resources)`,
+    )
+  }
+  for (const { file, name, kind } of found.moduleState) {
+    errors.push(
+      `${file} keeps module-level state in \`${name}\` (${kind}): keep it in a world or a service, or list it with why in ALLOWED_MODULE_STATE (scripts/architecture-shape.mjs)`,
+    )
+  }
+  for (const file of found.names) {
+    errors.push(
+      `${file}: \`state\` names five things at once, so no module takes it; name the module for what it holds (a resource's tables: tables.ts)`,
+    )
+  }
+  return [...errors, ...found.stale]
 }
 
 function main() {
   const rootArg = process.argv.indexOf('--root')
-  const { graph, loops, broken } = checkTree(rootArg > 0 ? resolve(process.argv[rootArg + 1]) : defaultRoot)
-  for (const loop of loops) {
-    console.error(`import cycle (type imports count) through ${loop.length} files:\n  ${loop.join('\n  ')}`)
-  }
-  for (const { importer, target, rule } of broken) {
-    console.error(`${importer} imports ${target}: ${rule.why} (ARCHITECTURE.md, dependency rules)`)
-  }
-  if (loops.length || broken.length) {
-    console.error(
-      `architecture check failed: ${loops.length} cycle(s), ${broken.length} forbidden import(s) in ${graph.size} files`,
-    )
+  const found = checkTree(rootArg > 0 ? resolve(process.argv[rootArg + 1]) : defaultRoot)
+  const errors = problems(found)
+  for (const error of errors) console.error(error)
+  if (errors.length) {
+    console.error(`architecture check failed: ${errors.length} problem(s) in ${found.graph.size} files`)
     process.exit(1)
   }
   if (!process.argv.includes('--quiet')) {
-    console.log(`architecture check: ${graph.size} files, no import cycle, no forbidden import`)
+    console.log(
+      `architecture check: ${found.graph.size} files, no import cycle, no forbidden import, no file over ${MAX_LINES} lines, every resource by its door and template, no unlisted module state`,
+    )
   }
 }
 

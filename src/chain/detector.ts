@@ -19,7 +19,7 @@ import {
 export { type ProxyKind, pairLogs } from './payment-logs.ts'
 
 import { tronForm } from '../tron/node/transfer-form.ts'
-import { rawRequest } from './install-contracts.ts'
+import { rawRequest } from './json-rpc.ts'
 import type { LiveChain } from './types.ts'
 
 /** One payment log, decoded, with what the sink needs to match and record it. */

@@ -12,6 +12,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { toEvmAddress } from '../tron/address.ts'
 import { artifacts, type ContractArtifact } from './artifacts.ts'
+import { rawRequest } from './json-rpc.ts'
 import { installSafeContracts } from './safe.ts'
 import type { ChainContracts, ChainCurrency, LiveChain, NetworkName } from './types.ts'
 
@@ -84,19 +85,6 @@ async function installTronBatch(ctx: ChainContext, contracts: ChainContracts, in
 }
 
 type PrestateDiff = { post?: Record<string, { code?: Hex; storage?: Record<Hex, Hex> }> }
-
-/** Calls a JSON-RPC method that viem's public client does not type (debug_*, anvil_*). */
-export function rawRequest<T>(
-  ctx: Pick<ChainContext, 'publicClient'>,
-  method: string,
-  params: unknown[],
-): Promise<T> {
-  const request = ctx.publicClient.request as unknown as (args: {
-    method: string
-    params: unknown[]
-  }) => Promise<T>
-  return request({ method, params })
-}
 
 const DIFF_TRACER = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }
 

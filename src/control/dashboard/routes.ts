@@ -12,9 +12,9 @@ import type { SecuritySettings } from '../../contract/security.ts'
 import { createControl } from '../control.ts'
 import type { SandboxState } from '../sandbox-state.ts'
 import { DASHBOARD_PAGE, dashboardAsset } from './assets.ts'
-import { dashboardState, seenKeys } from './state.ts'
 import { journalStream } from './stream.ts'
 import { readTransaction } from './transaction.ts'
+import { dashboardState, seenKeys } from './world-read.ts'
 
 const defineRoute = routesUsing<SandboxState>()
 

@@ -3,7 +3,7 @@
 // Payment app bundles under `/branding/{brand}/` (whitelabel-branding.mdx: no remote fetch). The sandbox bundles
 // one brand, `sandbox`: `/branding/sandbox/logo.png`, `terms.html`, `privacy.html`; any other path is a 404,
 // which the page shows as broken branding, as the hosted app does.
-import type { BrandingRecord, LinkIntentRecord } from './schema.ts'
+import type { BrandingRecord, LinkIntentRecord } from '../schema.ts'
 
 const escapeHtml = (text: string) =>
   text.replace(

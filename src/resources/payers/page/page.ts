@@ -1,51 +1,22 @@
 // The two pages behind agreementUrl and kycUrl. They stand in for the real providers' pages (the agreement iframe
-// and the identity check): plain HTML, no external assets, actions posted back to the same path as JSON.
-import { isCompliant } from './compliance.ts'
-import type { PayerRecord } from './schema.ts'
+// and the identity check): HTML built here, its assets under ./assets/ (page.js bundled from ./ui/ by
+// scripts/build-pages.mjs and committed, checked against a fresh bundle by a test; page.css written by hand),
+// actions posted back to the same path as JSON. scripts/build.mjs copies the folder into dist/.
+import { staticAssets } from '../../../contract/static-assets.ts'
+import { isCompliant } from '../compliance.ts'
+import type { PayerRecord } from '../schema.ts'
+
+/** A page asset by file name (`/__sandbox/payer-pages/page.*`), or null for a name that is not one. */
+export const payerPageAsset = staticAssets(new URL('./assets/', import.meta.url), {
+  'page.css': 'text/css; charset=utf-8',
+  'page.js': 'text/javascript; charset=utf-8',
+})
 
 const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   )
-
-/** The pages' style sheet, served as `/__sandbox/payer-pages/page.css` (the pages run no inline style or script). */
-export const PAYER_PAGE_CSS = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
-h1{font-size:1.4rem} .note{color:#57606a;font-size:.9rem} .status{font-weight:600}
-button{font:inherit;padding:.5rem 1rem;margin:.25rem .5rem .25rem 0;border-radius:6px;border:1px solid #8c959f;cursor:pointer}
-button.primary{background:#0b6e4f;color:#fff;border-color:#0b6e4f} button:disabled{opacity:.5;cursor:default}
-#error{color:#b3261e}
-`
-
-/** The pages' script, served as `/__sandbox/payer-pages/page.js`: the agreement's sign button, the KYC actions. */
-export const PAYER_PAGE_JS = `async function act(body) {
-  document.getElementById('error').textContent = ''
-  const res = await fetch(location.pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const json = await res.json().catch(() => ({}))
-  if (!res.ok) { document.getElementById('error').textContent = json.message || ('Error ' + res.status); throw new Error(json.message) }
-  return json
-}
-const accept = document.getElementById('accept'), sign = document.getElementById('sign')
-if (accept && sign) {
-  accept.addEventListener('change', () => { sign.disabled = !accept.checked })
-  sign.addEventListener('click', async () => {
-    sign.disabled = true
-    try {
-      const state = await act({ agreementCompleted: true })
-      document.getElementById('status').textContent = state.agreementStatus
-      // what the real provider's page sends to the app that embeds it
-      window.parent.postMessage({ agreements: 'complete' }, '*')
-    } catch { sign.disabled = false }
-  })
-}
-for (const button of document.querySelectorAll('button[data-action]')) {
-  button.addEventListener('click', async () => {
-    for (const b of document.querySelectorAll('button')) b.disabled = true
-    try { await act({ action: button.dataset.action }); location.reload() }
-    catch { for (const b of document.querySelectorAll('button')) b.disabled = false }
-  })
-}
-`
 
 /** A page (its assets one level up: `/__sandbox/payer-pages/page.*`, relative so a path prefix is kept). */
 function layout(title: string, body: string, assets = '../'): string {
