@@ -1,9 +1,9 @@
 // Faults on demand: `x-sandbox-delay` and `x-sandbox-status` on one call, or a world's rules (latency, failure
 // status, rate limit) on every API call. The answers are the bodies the service's NestJS stack gives.
 import { STATUS_CODES } from 'node:http'
-import type { NeutralResponse } from '../contract/neutral.ts'
-import { BadRequestError, UnauthorizedError } from '../contract/sandbox-error.ts'
-import type { World } from '../contract/world.ts'
+import type { NeutralResponse } from '../../contract/neutral.ts'
+import { BadRequestError, UnauthorizedError } from '../../contract/sandbox-error.ts'
+import type { World } from '../../contract/world.ts'
 
 /** The throttler's 429 body (NestJS ThrottlerGuard), as the service answers a rate-limit breach. */
 export const THROTTLED_BODY = { statusCode: 429, message: 'ThrottlerException: Too Many Requests' }

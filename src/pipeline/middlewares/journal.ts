@@ -1,14 +1,14 @@
 // The sandbox's own per-call behaviour, as dispatcher middlewares (outermost first): the journal, scenario
 // selection (and seeding), and faults. The control API (/__sandbox/*) is never faulted nor journaled, so a
 // key stuck in `service-unavailable` can always switch back.
-import type { CallInfo, Middleware } from '../contract/middleware.ts'
-import type { NeutralResponse } from '../contract/neutral.ts'
-import { publicBaseUrl } from '../contract/public-url.ts'
-import { renderError } from '../errors/render-error.ts'
-import { isoOf } from '../store/clock.ts'
+import type { CallInfo, Middleware } from '../../contract/middleware.ts'
+import type { NeutralResponse } from '../../contract/neutral.ts'
+import { publicBaseUrl } from '../../contract/public-url.ts'
+import { type NewJournalEntry, RawBody } from '../../control/journal.ts'
+import type { SandboxState } from '../../control/sandbox-state.ts'
+import { renderError } from '../../errors/render-error.ts'
+import { isoOf } from '../../store/clock.ts'
 import { faultResponse, RateWindows, requestedFaults, sleep } from './faults.ts'
-import { type NewJournalEntry, RawBody } from './journal.ts'
-import type { SandboxState } from './sandbox-state.ts'
 
 /** Whether a call is to the sandbox's control API (the route declares its surface). */
 export function isControlRoute(call: CallInfo): boolean {

@@ -1,11 +1,11 @@
 import type { z } from 'zod'
-import { type AuthOptions, apiKeyCaller, authenticate, bothCredentialsHint } from './auth/authenticate.ts'
-import { bodyIssue, MAX_BODY_DEPTH } from './contract/body-limits.ts'
-import type { Caller } from './contract/caller.ts'
-import type { CallInfo, Middleware } from './contract/middleware.ts'
-import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from './contract/neutral.ts'
-import { isAuthenticated, type TableRoute, usesCookies } from './contract/route.ts'
-import type { CallScope } from './contract/route-context.ts'
+import { type AuthOptions, apiKeyCaller, authenticate, bothCredentialsHint } from '../auth/authenticate.ts'
+import { bodyIssue, MAX_BODY_DEPTH } from '../contract/body-limits.ts'
+import type { Caller } from '../contract/caller.ts'
+import type { CallInfo, Middleware } from '../contract/middleware.ts'
+import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from '../contract/neutral.ts'
+import { isAuthenticated, type TableRoute, usesCookies } from '../contract/route.ts'
+import type { CallScope } from '../contract/route-context.ts'
 import {
   FieldListError,
   ForbiddenError,
@@ -14,11 +14,11 @@ import {
   ROUTE_NOT_FOUND_HEADER,
   RouteNotFoundError,
   SandboxError,
-} from './contract/sandbox-error.ts'
-import { pageSecurityHeaders, trustedOrigin } from './contract/security.ts'
-import type { SandboxState } from './control/sandbox-state.ts'
-import { renderError } from './errors/render-error.ts'
-import type { IdGenerator } from './store/ids.ts'
+} from '../contract/sandbox-error.ts'
+import { pageSecurityHeaders, trustedOrigin } from '../contract/security.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import { renderError } from '../errors/render-error.ts'
+import type { IdGenerator } from '../store/ids.ts'
 
 /** Request headers a browser app may send; preflights allow all of them. */
 export const CORS_ALLOWED_HEADERS = [

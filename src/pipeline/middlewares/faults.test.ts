@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { worldRules } from '../contract/rules.ts'
-import { createWorld } from '../store/world.ts'
+import { worldRules } from '../../contract/rules.ts'
+import { createWorld } from '../../store/world.ts'
 import { faultResponse, RateWindows, requestedFaults } from './faults.ts'
 
 describe('faults', () => {
