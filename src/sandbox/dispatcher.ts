@@ -6,10 +6,14 @@ import { rpcGuardMiddleware } from '../control/rpc-guard.ts'
 import type { SandboxState } from '../control/sandbox-state.ts'
 import type { StateDir } from '../control/state-dir.ts'
 import { webhookChaosMiddleware } from '../control/webhook-chaos.ts'
-import { createDispatcher } from '../pipeline/dispatch.ts'
-import { faultMiddleware, journalMiddleware, scenarioMiddleware } from '../pipeline/middlewares/journal.ts'
-import { networkMiddleware } from '../pipeline/middlewares/networks-on-use.ts'
-import { documentedRateLimitMiddleware } from '../pipeline/middlewares/rate-limit.ts'
+import {
+  createDispatcher,
+  documentedRateLimitMiddleware,
+  faultMiddleware,
+  journalMiddleware,
+  networkMiddleware,
+  scenarioMiddleware,
+} from '../pipeline/index.ts'
 import { routes } from '../routes.ts'
 import type { TenantIds } from '../store/tenant-ids.ts'
 import type { ChainFleet } from './chains.ts'

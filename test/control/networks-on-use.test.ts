@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { NetworkName } from '../../src/chain/index.ts'
 import type { SandboxState } from '../../src/control/sandbox-state.ts'
-import { missingNetworks } from '../../src/pipeline/middlewares/networks-on-use.ts'
+import { missingNetworks } from '../../src/pipeline/index.ts'
 import { loadCatalogs } from '../../src/sandbox/catalogs.ts'
 import { startableOf } from '../../src/sandbox/dispatcher.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
