@@ -82,14 +82,31 @@ export function createRouter<R extends RoutePattern>(routes: readonly R[]): Rout
     // one trailing slash is optional: `/v2/request/` is `/v2/request`
     if (path.endsWith('/')) {
       const trimmed = bestOf(tree, path.slice(0, -1).split('/'))
-      if (trimmed && (!best || trimmed.leaf.index < best.leaf.index)) best = trimmed
+      if (trimmed && (!best || trimmed.index < best.index)) best = trimmed
     }
-    if (!best) return undefined
-    return { route: best.leaf.route, index: best.leaf.index, names: best.leaf.names, values: best.values }
+    return best
+  }
+
+  // A path without parameters always finds the same route: what the tree finds for each route's own path (and
+  // with its trailing slash) is looked up once here, so such a call (POST /v2/request) costs one Map lookup.
+  const exact = new Map<string, Map<string, Readonly<RouteMatch<R>>>>()
+  for (const [method, tree] of trees) {
+    const paths = new Map<string, Readonly<RouteMatch<R>>>()
+    for (const route of routes) {
+      if (route.method !== method || route.path.includes(':')) continue
+      for (const path of [route.path, `${route.path}/`]) {
+        const found = lookup(tree, path)
+        if (found)
+          paths.set(path, Object.freeze({ ...found, values: Object.freeze(found.values) as string[] }))
+      }
+    }
+    exact.set(method, paths)
   }
 
   return {
     match(method, path) {
+      const known = exact.get(method)?.get(path)
+      if (known) return known
       const tree = trees.get(method)
       return tree ? lookup(tree, path) : undefined
     },
@@ -104,30 +121,36 @@ export function createRouter<R extends RoutePattern>(routes: readonly R[]): Rout
   }
 }
 
+type Best<R> = RouteMatch<R>
+
 /**
  * The first-declared route under `node` that matches `segments` from `at` on, with its parameter values: both the
  * static child and the parameter child are tried, and the lower table index wins.
  */
-function bestOf<R>(
-  node: Node<R>,
+function bestOf<R>(node: Node<R>, segments: readonly string[]): Best<R> | undefined {
+  return walk(node, segments, 0, [], undefined)
+}
+
+function walk<R>(
+  at: Node<R>,
   segments: readonly string[],
-): { leaf: Leaf<R>; values: string[] } | undefined {
-  const values: string[] = []
-  let best: { leaf: Leaf<R>; values: string[] } | undefined
-  const walk = (at: Node<R>, i: number): void => {
-    if (i === segments.length) {
-      if (at.leaf && (!best || at.leaf.index < best.leaf.index)) best = { leaf: at.leaf, values: [...values] }
-      return
-    }
-    const segment = segments[i]!
-    const child = at.statics.get(segment)
-    if (child) walk(child, i + 1)
-    if (at.param && segment !== '') {
-      values.push(segment)
-      walk(at.param, i + 1)
-      values.pop()
-    }
+  i: number,
+  values: string[],
+  best: Best<R> | undefined,
+): Best<R> | undefined {
+  if (i === segments.length) {
+    const { leaf } = at
+    if (leaf && (!best || leaf.index < best.index))
+      return { route: leaf.route, index: leaf.index, names: leaf.names, values: values.slice() }
+    return best
   }
-  walk(node, 0)
+  const segment = segments[i]!
+  const child = at.statics.get(segment)
+  if (child) best = walk(child, segments, i + 1, values, best)
+  if (at.param && segment !== '') {
+    values.push(segment)
+    best = walk(at.param, segments, i + 1, values, best)
+    values.pop()
+  }
   return best
 }
