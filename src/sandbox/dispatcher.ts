@@ -2,14 +2,18 @@
 // middleware chain the options ask for, in its order.
 import type { Middleware } from '../contract/middleware.ts'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
-import { faultMiddleware, journalMiddleware, scenarioMiddleware } from '../control/middleware.ts'
-import { networkMiddleware } from '../control/networks-on-use.ts'
-import { documentedRateLimitMiddleware } from '../control/rate-limit.ts'
 import { rpcGuardMiddleware } from '../control/rpc-guard.ts'
 import type { SandboxState } from '../control/sandbox-state.ts'
 import { webhookChaosMiddleware } from '../control/webhook-chaos.ts'
-import { createDispatcher } from '../dispatch.ts'
 import type { StateDir } from '../persistence/index.ts'
+import {
+  createDispatcher,
+  documentedRateLimitMiddleware,
+  faultMiddleware,
+  journalMiddleware,
+  networkMiddleware,
+  scenarioMiddleware,
+} from '../pipeline/index.ts'
 import { routes } from '../routes.ts'
 import type { TenantIds } from '../store/tenant-ids.ts'
 import type { ChainFleet } from './chains.ts'

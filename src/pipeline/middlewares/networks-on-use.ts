@@ -5,14 +5,13 @@
 // demo's operator may list none); by default all eight documented ones, Docker included, so at most one anvil each.
 // Bodies are scanned as text first: a call that names no other network (nearly all of them) costs one
 // regular-expression test (a body holding a JSON escape is parsed: the escape may spell a network's name).
-import type { NetworkName } from '../chain/index.ts'
-import type { Middleware } from '../contract/middleware.ts'
-import type { NeutralResponse } from '../contract/neutral.ts'
-import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
-import { renderError } from '../errors/render-error.ts'
-import { CHAIN_TO_NETWORK } from '../resources/pay/index.ts'
-import { isControlRoute } from './middleware.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import type { NetworkName } from '../../chain/index.ts'
+import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
+import type { NeutralResponse } from '../../contract/neutral.ts'
+import { BadRequestError, SandboxError } from '../../contract/sandbox-error.ts'
+import type { SandboxState } from '../../control/sandbox-state.ts'
+import { renderError } from '../../errors/render-error.ts'
+import { CHAIN_TO_NETWORK } from '../../resources/pay/index.ts'
 
 /** What the middleware needs of the sandbox: which networks run, and (on-use mode) how to start one. */
 export interface NetworksOnUse {

@@ -1,10 +1,10 @@
 // The networks-on-use middleware's text scan never misses a network the parsed body names: a JSON escape
 // (`USDC-\u0062ase`) spells a currency id that the body's text does not hold as such.
 import { expect, it } from 'vitest'
-import type { CallInfo } from '../contract/middleware.ts'
-import type { NeutralResponse } from '../contract/neutral.ts'
+import type { CallInfo } from '../../contract/middleware.ts'
+import type { NeutralResponse } from '../../contract/neutral.ts'
+import type { SandboxState } from '../../control/sandbox-state.ts'
 import { networkMiddleware } from './networks-on-use.ts'
-import type { SandboxState } from './sandbox-state.ts'
 
 const shared = {
   networks: { sepolia: {}, base: {} },

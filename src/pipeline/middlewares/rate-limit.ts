@@ -4,12 +4,12 @@
 // higher limit. Windows and blocks run on the tenant clock of the client ID's account (advance it to get past one);
 // the address is the one the signup limit counts (contract/security.ts: the peer, or the hop a local proxy appended
 // to X-Forwarded-For); an MSW call has no peer: the last hop of its X-Forwarded-For, if any.
-import type { Middleware } from '../contract/middleware.ts'
-import type { NeutralRequest } from '../contract/neutral.ts'
-import { clientAddress as peerAddress } from '../contract/security.ts'
-import type { World } from '../contract/world.ts'
+import type { Middleware } from '../../contract/middleware.ts'
+import type { NeutralRequest } from '../../contract/neutral.ts'
+import { clientAddress as peerAddress } from '../../contract/security.ts'
+import type { World } from '../../contract/world.ts'
+import type { SandboxState } from '../../control/sandbox-state.ts'
 import { faultResponse } from './faults.ts'
-import type { SandboxState } from './sandbox-state.ts'
 
 /** The documented figures: requests per window, the window, and the block after a breach. */
 export const DOCUMENTED_RATE_LIMIT = { limit: 300, windowMs: 60_000, blockMs: 5 * 60_000 } as const

@@ -1,9 +1,14 @@
-// Faults on demand: `x-sandbox-delay` and `x-sandbox-status` on one call, or a world's rules (latency, failure
-// status, rate limit) on every API call. The answers are the bodies the service's NestJS stack gives.
+// The fault middleware: `x-sandbox-delay` and `x-sandbox-status` on one call, or a world's rules (latency, failure
+// status, rate limit) on every API call. The control API (/__sandbox/*) is never faulted, so a key stuck in
+// `service-unavailable` can always switch back. The answers are the bodies the service's NestJS stack gives.
 import { STATUS_CODES } from 'node:http'
-import type { NeutralResponse } from '../contract/neutral.ts'
-import { BadRequestError, UnauthorizedError } from '../contract/sandbox-error.ts'
-import type { World } from '../contract/world.ts'
+import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
+import type { NeutralResponse } from '../../contract/neutral.ts'
+import { BadRequestError, UnauthorizedError } from '../../contract/sandbox-error.ts'
+import type { World } from '../../contract/world.ts'
+import type { SandboxState } from '../../control/sandbox-state.ts'
+import { renderError } from '../../errors/render-error.ts'
+import { guarded } from './guarded.ts'
 
 /** The throttler's 429 body (NestJS ThrottlerGuard), as the service answers a rate-limit breach. */
 export const THROTTLED_BODY = { statusCode: 429, message: 'ThrottlerException: Too Many Requests' }
@@ -83,4 +88,56 @@ export class RateWindows {
 /** Waits `ms` of real time. */
 export function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()
+}
+
+/** Options of the fault middleware. */
+export interface FaultOptions {
+  /** the largest x-sandbox-delay accepted, ms (default 30 000) */
+  maxDelayMs?: number
+}
+
+/**
+ * Latency, forced statuses and rate limits, from the call's headers and its world's rules. Not an async function:
+ * a call with no delay (nearly every one) goes straight on, with no promise of its own.
+ */
+export function faultMiddleware(shared: SandboxState, options: FaultOptions = {}): Middleware {
+  const windows = new RateWindows()
+  const maxDelayMs = options.maxDelayMs ?? 30_000
+  return (call, next) => {
+    if (!call.caller || isControlRoute(call)) return next()
+    let asked: ReturnType<typeof requestedFaults>
+    let world: ReturnType<SandboxState['tenants']['get']>
+    try {
+      asked = requestedFaults(call.request.headers, maxDelayMs)
+      world = shared.tenants.get(call.caller.tenant, call.scenario)
+    } catch (error) {
+      return Promise.resolve(renderError(error, shared.log))
+    }
+    const delayMs = asked.delayMs ?? world.rules.latencyMs ?? 0
+    if (delayMs <= 0) return faultOrNext(windows, world, asked, next)
+    return guarded(shared.log, async () => {
+      await sleep(delayMs)
+      return faultOrNext(windows, world, asked, next)
+    })
+  }
+}
+
+/** The fault a call gets once its delay is over (its world's rate limit, a forced status), else the call itself. */
+function faultOrNext(
+  windows: RateWindows,
+  world: Parameters<RateWindows['take']>[0],
+  asked: { status?: number },
+  next: () => Promise<NeutralResponse>,
+): Promise<NeutralResponse> {
+  const wait = windows.take(world)
+  if (wait !== null) return Promise.resolve(tagged(faultResponse(429, wait), 'rate-limit'))
+  const status = asked.status ?? world.rules.failureStatus
+  if (status !== undefined)
+    return Promise.resolve(tagged(faultResponse(status), asked.status ? 'x-sandbox-status' : 'rules'))
+  return next()
+}
+
+function tagged(response: NeutralResponse, fault: string): NeutralResponse {
+  response.headers['x-sandbox-fault'] = fault
+  return response
 }
