@@ -27,7 +27,7 @@ import { requestRoutes } from './resources/requests/routes.ts'
 import { securePageRoutes } from './resources/secure-payments/page-routes.ts'
 import { securePaymentRoutes } from './resources/secure-payments/routes.ts'
 import { sessionRoutes } from './resources/sessions/routes.ts'
-import { webhookRoutes } from './resources/webhooks/routes.ts'
+import { webhookRoutes } from './webhooks/index.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
 export const routes: readonly TableRoute<SandboxState>[] = [

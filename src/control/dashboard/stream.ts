@@ -2,15 +2,11 @@
 // events, webhook delivery attempts). The dashboard reads it with fetch (so the key travels in x-api-key, never
 // in a URL) and refreshes what it shows without a reload.
 import type { ResponseStream } from '../../contract/neutral.ts'
+import { sseEvent } from '../../contract/sse.ts'
 import type { Journal } from '../journal.ts'
 
 /** Comment lines every 15 s keep proxies and browsers from closing an idle stream. */
 const HEARTBEAT_MS = 15_000
-
-/** One server-sent event. */
-export function sseEvent(event: string, data: unknown, id?: string): string {
-  return `event: ${event}\n${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`
-}
 
 /** The stream of a key's new journal entries (`event: journal`), opened with a `ready` event. */
 export function journalStream(journal: Journal, tenant: string): ResponseStream {
