@@ -7,7 +7,7 @@ import { SandboxError } from '../contract/sandbox-error.ts'
 import { DEFAULT_MAX_CLOCK_ADVANCE_MS, type SecuritySettings } from '../contract/security.ts'
 import { FaucetLimit } from '../control/faucet-limit.ts'
 import { Journal } from '../control/journal.ts'
-import type { SandboxState, SandboxStateWithoutScenarios } from '../control/sandbox-state.ts'
+import type { SandboxState, SandboxStateWithoutScenarios, SandboxTopics } from '../control/sandbox-state.ts'
 import { ScenarioEngine } from '../control/scenarios/engine.ts'
 import type { ScenarioRegistry } from '../control/scenarios/registry.ts'
 import { SnapshotStore } from '../control/snapshot-store.ts'
@@ -72,7 +72,8 @@ export function buildState(
   tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(fleet.chains.values(), now)))
   const ids = createIdGenerator(options.seed)
   const startable = networksOnUseOf(options) === 'start' ? startableOf(options) : () => false
-  const journal = new Journal(ids)
+  const events = new EventBus<SandboxTopics>(ids, log)
+  const journal = new Journal(ids, {}, events)
   const base: SandboxStateWithoutScenarios = {
     currencies: catalogs.currencies,
     networks: catalogs.networks,
@@ -82,7 +83,7 @@ export function buildState(
       Object.hasOwn(catalogs.networks, network) && !fleet.chains.has(network) && startable(network),
     operator: createOperator(fleet.chains),
     relayers: fleet.relayers,
-    events: new EventBus(ids, log),
+    events,
     ids,
     tenants,
     worlds: tenants,
