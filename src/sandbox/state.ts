@@ -17,7 +17,7 @@ import { EventBus } from '../events/event-bus.ts'
 import { OnboardingLedger } from '../resources/orchestrators/index.ts'
 import { PortalCredentials } from '../resources/portal/index.ts'
 import { PaymentReferenceIndex } from '../resources/requests/reference-index.ts'
-import { subscribeSecurePaymentEvents } from '../resources/secure-payments/events.ts'
+import { followPaymentEvent } from '../resources/secure-payments/events.ts'
 import { createIdGenerator } from '../store/ids.ts'
 import { TenantIds } from '../store/tenant-ids.ts'
 import { Tenants } from '../store/tenants.ts'
@@ -166,20 +166,27 @@ function worldsFull(maxWorlds: number): Error {
   )
 }
 
-/** Each event goes to its key's journal and webhooks; secure payment links follow the payments' events. */
+/**
+ * The bus's one subscriber, naming what follows each event: its key's journal, its webhooks, then what it sets off
+ * (a secure payment link's request paid: the link completes and the `.checkout` variant is emitted).
+ */
 export function wireEvents(shared: SandboxState): void {
-  shared.events.subscribe((event) => {
-    shared.journal.record(event.tenant, {
-      type: 'event',
-      at: event.at,
-      scenario: event.scenario,
-      eventId: event.id,
-      event: event.type,
-      payload: event.payload,
-    })
-    shared.webhooks.handleEvent(event)
+  shared.events.subscribe((event, world) => {
+    try {
+      shared.journal.record(event.tenant, {
+        type: 'event',
+        at: event.at,
+        scenario: event.scenario,
+        eventId: event.id,
+        event: event.type,
+        payload: event.payload,
+      })
+      shared.webhooks.handleEvent(event)
+    } catch (error) {
+      shared.log(`event listener failed on ${event.type}`, error)
+    }
+    return followPaymentEvent(shared, event, world)
   })
-  subscribeSecurePaymentEvents(shared.events, shared)
 }
 
 /**
