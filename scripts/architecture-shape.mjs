@@ -26,20 +26,7 @@ export const TO_SPLIT = ['src/control/dashboard/assets/app.css']
  * Imports of a resource's inner file from outside the resource, to move onto the resource's index.ts. Each is
  * `importer -> target`. The resource-template step removes them; then this list is empty for good.
  */
-export const INNER_IMPORTS_TO_REMOVE = [
-  'src/persistence/load.ts -> src/resources/webhooks/registry.ts',
-  'src/control/fixtures/load.ts -> src/resources/webhooks/model.ts',
-  'src/control/tools-routes.ts -> src/resources/webhooks/chaos-state.ts',
-  'src/control/webhook-chaos.ts -> src/resources/webhooks/chaos-state.ts',
-  'src/events/webhook-delivery.ts -> src/resources/webhooks/chaos-state.ts',
-  'src/events/webhook-delivery.ts -> src/resources/webhooks/registry.ts',
-  'src/routes.ts -> src/resources/webhooks/routes.ts',
-  'src/sandbox/build-services.ts -> src/resources/webhooks/registry.ts',
-  'test/webhooks/client-id-webhooks.test.ts -> src/resources/webhooks/schema.ts',
-  'test/webhooks/delivery.test.ts -> src/resources/webhooks/schema.ts',
-  'test/webhooks/management.test.ts -> src/resources/webhooks/schema.ts',
-  'test/webhooks/test-payloads.test.ts -> src/resources/webhooks/schema.ts',
-]
+export const INNER_IMPORTS_TO_REMOVE = []
 
 /**
  * Every resource folder has these (`index.ts` is the only file other rooms import); a resource that serves a page
@@ -49,9 +36,7 @@ export const TEMPLATE_FILES = ['index.ts', 'schema.ts', 'routes.ts', 'errors.ts'
 /** The file of a resource that declares its tables (`defineState`): one name in every resource. */
 export const TABLES_FILE = 'tables.ts'
 /** Resource folders missing template files today, with what they miss: to fill, then this list is empty. */
-export const TEMPLATE_GAPS_TO_FILL = {
-  webhooks: ['index.ts', 'tables.ts (tables are declared in chaos-state.ts)'],
-}
+export const TEMPLATE_GAPS_TO_FILL = {}
 
 /**
  * Module-level mutable bindings that are allowed, each `file: binding` with why. Anything else (a top-level `let`

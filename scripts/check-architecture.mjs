@@ -84,6 +84,17 @@ export const rules = [
     allow: [(_, target) => !target.startsWith('src/transports/')],
     why: 'the request pipeline (route, authenticate, middlewares, validate, handle, render) is what transports call: it never imports a transport',
   },
+  {
+    layer: 'webhooks',
+    from: 'src/webhooks/',
+    allow: [
+      (_, target) =>
+        !['src/control/', 'src/transports/', 'src/resources/', 'src/sandbox'].some((p) =>
+          target.startsWith(p),
+        ),
+    ],
+    why: 'the webhook feature (registry, delivery, chaos, listen, its routes) takes what it needs from the control plane through the context it is given; resources reach it through src/webhooks/index.ts',
+  },
   // the control plane and the sandbox's assembly: anything above, never a transport (transports take the sandbox)
   ...['src/control/', 'src/auth/', 'src/harness/', 'src/sandbox.ts', 'src/sandbox/'].map((from) => ({
     layer: 'control',

@@ -24,8 +24,8 @@ import { rateRoutes } from './resources/rates/index.ts'
 import { requestRoutes } from './resources/requests/index.ts'
 import { securePageRoutes, securePaymentRoutes } from './resources/secure-payments/index.ts'
 import { sessionRoutes } from './resources/sessions/index.ts'
-import { webhookRoutes } from './resources/webhooks/routes.ts'
 import { tronRoutes } from './tron/index.ts'
+import { webhookRoutes } from './webhooks/index.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
 export const routes: readonly TableRoute<SandboxState>[] = [

@@ -6,7 +6,6 @@ import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
-import type { PaymentListener } from './resources/requests/index.ts'
 import { buildState, logOf, openState, wireEvents, wireWorldLifecycle } from './sandbox/build-services.ts'
 import { loadCatalogs } from './sandbox/catalogs.ts'
 import { ChainFleet } from './sandbox/chains.ts'
@@ -34,8 +33,6 @@ export interface Sandbox {
   control: SandboxControl
   /** forgets one tenant's world */
   reset(tenant: string): void
-  /** calls `listener` with each payment the detectors record (the terminal log); returns the unsubscribe */
-  onPayment(listener: PaymentListener): () => void
   /** stops timers and every embedded chain */
   close(): Promise<void>
 }
@@ -82,7 +79,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       detectors: detection.detectors,
       control,
       reset: (tenant) => control.reset(tenant),
-      onPayment: (listener) => detection.onPayment(listener),
       async close() {
         if (closed) return
         closed = true

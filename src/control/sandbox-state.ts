@@ -2,15 +2,25 @@ import type { TenantDirectory } from '../auth/directory.ts'
 import type { ChainSupervisor } from '../chain/index.ts'
 import type { SecuritySettings } from '../contract/security.ts'
 import type { EventBus } from '../events/event-bus.ts'
-import type { WebhookDelivery } from '../events/webhook-delivery.ts'
+import type { PaymentListener } from '../resources/requests/index.ts'
 import type { ResourceServices } from '../resources/services.ts'
 // the store's own module, not the door: the door's save and restore take this state (a cycle)
 import type { SnapshotStore } from '../snapshots/store.ts'
 import type { Tenants } from '../store/tenants.ts'
+import type { WebhookDelivery } from '../webhooks/index.ts'
 import type { FaucetLimit } from './faucet-limit.ts'
-import type { Journal } from './journal.ts'
+import type { Journal, JournalTopics } from './journal.ts'
 import type { ScenarioEngine } from './scenarios/engine.ts'
 import type { StreamSlots } from './stream-slots.ts'
+
+/**
+ * The topics of the sandbox's event bus besides domain events: each journal entry as recorded (`journal`: the
+ * terminal log, --state-dir, the live streams of one key), each payment the detectors record (`payment`: the
+ * terminal log).
+ */
+export interface SandboxTopics extends JournalTopics {
+  payment: Parameters<PaymentListener>
+}
 
 /**
  * The whole state of one sandbox, as the control plane sees it: every resource service plus what only control
@@ -19,7 +29,8 @@ import type { StreamSlots } from './stream-slots.ts'
 export interface SandboxState extends ResourceServices {
   /** every world, keyed by credential x scenario (the same object as `worlds`) */
   tenants: Tenants
-  events: EventBus
+  /** the one channel for what happens: domain events (webhooks, journal) and the topics above */
+  events: EventBus<SandboxTopics>
   directory: TenantDirectory
   /** scenario selection per key and seeding per world */
   scenarios: ScenarioEngine

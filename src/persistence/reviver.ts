@@ -3,7 +3,7 @@
 // (`reviveRest`); each key's journal and delivery records come back with its worlds.
 import type { World } from '../contract/world.ts'
 import type { SandboxState } from '../control/sandbox-state.ts'
-import type { DeliveryRecord } from '../events/webhook-delivery.ts'
+import type { DeliveryRecord } from '../webhooks/index.ts'
 
 /** The saved worlds not brought back yet, and bringing them back. */
 export class WorldReviver {

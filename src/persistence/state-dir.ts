@@ -125,7 +125,7 @@ export class StateDir implements WorldLifecycle {
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
     for (const network of embedded)
       this.#supervisors.get(network)?.onSave(() => (this.#closed ? undefined : this.#saveChains()))
-    shared.journal.tap((tenant, entry) => {
+    shared.events.on('journal', (tenant, entry) => {
       if (this.#loading) return
       this.#journal.add(tenant, entry)
       if (entry.type === 'delivery') {

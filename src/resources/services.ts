@@ -9,11 +9,11 @@ import type { CredentialDirectory, EventSink, WorldLookup } from '../contract/po
 import type { CallScope } from '../contract/route-context.ts'
 import type { World } from '../contract/world.ts'
 import type { IdGenerator } from '../store/ids.ts'
+import type { WebhookPort } from '../webhooks/index.ts'
 import type { OnboardingLedger } from './orchestrators/onboarding-limits.ts'
 import type { PortalCredentials } from './portal/credentials.ts'
 import type { ConversionRegistry } from './rates/registry.ts'
 import type { PaymentReferenceIndex } from './requests/reference-index.ts'
-import type { WebhookPort } from './webhooks/port.ts'
 
 /** Every service a resource may receive. */
 export interface ResourceServices {

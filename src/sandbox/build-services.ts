@@ -7,22 +7,21 @@ import { SandboxError } from '../contract/sandbox-error.ts'
 import { DEFAULT_MAX_CLOCK_ADVANCE_MS, type SecuritySettings } from '../contract/security.ts'
 import { FaucetLimit } from '../control/faucet-limit.ts'
 import { Journal } from '../control/journal.ts'
-import type { SandboxState, SandboxStateWithoutScenarios } from '../control/sandbox-state.ts'
+import type { SandboxState, SandboxStateWithoutScenarios, SandboxTopics } from '../control/sandbox-state.ts'
 import { ScenarioEngine } from '../control/scenarios/engine.ts'
 import type { ScenarioRegistry } from '../control/scenarios/registry.ts'
 import { StreamSlots } from '../control/stream-slots.ts'
 import { EventBus } from '../events/event-bus.ts'
-import { WebhookDelivery } from '../events/webhook-delivery.ts'
 import { StateDir } from '../persistence/index.ts'
 import { OnboardingLedger } from '../resources/orchestrators/index.ts'
 import { PortalCredentials } from '../resources/portal/index.ts'
 import { PaymentReferenceIndex } from '../resources/requests/index.ts'
-import { subscribeSecurePaymentEvents } from '../resources/secure-payments/index.ts'
-import { WebhookRegistry } from '../resources/webhooks/registry.ts'
+import { followPaymentEvent } from '../resources/secure-payments/index.ts'
 import { SnapshotStore } from '../snapshots/index.ts'
 import { createIdGenerator } from '../store/ids.ts'
 import { TenantIds } from '../store/tenant-ids.ts'
 import { Tenants } from '../store/tenants.ts'
+import { WebhookDelivery, WebhookRegistry } from '../webhooks/index.ts'
 import type { Catalogs } from './catalogs.ts'
 import type { ChainFleet } from './chains.ts'
 import { networksOnUseOf, startableOf } from './dispatcher.ts'
@@ -75,7 +74,8 @@ export function buildState(
   })
   const ids = createIdGenerator(options.seed)
   const startable = networksOnUseOf(options) === 'start' ? startableOf(options) : () => false
-  const journal = new Journal(ids)
+  const events = new EventBus<SandboxTopics>(ids, log)
+  const journal = new Journal(ids, {}, events)
   const base: SandboxStateWithoutScenarios = {
     currencies: catalogs.currencies,
     networks: catalogs.networks,
@@ -85,7 +85,7 @@ export function buildState(
       Object.hasOwn(catalogs.networks, network) && !fleet.chains.has(network) && startable(network),
     operator: createOperator(fleet.chains),
     relayers: fleet.relayers,
-    events: new EventBus(ids, log),
+    events,
     ids,
     tenants,
     worlds: tenants,
@@ -168,20 +168,27 @@ function worldsFull(maxWorlds: number): Error {
   )
 }
 
-/** Each event goes to its key's journal and webhooks; secure payment links follow the payments' events. */
+/**
+ * The bus's one subscriber, naming what follows each event: its key's journal, its webhooks, then what it sets off
+ * (a secure payment link's request paid: the link completes and the `.checkout` variant is emitted).
+ */
 export function wireEvents(shared: SandboxState): void {
-  shared.events.subscribe((event) => {
-    shared.journal.record(event.tenant, {
-      type: 'event',
-      at: event.at,
-      scenario: event.scenario,
-      eventId: event.id,
-      event: event.type,
-      payload: event.payload,
-    })
-    shared.webhooks.handleEvent(event)
+  shared.events.subscribe((event, world) => {
+    try {
+      shared.journal.record(event.tenant, {
+        type: 'event',
+        at: event.at,
+        scenario: event.scenario,
+        eventId: event.id,
+        event: event.type,
+        payload: event.payload,
+      })
+      shared.webhooks.handleEvent(event)
+    } catch (error) {
+      shared.log(`event listener failed on ${event.type}`, error)
+    }
+    return followPaymentEvent(shared, event, world)
   })
-  subscribeSecurePaymentEvents(shared.events, shared)
 }
 
 /**

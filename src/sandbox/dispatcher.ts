@@ -4,7 +4,6 @@ import type { Middleware } from '../contract/middleware.ts'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
 import { rpcGuardMiddleware } from '../control/rpc-guard.ts'
 import type { SandboxState } from '../control/sandbox-state.ts'
-import { webhookChaosMiddleware } from '../control/webhook-chaos.ts'
 import type { StateDir } from '../persistence/index.ts'
 import {
   createDispatcher,
@@ -16,6 +15,7 @@ import {
 } from '../pipeline/index.ts'
 import { routes } from '../routes.ts'
 import type { TenantIds } from '../store/tenant-ids.ts'
+import { webhookChaosMiddleware } from '../webhooks/index.ts'
 import type { ChainFleet } from './chains.ts'
 import type { SandboxOptions } from './options.ts'
 

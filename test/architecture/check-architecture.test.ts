@@ -91,14 +91,14 @@ describe('the architecture check', () => {
   it('refuses events importing the control plane (it writes the journal through a port)', () => {
     const { broken } = checkTree(
       tree('events', {
-        'src/events/webhook-delivery.ts':
+        'src/webhooks/delivery.ts':
           "import type { Journal } from '../control/journal.ts'\nimport type { DeliveryJournal } from '../contract/ports.ts'\n",
         'src/control/journal.ts': 'export type Journal = {}\n',
         'src/contract/ports.ts': 'export type DeliveryJournal = {}\n',
       }),
     )
     expect(broken.map((b) => `${b.importer} -> ${b.target}`)).toEqual([
-      'src/events/webhook-delivery.ts -> src/control/journal.ts',
+      'src/webhooks/delivery.ts -> src/control/journal.ts',
     ])
   })
 

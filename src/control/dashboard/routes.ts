@@ -147,7 +147,7 @@ export const dashboardRoutes = [
       body: '',
       contentType: 'text/event-stream; charset=utf-8',
       headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-      stream: ctx.streams.bounded(ctx.tenant!, 'stream', journalStream(ctx.journal, ctx.tenant!)),
+      stream: ctx.streams.bounded(ctx.tenant!, 'stream', journalStream(ctx.events, ctx.tenant!)),
     }),
   }),
 ]

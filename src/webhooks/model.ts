@@ -3,14 +3,18 @@
 // sees and changes only the webhooks it registered, which receive only the events of its own requests and links;
 // their secret is shown once, at creation, and never listed. Webhooks serve all the key's scenario worlds.
 // http:// URLs are accepted so local receivers work. Test sends carry placeholder ids.
-import { BadRequestError, IssueListError, type ServiceIssue } from '../../contract/sandbox-error.ts'
-import type { Uses } from '../services.ts'
+
+import type { CallScope } from '../contract/route-context.ts'
+import { BadRequestError, IssueListError, type ServiceIssue } from '../contract/sandbox-error.ts'
+import type { IdGenerator } from '../store/ids.ts'
 import { NoActiveWebhooksError, WebhookExistsError, WebhookNotFoundError } from './errors.ts'
 import type { WebhookPort } from './port.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookRecord } from './schema.ts'
 import { testPayload } from './test-payloads.ts'
 
-type Ctx = Uses<'ids' | 'webhooks'>
+/** What the public webhook routes use: the same services a resource gets (`ids`, `webhooks`) and the call. */
+export type WebhookServices = { ids: IdGenerator; webhooks: WebhookPort }
+type Ctx = WebhookServices & CallScope
 
 /** zod 3's name of a value's type, as the service's issue messages write it. */
 function typeName(value: unknown): string {

@@ -5,8 +5,8 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 import { Readable } from 'node:stream'
-import { ANSWER_BODY_BYTES, type ReceiverAnswer } from './webhook-format.ts'
-import type { CheckedAddress } from './webhook-hosts.ts'
+import { ANSWER_BODY_BYTES, type ReceiverAnswer } from './format.ts'
+import type { CheckedAddress } from './hosts.ts'
 
 /** What one attempt got: the receiver's status and answer, or why there was none. */
 export interface PostResult {

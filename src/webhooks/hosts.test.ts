@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DestinationPolicy, isPublicAddress, parseWebhookHosts } from './webhook-hosts.ts'
+import { DestinationPolicy, isPublicAddress, parseWebhookHosts } from './hosts.ts'
 
 const names: Record<string, string[]> = {
   'hooks.example.com': ['93.184.215.14'],

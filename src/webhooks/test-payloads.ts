@@ -1,6 +1,6 @@
 // Payloads of test sends (POST /v2/webhook/test): every field a receiver of the real event reads (the fields the
 // sandbox's own events of that type carry), with placeholder values in the style of the service's test deliveries.
-import type { IdGenerator } from '../../store/ids.ts'
+import type { IdGenerator } from '../store/ids.ts'
 import type { WebhookEventType } from './schema.ts'
 
 /** The webhook body of a test event of `type` at `now`. */

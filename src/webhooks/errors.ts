@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../../contract/sandbox-error.ts'
+import { BadRequestError, NotFoundError } from '../contract/sandbox-error.ts'
 
 /** 404 `Webhook not found` (PUT/DELETE of an id the key does not own). */
 export class WebhookNotFoundError extends NotFoundError {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { signWebhook, webhookBody } from './webhook-delivery.ts'
+import { signWebhook, webhookBody } from './delivery.ts'
 
 describe('webhook bodies and signatures', () => {
   it('signs with lower-case hex HMAC-SHA256 of the exact bytes, keyed with the secret as text', () => {

@@ -1,7 +1,7 @@
 // The state webhook chaos keeps between a delivery's start and its attempts: `reorder` holds a delivery until the
 // key's next one has gone out, `fail` answers a delivery's first attempt with a status without sending it.
 
-import type { DeliveryRecord } from './webhook-format.ts'
+import type { DeliveryRecord } from './format.ts'
 
 /** Held and failed-first deliveries; `send` makes a delivery's first attempt. */
 export class WebhookChaos {

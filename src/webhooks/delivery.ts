@@ -5,27 +5,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { SandboxEvent } from '../contract/events.ts'
 import type { DeliveryJournal } from '../contract/ports.ts'
-import { type ChaosRule, chaosFor } from '../resources/webhooks/chaos-state.ts'
-import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
-import { WebhookChaos } from './webhook-chaos.ts'
+import { WebhookChaos } from './chaos.ts'
+import { type ChaosRule, chaosFor } from './chaos-rules.ts'
 import {
   type DeliveryAttempt,
   type DeliveryRecord,
   deliveryHeaders,
   type ReceiverAnswer,
   webhookBody,
-} from './webhook-format.ts'
-import { type CheckedAddress, DestinationPolicy, DestinationRefusedError } from './webhook-hosts.ts'
-import { MAX_DELIVERIES_PER_KEY, WebhookLimits } from './webhook-limits.ts'
-import {
-  LISTEN_SCHEME,
-  type ListenAnswer,
-  type ListenAttempt,
-  WebhookListeners,
-} from './webhook-listeners.ts'
-import { answerOf, type PostResult, postPinned } from './webhook-post.ts'
+} from './format.ts'
+import { type CheckedAddress, DestinationPolicy, DestinationRefusedError } from './hosts.ts'
+import { MAX_DELIVERIES_PER_KEY, WebhookLimits } from './limits.ts'
+import { LISTEN_SCHEME, type ListenAnswer, type ListenAttempt, WebhookListeners } from './listen.ts'
+import { answerOf, type PostResult, postPinned } from './post.ts'
+import type { WebhookRegistry } from './registry.ts'
 
 export {
   type DeliveryAttempt,
@@ -33,8 +28,8 @@ export {
   type ReceiverAnswer,
   signWebhook,
   webhookBody,
-} from './webhook-format.ts'
-export type { ListenAnswer, ListenAttempt } from './webhook-listeners.ts'
+} from './format.ts'
+export type { ListenAnswer, ListenAttempt } from './listen.ts'
 
 /** An app's webhook route called in-process (a Fetch Request in, a Response out). */
 export type WebhookHandler = (request: Request) => Response | Promise<Response>

@@ -1,11 +1,12 @@
 // Webhook chaos for the events one call causes: `x-sandbox-webhook-chaos: <action>[:<n>]` (duplicate, drop,
 // delay:<ms>, reorder:<ms>, fail:<status>) on an API call applies that action to the deliveries of every event the
 // call emits (the call's async context: its handler and the timers it arms).
+
+import type { AsyncLocalStorage } from 'node:async_hooks'
 import type { Middleware } from '../contract/middleware.ts'
 import { BadRequestError } from '../contract/sandbox-error.ts'
 import { renderError } from '../errors/render-error.ts'
-import { CHAOS_ACTIONS, type ChaosRule } from '../resources/webhooks/chaos-state.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import { CHAOS_ACTIONS, type ChaosRule } from './chaos-rules.ts'
 
 export const CHAOS_HEADER = 'x-sandbox-webhook-chaos'
 
@@ -31,7 +32,10 @@ export function parseChaosHeader(value: string): ChaosRule {
 }
 
 /** Runs a call carrying the header inside its chaos. */
-export function webhookChaosMiddleware(shared: SandboxState): Middleware {
+export function webhookChaosMiddleware(shared: {
+  webhooks: { callChaos: AsyncLocalStorage<ChaosRule> }
+  log(message: string, error?: unknown): void
+}): Middleware {
   return (call, next) => {
     const header = call.request.headers[CHAOS_HEADER]
     if (header === undefined || !call.caller) return next()

@@ -2,9 +2,9 @@
 // dropped, delayed, reordered or failed. Kept in the world like any resource state, so a reset clears them and
 // --state-dir keeps them.
 import { z } from 'zod'
-import { EVENT_TYPES } from '../../contract/events.ts'
-import { defineState, type World } from '../../contract/world.ts'
-import { Table } from '../../store/table.ts'
+import { EVENT_TYPES } from '../contract/events.ts'
+import { defineState, type World } from '../contract/world.ts'
+import { Table } from '../store/table.ts'
 
 export const CHAOS_ACTIONS = ['duplicate', 'drop', 'delay', 'reorder', 'fail'] as const
 export type ChaosAction = (typeof CHAOS_ACTIONS)[number]

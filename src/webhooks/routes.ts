@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { routesUsing } from '../../contract/route.ts'
-import type { Services } from '../services.ts'
+import { routesUsing } from '../contract/route.ts'
 import {
   createWebhook,
   deleteWebhook,
@@ -9,10 +8,11 @@ import {
   parseWebhookUrl,
   sendTestWebhook,
   toggleWebhook,
+  type WebhookServices,
 } from './model.ts'
 import { CreateWebhookResponse, TestWebhookAnswer, WebhookRecord } from './schema.ts'
 
-const defineRoute = routesUsing<Services<'ids' | 'webhooks'>>()
+const defineRoute = routesUsing<WebhookServices>()
 
 const IdParams = z.object({ webhookId: z.string() })
 

@@ -2,8 +2,8 @@
 // their app's answer to each attempt, which waits for it as a URL's attempt waits for its receiver.
 
 import type { IdGenerator } from '../store/ids.ts'
-import { ANSWER_BODY_BYTES, type DeliveryRecord } from './webhook-format.ts'
-import type { PostResult } from './webhook-post.ts'
+import { ANSWER_BODY_BYTES, type DeliveryRecord } from './format.ts'
+import type { PostResult } from './post.ts'
 
 /** One attempt handed to a `listen` client, which posts it to its app and reports the answer. */
 export interface ListenAttempt {

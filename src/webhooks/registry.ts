@@ -1,4 +1,4 @@
-import type { IdGenerator } from '../../store/ids.ts'
+import type { IdGenerator } from '../store/ids.ts'
 import type { WebhookRecord } from './schema.ts'
 
 /**
