@@ -11,8 +11,8 @@ import { type DeliveryRecord, redeliver, registerWebhook } from '../webhooks/ind
 import { boundedAdvance } from './clock.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
-import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioEngine, ScenarioState } from './scenarios/engine.ts'
+import type { SandboxState } from './services.ts'
 
 /** The control API of one sandbox, for one key at a time. */
 export interface SandboxControl {

@@ -6,7 +6,7 @@ import { routesUsing } from '../contract/route.ts'
 import { webhookDeliveryRoutes } from '../webhooks/index.ts'
 import { createControl } from './control.ts'
 import { FaucetBody } from './faucet.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import type { SandboxState } from './services.ts'
 
 const defineRoute = routesUsing<SandboxState>()
 

@@ -9,8 +9,8 @@ import { createControl } from './control.ts'
 import { loadWorldFile } from './fixtures/load.ts'
 import { oneUploadAtATime } from './fixtures/uploads.ts'
 import { parseWorldFile } from './fixtures/world-file.ts'
-import type { SandboxState } from './sandbox-state.ts'
 import { createSeedApi } from './scenarios/seed-api.ts'
+import type { SandboxState } from './services.ts'
 import { runTrigger, TriggerBody, triggerList } from './trigger.ts'
 
 const defineRoute = routesUsing<SandboxState>()

@@ -2,7 +2,7 @@
 // update or delete (its seq given here), the shared rows, delivery records, scenario choices and webhooks, serialised
 // to JSON (a value that cannot be is logged and kept in memory only); committed in one transaction by the writer.
 import type { World } from '../contract/world.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import type { Slot } from './revival.ts'
 import type { SavedWorldMeta } from './schema.ts'
 import type { WriteOp } from './writer.ts'

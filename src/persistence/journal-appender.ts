@@ -2,7 +2,7 @@
 // the answers' path) a few keys at a time, each key's rows trimmed to what the journal keeps; record_worlds is brought
 // up to date with the appends.
 import { type JournalEntry, journalText } from '../control/journal.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import type { StateWriter, WriteOp } from './writer.ts'
 
 /** About how many journal entries one transaction appends (a flush goes in slices, a turn apart). */

@@ -4,7 +4,7 @@
 import { renameSync } from 'node:fs'
 import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import type { DeliveryRecord, WebhookRegistry } from '../webhooks/index.ts'
 import { importLegacyStateDir } from './import.ts'
 import { errorText } from './revival.ts'

@@ -2,7 +2,7 @@
 // (`state.db.corrupt-<time>`, the sandbox then starts empty); any other failure stops the start, the file untouched.
 import { existsSync, renameSync } from 'node:fs'
 import type Database from 'libsql'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import { errorText } from './revival.ts'
 import { CutShortError, corruptName, cutShort, damageOf, isDamage, type StateDamage } from './salvage.ts'
 import { openStateDb } from './schema.ts'

@@ -2,7 +2,7 @@
 // the last good copy its row kept), and its key answers 503 until it is reset (the mark kept in `shared`).
 import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import { keyLabel } from './salvage.ts'
 
 /** A row moved to quarantine (seq null: the world's own settings). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { declaredStates, defineState, onResume } from '../contract/world.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import '../sandbox.ts'
 import { createWorld } from '../store/world.ts'
 import { resumeWorld } from './revival.ts'

@@ -3,7 +3,7 @@
 import type Database from 'libsql'
 import { declaredStates, type World } from '../contract/world.ts'
 import { readJournalText } from '../control/journal.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import { requestState } from '../resources/requests/index.ts'
 import { indexSecurePaymentTokens } from '../resources/secure-payments/index.ts'
 import { inWorld } from '../resources/services.ts'

@@ -2,7 +2,7 @@
 // (`reviveInBackground`), a key's own at its first call (`reviveTenant`), all at once for whatever reads every world
 // (`reviveRest`); each key's journal and delivery records come back with its worlds.
 import type { World } from '../contract/world.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import type { DeliveryRecord } from '../webhooks/index.ts'
 
 /** The saved worlds not brought back yet, and bringing them back. */

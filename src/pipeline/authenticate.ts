@@ -6,7 +6,7 @@ import type { NeutralRequest } from '../contract/neutral.ts'
 import { isAuthenticated } from '../contract/route.ts'
 import { ForbiddenError } from '../contract/sandbox-error.ts'
 import { trustedOrigin } from '../contract/security.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import type { AnyRoute, Stages } from './stages.ts'
 
 export function authenticateStage(shared: SandboxState, options: AuthOptions): Stages['authenticate'] {

@@ -3,7 +3,7 @@
 import type { CallInfo } from '../contract/middleware.ts'
 import type { NeutralResponse } from '../contract/neutral.ts'
 import type { CallScope } from '../contract/route-context.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { Stages } from './stages.ts'
 

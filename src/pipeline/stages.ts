@@ -5,7 +5,7 @@ import type { Caller } from '../contract/caller.ts'
 import type { CallInfo } from '../contract/middleware.ts'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
 import type { RouteInput, TableRoute } from '../contract/route.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import type { RouteMatch } from './router.ts'
 
 /** A route of the table as the pipeline holds it (its services are the sandbox's). */

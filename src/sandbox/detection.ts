@@ -6,7 +6,7 @@ import {
   startDetector,
   watchCommerceEscrow,
 } from '../chain/index.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import { applyEscrowEvents } from '../resources/commerce-payments/index.ts'
 import { createDetectionSink } from '../resources/requests/index.ts'
 import type { ChainFleet } from './chains.ts'

@@ -3,7 +3,7 @@
 import type { Middleware } from '../contract/middleware.ts'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
 import { rpcGuardMiddleware } from '../control/rpc-guard.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import type { StateDir } from '../persistence/index.ts'
 import {
   createDispatcher,

@@ -7,7 +7,7 @@
 // bounds both).
 import { blockNumber } from '../chain/index.ts'
 import { NotFoundError } from '../contract/sandbox-error.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import {
   checkSnapshotName,
   DamagedSnapshotError,

@@ -2,7 +2,7 @@
 // declared state (each Table and Map of `declaredStates()`), the clock offset, the rules and the seeded ids.
 import type { WorldRules } from '../contract/rules.ts'
 import { declaredStates, type World } from '../contract/world.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import { resumeWorld } from '../persistence/index.ts'
 import { indexClientIds } from '../resources/client-ids/index.ts'
 import { indexOnboardingTokens } from '../resources/orchestrators/index.ts'

@@ -5,7 +5,7 @@ import type { ResponseStream } from '../../contract/neutral.ts'
 import { sseEvent } from '../../contract/sse.ts'
 import type { EventBus } from '../../events/event-bus.ts'
 import { readable } from '../journal.ts'
-import type { SandboxTopics } from '../sandbox-state.ts'
+import type { SandboxTopics } from '../services.ts'
 
 /** Comment lines every 15 s keep proxies and browsers from closing an idle stream. */
 const HEARTBEAT_MS = 15_000

@@ -9,7 +9,7 @@ import { paymentDetailState } from '../../resources/payment-details/index.ts'
 import { payoutState } from '../../resources/payouts/index.ts'
 import { requestState, statusOf } from '../../resources/requests/index.ts'
 import { securePaymentState } from '../../resources/secure-payments/index.ts'
-import type { SandboxState } from '../sandbox-state.ts'
+import type { SandboxState } from '../services.ts'
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { CallInfo } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
 import { worldRules } from '../../contract/rules.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { createWorld } from '../../store/world.ts'
 import { faultMiddleware, faultResponse, RateWindows, requestedFaults } from './faults.ts'
 

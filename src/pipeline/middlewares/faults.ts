@@ -6,7 +6,7 @@ import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
 import { BadRequestError, UnauthorizedError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { renderError } from '../../errors/render-error.ts'
 import { guarded } from './guarded.ts'
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { CallInfo } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
 import type { NewJournalEntry, RawBody } from '../../control/journal.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { journalMiddleware } from './journal.ts'
 
 function setup() {

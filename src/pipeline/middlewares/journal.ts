@@ -3,7 +3,7 @@
 import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
 import { type NewJournalEntry, RawBody } from '../../control/journal.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { renderError } from '../../errors/render-error.ts'
 import { isoOf } from '../../store/clock.ts'
 

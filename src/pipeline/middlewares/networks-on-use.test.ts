@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest'
 import type { CallInfo } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { networkMiddleware } from './networks-on-use.ts'
 
 const shared = {

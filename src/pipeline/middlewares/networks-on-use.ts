@@ -9,7 +9,7 @@ import type { NetworkName } from '../../chain/index.ts'
 import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
 import { BadRequestError, SandboxError } from '../../contract/sandbox-error.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { renderError } from '../../errors/render-error.ts'
 import { CHAIN_TO_NETWORK } from '../../resources/pay/index.ts'
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { Caller } from '../../contract/caller.ts'
 import type { CallInfo } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { createWorld } from '../../store/world.ts'
 import { documentedRateLimitMiddleware } from './rate-limit.ts'
 

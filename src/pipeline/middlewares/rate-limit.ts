@@ -8,7 +8,7 @@ import type { Middleware } from '../../contract/middleware.ts'
 import type { NeutralRequest } from '../../contract/neutral.ts'
 import { clientAddress as peerAddress } from '../../contract/security.ts'
 import type { World } from '../../contract/world.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { faultResponse } from './faults.ts'
 
 /** The documented figures: requests per window, the window, and the block after a breach. */

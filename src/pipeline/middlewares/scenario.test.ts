@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { CallInfo } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
 import { BadRequestError } from '../../contract/sandbox-error.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { scenarioMiddleware } from './scenario.ts'
 
 function setup(seeded: boolean) {

@@ -2,7 +2,7 @@
 // scenario), seeded before the first API call that needs it.
 import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
 import { publicBaseUrl } from '../../contract/public-url.ts'
-import type { SandboxState } from '../../control/sandbox-state.ts'
+import type { SandboxState } from '../../control/services.ts'
 import { renderError } from '../../errors/render-error.ts'
 import { guarded } from './guarded.ts'
 
