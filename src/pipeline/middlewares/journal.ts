@@ -40,6 +40,7 @@ export function journalMiddleware(shared: SandboxState): Middleware {
       requestBody: new RawBody(request.rawBody),
       responseBody: new RawBody(
         response.text ?? (typeof response.body === 'string' ? response.body : JSON.stringify(response.body)),
+        response.text !== undefined ? response.utf8?.byteLength : undefined,
       ),
     }
     const fault = response.headers['x-sandbox-fault']
