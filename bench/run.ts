@@ -1,7 +1,9 @@
 // `npm run bench`: throughput against node:http baselines (bench/throughput.ts), cold start, memory. Prints figures; no thresholds fail.
 // `npm run bench -- soak`: the 90 s memory soak (bench/soak.ts); `npm run bench -- fuzz`: the long fuzz (bench/fuzz.ts);
 // `npm run bench -- throughput`: the throughput turns alone (BENCH_BEFORE=<checkout>: another tree in the same turns);
-// `npm run bench -- state`: --state-dir at scale (bench/state.ts).
+// `npm run bench -- state`: --state-dir at scale (bench/state.ts); `npm run bench -- capacity`: what one process holds
+// and serves (bench/capacity.ts).
+import { measureCapacity } from './capacity.ts'
 import { formatChainRestart, measureChainRestart } from './chain-restart.ts'
 import { fuzz } from './fuzz.ts'
 import { formatPaymentLatency, measurePaymentLatency } from './payment-latency.ts'
@@ -58,6 +60,7 @@ async function main() {
   console.log(formatTerminalLogCost(await measureTerminalLogCost()))
   for (const line of formatChainRestart(await measureChainRestart(5))) console.log(line)
   await measureState()
+  await measureCapacity()
 }
 
 const only = process.argv[2]
@@ -72,7 +75,9 @@ const run =
           }
         : only === 'state'
           ? measureState
-          : main
+          : only === 'capacity'
+            ? measureCapacity
+            : main
 run().catch((error) => {
   console.error(error)
   process.exit(1)
