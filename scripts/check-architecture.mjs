@@ -71,6 +71,12 @@ export const rules = [
     }),
   ),
   {
+    layer: 'mcp',
+    from: 'src/mcp/',
+    allow: ['src/contract/', 'src/mcp/'],
+    why: 'the MCP server reaches a sandbox only through its API (a dispatcher or HTTP), never its rooms',
+  },
+  {
     layer: 'scenarios',
     from: 'scenarios/',
     allow: ['src/control/scenarios/define.ts'],

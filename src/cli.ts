@@ -13,6 +13,7 @@ Tools for a running sandbox (request-sandbox <tool> --help for each):
   webhooks <command>  chaos rules (duplicate, drop, delay, reorder, fail), deliveries with answers, redeliver
   fixtures <file>     load a world file (JSON or YAML: payers, bank details, requests paid on chain, ...)
   snapshot <command>  save, load, ls, rm a key's state by name
+  mcp                 the tools for coding agents over MCP (stdio; --base drives a running sandbox, else its own)
 
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL
@@ -76,6 +77,9 @@ Options:
                       logs tail) and listen clients (env SANDBOX_MAX_STREAMS; default 10)
   --max-streams-total <n>  streams of every key the sandbox holds open (env SANDBOX_MAX_STREAMS_TOTAL; default 1000,
                       or half the process's open-file limit when that is lower)
+  --mcp-sessions <n>  MCP sessions (/mcp, coding agents) one key may hold open (env SANDBOX_MCP_SESSIONS; default 5)
+  --mcp-sessions-total <n>  MCP sessions of every key together (env SANDBOX_MCP_SESSIONS_TOTAL; default 200)
+  --mcp-idle <s>      an MCP session unused this many seconds is closed (env SANDBOX_MCP_IDLE; default 600)
   --fixtures <file>   load a world file at start into the key it names (key: ...); see request-sandbox fixtures --help
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
@@ -165,6 +169,9 @@ const options = {
   'rpc-tx-kb': { type: 'string' },
   'max-streams': { type: 'string' },
   'max-streams-total': { type: 'string' },
+  'mcp-sessions': { type: 'string' },
+  'mcp-sessions-total': { type: 'string' },
+  'mcp-idle': { type: 'string' },
   'webhook-url': { type: 'string' },
   fixtures: { type: 'string' },
   'webhook-secret': { type: 'string' },
@@ -182,6 +189,16 @@ async function main(): Promise<void> {
   // under `npm start` (npm → sh → this process) npm may go while its shell stays: npm is watched too
   const npm = process.env.npm_lifecycle_event ? parentOf(parent) : null
   const word = process.argv[2]
+  if (word === 'mcp') {
+    const [{ runMcpCommand }, { startServer }] = await Promise.all([
+      import('./mcp/index.ts'),
+      import('./server.ts'),
+    ])
+    process.exitCode = await runMcpCommand(process.argv.slice(3), ({ networks, ...options }) =>
+      startServer({ ...options, ...(networks ? { networks: networks as NetworkName[] } : {}) }),
+    )
+    return
+  }
   if (word && !word.startsWith('-')) {
     const { isTool, runTool } = await import('./cli/tools.ts')
     if (isTool(word)) {
@@ -283,6 +300,12 @@ async function main(): Promise<void> {
     '--max-streams-total',
     values['max-streams-total'] ?? env.SANDBOX_MAX_STREAMS_TOTAL,
   )
+  const mcpSessions = whole('--mcp-sessions', values['mcp-sessions'] ?? env.SANDBOX_MCP_SESSIONS)
+  const mcpSessionsTotal = whole(
+    '--mcp-sessions-total',
+    values['mcp-sessions-total'] ?? env.SANDBOX_MCP_SESSIONS_TOTAL,
+  )
+  const mcpIdle = whole('--mcp-idle', values['mcp-idle'] ?? env.SANDBOX_MCP_IDLE)
   const maxSnapshots = whole('--max-snapshots', values['max-snapshots'] ?? env.SANDBOX_MAX_SNAPSHOTS)
   const snapshotKeyMb = whole('--snapshot-key-mb', values['snapshot-key-mb'] ?? env.SANDBOX_SNAPSHOT_KEY_MB)
   const snapshotTotalMb = whole(
@@ -359,6 +382,11 @@ async function main(): Promise<void> {
     ...(rpcTxKb !== undefined ? { rpcTxKbPerMinute: rpcTxKb } : {}),
     ...(maxStreams !== undefined ? { maxStreamsPerKey: maxStreams } : {}),
     ...(maxStreamsTotal !== undefined ? { maxStreamsTotal } : {}),
+    mcp: {
+      ...(mcpSessions !== undefined ? { sessionsPerKey: mcpSessions } : {}),
+      ...(mcpSessionsTotal !== undefined ? { sessionsTotal: mcpSessionsTotal } : {}),
+      ...(mcpIdle !== undefined ? { idleMs: mcpIdle * 1000 } : {}),
+    },
   })
   const hook = server.sandbox.shared.webhooks.defaultTarget
   const facts = {

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { isLoopbackHost } from './contract/security.ts'
+import { type McpHttpOptions, withMcp } from './mcp/index.ts'
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
 import { createRequestListener } from './transports/node-http.ts'
 import { startingGate } from './transports/starting.ts'
@@ -14,6 +15,8 @@ export interface StartServerOptions extends SandboxOptions {
   express?: boolean
   /** how long a client may take to send its headers and its whole request, in ms: slower ones get 408 and are closed */
   timeouts?: ServerTimeouts
+  /** `/mcp`, the MCP server for coding agents: its bounds, or false to leave it out */
+  mcp?: McpHttpOptions | false
 }
 
 /** Limits on slow or stuck clients (Node's headersTimeout / requestTimeout). */
@@ -60,11 +63,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // a listener other than loopback is a shared host: the stricter defaults of SandboxOptions.exposed apply
   const exposed = options.exposed ?? !isLoopbackHost(options.host ?? '127.0.0.1')
   const creating = createSandbox({ ...options, exposed })
-  const ready = creating.then(async (sandbox) =>
-    options.express
+  let mcp: ReturnType<typeof withMcp> | undefined
+  const ready = creating.then(async (sandbox) => {
+    const listener = options.express
       ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
-      : createRequestListener(sandbox),
-  )
+      : createRequestListener(sandbox)
+    if (options.mcp === false) return listener
+    mcp = withMcp(sandbox, listener, options.mcp)
+    return mcp.listener
+  })
   const timeouts = timeoutOptions(options.timeouts)
   // calls during the start wait for it as long as a client may take to send its request, then answer 503
   const server = createServer(timeouts, startingGate(ready, { waitMs: timeouts.requestTimeout, exposed }))
@@ -107,6 +114,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         server.close(() => resolve())
         server.closeAllConnections()
       })
+      await mcp?.close()
       await sandbox.close()
     },
   }
