@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { isLoopbackHost } from './contract/security.ts'
-import { type McpHttpOptions, withMcp } from './mcp/index.ts'
+import type { McpHttpOptions } from './mcp/index.ts'
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
 import { createRequestListener } from './transports/node-http.ts'
 import { startingGate } from './transports/starting.ts'
@@ -63,13 +63,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // a listener other than loopback is a shared host: the stricter defaults of SandboxOptions.exposed apply
   const exposed = options.exposed ?? !isLoopbackHost(options.host ?? '127.0.0.1')
   const creating = createSandbox({ ...options, exposed })
-  let mcp: ReturnType<typeof withMcp> | undefined
+  // the MCP SDK loads while the sandbox starts, not before every command's first line
+  const mcpLoading = options.mcp === false ? null : import('./mcp/index.ts')
+  mcpLoading?.catch(() => {})
+  let mcp: ReturnType<Awaited<NonNullable<typeof mcpLoading>>['withMcp']> | undefined
   const ready = creating.then(async (sandbox) => {
     const listener = options.express
       ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
       : createRequestListener(sandbox)
-    if (options.mcp === false) return listener
-    mcp = withMcp(sandbox, listener, options.mcp)
+    if (!mcpLoading) return listener
+    mcp = (await mcpLoading).withMcp(sandbox, listener, options.mcp || {})
     return mcp.listener
   })
   const timeouts = timeoutOptions(options.timeouts)

@@ -173,7 +173,7 @@ export function buildMcpServer(api: ApiCall, version: string): McpServer {
     'get',
     {
       description:
-        'Reads a request or payout (GET /v2/request/{requestId}: status, payments) or a payment link (GET /v2/secure-payments/{token}). Give exactly one of requestId and paymentLinkToken.',
+        'Reads a request or payout (GET /v2/request/{requestId}: status, payments) or a payment link (GET /v2/secure-payments/{token}; a completed link answers 409, as the API does). Give exactly one of requestId and paymentLinkToken.',
       inputSchema: {
         requestId: z.string().min(1).optional(),
         paymentLinkToken: z.string().min(1).optional(),
