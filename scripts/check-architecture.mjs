@@ -77,6 +77,12 @@ export const rules = [
     why: 'the MCP server reaches a sandbox only through its API (a dispatcher or HTTP), never its rooms',
   },
   {
+    layer: 'llms',
+    from: 'src/llms/',
+    allow: ['src/contract/', 'src/llms/'],
+    why: "/llms.txt serves the package's own documents: it needs the contract's route declaration only",
+  },
+  {
     layer: 'scenarios',
     from: 'scenarios/',
     allow: ['src/control/scenarios/define.ts'],

@@ -7,6 +7,7 @@ import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
 import { toolRoutes } from './control/tools-routes.ts'
 import { tronRoutes } from './control/tron-routes.ts'
+import { llmsRoutes } from './llms/index.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/routes.ts'
 import { clientIdRoutes } from './resources/client-ids/routes.ts'
 import { commercePaymentRoutes } from './resources/commerce-payments/routes.ts'
@@ -40,6 +41,7 @@ export const routes: readonly TableRoute<SandboxState>[] = [
   ...securePaymentRoutes,
   ...securePageRoutes,
   ...controlRoutes,
+  ...llmsRoutes,
   ...clockRoutes,
   ...rateRoutes,
   ...paymentRoutes,
