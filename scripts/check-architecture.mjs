@@ -83,6 +83,12 @@ export const rules = [
     why: "/llms.txt serves the package's own documents: it needs the contract's route declaration only",
   },
   {
+    layer: 'claimable',
+    from: 'src/claimable/',
+    allow: [(_, target) => !target.startsWith('src/transports/')],
+    why: 'claimable sandboxes are part of the control plane a server installs: never a transport',
+  },
+  {
     layer: 'scenarios',
     from: 'scenarios/',
     allow: ['src/control/scenarios/define.ts'],

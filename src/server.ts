@@ -1,5 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { ClaimableOptions } from './claimable/index.ts'
 import { isLoopbackHost } from './contract/security.ts'
 import type { McpHttpOptions } from './mcp/index.ts'
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
@@ -17,6 +18,8 @@ export interface StartServerOptions extends SandboxOptions {
   timeouts?: ServerTimeouts
   /** `/mcp`, the MCP server for coding agents: its bounds, or false to leave it out */
   mcp?: McpHttpOptions | false
+  /** claimable sandboxes (POST /__sandbox/sandboxes): off unless given */
+  claimable?: ClaimableOptions
 }
 
 /** Limits on slow or stuck clients (Node's headersTimeout / requestTimeout). */
@@ -67,13 +70,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const mcpLoading = options.mcp === false ? null : import('./mcp/index.ts')
   mcpLoading?.catch(() => {})
   let mcp: ReturnType<Awaited<NonNullable<typeof mcpLoading>>['withMcp']> | undefined
+  let claims: import('./claimable/index.ts').Claimable | undefined
   const ready = creating.then(async (sandbox) => {
-    const listener = options.express
+    let listener = options.express
       ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
       : createRequestListener(sandbox)
-    if (!mcpLoading) return listener
-    mcp = (await mcpLoading).withMcp(sandbox, listener, options.mcp || {})
-    return mcp.listener
+    if (options.claimable)
+      claims = (await import('./claimable/index.ts')).createClaimable(
+        sandbox,
+        options.claimable,
+        options.stateDir,
+      )
+    if (mcpLoading) {
+      mcp = (await mcpLoading).withMcp(claims?.guarded ?? sandbox, listener, options.mcp || {})
+      listener = mcp.listener
+    }
+    return claims ? claims.wrap(listener) : listener
   })
   const timeouts = timeoutOptions(options.timeouts)
   // calls during the start wait for it as long as a client may take to send its request, then answer 503
@@ -118,6 +130,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         server.closeAllConnections()
       })
       await mcp?.close()
+      claims?.close()
       await sandbox.close()
     },
   }
