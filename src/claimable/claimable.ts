@@ -143,7 +143,7 @@ export function createClaimable(
     ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
   })
 
-  function claims(req: IncomingMessage, res: ServerResponse, neutral: NeutralRequest): void {
+  function claims(req: IncomingMessage, res: ServerResponse, neutral: NeutralRequest): boolean {
     const rest = neutral.path.slice(PATH.length)
     if (rest === '' && req.method === 'POST') {
       req.resume()
@@ -186,7 +186,7 @@ export function createClaimable(
       return send(res, 200, view(claim))
     }
     req.resume()
-    send(res, new SandboxError(rest === '' ? 405 : 404, `Cannot ${req.method} ${neutral.path}`))
+    return send(res, new SandboxError(rest === '' ? 405 : 404, `Cannot ${req.method} ${neutral.path}`))
   }
 
   return {
@@ -203,18 +203,23 @@ export function createClaimable(
     },
     wrap: (inner) => (req, res) => {
       const neutral = neutralOf(req)
-      if (neutral.path === PATH || neutral.path.startsWith(`${PATH}/`)) return claims(req, res, neutral)
+      if (neutral.path === PATH || neutral.path.startsWith(`${PATH}/`)) {
+        claims(req, res, neutral)
+        return
+      }
       const claim = claimOf(req.headers['x-api-key'] as string | undefined)
       if (claim?.expiredAt) {
         req.resume()
-        return send(res, expiredError(claim))
+        send(res, expiredError(claim))
+        return
       }
-      return inner(req, res)
+      inner(req, res)
     },
   }
 }
 
-function send(res: ServerResponse, status: number | SandboxError, body?: unknown): void {
+/** Writes an answer; true, for the handler that returns it. */
+function send(res: ServerResponse, status: number | SandboxError, body?: unknown): true {
   const error = status instanceof SandboxError ? status : null
   res.writeHead(error ? error.status : (status as number), {
     'content-type': 'application/json; charset=utf-8',
@@ -222,4 +227,5 @@ function send(res: ServerResponse, status: number | SandboxError, body?: unknown
     ...(error?.headers ?? {}),
   })
   res.end(JSON.stringify(error ? error.body : body))
+  return true
 }
