@@ -241,3 +241,46 @@ describe('/mcp in strict mode', () => {
     await client.close()
   })
 })
+
+describe('/mcp sessions of every key together (--mcp-sessions-total)', () => {
+  let small: RunningServer
+  beforeAll(async () => {
+    small = await startServer({ port: 0, chain: false, mcp: { sessionsTotal: 2 } })
+  }, 60_000)
+  afterAll(async () => {
+    await small?.close()
+  })
+
+  it('refuses a session past the total, whatever the key, naming the flag', async () => {
+    const open = (key: string) =>
+      connect(
+        new StreamableHTTPClientTransport(new URL(`${small.url}/mcp`), {
+          requestInit: { headers: { 'x-api-key': key } },
+        }),
+      )
+    const a = await open('total-a')
+    const b = await open('total-b')
+    const refused = await fetch(`${small.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': 'total-c',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    })
+    expect(refused.status).toBe(429)
+    const body = await refused.json()
+    expect(body).toMatchObject({ statusCode: 429 })
+    expect(body.message).toContain('--mcp-sessions-total')
+    // a session ended (DELETE /mcp) gives its place back
+    await (a.transport as StreamableHTTPClientTransport).terminateSession()
+    const c = await open('total-c')
+    await Promise.all([a.close(), b.close(), c.close()])
+  })
+})
