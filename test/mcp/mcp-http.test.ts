@@ -192,6 +192,26 @@ describe('/mcp over streamable HTTP', () => {
     const answer = await initialize(`mcp-big-${Date.now()}`, {}, big)
     expect(answer.status).toBe(413)
     expect(await answer.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' })
+    // sent without a length (chunked): counted as it arrives
+    const bytes = new TextEncoder().encode(big)
+    const chunked = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': `mcp-big-${Date.now()}`,
+      },
+      body: new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 64 * 1024)
+            controller.enqueue(bytes.slice(at, at + 64 * 1024))
+          controller.close()
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit)
+    expect(chunked.status).toBe(413)
+    expect(await chunked.json()).toMatchObject({ statusCode: 413 })
   })
 
   it('needs a key, refuses a foreign Origin, and offers no GET stream', async () => {
