@@ -132,6 +132,7 @@ describe('claimable sandboxes (--claimable)', () => {
     const shared = server.sandbox.shared
     await waitFor(() => (shared.snapshots.list(key).snapshots.length === 0 ? true : undefined))
     expect(shared.webhooks.registry.list(key)).toEqual([])
+    expect(shared.webhooks.deliveries(key)).toEqual([])
     expect(shared.snapshots.list(key).snapshots).toEqual([])
     expect(shared.journal.list(key)).toEqual([])
     expect(shared.scenarios.selected(key)).toBe(shared.scenarios.defaultScenario)
