@@ -6,8 +6,10 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type RunningServer, type StartServerOptions, startServer } from '../../src/server.ts'
+import { call as callTool, connect } from '../mcp/mcp-support.ts'
 import { openState } from '../support/state-db.ts'
 import { waitFor } from '../support/wait.ts'
 
@@ -117,6 +119,13 @@ describe('claimable sandboxes (--claimable)', () => {
     expect(snapshotFiles(dir, key)).toEqual(['before.json'])
     expect((await call(server, 'GET', `/__sandbox/sandboxes/${key}`)).body.status).toBe('active')
 
+    // an agent's MCP session opened now
+    const agent = await connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { 'x-api-key': key } },
+      }),
+    )
+    expect((await callTool(agent, 'list_snapshots')).isError).toBe(false)
     // a day before its expiry it lives; past it, its state goes and its key answers 401 naming the expiry
     clock += 6 * DAY
     expect((await call(server, 'GET', '/__sandbox/clock', { key })).status).toBe(200)
@@ -138,6 +147,10 @@ describe('claimable sandboxes (--claimable)', () => {
     expect(shared.scenarios.selected(key)).toBe(shared.scenarios.defaultScenario)
     expect(snapshotFiles(dir, key)).toEqual([])
     await waitFor(() => (onDisk(dir, key) === 0 ? true : undefined), { intervalMs: 200, timeoutMs: 10_000 })
+    // the session opened before reaches nothing any more (its requests carry the expired key), and leaves nothing
+    await expect(callTool(agent, 'tail_calls')).rejects.toThrow(/401.*This sandbox expired/)
+    await agent.close().catch(() => {})
+    expect(shared.journal.list(key)).toEqual([])
     // its MCP door is shut too
     const mcp = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'x-api-key': key } })
     expect(mcp.status).toBe(401)
