@@ -81,6 +81,15 @@ describe('/mcp over streamable HTTP', () => {
       expect(deliveries.length).toBeGreaterThan(0)
       const [delivered] = await receiver.waitFor(1)
       expect(delivered!.signatureValid).toBe(true)
+      // a payout is paid the same way
+      const payout = await ok(client, 'create_payout', {
+        amount: '2',
+        invoiceCurrency: 'FAU-sepolia',
+        paymentCurrency: 'FAU-sepolia',
+        payee: '0x3333333333333333333333333333333333333333',
+      })
+      await ok(client, 'pay', { requestId: payout.requestId })
+      expect((await ok(client, 'get', { requestId: payout.requestId })).hasBeenPaid).toBe(true)
       // the calls the tools made are the key's own journal
       const calls = await ok(client, 'tail_calls', { type: 'call', limit: 50 })
       expect(calls.entries.map((c: { path: string }) => c.path)).toContain('/v2/request')
