@@ -134,6 +134,10 @@ describe('claimable sandboxes (--claimable)', () => {
     expect(expired.status).toBe(401)
     expect(expired.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' })
     expect(expired.body.message).toContain(`expired at ${created.body.expiresAt}`)
+    // what the dashboard reads for the key says so too (the page shows a 401's message when it is not "Unauthorized")
+    const page = await call(server, 'GET', '/__sandbox/state', { key })
+    expect(page.status).toBe(401)
+    expect(page.body.message).toMatch(/^This sandbox expired at /)
     expect((await call(server, 'GET', `/__sandbox/sandboxes/${key}`)).body).toMatchObject({
       status: 'expired',
       expiresAt: created.body.expiresAt,
