@@ -26,6 +26,9 @@ export default defineConfig({
     // two forks on the project's 2-core machines (vitest's default leaves one core idle): most files wait on anvil,
     // Chromium or a child process, so two halve the suite's time (docs/decisions/2026-12-06-two-test-workers.md)
     maxWorkers: 2,
+    // the MCP SDK's client reads eventsource-parser, which ships its TypeScript under the `source` condition: both
+    // transformed by vitest like the project's own sources, not handed to Node as .ts
+    server: { deps: { inline: ['@modelcontextprotocol/sdk', 'eventsource', 'eventsource-parser'] } },
     projects: [
       {
         extends: true,

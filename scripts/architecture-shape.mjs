@@ -65,6 +65,9 @@ export const ALLOWED_MODULE_STATE = {
     'a WeakMap keyed by each live chain: per-chain, gone with it',
   'src/resources/secure-payments/tron-batch.ts: batchesInFlight':
     'a WeakMap keyed by each world: per-world, gone with it',
+  'src/llms/routes.ts: index': 'docs/llms.txt, a file of the package, read once from disk',
+  'src/llms/routes.ts: guides': 'the guides llms.txt names, files of the package, each read once from disk',
+  'src/mcp/version.ts: known': "the package's version, read once from package.json",
   'src/cli.ts: phase': "the CLI process's own lifecycle (idle, starting, serving, stopping): one per process",
 }
 /** Code bundled for the browser: each page load has its own module instance, so a top-level binding is page state. */

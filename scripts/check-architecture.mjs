@@ -115,6 +115,24 @@ export const rules = [
     why: "named snapshots save and restore a key's worlds over the services; the control plane calls them through src/snapshots/index.ts",
   },
   {
+    layer: 'mcp',
+    from: 'src/mcp/',
+    allow: ['src/contract/', 'src/mcp/'],
+    why: 'the MCP server reaches a sandbox only through its API (a dispatcher or HTTP), never its rooms',
+  },
+  {
+    layer: 'llms',
+    from: 'src/llms/',
+    allow: ['src/contract/', 'src/llms/'],
+    why: "/llms.txt serves the package's own documents: it needs the contract's route declaration only",
+  },
+  {
+    layer: 'claimable',
+    from: 'src/claimable/',
+    allow: [(_, target) => !target.startsWith('src/transports/')],
+    why: 'claimable sandboxes are part of the control plane a server installs: never a transport',
+  },
+  {
     layer: 'scenarios',
     from: 'scenarios/',
     allow: ['src/control/scenarios/define.ts'],

@@ -262,6 +262,8 @@ const POLICY: Record<string, ['public' | 'key', Leaves]> = {
   'GET /openapi.json': ['public', 'read'],
   'GET /openapi.yaml': ['public', 'read'],
   'GET /docs': ['public', 'read'],
+  'GET /llms.txt': ['public', 'read'],
+  'GET /guides/:file': ['public', 'read'],
 }
 
 const cliSource = readFileSync(new URL('../../src/cli.ts', import.meta.url), 'utf8')

@@ -146,6 +146,8 @@ describe('strict mode is strict', () => {
         'GET /docs',
         'GET /openapi.json',
         'GET /openapi.yaml',
+        'GET /llms.txt',
+        'GET /guides/:file',
         'GET /__sandbox/secure-payment',
         'GET /__sandbox/secure-payment/:asset',
         'GET /__sandbox/payer-pages/:file',

@@ -105,6 +105,11 @@ const notRun: [file: string, marker: string, reason: string][] = [
     "listens on every interface with an operator's secrets",
   ],
   ['docs/cli-tools.md', '--forward-to http://localhost:3000', 'forwards until Ctrl-C to an app on port 3000'],
+  [
+    'docs/mcp.md',
+    'claude mcp add',
+    "needs Claude Code (the MCP SDK's client drives both transports in test/mcp/)",
+  ],
 ]
 /** how the runs below take each kind of fence; `text` holds output, not code */
 function kind(b: Block): string {
