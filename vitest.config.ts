@@ -11,8 +11,8 @@ const ownRegistry = ['src/chain/anvil.test.ts', 'src/control/fixtures/yaml-threa
 const long = [
   'test/package/pack.test.ts',
   'test/package/release.test.ts',
-  'test/control/state-writer-exit.test.ts',
-  'test/control/snapshot-restore-kill.test.ts',
+  'test/persistence/state-writer-exit.test.ts',
+  'test/snapshots/snapshot-restore-kill.test.ts',
 ]
 
 export default defineConfig({

@@ -181,11 +181,11 @@ describe('the shape rules', () => {
       'src/control/trigger.ts': "import { create } from '../resources/payers/model.ts'\n",
       'src/sandbox/build-services.ts': "import { create } from '../resources/payers/index.ts'\n",
       'src/resources/payers/page/ui/main.ts': "import { create } from '../../model.ts'\n",
-      'test/api/payers.test.ts': importOf('../../src/resources/payers/model.ts'),
+      'test/payers/payers.test.ts': importOf('../../src/resources/payers/model.ts'),
     })
     expect(found.innerImports.map((i) => `${i.importer} -> ${i.target}`).sort()).toEqual([
       'src/control/trigger.ts -> src/resources/payers/model.ts',
-      'test/api/payers.test.ts -> src/resources/payers/model.ts',
+      'test/payers/payers.test.ts -> src/resources/payers/model.ts',
     ])
     expect(said).toContain(
       'src/control/trigger.ts imports src/resources/payers/model.ts, an inner file of resource payers: import src/resources/payers/index.ts (export it there)',
@@ -194,7 +194,7 @@ describe('the shape rules', () => {
       check('doors-kept', {
         ...resource,
         'src/control/trigger.ts': "import { create } from '../resources/payers/index.ts'\n",
-        'test/api/payers.test.ts': importOf('../../src/resources/payers/index.ts'),
+        'test/payers/payers.test.ts': importOf('../../src/resources/payers/index.ts'),
       }).problems,
     ).toEqual([])
   })

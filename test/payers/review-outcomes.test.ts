@@ -1,8 +1,9 @@
 // The KYC and bank-detail reviews decide what the world's rules say (kycOutcome, bankDetailOutcome), so a
 // scenario can make the provider reject; without a rule they approve.
 import { expect, it } from 'vitest'
+import { advance } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
-import { advance, createPayer, postJson, usBankDetails } from '../support/compliance.ts'
+import { createPayer, postJson, usBankDetails } from '../support/compliance.ts'
 
 const t = useTransports(newApiKey, { chain: false })
 

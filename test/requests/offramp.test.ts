@@ -3,7 +3,7 @@
 import { type Address, decodeFunctionData, parseUnits } from 'viem'
 import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
-import { execute, freshAddress, until } from '../support/chain.ts'
+import { advance, execute, freshAddress, until } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { createPayer, payerBody, usBankDetails } from '../support/compliance.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
@@ -16,8 +16,6 @@ describeTransports(
   { http: 5, msw: 6 },
   (client, account) => {
     const world = (apiKey: string) => t.sandbox.shared.tenants.get(apiKey)
-    const advance = (apiKey: string, seconds: number) =>
-      client().call('POST', '/__sandbox/clock/advance', { apiKey, body: { seconds } })
 
     const clientUserId = payerBody().clientUserId as string
     const payerPath = `/__sandbox/payers/${encodeURIComponent(clientUserId)}`
@@ -102,14 +100,14 @@ describeTransports(
       })
 
       for (const expected of ['pending_internal_assessment', 'ongoing_checks', 'sending_fiat']) {
-        await advance(apiKey, 5)
+        await advance(client(), apiKey, 5)
         expect((await status()).body).toMatchObject({
           hasBeenPaid: false,
           status: 'processing',
           subStatus: expected,
         })
       }
-      await advance(apiKey, 5)
+      await advance(client(), apiKey, 5)
       const done = await status()
       expect(done.body).toMatchObject({ hasBeenPaid: true, status: 'paid', subStatus: 'fiat_sent' })
       expect(paymentEvents(apiKey).map((e) => e.type)).toEqual([
@@ -143,7 +141,7 @@ describeTransports(
         const apiKey = newApiKey()
         world(apiKey).rules.offrampOutcome = outcome
         const { status } = await payOfframp(apiKey)
-        await advance(apiKey, 30)
+        await advance(client(), apiKey, 30)
         expect((await status()).body).toMatchObject({
           hasBeenPaid: false,
           status: 'failed',

@@ -10,7 +10,7 @@ let close: () => void
 const mswBase = 'https://strict.example/rn'
 
 beforeAll(async () => {
-  // the portal is on (--portal): without it strict mode has no portal (test/api/shared-demo.test.ts)
+  // the portal is on (--portal): without it strict mode has no portal (test/shared-demo/shared-demo.test.ts)
   sandbox = await createSandbox({ chain: false, apiKeys: ['key-a', 'key-b'], portal: true })
   const server = createApp(sandbox).listen(0, '127.0.0.1')
   await new Promise((r) => server.once('listening', r))

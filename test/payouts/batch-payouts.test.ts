@@ -252,7 +252,7 @@ describeTransports(
       const created = await client().call('POST', '/v2/request', { apiKey, body: item })
       const twice = await batch(apiKey, { requestIds: [created.body.requestId, created.body.requestId] })
       expect(twice.body.message).toBe(`requestIds lists ${created.body.requestId} twice`)
-      // conversion rows are paid (test/api/batch-payouts-conversion.test.ts); one without a route is refused
+      // conversion rows are paid (test/payouts/batch-payouts-conversion.test.ts); one without a route is refused
       const conversion = await batch(apiKey, {
         requests: [{ ...item, invoiceCurrency: 'CNY', paymentCurrency: 'ETH-sepolia-sepolia' }],
       })

@@ -1,7 +1,8 @@
 // The compliance flow after creation: the agreement and KYC pages behind the links, and forced transitions.
 import { expect, it } from 'vitest'
+import { advance } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
-import { advance, createPayer, postJson } from '../support/compliance.ts'
+import { createPayer, postJson } from '../support/compliance.ts'
 
 const t = useTransports(newApiKey, { chain: false })
 

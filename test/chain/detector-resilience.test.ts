@@ -1,7 +1,15 @@
 // Detection does not care who sends the payment, and follows the chain when it goes back in time.
-import type { Hex } from 'viem'
+import { type Hex, toHex } from 'viem'
 import { expect, it } from 'vitest'
-import { type ApiTransaction, execute, freshAddress, payer, until, untilPaid } from '../support/chain.ts'
+import {
+  type ApiTransaction,
+  execute,
+  freshAddress,
+  payer,
+  until,
+  untilPaid,
+  weiOf,
+} from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
 const t = useTransports()
@@ -49,7 +57,7 @@ describeTransports(
       const from = t.sandbox.chain!.accounts[account]!.address
       for (const tx of unlocked.transactions) {
         const hash = await rpc<Hex>(rpcUrl(), 'eth_sendTransaction', [
-          { from, to: tx.to, data: tx.data, value: tx.value.hex },
+          { from, to: tx.to, data: tx.data, value: toHex(weiOf(tx)) },
         ])
         await until(
           () => rpc<{ status: string } | null>(rpcUrl(), 'eth_getTransactionReceipt', [hash]),
@@ -59,7 +67,7 @@ describeTransports(
       const signed = await requestWithCalldata(apiKey)
       const { wallet, publicClient } = payer(t.sandbox, account, rpcUrl())
       for (const tx of signed.transactions) {
-        const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value.hex) })
+        const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: weiOf(tx) })
         await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
       }
       for (const { requestId } of [unlocked, signed]) {

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
+import { advance } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
-import { advance, payerBody } from '../support/compliance.ts'
+import { payerBody } from '../support/compliance.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
 const t = useTransports(newApiKey, { chain: false })

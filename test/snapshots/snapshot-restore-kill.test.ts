@@ -1,6 +1,6 @@
 // kill -9 during a snapshot's restore: the real server (--state-dir, no chain) is killed a few milliseconds after a
 // restore was sent, at several delays, and restarted each time: the key holds either what it had before the restore
-// or what the snapshot holds, never neither. (test/control/snapshot-restore-atomic.test.ts checks every commit of a
+// or what the snapshot holds, never neither. (test/snapshots/snapshot-restore-atomic.test.ts checks every commit of a
 // restore without timing; this is the same promise from outside.)
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

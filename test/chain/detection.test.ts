@@ -151,7 +151,7 @@ describeTransports(
       )
       const { value: res } = await paid(apiKey, requestId)
       expect(res.body).toMatchObject({ status: 'paid', paidAmount: '10', remainingAmount: '0' })
-      expect(res.body).not.toHaveProperty('excessAmount') // an overpayment on chain: test/e2e/reconciliation.test.ts
+      expect(res.body).not.toHaveProperty('excessAmount') // an overpayment on chain: test/requests/reconciliation.test.ts
     })
 
     it('does not count a payment to another payee or in another token, then counts the right one', async () => {

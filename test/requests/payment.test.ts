@@ -5,7 +5,6 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
-  type Hex,
   http,
   keccak256,
   parseEventLogs,
@@ -15,6 +14,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20FeeProxyAbi, ethFeeProxyAbi, sendApiTransactions } from '../../src/chain/index.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
+import type { ApiTransaction } from '../support/chain.ts'
 import type { Loose } from '../support/loose.ts'
 
 let server: RunningServer
@@ -30,8 +30,6 @@ async function api(method: string, path: string, body?: unknown) {
   })
   return { status: res.status, body: (await res.json()) as Loose }
 }
-
-type ApiTx = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } }
 
 beforeAll(async () => {
   server = await startServer()
@@ -55,7 +53,7 @@ function clients() {
   }
 }
 
-async function sendAll(transactions: ApiTx[]) {
+async function sendAll(transactions: ApiTransaction[]) {
   const chain = server.sandbox.chain!
   return sendApiTransactions(chain, chain.accounts[1]!.privateKey, transactions, {
     rpcUrl: `${server.url}/rpc`,

@@ -29,23 +29,35 @@ const BOUNDS = {
   },
   snapshots: {
     flags: ['--max-snapshots', '--snapshot-key-mb', '--snapshot-total-mb'],
-    proof: 'test/control/snapshot-bounds.test.ts',
+    proof: 'test/snapshots/snapshot-bounds.test.ts',
     shows: /toBe\(507\)/,
   },
-  challenges: { flags: ['--max-challenges'], proof: 'test/api/portal-challenges.test.ts', shows: /429/ },
-  signups: { flags: ['--signup-rate'], proof: 'test/api/shared-demo.test.ts', shows: /signupsPerMinute: 3/ },
-  webhooks: { flags: ['--max-webhooks'], proof: 'test/api/shared-demo.test.ts', shows: /at most 3 webhooks/ },
+  challenges: { flags: ['--max-challenges'], proof: 'test/portal/portal-challenges.test.ts', shows: /429/ },
+  signups: {
+    flags: ['--signup-rate'],
+    proof: 'test/shared-demo/shared-demo.test.ts',
+    shows: /signupsPerMinute: 3/,
+  },
+  webhooks: {
+    flags: ['--max-webhooks'],
+    proof: 'test/shared-demo/shared-demo.test.ts',
+    shows: /at most 3 webhooks/,
+  },
   deliveries: {
     flags: ['--webhook-rate'],
-    proof: 'test/api/shared-demo.test.ts',
+    proof: 'test/shared-demo/shared-demo.test.ts',
     shows: /attemptsPerMinute: 2/,
   },
   onboarding: {
     flags: ['--max-onboarded-platforms', '--max-link-intents'],
-    proof: 'test/api/orchestrator-isolation.test.ts',
+    proof: 'test/orchestrators/orchestrator-isolation.test.ts',
     shows: /429[\s\S]*--max-link-intents/,
   },
-  clock: { flags: ['--max-clock-advance'], proof: 'test/api/shared-demo.test.ts', shows: /clock\/advance/ },
+  clock: {
+    flags: ['--max-clock-advance'],
+    proof: 'test/shared-demo/shared-demo.test.ts',
+    shows: /clock\/advance/,
+  },
   rpc: {
     flags: ['--rpc-admin', '--rpc-executing'],
     proof: 'test/control/rpc-guard.test.ts',
@@ -54,13 +66,13 @@ const BOUNDS = {
   // fixed bounds: a world file's sizes, counts and time, one upload at a time per key
   fixtures: { flags: [], proof: 'test/control/fixtures-bounds.test.ts', shows: /toBe\(429\)/ },
   // 30 mints a key a minute on a shared listener, kept across resets; it only adds to others' balances
-  faucet: { flags: [], proof: 'test/api/shared-demo-keys.test.ts', shows: /429/ },
+  faucet: { flags: [], proof: 'test/shared-demo/shared-demo-keys.test.ts', shows: /429/ },
   // TronGrid's surface: reads, and broadcasts their signer pays for; unknown methods 404
   tron: { flags: [], proof: 'test/tron/node-methods.test.ts', shows: /404/ },
   // session tokens: 100 live a key (sandbox-wide directory entries), ended or expired ones free their place
-  sessions: { flags: [], proof: 'test/api/sessions-bound.test.ts', shows: /toBe\(429\)/ },
+  sessions: { flags: [], proof: 'test/client-ids/sessions-bound.test.ts', shows: /toBe\(429\)/ },
   // the Secure Payment Page's test wallet: each link owner's own, refilled before use
-  'test-wallet': { flags: [], proof: 'test/api/shared-demo-keys.test.ts', shows: /testWallet/ },
+  'test-wallet': { flags: [], proof: 'test/shared-demo/shared-demo-keys.test.ts', shows: /testWallet/ },
 } satisfies Record<string, { flags: string[]; proof: string; shows: RegExp }>
 
 /** Who may call each route (`public`: anyone; `key`: a credential of the route's kinds) and what it leaves behind. */

@@ -2,7 +2,7 @@
 // resources/supported-chains-and-currencies.mdx ("payment destinations, payment links, and single payouts" on the
 // 7 EVM chains: mainnet, arbitrum-one, optimism, base, matic, bsc, plus sepolia) and
 // api-features/secure-payment-supported-networks-and-currencies.mdx (USDT0 on Arbitrum One, Optimism, Polygon).
-// No chain runs here: a link is created without one (paying on chain: test/e2e/documented-networks.test.ts).
+// No chain runs here: a link is created without one (paying on chain: test/chain/documented-networks.test.ts).
 import { expect, it } from 'vitest'
 import { freshAddress } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'

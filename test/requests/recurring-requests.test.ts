@@ -1,6 +1,7 @@
 // Recurring requests: a request created with `recurrence` (v1 and v2) produces its child requests on the key's
 // clock, each announced by request.recurring; stop-recurrence (v1) and PATCH (v2) stop and resume the series.
 import { expect, it } from 'vitest'
+import { advance } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 
@@ -33,8 +34,7 @@ describeTransports(
   (client) => {
     const call = (method: string, path: string, apiKey: string, body?: unknown) =>
       client().call(method, path, { apiKey, ...(body === undefined ? {} : { body }) })
-    const advanceDays = (apiKey: string, days: number) =>
-      call('POST', '/__sandbox/clock/advance', apiKey, { seconds: days * 86_400 })
+    const advanceDays = (apiKey: string, days: number) => advance(client(), apiKey, days * 86_400)
     /** request.recurring events of the key, oldest first, read through the journal */
     const recurringEvents = async (apiKey: string) => {
       const journal = await client().call('GET', '/__sandbox/journal', {
