@@ -11,11 +11,18 @@ export interface Mask {
 
 const operationPrefix = /^([A-Z]+ \/\S*)\s+(.+)$/
 
-/** The segments of a path: `$`, `.key`, `[*]`, `["key"]`; `..` (any depth) stays one segment. */
+/** A path as masks write it: `$`, then `.key`, `[*]`, `["key"]`, or `..` (any depth) before a key or a bracket. */
+const maskPath = /^\$(\.\.[^.[\]]+|\.\.(?=\[)|\.[^.[\]]+|\[[^\]]*\])*$/
+
+/** The segments of a path: `$`, `.key`, `[*]`, `["key"]`; `..` (any depth) is a segment of its own. */
 function segmentsOf(path: string): string[] {
   const segments: string[] = []
-  const pattern = /\$|\.\.|\.[^.[\]]+|\[[^\]]*\]/g
-  for (const match of path.matchAll(pattern)) segments.push(match[0])
+  for (const match of path.matchAll(/\$|\.\.|\.?[^.[\]$]+|\[[^\]]*\]/g)) {
+    const segment = match[0]
+    segments.push(
+      segment.startsWith('.') || segment.startsWith('[') || segment === '$' ? segment : `.${segment}`,
+    )
+  }
   return segments
 }
 
@@ -27,7 +34,7 @@ export function parseMask(source: string): Mask {
   const rest = prefixed ? prefixed[2]!.trim() : text
   if (/^header \S+$/i.test(rest) || rest === 'status')
     return { source, ...(operation ? { operation } : {}), segments: [rest.toLowerCase()] }
-  if (!rest.startsWith('$') || segmentsOf(rest).join('') !== rest)
+  if (!maskPath.test(rest))
     throw new Error(
       `--ignore ${JSON.stringify(source)}: a JSON path ($.field, $.list[*].field, $..field), "header <name>" or "status"`,
     )

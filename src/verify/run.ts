@@ -139,7 +139,7 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
   const { real, sandbox, inputs } = options
   const flows: FlowResult[] = []
   const byKey = new Map<string, ReportedDifference>()
-  let masked = 0
+  const masked = new Set<string>()
   for (const flow of options.flows) {
     const result: FlowResult = { id: flow.id, summary: flow.summary, creates: flow.creates, steps: [] }
     flows.push(result)
@@ -198,10 +198,6 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
       }
       if (!answers.real || !answers.sandbox) continue
       for (const difference of compareResponses(answers.real, answers.sandbox)) {
-        if ((options.masks ?? []).some((m) => masks(m, step.operation, difference.path))) {
-          masked++
-          continue
-        }
         const key = JSON.stringify([
           step.operation,
           difference.kind,
@@ -209,6 +205,10 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
           difference.real,
           difference.sandbox,
         ])
+        if ((options.masks ?? []).some((m) => masks(m, step.operation, difference.path))) {
+          masked.add(key)
+          continue
+        }
         const seen = byKey.get(key)
         if (seen) seen.alsoIn.push(`${flow.id}/${step.name}`)
         else
@@ -222,7 +222,13 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
       }
     }
   }
-  return { real: real.label, sandbox: sandbox.label, flows, differences: [...byKey.values()], masked }
+  return {
+    real: real.label,
+    sandbox: sandbox.label,
+    flows,
+    differences: [...byKey.values()],
+    masked: masked.size,
+  }
 }
 
 /** The calls the flows would make, placeholders unresolved (`--dry-run`). */
