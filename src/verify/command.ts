@@ -8,7 +8,7 @@ import { FLOWS, selectFlows } from './catalogue.ts'
 import { type Mask, parseMask } from './masks.ts'
 import { jsonReport, markdownReport, textReport } from './report.ts'
 import { type Credentials, type Inputs, plannedCalls, runVerify, type Side } from './run.ts'
-import { httpTarget } from './targets.ts'
+import { httpTarget, paced } from './targets.ts'
 
 export const VERIFY_HELP = `request-sandbox verify --against <base-url> (--key <key> | --client-id <id> --origin <origin>) [options]
 
@@ -30,6 +30,7 @@ What it creates on the real service: docs/verify.md (--dry-run lists every call)
                       "status", optionally after an operation ("GET /v2/currencies $[*].name"); repeatable
   --payee <address>   the payee of the requests and links the flows create (default 0x000000000000000000000000000000000000dEaD)
   --webhook-url <url> the webhooks flow registers (and deletes) a webhook to this URL; skipped without it
+  --rate <n>          calls a second to the real service (default 4: under its documented 5 a second)
   --report <file>     also write the report as <file>.md and <file>.json
   --dry-run           list the calls each flow would make, and what it leaves on the service; call nothing
   -h, --help          this text
@@ -52,6 +53,7 @@ const options = {
   ignore: { type: 'string', multiple: true },
   payee: { type: 'string' },
   'webhook-url': { type: 'string' },
+  rate: { type: 'string' },
   report: { type: 'string' },
   'dry-run': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -147,6 +149,9 @@ export async function verify(args: string[]): Promise<number> {
     process.stdout.write(`${plannedCalls(selected.flows, credentials, inputs).join('\n')}\n`)
     return EXIT.ok
   }
+  const rate = Number(values.rate ?? 4)
+  if (!(Number.isFinite(rate) && rate > 0 && rate <= 100))
+    throw usage(`invalid --rate ${JSON.stringify(values.rate)}: calls a second, above 0, at most 100`)
   if (!values.against) throw usage('verify needs --against <base-url>, the real service')
   const against = httpUrl('--against', values.against)
   let stop: (() => Promise<void>) | undefined
@@ -163,7 +168,7 @@ export async function verify(args: string[]): Promise<number> {
     const sandboxKey = values['sandbox-key'] ?? `rn_verify_${randomBytes(8).toString('hex')}`
     const report = await runVerify({
       flows: selected.flows,
-      real: { label: against, target: httpTarget(against), credentials },
+      real: { label: against, target: paced(httpTarget(against), rate), credentials },
       sandbox: {
         label: values.sandbox ? sandboxUrl : 'started in-process',
         target: sandboxTarget,

@@ -31,3 +31,19 @@ export function httpTarget(base: string, options: { timeoutMs?: number } = {}): 
     return { status: response.status, headers, body }
   }
 }
+
+/**
+ * At most `perSecond` calls a second through `target` (the real service's documented default limit is 5 a second
+ * per client: verify stays under it).
+ */
+export function paced(target: Target, perSecond: number): Target {
+  const gap = 1000 / perSecond
+  let next = 0
+  return async (request) => {
+    const now = Date.now()
+    const at = Math.max(now, next)
+    next = at + gap
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now))
+    return target(request)
+  }
+}

@@ -31,6 +31,7 @@ const stepsIn = (flows: typeof FLOWS) => flows.reduce((n, f) => n + f.steps.leng
 
 /** Runs the command in this process; answers its exit code and what it printed. */
 async function run(args: string[]): Promise<{ code: number; stdout: string }> {
+  args.push('--rate', '100')
   let stdout = ''
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
     stdout += String(chunk)
