@@ -1,6 +1,6 @@
 // Before/after throughput of two checkouts, interleaved with a bare node:http server so that a busy machine moves
 // all three alike: `npx tsx bench/compare-trees.ts <other checkout> [rounds]`. Prints each round's ratios to the
-// bare server and their medians; used to hold a refactor to "not lower than before" (issue 10). Both trees run
+// bare server and their medians, to hold a refactor to "not lower than before". Both trees run
 // as `npm start` does: the terminal log on, written to a file (BENCH_QUIET=1 adds --quiet).
 import { execFileSync } from 'node:child_process'
 import { load } from './load.ts'

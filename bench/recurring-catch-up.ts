@@ -3,7 +3,7 @@
 // Run alone: `npx tsx bench/recurring-catch-up.ts [years]`.
 
 import { pathToFileURL } from 'node:url'
-import { requestState } from '../src/resources/requests/state.ts'
+import { requestState } from '../src/resources/requests/index.ts'
 import { createSandbox } from '../src/sandbox.ts'
 
 /** Figures of one catch-up. */

@@ -8,7 +8,7 @@ import { fstatSync, openSync } from 'node:fs'
 import sonicBoom from 'sonic-boom'
 import type { World } from './contract/world.ts'
 import type { JournalEntry } from './control/journal.ts'
-import type { DetectedPayment, RequestRecord } from './resources/requests/schema.ts'
+import type { DetectedPayment, RequestRecord } from './resources/requests/index.ts'
 import type { Sandbox } from './sandbox.ts'
 
 /** `text` (aligned columns) or `json` (one object per line). */

@@ -5,7 +5,7 @@ import type { ClientIdGrant } from '../contract/caller.ts'
 import { requestOrigin } from '../contract/origins.ts'
 import type { CredentialPorts } from '../contract/ports.ts'
 import { ForbiddenError, UnauthorizedError } from '../contract/sandbox-error.ts'
-import { clientIdState } from '../resources/client-ids/state.ts'
+import { clientIdState } from '../resources/client-ids/index.ts'
 
 /** Checks a client ID and the request's Origin; records the use (`lastUsedAt`). */
 export async function authenticateClientId(

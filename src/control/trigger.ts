@@ -5,12 +5,14 @@ import { z } from 'zod'
 import type { EventType, SandboxEvent } from '../contract/events.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
-import { buildPayment } from '../resources/pay/model.ts'
-import { getRequest } from '../resources/requests/model.ts'
-import { createSecurePayment } from '../resources/secure-payments/create.ts'
-import { recordUserEvent } from '../resources/secure-payments/events.ts'
-import { securePaymentCalldata } from '../resources/secure-payments/pay.ts'
-import { CreateSecurePaymentBody } from '../resources/secure-payments/schema.ts'
+import { buildPayment } from '../resources/pay/index.ts'
+import { getRequest } from '../resources/requests/index.ts'
+import {
+  CreateSecurePaymentBody,
+  createSecurePayment,
+  recordUserEvent,
+  securePaymentCalldata,
+} from '../resources/secure-payments/index.ts'
 import { inWorld } from '../resources/services.ts'
 import { fundedWallet } from './funded-wallet.ts'
 import type { SandboxState } from './sandbox-state.ts'

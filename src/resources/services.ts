@@ -3,14 +3,14 @@
 // functions with a context type `Uses<'a' | 'b'>`. The sandbox builds one object satisfying all of them
 // (src/control/sandbox-state.ts); tenants, scenarios, the journal and webhook delivery are not among them.
 import type { LiveChain, Relayer, SandboxOperator } from '../chain/index.ts'
+import type { CurrencyCatalog } from '../contract/currencies.ts'
 import type { NetworkTable } from '../contract/networks.ts'
 import type { CredentialDirectory, EventSink, WorldLookup } from '../contract/ports.ts'
 import type { CallScope } from '../contract/route-context.ts'
 import type { World } from '../contract/world.ts'
 import type { IdGenerator } from '../store/ids.ts'
-import type { CurrencyCatalog } from './currencies/catalog.ts'
 import type { OnboardingLedger } from './orchestrators/onboarding-limits.ts'
-import type { PortalCredentials } from './portal/index.ts'
+import type { PortalCredentials } from './portal/credentials.ts'
 import type { ConversionRegistry } from './rates/registry.ts'
 import type { PaymentReferenceIndex } from './requests/reference-index.ts'
 import type { WebhookPort } from './webhooks/port.ts'

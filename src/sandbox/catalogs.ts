@@ -1,7 +1,8 @@
 // The fixtures every step of createSandbox reads: the currency catalog, the network table, the networks to run.
 import type { NetworkName } from '../chain/index.ts'
+import type { CurrencyCatalog } from '../contract/currencies.ts'
 import { loadNetworkTable, type NetworkTable } from '../contract/networks.ts'
-import { type CurrencyCatalog, loadCurrencyCatalog } from '../resources/currencies/catalog.ts'
+import { loadCurrencyCatalog } from '../resources/currencies/index.ts'
 import type { SandboxOptions } from './options.ts'
 
 export interface Catalogs {

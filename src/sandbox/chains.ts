@@ -12,8 +12,8 @@ import {
   startChain,
   superviseChain,
 } from '../chain/index.ts'
-import type { CurrencyCatalog } from '../resources/currencies/catalog.ts'
-import { ConversionRegistry } from '../resources/rates/registry.ts'
+import type { CurrencyCatalog } from '../contract/currencies.ts'
+import { ConversionRegistry } from '../resources/rates/index.ts'
 import type { Catalogs } from './catalogs.ts'
 import type { SandboxOptions } from './options.ts'
 

@@ -8,7 +8,7 @@ import {
 } from '../chain/index.ts'
 import type { SandboxState } from '../control/sandbox-state.ts'
 import { applyEscrowEvents } from '../resources/commerce-payments/index.ts'
-import { createDetectionSink, type PaymentListener } from '../resources/requests/detection.ts'
+import { createDetectionSink, type PaymentListener } from '../resources/requests/index.ts'
 import type { ChainFleet } from './chains.ts'
 
 export interface Detection {

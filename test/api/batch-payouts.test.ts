@@ -3,7 +3,7 @@ import { type Address, decodeFunctionData, type Hex, maxUint256, parseUnits } fr
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect, it } from 'vitest'
 import { batchConversionPaymentsAbi, erc20Abi } from '../../src/chain/index.ts'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { erc20PaymentLogs, ethPaymentLogs, walletOn } from '../support/crosschain.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'

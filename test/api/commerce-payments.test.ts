@@ -4,7 +4,7 @@
 import { type Address, encodeFunctionData, parseUnits } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { COMMERCE_ESCROW_ADDRESS, commerceEscrowAbi } from '../../src/chain/index.ts'
-import { statusOf } from '../../src/resources/commerce-payments/model.ts'
+import { statusOf } from '../../src/resources/commerce-payments/index.ts'
 import { type ApiTransaction, execute, freshAddress, untilPaid } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'

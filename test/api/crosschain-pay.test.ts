@@ -2,7 +2,7 @@
 import { decodeFunctionData, maxUint256 } from 'viem'
 import { expect, it } from 'vitest'
 import { erc20Abi, PERMIT2_ADDRESS } from '../../src/chain/index.ts'
-import { intentState } from '../../src/resources/payment-intents/state.ts'
+import { intentState } from '../../src/resources/payment-intents/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample, documents } from '../support/openapi.ts'
 

@@ -1,7 +1,7 @@
 import { decodeFunctionData, maxUint256, parseUnits } from 'viem'
 import { expect, it } from 'vitest'
 import { erc20Abi, erc20FeeProxyAbi, ethFeeProxyAbi } from '../../src/chain/index.ts'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { createRequestWith, describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 

@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect, it } from 'vitest'
-import { resolveDestination } from '../../src/resources/payee-destinations/model.ts'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { resolveDestination } from '../../src/resources/payee-destinations/index.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import type { Loose } from '../support/loose.ts'
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { payerState } from '../../src/resources/payers/state.ts'
+import { payerState } from '../../src/resources/payers/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { createPayer, payerBody } from '../support/compliance.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'

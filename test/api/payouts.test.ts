@@ -3,8 +3,8 @@
 import { keccak256, parseEventLogs, parseUnits } from 'viem'
 import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
-import { payoutState } from '../../src/resources/payouts/state.ts'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { payoutState } from '../../src/resources/payouts/index.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import {

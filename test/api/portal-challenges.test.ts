@@ -4,7 +4,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NeutralResponse } from '../../src/contract/neutral.ts'
-import { MAX_PENDING_CHALLENGES } from '../../src/resources/portal/challenges.ts'
+import { MAX_PENDING_CHALLENGES } from '../../src/resources/portal/index.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 
 let server: RunningServer

@@ -3,7 +3,7 @@
 import { parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect, it } from 'vitest'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import { signPermit } from '../support/payouts.ts'

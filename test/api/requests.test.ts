@@ -1,6 +1,6 @@
 import { keccak256, toHex } from 'viem'
 import { expect, it } from 'vitest'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 

@@ -4,7 +4,7 @@
 // secure_payment.access_rejected for a KYT decision (api-reference/webhooks.mdx).
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { KYT_FLAGGED_TEST_ADDRESSES, KYT_RESULTS_KEPT } from '../../src/resources/secure-payments/kyt.ts'
+import { KYT_FLAGGED_TEST_ADDRESSES, KYT_RESULTS_KEPT } from '../../src/resources/secure-payments/index.ts'
 import { freshAddress } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 

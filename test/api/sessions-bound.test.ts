@@ -2,7 +2,7 @@
 // (saved with --state-dir), so one key holds at most MAX_SESSIONS_PER_KEY live ones: past it 429, another key unhurt,
 // an ended or expired one frees its place.
 import { expect, it } from 'vitest'
-import { MAX_SESSIONS_PER_KEY } from '../../src/resources/sessions/routes.ts'
+import { MAX_SESSIONS_PER_KEY } from '../../src/resources/sessions/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
 const t = useTransports(newApiKey, { chain: false })

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { launchChromium } from '../support/chromium.ts'
 

@@ -1,7 +1,7 @@
 // Faults on demand: x-sandbox-status and x-sandbox-delay on any API call, for clients' retry and timeout code.
 import { expect, it } from 'vitest'
 import { CORS_ALLOWED_HEADERS } from '../../src/dispatch.ts'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
 const t = useTransports(newApiKey, { chain: false })

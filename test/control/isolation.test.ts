@@ -1,7 +1,7 @@
 // 50 tenants at once, spread over scenarios, creating and reading concurrently: nobody sees anybody else's
 // requests, seeded ids, journal or rate-limit window.
 import { expect, it } from 'vitest'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { type ApiClient, describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
 const t = useTransports()

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, expect, it } from 'vitest'
-import { PaymentReferenceIndex } from '../../src/resources/requests/reference-index.ts'
+import { PaymentReferenceIndex } from '../../src/resources/requests/index.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { newApiKey } from '../support/clients.ts'
 

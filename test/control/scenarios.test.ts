@@ -1,7 +1,7 @@
 // Each built-in scenario, seen from the API: through a real HTTP server and through MSW, selected per request
 // (x-sandbox-scenario) or per key (PUT /__sandbox/scenario).
 import { beforeAll, expect, it } from 'vitest'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument } from '../support/openapi.ts'
 

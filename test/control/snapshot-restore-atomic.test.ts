@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { StateWriter } from '../../src/control/state-writer.ts'
-import { PaymentReferenceIndex } from '../../src/resources/requests/reference-index.ts'
+import { PaymentReferenceIndex } from '../../src/resources/requests/index.ts'
 import { newApiKey } from '../support/clients.ts'
 import { openState } from '../support/state-db.ts'
 import { useTestSandbox } from '../support/test-sandbox.ts'

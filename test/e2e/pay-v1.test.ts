@@ -2,7 +2,7 @@
 // transactions, metadata, as the FULL document's examples); the calldata, sent from an anvil default account,
 // pays on chain and the payment is detected like any other.
 import { describe, expect, it } from 'vitest'
-import { requestState } from '../../src/resources/requests/state.ts'
+import { requestState } from '../../src/resources/requests/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesExample } from '../support/openapi.ts'

@@ -3,7 +3,7 @@
 import { type Address, keccak256, parseEventLogs, parseUnits } from 'viem'
 import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
-import { payoutOfChildRequest } from '../../src/resources/payouts/execution.ts'
+import { payoutOfChildRequest } from '../../src/resources/payouts/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import type { Loose } from '../support/loose.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'

@@ -1,9 +1,11 @@
 // Test sends (POST /v2/webhook/test) carry every field a receiver of the real event reads: for each event type,
 // the delivered test body has every key (nested keys included) that the sandbox's own event of that type has.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { paymentEventPayload } from '../../src/resources/requests/events.ts'
-import type { DetectedPayment } from '../../src/resources/requests/schema.ts'
-import { requestState } from '../../src/resources/requests/state.ts'
+import {
+  type DetectedPayment,
+  paymentEventPayload,
+  requestState,
+} from '../../src/resources/requests/index.ts'
 import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
 import { type ApiClient, describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { createPayer, usBankDetails } from '../support/compliance.ts'

@@ -4,13 +4,11 @@
 import type { World } from '../../contract/world.ts'
 import { clientIdState } from '../../resources/client-ids/index.ts'
 import { commerceSummary, listCommercePayments } from '../../resources/commerce-payments/index.ts'
-import { payerState } from '../../resources/payers/index.ts'
-import { complianceView } from '../../resources/payers/model.ts'
+import { complianceView, payerState } from '../../resources/payers/index.ts'
 import { paymentDetailState } from '../../resources/payment-details/index.ts'
-import { payoutState } from '../../resources/payouts/state.ts'
-import { requestState } from '../../resources/requests/index.ts'
-import { statusOf } from '../../resources/requests/status.ts'
-import { securePaymentState } from '../../resources/secure-payments/state.ts'
+import { payoutState } from '../../resources/payouts/index.ts'
+import { requestState, statusOf } from '../../resources/requests/index.ts'
+import { securePaymentState } from '../../resources/secure-payments/index.ts'
 import type { SandboxState } from '../sandbox-state.ts'
 
 const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>

@@ -7,18 +7,27 @@ import type { ApiTransaction, SandboxAccount } from '../../chain/index.ts'
 import type { WorldRulesInput } from '../../contract/rules.ts'
 import type {
   applyKycAction,
+  CreatePayerBody,
   complianceView,
   forceCompliance,
   getPayer,
   markAgreementCompleted,
-} from '../../resources/payers/model.ts'
-import type { CreatePayerBody, PayerRecord } from '../../resources/payers/schema.ts'
-import type { forcePaymentDetailStatus } from '../../resources/payment-details/model.ts'
-import type { CreatePaymentDetailBody, PaymentDetailRecord } from '../../resources/payment-details/schema.ts'
-import type { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
-import type { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
-import type { PayoutBody } from '../../resources/payouts/schema.ts'
-import type { CreateRequestBody, RequestRecord } from '../../resources/requests/schema.ts'
+  PayerRecord,
+} from '../../resources/payers/index.ts'
+import type {
+  CreatePaymentDetailBody,
+  forcePaymentDetailStatus,
+  PaymentDetailRecord,
+} from '../../resources/payment-details/index.ts'
+import type {
+  activatePayout,
+  createOneTimePayout,
+  createRecurringPayout,
+  getPayout,
+  PayoutBody,
+  updatePayout,
+} from '../../resources/payouts/index.ts'
+import type { CreateRequestBody, RequestRecord } from '../../resources/requests/index.ts'
 import type { fakeBankDetails, fakePayerBody } from './fake-bodies.ts'
 
 type Bound<F> = F extends (ctx: never, ...args: infer A) => infer R ? (...args: A) => R : never

@@ -6,7 +6,7 @@ import { basename, extname, join, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { WorldRulesSchema } from '../../contract/rules.ts'
-import { CreateRequestBody } from '../../resources/requests/schema.ts'
+import { CreateRequestBody } from '../../resources/requests/index.ts'
 import type { ScenarioDefinition, SeededIds } from './define.ts'
 
 /** Scenario names: lower-case words joined by dashes, at most 64 characters (no dots, no slashes). */

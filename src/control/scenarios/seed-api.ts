@@ -7,24 +7,30 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { type SandboxAccount, sendApiTransactions } from '../../chain/index.ts'
 import { waitFor } from '../../contract/wait.ts'
 import type { World } from '../../contract/world.ts'
-import { buildPayment } from '../../resources/pay/model.ts'
+import { buildPayment } from '../../resources/pay/index.ts'
 import {
   applyKycAction,
+  CreatePayerBody,
   complianceView,
   createPayer,
   forceCompliance,
   getPayer,
   markAgreementCompleted,
-} from '../../resources/payers/model.ts'
-import { CreatePayerBody } from '../../resources/payers/schema.ts'
-import { createPaymentDetail, forcePaymentDetailStatus } from '../../resources/payment-details/model.ts'
-import { CreatePaymentDetailBody } from '../../resources/payment-details/schema.ts'
-import { activatePayout, getPayout, updatePayout } from '../../resources/payouts/lifecycle.ts'
-import { createOneTimePayout, createRecurringPayout } from '../../resources/payouts/model.ts'
-import { PayoutBody } from '../../resources/payouts/schema.ts'
-import { getRequest } from '../../resources/requests/model.ts'
-import { createInvoice } from '../../resources/requests/recurring.ts'
-import { CreateRequestBody } from '../../resources/requests/schema.ts'
+} from '../../resources/payers/index.ts'
+import {
+  CreatePaymentDetailBody,
+  createPaymentDetail,
+  forcePaymentDetailStatus,
+} from '../../resources/payment-details/index.ts'
+import {
+  activatePayout,
+  createOneTimePayout,
+  createRecurringPayout,
+  getPayout,
+  PayoutBody,
+  updatePayout,
+} from '../../resources/payouts/index.ts'
+import { CreateRequestBody, createRequestAndSchedule, getRequest } from '../../resources/requests/index.ts'
 import { inWorld, type ResourceServices } from '../../resources/services.ts'
 import { createIdGenerator } from '../../store/ids.ts'
 import type { Tenants } from '../../store/tenants.ts'
@@ -107,7 +113,7 @@ export async function createSeedApi(
       return payer
     },
     // as POST /v2/request creates it: a request with recurrence starts producing its children
-    createRequest: (body) => createInvoice(ctx, CreateRequestBody.parse(body)),
+    createRequest: (body) => createRequestAndSchedule(ctx, CreateRequestBody.parse(body)),
     send,
     signTypedData: (from, typedData) =>
       privateKeyToAccount(from.privateKey).signTypedData(typedData as never),

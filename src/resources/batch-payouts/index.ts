@@ -1,3 +1,5 @@
-// The public module of the batch-payouts resource: what other resources may use of it.
+// The door of the batch-payouts resource: the only file of it that other rooms (other resources, the route table, the
+// control plane, the sandbox, tests) import.
 export type { BatchFunding } from './model.ts'
 export { buildBatchPayout, buildFundedBatchPayout } from './model.ts'
+export { batchPayoutRoutes } from './routes.ts'

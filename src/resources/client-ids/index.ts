@@ -1,4 +1,7 @@
-// The public module of the client-ids resource: what other resources may use of it.
+// The door of the client-ids resource: the only file of it that other rooms (other resources, the route table, the
+// control plane, the sandbox, tests) import.
 export { effectiveFee } from './fees.ts'
 export { createClientId, indexClientIds } from './model.ts'
-export { clientIdState } from './state.ts'
+export { clientIdRoutes } from './routes.ts'
+export { CreateClientIdBody } from './schema.ts'
+export { clientIdState } from './tables.ts'

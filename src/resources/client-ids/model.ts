@@ -8,7 +8,7 @@ import type { World } from '../../contract/world.ts'
 import type { Uses } from '../services.ts'
 import { ClientIdNotFoundError, RevokedClientIdError } from './errors.ts'
 import type { ClientIdRecord, CreateClientIdBody, UpdateClientIdBody } from './schema.ts'
-import { clientIdState } from './state.ts'
+import { clientIdState } from './tables.ts'
 
 type Ctx = Uses<'directory' | 'ids'>
 

@@ -17,7 +17,7 @@ import {
   terms,
 } from './model.ts'
 import type { AuthorizeCalldataBody, CaptureBody, CommercePaymentRecord, RefundBody } from './schema.ts'
-import { commercePaymentState } from './state.ts'
+import { commercePaymentState } from './tables.ts'
 
 /** Defaults of the expiries, in seconds from the authorization calldata (the page documents none). */
 export const DEFAULT_EXPIRIES = { preApproval: 3600, authorization: 7 * 86400, refund: 30 * 86400 } as const

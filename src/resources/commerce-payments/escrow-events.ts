@@ -8,7 +8,7 @@ import type { World } from '../../contract/world.ts'
 import type { Services } from '../services.ts'
 import { amountsOfTransitions, statusOf } from './model.ts'
 import type { CommerceTransition } from './schema.ts'
-import { commercePaymentState } from './state.ts'
+import { commercePaymentState } from './tables.ts'
 
 type Shared = Services<'chains' | 'events' | 'paymentReferences' | 'worlds' | 'log'>
 

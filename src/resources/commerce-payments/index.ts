@@ -1,6 +1,7 @@
-// The public module of the commerce-payments resource: what other resources, the sandbox and the control plane use.
+// The door of the commerce-payments resource: the only file of it that other rooms (other resources, the route table, the
+// control plane, the sandbox, tests) import.
 export { applyEscrowEvents } from './escrow-events.ts'
-export { commerceStatus, commerceSummary, listCommercePayments } from './model.ts'
+export { commerceStatus, commerceSummary, listCommercePayments, statusOf } from './model.ts'
 export { commercePaymentRoutes } from './routes.ts'
 export { CommercePaymentRecord } from './schema.ts'
-export { commercePaymentState } from './state.ts'
+export { commercePaymentState } from './tables.ts'

@@ -22,7 +22,7 @@ import type {
   CommerceStatusResponse,
   CommerceTransition,
 } from './schema.ts'
-import { commercePaymentState } from './state.ts'
+import { commercePaymentState } from './tables.ts'
 
 export type CommerceCtx = Uses<
   'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'chains' | 'operator' | 'events'

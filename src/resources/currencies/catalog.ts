@@ -1,22 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { type Currency, CurrencyFixture } from './schema.ts'
-
-/** The token list every tenant shares (read once from fixtures/), indexed for the lookups the API makes. */
-export interface CurrencyCatalog {
-  all: readonly CurrencyFixture[]
-  /** exact id, then case-insensitive id */
-  byId(id: string): CurrencyFixture | undefined
-  /** invoice currency id -> payment currency ids it converts to (fixtures/conversion-routes.json) */
-  conversionTargets(id: string): readonly string[]
-  /** the token as the service returns it (built once: the list never changes) */
-  publicOf(currency: CurrencyFixture): Currency
-  /**
-   * The answer for one list query, computed once and kept with its JSON text (the list is immutable, so the
-   * same query always answers the same bytes); at most 256 distinct queries are kept.
-   */
-  memo<T>(key: string, compute: () => T): { value: T; text: string }
-}
+import { type Currency, type CurrencyCatalog, CurrencyFixture } from '../../contract/currencies.ts'
 
 /** Strips fixture-only fields so a token reads exactly as the service returns it. */
 export function publicCurrency(currency: CurrencyFixture): Currency {

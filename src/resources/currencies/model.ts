@@ -1,6 +1,6 @@
-import { IssueListError, NotFoundError } from '../../contract/sandbox-error.ts'
 import { TRON_NETWORK } from '../../contract/tron-address.ts'
 import type { Uses } from '../services.ts'
+import { FirstOnlyError, TokenNotFoundError } from './errors.ts'
 import type { Currency } from './schema.ts'
 
 type Ctx = Uses<'chains' | 'conversion' | 'currencies'>
@@ -15,24 +15,16 @@ export function listCurrencies(
   const { currencies } = ctx
   if (query.firstOnly !== undefined) {
     if (query.firstOnly !== 'true' && query.firstOnly !== 'false') {
-      throw new IssueListError([
-        { code: 'custom', message: "firstOnly must be 'true' or 'false' if provided", path: ['firstOnly'] },
-      ])
+      throw new FirstOnlyError("firstOnly must be 'true' or 'false' if provided")
     }
     if (query.network === undefined || query.symbol === undefined) {
-      throw new IssueListError([
-        {
-          code: 'custom',
-          message: 'firstOnly can only be used when both network and symbol are provided',
-          path: ['firstOnly'],
-        },
-      ])
+      throw new FirstOnlyError('firstOnly can only be used when both network and symbol are provided')
     }
   }
   if (query.id !== undefined) {
     const found = currencies.byId(query.id)
     if (!found || !same(query.network, found.network ?? '') || !same(query.symbol, found.symbol)) {
-      throw new NotFoundError('Token not found')
+      throw new TokenNotFoundError()
     }
     return currencies.publicOf(found)
   }
@@ -42,7 +34,7 @@ export function listCurrencies(
   )
   if (query.firstOnly === 'true') {
     const first = matches[0]
-    if (!first) throw new NotFoundError('Token not found')
+    if (!first) throw new TokenNotFoundError()
     return currencies.publicOf(first)
   }
   return matches.map((c) => currencies.publicOf(c))
@@ -56,7 +48,7 @@ export function conversionRoutes(
 ) {
   const { currencies } = ctx
   const source = currencies.byId(currencyId)
-  if (!source) throw new NotFoundError('Token not found')
+  if (!source) throw new TokenNotFoundError()
   const targets = currencies
     .conversionTargets(source.id)
     .map((id) => currencies.byId(id)!)

@@ -1,22 +1,7 @@
 import { z } from 'zod'
+import { Currency } from '../../contract/currencies.ts'
 
-/** A token of the service's token list, as `/v1/currencies` returns it. */
-export const Currency = z.object({
-  id: z.string(),
-  name: z.string(),
-  symbol: z.string(),
-  decimals: z.number().int(),
-  address: z.string(),
-  network: z.string(),
-  type: z.enum(['ERC20', 'ETH', 'ISO4217', 'TRC20']),
-  hash: z.string(),
-  chainId: z.number().int(),
-})
-export type Currency = z.infer<typeof Currency>
-
-/** A fixture entry: a Currency plus what the chain needs to install it. */
-export const CurrencyFixture = Currency.extend({ permit: z.string().nullable().optional() })
-export type CurrencyFixture = z.infer<typeof CurrencyFixture>
+export { Currency, CurrencyFixture } from '../../contract/currencies.ts'
 
 /** Query of `GET /v1/currencies` and `GET /v2/currencies`. */
 export const CurrencyQuery = z.object({

@@ -8,7 +8,7 @@ import { getRequest } from '../requests/index.ts'
 import type { Services, Uses } from '../services.ts'
 import { JourneyNotFoundError } from './errors.ts'
 import type { JourneyEvent, JourneyEventBody, JourneyRecord } from './schema.ts'
-import { journeyState } from './state.ts'
+import { journeyState } from './tables.ts'
 
 type Ctx = Uses<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'worlds'>
 type Shared = Services<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'worlds'>

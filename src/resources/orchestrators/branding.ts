@@ -6,7 +6,7 @@ import type { World } from '../../contract/world.ts'
 import { NotLinkedError, OrchestratorConflictError, OrchestratorNotFoundError } from './errors.ts'
 import { activeLinkOf, type Ctx, orchestratorOf } from './links.ts'
 import type { BrandingBody, BrandingRecord } from './schema.ts'
-import { orchestratorState } from './state.ts'
+import { orchestratorState } from './tables.ts'
 
 const ORCHESTRATOR_ROW = 'orchestrator'
 

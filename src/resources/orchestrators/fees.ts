@@ -12,7 +12,7 @@ import {
 } from './errors.ts'
 import { type Ctx, orchestratorOf } from './links.ts'
 import type { CreateFeeConfigBody, FeeConfigRecord, UpdateFeeConfigBody } from './schema.ts'
-import { orchestratorState } from './state.ts'
+import { orchestratorState } from './tables.ts'
 
 function requireLinked(world: World, clientId: string | undefined) {
   if (clientId === undefined) return

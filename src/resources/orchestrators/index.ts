@@ -1,4 +1,5 @@
-// The public module of the orchestrators resource: what authentication, secure payments and the dashboard use.
+// The door of the orchestrators resource: the only file of it that other rooms (other resources, the route table, the
+// control plane, the sandbox, tests) import.
 export { brandingForClientId } from './branding.ts'
 export { type ResolvedOrchestratorFee, resolveOrchestratorFees } from './fees.ts'
 export { activeLinkOf, indexOnboardingTokens, orchestratorIdOf } from './links.ts'
@@ -11,4 +12,4 @@ export {
 export { orchestratorPageRoutes, orchestratorRoutes } from './routes.ts'
 export { type BrandingRecord, ORCHESTRATOR_KEY } from './schema.ts'
 export { hasOrchestratorPlan, reportScreening } from './screening.ts'
-export { orchestratorState } from './state.ts'
+export { orchestratorState } from './tables.ts'

@@ -6,7 +6,7 @@ import { Table } from '../../store/table.ts'
 import { createWorld } from '../../store/world.ts'
 import { completeOnboarding, findIntent } from './links.ts'
 import { OnboardingLedger } from './onboarding-limits.ts'
-import { orchestratorState } from './state.ts'
+import { orchestratorState } from './tables.ts'
 
 const log = () => {}
 const worlds: World[] = []

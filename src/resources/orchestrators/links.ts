@@ -32,7 +32,7 @@ import {
   reservePlatform,
 } from './onboarding-limits.ts'
 import type { KytPlan, LinkIntentBody, LinkIntentRecord, LinkRecord } from './schema.ts'
-import { orchestratorState } from './state.ts'
+import { orchestratorState } from './tables.ts'
 
 export type Ctx = Uses<'currencies' | 'directory' | 'events' | 'ids' | 'onboarding' | 'portal' | 'worlds'>
 

@@ -11,7 +11,7 @@
 import type { CredentialDirectory } from '../../contract/ports.ts'
 import { SandboxError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
-import { orchestratorState } from './state.ts'
+import { orchestratorState } from './tables.ts'
 
 /** Platform worlds one orchestrator key may create by onboarding, and one wallet may have (default). */
 export const DEFAULT_MAX_ONBOARDED_PLATFORMS = 20

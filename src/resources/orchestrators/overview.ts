@@ -4,7 +4,7 @@ import { clientIdState } from '../client-ids/index.ts'
 import { payeeDestinationState } from '../payee-destinations/index.ts'
 import type { Uses } from '../services.ts'
 import { orchestratorIdOf } from './links.ts'
-import { orchestratorState } from './state.ts'
+import { orchestratorState } from './tables.ts'
 
 /** `GET /__sandbox/orchestrator`: the caller's orchestrator state. */
 export function orchestratorOverview(ctx: Uses<'directory' | 'webhooks' | 'worlds'>) {

@@ -5,7 +5,7 @@
 // once per payment and wallet, to the orchestrator's webhooks.
 import type { CredentialDirectory, EventSink, WorldLookup } from '../../contract/ports.ts'
 import { activeLinkOf } from './links.ts'
-import { orchestratorState } from './state.ts'
+import { orchestratorState } from './tables.ts'
 
 /** Reports the screening of `wallet` on the payment `token` made under `clientId` (nothing without a plan). */
 export async function reportScreening(

@@ -1,8 +1,10 @@
-// The public module of the payee-destinations resource: what other resources may use of it.
+// The door of the payee-destinations resource: the only file of it that other rooms (other resources, the route table, the
+// control plane, the sandbox, tests) import.
 export {
   destinationForClientId,
   type ResolvedDestination,
   registerDestination,
   resolveDestination,
 } from './model.ts'
-export { payeeDestinationState } from './state.ts'
+export { payeeDestinationRoutes, sessionDestinationRoutes } from './routes.ts'
+export { payeeDestinationState } from './tables.ts'

@@ -20,7 +20,7 @@ import {
   PayeeTokenError,
 } from './errors.ts'
 import type { PayeeDestinationRecord, SignedBody, SigningDataQuery, SigningNonce } from './schema.ts'
-import { payeeDestinationState } from './state.ts'
+import { payeeDestinationState } from './tables.ts'
 import { compositeDestinationId, interopChecksum, payeeDestinationTypedData } from './typed-data.ts'
 
 type Ctx = Uses<'currencies' | 'ids'>

@@ -12,7 +12,7 @@ import { BadRequestError, ForbiddenError } from '../../contract/sandbox-error.ts
 import type { Uses } from '../services.ts'
 import { activateDestination, activeDestinationOf, findDestination } from './model.ts'
 import type { PayeeDestinationRecord } from './schema.ts'
-import { payeeDestinationState } from './state.ts'
+import { payeeDestinationState } from './tables.ts'
 
 type Ctx = Uses<'currencies' | 'ids' | 'portal'>
 

@@ -16,9 +16,9 @@ import {
   kycMoves,
 } from './compliance.ts'
 import { IllegalComplianceMoveError, PayerExistsError, PayerNotFoundError } from './errors.ts'
-import { payerLinks } from './links.ts'
+import { payerLinks } from './page-urls.ts'
 import type { CreatePayerBody, KycStatus, PayerRecord } from './schema.ts'
-import { payerState } from './state.ts'
+import { payerState } from './tables.ts'
 
 type Ctx = Uses<'compliance' | 'directory' | 'events' | 'ids'>
 

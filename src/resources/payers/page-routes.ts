@@ -10,7 +10,7 @@ import { PageLinkNotFoundError } from './errors.ts'
 import { applyKycAction, getPayer, markAgreementCompleted } from './model.ts'
 import { agreementPage, kycPage, PAYER_PAGE_CSS, PAYER_PAGE_JS, unknownLinkPage } from './pages.ts'
 import type { PayerRecord } from './schema.ts'
-import { payerState } from './state.ts'
+import { payerState } from './tables.ts'
 
 type Ctx = Uses<'compliance' | 'directory' | 'events' | 'ids' | 'worlds'>
 

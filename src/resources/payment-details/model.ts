@@ -7,7 +7,7 @@ import { inWorld, type Uses } from '../services.ts'
 import { bankDetailProblems } from './bank-rules.ts'
 import { InvalidBankDetailsError, PaymentDetailNotFoundError, UserNotFoundError } from './errors.ts'
 import type { CreatePaymentDetailBody, PaymentDetailRecord, PaymentDetailStatus } from './schema.ts'
-import { paymentDetailState } from './state.ts'
+import { paymentDetailState } from './tables.ts'
 
 type Ctx = Uses<'compliance' | 'directory' | 'events' | 'ids'>
 

@@ -12,7 +12,7 @@ import type { Uses } from '../services.ts'
 import { PaymentIntentNotFoundError, PaymentIntentRefusedError } from './errors.ts'
 import type { PaymentIntentRecord, SendIntentBody, SignedData } from './schema.ts'
 import { settleIntent } from './settle.ts'
-import { intentState } from './state.ts'
+import { intentState } from './tables.ts'
 import {
   type IntentTypedData,
   type PermitTypedData,

@@ -15,7 +15,7 @@ import { feeProxyPayments, permit2NonceFree, revertReason } from '../../chain/in
 import type { World } from '../../contract/world.ts'
 import type { Services } from '../services.ts'
 import type { PaymentIntentRecord } from './schema.ts'
-import { intentState } from './state.ts'
+import { intentState } from './tables.ts'
 import { type IntentTypedData, type PermitTypedData, WITNESS_TYPE_STRING, witnessHash } from './typed-data.ts'
 
 type Shared = Services<'chains' | 'events' | 'operator'>

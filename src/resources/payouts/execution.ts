@@ -9,7 +9,7 @@ import type { World } from '../../contract/world.ts'
 import { createRequest, requestState, startListening } from '../requests/index.ts'
 import { inWorld, type Uses } from '../services.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
-import { payoutState } from './state.ts'
+import { payoutState } from './tables.ts'
 
 type Ctx = Uses<
   'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'

@@ -14,7 +14,7 @@ import {
 } from './errors.ts'
 import { scheduleNext, worldContext } from './execution.ts'
 import type { RecurringPayoutRecord } from './schema.ts'
-import { payoutState } from './state.ts'
+import { payoutState } from './tables.ts'
 
 type Ctx = Uses<
   'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences' | 'relayers'

@@ -16,7 +16,7 @@ import type { Uses } from '../services.ts'
 import { RecurringNotAvailableError } from './errors.ts'
 import { PERIOD_SECONDS } from './execution.ts'
 import type { PayoutBody, RecurringPayoutRecord } from './schema.ts'
-import { payoutState } from './state.ts'
+import { payoutState } from './tables.ts'
 
 type Ctx = Uses<PayServiceNames | 'relayers'>
 

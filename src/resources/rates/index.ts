@@ -1,3 +1,6 @@
-// The public module of the rates resource: what other resources and the control plane may use of it.
+// The door of the rates resource: the only file of it that other rooms (other resources, the route table, the
+// control plane, the sandbox, tests) import.
 export { restoreWorldRates } from './model.ts'
-export { rateState } from './state.ts'
+export { ConversionRegistry } from './registry.ts'
+export { rateRoutes } from './routes.ts'
+export { rateState } from './tables.ts'

@@ -3,10 +3,10 @@
 // USD price of `from` (of `to` when `from` is USD) and every route through that currency follows.
 
 import { divWad, formatWad, mulWad, toWad, WAD } from '../../contract/decimal.ts'
-import { OneFieldError } from '../../contract/sandbox-error.ts'
 import type { Uses } from '../services.ts'
+import { RateEntryError } from './errors.ts'
 import type { SetRatesBody } from './schema.ts'
-import { rateState } from './state.ts'
+import { rateState } from './tables.ts'
 
 type Ctx = Uses<'chains' | 'conversion' | 'currencies'>
 
@@ -56,20 +56,20 @@ export async function setRates(ctx: Ctx, body: SetRatesBody) {
   const changed = new Map<string, bigint>()
   body.rates.forEach((entry, i) => {
     const from = ctx.currencies.byId(entry.from)
-    if (!from) throw new OneFieldError(`rates.${i}.from`, `Currency ${entry.from} not found`)
+    if (!from) throw new RateEntryError(i, 'from', `Currency ${entry.from} not found`)
     const to = ctx.currencies.byId(entry.to)
-    if (!to) throw new OneFieldError(`rates.${i}.to`, `Currency ${entry.to} not found`)
-    if (from.id === to.id) throw new OneFieldError(`rates.${i}.to`, 'from and to must differ')
+    if (!to) throw new RateEntryError(i, 'to', `Currency ${entry.to} not found`)
+    if (from.id === to.id) throw new RateEntryError(i, 'to', 'from and to must differ')
     const rate = toWad(entry.rate)
-    if (rate === 0n) throw new OneFieldError(`rates.${i}.rate`, 'rate must be greater than 0')
+    if (rate === 0n) throw new RateEntryError(i, 'rate', 'rate must be greater than 0')
     const [target, price] =
       from.id === 'USD'
         ? [to.id, divWad(WAD, rate)]
         : [from.id, prices.has(to.id) ? mulWad(rate, prices.get(to.id)!) : null]
-    if (price === null) throw new OneFieldError(`rates.${i}.to`, `No USD price is known for ${to.id}`)
-    if (price === 0n) throw new OneFieldError(`rates.${i}.rate`, 'rate is too small')
+    if (price === null) throw new RateEntryError(i, 'to', `No USD price is known for ${to.id}`)
+    if (price === 0n) throw new RateEntryError(i, 'rate', 'rate is too small')
     // Feeds answer int256 with 8 decimals: keep prices where every derived rate stays representable.
-    if (price > MAX_USD_PRICE) throw new OneFieldError(`rates.${i}.rate`, 'rate is too large')
+    if (price > MAX_USD_PRICE) throw new RateEntryError(i, 'rate', 'rate is too large')
     for (const id of aliasesOf(ctx, target)) {
       prices.set(id, price)
       changed.set(id, price)

@@ -16,13 +16,13 @@ import {
   type ProxyKind,
   sandboxAddress,
 } from '../../chain/index.ts'
+import type { CurrencyCatalog, CurrencyFixture } from '../../contract/currencies.ts'
 import { divWad, mulWad, toWad, unitsToWad } from '../../contract/decimal.ts'
 import type { NetworkTable } from '../../contract/networks.ts'
 import { TRON_NETWORK } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
-import type { CurrencyCatalog, CurrencyFixture } from '../currencies/index.ts'
 import { RatesFixture } from './schema.ts'
-import { rateState } from './state.ts'
+import { rateState } from './tables.ts'
 
 /** A conversion route on one network: invoice currency -> payment currency, and the feed behind it. */
 export interface ConversionRoute {

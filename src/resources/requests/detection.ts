@@ -11,7 +11,7 @@ import { paymentEventPayload } from './events.ts'
 import { isConversion, isFullyPaid } from './model.ts'
 import { isOfframpRequest, startOfframp } from './offramp.ts'
 import type { DetectedPayment, RequestRecord } from './schema.ts'
-import { requestState } from './state.ts'
+import { requestState } from './tables.ts'
 import { isTronConversion, tronCreditedUnits } from './tron-conversion.ts'
 
 type Shared = Services<

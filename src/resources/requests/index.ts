@@ -1,4 +1,8 @@
-// The public module of the requests resource: what other resources may use of it.
+// The door of the requests resource: the only file of it that other rooms (other resources, the route table, the
+// control plane, the sandbox, tests) import.
+export { createRequestAndSchedule } from './create.ts'
+export { createDetectionSink, type PaymentListener } from './detection.ts'
+export { paymentEventPayload } from './events.ts'
 export {
   createRequest,
   getRequest,
@@ -11,7 +15,9 @@ export {
 } from './model.ts'
 export { resumeOfframp } from './offramp.ts'
 export { resumeRecurringSchedule } from './recurring.ts'
-export { CustomerInfo, type DetectedPayment, type RequestRecord } from './schema.ts'
-export { requestState } from './state.ts'
-export { hasBeenPaid } from './status.ts'
+export { PaymentReferenceIndex } from './reference-index.ts'
+export { requestRoutes } from './routes.ts'
+export { CreateRequestBody, CustomerInfo, type DetectedPayment, type RequestRecord } from './schema.ts'
+export { hasBeenPaid, statusOf } from './status.ts'
+export { requestState } from './tables.ts'
 export { convertUp, isTronConversion, keepTronQuote } from './tron-conversion.ts'

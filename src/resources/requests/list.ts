@@ -9,8 +9,8 @@ import { z } from 'zod'
 import { QueryInteger } from '../../contract/primitives.ts'
 import type { Uses } from '../services.ts'
 import type { RequestRecord } from './schema.ts'
-import { requestState } from './state.ts'
 import { hasBeenPaid, statusOf } from './status.ts'
+import { requestState } from './tables.ts'
 
 type Ctx = Uses<'conversion' | 'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 

@@ -20,7 +20,7 @@ import { destinationForClientId } from '../payee-destinations/index.ts'
 import type { Services, Uses } from '../services.ts'
 import { RequestNotFoundError } from './errors.ts'
 import type { CreateRequestBody, RequestRecord } from './schema.ts'
-import { requestState } from './state.ts'
+import { requestState } from './tables.ts'
 
 type Ctx = Uses<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>
 type Shared = Services<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferences'>

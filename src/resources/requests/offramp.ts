@@ -7,7 +7,7 @@ import { paymentDetailState } from '../payment-details/index.ts'
 import type { Services } from '../services.ts'
 import { paymentEventPayload, requestEventFields } from './events.ts'
 import type { DetectedPayment, OfframpState, RequestRecord } from './schema.ts'
-import { requestState } from './state.ts'
+import { requestState } from './tables.ts'
 
 type Shared = Services<'currencies' | 'events' | 'ids' | 'offrampAddress'>
 

@@ -5,7 +5,7 @@
 import { activeLinkOf, resolveOrchestratorFees } from '../orchestrators/index.ts'
 import type { Uses } from '../services.ts'
 import type { RequestRecord } from './schema.ts'
-import { requestState } from './state.ts'
+import { requestState } from './tables.ts'
 
 /** Captures the orchestrator fees of a request just created under a linked client ID (none otherwise). */
 export async function captureOrchestratorFees(

@@ -6,30 +6,14 @@
 // month-end start keeps to the last day of shorter months). Periods missed while the recurrence was stopped are
 // skipped when it resumes. Recurring payouts (POST /v2/payouts) run their own schedule (payouts/execution.ts).
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
-import { BadRequestError } from '../../contract/sandbox-error.ts'
 import { inWorld, type Uses } from '../services.ts'
+import { NotRecurringError, RecurrenceAlreadyStoppedError } from './errors.ts'
 import { requestEventFields } from './events.ts'
 import { createRequest } from './model.ts'
-import type { CreateRequestBody, RecurringRequestRecord, RequestRecord } from './schema.ts'
-import { requestState } from './state.ts'
+import type { RecurringRequestRecord, RequestRecord } from './schema.ts'
+import { requestState } from './tables.ts'
 
 type Ctx = Uses<'currencies' | 'events' | 'ids' | 'offrampAddress' | 'paymentReferences'>
-
-/** 400 for a stop on a request that has no recurrence (E1). */
-export class NotRecurringError extends BadRequestError {
-  override name = 'NotRecurringError'
-  constructor() {
-    super('Request is not a recurring request')
-  }
-}
-
-/** 400 for a second stop of the same recurrence (E1). */
-export class RecurrenceAlreadyStoppedError extends BadRequestError {
-  override name = 'RecurrenceAlreadyStoppedError'
-  constructor() {
-    super('Recurrence is already stopped')
-  }
-}
 
 /** When occurrence `index` falls due (0 = the original, at startDate). */
 export function occurrenceDate(
@@ -54,29 +38,19 @@ function timedContext(ctx: Ctx): Ctx {
   return inWorld(ctx, ctx.world)
 }
 
-/**
- * Creates a request (POST /v1|v2/request) and, when it has a recurrence, starts its schedule. `complete` finishes the
- * record before any child can copy it (the orchestrator fees it captures).
- */
-export async function createInvoice(
-  ctx: Ctx,
-  body: CreateRequestBody,
-  complete: (record: RequestRecord) => Promise<RequestRecord> = async (record) => record,
-): Promise<RequestRecord> {
-  const record = await complete(await createRequest(ctx, body))
-  if (record.recurrence) {
-    await requestState(ctx.world).recurringRequests.insert({
-      requestId: record.requestId,
-      frequency: record.recurrence.frequency,
-      startDate: parseDateOrTimestamp(record.recurrence.startDate)!.toISOString(),
-      nextIndex: 1,
-      nextDate: null,
-      timerId: null,
-      childCount: 0,
-    })
-    await scheduleNextChild(timedContext(ctx), record.requestId)
-  }
-  return record
+/** Starts the schedule of a request created with a recurrence: its record, and the timer of its first child. */
+export async function startRecurringSchedule(ctx: Ctx, record: RequestRecord): Promise<void> {
+  if (!record.recurrence) return
+  await requestState(ctx.world).recurringRequests.insert({
+    requestId: record.requestId,
+    frequency: record.recurrence.frequency,
+    startDate: parseDateOrTimestamp(record.recurrence.startDate)!.toISOString(),
+    nextIndex: 1,
+    nextDate: null,
+    timerId: null,
+    childCount: 0,
+  })
+  await scheduleNextChild(timedContext(ctx), record.requestId)
 }
 
 /** Arms a restored schedule again (its timer died with the process: --state-dir): the next child at its due date. */

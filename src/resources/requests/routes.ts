@@ -2,10 +2,11 @@ import { z } from 'zod'
 import { Address } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import type { Services } from '../services.ts'
+import { createRequestAndSchedule } from './create.ts'
 import { ListRequestsQuery, ListRequestsResponse, listRequests } from './list.ts'
 import { getRequest, getRequestByReference } from './model.ts'
 import { captureOrchestratorFees } from './orchestrator-fees.ts'
-import { createInvoice, setRecurrence } from './recurring.ts'
+import { setRecurrence } from './recurring.ts'
 import { CreateRequestBody, CreateRequestResponse, RequestStatusV1, RequestStatusV2 } from './schema.ts'
 import { statusV1, statusV2 } from './status.ts'
 
@@ -31,7 +32,9 @@ export const requestRoutes = [
     body: CreateRequestBody,
     responses: { 201: CreateRequestResponse },
     async handler(ctx, { body }) {
-      const record = await createInvoice(ctx, body, (created) => captureOrchestratorFees(ctx, created))
+      const record = await createRequestAndSchedule(ctx, body, (created) =>
+        captureOrchestratorFees(ctx, created),
+      )
       return { status: 201, body: { paymentReference: record.paymentReference, requestId: record.requestId } }
     },
   }),
@@ -44,7 +47,7 @@ export const requestRoutes = [
     statuses: [201],
     body: CreateRequestBody.extend({ payee: Address }),
     async handler(ctx, { body }) {
-      const record = await createInvoice(ctx, body)
+      const record = await createRequestAndSchedule(ctx, body)
       return { status: 201, body: { requestID: record.requestId, paymentReference: record.paymentReference } }
     },
   }),

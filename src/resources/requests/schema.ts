@@ -206,3 +206,19 @@ export const RequestStatusV2 = RequestStatusV1.extend({
   detectionSource: z.enum(['request-network', 'lifi']).nullable(),
   note: z.string().nullable(),
 }).loose()
+
+/**
+ * One /pay quote of a fiat-invoiced Tron request (tron-conversion.ts): invoice-currency base units and the token base
+ * units they were priced at.
+ */
+export const TronQuote = z.object({
+  invoiceUnits: z.string(),
+  paidUnits: z.string(),
+  /** payment-currency units per invoice-currency unit, as a wad */
+  rate: z.string(),
+  quotedAt: z.string(),
+})
+export type TronQuote = z.infer<typeof TronQuote>
+
+/** The quotes kept for one request (the last MAX_TRON_QUOTES). */
+export const TronQuotes = z.object({ requestId: z.string(), quotes: z.array(TronQuote) })

@@ -3,37 +3,19 @@
 // quotes the TRC-20 amount with the sandbox's rates and the payer pays that amount through ERC20FeeProxy. A payment
 // counts, in the invoice currency, for the quote whose token amount it paid; else at the latest quote's rate; else
 // at the rate in force when it is detected. The last MAX_TRON_QUOTES quotes of a request are kept.
-import { z } from 'zod'
 import type { DetectedTransfer } from '../../chain/index.ts'
 import { divWad, mulWad, unitsToWad, wadToUnits } from '../../contract/decimal.ts'
 import { TRON_NETWORK } from '../../contract/tron-address.ts'
-import { defineState, type World } from '../../contract/world.ts'
-import { Table } from '../../store/table.ts'
+import type { World } from '../../contract/world.ts'
 import type { CurrencyFixture } from '../currencies/index.ts'
 import type { Services } from '../services.ts'
-import type { RequestRecord } from './schema.ts'
+import type { RequestRecord, TronQuote } from './schema.ts'
+import { tronQuoteState } from './tables.ts'
 
 type Shared = Services<'conversion' | 'currencies'>
 
 /** How many quotes of one request are kept (a payer may pay any of the latest ones). */
 export const MAX_TRON_QUOTES = 8
-
-/** One /pay quote: invoice-currency base units and the token base units they were priced at. */
-const TronQuote = z.object({
-  invoiceUnits: z.string(),
-  paidUnits: z.string(),
-  /** payment-currency units per invoice-currency unit, as a wad */
-  rate: z.string(),
-  quotedAt: z.string(),
-})
-type TronQuote = z.infer<typeof TronQuote>
-
-const TronQuotes = z.object({ requestId: z.string(), quotes: z.array(TronQuote) })
-
-const quotesDef = defineState('tron-conversion', () => ({
-  /** the /pay quotes of fiat-invoiced Tron requests, by request id */
-  quotes: new Table(TronQuotes, 'requestId'),
-}))
 
 /** Whether the request is a Tron one invoiced in another currency (priced off chain, paid through ERC20FeeProxy). */
 export function isTronConversion(record: RequestRecord): boolean {
@@ -53,7 +35,7 @@ export async function keepTronQuote(
   requestId: string,
   quote: { invoiceUnits: bigint; paidUnits: bigint; rate: bigint },
 ): Promise<void> {
-  const table = world.state(quotesDef).quotes
+  const table = tronQuoteState(world).quotes
   const entry: TronQuote = {
     invoiceUnits: quote.invoiceUnits.toString(),
     paidUnits: quote.paidUnits.toString(),
@@ -79,7 +61,7 @@ export function tronCreditedUnits(
 ): bigint {
   const invoice = shared.currencies.byId(record.invoiceCurrency)!
   const paid = shared.currencies.byId(record.paymentCurrency)!
-  const quotes = world.state(quotesDef).quotes.get(record.requestId)?.quotes ?? []
+  const quotes = tronQuoteState(world).quotes.get(record.requestId)?.quotes ?? []
   const exact = quotes.findLast((q) => BigInt(q.paidUnits) === t.amount)
   if (exact) return BigInt(exact.invoiceUnits)
   const latest = quotes.at(-1)

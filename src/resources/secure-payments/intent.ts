@@ -11,7 +11,7 @@ import type { SecureServices } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'
 import { checkPayer, linkRequests } from './model.ts'
 import type { IntentBody, SecurePaymentRecord } from './schema.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 
 /** Records an execution of the link (and sends a signed cross-chain intent); answers the documented body. */
 export async function recordIntent(

@@ -9,7 +9,7 @@ import type { World } from '../../contract/world.ts'
 import type { SecureServices } from './context.ts'
 import { SecurePaymentForbiddenError } from './errors.ts'
 import type { SecurePaymentRecord } from './schema.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 
 /** Payer wallets every sandbox screening flags (sanctions), lower-case. Any other wallet passes. */
 export const KYT_FLAGGED_TEST_ADDRESSES: readonly string[] = [

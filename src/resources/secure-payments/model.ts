@@ -27,7 +27,7 @@ import {
 import { pricedFeePlan } from './fee-plan.ts'
 import type { OrchestratorPricing } from './orchestrator-fees.ts'
 import type { SecurePaymentListQuery, SecurePaymentRecord } from './schema.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 import { indexToken, worldOfToken } from './token-index.ts'
 import { orchestratorLegsDone } from './tron-orchestrator-fees.ts'
 

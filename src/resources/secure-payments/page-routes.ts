@@ -35,7 +35,7 @@ import {
   TronBroadcastBody,
   UserEventBody,
 } from './schema.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 import { refillTestWallet, testWalletOf } from './test-wallet.ts'
 import { sendOnce } from './test-wallet-sends.ts'
 import { broadcastTronStep, testWalletTronSend } from './tron.ts'

@@ -22,7 +22,7 @@ import { checkPayer, linkRequests } from './model.ts'
 import { orchestratorFeeLines, orchestratorFeeTransfers } from './orchestrator-fees.ts'
 import { multicallRequestIds } from './payouts.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 import { settledFeeClaim, tronLinkCalldata } from './tron.ts'
 import { tronBatchCalldata } from './tron-batch.ts'
 

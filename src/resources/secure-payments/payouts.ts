@@ -20,7 +20,7 @@ import {
 import { checkRedirect, linkRequests, linkStatus, storeLink } from './model.ts'
 import { priceOrchestratorFees, refusePlanOverride } from './orchestrator-fees.ts'
 import type { MulticallRecord, PayoutSecurePaymentBody, SecurePaymentRecord } from './schema.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 import { indexToken, worldOfToken } from './token-index.ts'
 import { multicallKind } from './tron-batch.ts'
 

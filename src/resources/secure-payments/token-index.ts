@@ -6,7 +6,7 @@
 import type { CredentialDirectory } from '../../contract/ports.ts'
 import type { World } from '../../contract/world.ts'
 import type { SecureServices } from './context.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 
 type Directory = Pick<CredentialDirectory, 'securePaymentTokenToWorld'>
 

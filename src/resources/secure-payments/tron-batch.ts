@@ -21,7 +21,7 @@ import { SecurePaymentCompletedError, SecurePaymentRequestError } from './errors
 import { TRON_RESOURCE_FEE_USD, TRON_RESOURCE_TREASURY } from './fee-plan.ts'
 import { checkPayer, completeLink, linkRequests, linkStatus } from './model.ts'
 import type { MulticallRecord, SecurePaymentRecord, TokenQuery } from './schema.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 import { executed, readSigned } from './tron.ts'
 import { dueOrchestratorLegs, legKey, setLegClaim } from './tron-orchestrator-fees.ts'
 

@@ -11,7 +11,7 @@ import type { World } from '../../contract/world.ts'
 import { tronStep } from '../pay/index.ts'
 import type { SecureServices } from './context.ts'
 import type { SecurePaymentRecord } from './schema.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 
 /** One orchestrator fee of a Tron link as the payer sends it. */
 export interface TronOrchestratorLeg {

@@ -25,7 +25,7 @@ import { TRON_RESOURCE_FEE_USD, TRON_RESOURCE_TREASURY } from './fee-plan.ts'
 import { checkPayer, completeLink, findLink, linkRequests, linkStatus } from './model.ts'
 import { orchestratorFeeLines } from './orchestrator-fees.ts'
 import type { SecurePaymentRecord } from './schema.ts'
-import { securePaymentState } from './state.ts'
+import { securePaymentState } from './tables.ts'
 import {
   dueOrchestratorLegs,
   legClaim,

@@ -1,7 +1,7 @@
 import { defineState, type World } from '../../contract/world.ts'
 import { DerivedMap } from '../../store/derived-map.ts'
 import { Table } from '../../store/table.ts'
-import { RecurringRequestRecord, RequestRecord } from './schema.ts'
+import { RecurringRequestRecord, RequestRecord, TronQuotes } from './schema.ts'
 
 const requestsDef = defineState('requests', () => ({
   requests: new Table(RequestRecord, 'requestId'),
@@ -16,4 +16,14 @@ const requestsDef = defineState('requests', () => ({
 /** A world's requests, by id and by payment reference. */
 export function requestState(world: World) {
   return world.state(requestsDef)
+}
+
+const tronQuotesDef = defineState('tron-conversion', () => ({
+  /** the /pay quotes of fiat-invoiced Tron requests, by request id */
+  quotes: new Table(TronQuotes, 'requestId'),
+}))
+
+/** A world's /pay quotes of fiat-invoiced Tron requests (tron-conversion.ts). */
+export function tronQuoteState(world: World) {
+  return world.state(tronQuotesDef)
 }
