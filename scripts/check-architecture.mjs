@@ -78,6 +78,18 @@ export const rules = [
     }),
   ),
   {
+    layer: 'verify',
+    from: 'src/verify/',
+    allow: [
+      'src/verify/',
+      'src/contract/',
+      'src/index.ts',
+      'src/cli/client.ts',
+      'src/control/fixtures/load.ts',
+    ],
+    why: 'verify talks to a sandbox over HTTP or through the package door (src/index.ts), never to its rooms',
+  },
+  {
     layer: 'scenarios',
     from: 'scenarios/',
     allow: ['src/control/scenarios/define.ts'],

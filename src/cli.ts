@@ -13,6 +13,7 @@ Tools for a running sandbox (request-sandbox <tool> --help for each):
   webhooks <command>  chaos rules (duplicate, drop, delay, reorder, fail), deliveries with answers, redeliver
   fixtures <file>     load a world file (JSON or YAML: payers, bank details, requests paid on chain, ...)
   snapshot <command>  save, load, ls, rm a key's state by name
+  verify --against <url>  compare the real service's answers with a sandbox's: where the sandbox drifted
 
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL

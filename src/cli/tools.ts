@@ -10,6 +10,7 @@ const TOOLS: Record<string, () => Promise<(args: string[]) => Promise<number>>> 
   webhooks: async () => (await import('./webhooks.ts')).webhooks,
   fixtures: async () => (await import('./fixtures.ts')).fixtures,
   snapshot: async () => (await import('./snapshot.ts')).snapshot,
+  verify: async () => (await import('../verify/index.ts')).verify,
 }
 
 /** Whether `request-sandbox <word>` is a tool rather than the server. */

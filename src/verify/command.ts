@@ -1,0 +1,191 @@
+// `request-sandbox verify`: runs the catalogue against a real service and a sandbox (started in-process, or
+// --sandbox <url>), prints the report, writes it as Markdown and JSON, and exits 1 when anything differs.
+import { randomBytes } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { CliError, EXIT } from '../cli/client.ts'
+import { FLOWS, selectFlows } from './catalogue.ts'
+import { type Mask, parseMask } from './masks.ts'
+import { jsonReport, markdownReport, textReport } from './report.ts'
+import { type Credentials, type Inputs, plannedCalls, runVerify, type Side } from './run.ts'
+import { httpTarget, paced } from './targets.ts'
+
+export const VERIFY_HELP = `request-sandbox verify --against <base-url> (--key <key> | --client-id <id> --origin <origin>) [options]
+
+Runs a catalogue of safe flows against a real Request Network API and against a sandbox, and reports where their
+answers differ: status codes, error shapes and messages, fields and their types at every path, enum values, id and
+hash formats, the headers clients read. Volatile values (ids, hashes, timestamps, amounts) are compared by format.
+What it creates on the real service: docs/verify.md (--dry-run lists every call).
+
+  --against <url>     the real service (https://api.request.network, or the staging one)
+  --key <key>         your API key for it (env REQUEST_NETWORK_API_KEY); never written to a report
+  --client-id <id>    or a client ID for it, with --origin, an origin it allows (flows needing a key are skipped)
+  --origin <origin>
+  --sandbox <url>     a running sandbox to compare with (default: one started in this process)
+  --sandbox-key <k>   the sandbox's API key (default: a fresh one, a world of its own)
+  --no-chain          start the in-process sandbox without its chain
+  --only <a,b>        run only these flows; --skip <a,b> all but these (repeatable)
+  --skip <a,b>
+  --ignore <mask>     hide differences at a JSON path ($.field, $.list[*].field, $..field), "header <name>" or
+                      "status", optionally after an operation ("GET /v2/currencies $[*].name"); repeatable
+  --payee <address>   the payee of the requests and links the flows create (default 0x000000000000000000000000000000000000dEaD)
+  --webhook-url <url> the webhooks flow registers (and deletes) a webhook to this URL; skipped without it
+  --rate <n>          calls a second to the real service (default 4: under its documented 5 a second)
+  --report <file>     also write the report as <file>.md and <file>.json
+  --dry-run           list the calls each flow would make, and what it leaves on the service; call nothing
+  -h, --help          this text
+
+Flows: ${FLOWS.map((f) => f.id).join(', ')}
+
+Exit codes: 0 no difference; 1 a difference, or a side could not be reached; 2 a usage error.
+`
+
+const options = {
+  against: { type: 'string' },
+  key: { type: 'string' },
+  'client-id': { type: 'string' },
+  origin: { type: 'string' },
+  sandbox: { type: 'string' },
+  'sandbox-key': { type: 'string' },
+  'no-chain': { type: 'boolean' },
+  only: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  ignore: { type: 'string', multiple: true },
+  payee: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  rate: { type: 'string' },
+  report: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+const usage = (message: string) => new CliError(`${message} (see request-sandbox verify --help)`, EXIT.usage)
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({ args, options, allowPositionals: false, strict: true }).values
+  } catch (error) {
+    throw usage((error as Error).message.split('\n')[0]!)
+  }
+}
+
+const httpUrl = (flag: string, value: string): string => {
+  if (!/^https?:\/\/[^\s@]+$/.test(value) || !URL.canParse(value))
+    throw usage(`invalid ${flag} ${JSON.stringify(value)}: an http:// or https:// URL without credentials`)
+  return value.replace(/\/+$/, '')
+}
+
+const list = (values: string[] | undefined): string[] | undefined =>
+  values?.flatMap((v) => v.split(',').map((x) => x.trim())).filter(Boolean)
+
+/** The real side's credentials: a key, or a client ID with its origin. */
+function realCredentials(values: ReturnType<typeof parse>, dryRun: boolean): Credentials {
+  const key = values.key ?? process.env.REQUEST_NETWORK_API_KEY
+  if (values['client-id'] !== undefined) {
+    if (key !== undefined && values.key !== undefined) throw usage('give --key or --client-id, not both')
+    if (!values.origin) throw usage('--client-id needs --origin, an origin the client ID allows')
+    return { clientId: values['client-id'], origin: new URL(httpUrl('--origin', values.origin)).origin }
+  }
+  if (key) return { apiKey: key }
+  if (dryRun) return { apiKey: '(your key)' }
+  throw usage(
+    'verify needs your credentials for the service: --key (or REQUEST_NETWORK_API_KEY), or --client-id and --origin',
+  )
+}
+
+/** Writes `<file>.md` and `<file>.json` (a file named .md or .json gets its twin beside it). */
+function reportFiles(file: string): { md: string; json: string } {
+  const stem = file.replace(/\.(md|json)$/i, '')
+  return { md: `${stem}.md`, json: `${stem}.json` }
+}
+
+/** Sandbox credentials in the real side's mode: a client ID made on the sandbox for the same origin. */
+async function sandboxCredentials(
+  side: Side['target'],
+  key: string,
+  real: Credentials,
+): Promise<Credentials> {
+  if ('apiKey' in real) return { apiKey: key }
+  const response = await side({
+    method: 'POST',
+    url: '/v2/client-ids',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ label: 'request-sandbox verify', allowedDomains: [real.origin] }),
+  })
+  const clientId = (JSON.parse(response.body) as { clientId?: unknown }).clientId
+  if (response.status !== 201 || typeof clientId !== 'string')
+    throw new CliError(
+      `the sandbox refused a client ID for ${real.origin}: ${response.status} ${response.body}`,
+    )
+  return { clientId, origin: real.origin }
+}
+
+/** Runs the command; answers its exit code. */
+export async function verify(args: string[]): Promise<number> {
+  const values = parse(args)
+  if (values.help) {
+    process.stdout.write(VERIFY_HELP)
+    return EXIT.ok
+  }
+  const dryRun = Boolean(values['dry-run'])
+  const credentials = realCredentials(values, dryRun)
+  const payee = values.payee ?? '0x000000000000000000000000000000000000dEaD'
+  if (!/^0x[0-9a-fA-F]{40}$/.test(payee)) throw usage(`invalid --payee ${JSON.stringify(payee)}: an address`)
+  const inputs: Inputs = {
+    payee,
+    run: randomBytes(4).toString('hex'),
+    ...(values['webhook-url'] ? { webhookUrl: httpUrl('--webhook-url', values['webhook-url']) } : {}),
+  }
+  const selected = selectFlows(FLOWS, list(values.only), list(values.skip))
+  if (selected.unknown.length)
+    throw usage(`unknown flow ${selected.unknown.join(', ')}: one of ${FLOWS.map((f) => f.id).join(', ')}`)
+  let masks: Mask[]
+  try {
+    masks = (values.ignore ?? []).map(parseMask)
+  } catch (error) {
+    throw usage((error as Error).message)
+  }
+  if (dryRun) {
+    process.stdout.write(`${plannedCalls(selected.flows, credentials, inputs).join('\n')}\n`)
+    return EXIT.ok
+  }
+  const rate = Number(values.rate ?? 4)
+  if (!(Number.isFinite(rate) && rate > 0 && rate <= 100))
+    throw usage(`invalid --rate ${JSON.stringify(values.rate)}: calls a second, above 0, at most 100`)
+  if (!values.against) throw usage('verify needs --against <base-url>, the real service')
+  const against = httpUrl('--against', values.against)
+  let stop: (() => Promise<void>) | undefined
+  try {
+    let sandboxUrl: string
+    if (values.sandbox) sandboxUrl = httpUrl('--sandbox', values.sandbox)
+    else {
+      const { startServer } = await import('../index.ts')
+      const server = await startServer({ port: 0, ...(values['no-chain'] ? { chain: false } : {}) })
+      stop = () => server.close()
+      sandboxUrl = server.url
+    }
+    const sandboxTarget = httpTarget(sandboxUrl)
+    const sandboxKey = values['sandbox-key'] ?? `rn_verify_${randomBytes(8).toString('hex')}`
+    const report = await runVerify({
+      flows: selected.flows,
+      real: { label: against, target: paced(httpTarget(against), rate), credentials },
+      sandbox: {
+        label: values.sandbox ? sandboxUrl : 'started in-process',
+        target: sandboxTarget,
+        credentials: await sandboxCredentials(sandboxTarget, sandboxKey, credentials),
+      },
+      inputs,
+      masks,
+    })
+    process.stdout.write(textReport(report))
+    if (values.report) {
+      const files = reportFiles(values.report)
+      writeFileSync(files.md, markdownReport(report))
+      writeFileSync(files.json, jsonReport(report))
+      process.stdout.write(`report written to ${files.md} and ${files.json}\n`)
+    }
+    return report.differences.length === 0 ? EXIT.ok : EXIT.failed
+  } finally {
+    await stop?.()
+  }
+}

@@ -1,0 +1,18 @@
+// request-sandbox verify: where a sandbox and the real service differ. Other rooms use this door only.
+export { FLOWS, type Flow, type Step, selectFlows } from './catalogue.ts'
+export { VERIFY_HELP, verify } from './command.ts'
+export { compareResponses, type Difference, type DifferenceKind } from './compare.ts'
+export { type Mask, parseMask } from './masks.ts'
+export { jsonReport, markdownReport, textReport } from './report.ts'
+export {
+  type Credentials,
+  type Inputs,
+  plannedCalls,
+  type ReportedDifference,
+  type RunOptions,
+  runVerify,
+  type Side,
+  type VerifyReport,
+} from './run.ts'
+export { httpTarget } from './targets.ts'
+export type { Exchange, Target } from './types.ts'
