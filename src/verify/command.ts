@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util'
 import { CliError, EXIT } from '../cli/client.ts'
 import { FLOWS, selectFlows } from './catalogue.ts'
 import { type Mask, parseMask } from './masks.ts'
+import { NotRecorded, Recorder } from './recording.ts'
+import { replaySource } from './replay.ts'
 import { jsonReport, markdownReport, textReport } from './report.ts'
 import { type Credentials, type Inputs, plannedCalls, runVerify, type Side } from './run.ts'
 import { httpTarget, paced } from './targets.ts'
@@ -32,6 +34,10 @@ What it creates on the real service: docs/verify.md (--dry-run lists every call)
   --webhook-url <url> the webhooks flow registers (and deletes) a webhook to this URL; skipped without it
   --rate <n>          calls a second to the real service (default 4: under its documented 5 a second)
   --report <file>     also write the report as <file>.md and <file>.json
+  --record <dir>      save both sides of every call as HAR 1.2: <dir>/real.har and <dir>/sandbox.har (credentials
+                      masked: docs/verify.md)
+  --replay <har|dir>  compare a recording (a .har file, or a directory with real.har) with the sandbox, offline:
+                      no --against and no credentials; the recording's flows and inputs are replayed
   --dry-run           list the calls each flow would make, and what it leaves on the service; call nothing
   -h, --help          this text
 
@@ -56,6 +62,8 @@ const options = {
   rate: { type: 'string' },
   report: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  record: { type: 'string' },
+  replay: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -120,6 +128,40 @@ async function sandboxCredentials(
   return { clientId, origin: real.origin }
 }
 
+/** The recording `--replay` names, or a usage error saying why it cannot be read. */
+function readReplay(path: string) {
+  try {
+    return replaySource(path, FLOWS)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw usage(`cannot replay ${path}: ${code ?? (error as Error).message}`)
+  }
+}
+
+/** A recorder of both sides, masking every credential either side was given. */
+function recorderFor(
+  real: Side,
+  sandbox: Side,
+  realBase: string,
+  sandboxBase: string,
+  inputs: Inputs,
+): Recorder {
+  const meta = (side: Side, base: string, which: 'real' | 'sandbox') => ({
+    side: which,
+    base,
+    credentials: 'apiKey' in side.credentials ? ('api-key' as const) : ('client-id' as const),
+    ...('origin' in side.credentials ? { origin: side.credentials.origin } : {}),
+    inputs: { ...inputs },
+  })
+  const secrets = [real, sandbox].flatMap((side) =>
+    'apiKey' in side.credentials ? [side.credentials.apiKey] : [side.credentials.clientId],
+  )
+  return new Recorder(
+    { real: meta(real, realBase, 'real'), sandbox: meta(sandbox, sandboxBase, 'sandbox') },
+    secrets,
+  )
+}
+
 /** Runs the command; answers its exit code. */
 export async function verify(args: string[]): Promise<number> {
   const values = parse(args)
@@ -128,17 +170,23 @@ export async function verify(args: string[]): Promise<number> {
     return EXIT.ok
   }
   const dryRun = Boolean(values['dry-run'])
-  const credentials = realCredentials(values, dryRun)
+  if (values.replay && (values.against || values.key || values['client-id']))
+    throw usage('--replay compares a recording: give no --against, --key or --client-id with it')
+  const replay = values.replay ? readReplay(values.replay) : undefined
+  const credentials = replay ? replay.real.credentials : realCredentials(values, dryRun)
   const payee = values.payee ?? '0x000000000000000000000000000000000000dEaD'
   if (!/^0x[0-9a-fA-F]{40}$/.test(payee)) throw usage(`invalid --payee ${JSON.stringify(payee)}: an address`)
-  const inputs: Inputs = {
+  const inputs: Inputs = replay?.inputs ?? {
     payee,
     run: randomBytes(4).toString('hex'),
     ...(values['webhook-url'] ? { webhookUrl: httpUrl('--webhook-url', values['webhook-url']) } : {}),
   }
-  const selected = selectFlows(FLOWS, list(values.only), list(values.skip))
+  const catalogue = replay?.flows ?? FLOWS
+  const selected = selectFlows(catalogue, list(values.only), list(values.skip))
   if (selected.unknown.length)
-    throw usage(`unknown flow ${selected.unknown.join(', ')}: one of ${FLOWS.map((f) => f.id).join(', ')}`)
+    throw usage(
+      `unknown flow ${selected.unknown.join(', ')}: one of ${catalogue.map((f) => f.id).join(', ')}${replay ? ' (the flows of the recording)' : ''}`,
+    )
   let masks: Mask[]
   try {
     masks = (values.ignore ?? []).map(parseMask)
@@ -152,8 +200,8 @@ export async function verify(args: string[]): Promise<number> {
   const rate = Number(values.rate ?? 4)
   if (!(Number.isFinite(rate) && rate > 0 && rate <= 100))
     throw usage(`invalid --rate ${JSON.stringify(values.rate)}: calls a second, above 0, at most 100`)
-  if (!values.against) throw usage('verify needs --against <base-url>, the real service')
-  const against = httpUrl('--against', values.against)
+  if (!values.against && !replay) throw usage('verify needs --against <base-url>, the real service')
+  const against = values.against ? httpUrl('--against', values.against) : undefined
   let stop: (() => Promise<void>) | undefined
   try {
     let sandboxUrl: string
@@ -166,17 +214,33 @@ export async function verify(args: string[]): Promise<number> {
     }
     const sandboxTarget = httpTarget(sandboxUrl)
     const sandboxKey = values['sandbox-key'] ?? `rn_verify_${randomBytes(8).toString('hex')}`
+    const sandboxSide: Side = {
+      label: values.sandbox ? sandboxUrl : 'started in-process',
+      target: sandboxTarget,
+      credentials: await sandboxCredentials(sandboxTarget, sandboxKey, credentials),
+    }
+    const real: Side = replay?.real ?? {
+      label: against!,
+      target: paced(httpTarget(against!), rate),
+      credentials,
+    }
+    const recorder = values.record
+      ? recorderFor(real, sandboxSide, against ?? 'http://recording.invalid', sandboxUrl, inputs)
+      : undefined
     const report = await runVerify({
       flows: selected.flows,
-      real: { label: against, target: paced(httpTarget(against), rate), credentials },
-      sandbox: {
-        label: values.sandbox ? sandboxUrl : 'started in-process',
-        target: sandboxTarget,
-        credentials: await sandboxCredentials(sandboxTarget, sandboxKey, credentials),
-      },
+      real,
+      sandbox: sandboxSide,
       inputs,
       masks,
+      ...(recorder ? { onExchange: recorder.add } : {}),
+    }).catch((error: unknown) => {
+      if (error instanceof NotRecorded)
+        throw new CliError(`${error.message}: was it recorded with these flows?`)
+      throw error
     })
+    if (recorder && values.record)
+      process.stdout.write(`recorded ${recorder.write(values.record).join(' and ')}\n`)
     process.stdout.write(textReport(report))
     if (values.report) {
       const files = reportFiles(values.report)
