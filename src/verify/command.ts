@@ -239,6 +239,11 @@ export async function verify(args: string[]): Promise<number> {
         throw new CliError(`${error.message}: was it recorded with these flows?`)
       throw error
     })
+    if (replay) {
+      const counted = report.differences.filter(replay.counts)
+      report.masked += report.differences.length - counted.length
+      report.differences = counted
+    }
     if (recorder && values.record)
       process.stdout.write(`recorded ${recorder.write(values.record).join(' and ')}\n`)
     process.stdout.write(textReport(report))

@@ -64,6 +64,8 @@ export interface HarEntry {
   /** the verify flow and step this call belongs to (absent in a proxy recording) */
   _flow?: string
   _step?: string
+  /** paths of the answer whose values are placeholders (a corpus answer built from a schema): only their presence counts */
+  _unspecified?: string[]
 }
 
 /** What a verify recording says about its run, so a replay makes the same calls. */
@@ -94,6 +96,7 @@ export interface Har {
 export interface RecordedExchange extends Exchange {
   flow?: string
   step?: string
+  unspecified?: string[]
   startedDateTime?: string
   time?: number
 }
@@ -298,6 +301,9 @@ export function readHar(text: string): { meta?: RecordingMeta; exchanges: Record
       response: { status: response.status, headers: headerMap(response.headers, `${where}.response`), body },
       ...(typeof entry._flow === 'string' ? { flow: entry._flow } : {}),
       ...(typeof entry._step === 'string' ? { step: entry._step } : {}),
+      ...(Array.isArray(entry._unspecified)
+        ? { unspecified: entry._unspecified.filter((p): p is string => typeof p === 'string') }
+        : {}),
     }
   })
   const meta = record(doc.log._requestSandbox)
