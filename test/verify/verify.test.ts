@@ -248,6 +248,15 @@ describe('verify: what it leaves on the service', () => {
     expect(stdout).toContain('DELETE /v2/client-ids/{create.id} (cleanup)')
   })
 
+  it('is documented flow by flow, with what each leaves on the service', () => {
+    const guide = readFileSync(join(import.meta.dirname, '../../docs/verify.md'), 'utf8')
+    for (const flow of FLOWS) {
+      const row = guide.split('\n').find((line) => line.startsWith(`| \`${flow.id}\` |`))
+      expect(row, flow.id).toBeDefined()
+      expect(row!.endsWith(`| ${flow.creates} |`), row).toBe(true)
+    }
+  })
+
   it('is a tool of the command: --help, and usage errors exit 2', async () => {
     const help = await runCli(['verify', '--help'])
     expect(help.code).toBe(0)
