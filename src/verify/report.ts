@@ -79,6 +79,8 @@ export function markdownReport(report: VerifyReport): string {
     lines.push('')
   }
   if (report.masked) lines.push(`${report.masked} difference(s) hidden by --ignore.`, '')
+  if (report.failures.length)
+    lines.push('## Calls without an answer', '', ...report.failures.map((f) => `- ${cell(f)}`), '')
   lines.push('## Flows', '')
   for (const flow of report.flows) {
     lines.push(`### ${flow.id}`, '', `${flow.summary}. Leaves on the service: ${flow.creates}.`, '')

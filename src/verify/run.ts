@@ -71,6 +71,8 @@ export interface VerifyReport {
   differences: ReportedDifference[]
   /** differences hidden by --ignore */
   masked: number
+  /** calls that got no answer (a side could not be reached): the run is incomplete */
+  failures: string[]
 }
 
 /** A client ID no service issued, sent with an Origin: the invalid credential of `auth: 'invalid'` steps. */
@@ -140,6 +142,7 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
   const flows: FlowResult[] = []
   const byKey = new Map<string, ReportedDifference>()
   const masked = new Set<string>()
+  const failures: string[] = []
   for (const flow of options.flows) {
     const result: FlowResult = { id: flow.id, summary: flow.summary, creates: flow.creates, steps: [] }
     flows.push(result)
@@ -190,7 +193,17 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
         const request = requests[side]
         if (!request) continue
         if (side === 'sandbox') stepResult.call = `${request.method} ${request.url}`
-        const response = await call((side === 'real' ? real : sandbox).target, request)
+        let response: Exchange['response']
+        try {
+          response = await call((side === 'real' ? real : sandbox).target, request)
+        } catch (error) {
+          // a side that cannot be reached ends the flow, but its cleanup still runs
+          const failure = `${flow.id}/${step.name} on the ${side === 'real' ? 'real service' : 'sandbox'}: ${(error as Error).message}`
+          failures.push(failure)
+          stepResult.notRun = failure
+          stopped = `not run: ${failure}`
+          continue
+        }
         options.onExchange?.(side, flow.id, step.name, { request, response })
         answers[side] = response
         stepResult[side] = response.status
@@ -228,6 +241,7 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
     flows,
     differences: [...byKey.values()],
     masked: masked.size,
+    failures,
   }
 }
 

@@ -113,6 +113,55 @@ describe('verify: the sandbox against itself', () => {
   })
 })
 
+describe('verify: the command against a sandbox', () => {
+  it('starts its own sandbox when --sandbox is not given, and finds no difference', async () => {
+    const { code, stdout } = await run([
+      '--against',
+      server.url,
+      '--key',
+      key('real'),
+      '--no-chain',
+      '--only',
+      'currencies,request',
+    ])
+    expect(stdout).toContain('sandbox started in-process')
+    expect(stdout).toContain('2 flow(s), 10 call(s) on each side')
+    expect(code).toBe(0)
+  })
+
+  it('with --client-id, makes a client ID on the sandbox for the same origin and compares through both', async () => {
+    const origin = 'https://shop.verify.test'
+    const made = await fetch(`${server.url}/v2/client-ids`, {
+      method: 'POST',
+      headers: { 'x-api-key': key('real'), 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'verify', allowedDomains: [origin] }),
+    })
+    const { clientId } = (await made.json()) as { clientId: string }
+    const report = join(dir, 'client')
+    const { code } = await run([
+      '--against',
+      server.url,
+      '--client-id',
+      clientId,
+      '--origin',
+      origin,
+      '--sandbox',
+      server.url,
+      '--report',
+      report,
+    ])
+    expect(code).toBe(0)
+    const json = JSON.parse(readFileSync(`${report}.json`, 'utf8')) as VerifyReport
+    expect(json.flows.filter((f) => f.skipped).map((f) => f.id)).toEqual([
+      'request-v1',
+      'client-ids',
+      'webhooks',
+    ])
+    const created = json.flows.find((f) => f.id === 'request')!.steps[0]!
+    expect([created.real, created.sandbox]).toEqual([201, 201])
+  })
+})
+
 describe('verify: a drifted service', () => {
   it('reports each planted difference exactly once, with operation and path, and exits 1', async () => {
     const report = join(dir, 'drifted.md')
@@ -229,6 +278,55 @@ describe('verify: what it leaves on the service', () => {
     expect(clientIds).toHaveLength(1)
     expect(clientIds[0]!.status).toBe('revoked')
     expect(await get('/v2/webhook')).toEqual([])
+  })
+
+  it('still revokes what it created when a side stops answering mid-flow, and says the run is incomplete', async () => {
+    const realKey = key('real')
+    const healthy = httpTarget(server.url)
+    const report = await runVerify({
+      flows: FLOWS.filter((f) => f.id === 'client-ids'),
+      real: {
+        label: 'flaky',
+        target: async (request) => {
+          if (request.method === 'GET' && request.url === '/v2/client-ids')
+            throw new Error('connection reset')
+          return healthy(request)
+        },
+        credentials: { apiKey: realKey },
+      },
+      sandbox: { label: 'b', target: healthy, credentials: { apiKey: key('sandbox') } },
+      inputs: { payee: '0x000000000000000000000000000000000000dEaD', run: 'flaky' },
+    })
+    expect(report.failures).toEqual(['client-ids/list on the real service: connection reset'])
+    const steps = report.flows[0]!.steps
+    expect(steps.map((s) => [s.step, s.real, s.notRun !== undefined])).toEqual([
+      ['create', 201, false],
+      ['list', undefined, true],
+      ['get', undefined, true],
+      ['rename', undefined, true],
+      ['revoke', 200, false],
+    ])
+    const left = (await (
+      await fetch(`${server.url}/v2/client-ids`, { headers: { 'x-api-key': realKey } })
+    ).json()) as { status: string }[]
+    expect(left.map((c) => c.status)).toEqual(['revoked'])
+  })
+
+  it('exits 1 when the service cannot be reached', async () => {
+    const { code, stdout } = await run([
+      '--against',
+      'http://127.0.0.1:9',
+      '--key',
+      'k',
+      '--sandbox',
+      server.url,
+      '--only',
+      'currencies',
+    ])
+    expect(code).toBe(1)
+    expect(stdout).toContain(
+      'currencies/list on the real service: GET http://127.0.0.1:9/v2/currencies could not be sent',
+    )
   })
 
   it('--dry-run lists every call and what each flow leaves, and calls nothing', async () => {
