@@ -129,6 +129,27 @@ function parsed(body: string): unknown {
   }
 }
 
+/** A list answer cut to the items a step picks (the objects the flow made); any other answer as it is. */
+function picked(
+  response: Exchange['response'],
+  pick: NonNullable<Step['pick']>,
+  scope: Scope,
+): Exchange['response'] {
+  const list = parsed(response.body)
+  if (!Array.isArray(list)) return response
+  let equals: unknown
+  try {
+    equals = resolveBody(pick.equals, scope)
+  } catch (error) {
+    if (error instanceof MissingValue) return response
+    throw error
+  }
+  const items = list.filter(
+    (item) => item !== null && typeof item === 'object' && item[pick.field] === equals,
+  )
+  return { ...response, body: JSON.stringify(items) }
+}
+
 async function call(target: Target, request: Exchange['request']): Promise<Exchange['response']> {
   const response = await target(request)
   const headers: Record<string, string> = {}
@@ -210,7 +231,13 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
         scopes[side][step.name] = parsed(response.body)
       }
       if (!answers.real || !answers.sandbox) continue
-      for (const difference of compareResponses(answers.real, answers.sandbox)) {
+      const compared = step.pick
+        ? {
+            real: picked(answers.real, step.pick, scopes.real),
+            sandbox: picked(answers.sandbox, step.pick, scopes.sandbox),
+          }
+        : { real: answers.real, sandbox: answers.sandbox }
+      for (const difference of compareResponses(compared.real, compared.sandbox)) {
         const key = JSON.stringify([
           step.operation,
           difference.kind,

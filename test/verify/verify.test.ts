@@ -280,6 +280,27 @@ describe('verify: what it leaves on the service', () => {
     expect(await get('/v2/webhook')).toEqual([])
   })
 
+  it('compares only the objects it made in lists of the whole account', async () => {
+    const realKey = key('real')
+    // the user's account already holds a revoked client ID: its status is no drift
+    const made = await fetch(`${server.url}/v2/client-ids`, {
+      method: 'POST',
+      headers: { 'x-api-key': realKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'older', allowedDomains: ['https://older.test'] }),
+    })
+    const { id } = (await made.json()) as { id: string }
+    await fetch(`${server.url}/v2/client-ids/${id}`, { method: 'DELETE', headers: { 'x-api-key': realKey } })
+    const target = httpTarget(server.url)
+    const report = await runVerify({
+      flows: FLOWS.filter((f) => f.id === 'client-ids'),
+      real: { label: 'a', target, credentials: { apiKey: realKey } },
+      sandbox: { label: 'b', target, credentials: { apiKey: key('sandbox') } },
+      inputs: { payee: '0x000000000000000000000000000000000000dEaD', run: 'pick' },
+    })
+    expect(report.differences).toEqual([])
+    expect(report.flows[0]!.steps.map((s) => s.real)).toEqual([201, 200, 200, 200, 200])
+  })
+
   it('still revokes what it created when a side stops answering mid-flow, and says the run is incomplete', async () => {
     const realKey = key('real')
     const healthy = httpTarget(server.url)
