@@ -17,14 +17,20 @@ export const rules = [
   {
     layer: 'contract',
     from: 'src/contract/',
-    allow: ['src/contract/'],
-    why: 'contract declares the shapes and services every layer shares; it imports no other layer',
+    allow: ['src/contract/', 'src/tron/address.ts'],
+    why: 'contract declares the shapes and services every layer shares; it imports no other layer but the Tron address codec (a leaf)',
   },
   {
     layer: 'chain',
     from: 'src/chain/',
-    allow: ['src/contract/', 'src/chain/'],
-    why: 'the chain owns everything on chain and knows nothing of tenants, control or resources',
+    allow: ['src/contract/', 'src/chain/', 'src/tron/address.ts', 'src/tron/node/'],
+    why: 'the chain owns everything on chain (the tron chain serves the Tron node of src/tron/node/) and knows nothing of tenants, control or resources',
+  },
+  {
+    layer: 'tron',
+    from: 'src/tron/',
+    allow: ['src/contract/', 'src/chain/', 'src/tron/'],
+    why: 'the Tron feature (address codec, the node over the tron chain, its routes) knows nothing of tenants, control or resources',
   },
   {
     layer: 'store',
@@ -40,6 +46,7 @@ export const rules = [
       'src/store/',
       'src/resources/services.ts',
       (_, target) => isPublicModuleOf(target, 'src/chain'),
+      (_, target) => isPublicModuleOf(target, 'src/tron'),
       // the services declaration names each service by its owner's type (importing the owners' public modules
       // would close a cycle through their models, which import the declaration)
       (importer, target) => importer === 'src/resources/services.ts' && resourceOf(target) !== undefined,
@@ -47,7 +54,7 @@ export const rules = [
       (_, target) =>
         resourceOf(target) !== undefined && isPublicModuleOf(target, `src/resources/${resourceOf(target)}`),
     ],
-    why: "a resource uses contract, the store, the services declaration (resources/services.ts), the chain's public module (src/chain/index.ts) and other resources' public modules (index.ts) only",
+    why: "a resource uses contract, the store, the services declaration (resources/services.ts), the chain's and Tron's public modules (src/chain/index.ts, src/tron/index.ts) and other resources' public modules (index.ts) only",
   },
   {
     layer: 'transports',
@@ -81,6 +88,18 @@ export const rules = [
       'src/control/fixtures/load.ts',
     ],
     why: 'verify talks to a sandbox over HTTP or through the package door (src/index.ts), never to its rooms',
+  },
+  {
+    layer: 'persistence',
+    from: 'src/persistence/',
+    allow: [(_, target) => !target.startsWith('src/transports/') && !target.startsWith('src/snapshots/')],
+    why: "persistence (--state-dir) implements the worlds' lifecycle over the services; the control plane and the sandbox call it through src/persistence/index.ts",
+  },
+  {
+    layer: 'snapshots',
+    from: 'src/snapshots/',
+    allow: [(_, target) => !target.startsWith('src/transports/')],
+    why: "named snapshots save and restore a key's worlds over the services; the control plane calls them through src/snapshots/index.ts",
   },
   {
     layer: 'scenarios',

@@ -6,7 +6,6 @@ import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/sandbox-state.ts'
 import { toolRoutes } from './control/tools-routes.ts'
-import { tronRoutes } from './control/tron-routes.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/index.ts'
 import { clientIdRoutes } from './resources/client-ids/index.ts'
 import { commercePaymentRoutes } from './resources/commerce-payments/index.ts'
@@ -26,6 +25,7 @@ import { requestRoutes } from './resources/requests/index.ts'
 import { securePageRoutes, securePaymentRoutes } from './resources/secure-payments/index.ts'
 import { sessionRoutes } from './resources/sessions/index.ts'
 import { webhookRoutes } from './resources/webhooks/routes.ts'
+import { tronRoutes } from './tron/index.ts'
 
 /** Every route of the sandbox, declared once; both transports serve exactly this table. */
 export const routes: readonly TableRoute<SandboxState>[] = [

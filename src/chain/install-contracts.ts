@@ -10,7 +10,7 @@ import {
   isAddressEqual,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { toEvmAddress } from '../contract/tron-address.ts'
+import { toEvmAddress } from '../tron/address.ts'
 import { artifacts, type ContractArtifact } from './artifacts.ts'
 import { installSafeContracts } from './safe.ts'
 import type { ChainContracts, ChainCurrency, LiveChain, NetworkName } from './types.ts'

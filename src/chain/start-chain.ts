@@ -10,6 +10,7 @@ import {
   parseUnits,
   toHex,
 } from 'viem'
+import { createTronNode } from '../tron/node/node.ts'
 import { sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
 import { installCommerceEscrow } from './commerce-escrow.ts'
@@ -19,7 +20,6 @@ import { allowance, balanceOf, jsonRpc } from './json-rpc.ts'
 import { installRecurringProxy } from './recurring.ts'
 import { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
 import { createSender } from './sender.ts'
-import { createTronNode } from './tron/node.ts'
 import type {
   ChainCurrency,
   LiveChain,

@@ -4,17 +4,16 @@
 import type { LiveChain } from '../chain/index.ts'
 import type { EventType, SandboxEvent } from '../contract/events.ts'
 import { NotFoundError, SandboxError } from '../contract/sandbox-error.ts'
-import { toTronAddress, tronHex } from '../contract/tron-address.ts'
 import type { World } from '../contract/world.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import type { HarnessChainInfo, HarnessDelivery, HarnessTronInfo, HarnessWebhook } from '../harness/types.ts'
 import { checkNewWebhook } from '../resources/webhooks/model.ts'
+import { TRON_PATH, toTronAddress, tronHex } from '../tron/index.ts'
 import { boundedAdvance } from './clock.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
 import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioEngine, ScenarioState } from './scenarios/engine.ts'
-import { TRON_PATH } from './tron-routes.ts'
 
 /** The control API of one sandbox, for one key at a time. */
 export interface SandboxControl {
