@@ -217,6 +217,26 @@ export const FLOWS: Flow[] = [
     ],
   },
   {
+    id: 'payee-destination',
+    summary:
+      'the typed data a wallet signs to register a payee destination (nothing is signed or registered)',
+    creates: 'nothing (a signing nonce that expires unused)',
+    steps: [
+      {
+        name: 'signing-data',
+        operation: 'GET /v2/payee-destination/signing-data',
+        method: 'GET',
+        path: '/v2/payee-destination/signing-data?walletAddress={input.payee}&action=add&tokenAddress=0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C&chainId=11155111',
+      },
+      {
+        name: 'signing-data-bad-action',
+        operation: 'GET /v2/payee-destination/signing-data',
+        method: 'GET',
+        path: '/v2/payee-destination/signing-data?walletAddress={input.payee}&action=steal&tokenAddress=0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C&chainId=11155111',
+      },
+    ],
+  },
+  {
     id: 'client-ids',
     summary: 'create a client ID, list, read and rename it, then revoke it',
     creates: 'one client ID for https://verify.invalid, revoked at the end',
