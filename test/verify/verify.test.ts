@@ -379,6 +379,11 @@ describe('verify: what it leaves on the service', () => {
   it('is a tool of the command: --help, and usage errors exit 2', async () => {
     const help = await runCli(['verify', '--help'])
     expect(help.code).toBe(0)
+    const source = readFileSync(join(import.meta.dirname, '../../src/verify/command.ts'), 'utf8')
+    const table = source.slice(source.indexOf('const options = {'), source.indexOf('} as const'))
+    const names = [...table.matchAll(/^\s+'?([a-z-]+)'?: \{ type:/gm)].map((m) => m[1]!)
+    expect(names.length).toBeGreaterThan(15)
+    for (const name of names) expect(help.stdout).toContain(`--${name}`)
     for (const word of [
       '--against',
       '--key',
