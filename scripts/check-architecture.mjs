@@ -90,6 +90,18 @@ export const rules = [
     why: 'verify talks to a sandbox over HTTP or through the package door (src/index.ts), never to its rooms',
   },
   {
+    layer: 'persistence',
+    from: 'src/persistence/',
+    allow: [(_, target) => !target.startsWith('src/transports/') && !target.startsWith('src/snapshots/')],
+    why: "persistence (--state-dir) implements the worlds' lifecycle over the services; the control plane and the sandbox call it through src/persistence/index.ts",
+  },
+  {
+    layer: 'snapshots',
+    from: 'src/snapshots/',
+    allow: [(_, target) => !target.startsWith('src/transports/')],
+    why: "named snapshots save and restore a key's worlds over the services; the control plane calls them through src/snapshots/index.ts",
+  },
+  {
     layer: 'scenarios',
     from: 'scenarios/',
     allow: ['src/control/scenarios/define.ts'],

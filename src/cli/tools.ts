@@ -1,4 +1,4 @@
-// The tools of the command line (request-sandbox <tool> …): clients of a running sandbox's control API.
+// The tools of the command line (request-sandbox <tool> …): clients of a running sandbox's control API, and verify.
 // src/cli.ts hands them their arguments; each answers its exit code.
 import { CliError, EXIT } from './client.ts'
 

@@ -4,11 +4,12 @@ import type { SecuritySettings } from '../contract/security.ts'
 import type { EventBus } from '../events/event-bus.ts'
 import type { WebhookDelivery } from '../events/webhook-delivery.ts'
 import type { ResourceServices } from '../resources/services.ts'
+// the store's own module, not the door: the door's save and restore take this state (a cycle)
+import type { SnapshotStore } from '../snapshots/store.ts'
 import type { Tenants } from '../store/tenants.ts'
 import type { FaucetLimit } from './faucet-limit.ts'
 import type { Journal } from './journal.ts'
 import type { ScenarioEngine } from './scenarios/engine.ts'
-import type { SnapshotStore } from './snapshot-store.ts'
 import type { StreamSlots } from './stream-slots.ts'
 
 /**

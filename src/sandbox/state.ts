@@ -10,16 +10,16 @@ import { Journal } from '../control/journal.ts'
 import type { SandboxState, SandboxStateWithoutScenarios } from '../control/sandbox-state.ts'
 import { ScenarioEngine } from '../control/scenarios/engine.ts'
 import type { ScenarioRegistry } from '../control/scenarios/registry.ts'
-import { SnapshotStore } from '../control/snapshot-store.ts'
-import { StateDir } from '../control/state-dir.ts'
 import { StreamSlots } from '../control/stream-slots.ts'
 import { EventBus } from '../events/event-bus.ts'
 import { WebhookDelivery } from '../events/webhook-delivery.ts'
+import { StateDir } from '../persistence/index.ts'
 import { OnboardingLedger } from '../resources/orchestrators/index.ts'
 import { PortalCredentials } from '../resources/portal/index.ts'
 import { PaymentReferenceIndex } from '../resources/requests/index.ts'
 import { subscribeSecurePaymentEvents } from '../resources/secure-payments/index.ts'
 import { WebhookRegistry } from '../resources/webhooks/registry.ts'
+import { SnapshotStore } from '../snapshots/index.ts'
 import { createIdGenerator } from '../store/ids.ts'
 import { TenantIds } from '../store/tenant-ids.ts'
 import { Tenants } from '../store/tenants.ts'
@@ -69,8 +69,10 @@ export function buildState(
     maxWorlds: options.maxWorlds ?? defaultMaxWorlds(options),
     // without --state-dir an evicted world could not come back: none is evicted, a new one past the cap is refused
     ...(options.stateDir ? {} : { full: worldsFull }),
+    lifecycles: [
+      { created: (world) => world.clock.onAdvance((now) => syncChainTime(fleet.chains.values(), now)) },
+    ],
   })
-  tenants.onCreate((world) => world.clock.onAdvance((now) => syncChainTime(fleet.chains.values(), now)))
   const ids = createIdGenerator(options.seed)
   const startable = networksOnUseOf(options) === 'start' ? startableOf(options) : () => false
   const journal = new Journal(ids)
@@ -144,8 +146,8 @@ export function buildState(
   })
   const shared: SandboxState = { ...base, scenarios }
   // platform worlds count for their orchestrator and wallet as they are created or brought back (--state-dir)
-  tenants.onCreate((world) => shared.onboarding.notice(world))
-  tenants.onCreate((world) => shared.scenarios.applyRules(world))
+  tenants.attach({ created: (world) => shared.onboarding.notice(world) })
+  tenants.attach({ created: (world) => shared.scenarios.applyRules(world) })
   return shared
 }
 
@@ -193,25 +195,27 @@ export function wireWorldLifecycle(
   const tenantIds = options.seed !== undefined ? new TenantIds(options.seed) : null
   // a payment to a request of a world waiting on disk brings the world back to be recorded (--state-dir)
   shared.paymentReferences.setReviver((tenant, scenario) => shared.tenants.get(tenant, scenario))
-  shared.tenants.onReset((tenant) => {
-    shared.paymentReferences.forgetTenant(tenant)
-    // the key's worlds waiting on disk (--state-dir) were not in memory to be dropped: their credentials go here
-    shared.directory.forgetTenant(tenant)
-  })
-  shared.tenants.onDrop((world, reason, lastOfTenant) => {
-    // with --state-dir an evicted world waits on disk: its credentials, sessions and id sequence stay valid, and its
-    // payment references stay indexed (by key and scenario, not the world object)
-    if (reason === 'evict' && options.stateDir) {
-      shared.paymentReferences.park(world)
-      return
-    }
-    shared.paymentReferences.forget(world)
-    shared.directory.forgetWorld(world.tenant, world.scenario)
-    if (lastOfTenant && reason !== 'drop') tenantIds?.forget(world.tenant)
-    if (lastOfTenant && reason === 'evict') {
-      shared.journal.clear(world.tenant)
-      shared.directory.forgetSessions(world.tenant)
-    }
+  shared.tenants.attach({
+    reset: (tenant) => {
+      shared.paymentReferences.forgetTenant(tenant)
+      // the key's worlds waiting on disk (--state-dir) were not in memory to be dropped: their credentials go here
+      shared.directory.forgetTenant(tenant)
+    },
+    dropped: (world, reason, lastOfTenant) => {
+      // with --state-dir an evicted world waits on disk: its credentials, sessions and id sequence stay valid, and its
+      // payment references stay indexed (by key and scenario, not the world object)
+      if (reason === 'evict' && options.stateDir) {
+        shared.paymentReferences.park(world)
+        return
+      }
+      shared.paymentReferences.forget(world)
+      shared.directory.forgetWorld(world.tenant, world.scenario)
+      if (lastOfTenant && reason !== 'drop') tenantIds?.forget(world.tenant)
+      if (lastOfTenant && reason === 'evict') {
+        shared.journal.clear(world.tenant)
+        shared.directory.forgetSessions(world.tenant)
+      }
+    },
   })
   return tenantIds
 }
@@ -224,6 +228,8 @@ export async function openState(
 ): Promise<StateDir | null> {
   if (!options.stateDir) return null
   const stateDir = new StateDir(options.stateDir, shared, fleet.embeddedNetworks())
+  // the state dir observes, brings back and commits the worlds from the first one on
+  shared.tenants.attach(stateDir)
   try {
     await stateDir.load()
     // a saved chain of an earlier version came back with that version's escrow: this one's code replaces it
@@ -233,6 +239,5 @@ export async function openState(
     await stateDir.abandon().catch(() => {})
     throw error
   }
-  stateDir.start()
   return stateDir
 }

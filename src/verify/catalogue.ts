@@ -25,6 +25,11 @@ export interface Step {
   needs?: Need[]
   /** runs even when an earlier step could not: deletes or revokes what the flow created */
   cleanup?: boolean
+  /**
+   * A list of the whole account (client IDs, webhooks) holds objects verify did not make: only the items whose
+   * `field` equals `equals` (a placeholder, resolved on each side) are compared.
+   */
+  pick?: { field: string; equals: string }
 }
 
 /** A flow: steps run in order on each side, each side's later steps built from its own earlier answers. */
@@ -212,6 +217,26 @@ export const FLOWS: Flow[] = [
     ],
   },
   {
+    id: 'payee-destination',
+    summary:
+      'the typed data a wallet signs to register a payee destination (nothing is signed or registered)',
+    creates: 'nothing (a signing nonce that expires unused)',
+    steps: [
+      {
+        name: 'signing-data',
+        operation: 'GET /v2/payee-destination/signing-data',
+        method: 'GET',
+        path: '/v2/payee-destination/signing-data?walletAddress={input.payee}&action=add&tokenAddress=0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C&chainId=11155111',
+      },
+      {
+        name: 'signing-data-bad-action',
+        operation: 'GET /v2/payee-destination/signing-data',
+        method: 'GET',
+        path: '/v2/payee-destination/signing-data?walletAddress={input.payee}&action=steal&tokenAddress=0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C&chainId=11155111',
+      },
+    ],
+  },
+  {
     id: 'client-ids',
     summary: 'create a client ID, list, read and rename it, then revoke it',
     creates: 'one client ID for https://verify.invalid, revoked at the end',
@@ -224,7 +249,13 @@ export const FLOWS: Flow[] = [
         path: '/v2/client-ids',
         body: { label: 'request-sandbox verify {input.run}', allowedDomains: ['https://verify.invalid'] },
       },
-      { name: 'list', operation: 'GET /v2/client-ids', method: 'GET', path: '/v2/client-ids' },
+      {
+        name: 'list',
+        operation: 'GET /v2/client-ids',
+        method: 'GET',
+        path: '/v2/client-ids',
+        pick: { field: 'id', equals: '{create.id}' },
+      },
       {
         name: 'get',
         operation: 'GET /v2/client-ids/{id}',
@@ -260,7 +291,13 @@ export const FLOWS: Flow[] = [
         path: '/v2/webhook',
         body: { url: '{input.webhookUrl}' },
       },
-      { name: 'list', operation: 'GET /v2/webhook', method: 'GET', path: '/v2/webhook' },
+      {
+        name: 'list',
+        operation: 'GET /v2/webhook',
+        method: 'GET',
+        path: '/v2/webhook',
+        pick: { field: 'id', equals: '{create.id}' },
+      },
       {
         name: 'delete',
         operation: 'DELETE /v2/webhook/{webhookId}',

@@ -253,7 +253,7 @@ export async function verify(args: string[]): Promise<number> {
       writeFileSync(files.json, jsonReport(report))
       process.stdout.write(`report written to ${files.md} and ${files.json}\n`)
     }
-    return report.differences.length === 0 ? EXIT.ok : EXIT.failed
+    return report.differences.length === 0 && report.failures.length === 0 ? EXIT.ok : EXIT.failed
   } finally {
     await stop?.()
   }

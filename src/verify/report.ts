@@ -46,11 +46,12 @@ export function textReport(report: VerifyReport): string {
   for (const [operation, differences] of byOperation(report)) {
     lines.push('', `  ${operation}`)
     for (const d of differences) {
-      const detail =
+      const values =
         d.kind === 'renamed-field'
-          ? `${d.path}: real "${d.real}", sandbox "${d.sandbox}"`
-          : `${d.path}: real ${d.real}, sandbox ${d.sandbox}`
-      lines.push(`    ${what[d.kind]} at ${detail}   (${where(d)})`)
+          ? `real "${d.real}", sandbox "${d.sandbox}"`
+          : `real ${d.real}, sandbox ${d.sandbox}`
+      const at = d.path.startsWith('$') ? `${what[d.kind]} at ${d.path}` : d.path
+      lines.push(`    ${at}: ${values}   (${where(d)})`)
     }
   }
   return `${lines.join('\n')}\n`
@@ -78,6 +79,8 @@ export function markdownReport(report: VerifyReport): string {
     lines.push('')
   }
   if (report.masked) lines.push(`${report.masked} difference(s) hidden by --ignore.`, '')
+  if (report.failures.length)
+    lines.push('## Calls without an answer', '', ...report.failures.map((f) => `- ${cell(f)}`), '')
   lines.push('## Flows', '')
   for (const flow of report.flows) {
     lines.push(`### ${flow.id}`, '', `${flow.summary}. Leaves on the service: ${flow.creates}.`, '')

@@ -71,6 +71,8 @@ export interface VerifyReport {
   differences: ReportedDifference[]
   /** differences hidden by --ignore */
   masked: number
+  /** calls that got no answer (a side could not be reached): the run is incomplete */
+  failures: string[]
 }
 
 /** A client ID no service issued, sent with an Origin: the invalid credential of `auth: 'invalid'` steps. */
@@ -127,6 +129,27 @@ function parsed(body: string): unknown {
   }
 }
 
+/** A list answer cut to the items a step picks (the objects the flow made); any other answer as it is. */
+function picked(
+  response: Exchange['response'],
+  pick: NonNullable<Step['pick']>,
+  scope: Scope,
+): Exchange['response'] {
+  const list = parsed(response.body)
+  if (!Array.isArray(list)) return response
+  let equals: unknown
+  try {
+    equals = resolveBody(pick.equals, scope)
+  } catch (error) {
+    if (error instanceof MissingValue) return response
+    throw error
+  }
+  const items = list.filter(
+    (item) => item !== null && typeof item === 'object' && item[pick.field] === equals,
+  )
+  return { ...response, body: JSON.stringify(items) }
+}
+
 async function call(target: Target, request: Exchange['request']): Promise<Exchange['response']> {
   const response = await target(request)
   const headers: Record<string, string> = {}
@@ -140,6 +163,7 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
   const flows: FlowResult[] = []
   const byKey = new Map<string, ReportedDifference>()
   const masked = new Set<string>()
+  const failures: string[] = []
   for (const flow of options.flows) {
     const result: FlowResult = { id: flow.id, summary: flow.summary, creates: flow.creates, steps: [] }
     flows.push(result)
@@ -190,14 +214,30 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
         const request = requests[side]
         if (!request) continue
         if (side === 'sandbox') stepResult.call = `${request.method} ${request.url}`
-        const response = await call((side === 'real' ? real : sandbox).target, request)
+        let response: Exchange['response']
+        try {
+          response = await call((side === 'real' ? real : sandbox).target, request)
+        } catch (error) {
+          // a side that cannot be reached ends the flow, but its cleanup still runs
+          const failure = `${flow.id}/${step.name} on the ${side === 'real' ? 'real service' : 'sandbox'}: ${(error as Error).message}`
+          failures.push(failure)
+          stepResult.notRun = failure
+          stopped = `not run: ${failure}`
+          continue
+        }
         options.onExchange?.(side, flow.id, step.name, { request, response })
         answers[side] = response
         stepResult[side] = response.status
         scopes[side][step.name] = parsed(response.body)
       }
       if (!answers.real || !answers.sandbox) continue
-      for (const difference of compareResponses(answers.real, answers.sandbox)) {
+      const compared = step.pick
+        ? {
+            real: picked(answers.real, step.pick, scopes.real),
+            sandbox: picked(answers.sandbox, step.pick, scopes.sandbox),
+          }
+        : { real: answers.real, sandbox: answers.sandbox }
+      for (const difference of compareResponses(compared.real, compared.sandbox)) {
         const key = JSON.stringify([
           step.operation,
           difference.kind,
@@ -228,6 +268,7 @@ export async function runVerify(options: RunOptions): Promise<VerifyReport> {
     flows,
     differences: [...byKey.values()],
     masked: masked.size,
+    failures,
   }
 }
 

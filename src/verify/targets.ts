@@ -4,6 +4,25 @@ import type { Exchange, Target } from './types.ts'
 /** The largest answer body verify reads from a target (a larger one is cut, and the comparison says so). */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024
 
+/** The body's text up to `max` bytes: the rest is not read (the connection is cancelled), so no answer fills memory. */
+async function readCapped(response: Response, max: number): Promise<string> {
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    chunks.push(value.subarray(0, max - size))
+    size += Math.min(value.byteLength, max - size)
+    if (size >= max) {
+      await reader.cancel()
+      break
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
 /** Calls `base` + the request's path; a network failure throws an error naming the URL. */
 export function httpTarget(base: string, options: { timeoutMs?: number } = {}): Target {
   const root = base.replace(/\/+$/, '')
@@ -22,8 +41,7 @@ export function httpTarget(base: string, options: { timeoutMs?: number } = {}): 
       const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message
       throw new Error(`${request.method} ${url} could not be sent: ${cause}`)
     }
-    const bytes = new Uint8Array(await response.arrayBuffer())
-    const body = new TextDecoder().decode(bytes.subarray(0, MAX_BODY_BYTES))
+    const body = await readCapped(response, MAX_BODY_BYTES)
     const headers: Record<string, string> = {}
     response.headers.forEach((value, name) => {
       headers[name.toLowerCase()] = value

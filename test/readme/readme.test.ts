@@ -105,6 +105,11 @@ const notRun: [file: string, marker: string, reason: string][] = [
     "listens on every interface with an operator's secrets",
   ],
   ['docs/cli-tools.md', '--forward-to http://localhost:3000', 'forwards until Ctrl-C to an app on port 3000'],
+  [
+    'docs/verify.md',
+    '--against https://api.request.network',
+    "calls the real service with the user's API key",
+  ],
 ]
 /** how the runs below take each kind of fence; `text` holds output, not code */
 function kind(b: Block): string {

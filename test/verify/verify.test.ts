@@ -113,6 +113,55 @@ describe('verify: the sandbox against itself', () => {
   })
 })
 
+describe('verify: the command against a sandbox', () => {
+  it('starts its own sandbox when --sandbox is not given, and finds no difference', async () => {
+    const { code, stdout } = await run([
+      '--against',
+      server.url,
+      '--key',
+      key('real'),
+      '--no-chain',
+      '--only',
+      'currencies,request',
+    ])
+    expect(stdout).toContain('sandbox started in-process')
+    expect(stdout).toContain('2 flow(s), 10 call(s) on each side')
+    expect(code).toBe(0)
+  })
+
+  it('with --client-id, makes a client ID on the sandbox for the same origin and compares through both', async () => {
+    const origin = 'https://shop.verify.test'
+    const made = await fetch(`${server.url}/v2/client-ids`, {
+      method: 'POST',
+      headers: { 'x-api-key': key('real'), 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'verify', allowedDomains: [origin] }),
+    })
+    const { clientId } = (await made.json()) as { clientId: string }
+    const report = join(dir, 'client')
+    const { code } = await run([
+      '--against',
+      server.url,
+      '--client-id',
+      clientId,
+      '--origin',
+      origin,
+      '--sandbox',
+      server.url,
+      '--report',
+      report,
+    ])
+    expect(code).toBe(0)
+    const json = JSON.parse(readFileSync(`${report}.json`, 'utf8')) as VerifyReport
+    expect(json.flows.filter((f) => f.skipped).map((f) => f.id)).toEqual([
+      'request-v1',
+      'client-ids',
+      'webhooks',
+    ])
+    const created = json.flows.find((f) => f.id === 'request')!.steps[0]!
+    expect([created.real, created.sandbox]).toEqual([201, 201])
+  })
+})
+
 describe('verify: a drifted service', () => {
   it('reports each planted difference exactly once, with operation and path, and exits 1', async () => {
     const report = join(dir, 'drifted.md')
@@ -231,6 +280,76 @@ describe('verify: what it leaves on the service', () => {
     expect(await get('/v2/webhook')).toEqual([])
   })
 
+  it('compares only the objects it made in lists of the whole account', async () => {
+    const realKey = key('real')
+    // the user's account already holds a revoked client ID: its status is no drift
+    const made = await fetch(`${server.url}/v2/client-ids`, {
+      method: 'POST',
+      headers: { 'x-api-key': realKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'older', allowedDomains: ['https://older.test'] }),
+    })
+    const { id } = (await made.json()) as { id: string }
+    await fetch(`${server.url}/v2/client-ids/${id}`, { method: 'DELETE', headers: { 'x-api-key': realKey } })
+    const target = httpTarget(server.url)
+    const report = await runVerify({
+      flows: FLOWS.filter((f) => f.id === 'client-ids'),
+      real: { label: 'a', target, credentials: { apiKey: realKey } },
+      sandbox: { label: 'b', target, credentials: { apiKey: key('sandbox') } },
+      inputs: { payee: '0x000000000000000000000000000000000000dEaD', run: 'pick' },
+    })
+    expect(report.differences).toEqual([])
+    expect(report.flows[0]!.steps.map((s) => s.real)).toEqual([201, 200, 200, 200, 200])
+  })
+
+  it('still revokes what it created when a side stops answering mid-flow, and says the run is incomplete', async () => {
+    const realKey = key('real')
+    const healthy = httpTarget(server.url)
+    const report = await runVerify({
+      flows: FLOWS.filter((f) => f.id === 'client-ids'),
+      real: {
+        label: 'flaky',
+        target: async (request) => {
+          if (request.method === 'GET' && request.url === '/v2/client-ids')
+            throw new Error('connection reset')
+          return healthy(request)
+        },
+        credentials: { apiKey: realKey },
+      },
+      sandbox: { label: 'b', target: healthy, credentials: { apiKey: key('sandbox') } },
+      inputs: { payee: '0x000000000000000000000000000000000000dEaD', run: 'flaky' },
+    })
+    expect(report.failures).toEqual(['client-ids/list on the real service: connection reset'])
+    const steps = report.flows[0]!.steps
+    expect(steps.map((s) => [s.step, s.real, s.notRun !== undefined])).toEqual([
+      ['create', 201, false],
+      ['list', undefined, true],
+      ['get', undefined, true],
+      ['rename', undefined, true],
+      ['revoke', 200, false],
+    ])
+    const left = (await (
+      await fetch(`${server.url}/v2/client-ids`, { headers: { 'x-api-key': realKey } })
+    ).json()) as { status: string }[]
+    expect(left.map((c) => c.status)).toEqual(['revoked'])
+  })
+
+  it('exits 1 when the service cannot be reached', async () => {
+    const { code, stdout } = await run([
+      '--against',
+      'http://127.0.0.1:9',
+      '--key',
+      'k',
+      '--sandbox',
+      server.url,
+      '--only',
+      'currencies',
+    ])
+    expect(code).toBe(1)
+    expect(stdout).toContain(
+      'currencies/list on the real service: GET http://127.0.0.1:9/v2/currencies could not be sent',
+    )
+  })
+
   it('--dry-run lists every call and what each flow leaves, and calls nothing', async () => {
     const { code, stdout } = await run(['--dry-run', '--against', 'http://127.0.0.1:9', '--key', 'k'])
     expect(code).toBe(0)
@@ -248,9 +367,23 @@ describe('verify: what it leaves on the service', () => {
     expect(stdout).toContain('DELETE /v2/client-ids/{create.id} (cleanup)')
   })
 
+  it('is documented flow by flow, with what each leaves on the service', () => {
+    const guide = readFileSync(join(import.meta.dirname, '../../docs/verify.md'), 'utf8')
+    for (const flow of FLOWS) {
+      const row = guide.split('\n').find((line) => line.startsWith(`| \`${flow.id}\` |`))
+      expect(row, flow.id).toBeDefined()
+      expect(row!.endsWith(`| ${flow.creates} |`), row).toBe(true)
+    }
+  })
+
   it('is a tool of the command: --help, and usage errors exit 2', async () => {
     const help = await runCli(['verify', '--help'])
     expect(help.code).toBe(0)
+    const source = readFileSync(join(import.meta.dirname, '../../src/verify/command.ts'), 'utf8')
+    const table = source.slice(source.indexOf('const options = {'), source.indexOf('} as const'))
+    const names = [...table.matchAll(/^\s+'?([a-z-]+)'?: \{ type:/gm)].map((m) => m[1]!)
+    expect(names.length).toBeGreaterThan(15)
+    for (const name of names) expect(help.stdout).toContain(`--${name}`)
     for (const word of [
       '--against',
       '--key',

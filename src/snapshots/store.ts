@@ -1,4 +1,4 @@
-// Where a sandbox keeps named snapshots (src/control/snapshots.ts): one file per snapshot under
+// Where a sandbox keeps named snapshots (src/snapshots/snapshots.ts): one file per snapshot under
 // <state-dir>/snapshots/<sha256(key)>/<name>.json, or memory without a state dir. Each key's snapshots are bounded in
 // number and bytes, every key's together in bytes, and with a state dir a save never takes the room the volume keeps
 // for the state itself: past a bound a save answers 507 naming it (and the flag that raises it). Lists come from an
@@ -16,8 +16,8 @@ import {
   type SnapshotFile,
   type SnapshotSummary,
   summary,
-} from './snapshot-format.ts'
-import { nodeSnapshotIo, type SnapshotIo, SnapshotWriteError, writeSnapshotFile } from './snapshot-write.ts'
+} from './format.ts'
+import { nodeSnapshotIo, type SnapshotIo, SnapshotWriteError, writeSnapshotFile } from './write.ts'
 
 export {
   checkSnapshotName,
@@ -27,7 +27,7 @@ export {
   type SnapshotFile,
   type SnapshotSummary,
   summary,
-} from './snapshot-format.ts'
+} from './format.ts'
 
 const MB = 1024 * 1024
 

@@ -1,7 +1,7 @@
 // What --state-dir observes beside the worlds' states: the keys' scenario choices and webhooks (written whole when
 // they changed: each registry says so) and the directory's Maps (each set and delete).
-import type { SandboxState } from './sandbox-state.ts'
-import { observeMap } from './state-dir-revival.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import { observeMap } from './revival.ts'
 
 /** Calls `on`'s handlers on each change of the shared state --state-dir writes. */
 export function observeShared(

@@ -2,10 +2,10 @@
 // update or delete (its seq given here), the shared rows, delivery records, scenario choices and webhooks, serialised
 // to JSON (a value that cannot be is logged and kept in memory only); committed in one transaction by the writer.
 import type { World } from '../contract/world.ts'
-import type { SandboxState } from './sandbox-state.ts'
-import type { Slot } from './state-dir-revival.ts'
-import type { SavedWorldMeta } from './state-dir-schema.ts'
-import type { WriteOp } from './state-writer.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import type { Slot } from './revival.ts'
+import type { SavedWorldMeta } from './schema.ts'
+import type { WriteOp } from './writer.ts'
 
 /** The changes gathered since the last commit (taken from the StateDir, which starts new ones). */
 export interface GatheredChanges {

@@ -1,7 +1,7 @@
 // Without a state dir, a named snapshot is kept as the text a file would hold: nothing it holds is shared with the
 // live records it was taken from, nor with the worlds a restore fills from it.
 import { describe, expect, it } from 'vitest'
-import { SNAPSHOT_FORMAT, type SnapshotFile, SnapshotStore } from './snapshot-store.ts'
+import { SNAPSHOT_FORMAT, type SnapshotFile, SnapshotStore } from './store.ts'
 
 describe('SnapshotStore without a state dir', () => {
   it('keeps a snapshot as it was saved, whatever later happens to the objects it was made of', () => {

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module'
 import type Database from 'libsql'
 import type { WorldRules } from '../contract/rules.ts'
-import { INDEX_WORLDS } from './state-writer.ts'
+import { INDEX_WORLDS } from './writer.ts'
 
 /** The format of state.json the previous version wrote (imported once into state.db). */
 export const STATE_FORMAT = 1
@@ -24,7 +24,7 @@ export interface SavedWorldMeta {
 // WAL of the rows (100 keys written at once): a world's rows are found through `record_worlds` instead, a table of
 // (seq, world) appended at its end too, scanned whole when a world comes back (a few ms at 100,000 rows; 4 bytes a
 // row). Format 5 no longer keeps it by a trigger on each insert: it is brought up to date in bulk (INDEX_WORLDS,
-// state-writer.ts), and a world's rows past it are read from `records` itself (`WORLD_ROWS`); a delete still
+// writer.ts), and a world's rows past it are read from `records` itself (`WORLD_ROWS`); a delete still
 // removes its row by trigger. A journal row's call entries keep their bodies as the text they are, not escaped
 // again into JSON (journal.ts, `journalText`).
 const SCHEMA = `

@@ -1,9 +1,9 @@
 // The journal of --state-dir: the in-memory journal's new entries, appended to the `journal` table every 200 ms (off
 // the answers' path) a few keys at a time, each key's rows trimmed to what the journal keeps; record_worlds is brought
 // up to date with the appends.
-import { type JournalEntry, journalText } from './journal.ts'
-import type { SandboxState } from './sandbox-state.ts'
-import type { StateWriter, WriteOp } from './state-writer.ts'
+import { type JournalEntry, journalText } from '../control/journal.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import type { StateWriter, WriteOp } from './writer.ts'
 
 /** About how many journal entries one transaction appends (a flush goes in slices, a turn apart). */
 const JOURNAL_SLICE = 400

@@ -1,4 +1,4 @@
-// How a snapshot file reaches the disk (src/control/snapshot-store.ts): written whole to a temporary file, synced,
+// How a snapshot file reaches the disk (src/snapshots/store.ts): written whole to a temporary file, synced,
 // its length checked, then renamed over the name; a write that fails or comes out short leaves the name as it was
 // and removes the temporary file. The file operations are injectable: tests make a write fail (ENOSPC) or come out
 // short without filling a disk.

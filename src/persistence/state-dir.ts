@@ -3,8 +3,9 @@
 // (`declaredStates()`, record by record, observed through `Table.observe` and the Maps' own set/delete), each world's
 // clock offset, rules and seeded ids, the keys' scenario choices and webhooks, webhook delivery records (after each
 // attempt), the credential directory (client IDs, sessions, payer page links) and the journal (appended every 200 ms,
-// off the answers' path, bounded as the in-memory one). Changes of three event-loop turns are committed in one transaction (group commit); the dispatcher
-// awaits `barrier()` before an answer leaves, so a 2xx reports a change already committed (kill -9 loses none).
+// off the answers' path, bounded as the in-memory one). The changes are committed in batches (group commit: writer.ts
+// says how many turns a batch holds); the dispatcher awaits `barrier()` before an answer leaves, so a 2xx reports a
+// change already committed (kill -9 loses none).
 // Each embedded chain's anvil state (saved by its supervisor) goes to the `chains` table when it moved.
 //
 // A restart loads them back before serving: recurring requests and payouts, pending KYC reviews and pending webhook
@@ -14,8 +15,8 @@
 //
 // Bad data stays where it is: a record that cannot be read back (not JSON, or refused by its schema) stops only its
 // key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
-// logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous version
-// (state.json, journal.json, chain-*.state, evicted/) is imported once (state-dir-import.ts).
+// logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous
+// version (state.json, journal.json, chain-*.state, evicted/) is imported once (import.ts).
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type Database from 'libsql'
@@ -23,25 +24,30 @@ import type { ChainSupervisor } from '../chain/index.ts'
 import type { Middleware } from '../contract/middleware.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
-import type { SandboxState } from './sandbox-state.ts'
-import { collectWrites } from './state-dir-collect.ts'
-import { type Batch, forgetTenantOps, forgetWorldOps, newBatch, scenariosOf } from './state-dir-forget.ts'
-import { JournalAppender } from './state-dir-journal.ts'
-import { checkFormat, restoreChains, restoreSharedRows } from './state-dir-load.ts'
-import { observeShared } from './state-dir-observe.ts'
-import { openStateFile, readOrLeaveOut } from './state-dir-open.ts'
-import { quarantineRow } from './state-dir-quarantine.ts'
-import { observeWorldState, reviveJournal, reviveWorldRows, type Slot } from './state-dir-revival.ts'
-import { WorldReviver } from './state-dir-reviver.ts'
-import { keyLabel, StateDamage } from './state-dir-salvage.ts'
-import { maxOf } from './state-dir-schema.ts'
-import { StateWriter, type WriteOp } from './state-writer.ts'
-
-export { resumeTimers } from './state-dir-revival.ts'
-export { DB_FORMAT, openStateDb, type SavedWorldMeta, STATE_FORMAT } from './state-dir-schema.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import type { DropReason, WorldLifecycle } from '../store/lifecycle.ts'
+import { collectWrites } from './collect.ts'
+import { type Batch, forgetTenantOps, forgetWorldOps, newBatch, scenariosOf } from './forget.ts'
+import { JournalAppender } from './journal-appender.ts'
+import {
+  checkFormat,
+  type Readable,
+  readJournalTenants,
+  readSharedRows,
+  readWorldIndex,
+  restoreChains,
+  restoreSharedRows,
+} from './load.ts'
+import { observeShared } from './observe.ts'
+import { openStateFile, readOrLeaveOut } from './open.ts'
+import { quarantineRow } from './quarantine.ts'
+import { observeWorldState, reviveJournal, reviveWorldRows, type Slot } from './revival.ts'
+import { WorldReviver } from './reviver.ts'
+import { keyLabel, StateDamage } from './salvage.ts'
+import { StateWriter, type WriteOp } from './writer.ts'
 
 /** The state dir of one sandbox: load once at start, then write each change as it happens until stopped. */
-export class StateDir {
+export class StateDir implements WorldLifecycle {
   readonly #dir: string
   readonly #shared: SandboxState
   readonly #supervisors: ReadonlyMap<string, ChainSupervisor>
@@ -75,7 +81,7 @@ export class StateDir {
   /** the webhook registry changed since it was last written */
   #webhooksDirty = false
   #deliveries = new Set<string>()
-  /** the batch being gathered: committed after this event-loop turn and the next */
+  /** the batch being gathered (committed by `#schedule`'s last immediate) */
   #batch: Batch | null = null
   /** set while records are put back (their inserts are not changes) */
   #loading = false
@@ -103,21 +109,6 @@ export class StateDir {
     this.#db = openStateFile(this.#path, this.#damage, shared.log)
     this.#writer = new StateWriter(this.#path)
     this.#journal = new JournalAppender(this.#writer, shared, this.#path, () => this.#closed)
-    const tenants = shared.tenants
-    tenants.setStateObserver((world, name, state) => this.#observe(world, name, state))
-    tenants.onCreate((world) => {
-      world.clock.onAdvance(() => this.#touchWorld(world))
-      this.#touchWorld(world)
-    })
-    // worlds past --max-worlds stay in the database and come back on their next use; a reset forgets them there too
-    tenants.onDrop((world, reason) => {
-      if (reason !== 'evict') this.#forgotten.add(world)
-      if (reason === 'drop') this.#forgetWorld(world.tenant, world.scenario)
-    })
-    tenants.onReset((tenant) => this.#forgetTenant(tenant))
-    tenants.setReviver((world) => this.#revive(world))
-    tenants.setCommitScope((run) => this.#oneCommit(run))
-    tenants.setSavedScenarios((tenant) => scenariosOf(this.#worldIds, tenant))
     observeShared(shared, {
       selections: () => {
         if (this.#loading) return
@@ -144,9 +135,34 @@ export class StateDir {
     })
   }
 
+  // The worlds' lifecycle (WorldLifecycle, attached to the tenants by openState): worlds past --max-worlds stay in the
+  // database and come back on their next use; a reset forgets them there too.
+
+  /** A new world's settings are written, and again each time its clock moves. */
+  created(world: World): void {
+    world.clock.onAdvance(() => this.#touchWorld(world))
+    this.#touchWorld(world)
+  }
+
   /** Starts observing a resource state a world just created (`observeWorldState`). */
-  #observe(world: World, name: string, state: unknown): void {
+  stateCreated(world: World, name: string, state: unknown): void {
     observeWorldState(this.#slots, world, name, state, (slot, key, value) => this.#changed(slot, key, value))
+  }
+
+  /** What a world dropped or reset still changes is not written; a dropped world's rows are deleted. */
+  dropped(world: World, reason: DropReason): void {
+    if (reason !== 'evict') this.#forgotten.add(world)
+    if (reason === 'drop') this.#forgetWorld(world.tenant, world.scenario)
+  }
+
+  /** Every world still on disk after a restart comes back before all worlds are listed. */
+  beforeAll(): void {
+    this.#reviver.beforeAll()
+  }
+
+  /** The scenarios of a key's worlds in the database (evicted, or not back yet). */
+  savedScenarios(tenant: string): Iterable<string> {
+    return scenariosOf(this.#worldIds, tenant)
   }
 
   #changed(slot: Slot, key: string, value: unknown): void {
@@ -180,31 +196,28 @@ export class StateDir {
     this.#schedule()
   }
 
-  /** Gathers the changes of this turn into one batch, committed once the turn's calls have made theirs. */
+  /** Gathers the changes into one batch, committed once the turns writer.ts names have made theirs. */
   #schedule(): void {
     if (this.#batch || this.#closed) return
     this.#batch = newBatch()
-    // committed after the next two turns' calls too (immediates that set another: the loop polls in between without
-    // waiting), so a commit holds the changes of three turns: under creates at concurrency 32 the main thread's CPU
-    // per create fell from ~59 to ~50 µs going from one turn to two (fewer commits, fewer pages rewritten, the answers
-    // of two turns written together; p50 latency did not grow, 1.6 -> 1.3-1.4 ms), and its idle time fell going from
-    // two to three (`npm run bench -- state`: 0.86x, 0.84x -> 0.89x, 0.85x, p99 13-14 -> 12-14 ms)
+    // three immediates, each setting the next (the loop polls in between without waiting): the calls of the next two
+    // turns add their changes to this batch before it is committed
     setImmediate(() => setImmediate(() => setImmediate(() => this.#commit())))
   }
 
   /**
    * What an answer waits for before it leaves: the commit of every change made so far (undefined when none is
    * pending). Every change schedules its batch as it happens (the scenario choices and webhooks too: their
-   * registries say when they changed), whatever the call's `method`.
+   * registries say when they changed).
    */
-  barrier(_method: string): Promise<void> | undefined {
+  barrier(): Promise<void> | undefined {
     // a batch that failed waits in #ops for the next one: an answer (a read too) reports it only once it is written
     if (!this.#batch && this.#ops.length) this.#schedule()
     return this.#batch?.promise
   }
 
   #commit(): void {
-    // inside #oneCommit: what would be committed now goes with the rest of its changes
+    // inside inOneCommit: what would be committed now goes with the rest of its changes
     if (this.#holding) return
     const batch = this.#batch
     if (!batch) return
@@ -239,7 +252,7 @@ export class StateDir {
     batch.resolve()
   }
 
-  /** set inside #oneCommit: no commit takes part of its changes */
+  /** set inside inOneCommit: no commit takes part of its changes */
   #holding = 0
 
   /**
@@ -247,7 +260,7 @@ export class StateDir {
    * before: a kill shows all of them or none (a snapshot's restore: the key's reset and its refill). Nothing in `run`
    * reads another key's world back from the file (the reset key's worlds have no rows left to read).
    */
-  #oneCommit<T>(run: () => T): T {
+  inOneCommit<T>(run: () => T): T {
     if (!this.#batch && this.#ops.length) this.#schedule()
     this.#commit()
     this.#holding++
@@ -310,12 +323,13 @@ export class StateDir {
     this.#schedule()
   }
 
-  #forgetTenant(tenant: string): void {
+  /** A key's rows, journal and quarantine mark are deleted, committed at once. */
+  reset(tenant: string): void {
     const ops = forgetTenantOps(this.#dirty, this.#forgotten, this.#worldIds, this.#damage, tenant)
     this.#journal.forget(tenant)
     this.#ops.push(...ops)
     this.#schedule()
-    // committed now (inside a snapshot's restore, #oneCommit, with its refill instead: the key's worlds have no
+    // committed now (inside a snapshot's restore, inOneCommit, with its refill instead: the key's worlds have no
     // ids left to be read back by)
     this.#commit()
     // a reset starts the key afresh: what could not be read stays in quarantine, the key works again
@@ -325,8 +339,8 @@ export class StateDir {
   }
 
   /** Brings an evicted world back from the database (synchronously, inside Tenants.get). */
-  #revive(world: World): boolean {
-    // its settings are read, not written (onCreate marked the new world's, with a clock not moved yet)
+  revive(world: World): boolean {
+    // its settings are read, not written (`created` marked the new world's, with a clock not moved yet)
     this.#dirtyWorlds.delete(world)
     // the changes of this turn get their rows (a world evicted a moment ago has its id then)
     // (and a batch that failed: the rows it holds are read below)
@@ -393,44 +407,15 @@ export class StateDir {
     await restoreChains(db, this.#embedded, this.#supervisors, this.#path, shared.log, this.#lastChain)
     this.#loading = true
     try {
-      const rows = this.#readable(
-        'the shared rows (client IDs, sessions, webhooks, deliveries)',
-        () =>
-          db.prepare('SELECT kind, key, value FROM shared').all() as {
-            kind: string
-            key: string
-            value: string
-          }[],
-        [],
-      )
-      const deliveries = restoreSharedRows(rows, shared, this.#path, this.broken)
+      const readable: Readable = (what, read, fallback) => this.#readable(what, read, fallback)
+      const deliveries = restoreSharedRows(readSharedRows(db, readable), shared, this.#path, this.broken)
       // each key's journal comes back with its worlds (below): only the keys that have one are read now
-      const journalTenants = this.#readable(
-        'the journal',
-        () => db.prepare('SELECT DISTINCT tenant FROM journal').all() as { tenant: string }[],
-        [],
-      )
-      this.#reviver.queueJournals(journalTenants)
+      this.#reviver.queueJournals(readJournalTenants(db, readable))
       this.#loading = false
-      const worlds = this.#readable(
-        'the worlds (every key)',
-        () =>
-          db.prepare('SELECT id, tenant, scenario FROM worlds ORDER BY id').all() as {
-            id: number
-            tenant: string
-            scenario: string
-          }[],
-        [],
-      )
-      for (const { id, tenant, scenario } of worlds) {
-        this.#worldIds.set(`${tenant}\u0000${scenario}`, id)
-        this.#lastWorldId = Math.max(this.#lastWorldId, id)
-      }
-      this.#lastWorldId = Math.max(
-        this.#lastWorldId,
-        this.#readable('the worlds', () => maxOf(db, 'worlds', 'id'), 0),
-      )
-      this.#lastSeq = this.#readable('the records', () => maxOf(db, 'records', 'seq'), 0)
+      const { worlds, lastWorldId, lastSeq } = readWorldIndex(db, readable)
+      for (const { id, tenant, scenario } of worlds) this.#worldIds.set(`${tenant}\u0000${scenario}`, id)
+      this.#lastWorldId = Math.max(this.#lastWorldId, lastWorldId)
+      this.#lastSeq = lastSeq
       this.#reviver.queueDeliveries(deliveries)
       this.#reviver.queueWorlds(worlds)
       this.#reviver.start()
@@ -460,9 +445,6 @@ export class StateDir {
   revived(): Promise<void> {
     return this.#reviver.background
   }
-
-  /** Nothing to start: each change is written as it happens, each saved chain state as the supervisor saves it. */
-  start(): void {}
 
   /** Closes the database without writing anything (a start that failed: its load, or a step after it). */
   async abandon(): Promise<void> {

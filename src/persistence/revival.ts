@@ -1,22 +1,17 @@
 // Revival for --state-dir: the rows of a world read back from WORLD_ROWS' text, the timers a revived world
-// arms again, and how a world's Tables and Maps are observed (Slot, observeMap).
+// takes up again (`resumeWorld`), and how a world's Tables and Maps are observed (Slot, observeMap).
 import type Database from 'libsql'
 import { declaredStates, type World } from '../contract/world.ts'
-import { payerState, resumeKycReview } from '../resources/payers/index.ts'
-import { paymentDetailState, resumeDetailReview } from '../resources/payment-details/index.ts'
-import { resumeSettlements } from '../resources/payment-intents/index.ts'
-import { payoutState, scheduleNext } from '../resources/payouts/index.ts'
-import { restoreWorldRates } from '../resources/rates/index.ts'
-import { requestState, resumeOfframp, resumeRecurringSchedule } from '../resources/requests/index.ts'
+import { readJournalText } from '../control/journal.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import { requestState } from '../resources/requests/index.ts'
 import { indexSecurePaymentTokens } from '../resources/secure-payments/index.ts'
 import { inWorld } from '../resources/services.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
-import { readJournalText } from './journal.ts'
-import type { SandboxState } from './sandbox-state.ts'
-import { previousCopy, type QuarantinedRow } from './state-dir-quarantine.ts'
-import type { StateDamage } from './state-dir-salvage.ts'
-import { rowKey, type SavedWorldMeta, WORLD_ROWS } from './state-dir-schema.ts'
+import { previousCopy, type QuarantinedRow } from './quarantine.ts'
+import type { StateDamage } from './salvage.ts'
+import { rowKey, type SavedWorldMeta, WORLD_ROWS } from './schema.ts'
 
 /** One Table or Map of one world as --state-dir writes it: each key's row, and the changes not committed yet. */
 export interface Slot {
@@ -51,28 +46,17 @@ export function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300)
 }
 
-export async function resumeTimers(world: World, shared: SandboxState): Promise<void> {
-  // recurring requests and payouts go on on their clocks, pending KYC reviews are decided (their old timers died
-  // with the process), and so are pending payment-detail reviews
+/**
+ * Takes a world whose records came back up again: each declared state's resume hooks (`onResume`, registered by
+ * each resource beside its state: the key's conversion stack first, then timers, reviews, settlements), the `first`
+ * ones before the others, each in declaration order.
+ */
+export async function resumeWorld(world: World, shared: SandboxState): Promise<void> {
   const ctx = inWorld(shared, world)
-  // the key's own conversion stack (its rates are in the world's tables; the stack's registration was in memory)
-  await restoreWorldRates(ctx)
-  for (const schedule of requestState(world).recurringRequests.all())
-    await resumeRecurringSchedule(ctx, schedule.requestId)
-  // off-ramps under way take their remaining steps at the times they had (the due ones at once, in order)
-  for (const request of requestState(world).requests.all()) resumeOfframp(ctx, world, request)
-  // payment intents accepted but not settled: settled now, without redoing what the chains already hold
-  resumeSettlements(ctx, world)
-  for (const payer of payerState(world).payers.all()) await resumeKycReview(ctx, payer)
-  for (const detail of paymentDetailState(world).paymentDetails.all()) await resumeDetailReview(ctx, detail)
-  const payouts = payoutState(world).recurringPayouts
-  for (const payout of payouts.all()) {
-    if (payout.status !== 'active') continue
-    await payouts.update(payout.id, (draft) => {
-      draft.timerId = null
-    })
-    await scheduleNext(ctx, payout.id, world.clock.now())
-  }
+  for (const first of [true, false])
+    for (const definition of declaredStates())
+      for (const resume of definition.resumes ?? [])
+        if (resume.first === first) await resume.run(ctx as never)
 }
 
 /** A world's rows from WORLD_ROWS' text (fields split by U+001F, rows by U+001E); an unreadable row is skipped. */
@@ -200,7 +184,7 @@ export function reviveWorldRows(host: FillHost, world: World, id: number, metaTe
   // advance moves the clock at once; what falls due runs after
   const offset = Number(meta.clockOffsetMs) || 0
   const advanced = offset > 1000 ? world.clock.advance(offset) : Promise.resolve()
-  return advanced.then(() => resumeTimers(world, shared))
+  return advanced.then(() => resumeWorld(world, shared))
 }
 
 /** Puts a key's saved journal back (before anything of this run is recorded for it). */

@@ -1,4 +1,4 @@
-// What a snapshot file holds (src/control/snapshot-store.ts keeps them): its format, the shape it is checked against
+// What a snapshot file holds (src/snapshots/store.ts keeps them): its format, the shape it is checked against
 // when read back, what lists show of it, and the names a snapshot may have.
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
@@ -24,7 +24,7 @@ export interface SnapshotFile {
 
 const NAME = /^[\w.-]{1,64}$/
 
-/** The shape a snapshot file must have to be read back (`SavedWorld` of world-snapshot.ts for each world). */
+/** The shape a snapshot file must have to be read back (`SavedWorld` of world.ts for each world). */
 const SnapshotFileShape = z.object({
   format: z.literal(SNAPSHOT_FORMAT),
   name: z.string(),

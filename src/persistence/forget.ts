@@ -1,8 +1,8 @@
 // What --state-dir writes when worlds go (a world dropped, a key reset), and the batch a commit settles.
 import type { World } from '../contract/world.ts'
-import type { Slot } from './state-dir-revival.ts'
-import type { StateDamage } from './state-dir-salvage.ts'
-import type { WriteOp } from './state-writer.ts'
+import type { Slot } from './revival.ts'
+import type { StateDamage } from './salvage.ts'
+import type { WriteOp } from './writer.ts'
 
 /** The scenarios of a key's worlds that have rows (by the worlds' ids, `tenant NUL scenario`). */
 export function scenariosOf(worldIds: ReadonlyMap<string, number>, tenant: string): string[] {

@@ -2,8 +2,8 @@
 // (`reviveInBackground`), a key's own at its first call (`reviveTenant`), all at once for whatever reads every world
 // (`reviveRest`); each key's journal and delivery records come back with its worlds.
 import type { World } from '../contract/world.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
-import type { SandboxState } from './sandbox-state.ts'
 
 /** The saved worlds not brought back yet, and bringing them back. */
 export class WorldReviver {
@@ -79,7 +79,7 @@ export class WorldReviver {
 
   /** Starts bringing the queued worlds back in the background. */
   start(): void {
-    this.#shared.tenants.setBeforeAll(() => this.reviveRest())
+    this.#beforeAll = true
     this.background = this.reviveInBackground()
     // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
     this.#shared.paymentReferences.setComplete(this.background)
@@ -117,6 +117,14 @@ export class WorldReviver {
     this.#revived()
   }
 
+  /** set from `start` until every saved world is back (or the state dir stops) */
+  #beforeAll = false
+
+  /** What runs before every world is listed: the saved worlds not back yet come back at once. */
+  beforeAll(): void {
+    if (this.#beforeAll) this.reviveRest()
+  }
+
   /** Every saved world back now, synchronously (their timers resume after). */
   reviveRest(): void {
     if (this.#revivingRest || !this.unrevived.size) return
@@ -132,7 +140,7 @@ export class WorldReviver {
 
   #revived(): void {
     if (this.unrevived.size && !this.stopping) return
-    this.#shared.tenants.setBeforeAll(null)
+    this.#beforeAll = false
     for (const tenant of [...this.savedDeliveries.keys()]) this.#restoreDeliveries(tenant)
   }
 

@@ -2,8 +2,8 @@
 // the last good copy its row kept), and its key answers 503 until it is reset (the mark kept in `shared`).
 import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
-import type { SandboxState } from './sandbox-state.ts'
-import { keyLabel } from './state-dir-salvage.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import { keyLabel } from './salvage.ts'
 
 /** A row moved to quarantine (seq null: the world's own settings). */
 export interface QuarantinedRow {

@@ -1,8 +1,6 @@
-// The writer of state.db: its own libsql connection commits each batch of writes (the changes of one event-loop turn)
-// in one transaction, on the main thread, before the answers that report them leave. It ran on a worker thread until
-// format 4 made a row cheap (6-7 µs): handing each batch over and waking the main thread for its answer cost the main
-// thread more than the commit itself (~50 µs of CPU per round trip on this 2-core machine, and the answers waited for
-// the other thread to be scheduled: `npm run bench -- state` 0.73x vs 0.78x in memory in the same conditions).
+// The writer of state.db: its own libsql connection commits each batch of writes in one transaction, on the main
+// thread, before the answers that report them leave. One batch holds the changes of three event-loop turns: the state
+// dir (state-dir.ts) gathers them from the turn of the first change and the next two, then commits (group commit).
 // A checkpointer thread copies the WAL into the file beside the commits.
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'

@@ -4,12 +4,12 @@
 import { renameSync } from 'node:fs'
 import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
 import type { DeliveryRecord } from '../events/webhook-delivery.ts'
 import type { WebhookRegistry } from '../resources/webhooks/registry.ts'
-import type { SandboxState } from './sandbox-state.ts'
-import { importLegacyStateDir } from './state-dir-import.ts'
-import { errorText } from './state-dir-revival.ts'
-import { DB_FORMAT } from './state-dir-schema.ts'
+import { importLegacyStateDir } from './import.ts'
+import { errorText } from './revival.ts'
+import { DB_FORMAT, maxOf } from './schema.ts'
 
 /** Refuses a state.db of another format; marks a new one (importing a state dir of the previous version). */
 export function checkFormat(db: Database.Database, dir: string, log: SandboxState['log']): void {
@@ -103,4 +103,58 @@ export function restoreSharedRows(
     else if (kind === 'broken' && typeof parsed === 'string') broken.set(key, parsed)
   }
   return deliveries
+}
+
+/** `read()`, or `fallback` when the pages it needs are damaged (logged naming `what`: StateDir's `#readable`). */
+export type Readable = <T>(what: string, read: () => T, fallback: T) => T
+
+/** The shared rows: client IDs, sessions, webhooks, deliveries, the directory's maps, broken keys. */
+export function readSharedRows(
+  db: Database.Database,
+  readable: Readable,
+): { kind: string; key: string; value: string }[] {
+  return readable(
+    'the shared rows (client IDs, sessions, webhooks, deliveries)',
+    () =>
+      db.prepare('SELECT kind, key, value FROM shared').all() as {
+        kind: string
+        key: string
+        value: string
+      }[],
+    [],
+  )
+}
+
+/** The keys that have a saved journal. */
+export function readJournalTenants(db: Database.Database, readable: Readable): { tenant: string }[] {
+  return readable(
+    'the journal',
+    () => db.prepare('SELECT DISTINCT tenant FROM journal').all() as { tenant: string }[],
+    [],
+  )
+}
+
+/** The saved worlds, and the highest world id and record seq given so far (new rows are numbered after them). */
+export function readWorldIndex(
+  db: Database.Database,
+  readable: Readable,
+): { worlds: { id: number; tenant: string; scenario: string }[]; lastWorldId: number; lastSeq: number } {
+  const worlds = readable(
+    'the worlds (every key)',
+    () =>
+      db.prepare('SELECT id, tenant, scenario FROM worlds ORDER BY id').all() as {
+        id: number
+        tenant: string
+        scenario: string
+      }[],
+    [],
+  )
+  let lastWorldId = 0
+  for (const { id } of worlds) lastWorldId = Math.max(lastWorldId, id)
+  lastWorldId = Math.max(
+    lastWorldId,
+    readable('the worlds', () => maxOf(db, 'worlds', 'id'), 0),
+  )
+  const lastSeq = readable('the records', () => maxOf(db, 'records', 'seq'), 0)
+  return { worlds, lastWorldId, lastSeq }
 }

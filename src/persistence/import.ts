@@ -8,7 +8,7 @@ import type Database from 'libsql'
 import { declaredStates } from '../contract/world.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
-import { INDEX_WORLDS } from './state-writer.ts'
+import { INDEX_WORLDS } from './writer.ts'
 
 /** The format of state.json this version imports. */
 const LEGACY_FORMAT = 1
@@ -85,7 +85,7 @@ export function importLegacyStateDir(
       scenario,
       JSON.stringify({ clockOffsetMs: saved.clockOffsetMs, rules: saved.rules, seeded: saved.seeded }),
     )
-    // record_worlds is not kept by a trigger (state-writer.ts, INDEX_WORLDS): brought up to date before it is read
+    // record_worlds is not kept by a trigger (writer.ts, INDEX_WORLDS): brought up to date before it is read
     db.exec(INDEX_WORLDS)
     forget.run(tenant, scenario)
     for (const [tbl, records] of Object.entries(saved.tables ?? {}))

@@ -2,6 +2,8 @@
 // declared state (each Table and Map of `declaredStates()`), the clock offset, the rules and the seeded ids.
 import type { WorldRules } from '../contract/rules.ts'
 import { declaredStates, type World } from '../contract/world.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import { resumeWorld } from '../persistence/index.ts'
 import { indexClientIds } from '../resources/client-ids/index.ts'
 import { indexOnboardingTokens } from '../resources/orchestrators/index.ts'
 import { indexPayerPages } from '../resources/payers/index.ts'
@@ -10,10 +12,8 @@ import { indexSecurePaymentTokens } from '../resources/secure-payments/index.ts'
 import { DerivedMap } from '../store/derived-map.ts'
 import { Table } from '../store/table.ts'
 import { createWorld } from '../store/world.ts'
-import type { SandboxState } from './sandbox-state.ts'
-import { resumeTimers } from './state-dir.ts'
 
-/** One world as saved (named snapshots of src/control/snapshots.ts). */
+/** One world as saved (named snapshots of src/snapshots/snapshots.ts). */
 export interface SavedWorld {
   tenant: string
   scenario: string
@@ -116,5 +116,5 @@ export function fillWorld(world: World, prepared: PreparedWorld, shared: Sandbox
   shared.scenarios.markSeeded(world, (saved.seeded ?? {}) as never)
   // advance moves the clock at once; what falls due runs after
   const advanced = saved.clockOffsetMs > 1000 ? world.clock.advance(saved.clockOffsetMs) : Promise.resolve()
-  return advanced.then(() => resumeTimers(world, shared))
+  return advanced.then(() => resumeWorld(world, shared))
 }

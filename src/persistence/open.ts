@@ -2,17 +2,10 @@
 // (`state.db.corrupt-<time>`, the sandbox then starts empty); any other failure stops the start, the file untouched.
 import { existsSync, renameSync } from 'node:fs'
 import type Database from 'libsql'
-import type { SandboxState } from './sandbox-state.ts'
-import { errorText } from './state-dir-revival.ts'
-import {
-  CutShortError,
-  corruptName,
-  cutShort,
-  damageOf,
-  isDamage,
-  type StateDamage,
-} from './state-dir-salvage.ts'
-import { openStateDb } from './state-dir-schema.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
+import { errorText } from './revival.ts'
+import { CutShortError, corruptName, cutShort, damageOf, isDamage, type StateDamage } from './salvage.ts'
+import { openStateDb } from './schema.ts'
 
 /**
  * Opens state.db. One whose pages are damaged is rebuilt from what can be read (`salvage`); one that is not a

@@ -1,13 +1,13 @@
 // Named snapshots of a key (POST /__sandbox/snapshots, request-sandbox snapshot save|load|ls|rm): every world of the
 // key (those evicted to --state-dir too; no other key's is read), serialised as --state-dir serialises worlds
-// (state-dir.ts: each declared Table and Map, clock, rules, seeded ids), with the block each live chain was at.
+// (src/persistence/state-dir.ts: each declared Table and Map, clock, rules, seeded ids), with the block each live chain was at.
 // Restoring drops the key's worlds and fills them back in one step (one commit with --state-dir), so its requests,
 // payments, payers and timers are as they were; other keys are not touched. With --state-dir each snapshot is its own
-// file, `snapshots/<key hash>/<name>.json`, kept across restarts; without, they live in memory (snapshot-store.ts
+// file, `snapshots/<key hash>/<name>.json`, kept across restarts; without, they live in memory (store.ts
 // bounds both).
 import { blockNumber } from '../chain/index.ts'
 import { NotFoundError } from '../contract/sandbox-error.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import type { SandboxState } from '../control/sandbox-state.ts'
 import {
   checkSnapshotName,
   DamagedSnapshotError,
@@ -15,14 +15,8 @@ import {
   type SnapshotFile,
   type SnapshotSummary,
   summary,
-} from './snapshot-store.ts'
-import {
-  fillWorld,
-  type PreparedWorld,
-  prepareWorld,
-  type SavedWorld,
-  snapshotWorld,
-} from './world-snapshot.ts'
+} from './store.ts'
+import { fillWorld, type PreparedWorld, prepareWorld, type SavedWorld, snapshotWorld } from './world.ts'
 
 export class SnapshotNotFoundError extends NotFoundError {
   override name = 'SnapshotNotFoundError'
