@@ -43,6 +43,7 @@ export const EXPECTED_STATUS: Record<string, number> = {
   'validation-errors/link-unknown': 404,
   'validation-errors/payer-unknown': 404,
   'validation-errors/client-id-empty-body': 400,
+  'payee-destination/signing-data-bad-action': 400,
   'auth-errors/no-credentials': 401,
   'auth-errors/invalid-key': 401,
   'auth-errors/create-no-credentials': 401,

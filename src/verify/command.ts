@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util'
 import { CliError, EXIT } from '../cli/client.ts'
 import { FLOWS, selectFlows } from './catalogue.ts'
 import { type Mask, parseMask } from './masks.ts'
-import { NotRecorded, Recorder } from './recording.ts'
+import { Recorder } from './recording.ts'
 import { replaySource } from './replay.ts'
 import { jsonReport, markdownReport, textReport } from './report.ts'
 import { type Credentials, type Inputs, plannedCalls, runVerify, type Side } from './run.ts'
@@ -234,10 +234,6 @@ export async function verify(args: string[]): Promise<number> {
       inputs,
       masks,
       ...(recorder ? { onExchange: recorder.add } : {}),
-    }).catch((error: unknown) => {
-      if (error instanceof NotRecorded)
-        throw new CliError(`${error.message}: was it recorded with these flows?`)
-      throw error
     })
     if (replay) {
       const counted = report.differences.filter(replay.counts)

@@ -149,11 +149,27 @@ describe('verify --record and --replay', () => {
   it('refuses a call the recording lacks, and a file that is not HAR, with a clear error', async () => {
     const partial = join(dir, 'partial.har')
     const har = JSON.parse(readFileSync(join(recording, 'real.har'), 'utf8')) as HarDoc
-    har.log.entries = har.log.entries.filter((e) => !(e._flow === 'request' && e._step === 'routes'))
+    const routes = har.log.entries.find((e) => e._flow === 'request' && e._step === 'routes')!
+    routes.request.url = routes.request.url.replace('wallet=', 'wallet=0x1')
     writeFileSync(partial, JSON.stringify(har))
-    await expect(run(['--replay', partial, '--sandbox', server.url, '--only', 'request'])).rejects.toThrow(
-      /the recording has no answer to GET \/v2\/request\/[^/]+\/routes/,
-    )
+    const report = join(dir, 'partial-report')
+    const { code } = await run([
+      '--replay',
+      partial,
+      '--sandbox',
+      server.url,
+      '--only',
+      'request',
+      '--report',
+      report,
+    ])
+    expect(code).toBe(1)
+    const json = JSON.parse(readFileSync(`${report}.json`, 'utf8')) as VerifyReport
+    expect(json.failures).toEqual([
+      expect.stringMatching(
+        /^request\/routes on the real service: the recording has no answer to GET \/v2\/request\/01[0-9a-f]{64}\/routes\?wallet=0x/,
+      ),
+    ])
     writeFileSync(join(dir, 'nothar.har'), '{"log": {}}')
     await expect(run(['--replay', join(dir, 'nothar.har')])).rejects.toThrow(/not a HAR document/)
     await expect(run(['--replay', recording, '--against', server.url])).rejects.toThrow(/give no --against/)
