@@ -11,6 +11,7 @@ const TOOLS: Record<string, () => Promise<(args: string[]) => Promise<number>>> 
   fixtures: async () => (await import('./fixtures.ts')).fixtures,
   snapshot: async () => (await import('./snapshot.ts')).snapshot,
   verify: async () => (await import('../verify/index.ts')).verify,
+  proxy: async () => (await import('../verify/index.ts')).proxy,
 }
 
 /** Whether `request-sandbox <word>` is a tool rather than the server. */
