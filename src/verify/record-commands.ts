@@ -155,8 +155,9 @@ export async function fixturesImport(args: string[]): Promise<number> {
   const summary = Object.entries(counts)
     .map(([section, n]) => `${n} ${section}`)
     .join(', ')
-  process.stderr.write(
-    `${summary || 'nothing to import'}${values.output ? ` written to ${values.output}` : ''}${skipped.length ? `\nleft out: ${skipped.join('; ')}` : ''}\n`,
-  )
+  // with -o the summary is the output; without, the file is, and the summary goes to stderr
+  const line = `${summary || 'nothing to import'}${values.output ? ` written to ${values.output}` : ''}${skipped.length ? `\nleft out: ${skipped.join('; ')}` : ''}\n`
+  if (values.output) process.stdout.write(line)
+  else process.stderr.write(line)
   return EXIT.ok
 }

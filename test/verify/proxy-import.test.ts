@@ -162,12 +162,19 @@ describe('request-sandbox fixtures import', () => {
   const world = join(dir, 'world.yaml')
 
   it('turns the recording into a world file of the objects the session made', async () => {
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+    let printed = ''
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      printed += String(chunk)
+      return true
+    })
     try {
       expect(await fixturesImport([har, '-o', world, '--key', freshKey])).toBe(0)
     } finally {
       spy.mockRestore()
     }
+    expect(printed).toBe(
+      `1 payers, 1 clientIds, 1 webhooks, 1 requests, 1 payouts, 1 securePayments written to ${world}\n`,
+    )
     const file = parse(readFileSync(world, 'utf8'))
     expect(file.key).toBe(freshKey)
     expect(Object.keys(file).sort()).toEqual(
