@@ -154,6 +154,11 @@ export async function verify(args: string[]): Promise<number> {
     throw usage(`invalid --rate ${JSON.stringify(values.rate)}: calls a second, above 0, at most 100`)
   if (!values.against) throw usage('verify needs --against <base-url>, the real service')
   const against = httpUrl('--against', values.against)
+  const host = new URL(against).hostname
+  if (against.startsWith('http:') && !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(host))
+    throw usage(
+      `--against ${against} would send your credentials unencrypted: use https:// (http:// only to a loopback address)`,
+    )
   let stop: (() => Promise<void>) | undefined
   try {
     let sandboxUrl: string
