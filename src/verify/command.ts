@@ -202,6 +202,11 @@ export async function verify(args: string[]): Promise<number> {
     throw usage(`invalid --rate ${JSON.stringify(values.rate)}: calls a second, above 0, at most 100`)
   if (!values.against && !replay) throw usage('verify needs --against <base-url>, the real service')
   const against = values.against ? httpUrl('--against', values.against) : undefined
+  const host = against ? new URL(against).hostname : undefined
+  if (against?.startsWith('http:') && !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(host!))
+    throw usage(
+      `--against ${against} would send your credentials unencrypted: use https:// (http:// only to a loopback address)`,
+    )
   let stop: (() => Promise<void>) | undefined
   try {
     let sandboxUrl: string
