@@ -17,6 +17,7 @@ const har = join(dir, 'session.har')
 const appKey = `rn_app_${Math.random().toString(36).slice(2, 14)}`
 const freshKey = `rn_fresh_${Math.random().toString(36).slice(2, 14)}`
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
+const bearer = `tok_${Math.random().toString(36).slice(2, 14)}`
 
 beforeAll(async () => {
   service = await startServer({ chain: false })
@@ -111,15 +112,21 @@ describe('request-sandbox proxy', () => {
     session.token = link.body.token
     // a refused call is forwarded and recorded too (and not imported)
     expect((await app('POST', '/v2/request', {})).status).toBe(400)
-    expect(proxy.recorded()).toBe(11)
+    // other credentials: a bearer token and a cookie
+    const other = await fetch(`${proxy.url}/v2/currencies?network=sepolia`, {
+      headers: { authorization: `Bearer ${bearer}`, cookie: `session_token=${bearer}`, 'x-api-key': appKey },
+    })
+    expect(other.status).toBe(200)
+    expect(proxy.recorded()).toBe(12)
   })
 
   it('writes the session as HAR 1.2 with no credential in it', () => {
     const text = readFileSync(har, 'utf8')
     expect(text).not.toContain(appKey)
+    expect(text).not.toContain(bearer)
     const doc = JSON.parse(text)
     expect(doc.log.version).toBe('1.2')
-    expect(doc.log.entries).toHaveLength(11)
+    expect(doc.log.entries).toHaveLength(12)
     for (const entry of doc.log.entries) {
       const key = entry.request.headers.find((h: { name: string }) => h.name === 'x-api-key')
       expect(key.value).toBe('[masked]')
@@ -154,7 +161,7 @@ describe('request-sandbox proxy', () => {
     } finally {
       await nowhere.close()
     }
-    expect(proxy.recorded()).toBe(11)
+    expect(proxy.recorded()).toBe(12)
   })
 })
 
