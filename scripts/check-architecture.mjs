@@ -103,6 +103,18 @@ export const rules = [
     why: 'the control plane, the harness and the sandbox are what transports take: they never import a transport',
   })),
   {
+    layer: 'verify',
+    from: 'src/verify/',
+    allow: [
+      'src/verify/',
+      'src/contract/',
+      'src/index.ts',
+      'src/cli/client.ts',
+      'src/control/fixtures/load.ts',
+    ],
+    why: 'verify talks to a sandbox over HTTP or through the package door (src/index.ts), never to its rooms',
+  },
+  {
     layer: 'persistence',
     from: 'src/persistence/',
     allow: [(_, target) => !target.startsWith('src/transports/') && !target.startsWith('src/snapshots/')],

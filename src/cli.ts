@@ -11,10 +11,13 @@ Tools for a running sandbox (request-sandbox <tool> --help for each):
   logs tail           the calls, events and webhook deliveries of a key as they happen
   listen              forward a key's webhook deliveries to a local URL, signed with a stable secret
   webhooks <command>  chaos rules (duplicate, drop, delay, reorder, fail), deliveries with answers, redeliver
-  fixtures <file>     load a world file (JSON or YAML: payers, bank details, requests paid on chain, ...)
+  fixtures <file>     load a world file (JSON or YAML: payers, bank details, requests paid on chain, ...);
+                      fixtures import <har> turns a recording's objects into one
   snapshot <command>  save, load, ls, rm a key's state by name
   sandbox create      a sandbox of your own on a shared server started with --claimable: key, links, expiry
   mcp                 the tools for coding agents over MCP (stdio; --base drives a running sandbox, else its own)
+  verify --against <url>  compare the real service's answers with a sandbox's: where the sandbox drifted
+  proxy --target <url>    forward an app's calls to a service and record them as HAR (credentials masked)
 
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL

@@ -118,6 +118,26 @@ describe('the architecture check', () => {
     ])
   })
 
+  it('lets verify reach a sandbox only through the package door, the CLI client and contract', () => {
+    const { broken } = checkTree(
+      tree('verify', {
+        'src/verify/run.ts':
+          "import { startServer } from '../index.ts'\nimport { EXIT } from '../cli/client.ts'\nimport type { N } from '../contract/neutral.ts'\nimport { m } from '../resources/requests/model.ts'\nimport { c } from '../control/clock.ts'\nimport { h } from '../transports/msw.ts'\n",
+        'src/index.ts': 'export const startServer = 1\n',
+        'src/cli/client.ts': 'export const EXIT = 1\n',
+        'src/contract/neutral.ts': 'export type N = {}\n',
+        'src/resources/requests/model.ts': 'export const m = 1\n',
+        'src/control/clock.ts': 'export const c = 1\n',
+        'src/transports/msw.ts': 'export const h = 1\n',
+      }),
+    )
+    expect(broken.map((b) => `${b.importer} -> ${b.target}`).sort()).toEqual([
+      'src/verify/run.ts -> src/control/clock.ts',
+      'src/verify/run.ts -> src/resources/requests/model.ts',
+      'src/verify/run.ts -> src/transports/msw.ts',
+    ])
+  })
+
   it('passes on this project', () => {
     const found = checkTree()
     expect(found.graph.size).toBeGreaterThan(100)

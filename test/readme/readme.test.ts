@@ -110,6 +110,16 @@ const notRun: [file: string, marker: string, reason: string][] = [
     'claude mcp add',
     "needs Claude Code (the MCP SDK's client drives both transports in test/mcp/)",
   ],
+  [
+    'docs/verify.md',
+    '--against https://api.request.network',
+    "calls the real service with the user's API key",
+  ],
+  [
+    'docs/verify.md',
+    'proxy --target https://api.request.network',
+    'forwards to the real service until Ctrl-C',
+  ],
 ]
 /** how the runs below take each kind of fence; `text` holds output, not code */
 function kind(b: Block): string {
