@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { watchChild } from './anvil-watchdog.ts'
+import { OWN_RPC_HEADERS } from './own-traffic.ts'
 
 /** Options of spawnAnvil. */
 export interface SpawnAnvilOptions {
@@ -95,7 +96,7 @@ export async function waitForRpc(rpcUrl: string, chainId: number, timeoutMs = 10
     try {
       const response = await fetch(rpcUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { ...OWN_RPC_HEADERS, 'content-type': 'application/json' },
         body,
       })
       const { result } = (await response.json()) as { result?: string }

@@ -4,6 +4,7 @@
 // /pay and /routes calls (15 % of them) took half of the sandbox's CPU and most of what V8 promoted.
 import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { OWN_RPC_HEADERS } from './own-traffic.ts'
 
 /** A JSON-RPC error answer of the node (the call reached it and was refused). */
 export class JsonRpcError extends Error {
@@ -49,7 +50,11 @@ export function jsonRpc(rpcUrl: string): JsonRpcCall {
       const req = send(
         {
           ...base,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            ...OWN_RPC_HEADERS,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         },
         (res) => {
           const chunks: Buffer[] = []

@@ -5,7 +5,6 @@ import {
   createPublicClient,
   createTestClient,
   defineChain,
-  http,
   parseEther,
   parseUnits,
   toHex,
@@ -14,8 +13,9 @@ import { sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
 import { installCommerceEscrow } from './commerce-escrow.ts'
 import { addressOfKey, mnemonicKeys } from './hd-keys.ts'
-import { type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
+import { batchedContext, type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
 import { allowance, balanceOf, jsonRpc } from './json-rpc.ts'
+import { ownHttp } from './own-traffic.ts'
 import { installRecurringProxy } from './recurring.ts'
 import { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
 import { createSender } from './sender.ts'
@@ -107,20 +107,13 @@ async function setUpChain(
 ): Promise<StartedChain> {
   const { roles } = keys
   const chain = sandboxChain(network, chainId, rpcUrl, options.currencies)
-  const transport = http(rpcUrl)
+  const transport = ownHttp(rpcUrl)
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 })
   const rpc = jsonRpc(rpcUrl)
   const testClient = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 })
   const ctx: ChainContext = { rpcUrl, publicClient, testClient, roles }
-  // Installation makes ~200 calls, most of them together (a contract's code and storage slots): clients that
-  // send the calls of one tick as one JSON-RPC batch make that a few dozen HTTP requests.
-  const batched = http(rpcUrl, { batch: { wait: 0 } })
-  const installCtx: ChainContext = {
-    rpcUrl,
-    roles,
-    publicClient: createPublicClient({ chain, transport: batched, pollingInterval: 50 }),
-    testClient: createTestClient({ chain, transport: batched, mode: 'anvil', pollingInterval: 50 }),
-  }
+  // Installation makes ~200 calls, most of them together (a contract's code and storage slots): batched
+  const installCtx = batchedContext(ctx)
   const [installed, recurring, escrow] = await Promise.all([
     installContracts(installCtx, { network, currencies: options.currencies, contracts: options.contracts }),
     installRecurringProxy(installCtx, options.contracts),

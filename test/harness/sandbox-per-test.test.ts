@@ -13,7 +13,7 @@ const apiKey = 'rn_test_the_same_key_in_every_test'
 const server = setupServer()
 let rn: TestSandbox
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }))
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 beforeEach(async () => {
   rn = await createTestSandbox({ baseUrl: api })
   server.resetHandlers(...rn.handlers)
