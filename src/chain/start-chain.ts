@@ -13,12 +13,13 @@ import { sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
 import { installCommerceEscrow } from './commerce-escrow.ts'
 import { addressOfKey, mnemonicKeys } from './hd-keys.ts'
+import { mintUnsigned } from './initial-mints.ts'
 import { batchedContext, type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
 import { allowance, balanceOf, jsonRpc } from './json-rpc.ts'
 import { ownHttp } from './own-traffic.ts'
 import { installRecurringProxy } from './recurring.ts'
 import { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
-import { createSender } from './sender.ts'
+import { createSender, type TransactionSender } from './sender.ts'
 import { createTronNode } from './tron/node.ts'
 import type {
   ChainCurrency,
@@ -123,24 +124,33 @@ async function setUpChain(
     ),
   ])
 
-  const deployer = createSender({ rpcUrl, publicClient }, roles.deployer.privateKey)
+  // the deployer's sender signs (viem's secp256k1 tables built on its first use): made when first needed
+  let deployerSender: TransactionSender | null = null
+  const deployer = () => {
+    deployerSender ??= createSender({ rpcUrl, publicClient }, roles.deployer.privateKey)
+    return deployerSender
+  }
   const installedTokens = new Set(installed.tokenList.map((t) => t.address.toLowerCase()))
 
-  // One mintBatch per token: all sent first (in nonce order), then the receipts awaited together.
   const holders = accounts.map((a) => a.address)
   const whole = String(options.fundTokens ?? 1_000_000)
-  const sent = installed.tokenList.map((token) =>
-    deployer.submit(
-      {
-        to: token.address,
-        abi: sandboxTokenAbi,
-        functionName: 'mintBatch',
-        args: [holders, parseUnits(whole, token.decimals)],
-      },
-      { simulate: false },
-    ),
-  )
-  await Promise.all(sent.map(async (hash) => deployer.confirm(await hash)))
+  if (anvil) {
+    await mintUnsigned(installCtx, roles.deployer.address, installed.tokenList, holders, whole)
+  } else {
+    // a node reached by rpcUrl: one signed mintBatch per token, all sent first (in nonce order), receipts together
+    const sent = installed.tokenList.map((token) =>
+      deployer().submit(
+        {
+          to: token.address,
+          abi: sandboxTokenAbi,
+          functionName: 'mintBatch',
+          args: [holders, parseUnits(whole, token.decimals)],
+        },
+        { simulate: false },
+      ),
+    )
+    await Promise.all(sent.map(async (hash) => deployer().confirm(await hash)))
+  }
 
   const live: StartedChain = {
     network,
@@ -169,11 +179,11 @@ async function setUpChain(
       }
       if (!installedTokens.has(token.toLowerCase()))
         throw new Error(`${token} is not a token installed on ${network}`)
-      const hash = await deployer.submit(
+      const hash = await deployer().submit(
         { to: token, abi: sandboxTokenAbi, functionName: 'mint', args: [to, amount] },
         { simulate: false },
       )
-      return (await deployer.confirm(hash)).transactionHash
+      return (await deployer().confirm(hash)).transactionHash
     },
     async stop() {
       await anvil?.stop()
