@@ -78,7 +78,7 @@ export async function build({ cli = false, out = 'dist' } = {}) {
   if (!/^[\w-]+$/.test(out)) throw new Error('--out takes a folder name directly under the repository root')
   const { build: esbuild } = await import('esbuild')
   const { bundleDashboard, bundleDocs } = await import('./build-dashboard.mjs')
-  const { bundleSecurePage } = await import('./build-secure-page.mjs')
+  const { bundlePage, RESOURCE_PAGES } = await import('./build-pages.mjs')
   const dist = `${root}${out}`
   if (!cli) {
     rmSync(dist, { recursive: true, force: true })
@@ -145,22 +145,14 @@ export async function build({ cli = false, out = 'dist' } = {}) {
   )
   dashboard.push({ path: `${dist}/control/dashboard/assets/app.js`, contents: await bundleDashboard() })
   dashboard.push({ path: `${dist}/control/dashboard/assets/docs.js`, contents: await bundleDocs() })
-  // the Secure Payment Page's files, its script bundled afresh from src/resources/secure-payments/page/ui
-  const securePage = copied(
-    'src/resources/secure-payments/page/assets',
-    'resources/secure-payments/page/assets',
-  ).filter((f) => !f.path.endsWith('/page.js'))
-  securePage.push({
-    path: `${dist}/resources/secure-payments/page/assets/page.js`,
-    contents: await bundleSecurePage(),
-  })
-  const files = [
-    ...artifacts,
-    ...dashboard,
-    ...securePage,
-    ...scenarioModules.outputFiles,
-    ...command.outputFiles,
-  ]
+  // each resource page's files, its script bundled afresh from src/resources/<resource>/page/ui
+  const pages = []
+  for (const resource of Object.keys(RESOURCE_PAGES)) {
+    const folder = `resources/${resource}/page/assets`
+    pages.push(...copied(`src/${folder}`, folder).filter((f) => !f.path.endsWith('/page.js')))
+    pages.push({ path: `${dist}/${folder}/page.js`, contents: await bundlePage(resource) })
+  }
+  const files = [...artifacts, ...dashboard, ...pages, ...scenarioModules.outputFiles, ...command.outputFiles]
   for (const file of files) {
     mkdirSync(dirname(file.path), { recursive: true })
     const temporary = `${file.path}.${process.pid}.tmp`

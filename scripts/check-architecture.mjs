@@ -1,8 +1,18 @@
 // `npm run lint` (and so `npm test`) runs this: the dependency rules of ARCHITECTURE.md, checked on every import of
-// src/ and scenarios/, type-only imports included. It fails on an import cycle and on an import a folder's rule forbids.
+// src/ and scenarios/, type-only imports included. It fails on an import cycle and on an import a folder's rule forbids,
+// and on the shape rules of scripts/architecture-shape.mjs (file length, resource doors, template and pages, names, module state).
 // Usage: node scripts/check-architecture.mjs [--quiet] [--root DIR]
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
+import {
+  ALLOW_LISTS,
+  ambiguousNames,
+  innerImports,
+  longFiles,
+  MAX_LINES,
+  moduleState,
+  templateGaps,
+} from './architecture-shape.mjs'
 
 const defaultRoot = resolve(dirname(new URL(import.meta.url).pathname), '..')
 
@@ -17,14 +27,20 @@ export const rules = [
   {
     layer: 'contract',
     from: 'src/contract/',
-    allow: ['src/contract/'],
-    why: 'contract declares the shapes and services every layer shares; it imports no other layer',
+    allow: ['src/contract/', 'src/tron/address.ts'],
+    why: 'contract declares the shapes and services every layer shares; it imports no other layer but the Tron address codec (a leaf)',
   },
   {
     layer: 'chain',
     from: 'src/chain/',
-    allow: ['src/contract/', 'src/chain/'],
-    why: 'the chain owns everything on chain and knows nothing of tenants, control or resources',
+    allow: ['src/contract/', 'src/chain/', 'src/tron/address.ts', 'src/tron/node/'],
+    why: 'the chain owns everything on chain (the tron chain serves the Tron node of src/tron/node/) and knows nothing of tenants, control or resources',
+  },
+  {
+    layer: 'tron',
+    from: 'src/tron/',
+    allow: ['src/contract/', 'src/chain/', 'src/tron/'],
+    why: 'the Tron feature (address codec, the node over the tron chain, its routes) knows nothing of tenants, control or resources',
   },
   {
     layer: 'store',
@@ -40,6 +56,7 @@ export const rules = [
       'src/store/',
       'src/resources/services.ts',
       (_, target) => isPublicModuleOf(target, 'src/chain'),
+      (_, target) => isPublicModuleOf(target, 'src/tron'),
       // the services declaration names each service by its owner's type (importing the owners' public modules
       // would close a cycle through their models, which import the declaration)
       (importer, target) => importer === 'src/resources/services.ts' && resourceOf(target) !== undefined,
@@ -47,7 +64,7 @@ export const rules = [
       (_, target) =>
         resourceOf(target) !== undefined && isPublicModuleOf(target, `src/resources/${resourceOf(target)}`),
     ],
-    why: "a resource uses contract, the store, the services declaration (resources/services.ts), the chain's public module (src/chain/index.ts) and other resources' public modules (index.ts) only",
+    why: "a resource uses contract, the store, the services declaration (resources/services.ts), the chain's and Tron's public modules (src/chain/index.ts, src/tron/index.ts) and other resources' public modules (index.ts) only",
   },
   {
     layer: 'transports',
@@ -61,15 +78,42 @@ export const rules = [
     allow: [(_, target) => !target.startsWith('src/control/') && !target.startsWith('src/transports/')],
     why: 'the event bus and webhook delivery reach the control plane only through ports of src/contract/ (DeliveryJournal)',
   },
+  {
+    layer: 'pipeline',
+    from: 'src/pipeline/',
+    allow: [(_, target) => !target.startsWith('src/transports/')],
+    why: 'the request pipeline (route, authenticate, middlewares, validate, handle, render) is what transports call: it never imports a transport',
+  },
+  {
+    layer: 'webhooks',
+    from: 'src/webhooks/',
+    allow: [
+      (_, target) =>
+        !['src/control/', 'src/transports/', 'src/resources/', 'src/sandbox'].some((p) =>
+          target.startsWith(p),
+        ),
+    ],
+    why: 'the webhook feature (registry, delivery, chaos, listen, its routes) takes what it needs from the control plane through the context it is given; resources reach it through src/webhooks/index.ts',
+  },
   // the control plane and the sandbox's assembly: anything above, never a transport (transports take the sandbox)
-  ...['src/control/', 'src/auth/', 'src/harness/', 'src/sandbox.ts', 'src/sandbox/', 'src/dispatch.ts'].map(
-    (from) => ({
-      layer: 'control',
-      from,
-      allow: [(_, target) => !target.startsWith('src/transports/')],
-      why: 'the control plane, the harness and the sandbox are what transports take: they never import a transport',
-    }),
-  ),
+  ...['src/control/', 'src/auth/', 'src/harness/', 'src/sandbox.ts', 'src/sandbox/'].map((from) => ({
+    layer: 'control',
+    from,
+    allow: [(_, target) => !target.startsWith('src/transports/')],
+    why: 'the control plane, the harness and the sandbox are what transports take: they never import a transport',
+  })),
+  {
+    layer: 'persistence',
+    from: 'src/persistence/',
+    allow: [(_, target) => !target.startsWith('src/transports/') && !target.startsWith('src/snapshots/')],
+    why: "persistence (--state-dir) implements the worlds' lifecycle over the services; the control plane and the sandbox call it through src/persistence/index.ts",
+  },
+  {
+    layer: 'snapshots',
+    from: 'src/snapshots/',
+    allow: [(_, target) => !target.startsWith('src/transports/')],
+    why: "named snapshots save and restore a key's worlds over the services; the control plane calls them through src/snapshots/index.ts",
+  },
   {
     layer: 'scenarios',
     from: 'scenarios/',
@@ -78,7 +122,7 @@ export const rules = [
   },
 ]
 
-function walk(folder, found = []) {
+function walk(folder, found = [], tests = false) {
   try {
     statSync(folder)
   } catch {
@@ -87,8 +131,8 @@ function walk(folder, found = []) {
   for (const name of readdirSync(folder)) {
     const path = join(folder, name)
     if (statSync(path).isDirectory()) {
-      if (name !== 'node_modules' && name !== 'artifacts') walk(path, found)
-    } else if (/\.(ts|mts|mjs|js)$/.test(name) && !/\.test\.ts$/.test(name)) {
+      if (name !== 'node_modules' && name !== 'artifacts') walk(path, found, tests)
+    } else if (/\.(ts|mts|mjs|js)$/.test(name) && (tests || !/\.test\.ts$/.test(name))) {
       found.push(path)
     }
   }
@@ -177,30 +221,82 @@ export function violations(graph) {
   return found
 }
 
-/** Checks one tree (the project's root by default): its import graph, cycles and forbidden imports. */
-export function checkTree(root = defaultRoot) {
+/**
+ * Checks one tree (the project's root by default): its import graph, cycles and forbidden imports, then the shape
+ * rules (tests count for the resource doors too) against `lists` (the allow-lists of scripts/architecture-shape.mjs).
+ * `stale` says which allow-list entries no longer match anything.
+ */
+export function checkTree(root = defaultRoot, lists = ALLOW_LISTS) {
   const files = [...walk(join(root, 'src')), ...walk(join(root, 'scenarios'))]
   const graph = importGraph(root, files)
-  return { graph, loops: cycles(graph), broken: violations(graph) }
+  const tests = [...walk(join(root, 'src'), [], true), ...walk(join(root, 'test'), [], true)].filter((f) =>
+    /\.test\.ts$|^test/.test(relative(root, f)),
+  )
+  const doors = innerImports(new Map([...graph, ...importGraph(root, tests)]), lists)
+  const long = longFiles(root, lists)
+  const template = templateGaps(root, lists)
+  const state = moduleState(root, lists)
+  return {
+    graph,
+    loops: cycles(graph),
+    broken: violations(graph),
+    tooLong: long.found,
+    innerImports: doors.found,
+    templateGaps: template.found,
+    moduleState: state.found,
+    names: ambiguousNames(root),
+    stale: [...long.stale, ...doors.stale, ...template.stale, ...state.stale],
+  }
+}
+
+/** What a check found, one message each, as the lint prints them. */
+export function problems(found) {
+  const errors = []
+  for (const loop of found.loops) {
+    errors.push(`import cycle (type imports count) through ${loop.length} files:\n  ${loop.join('\n  ')}`)
+  }
+  for (const { importer, target, rule } of found.broken) {
+    errors.push(`${importer} imports ${target}: ${rule.why} (ARCHITECTURE.md, dependency rules)`)
+  }
+  for (const { file, lines } of found.tooLong) {
+    errors.push(`${file} has ${lines} lines, over ${MAX_LINES}: split it into files that do one job each`)
+  }
+  for (const { importer, target, resource } of found.innerImports) {
+    errors.push(
+      `${importer} imports ${target}, an inner file of resource ${resource}: import src/resources/${resource}/index.ts (export it there)`,
+    )
+  }
+  for (const { resource, missing } of found.templateGaps) {
+    errors.push(
+      `src/resources/${resource}/ misses its template's ${missing.join(', ')} (ARCHITECTURE.md, resources)`,
+    )
+  }
+  for (const { file, name, kind } of found.moduleState) {
+    errors.push(
+      `${file} keeps module-level state in \`${name}\` (${kind}): keep it in a world or a service, or list it with why in ALLOWED_MODULE_STATE (scripts/architecture-shape.mjs)`,
+    )
+  }
+  for (const file of found.names) {
+    errors.push(
+      `${file}: \`state\` names five things at once, so no module takes it; name the module for what it holds (a resource's tables: tables.ts)`,
+    )
+  }
+  return [...errors, ...found.stale]
 }
 
 function main() {
   const rootArg = process.argv.indexOf('--root')
-  const { graph, loops, broken } = checkTree(rootArg > 0 ? resolve(process.argv[rootArg + 1]) : defaultRoot)
-  for (const loop of loops) {
-    console.error(`import cycle (type imports count) through ${loop.length} files:\n  ${loop.join('\n  ')}`)
-  }
-  for (const { importer, target, rule } of broken) {
-    console.error(`${importer} imports ${target}: ${rule.why} (ARCHITECTURE.md, dependency rules)`)
-  }
-  if (loops.length || broken.length) {
-    console.error(
-      `architecture check failed: ${loops.length} cycle(s), ${broken.length} forbidden import(s) in ${graph.size} files`,
-    )
+  const found = checkTree(rootArg > 0 ? resolve(process.argv[rootArg + 1]) : defaultRoot)
+  const errors = problems(found)
+  for (const error of errors) console.error(error)
+  if (errors.length) {
+    console.error(`architecture check failed: ${errors.length} problem(s) in ${found.graph.size} files`)
     process.exit(1)
   }
   if (!process.argv.includes('--quiet')) {
-    console.log(`architecture check: ${graph.size} files, no import cycle, no forbidden import`)
+    console.log(
+      `architecture check: ${found.graph.size} files, no import cycle, no forbidden import, no file over ${MAX_LINES} lines, every resource by its door and template, no unlisted module state`,
+    )
   }
 }
 

@@ -2,8 +2,8 @@
 // every funded account with its private key and the mnemonic they come from. The first line always names the
 // URL ("Request Sandbox listening on <url>"): scripts started with --port 0 read it from there.
 import { DEFAULT_MNEMONIC } from './chain/start-chain.ts'
-import { TRON_PATH } from './control/tron-routes.ts'
 import type { RunningServer } from './server.ts'
+import { TRON_PATH } from './tron/index.ts'
 
 /** What the banner says beside the server itself. */
 export interface BannerFacts {

@@ -11,7 +11,6 @@ export type { EventType, SandboxEvent } from './contract/events.ts'
 export type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 export { type WaitOptions, waitFor } from './contract/wait.ts'
 export { defineScenario, type ScenarioDefinition, type ScenarioSeedApi } from './control/scenarios/define.ts'
-export { signWebhook, type WebhookHandler } from './events/webhook-delivery.ts'
 export type { TestTenant } from './harness/in-process.ts'
 export type {
   HarnessChain,
@@ -23,6 +22,7 @@ export type {
 } from './harness/types.ts'
 export { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
 export { type CreateHandlersOptions, createHandlers } from './transports/msw.ts'
+export { signWebhook, type WebhookHandler } from './webhooks/index.ts'
 
 /** Options of createTestSandbox: the sandbox's options plus the base URL the app calls. */
 export interface TestSandboxOptions extends SandboxOptions {

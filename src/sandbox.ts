@@ -4,16 +4,15 @@ import type { LiveChain, PaymentDetector } from './chain/index.ts'
 import { keccakReady } from './contract/keccak.ts'
 import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
-import type { SandboxState } from './control/sandbox-state.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
-import type { PaymentListener } from './resources/requests/index.ts'
+import type { SandboxState } from './control/services.ts'
+import { buildState, logOf, openState, wireEvents, wireWorldLifecycle } from './sandbox/build-services.ts'
 import { loadCatalogs } from './sandbox/catalogs.ts'
 import { ChainFleet } from './sandbox/chains.ts'
 import { wireDetection } from './sandbox/detection.ts'
 import { buildDispatcher } from './sandbox/dispatcher.ts'
 import { loadSandboxKeys } from './sandbox/keys.ts'
 import type { SandboxOptions } from './sandbox/options.ts'
-import { buildState, logOf, openState, wireEvents, wireWorldLifecycle } from './sandbox/state.ts'
 import { baselineOf, putWarmChains, takeWarmChains, warmKind } from './sandbox/warm-chains.ts'
 
 export type { SandboxOptions } from './sandbox/options.ts'
@@ -35,8 +34,6 @@ export interface Sandbox {
   control: SandboxControl
   /** forgets one tenant's world */
   reset(tenant: string): void
-  /** calls `listener` with each payment the detectors record (the terminal log); returns the unsubscribe */
-  onPayment(listener: PaymentListener): () => void
   /** stops timers and every embedded chain */
   close(): Promise<void>
 }
@@ -90,7 +87,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       detectors: detection.detectors,
       control,
       reset: (tenant) => control.reset(tenant),
-      onPayment: (listener) => detection.onPayment(listener),
       async close() {
         if (closed) return
         closed = true

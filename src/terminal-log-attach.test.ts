@@ -19,7 +19,7 @@ it.each(['text', 'json'] as LogFormat[])(
   async (format) => {
     const lines: string[] = []
     const entries: [string, JournalEntry][] = []
-    const untap = sandbox.shared.journal.tap((tenant, entry) => entries.push([tenant, entry]))
+    const untap = sandbox.shared.events.on('journal', (tenant, entry) => entries.push([tenant, entry]))
     const detach = attachTerminalLog(sandbox, { format, write: (line) => lines.push(line), now: () => at })
     const key = `log-${format}`
     const get = (path: string, headers: Record<string, string> = {}) =>

@@ -281,7 +281,7 @@ export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions)
   const nowMs = options.now ? () => options.now!().getTime() : Date.now
   let lastMs = Number.NaN
   let lastTime = ''
-  const untap = sandbox.shared.journal.tap((tenant, entry) => {
+  const untap = sandbox.shared.events.on('journal', (tenant, entry) => {
     if (options.format !== 'text' || entry.type !== 'call')
       return print(journalRecord(entry), tenant, entry.scenario)
     const ms = nowMs()
@@ -293,9 +293,13 @@ export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions)
       `${lastTime} ${callText(entry.method, entry.path, entry.status, entry.durationMs, entry.fault, entry.hint)}  key ${tenant} scenario ${entry.scenario}`,
     )
   })
-  const unwatch = sandbox.onPayment((world: World, request, payment) =>
-    print(paymentRecord(request, payment), world.tenant, world.scenario),
-  )
+  const unwatch = sandbox.shared.events.on('payment', (world: World, request, payment) => {
+    try {
+      print(paymentRecord(request, payment), world.tenant, world.scenario)
+    } catch (error) {
+      sandbox.shared.log('a payment listener failed', error)
+    }
+  })
   return () => {
     untap()
     unwatch()

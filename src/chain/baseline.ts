@@ -1,7 +1,8 @@
 // A chain kept for the next sandbox of the process (createTestSandbox's one chain per worker): an anvil snapshot of
 // the chain as it started (contracts, tokens, conversion stack), and the way back to it.
+
+import { createTronNode } from '../tron/node/node.ts'
 import type { StartedChain } from './start-chain.ts'
-import { createTronNode } from './tron/node.ts'
 
 /** The snapshot a reused chain goes back to (anvil's evm_snapshot id). */
 export async function takeBaseline(chain: StartedChain): Promise<string> {

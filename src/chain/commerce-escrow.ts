@@ -4,7 +4,8 @@
 import { type Address, decodeEventLog, getAddress, type Hex, toHex } from 'viem'
 import { artifacts } from './artifacts.ts'
 import { watchHeads } from './head-watcher.ts'
-import { type ChainContext, installAt, rawRequest } from './install-contracts.ts'
+import { type ChainContext, installAt } from './install-contracts.ts'
+import { rawRequest } from './json-rpc.ts'
 import type { ChainContracts, LiveChain } from './types.ts'
 
 /** Name of the escrow in LiveChain.contracts. */

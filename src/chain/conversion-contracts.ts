@@ -5,7 +5,8 @@
 import { type Address, encodeFunctionData, getAddress, type Hex, keccak256, toHex } from 'viem'
 import { chainlinkConversionPathAbi } from './abis.ts'
 import { artifacts } from './artifacts.ts'
-import { batchedContext, type ChainContext, installAt, rawRequest } from './install-contracts.ts'
+import { batchedContext, type ChainContext, installAt } from './install-contracts.ts'
+import { rawRequest } from './json-rpc.ts'
 
 /** One price feed: 1 `base` = answer / 10^8 `quote` (base and quote are currency hashes or token addresses). */
 export interface FeedSpec {

@@ -18,10 +18,8 @@ import {
 
 export { type ProxyKind, pairLogs } from './payment-logs.ts'
 
-import { toTronAddress } from '../contract/tron-address.ts'
-import { rawRequest } from './install-contracts.ts'
-import { WEI_PER_SUN } from './tron/node.ts'
-import type { TronNode } from './tron/types.ts'
+import { tronForm } from '../tron/node/transfer-form.ts'
+import { rawRequest } from './json-rpc.ts'
 import type { LiveChain } from './types.ts'
 
 /** One payment log, decoded, with what the sink needs to match and record it. */
@@ -324,21 +322,6 @@ export class PaymentDetector {
       gasFee: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? '0x0'),
     }
   }
-}
-
-/**
- * A transfer on the Tron chain as Tron tooling names it: `T…` addresses, the Tron transaction id (when the sandbox's
- * Tron node executed it) and the TRX it burnt as gas (in 18-decimal units, as the EVM chains' wei).
- */
-async function tronForm(tron: TronNode, t: DetectedTransfer): Promise<void> {
-  const [txId, feeSun] = await Promise.all([tron.txIdOf(t.txHash), tron.feeOf(t.txHash)])
-  if (txId) t.txHash = txId as Hex
-  if (feeSun !== null) t.gasFee = feeSun * WEI_PER_SUN
-  t.to = toTronAddress(t.to) as Address
-  t.from = toTronAddress(t.from) as Address
-  t.payer = toTronAddress(t.payer) as Address
-  t.feeAddress = toTronAddress(t.feeAddress) as Address
-  if (t.tokenAddress) t.tokenAddress = toTronAddress(t.tokenAddress) as Address
 }
 
 function isOutOfRange(error: unknown): boolean {

@@ -87,10 +87,6 @@ export {
 } from './start-chain.ts'
 export { type ChainHealth, type ChainSupervisor, hasCode, superviseChain } from './supervisor.ts'
 export { chainTime, syncChainTime } from './time.ts'
-export { malformedBody as tronMalformedBody } from './tron/methods.ts'
-export { BANDWIDTH_PRICE_SUN, ENERGY_PRICE_SUN, FREE_BANDWIDTH, WEI_PER_SUN } from './tron/node.ts'
-export { decodeRawData, decodeTrigger } from './tron/protobuf.ts'
-export type { TronAccountResources, TronNode, TronReply } from './tron/types.ts'
 export type {
   ChainContracts,
   ChainCurrency,

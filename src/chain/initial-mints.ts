@@ -1,7 +1,8 @@
 // The tokens every default account holds from the start: one mintBatch per token, from the deployer (the minter).
 import { type Address, encodeFunctionData, type Hash, parseUnits, toHex } from 'viem'
 import { sandboxTokenAbi } from './abis.ts'
-import { type ChainContext, type InstalledToken, rawRequest } from './install-contracts.ts'
+import type { ChainContext, InstalledToken } from './install-contracts.ts'
+import { rawRequest } from './json-rpc.ts'
 
 /** Gas of one mintBatch to the ten default accounts (about 300,000 used). */
 const MINT_GAS = 2_000_000n

@@ -11,8 +11,9 @@ import {
   isAddressEqual,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { toEvmAddress } from '../contract/tron-address.ts'
+import { toEvmAddress } from '../tron/address.ts'
 import { artifacts, type ContractArtifact } from './artifacts.ts'
+import { rawRequest } from './json-rpc.ts'
 import { ownHttp } from './own-traffic.ts'
 import { installSafeContracts } from './safe.ts'
 import type { ChainContracts, ChainCurrency, LiveChain, NetworkName } from './types.ts'
@@ -101,19 +102,6 @@ export function batchedContext(ctx: ChainContext): ChainContext {
     publicClient: createPublicClient({ chain, transport, pollingInterval: 50 }),
     testClient: createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 }),
   }
-}
-
-/** Calls a JSON-RPC method that viem's public client does not type (debug_*, anvil_*). */
-export function rawRequest<T>(
-  ctx: Pick<ChainContext, 'publicClient'>,
-  method: string,
-  params: unknown[],
-): Promise<T> {
-  const request = ctx.publicClient.request as unknown as (args: {
-    method: string
-    params: unknown[]
-  }) => Promise<T>
-  return request({ method, params })
 }
 
 const DIFF_TRACER = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }

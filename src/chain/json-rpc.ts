@@ -4,6 +4,7 @@
 // /pay and /routes calls (15 % of them) took half of the sandbox's CPU and most of what V8 promoted.
 import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import type { PublicClient } from 'viem'
 import { OWN_RPC_HEADERS } from './own-traffic.ts'
 
 /** A JSON-RPC error answer of the node (the call reached it and was refused). */
@@ -126,4 +127,17 @@ export async function allowance(
 ): Promise<bigint> {
   const data = `0xdd62ed3e${word(owner)}${word(spender)}`
   return uint256('allowance', await call<string>('eth_call', [{ to: token, data }, 'latest']))
+}
+
+/** Calls a JSON-RPC method that viem's public client does not type (debug_*, anvil_*) through that client. */
+export function rawRequest<T>(
+  ctx: { publicClient: PublicClient },
+  method: string,
+  params: unknown[],
+): Promise<T> {
+  const request = ctx.publicClient.request as unknown as (args: {
+    method: string
+    params: unknown[]
+  }) => Promise<T>
+  return request({ method, params })
 }

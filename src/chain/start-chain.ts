@@ -9,18 +9,18 @@ import {
   parseUnits,
   toHex,
 } from 'viem'
+import { createTronNode } from '../tron/node/node.ts'
 import { sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
 import { installCommerceEscrow } from './commerce-escrow.ts'
 import { addressOfKey, mnemonicKeys } from './hd-keys.ts'
 import { mintUnsigned } from './initial-mints.ts'
-import { batchedContext, type ChainContext, installContracts, rawRequest } from './install-contracts.ts'
-import { allowance, balanceOf, jsonRpc } from './json-rpc.ts'
+import { batchedContext, type ChainContext, installContracts } from './install-contracts.ts'
+import { allowance, balanceOf, jsonRpc, rawRequest } from './json-rpc.ts'
 import { ownHttp } from './own-traffic.ts'
 import { installRecurringProxy } from './recurring.ts'
 import { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
 import { createSender, type TransactionSender } from './sender.ts'
-import { createTronNode } from './tron/node.ts'
 import type {
   ChainCurrency,
   LiveChain,

@@ -1,6 +1,6 @@
 import type { Address, Hash, Hex, PublicClient, TestClient } from 'viem'
+import type { TronNode } from '../tron/node/types.ts'
 import type { JsonRpcCall } from './json-rpc.ts'
-import type { TronNode } from './tron/types.ts'
 
 /** Networks the sandbox knows (ids as in Request Network's token list). */
 export type NetworkName =

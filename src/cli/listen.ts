@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { signWebhook } from '../events/webhook-format.ts'
+import { signWebhook } from '../webhooks/index.ts'
 import { CliError, COMMON_EXIT_HELP, COMMON_HELP, EXIT, parseTool, SandboxClient } from './client.ts'
 import { readEventStream, untilInterrupted } from './sse.ts'
 

@@ -19,3 +19,8 @@ export interface CallInfo {
  * the rest of the chain and the handler; errors thrown by `next()` are already rendered into the response.
  */
 export type Middleware = (call: CallInfo, next: () => Promise<NeutralResponse>) => Promise<NeutralResponse>
+
+/** Whether a call is to the sandbox's control API (the route declares its surface). */
+export function isControlRoute(call: Pick<CallInfo, 'route'>): boolean {
+  return call.route.surface === 'control'
+}

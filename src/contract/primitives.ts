@@ -1,6 +1,6 @@
 import { isAddress } from 'viem'
 import { z } from 'zod'
-import { isTronAddress, TRON_CHECKSUM_MESSAGE, tronChecksumFails } from './tron-address.ts'
+import { isTronAddress, TRON_CHECKSUM_MESSAGE, tronChecksumFails } from '../tron/address.ts'
 
 /** An EVM address, any casing (checksum not enforced, as the service accepts lower-case addresses). */
 export const Address = z

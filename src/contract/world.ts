@@ -27,12 +27,27 @@ export interface WorldClock {
   dispose(): void
 }
 
+/**
+ * What a resource takes up again in a world whose records came back (--state-dir revival, a snapshot's restore):
+ * what lived only in memory, such as timers. `services` is the sandbox's services in that world (the resource's
+ * context type).
+ */
+export type ResumeHook = (services: never) => Promise<void> | void
+
+/** A resume hook as registered: `first` ones run before every other (what the others rely on). */
+export interface RegisteredResume {
+  readonly run: ResumeHook
+  readonly first: boolean
+}
+
 /** One resource's per-world state: created by `create` on the world's first use of it. */
 export interface StateDefinition<T> {
   readonly name: string
   /** the slot the world keeps this state in (assigned by defineState, in declaration order) */
   readonly slot: number
   create(): T
+  /** what a world takes up again when its records came back, in the order registered (`onResume`) */
+  readonly resumes?: readonly RegisteredResume[]
 }
 
 let nextSlot = 0
@@ -40,9 +55,25 @@ const declared: StateDefinition<unknown>[] = []
 
 /** Declares a resource's per-world state (its Tables, indexes); call once, at module level, in its folder. */
 export function defineState<T>(name: string, create: () => T): StateDefinition<T> {
-  const definition = { name, slot: nextSlot++, create }
+  const definition = { name, slot: nextSlot++, create, resumes: [] as RegisteredResume[] }
   declared.push(definition)
   return definition
+}
+
+/**
+ * Registers what a world takes up again when its records of `definition` came back (the resource's `resume.ts`,
+ * beside its state). The `first` hooks run before the others; within each, states in declaration order, each
+ * state's hooks in the order registered.
+ */
+export function onResume<C>(
+  definition: StateDefinition<unknown>,
+  hook: (services: C) => Promise<void> | void,
+  options: { first?: boolean } = {},
+): void {
+  ;(definition.resumes as RegisteredResume[] | undefined)?.push({
+    run: hook as ResumeHook,
+    first: options.first ?? false,
+  })
 }
 
 /** Every state declared so far (--state-dir saves and restores each world's, by name). */

@@ -3,7 +3,7 @@ import { parseDateOrTimestamp } from '../contract/primitives.ts'
 import { routesUsing } from '../contract/route.ts'
 import { BadRequestError } from '../contract/sandbox-error.ts'
 import type { SecuritySettings } from '../contract/security.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import type { SandboxState } from './services.ts'
 
 const defineRoute = routesUsing<SandboxState>()
 

@@ -3,18 +3,16 @@
 
 import type { LiveChain } from '../chain/index.ts'
 import type { EventType, SandboxEvent } from '../contract/events.ts'
-import { NotFoundError, SandboxError } from '../contract/sandbox-error.ts'
-import { toTronAddress, tronHex } from '../contract/tron-address.ts'
+import { SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
-import type { DeliveryRecord } from '../events/webhook-delivery.ts'
-import type { HarnessChainInfo, HarnessDelivery, HarnessTronInfo, HarnessWebhook } from '../harness/types.ts'
-import { checkNewWebhook } from '../resources/webhooks/model.ts'
+import type { HarnessChainInfo, HarnessTronInfo, HarnessWebhook } from '../harness/types.ts'
+import { TRON_PATH, toTronAddress, tronHex } from '../tron/index.ts'
+import { type DeliveryRecord, redeliver, registerWebhook } from '../webhooks/index.ts'
 import { boundedAdvance } from './clock.ts'
 import { type FaucetBody, type FaucetResult, faucet } from './faucet.ts'
 import type { JournalEntry, JournalFilter } from './journal.ts'
-import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioEngine, ScenarioState } from './scenarios/engine.ts'
-import { TRON_PATH } from './tron-routes.ts'
+import type { SandboxState } from './services.ts'
 
 /** The control API of one sandbox, for one key at a time. */
 export interface SandboxControl {
@@ -54,20 +52,6 @@ export interface SandboxControl {
   ): Promise<SandboxEvent>
 }
 
-/** 404 for a delivery id the key does not have. */
-export class DeliveryNotFoundError extends NotFoundError {
-  override name = 'DeliveryNotFoundError'
-  constructor() {
-    super('Delivery not found')
-  }
-}
-
-/** A delivery as the control API shows it: the record without its tenant, its body also parsed for reading. */
-export function deliveryView(record: DeliveryRecord): HarnessDelivery {
-  const { tenant: _tenant, ...rest } = record
-  return { ...rest, payload: JSON.parse(record.body) as unknown }
-}
-
 /** Builds the control API over a sandbox's shared state. */
 export function createControl(shared: SandboxState): SandboxControl {
   const { scenarios } = shared
@@ -92,21 +76,14 @@ export function createControl(shared: SandboxState): SandboxControl {
     faucet: (body, options) => faucet(shared, body, options),
     journal: (tenant, filter) => shared.journal.list(tenant, filter),
     deliveries: (tenant) => shared.webhooks.deliveries(tenant),
-    redeliver(tenant, deliveryId) {
-      const record = shared.webhooks.redeliver(tenant, deliveryId)
-      if (!record) throw new DeliveryNotFoundError()
-      return record
-    },
+    redeliver: (tenant, deliveryId) => redeliver(shared.webhooks, tenant, deliveryId),
     async events(tenant, type, scenario) {
       const world = await scenarios.world(tenant, scenario)
       return world.events.filter((e) => type === undefined || e.type === type)
     },
     async registerWebhook(tenant, url, secret) {
       const now = (await scenarios.world(tenant)).clock.now()
-      // the same rules as POST /v2/webhook: the operator's destinations, the per-key cap
-      await checkNewWebhook(shared.webhooks, tenant, url)
-      const record = shared.webhooks.registry.add(tenant, url, now, secret)
-      return { id: record.id, url, secret: record.secret }
+      return registerWebhook(shared.webhooks, tenant, url, now, secret)
     },
     chainInfo(baseUrl) {
       const { chain } = shared

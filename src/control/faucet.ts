@@ -7,12 +7,12 @@
 // 6 decimals (sun), set as the native balance of the Tron anvil (1 sun = 10^12 wei, what the Tron node reads).
 import { getAddress } from 'viem'
 import { z } from 'zod'
-import { setNativeBalance, WEI_PER_SUN } from '../chain/index.ts'
+import { setNativeBalance } from '../chain/index.ts'
 import { decimalsOf, fromBaseUnits, toBaseUnits } from '../contract/amounts.ts'
 import { AnyAddress } from '../contract/primitives.ts'
 import { BadRequestError, SandboxError } from '../contract/sandbox-error.ts'
-import { toEvmAddress, toTronAddress } from '../contract/tron-address.ts'
 import type { ResourceServices } from '../resources/services.ts'
+import { toEvmAddress, toTronAddress, WEI_PER_SUN } from '../tron/index.ts'
 
 /** Body of POST /__sandbox/faucet. */
 export const FaucetBody = z

@@ -3,7 +3,7 @@
 // a dev node reset under --rpc-url that lost the contracts).
 import { blockNumber, hasCode } from '../chain/index.ts'
 import { ChainUnavailableError } from '../errors/chain-unavailable.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import type { SandboxState } from './services.ts'
 
 type HealthAnswer = { status: number; body: Record<string, unknown> }
 

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
+import { EventBus } from '../events/event-bus.ts'
 import { createIdGenerator } from '../store/ids.ts'
-import { Journal, journalBody, journalText, RawBody, readJournalText } from './journal.ts'
+import {
+  Journal,
+  type JournalEntry,
+  type JournalTopics,
+  journalBody,
+  journalText,
+  RawBody,
+  readable,
+  readJournalText,
+} from './journal.ts'
 
 const call = (path: string, at: string) =>
   ({
@@ -185,5 +195,32 @@ describe("the journal's rows in state.db", () => {
       requestBody: { $raw: '{"a":1}', bytes: 7 },
       responseBody: { $raw: '{"b":2}' },
     })
+  })
+})
+
+describe('the journal on the event bus', () => {
+  it("publishes each new entry as recorded on the bus's journal topic, history (an import) not", () => {
+    const ids = createIdGenerator(1)
+    const bus = new EventBus<JournalTopics>(ids, () => {})
+    const journal = new Journal(ids, {}, bus)
+    const all: [string, JournalEntry][] = []
+    const ofA: JournalEntry[] = []
+    bus.on('journal', (tenant, entry) => all.push([tenant, entry]))
+    bus.on('journal', (_tenant, entry) => ofA.push(readable(entry)), 'a')
+    const at = new Date(0).toISOString()
+    const first = journal.record('a', {
+      ...call('/v2/request', at),
+      responseBody: new RawBody('{"ok":true}'),
+    })
+    const second = journal.record('b', call('/v1/currencies', at))
+    // recorded as is (bodies unread) for every key's listeners; a key's listener reads it as `list` shows it
+    expect(all).toEqual([
+      ['a', first],
+      ['b', second],
+    ])
+    expect(all[0]![1].type === 'call' && all[0]![1].responseBody).toBeInstanceOf(RawBody)
+    expect(ofA).toEqual(journal.list('a'))
+    journal.import([['c', [{ ...call('/old', at), id: 'old' }]]])
+    expect(all).toHaveLength(2)
   })
 })

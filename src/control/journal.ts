@@ -211,20 +211,25 @@ export interface JournalLimits {
 }
 
 /** An entry as readers see it (call bodies parsed back from the kept text). */
-function readable(entry: JournalEntry): JournalEntry {
+export function readable(entry: JournalEntry): JournalEntry {
   return entry.type === 'call'
     ? { ...entry, requestBody: view(entry.requestBody), responseBody: view(entry.responseBody) }
     : entry
 }
 
-/** Told of each new entry of one key (the dashboard's live stream). */
-export type JournalListener = (entry: JournalEntry) => void
-
 /**
- * Told of each new entry of every key, as recorded: call bodies stay unread (the terminal log formats a short
- * line and must not parse or serialise a body per call).
+ * The event bus's topic of the journal: each new entry of a key, as recorded (call bodies stay unread: the terminal
+ * log formats a short line and must not parse or serialise a body per call; a stream shows it `readable`).
  */
-export type JournalTap = (tenant: string, entry: JournalEntry) => void
+export interface JournalTopics {
+  journal: [tenant: string, entry: JournalEntry]
+}
+
+/** Where the journal tells of its new entries (the event bus). */
+export interface JournalChannel {
+  listens(topic: 'journal'): boolean
+  publish(topic: 'journal', tenant: string, entry: JournalEntry): void
+}
 
 /**
  * One key's entries, oldest first. The oldest leave by moving a start index (Array.shift on a full journal copied
@@ -293,12 +298,13 @@ export class Journal {
   #changes = 0
   /** the key of the last entry: the last of `#keys` */
   #lastTenant: string | undefined
-  readonly #listeners = new Map<string, Set<JournalListener>>()
-  readonly #taps = new Set<JournalTap>()
+  readonly #channel: JournalChannel | null
 
-  constructor(ids: IdGenerator, limits: number | JournalLimits = {}) {
+  /** `channel`: where new entries are told (the event bus's `journal` topic); none, nobody is told. */
+  constructor(ids: IdGenerator, limits: number | JournalLimits = {}, channel: JournalChannel | null = null) {
     const l = typeof limits === 'number' ? { perKey: limits } : limits
     this.#ids = ids
+    this.#channel = channel
     this.#perKey = l.perKey ?? 2000
     this.#perKeyBytes = l.perKeyBytes ?? 2 * 1024 * 1024
     this.#totalBytes = l.totalBytes ?? 32 * 1024 * 1024
@@ -319,7 +325,7 @@ export class Journal {
     return [...this.#keys].map(([tenant, key]) => [tenant, key.all()])
   }
 
-  /** Puts back what `export()` saved, as parsed JSON: history, so taps and listeners (the terminal log, streams) are not called. */
+  /** Puts back what `export()` saved, as parsed JSON: history, so the bus is not told (the terminal log, streams). */
   import(saved: [string, JournalEntry[]][]): void {
     const raw = (v: unknown) => {
       const r = v as { $raw?: string | null; bytes?: number } | null
@@ -370,60 +376,14 @@ export class Journal {
           if (this.#lastTenant === name) this.#lastTenant = undefined
         }
       }
-    // nobody listening (the usual case): no lookup, no copy
-    if (tell && this.#taps.size !== 0) this.#tapped(tenant, full)
-    if (tell && this.#listeners.size !== 0) this.#notify(tenant, full)
+    // nobody listening (the usual case): nothing more
+    if (tell && this.#channel?.listens('journal')) this.#channel.publish('journal', tenant, full)
     return full
   }
 
   /** Bytes the journal holds (estimated: bodies plus a fixed cost per entry). */
   get bytes(): number {
     return this.#bytes
-  }
-
-  /** Calls `listener` with each new entry of a key, as `list` shows it; returns the unsubscribe function. */
-  subscribe(tenant: string, listener: JournalListener): () => void {
-    let set = this.#listeners.get(tenant)
-    if (!set) {
-      set = new Set()
-      this.#listeners.set(tenant, set)
-    }
-    set.add(listener)
-    return () => {
-      set.delete(listener)
-      if (set.size === 0 && this.#listeners.get(tenant) === set) this.#listeners.delete(tenant)
-    }
-  }
-
-  /** Calls `tap` with each new entry of every key, bodies unread; returns the function that stops it. */
-  tap(tap: JournalTap): () => void {
-    this.#taps.add(tap)
-    return () => {
-      this.#taps.delete(tap)
-    }
-  }
-
-  #tapped(tenant: string, entry: JournalEntry): void {
-    for (const tap of this.#taps) {
-      try {
-        tap(tenant, entry)
-      } catch {
-        // a tap's failure (a closed terminal) must not break the call that recorded the entry
-      }
-    }
-  }
-
-  #notify(tenant: string, entry: JournalEntry): void {
-    const set = this.#listeners.get(tenant)
-    if (!set) return
-    const shown = readable(entry)
-    for (const listener of set) {
-      try {
-        listener(shown)
-      } catch {
-        // a listener's failure (a closed stream) must not break the call that recorded the entry
-      }
-    }
   }
 
   /** A key's entries, newest first, filtered. */

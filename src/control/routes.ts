@@ -7,7 +7,7 @@ import { createControl } from './control.ts'
 import { chainHealth } from './health.ts'
 import { rpcCalls } from './rpc-guard.ts'
 import { checkRawNonces } from './rpc-transactions.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import type { SandboxState } from './services.ts'
 
 const defineRoute = routesUsing<SandboxState>()
 

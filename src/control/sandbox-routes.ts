@@ -3,9 +3,10 @@ import { EVENT_TYPES } from '../contract/events.ts'
 import { parseDateOrTimestamp } from '../contract/primitives.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
-import { createControl, deliveryView } from './control.ts'
+import { webhookDeliveryRoutes } from '../webhooks/index.ts'
+import { createControl } from './control.ts'
 import { FaucetBody } from './faucet.ts'
-import type { SandboxState } from './sandbox-state.ts'
+import type { SandboxState } from './services.ts'
 
 const defineRoute = routesUsing<SandboxState>()
 
@@ -151,47 +152,5 @@ export const sandboxRoutes = [
       body: ctx.events.emit(ctx.world, body.type, body.payload),
     }),
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/__sandbox/webhooks',
-    credentials: ['api-key'],
-    surface: 'control',
-    summary: 'Registers a webhook URL for the caller, optionally with a pinned signing secret (64 hex)',
-    statuses: [201],
-    body: z
-      .object({
-        url: z.url({ protocol: /^https?$/ }),
-        secret: z
-          .string()
-          .regex(/^[0-9a-f]{64}$/, 'secret is 64 lower-case hex characters')
-          .optional(),
-      })
-      .strict(),
-    handler: async (ctx, { body }) => ({
-      status: 201,
-      body: await createControl(ctx).registerWebhook(ctx.tenant!, body.url, body.secret),
-    }),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/__sandbox/webhooks/deliveries',
-    credentials: ['api-key'],
-    surface: 'control',
-    summary: "The key's webhook deliveries with every attempt, newest first",
-    statuses: [200],
-    handler: (ctx) => ({ status: 200, body: ctx.webhooks.deliveries(ctx.tenant!).map(deliveryView) }),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/__sandbox/webhooks/:deliveryId/redeliver',
-    credentials: ['api-key'],
-    surface: 'control',
-    summary: 'Sends a delivery again (same delivery id and body, retry count from 0)',
-    statuses: [202, 404],
-    params: z.object({ deliveryId: z.string() }),
-    handler: (ctx, { params }) => ({
-      status: 202,
-      body: deliveryView(createControl(ctx).redeliver(ctx.tenant!, params.deliveryId)),
-    }),
-  }),
+  ...webhookDeliveryRoutes,
 ]

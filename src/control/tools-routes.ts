@@ -1,19 +1,16 @@
 // The control API behind the developer tools of the command line (trigger, listen, logs, fixtures, snapshots,
 // webhook chaos): each route is what its command calls, so a script or a browser can do the same over HTTP.
 import { z } from 'zod'
-import { EVENT_TYPES } from '../contract/events.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
 import { routesUsing } from '../contract/route.ts'
-import { SandboxError } from '../contract/sandbox-error.ts'
-import { ChaosRule, chaosRules, setChaosRules } from '../resources/webhooks/chaos-state.ts'
-import { createControl, deliveryView } from './control.ts'
-import { sseEvent } from './dashboard/stream.ts'
+import { restoreSnapshot, SnapshotNotFoundError, saveSnapshot } from '../snapshots/index.ts'
+import { webhookToolRoutes } from '../webhooks/index.ts'
+import { createControl } from './control.ts'
 import { loadWorldFile } from './fixtures/load.ts'
 import { oneUploadAtATime } from './fixtures/uploads.ts'
 import { parseWorldFile } from './fixtures/world-file.ts'
-import type { SandboxState } from './sandbox-state.ts'
 import { createSeedApi } from './scenarios/seed-api.ts'
-import { restoreSnapshot, SnapshotNotFoundError, saveSnapshot } from './snapshots.ts'
+import type { SandboxState } from './services.ts'
 import { runTrigger, TriggerBody, triggerList } from './trigger.ts'
 
 const defineRoute = routesUsing<SandboxState>()
@@ -44,117 +41,7 @@ export const toolRoutes = [
       return { status: 201, body: await runTrigger(ctx, world, body, baseUrl) }
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/__sandbox/webhooks/listen',
-    credentials: ['api-key'],
-    surface: 'control',
-    summary:
-      "A listen client's stream (server-sent events): each delivery attempt of the caller's events (of ?events=a,b), which the client posts to its app and answers with POST /__sandbox/webhooks/listen/answers/{attemptId}; a key connects at most --max-streams (429 past it)",
-    statuses: [200, 429],
-    query: z.object({
-      events: z
-        .string()
-        .refine(
-          (v) => v.split(',').every((e) => (EVENT_TYPES as readonly string[]).includes(e.trim())),
-          `events is a comma list of ${EVENT_TYPES.join(', ')}`,
-        )
-        .optional(),
-    }),
-    handler(ctx, { query }) {
-      // each listen client is a delivery target (every event goes to each): bounded per key with the streams
-      return {
-        status: 200,
-        body: '',
-        contentType: 'text/event-stream; charset=utf-8',
-        headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-        stream: ctx.streams.bounded(ctx.tenant!, 'listen', {
-          open(write) {
-            const events = query.events ? query.events.split(',').map((e) => e.trim()) : null
-            const listener = ctx.webhooks.listen(ctx.tenant!, events, (attempt) =>
-              write(sseEvent('delivery', attempt, attempt.attemptId)),
-            )
-            write(`retry: 1000\n${sseEvent('ready', { listenerId: listener.id, events })}`)
-            const heartbeat = setInterval(() => write(': ping\n\n'), 15_000)
-            heartbeat.unref()
-            return () => {
-              listener.stop()
-              clearInterval(heartbeat)
-            }
-          },
-        }),
-      }
-    },
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/__sandbox/webhooks/listen/answers/:attemptId',
-    credentials: ['api-key'],
-    surface: 'control',
-    summary:
-      "A listen client reports its app's answer to a delivery attempt (status, headers, the start of the body), recorded as the attempt's",
-    statuses: [200, 404],
-    params: z.object({ attemptId: z.string() }),
-    body: z
-      .object({
-        status: z.number().int().min(100).max(599).nullable(),
-        headers: z.record(z.string(), z.string()).optional(),
-        body: z.string().max(65_536).optional(),
-        error: z.string().max(1000).optional(),
-      })
-      .strict(),
-    handler(ctx, { params, body }) {
-      const answer = {
-        status: body.status,
-        ...(body.headers ? { headers: body.headers } : {}),
-        ...(body.body !== undefined ? { body: body.body } : {}),
-        ...(body.error ? { error: body.error } : {}),
-      }
-      if (!ctx.webhooks.answer(ctx.tenant!, params.attemptId, answer))
-        throw new SandboxError(
-          404,
-          'No delivery attempt waits under this id (answered, timed out, or another key)',
-        )
-      return { status: 200, body: { recorded: true } }
-    },
-  }),
-  defineRoute({
-    method: 'PUT',
-    path: '/__sandbox/webhooks/chaos',
-    credentials: ['api-key'],
-    surface: 'control',
-    summary:
-      "Sets the webhook chaos rules of the caller's world (its scenario): deliveries of the listed events are duplicated, dropped, delayed, reordered or failed; [] clears them",
-    statuses: [200],
-    body: z.object({ rules: z.array(ChaosRule).max(50) }).strict(),
-    handler: async (ctx, { body }) => ({
-      status: 200,
-      body: { rules: await setChaosRules(ctx.world, body.rules) },
-    }),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/__sandbox/webhooks/chaos',
-    credentials: ['api-key'],
-    surface: 'control',
-    summary: "The webhook chaos rules of the caller's world",
-    statuses: [200],
-    handler: (ctx) => ({ status: 200, body: { rules: chaosRules(ctx.world) } }),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/__sandbox/webhooks/deliveries/:deliveryId',
-    credentials: ['api-key'],
-    surface: 'control',
-    summary: "One of the caller's deliveries with every attempt and the receiver's answers",
-    statuses: [200, 404],
-    params: z.object({ deliveryId: z.string() }),
-    handler(ctx, { params }) {
-      const record = ctx.webhooks.deliveries(ctx.tenant!).find((d) => d.id === params.deliveryId)
-      if (!record) throw new SandboxError(404, 'Delivery not found')
-      return { status: 200, body: deliveryView(record) }
-    },
-  }),
+  ...webhookToolRoutes,
   defineRoute({
     method: 'POST',
     path: '/__sandbox/fixtures',

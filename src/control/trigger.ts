@@ -15,9 +15,9 @@ import {
 } from '../resources/secure-payments/index.ts'
 import { inWorld } from '../resources/services.ts'
 import { fundedWallet } from './funded-wallet.ts'
-import type { SandboxState } from './sandbox-state.ts'
 import type { ScenarioSeedApi } from './scenarios/define.ts'
 import { createSeedApi } from './scenarios/seed-api.ts'
+import type { SandboxState } from './services.ts'
 
 /** Names an override path may not hold: setting them would reach Object.prototype (every object of the server). */
 const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype'])

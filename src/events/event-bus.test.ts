@@ -22,3 +22,38 @@ describe('EventBus', () => {
     world.clock.dispose()
   })
 })
+
+describe('EventBus topics', () => {
+  type Topics = { journal: [tenant: string, entry: string]; payment: [n: number] }
+
+  it('tells every listener of a topic in the publisher turn, then those of its first argument only', () => {
+    const bus = new EventBus<Topics>(createIdGenerator(1), () => {})
+    const heard: string[] = []
+    expect(bus.listens('journal')).toBe(false)
+    const stopAll = bus.on('journal', (tenant, entry) => heard.push(`all ${tenant} ${entry}`))
+    const stopA = bus.on('journal', (tenant, entry) => heard.push(`a ${tenant} ${entry}`), 'a')
+    bus.on('payment', (n) => heard.push(`payment ${n}`))
+    expect(bus.listens('journal')).toBe(true)
+    bus.publish('journal', 'a', 'one')
+    bus.publish('journal', 'b', 'two')
+    bus.publish('payment', 3)
+    expect(heard).toEqual(['all a one', 'a a one', 'all b two', 'payment 3'])
+    stopAll()
+    expect(bus.listens('journal')).toBe(true)
+    stopA()
+    expect(bus.listens('journal')).toBe(false)
+    bus.publish('journal', 'a', 'three')
+    expect(heard).toHaveLength(4)
+  })
+
+  it("keeps a listener's failure from the publisher and the other listeners", () => {
+    const bus = new EventBus<Topics>(createIdGenerator(1), () => {})
+    const heard: number[] = []
+    bus.on('payment', () => {
+      throw new Error('a closed terminal')
+    })
+    bus.on('payment', (n) => heard.push(n))
+    expect(() => bus.publish('payment', 7)).not.toThrow()
+    expect(heard).toEqual([7])
+  })
+})

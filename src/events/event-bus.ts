@@ -9,9 +9,26 @@ export const MAX_EVENTS_PER_WORLD = 10_000
 /** Receives every event of every world (webhook delivery, test harness). */
 export type EventListener = (event: SandboxEvent, world: World) => void | Promise<void>
 
-/** Records each event in its world's log and hands it to the listeners (webhook delivery subscribes here). */
-export class EventBus implements EventSink {
+/**
+ * What the bus tells besides domain events, by topic: each topic's arguments (e.g. `journal: [tenant, entry]`). A
+ * topic whose first argument is a tenant can be heard for one tenant only (`on(topic, listener, tenant)`).
+ */
+export type Topics<T> = { [K in keyof T]: unknown[] }
+
+type TopicListener = (...args: unknown[]) => void
+
+/**
+ * The one channel for "something happened". Domain events (`emit`): recorded in their world and handed to the
+ * subscribers after the emitting call (webhook delivery, the journal, secure payments' checkout variants). Topics
+ * (`publish`): told synchronously, as they happen, to whoever listens (the journal's entries to the terminal log,
+ * --state-dir and the live streams; the detector's payments to the terminal log); nobody listening costs one lookup.
+ */
+export class EventBus<T extends Topics<T> = Record<never, never>> implements EventSink {
   readonly #listeners = new Set<EventListener>()
+  /** topic -> listeners of every publication */
+  readonly #topics = new Map<keyof T, Set<TopicListener>>()
+  /** topic -> first argument (a tenant) -> listeners of that tenant's publications */
+  readonly #keyed = new Map<keyof T, Map<unknown, Set<TopicListener>>>()
   readonly #ids: IdGenerator
   readonly #log: (message: string, error: unknown) => void
 
@@ -54,5 +71,65 @@ export class EventBus implements EventSink {
   subscribe(listener: EventListener): () => void {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
+  }
+
+  /**
+   * Calls `listener` with each publication of `topic` (with `key`: only those whose first argument is `key`), in
+   * the publisher's turn; returns the function that stops it.
+   */
+  on<K extends keyof T>(topic: K, listener: (...args: T[K]) => void, key?: T[K][0]): () => void {
+    const heard = listener as unknown as TopicListener
+    if (key === undefined) {
+      let set = this.#topics.get(topic)
+      if (!set) {
+        set = new Set()
+        this.#topics.set(topic, set)
+      }
+      set.add(heard)
+      return () => {
+        set.delete(heard)
+        if (set.size === 0 && this.#topics.get(topic) === set) this.#topics.delete(topic)
+      }
+    }
+    let byKey = this.#keyed.get(topic)
+    if (!byKey) {
+      byKey = new Map()
+      this.#keyed.set(topic, byKey)
+    }
+    let set = byKey.get(key)
+    if (!set) {
+      set = new Set()
+      byKey.set(key, set)
+    }
+    set.add(heard)
+    return () => {
+      set.delete(heard)
+      if (set.size === 0 && byKey.get(key) === set) byKey.delete(key)
+      if (byKey.size === 0 && this.#keyed.get(topic) === byKey) this.#keyed.delete(topic)
+    }
+  }
+
+  /** Whether anyone listens to `topic` (a publisher skips building what nobody would read). */
+  listens(topic: keyof T): boolean {
+    return this.#topics.has(topic) || this.#keyed.has(topic)
+  }
+
+  /**
+   * Tells `topic`'s listeners, those of every publication first, then those of its first argument. A listener's
+   * failure (a closed terminal or stream) is its own: it never reaches the publisher nor the other listeners.
+   */
+  publish<K extends keyof T>(topic: K, ...args: T[K]): void {
+    const all = this.#topics.get(topic)
+    if (all) for (const listener of all) tell(listener, args)
+    const keyed = this.#keyed.get(topic)?.get(args[0])
+    if (keyed) for (const listener of keyed) tell(listener, args)
+  }
+}
+
+function tell(listener: TopicListener, args: unknown[]): void {
+  try {
+    listener(...args)
+  } catch {
+    // the listener's failure stays with it
   }
 }

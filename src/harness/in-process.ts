@@ -2,9 +2,8 @@
 // Webhooks may go to an in-process handler (the app's route) as well as to a URL.
 import type { LiveChain } from '../chain/index.ts'
 import { waitFor } from '../contract/wait.ts'
-import { deliveryView } from '../control/control.ts'
-import type { WebhookHandler } from '../events/webhook-delivery.ts'
 import type { Sandbox } from '../sandbox.ts'
+import { deliveryView, type WebhookHandler } from '../webhooks/index.ts'
 import type { HarnessTenant } from './types.ts'
 
 /** A tenant of the in-process harness: the common harness plus the live chain object itself. */

@@ -8,7 +8,7 @@ import type { EventType, SandboxEvent } from '../contract/events.ts'
 import type { FaucetResult } from '../control/faucet.ts'
 import type { JournalEntry, JournalFilter } from '../control/journal.ts'
 import type { ScenarioState } from '../control/scenarios/engine.ts'
-import type { DeliveryRecord } from '../events/webhook-format.ts'
+import type { DeliveryRecord } from '../webhooks/index.ts'
 
 export type { EventType, FaucetResult, JournalEntry, JournalFilter, SandboxEvent, ScenarioState }
 

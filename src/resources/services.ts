@@ -1,7 +1,7 @@
 // The services resources may use, each typed by its owner (a chain module, a resource's public module, the
 // contract's ports). A resource names the ones it uses: its routes with `routesUsing<Services<'a' | 'b'>>()`, its model
 // functions with a context type `Uses<'a' | 'b'>`. The sandbox builds one object satisfying all of them
-// (src/control/sandbox-state.ts); tenants, scenarios, the journal and webhook delivery are not among them.
+// (src/control/services.ts); tenants, scenarios, the journal and webhook delivery are not among them.
 import type { LiveChain, Relayer, SandboxOperator } from '../chain/index.ts'
 import type { CurrencyCatalog } from '../contract/currencies.ts'
 import type { NetworkTable } from '../contract/networks.ts'
@@ -9,11 +9,11 @@ import type { CredentialDirectory, EventSink, WorldLookup } from '../contract/po
 import type { CallScope } from '../contract/route-context.ts'
 import type { World } from '../contract/world.ts'
 import type { IdGenerator } from '../store/ids.ts'
+import type { WebhookPort } from '../webhooks/index.ts'
 import type { OnboardingLedger } from './orchestrators/onboarding-limits.ts'
 import type { PortalCredentials } from './portal/credentials.ts'
 import type { ConversionRegistry } from './rates/registry.ts'
 import type { PaymentReferenceIndex } from './requests/reference-index.ts'
-import type { WebhookPort } from './webhooks/port.ts'
 
 /** Every service a resource may receive. */
 export interface ResourceServices {

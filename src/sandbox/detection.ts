@@ -1,37 +1,28 @@
 // The step of createSandbox that watches the chains: a payment detector and a commerce escrow watcher on every
-// chain (those started later too), and the listeners of the payments they record (the terminal log).
+// chain (those started later too); each payment they record is published on the event bus (`payment`).
 import {
   type EscrowWatcher,
   type PaymentDetector,
   startDetector,
   watchCommerceEscrow,
 } from '../chain/index.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
+import type { SandboxState } from '../control/services.ts'
 import { applyEscrowEvents } from '../resources/commerce-payments/index.ts'
-import { createDetectionSink, type PaymentListener } from '../resources/requests/index.ts'
+import { createDetectionSink } from '../resources/requests/index.ts'
 import type { ChainFleet } from './chains.ts'
 
 export interface Detection {
   /** the payment detector of each live chain */
   detectors: ReadonlyMap<string, PaymentDetector>
-  /** calls `listener` with each payment the detectors record; returns the unsubscribe */
-  onPayment(listener: PaymentListener): () => void
   /** stops every detector and escrow watcher */
   stop(): Promise<void>
 }
 
 export function wireDetection(shared: SandboxState, fleet: ChainFleet): Detection {
   const log = shared.log
-  const listeners = new Set<PaymentListener>()
-  const sink = createDetectionSink(shared, (world, request, payment) => {
-    for (const listener of listeners) {
-      try {
-        listener(world, request, payment)
-      } catch (error) {
-        log('a payment listener failed', error)
-      }
-    }
-  })
+  const sink = createDetectionSink(shared, (world, request, payment) =>
+    shared.events.publish('payment', world, request, payment),
+  )
   const detectors = new Map<string, PaymentDetector>()
   const escrowWatchers: EscrowWatcher[] = []
   fleet.onEachChain((chain) => {
@@ -46,12 +37,6 @@ export function wireDetection(shared: SandboxState, fleet: ChainFleet): Detectio
   })
   return {
     detectors,
-    onPayment(listener) {
-      listeners.add(listener)
-      return () => {
-        listeners.delete(listener)
-      }
-    },
     async stop() {
       await Promise.all([...detectors.values()].map((d) => d.stop()))
       await Promise.all(escrowWatchers.map((w) => w.stop()))

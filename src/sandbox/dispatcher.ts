@@ -2,16 +2,20 @@
 // middleware chain the options ask for, in its order.
 import type { Middleware } from '../contract/middleware.ts'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
-import { faultMiddleware, journalMiddleware, scenarioMiddleware } from '../control/middleware.ts'
-import { networkMiddleware } from '../control/networks-on-use.ts'
-import { documentedRateLimitMiddleware } from '../control/rate-limit.ts'
 import { rpcGuardMiddleware } from '../control/rpc-guard.ts'
-import type { SandboxState } from '../control/sandbox-state.ts'
-import type { StateDir } from '../control/state-dir.ts'
-import { webhookChaosMiddleware } from '../control/webhook-chaos.ts'
-import { createDispatcher } from '../dispatch.ts'
+import type { SandboxState } from '../control/services.ts'
+import type { StateDir } from '../persistence/index.ts'
+import {
+  createDispatcher,
+  documentedRateLimitMiddleware,
+  faultMiddleware,
+  journalMiddleware,
+  networkMiddleware,
+  scenarioMiddleware,
+} from '../pipeline/index.ts'
 import { routes } from '../routes.ts'
 import type { TenantIds } from '../store/tenant-ids.ts'
+import { webhookChaosMiddleware } from '../webhooks/index.ts'
 import type { ChainFleet } from './chains.ts'
 import type { SandboxOptions } from './options.ts'
 
@@ -85,7 +89,7 @@ export function buildDispatcher(
 ): (request: NeutralRequest) => Promise<NeutralResponse> {
   return createDispatcher(routes, shared, {
     // with --state-dir an answer leaves once the changes it reports are committed (without, nothing runs per call)
-    ...(stateDir ? { durable: (method: string) => stateDir.barrier(method) } : {}),
+    ...(stateDir ? { durable: () => stateDir.barrier() } : {}),
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
     // strict mode is strict for partners too: with --api-keys and no --orchestrator-keys, no orchestrator key passes
     ...(options.orchestratorKeys || options.apiKeys

@@ -1,7 +1,7 @@
 // The options of createSandbox (src/sandbox.ts re-exports them): one place the steps of src/sandbox/ read.
 import type { NetworkName } from '../chain/index.ts'
-import type { RateLimitMode } from '../control/rate-limit.ts'
-import type { WebhookDeliveryOptions } from '../events/webhook-delivery.ts'
+import type { RateLimitMode } from '../pipeline/index.ts'
+import type { WebhookDeliveryOptions } from '../webhooks/index.ts'
 
 /** Options of createSandbox. */
 export interface SandboxOptions {

@@ -1,24 +1,8 @@
 import type { World } from '../contract/world.ts'
+import type { DropReason, WorldLifecycle } from './lifecycle.ts'
 import { createWorld, type WorldStateObserver } from './world.ts'
 
-/** Called once for each new world (scenario seeding, clock-to-chain wiring). */
-export type WorldInitializer = (world: World) => void
-
-/**
- * Called when a world leaves memory (reset, a failed seed, eviction past the cap), so what other pieces keep
- * for it (reference index, credential directory) goes too. `lastOfTenant`: no world of its key is left.
- */
-export type WorldDropListener = (
-  world: World,
-  reason: 'reset' | 'drop' | 'evict',
-  lastOfTenant: boolean,
-) => void
-
-/**
- * Fills a world just created with what it held before it was evicted (--state-dir keeps evicted worlds on disk);
- * false when there is nothing to bring back.
- */
-export type WorldReviver = (world: World) => boolean
+export type { DropReason, WorldLifecycle } from './lifecycle.ts'
 
 /** Options of Tenants. */
 export interface TenantsOptions {
@@ -29,6 +13,8 @@ export interface TenantsOptions {
    * `maxWorlds` is refused with the error this returns (nothing a key was answered is dropped to make room).
    */
   full?: (maxWorlds: number) => Error
+  /** what is told of the worlds' lifecycle, in this order (more can be attached: `attach`) */
+  lifecycles?: WorldLifecycle[]
 }
 
 /** The worlds of every tenant of one sandbox, created lazily; keyed by credential and scenario. */
@@ -39,67 +25,52 @@ export class Tenants {
   #newest: World | undefined
   readonly #perTenant = new Map<string, number>()
   readonly #log: (message: string, error: unknown) => void
-  readonly #initializers: WorldInitializer[] = []
-  readonly #dropListeners: WorldDropListener[] = []
   readonly #maxWorlds: number
   readonly #full: ((maxWorlds: number) => Error) | undefined
-  readonly #resetListeners: ((tenant: string) => void)[] = []
-  #reviver: WorldReviver | null = null
-  #beforeAll: (() => void) | null = null
-  #commitScope: <T>(run: () => T) => T = (run) => run()
-  #savedScenarios: ((tenant: string) => Iterable<string>) | null = null
-  #stateObserver: WorldStateObserver | undefined
+  /** each part of the attached lifecycles, in the order they were attached */
+  readonly #created: ((world: World) => void)[] = []
+  readonly #revivers: ((world: World) => boolean)[] = []
+  readonly #dropped: ((world: World, reason: DropReason, lastOfTenant: boolean) => void)[] = []
+  readonly #reset: ((tenant: string) => void)[] = []
+  readonly #beforeAll: (() => void)[] = []
+  readonly #saved: ((tenant: string) => Iterable<string>)[] = []
+  #stateCreated: WorldStateObserver | undefined
+  #inOneCommit: <T>(run: () => T) => T = (run) => run()
 
   constructor(log: (message: string, error: unknown) => void, options: TenantsOptions = {}) {
     this.#log = log
     this.#maxWorlds = Math.max(1, options.maxWorlds ?? 1000)
     this.#full = options.full
-  }
-
-  /** Registers a function run on every world when it is created. */
-  onCreate(initializer: WorldInitializer): void {
-    this.#initializers.push(initializer)
-  }
-
-  /** Registers a function run on every world that leaves memory. */
-  onDrop(listener: WorldDropListener): void {
-    this.#dropListeners.push(listener)
-  }
-
-  /** Registers a function run on every reset of a key, whether or not it has worlds in memory. */
-  onReset(listener: (tenant: string) => void): void {
-    this.#resetListeners.push(listener)
-  }
-
-  /** Sets what is told of each resource state a world creates from now on (--state-dir). */
-  setStateObserver(observer: WorldStateObserver): void {
-    this.#stateObserver = observer
-  }
-
-  /** Sets what brings evicted worlds back on their next use (--state-dir). */
-  setReviver(reviver: WorldReviver): void {
-    this.#reviver = reviver
+    for (const lifecycle of options.lifecycles ?? []) this.attach(lifecycle)
   }
 
   /**
-   * Sets what `all()` runs first (--state-dir: worlds still on disk after a restart, brought back in the background,
-   * come back at once when every world is asked for); null to stop.
+   * Tells `lifecycle` what happens to the worlds from now on, after the lifecycles attached before it. Worlds already
+   * in memory are not replayed: what is built from the services these tenants are part of (the persistence layer)
+   * attaches before the first call.
    */
-  setBeforeAll(run: (() => void) | null): void {
-    this.#beforeAll = run
-  }
-
-  /**
-   * Sets what `replace` runs its reset and fill inside (--state-dir: one transaction, so a kill shows the key as it
-   * was or as it became, never between).
-   */
-  setCommitScope(scope: <T>(run: () => T) => T): void {
-    this.#commitScope = scope
-  }
-
-  /** Sets what names the scenarios of a key's worlds kept outside memory (--state-dir: evicted, or not back yet). */
-  setSavedScenarios(saved: ((tenant: string) => Iterable<string>) | null): void {
-    this.#savedScenarios = saved
+  attach(lifecycle: WorldLifecycle): void {
+    if (lifecycle.created) this.#created.push(lifecycle.created.bind(lifecycle))
+    if (lifecycle.revive) this.#revivers.push(lifecycle.revive.bind(lifecycle))
+    if (lifecycle.dropped) this.#dropped.push(lifecycle.dropped.bind(lifecycle))
+    if (lifecycle.reset) this.#reset.push(lifecycle.reset.bind(lifecycle))
+    if (lifecycle.beforeAll) this.#beforeAll.push(lifecycle.beforeAll.bind(lifecycle))
+    if (lifecycle.savedScenarios) this.#saved.push(lifecycle.savedScenarios.bind(lifecycle))
+    if (lifecycle.stateCreated) {
+      const before = this.#stateCreated
+      const observe = lifecycle.stateCreated.bind(lifecycle)
+      this.#stateCreated = before
+        ? (world, name, state) => {
+            before(world, name, state)
+            observe(world, name, state)
+          }
+        : observe
+    }
+    if (lifecycle.inOneCommit) {
+      const outer = this.#inOneCommit
+      const inner = lifecycle.inOneCommit.bind(lifecycle)
+      this.#inOneCommit = (run) => outer(() => inner(run))
+    }
   }
 
   /**
@@ -110,7 +81,7 @@ export class Tenants {
     const scenarios = new Set<string>()
     if (this.#perTenant.has(tenant))
       for (const world of this.#worlds.values()) if (world.tenant === tenant) scenarios.add(world.scenario)
-    for (const scenario of this.#savedScenarios?.(tenant) ?? []) scenarios.add(scenario)
+    for (const saved of this.#saved) for (const scenario of saved(tenant)) scenarios.add(scenario)
     return [...scenarios].map((scenario) => this.get(tenant, scenario))
   }
 
@@ -119,7 +90,7 @@ export class Tenants {
    * else runs between, and with --state-dir both are committed in one transaction.
    */
   replace<T>(tenant: string, fill: () => T): T {
-    return this.#commitScope(() => {
+    return this.#inOneCommit(() => {
       this.reset(tenant)
       return fill()
     })
@@ -141,18 +112,18 @@ export class Tenants {
       return world
     }
     if (this.#full && this.#worlds.size >= this.#maxWorlds) throw this.#full(this.#maxWorlds)
-    world = createWorld(tenant, scenario, this.#log, this.#stateObserver)
+    world = createWorld(tenant, scenario, this.#log, this.#stateCreated)
     this.#worlds.set(key, world)
     this.#perTenant.set(tenant, (this.#perTenant.get(tenant) ?? 0) + 1)
-    for (const init of this.#initializers) init(world)
-    if (this.#reviver) {
+    for (const created of this.#created) created(world)
+    for (const revive of this.#revivers) {
       try {
-        this.#reviver(world)
+        revive(world)
       } catch (error) {
         this.#log(`world of a key could not be brought back from the state dir (it starts empty)`, error)
       }
     }
-    // initializers and the reviver may have used other worlds since: the next `get` moves this one last
+    // `created` and `revive` may have used other worlds since: the next `get` moves this one last
     this.#newest = undefined
     this.#evictPastCap()
     return world
@@ -173,7 +144,7 @@ export class Tenants {
   /** Drops the worlds of one tenant (every scenario); the next call starts fresh. */
   reset(tenant: string): void {
     for (const [key, world] of this.#worlds) if (world.tenant === tenant) this.#remove(key, 'reset')
-    for (const listener of this.#resetListeners) listener(tenant)
+    for (const reset of this.#reset) reset(tenant)
   }
 
   /** Number of worlds in memory. */
@@ -183,7 +154,7 @@ export class Tenants {
 
   /** Every world, for cross-tenant work such as matching a payment log to its request. */
   all(): IterableIterator<World> {
-    this.#beforeAll?.()
+    for (const run of this.#beforeAll) run()
     return this.#worlds.values()
   }
 
@@ -203,7 +174,7 @@ export class Tenants {
     }
   }
 
-  #remove(key: string, reason: 'reset' | 'drop' | 'evict'): void {
+  #remove(key: string, reason: DropReason): void {
     const world = this.#worlds.get(key)
     if (!world) return
     world.clock.dispose()
@@ -212,9 +183,9 @@ export class Tenants {
     const left = (this.#perTenant.get(world.tenant) ?? 1) - 1
     if (left > 0) this.#perTenant.set(world.tenant, left)
     else this.#perTenant.delete(world.tenant)
-    for (const listener of this.#dropListeners) {
+    for (const dropped of this.#dropped) {
       try {
-        listener(world, reason, left === 0)
+        dropped(world, reason, left === 0)
       } catch (error) {
         this.#log(`world drop listener failed (${reason})`, error)
       }

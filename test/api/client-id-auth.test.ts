@@ -1,7 +1,7 @@
 import { decodeFunctionData, getAddress } from 'viem'
 import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
-import { CORS_ALLOWED_HEADERS } from '../../src/dispatch.ts'
+import { CORS_ALLOWED_HEADERS } from '../../src/pipeline/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 
 const t = useTransports(newApiKey, { chain: false })

@@ -6,8 +6,8 @@
 //   two modes; the key is the server-side one), and says that the client ID was ignored: an `x-sandbox-hint`
 //   header and the call's terminal log line.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { TRON_CHECKSUM_MESSAGE } from '../../src/contract/tron-address.ts'
 import { attachTerminalLog } from '../../src/terminal-log.ts'
+import { TRON_CHECKSUM_MESSAGE } from '../../src/tron/index.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 
 let t: Transports

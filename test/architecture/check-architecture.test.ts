@@ -6,11 +6,29 @@ import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
 interface Check {
+  graph: Map<string, string[]>
   loops: string[][]
   broken: { importer: string; target: string }[]
+  tooLong: { file: string; lines: number }[]
+  innerImports: { importer: string; target: string }[]
+  templateGaps: { resource: string; missing: string[] }[]
+  moduleState: { file: string; name: string }[]
+  names: string[]
+  stale: string[]
 }
+type Lists = Record<string, unknown>
 const checker = '../../scripts/check-architecture.mjs'
-const { checkTree } = (await import(checker)) as { checkTree(root?: string): Check }
+const { checkTree, problems } = (await import(checker)) as {
+  checkTree(root?: string, lists?: Lists): Check
+  problems(found: Check): string[]
+}
+const shape = '../../scripts/architecture-shape.mjs'
+const { ALLOW_LISTS, NO_ALLOW_LISTS, TO_SPLIT, mask } = (await import(shape)) as {
+  ALLOW_LISTS: Lists
+  NO_ALLOW_LISTS: Lists
+  TO_SPLIT: string[]
+  mask(text: string): string
+}
 
 const scratch = mkdtempSync(join(tmpdir(), 'architecture-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -73,14 +91,14 @@ describe('the architecture check', () => {
   it('refuses events importing the control plane (it writes the journal through a port)', () => {
     const { broken } = checkTree(
       tree('events', {
-        'src/events/webhook-delivery.ts':
+        'src/webhooks/delivery.ts':
           "import type { Journal } from '../control/journal.ts'\nimport type { DeliveryJournal } from '../contract/ports.ts'\n",
         'src/control/journal.ts': 'export type Journal = {}\n',
         'src/contract/ports.ts': 'export type DeliveryJournal = {}\n',
       }),
     )
     expect(broken.map((b) => `${b.importer} -> ${b.target}`)).toEqual([
-      'src/events/webhook-delivery.ts -> src/control/journal.ts',
+      'src/webhooks/delivery.ts -> src/control/journal.ts',
     ])
   })
 
@@ -101,9 +119,234 @@ describe('the architecture check', () => {
   })
 
   it('passes on this project', () => {
-    const { graph, loops, broken } = checkTree() as Check & { graph: Map<string, string[]> }
-    expect(graph.size).toBeGreaterThan(100)
-    expect(loops).toEqual([])
-    expect(broken).toEqual([])
+    const found = checkTree()
+    expect(found.graph.size).toBeGreaterThan(100)
+    expect(found.loops).toEqual([])
+    expect(found.broken).toEqual([])
+    expect(problems(found)).toEqual([])
+  })
+})
+
+/** A resource folder with every template file, so only what a test plants can fail. */
+const wholeResource = (name: string, extra: Record<string, string> = {}) => ({
+  [`src/resources/${name}/index.ts`]: "export { create } from './model.ts'\n",
+  [`src/resources/${name}/schema.ts`]: 'export const schema = 1\n',
+  [`src/resources/${name}/model.ts`]: 'export const create = 1\n',
+  [`src/resources/${name}/routes.ts`]: 'export const routes = 1\n',
+  [`src/resources/${name}/errors.ts`]: 'export class NotFound extends Error {}\n',
+  ...extra,
+})
+/** A test's dynamic import of `path` (built, so this file does not itself import it). */
+const importOf = (path: string) => `const { create } = await import('${path}')\n`
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const a${i} = ${i}\n`).join('')
+/** The scratch tree checked without the project's allow-lists: problems() is what `npm run lint` would print. */
+const check = (name: string, files: Record<string, string>) => {
+  const found = checkTree(tree(name, files), NO_ALLOW_LISTS)
+  return { found, problems: problems(found) }
+}
+
+describe('the shape rules', () => {
+  it(`refuses a hand-written file under src/ over 500 lines, not one of 500 nor a generated one`, () => {
+    const { found, problems: said } = check('long', {
+      'src/control/big.ts': lines(501),
+      'src/control/fits.ts': lines(500),
+      'src/chain/artifacts/Token.json': `{\n${'  "x": 1,\n'.repeat(700)}}\n`,
+      'src/control/dashboard/assets/app.js': lines(900),
+    })
+    expect(found.tooLong).toEqual([{ file: 'src/control/big.ts', lines: 501 }])
+    expect(said).toEqual([
+      'src/control/big.ts has 501 lines, over 500: split it into files that do one job each',
+    ])
+    expect(check('short', { 'src/control/fits.ts': lines(500) }).problems).toEqual([])
+  })
+
+  it('keeps the list of files to split honest: it only shrinks, and an entry split already fails', () => {
+    // the files over 500 lines when the rule came; a new long file is split, not listed
+    expect(['src/control/dashboard/assets/app.css', 'src/control/state-dir.ts']).toEqual(
+      expect.arrayContaining(TO_SPLIT),
+    )
+    const found = checkTree(tree('split', { 'src/control/state-dir.ts': lines(80) }), {
+      ...NO_ALLOW_LISTS,
+      TO_SPLIT: ['src/control/state-dir.ts'],
+    })
+    expect(found.stale).toEqual([
+      'TO_SPLIT lists src/control/state-dir.ts, which is no longer over 500 lines (or is gone): remove the entry',
+    ])
+  })
+
+  it("refuses another room, or a test, importing a resource's inner file, and passes through its index.ts", () => {
+    const resource = wholeResource('payers')
+    const { found, problems: said } = check('doors', {
+      ...resource,
+      'src/control/trigger.ts': "import { create } from '../resources/payers/model.ts'\n",
+      'src/sandbox/build-services.ts': "import { create } from '../resources/payers/index.ts'\n",
+      'src/resources/payers/page/ui/main.ts': "import { create } from '../../model.ts'\n",
+      'test/api/payers.test.ts': importOf('../../src/resources/payers/model.ts'),
+    })
+    expect(found.innerImports.map((i) => `${i.importer} -> ${i.target}`).sort()).toEqual([
+      'src/control/trigger.ts -> src/resources/payers/model.ts',
+      'test/api/payers.test.ts -> src/resources/payers/model.ts',
+    ])
+    expect(said).toContain(
+      'src/control/trigger.ts imports src/resources/payers/model.ts, an inner file of resource payers: import src/resources/payers/index.ts (export it there)',
+    )
+    expect(
+      check('doors-kept', {
+        ...resource,
+        'src/control/trigger.ts': "import { create } from '../resources/payers/index.ts'\n",
+        'test/api/payers.test.ts': importOf('../../src/resources/payers/index.ts'),
+      }).problems,
+    ).toEqual([])
+  })
+
+  it('refuses a resource folder missing a template file, or declaring its tables outside tables.ts', () => {
+    const whole = wholeResource('payouts', {
+      'src/resources/payouts/tables.ts': 'defineState("payouts", f)\n',
+      'src/resources/payouts/model.ts': "export const create = () => { throw new NotFound('x') }\n",
+    })
+    const withoutErrors = Object.fromEntries(
+      Object.entries(whole).filter(([path]) => !path.endsWith('/errors.ts')),
+    )
+    const { found, problems: said } = check('template', {
+      ...withoutErrors,
+      ...wholeResource('rates', {
+        'src/resources/rates/registry.ts': 'export const r = defineState("rates", f)\n',
+      }),
+      'src/resources/sessions/routes.ts': "export const routes = () => { throw new Error('x') }\n",
+    })
+    expect(found.templateGaps).toEqual([
+      { resource: 'payouts', missing: ['errors.ts'] },
+      { resource: 'rates', missing: ['tables.ts (tables are declared in registry.ts)'] },
+      {
+        resource: 'sessions',
+        missing: ['index.ts', 'schema.ts', 'errors.ts', 'model.ts (or named operation files)'],
+      },
+    ])
+    // a resource that refuses nothing of its own (its schemas answer) needs no errors.ts
+    const quiet = wholeResource('payments')
+    delete quiet['src/resources/payments/errors.ts']
+    expect(check('template-quiet', quiet).problems).toEqual([])
+    expect(said).toContain(
+      "src/resources/payouts/ misses its template's errors.ts (ARCHITECTURE.md, resources)",
+    )
+    expect(check('template-kept', whole).problems).toEqual([])
+  })
+
+  it('refuses a page served another way than page/page.ts, page-routes.ts and a bundle of page/ui', () => {
+    const page = "export const PAGE = '<!doctype html><title>x</title>'\n"
+    const { found, problems: said } = check('pages', {
+      ...wholeResource('payers', {
+        'src/resources/payers/pages.ts': page,
+        'src/resources/payers/page/ui/main.ts': 'document.title = "x"\n',
+      }),
+      ...wholeResource('orchestrators', {
+        'src/resources/orchestrators/routes.ts': "export const html = { contentType: 'text/html' }\n",
+      }),
+    })
+    expect(found.templateGaps).toEqual([
+      { resource: 'orchestrators', missing: ['page-routes.ts (routes.ts serves a page)'] },
+      {
+        resource: 'payers',
+        missing: [
+          'page/page.ts (pages.ts builds a page)',
+          'page/assets/page.js (the bundle of page/ui: scripts/build-pages.mjs)',
+        ],
+      },
+    ])
+    expect(said).toContain(
+      "src/resources/orchestrators/ misses its template's page-routes.ts (routes.ts serves a page) (ARCHITECTURE.md, resources)",
+    )
+    const served = check(
+      'pages-kept',
+      wholeResource('payers', {
+        'src/resources/payers/page/page.ts': page,
+        'src/resources/payers/page/ui/main.ts': 'document.title = "x"\n',
+        'src/resources/payers/page/assets/page.js': 'document.title="x";\n',
+        'src/resources/payers/page-routes.ts': "export const html = { contentType: 'text/html' }\n",
+      }),
+    )
+    expect(served.problems).toEqual([])
+  })
+
+  it('refuses module-level mutable state: a top-level let, a mutated Map, Set, array or object', () => {
+    const { found, problems: said } = check('module-state', {
+      'src/control/counter.ts': 'let count = 0\nexport const next = () => ++count\n',
+      'src/control/cache.ts':
+        'const seen = new Map<string, number>()\nexport function see(k: string) {\n  seen.set(k, 1)\n}\n',
+      'src/control/list.ts':
+        'export const names: string[] = []\nexport const add = (n: string) => names.push(n)\n',
+      'src/control/object.ts':
+        'const byKey: Record<string, number> = {}\nexport const put = (k: string) => {\n  byKey[k] = 1\n}\n',
+      'src/control/fine.ts': [
+        "const FIXED = new Set(['a'])",
+        "export const LIST = ['a', 'b'] as const",
+        'export function f() {',
+        '  let local = 0',
+        '  const map = new Map()',
+        '  map.set(1, 2)',
+        '  return FIXED.has(String(local++)) || LIST.length',
+        '}',
+        'const text = `',
+        'let inside = 1',
+        '`',
+        '',
+      ].join('\n'),
+      'src/control/dashboard/ui/main.ts': "let page = ''\n",
+    })
+    expect(found.moduleState.map((m) => `${m.file}: ${m.name}`).sort()).toEqual([
+      'src/control/cache.ts: seen',
+      'src/control/counter.ts: count',
+      'src/control/list.ts: names',
+      'src/control/object.ts: byKey',
+    ])
+    expect(said).toContain(
+      'src/control/counter.ts keeps module-level state in `count` (let): keep it in a world or a service, or list it with why in ALLOWED_MODULE_STATE (scripts/architecture-shape.mjs)',
+    )
+    expect(
+      check('module-state-kept', { 'src/control/fine.ts': 'export const f = () => new Map()\n' }).problems,
+    ).toEqual([])
+  })
+
+  it('refuses a module named state.ts anywhere: a resource names its tables tables.ts', () => {
+    const { found, problems: said } = check('names', {
+      ...wholeResource('payers', { 'src/resources/payers/tables.ts': 'export const tables = 1\n' }),
+      'src/sandbox/state.ts': 'export const build = 1\n',
+    })
+    expect(found.names).toEqual(['src/sandbox/state.ts'])
+    expect(said).toEqual([
+      "src/sandbox/state.ts: `state` names five things at once, so no module takes it; name the module for what it holds (a resource's tables: tables.ts)",
+    ])
+    expect(
+      check('names-resource', {
+        ...wholeResource('payers', { 'src/resources/payers/state.ts': 'export const tables = 1\n' }),
+      }).found.names,
+    ).toEqual(['src/resources/payers/state.ts'])
+    expect(
+      check('names-kept', { 'src/sandbox/build-services.ts': 'export const build = 1\n' }).problems,
+    ).toEqual([])
+  })
+
+  it('masks comments, strings and templates (substitutions stay code) before it reads declarations', () => {
+    const substitution = (code: string) => ['$', '{', code, '}'].join('')
+    const text = `const a = 'let x' // let y\nconst b = \`\nlet z ${substitution('`let v`')} /* c */\`\nlet w = /'/\n`
+    const masked = mask(text)
+    expect(masked).toHaveLength(text.length)
+    expect(masked).not.toMatch(/let [vxyz]/)
+    expect(masked).toMatch(/^let w = \//m)
+  })
+
+  it('fails on an allow-list entry that no longer matches anything, so the lists only shrink', () => {
+    const found = checkTree(tree('stale', { 'src/control/fine.ts': 'export const f = 1\n' }), {
+      ...NO_ALLOW_LISTS,
+      INNER_IMPORTS_TO_REMOVE: ['src/control/trigger.ts -> src/resources/payers/model.ts'],
+      TEMPLATE_GAPS_TO_FILL: { journeys: ['index.ts'] },
+      ALLOWED_MODULE_STATE: { 'src/control/fine.ts: f': 'was a cache' },
+    })
+    expect(found.stale).toEqual([
+      'INNER_IMPORTS_TO_REMOVE lists src/control/trigger.ts -> src/resources/payers/model.ts, which no longer happens: remove the entry',
+      'TEMPLATE_GAPS_TO_FILL lists journeys, which is no longer a folder of src/resources/: remove the entry',
+      'ALLOWED_MODULE_STATE lists src/control/fine.ts: f, which is no longer module state: remove the entry',
+    ])
+    expect(Object.keys(ALLOW_LISTS).sort()).toEqual(Object.keys(NO_ALLOW_LISTS).sort())
   })
 })

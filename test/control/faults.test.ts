@@ -1,6 +1,6 @@
 // Faults on demand: x-sandbox-status and x-sandbox-delay on any API call, for clients' retry and timeout code.
 import { expect, it } from 'vitest'
-import { CORS_ALLOWED_HEADERS } from '../../src/dispatch.ts'
+import { CORS_ALLOWED_HEADERS } from '../../src/pipeline/index.ts'
 import { requestState } from '../../src/resources/requests/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 

@@ -73,7 +73,7 @@ describeTransports(
 
 it('keeps a long test suite’s key per test without --max-worlds: 1,200 keys in a library sandbox, none refused', async () => {
   const { createSandbox } = await import('../../src/sandbox.ts')
-  const { defaultMaxWorlds } = await import('../../src/sandbox/state.ts')
+  const { defaultMaxWorlds } = await import('../../src/sandbox/build-services.ts')
   expect(defaultMaxWorlds({})).toBe(100_000)
   expect(defaultMaxWorlds({ exposed: true })).toBe(1000)
   expect(defaultMaxWorlds({ stateDir: '/tmp/x' })).toBe(1000)

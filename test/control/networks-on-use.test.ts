@@ -3,8 +3,8 @@
 // the list is fixed and such a call answers 400 naming the flag.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { NetworkName } from '../../src/chain/index.ts'
-import { missingNetworks } from '../../src/control/networks-on-use.ts'
-import type { SandboxState } from '../../src/control/sandbox-state.ts'
+import type { SandboxState } from '../../src/control/services.ts'
+import { missingNetworks } from '../../src/pipeline/index.ts'
 import { loadCatalogs } from '../../src/sandbox/catalogs.ts'
 import { startableOf } from '../../src/sandbox/dispatcher.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'

@@ -4,12 +4,11 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it, vi } from 'vitest'
-import { openStateDb } from '../../src/control/state-dir.ts'
-import { StateWriter } from '../../src/control/state-writer.ts'
-import { WebhookDelivery } from '../../src/events/webhook-delivery.ts'
+import { openStateDb, StateWriter } from '../../src/persistence/index.ts'
 import { ChainFleet } from '../../src/sandbox/chains.ts'
 import { createSandbox } from '../../src/sandbox.ts'
 import { Tenants } from '../../src/store/tenants.ts'
+import { WebhookDelivery } from '../../src/webhooks/index.ts'
 
 it('closes state.db when the saved state cannot be read (a state.db of another format)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-start-failure-'))

@@ -4,7 +4,7 @@
 // (what a restart killed right after it would load); then a real restart loads the restored key.
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { StateWriter } from '../../src/control/state-writer.ts'
+import { StateWriter } from '../../src/persistence/index.ts'
 import { PaymentReferenceIndex } from '../../src/resources/requests/index.ts'
 import { newApiKey } from '../support/clients.ts'
 import { openState } from '../support/state-db.ts'

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import type { NeutralRequest } from '../../src/contract/neutral.ts'
 import type { TableRoute } from '../../src/contract/route.ts'
-import type { SandboxState } from '../../src/control/sandbox-state.ts'
+import type { SandboxState } from '../../src/control/services.ts'
 import type { Sandbox } from '../../src/sandbox.ts'
 import { bodyArbitrary, fromSchema, isServiceErrorBody, officialOperations } from './openapi-fuzz.ts'
 

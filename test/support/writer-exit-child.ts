@@ -3,17 +3,17 @@
 // (`exit`: process.exit(0); `drain`: nothing left in its event loop), and the checkout whose writer runs (default this
 // one). It prints `exiting` first.
 import { statSync } from 'node:fs'
-import type { WriteOp } from '../../src/control/state-writer.ts'
+import type { WriteOp } from '../../src/persistence/writer.ts'
 
 const path = process.argv[2]!
 const drain = process.argv[3] === 'drain'
 const checkout = new URL(`${process.argv[4] ?? new URL('../..', import.meta.url).pathname}/`, 'file:///')
 const { openStateDb } = (await import(
-  new URL('src/control/state-dir.ts', checkout).href
-)) as typeof import('../../src/control/state-dir.ts')
+  new URL('src/persistence/schema.ts', checkout).href
+)) as typeof import('../../src/persistence/schema.ts')
 const { StateWriter } = (await import(
-  new URL('src/control/state-writer.ts', checkout).href
-)) as typeof import('../../src/control/state-writer.ts')
+  new URL('src/persistence/writer.ts', checkout).href
+)) as typeof import('../../src/persistence/writer.ts')
 openStateDb(path).close()
 const writer = new StateWriter(path)
 // ~48 MB in the WAL: the checkpointer's first PASSIVE round copies it (and syncs the file) for a while

@@ -6,7 +6,7 @@
 // Balances are read through TronWeb.
 import { TronWeb } from 'tronweb'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { toTronAddress } from '../../src/contract/tron-address.ts'
+import { toTronAddress } from '../../src/tron/index.ts'
 import { freshAddress } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { linkFreshPlatform, SHOP_ORIGIN } from '../support/orchestrator-fees.ts'

@@ -3,7 +3,7 @@
 import { TronWeb } from 'tronweb'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
-import { toTronAddress } from '../../src/contract/tron-address.ts'
+import { toTronAddress } from '../../src/tron/index.ts'
 
 /** The sandbox's Tron network as GET /__sandbox/chain lists it. */
 export interface TronInfo {
@@ -57,4 +57,33 @@ export async function trc20Balance(tron: TronInfo, token: string, holder: string
   const tw = new TronWeb({ fullHost: tron.fullHost, privateKey: tron.accounts[0]!.privateKey })
   const contract = await tw.contract().at(token)
   return BigInt(await contract.balanceOf(holder).call())
+}
+
+/** A Tron step of the API as TronWeb builds it (on the node, from `from`) and signs it locally: not yet sent. */
+export async function signStep(
+  tw: TronWeb,
+  from: string,
+  step: { to: string; functionSelector: string; parameter: string; feeLimit: number },
+) {
+  const built = await tw.transactionBuilder.triggerSmartContract(
+    step.to,
+    step.functionSelector,
+    { feeLimit: step.feeLimit, rawParameter: step.parameter },
+    [],
+    from,
+  )
+  return { transaction: built.transaction, signed: await tw.trx.sign(built.transaction) }
+}
+
+/** A Tron step of the API as TronWeb sends it: built by the node, signed locally, broadcast; its receipt. */
+export async function sendStep(
+  tw: TronWeb,
+  from: string,
+  step: { to: string; functionSelector: string; parameter: string; feeLimit: number },
+) {
+  const sent = await tw.trx.sendRawTransaction((await signStep(tw, from, step)).signed)
+  expect(sent.result).toBe(true)
+  const info = await tw.trx.getTransactionInfo(sent.txid)
+  expect(info.receipt.result).toBe('SUCCESS')
+  return { txid: sent.txid as string, fee: info.fee as number }
 }

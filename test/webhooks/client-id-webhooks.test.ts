@@ -3,7 +3,7 @@
 // events only), the secret returned once at creation and never listed, and a test send for every documented type.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { EVENT_TYPES } from '../../src/contract/events.ts'
-import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
+import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/index.ts'
 import { execute, freshAddress, untilPaid } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { until, waitFor } from '../support/wait.ts'

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
+import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'

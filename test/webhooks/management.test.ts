@@ -1,7 +1,7 @@
 // Webhook management as the service's API has it (FULL /v1|v2/webhook), per key.
 
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
+import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/index.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import type { Loose } from '../support/loose.ts'
 import { assertMatchesDocument, documents } from '../support/openapi.ts'

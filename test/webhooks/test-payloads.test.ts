@@ -6,7 +6,7 @@ import {
   paymentEventPayload,
   requestState,
 } from '../../src/resources/requests/index.ts'
-import { WEBHOOK_EVENT_TYPES } from '../../src/resources/webhooks/schema.ts'
+import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/index.ts'
 import { type ApiClient, describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import { createPayer, usBankDetails } from '../support/compliance.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'

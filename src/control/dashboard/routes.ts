@@ -10,11 +10,11 @@ import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError } from '../../contract/sandbox-error.ts'
 import type { SecuritySettings } from '../../contract/security.ts'
 import { createControl } from '../control.ts'
-import type { SandboxState } from '../sandbox-state.ts'
+import type { SandboxState } from '../services.ts'
 import { DASHBOARD_PAGE, dashboardAsset } from './assets.ts'
-import { dashboardState, seenKeys } from './state.ts'
 import { journalStream } from './stream.ts'
 import { readTransaction } from './transaction.ts'
+import { dashboardState, seenKeys } from './world-read.ts'
 
 const defineRoute = routesUsing<SandboxState>()
 
@@ -147,7 +147,7 @@ export const dashboardRoutes = [
       body: '',
       contentType: 'text/event-stream; charset=utf-8',
       headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-      stream: ctx.streams.bounded(ctx.tenant!, 'stream', journalStream(ctx.journal, ctx.tenant!)),
+      stream: ctx.streams.bounded(ctx.tenant!, 'stream', journalStream(ctx.events, ctx.tenant!)),
     }),
   }),
 ]

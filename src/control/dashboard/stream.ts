@@ -2,22 +2,24 @@
 // events, webhook delivery attempts). The dashboard reads it with fetch (so the key travels in x-api-key, never
 // in a URL) and refreshes what it shows without a reload.
 import type { ResponseStream } from '../../contract/neutral.ts'
-import type { Journal } from '../journal.ts'
+import { sseEvent } from '../../contract/sse.ts'
+import type { EventBus } from '../../events/event-bus.ts'
+import { readable } from '../journal.ts'
+import type { SandboxTopics } from '../services.ts'
 
 /** Comment lines every 15 s keep proxies and browsers from closing an idle stream. */
 const HEARTBEAT_MS = 15_000
 
-/** One server-sent event. */
-export function sseEvent(event: string, data: unknown, id?: string): string {
-  return `event: ${event}\n${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`
-}
-
-/** The stream of a key's new journal entries (`event: journal`), opened with a `ready` event. */
-export function journalStream(journal: Journal, tenant: string): ResponseStream {
+/** The stream of a key's new journal entries (`event: journal`, heard on the bus), opened with a `ready` event. */
+export function journalStream(events: EventBus<SandboxTopics>, tenant: string): ResponseStream {
   return {
     open(write) {
       write(`retry: 2000\n${sseEvent('ready', { tenant })}`)
-      const stop = journal.subscribe(tenant, (entry) => write(sseEvent('journal', entry, entry.id)))
+      const stop = events.on(
+        'journal',
+        (_tenant, entry) => write(sseEvent('journal', readable(entry), entry.id)),
+        tenant,
+      )
       const heartbeat = setInterval(() => write(': ping\n\n'), HEARTBEAT_MS)
       heartbeat.unref()
       return () => {

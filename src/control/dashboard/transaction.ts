@@ -27,7 +27,7 @@ import {
 import { NotFoundError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
 import { requestState } from '../../resources/requests/index.ts'
-import type { SandboxState } from '../sandbox-state.ts'
+import type { SandboxState } from '../services.ts'
 
 /** 404 for a transaction no live chain knows. */
 export class TransactionNotFoundError extends NotFoundError {

@@ -1,4 +1,4 @@
-import { TRON_NETWORK } from '../../contract/tron-address.ts'
+import { TRON_NETWORK } from '../../tron/index.ts'
 import type { Uses } from '../services.ts'
 import { FirstOnlyError, TokenNotFoundError } from './errors.ts'
 import type { Currency } from './schema.ts'

@@ -9,7 +9,8 @@ export {
   isPlatformTenant,
   OnboardingLedger,
 } from './onboarding-limits.ts'
-export { orchestratorPageRoutes, orchestratorRoutes } from './routes.ts'
+export { orchestratorPageRoutes } from './page-routes.ts'
+export { orchestratorRoutes } from './routes.ts'
 export { type BrandingRecord, ORCHESTRATOR_KEY } from './schema.ts'
 export { hasOrchestratorPlan, reportScreening } from './screening.ts'
 export { orchestratorState } from './tables.ts'

@@ -2,7 +2,7 @@ import { isAddress } from 'viem'
 import { z } from 'zod'
 import type { InvalidHandler } from '../../contract/route.ts'
 import { FieldListError } from '../../contract/sandbox-error.ts'
-import { isTronAddress, TRON_CHECKSUM_MESSAGE, tronChecksumFails } from '../../contract/tron-address.ts'
+import { isTronAddress, TRON_CHECKSUM_MESSAGE, tronChecksumFails } from '../../tron/index.ts'
 
 const enumMessage = (values: readonly string[]) => (issue: { input?: unknown }) =>
   `Invalid enum value. Expected ${values.map((v) => `'${v}'`).join(' | ')}, received '${String(issue.input)}'`

@@ -9,8 +9,8 @@
 // wallet). The EIP-712 flow (`/v2/payee-destination`) stays EVM: a Tron wallet cannot sign EIP-712 typed data.
 import { getAddress, verifyTypedData } from 'viem'
 import type { ClientIdGrant } from '../../contract/caller.ts'
-import { isTronAddress, TRON_NETWORK, toEvmAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
+import { isTronAddress, TRON_NETWORK, toEvmAddress } from '../../tron/index.ts'
 import { clientIdState } from '../client-ids/index.ts'
 import type { Uses } from '../services.ts'
 import {

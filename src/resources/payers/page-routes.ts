@@ -8,7 +8,7 @@ import { inWorld, type Services, type Uses } from '../services.ts'
 import { isCompliant } from './compliance.ts'
 import { PageLinkNotFoundError } from './errors.ts'
 import { applyKycAction, getPayer, markAgreementCompleted } from './model.ts'
-import { agreementPage, kycPage, PAYER_PAGE_CSS, PAYER_PAGE_JS, unknownLinkPage } from './pages.ts'
+import { agreementPage, kycPage, payerPageAsset, unknownLinkPage } from './page/page.ts'
 import type { PayerRecord } from './schema.ts'
 import { payerState } from './tables.ts'
 
@@ -43,11 +43,6 @@ const state = (p: PayerRecord) => ({
   isCompliant: isCompliant(p),
 })
 
-const pageAssets: Record<string, { text: string; contentType: string }> = {
-  'page.css': { text: PAYER_PAGE_CSS, contentType: 'text/css; charset=utf-8' },
-  'page.js': { text: PAYER_PAGE_JS, contentType: 'text/javascript; charset=utf-8' },
-}
-
 /** The agreement and KYC pages, their style sheet and script, and their actions. */
 export const payerPageRoutes = [
   defineRoute({
@@ -59,7 +54,7 @@ export const payerPageRoutes = [
     statuses: [200, 404],
     params: z.object({ file: z.string() }),
     handler(_ctx, { params }) {
-      const asset = Object.hasOwn(pageAssets, params.file) ? pageAssets[params.file] : undefined
+      const asset = payerPageAsset(params.file)
       if (!asset) throw new NotFoundError(`No payer page file ${params.file}`)
       return {
         status: 200,

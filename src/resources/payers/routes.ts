@@ -1,3 +1,5 @@
+// mounting the resource registers what its worlds take up again when they come back (beside its state)
+import './resume.ts'
 import { z } from 'zod'
 import { publicBaseUrl } from '../../contract/public-url.ts'
 import type { InvalidHandler } from '../../contract/route.ts'

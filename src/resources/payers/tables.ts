@@ -2,7 +2,7 @@ import { defineState, type World } from '../../contract/world.ts'
 import { Table } from '../../store/table.ts'
 import { PayerRecord } from './schema.ts'
 
-const payersDef = defineState('payers', () => ({
+export const payersDef = defineState('payers', () => ({
   /** payers by clientUserId (compliance data and statuses) */
   payers: new Table(PayerRecord, 'clientUserId'),
 }))

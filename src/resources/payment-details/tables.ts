@@ -2,7 +2,7 @@ import { defineState, type World } from '../../contract/world.ts'
 import { Table } from '../../store/table.ts'
 import { PaymentDetailRecord } from './schema.ts'
 
-const paymentDetailsDef = defineState('payment-details', () => ({
+export const paymentDetailsDef = defineState('payment-details', () => ({
   /** bank payment details by id (each names its payer) */
   paymentDetails: new Table(PaymentDetailRecord, 'id'),
 }))

@@ -2,7 +2,7 @@ import { defineState, type World } from '../../contract/world.ts'
 import { Table } from '../../store/table.ts'
 import { PaymentIntentRecord } from './schema.ts'
 
-const intentsDef = defineState('payment-intents', () => ({
+export const intentsDef = defineState('payment-intents', () => ({
   /** cross-chain payment intents issued by /pay, by paymentIntentId */
   paymentIntents: new Table(PaymentIntentRecord, 'id'),
   /** intents whose send is being checked (a second send of the same intent is refused at once) */

@@ -9,7 +9,7 @@ import { RECURRING_PROXY, SCHEDULE_PERMIT_TYPES, schedulePermitDomain } from '..
 import { feeUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
-import { isTronAddress } from '../../contract/tron-address.ts'
+import { isTronAddress } from '../../tron/index.ts'
 import { approveTransaction, buildPayment, NO_FEE_ADDRESS, type PayServiceNames } from '../pay/index.ts'
 import { createRequest, requestState } from '../requests/index.ts'
 import type { Uses } from '../services.ts'

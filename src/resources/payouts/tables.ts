@@ -2,7 +2,7 @@ import { defineState, type World } from '../../contract/world.ts'
 import { Table } from '../../store/table.ts'
 import { RecurringPayoutRecord } from './schema.ts'
 
-const payoutsDef = defineState('payouts', () => ({
+export const payoutsDef = defineState('payouts', () => ({
   /** recurring payouts (POST /v2/payouts with recurrence) by id */
   recurringPayouts: new Table(RecurringPayoutRecord, 'id'),
 }))

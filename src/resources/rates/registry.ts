@@ -19,8 +19,8 @@ import {
 import type { CurrencyCatalog, CurrencyFixture } from '../../contract/currencies.ts'
 import { divWad, mulWad, toWad, unitsToWad } from '../../contract/decimal.ts'
 import type { NetworkTable } from '../../contract/networks.ts'
-import { TRON_NETWORK } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
+import { TRON_NETWORK } from '../../tron/index.ts'
 import { RatesFixture } from './schema.ts'
 import { rateState } from './tables.ts'
 

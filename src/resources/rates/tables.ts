@@ -2,7 +2,7 @@ import { defineState, type World } from '../../contract/world.ts'
 import { Table } from '../../store/table.ts'
 import { RateRecord } from './schema.ts'
 
-const ratesDef = defineState('rates', () => ({
+export const ratesDef = defineState('rates', () => ({
   /** USD price overrides set with POST /__sandbox/rates (empty: the fixture's rates) */
   rates: new Table(RateRecord, 'currency'),
 }))

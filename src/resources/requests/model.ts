@@ -10,12 +10,7 @@ import { flatHex } from '../../contract/flat-id.ts'
 import { keccakUtf8Bytes } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
-import {
-  addressOnNetwork,
-  TRON_CHECKSUM_MESSAGE,
-  TRON_NETWORK,
-  tronChecksumFails,
-} from '../../contract/tron-address.ts'
+import { addressOnNetwork, TRON_CHECKSUM_MESSAGE, TRON_NETWORK, tronChecksumFails } from '../../tron/index.ts'
 import { destinationForClientId } from '../payee-destinations/index.ts'
 import type { Services, Uses } from '../services.ts'
 import { RequestNotFoundError } from './errors.ts'

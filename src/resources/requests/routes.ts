@@ -1,3 +1,5 @@
+// mounting the resource registers what its worlds take up again when they come back (beside its state)
+import './resume.ts'
 import { z } from 'zod'
 import { Address } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'

@@ -3,7 +3,7 @@ import { DerivedMap } from '../../store/derived-map.ts'
 import { Table } from '../../store/table.ts'
 import { RecurringRequestRecord, RequestRecord, TronQuotes } from './schema.ts'
 
-const requestsDef = defineState('requests', () => ({
+export const requestsDef = defineState('requests', () => ({
   requests: new Table(RequestRecord, 'requestId'),
   /** payment reference -> request id (derived from `requests`: --state-dir rebuilds it on load) */
   requestsByReference: new DerivedMap<string, string>(),

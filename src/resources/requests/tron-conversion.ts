@@ -5,8 +5,8 @@
 // at the rate in force when it is detected. The last MAX_TRON_QUOTES quotes of a request are kept.
 import type { DetectedTransfer } from '../../chain/index.ts'
 import { divWad, mulWad, unitsToWad, wadToUnits } from '../../contract/decimal.ts'
-import { TRON_NETWORK } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
+import { TRON_NETWORK } from '../../tron/index.ts'
 import type { CurrencyFixture } from '../currencies/index.ts'
 import type { Services } from '../services.ts'
 import type { RequestRecord, TronQuote } from './schema.ts'

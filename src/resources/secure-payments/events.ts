@@ -1,7 +1,8 @@
 // Secure payment events (DOCS webhook catalog): `payment.confirmed.checkout` / `payment.partial.checkout` in
 // addition to the base event for a link's request, `secure_payment.user_event` as the page walks the payer
 // through the wallet, `secure_payment.access_rejected` for a wallet the link does not allow. All go through the
-// event bus, so webhooks fire signed like every other event.
+// event bus, so webhooks fire signed like every other event. The checkout variants follow a payment event: the
+// sandbox's one bus subscriber (`wireEvents`) calls `followPaymentEvent` after journaling and delivering it.
 
 import { createHash } from 'node:crypto'
 import type { SandboxEvent } from '../../contract/events.ts'
@@ -10,30 +11,32 @@ import type { SecureServices } from './context.ts'
 import { completeLink, linkOfRequest, linkStatus, payerAllowed } from './model.ts'
 import type { SecurePaymentRecord } from './schema.ts'
 
-/** Subscribes the checkout variants and link completion to the detector's payment events. */
-export function subscribeSecurePaymentEvents(
-  bus: { subscribe(listener: (event: SandboxEvent, world: World) => unknown): () => void },
+/**
+ * What follows a payment event (`payment.confirmed`, `payment.partial`) of a secure payment link's request: the link
+ * completes when it is paid, then the event's `.checkout` variant is emitted. Any other event: nothing.
+ */
+export async function followPaymentEvent(
   shared: SecureServices,
-): () => void {
-  return bus.subscribe(async (event: SandboxEvent, world: World) => {
-    if (event.type !== 'payment.confirmed' && event.type !== 'payment.partial') return
-    const requestId = event.payload.requestId
-    if (typeof requestId !== 'string') return
-    const link = linkOfRequest(world, requestId)
-    if (!link) return
-    const { event: _type, ...payload } = event.payload
-    // completed first: whoever reads the link on the .checkout webhook finds it completed
-    if (linkStatus(shared, world, link) === 'completed') {
-      const payer = typeof payload.payerAddress === 'string' ? payload.payerAddress : null
-      await completeLink(world, link, payer)
-    }
-    shared.events.emit(
-      world,
-      `${event.type}.checkout`,
-      { ...payload, securePaymentToken: link.token },
-      { clientId: link.clientId ?? event.clientId ?? null },
-    )
-  })
+  event: SandboxEvent,
+  world: World,
+): Promise<void> {
+  if (event.type !== 'payment.confirmed' && event.type !== 'payment.partial') return
+  const requestId = event.payload.requestId
+  if (typeof requestId !== 'string') return
+  const link = linkOfRequest(world, requestId)
+  if (!link) return
+  const { event: _type, ...payload } = event.payload
+  // completed first: whoever reads the link on the .checkout webhook finds it completed
+  if (linkStatus(shared, world, link) === 'completed') {
+    const payer = typeof payload.payerAddress === 'string' ? payload.payerAddress : null
+    await completeLink(world, link, payer)
+  }
+  shared.events.emit(
+    world,
+    `${event.type}.checkout`,
+    { ...payload, securePaymentToken: link.token },
+    { clientId: link.clientId ?? event.clientId ?? null },
+  )
 }
 
 /** What the page reports as the payer goes through the wallet. */

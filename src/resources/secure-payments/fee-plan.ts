@@ -6,7 +6,7 @@
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { formatWadFixed, mulWad, toWad } from '../../contract/decimal.ts'
 import { keccakUtf8 } from '../../contract/keccak.ts'
-import { toTronAddress } from '../../contract/tron-address.ts'
+import { toTronAddress } from '../../tron/index.ts'
 import { effectiveFee } from '../client-ids/index.ts'
 import type { Ctx } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'

@@ -10,7 +10,7 @@
 import { encodeFunctionData, erc20Abi } from 'viem'
 import { bigNumberJson, fromBaseUnits, toBaseUnits } from '../../contract/amounts.ts'
 import { divWad, formatWadFixed, mulWad, toWad, unitsToWad, wadToUnits } from '../../contract/decimal.ts'
-import { isTronAddress, TRON_NETWORK } from '../../contract/tron-address.ts'
+import { isTronAddress, TRON_NETWORK } from '../../tron/index.ts'
 import { hasOrchestratorPlan, resolveOrchestratorFees } from '../orchestrators/index.ts'
 import type { Ctx, SecureServices } from './context.ts'
 import { SecurePaymentRequestError } from './errors.ts'

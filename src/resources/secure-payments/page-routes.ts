@@ -11,8 +11,8 @@ import { type ApiTransaction, type LiveChain, sendApiTransactions, serialQueue }
 import { AnyAddress } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import { NotFoundError, SandboxError } from '../../contract/sandbox-error.ts'
-import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
+import { toEvmAddress, toTronAddress } from '../../tron/index.ts'
 import { reportScreening } from '../orchestrators/index.ts'
 import type { SecureServices } from './context.ts'
 import {

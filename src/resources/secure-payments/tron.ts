@@ -7,12 +7,10 @@
 // link's orchestrator fees are legs of the same kind, before the payment (tron-orchestrator-fees.ts).
 
 import { encodeFunctionData } from 'viem'
-import { privateKeyToAccount, sign } from 'viem/accounts'
-import { decodeRawData, decodeTrigger, erc20Abi } from '../../chain/index.ts'
+import { erc20Abi } from '../../chain/index.ts'
 import { fromBaseUnits, percentageOf, toBaseUnits } from '../../contract/amounts.ts'
-import { toEvmAddress, toTronAddress } from '../../contract/tron-address.ts'
 import type { World } from '../../contract/world.ts'
-import { TRON_FEE_LIMIT, tronStep } from '../pay/index.ts'
+import { readTrc20Call, signStepWith, toEvmAddress, tronExecuted, tronStep } from '../../tron/index.ts'
 import { isFullyPaid, type RequestRecord } from '../requests/index.ts'
 import type { SecureServices } from './context.ts'
 import {
@@ -185,14 +183,7 @@ export async function tronLinkCalldata(
 /** The signed transaction's owner and call, read from its raw_data_hex; 400 when it is not a TRC-20 call. */
 export function readSigned(signed: { raw_data_hex: string }) {
   try {
-    const raw = decodeRawData(Buffer.from(signed.raw_data_hex, 'hex'))
-    if (raw.contract.type !== 31) throw new Error('not a TriggerSmartContract')
-    const call = decodeTrigger(raw.contract.value)
-    return {
-      owner: toTronAddress(call.owner.toString('hex')),
-      contract: `0x${call.contract.subarray(1).toString('hex')}`,
-      data: `0x${call.data.toString('hex')}`,
-    }
+    return readTrc20Call(signed)
   } catch (error) {
     throw new SecurePaymentRequestError(`Invalid TRON transaction: ${(error as Error).message}`)
   }
@@ -359,10 +350,8 @@ export async function settledFeeClaim(
 const APPROVE_SELECTOR = '0x095ea7b3'
 
 /** True when the Tron transaction `txId` executed (its receipt says SUCCESS). */
-export async function executed(shared: SecureServices, txId: string): Promise<boolean> {
-  const info = (await shared.chains.get('tron')!.tron!.call('wallet/gettransactioninfobyid', { value: txId }))
-    .body as { receipt?: { result?: string } }
-  return info.receipt?.result === 'SUCCESS'
+export function executed(shared: SecureServices, txId: string): Promise<boolean> {
+  return tronExecuted(shared.chains.get('tron')!.tron!, txId)
 }
 
 /**
@@ -398,18 +387,7 @@ export async function testWalletTronSend(
   const chain = shared.chains.get('tron')
   if (!chain?.tron)
     throw new SecurePaymentRequestError('No TRON chain: start the sandbox with --networks …,tron')
-  const owner = privateKeyToAccount(privateKey).address
-  const built = (
-    await chain.tron.call('wallet/triggersmartcontract', {
-      owner_address: toTronAddress(owner),
-      contract_address: step.to,
-      data: step.data.replace(/^0x/, ''),
-      fee_limit: TRON_FEE_LIMIT,
-      visible: true,
-    })
-  ).body as { transaction?: Record<string, unknown> & { txID: string; raw_data_hex: string } }
-  if (!built.transaction)
-    throw new SecurePaymentRequestError('The test wallet could not build this TRON step')
-  const signature = await sign({ hash: `0x${built.transaction.txID}`, privateKey, to: 'hex' })
-  return broadcastTronStep(shared, token, { ...built.transaction, signature: [signature.slice(2)] }, calldata)
+  const signed = await signStepWith(chain.tron, privateKey, step)
+  if (!signed) throw new SecurePaymentRequestError('The test wallet could not build this TRON step')
+  return broadcastTronStep(shared, token, signed, calldata)
 }

@@ -1,6 +1,6 @@
 // The dashboard's views of a key's data: requests and their payments, a transaction read from the chain,
 // recurring payouts, payers (compliance, payment details) and client IDs.
-import type { dashboardState } from '../state.ts'
+import type { dashboardState } from '../world-read.ts'
 import { badge, facts, h, short, table, when } from './dom.ts'
 
 /** GET /__sandbox/state. */

@@ -1,5 +1,5 @@
 // The Secure Payment Page: a shell the script fills in, and its assets under ./assets/ (page.js bundled from
-// ./ui/ by scripts/build-secure-page.mjs and committed, checked against a fresh bundle by a test; page.css and
+// ./ui/ by scripts/build-pages.mjs and committed, checked against a fresh bundle by a test; page.css and
 // icon.svg written by hand). scripts/build.mjs copies the folder into dist/. It loads nothing from outside the
 // sandbox: the payer's wallet is window.ethereum (pointed at the sandbox's /rpc) or the built-in test wallet.
 import { staticAssets } from '../../../contract/static-assets.ts'

@@ -1,0 +1,26 @@
+// What --state-dir observes beside the worlds' states: the keys' scenario choices and webhooks (written whole when
+// they changed: each registry says so) and the directory's Maps (each set and delete).
+import type { SandboxState } from '../control/services.ts'
+import { observeMap } from './revival.ts'
+
+/** Calls `on`'s handlers on each change of the shared state --state-dir writes. */
+export function observeShared(
+  shared: SandboxState,
+  on: {
+    selections: () => void
+    webhooks: () => void
+    directory: (kind: string, key: string, value: unknown) => void
+  },
+): void {
+  shared.scenarios.onSelect(() => on.selections())
+  shared.webhooks.registry.onChange(() => on.webhooks())
+  const directory = shared.directory
+  for (const [kind, map] of [
+    ['directory.clientIds', directory.clientIdToTenant],
+    ['directory.sessions', directory.sessionToTenant],
+    ['directory.pageTokens', directory.pageTokenToPayer],
+    ['directory.onboardingTokens', directory.onboardingTokenToWorld],
+    ['directory.securePaymentTokens', directory.securePaymentTokenToWorld],
+  ] as const)
+    observeMap(map as Map<unknown, unknown>, (key, value) => on.directory(kind, key, value))
+}

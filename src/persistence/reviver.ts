@@ -1,0 +1,154 @@
+// The order in which --state-dir brings saved worlds back after a restart: one key at a time between calls
+// (`reviveInBackground`), a key's own at its first call (`reviveTenant`), all at once for whatever reads every world
+// (`reviveRest`); each key's journal and delivery records come back with its worlds.
+import type { World } from '../contract/world.ts'
+import type { SandboxState } from '../control/services.ts'
+import type { DeliveryRecord } from '../webhooks/index.ts'
+
+/** The saved worlds not brought back yet, and bringing them back. */
+export class WorldReviver {
+  readonly #shared: SandboxState
+  /** a world of `tenant NUL scenario` has rows */
+  readonly #hasWorld: (name: string) => boolean
+  /** worlds being filled back: resolved once their timers resumed */
+  readonly #filling: ReadonlyMap<World, Promise<void>>
+  readonly #reviveJournal: (tenant: string) => void
+
+  constructor(
+    shared: SandboxState,
+    hasWorld: (name: string) => boolean,
+    filling: ReadonlyMap<World, Promise<void>>,
+    reviveJournal: (tenant: string) => void,
+  ) {
+    this.#shared = shared
+    this.#hasWorld = hasWorld
+    this.#filling = filling
+    this.#reviveJournal = reviveJournal
+  }
+
+  /** saved worlds not brought back yet: each key's scenarios, in the order they were first written */
+  readonly unrevived = new Map<string, string[]>()
+  /** keys whose saved journal is not back yet (it comes back with their worlds, before their first call) */
+  readonly journalPending = new Set<string>()
+  /** the delivery records of the last run not back yet, by key: a key's come back with its worlds */
+  readonly savedDeliveries = new Map<string, DeliveryRecord[]>()
+  background: Promise<void> = Promise.resolve()
+  /** the timers and proxies of the worlds brought back, resuming */
+  #resuming: Promise<unknown>[] = []
+  stopping = false
+  #revivingRest = false
+
+  /** A key reset: what it had on disk is not brought back (the reset's deletes may not be committed yet). */
+  forget(tenant: string): void {
+    this.unrevived.delete(tenant)
+    this.journalPending.delete(tenant)
+  }
+
+  /** Keys with a saved journal: it comes back with their worlds. */
+  queueJournals(tenants: { tenant: string }[]): void {
+    for (const { tenant } of tenants) {
+      this.journalPending.add(tenant)
+      this.unrevived.set(tenant, [])
+    }
+  }
+
+  /**
+   * Each key's deliveries come back with its worlds (their retries read the world's clock; a call listing them
+   * brings them back with the key's worlds); the rest once every world is back.
+   */
+  queueDeliveries(deliveries: DeliveryRecord[]): void {
+    deliveries.sort((a, b) => String(a.id).localeCompare(String(b.id)))
+    for (const record of deliveries) {
+      const mine = this.savedDeliveries.get(record.tenant)
+      if (mine) mine.push(record)
+      else this.savedDeliveries.set(record.tenant, [record])
+    }
+  }
+
+  /**
+   * The worlds come back after the start, one at a time between calls (a call brings its own back at once;
+   * anything that reads every world brings all of them back first; payment matching waits for them: complete()).
+   */
+  queueWorlds(worlds: { tenant: string; scenario: string }[]): void {
+    for (const { tenant, scenario } of worlds) {
+      const scenarios = this.unrevived.get(tenant)
+      if (scenarios) scenarios.push(scenario)
+      else this.unrevived.set(tenant, [scenario])
+    }
+  }
+
+  /** Starts bringing the queued worlds back in the background. */
+  start(): void {
+    this.#beforeAll = true
+    this.background = this.reviveInBackground()
+    // the payment detector's scans wait for every world (its requests, and the proxies a key installed)
+    this.#shared.paymentReferences.setComplete(this.background)
+  }
+
+  /**
+   * Brings a key's saved worlds back (unless a call did, or a reset forgot them), synchronously; resolves once their
+   * timers have resumed.
+   */
+  reviveTenant(tenant: string): Promise<unknown> {
+    const scenarios = this.unrevived.get(tenant)
+    if (!scenarios) return Promise.resolve()
+    this.unrevived.delete(tenant)
+    if (this.journalPending.delete(tenant)) this.#reviveJournal(tenant)
+    const resumed: (Promise<void> | undefined)[] = []
+    for (const scenario of scenarios)
+      if (this.#hasWorld(`${tenant}\u0000${scenario}`))
+        resumed.push(this.#filling.get(this.#shared.tenants.get(tenant, scenario)))
+    this.#restoreDeliveries(tenant)
+    const all = Promise.all(resumed)
+    this.#resuming.push(all)
+    return all
+  }
+
+  async reviveInBackground(): Promise<void> {
+    // after the start's own work (the server listening, the first health answer)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    while (this.unrevived.size && !this.stopping) {
+      await this.reviveTenant(this.unrevived.keys().next().value as string)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    // worlds brought back at once (by a call, or all of them) resume their timers and proxies too
+    await Promise.all(this.#resuming)
+    this.#resuming = []
+    this.#revived()
+  }
+
+  /** set from `start` until every saved world is back (or the state dir stops) */
+  #beforeAll = false
+
+  /** What runs before every world is listed: the saved worlds not back yet come back at once. */
+  beforeAll(): void {
+    if (this.#beforeAll) this.reviveRest()
+  }
+
+  /** Every saved world back now, synchronously (their timers resume after). */
+  reviveRest(): void {
+    if (this.#revivingRest || !this.unrevived.size) return
+    this.#revivingRest = true
+    try {
+      while (this.unrevived.size && !this.stopping)
+        void this.reviveTenant(this.unrevived.keys().next().value as string)
+    } finally {
+      this.#revivingRest = false
+    }
+    this.#revived()
+  }
+
+  #revived(): void {
+    if (this.unrevived.size && !this.stopping) return
+    this.#beforeAll = false
+    for (const tenant of [...this.savedDeliveries.keys()]) this.#restoreDeliveries(tenant)
+  }
+
+  /** Puts a key's saved delivery records back (its pending retries resume), once its worlds are back. */
+  #restoreDeliveries(tenant: string): void {
+    const deliveries = this.savedDeliveries.get(tenant)
+    if (!deliveries) return
+    this.savedDeliveries.delete(tenant)
+    if (!this.stopping) this.#shared.webhooks.restore(deliveries)
+  }
+}

@@ -1,0 +1,80 @@
+// The journal middleware records an API call of a key once (method, path, query, status, bodies, fault, hint) and
+// passes public and control calls through unrecorded.
+import { describe, expect, it } from 'vitest'
+import type { CallInfo } from '../../contract/middleware.ts'
+import type { NeutralResponse } from '../../contract/neutral.ts'
+import type { NewJournalEntry, RawBody } from '../../control/journal.ts'
+import type { SandboxState } from '../../control/services.ts'
+import { journalMiddleware } from './journal.ts'
+
+function setup() {
+  const recorded: { tenant: string; entry: NewJournalEntry }[] = []
+  const shared = {
+    tenants: { peek: () => undefined },
+    now: () => new Date('2026-01-02T03:04:05.000Z'),
+    journal: { record: (tenant: string, entry: NewJournalEntry) => recorded.push({ tenant, entry }) },
+    log: () => {},
+  } as unknown as SandboxState
+  return { recorded, middleware: journalMiddleware(shared) }
+}
+
+const call = (surface: 'api' | 'control', caller: CallInfo['caller']): CallInfo => ({
+  request: {
+    method: 'post',
+    path: '/v2/request',
+    query: { a: '1' },
+    headers: {},
+    rawBody: '{"amount":"1"}',
+  },
+  route: { surface } as CallInfo['route'],
+  caller,
+  scenario: 'default',
+  hint: 'a hint',
+})
+
+const answer = async (): Promise<NeutralResponse> => ({
+  status: 429,
+  headers: { 'x-sandbox-fault': 'rate-limit' },
+  body: { statusCode: 429 },
+})
+
+describe('journal middleware', () => {
+  it('records an API call of a key with its answer, fault and hint', async () => {
+    const { recorded, middleware } = setup()
+    const response = await middleware(call('api', { tenant: 'k', via: 'api-key' }), answer)
+    expect(response.status).toBe(429)
+    expect(recorded).toHaveLength(1)
+    const { tenant, entry } = recorded[0]!
+    expect(tenant).toBe('k')
+    expect(entry).toMatchObject({
+      type: 'call',
+      at: '2026-01-02T03:04:05.000Z',
+      scenario: 'default',
+      method: 'POST',
+      path: '/v2/request',
+      query: { a: '1' },
+      status: 429,
+      fault: 'rate-limit',
+      hint: 'a hint',
+    })
+    const bodies = entry as unknown as Record<'requestBody' | 'responseBody', RawBody>
+    expect(bodies.requestBody.text).toBe('{"amount":"1"}')
+    expect(bodies.responseBody.text).toBe('{"statusCode":429}')
+  })
+
+  it('records an error the rest threw as the answer it renders', async () => {
+    const { recorded, middleware } = setup()
+    const response = await middleware(call('api', { tenant: 'k', via: 'api-key' }), () =>
+      Promise.reject(new Error('boom')),
+    )
+    expect(response.status).toBe(500)
+    expect(recorded[0]!.entry).toMatchObject({ status: 500 })
+  })
+
+  it('passes control and public calls through unrecorded', async () => {
+    const { recorded, middleware } = setup()
+    await middleware(call('control', { tenant: 'k', via: 'api-key' }), answer)
+    await middleware(call('api', null), answer)
+    expect(recorded).toEqual([])
+  })
+})

@@ -1,0 +1,51 @@
+// The journal middleware: every API call of a key recorded in its journal. The control API (/__sandbox/*) is not
+// journaled.
+import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
+import type { NeutralResponse } from '../../contract/neutral.ts'
+import { type NewJournalEntry, RawBody } from '../../control/journal.ts'
+import type { SandboxState } from '../../control/services.ts'
+import { renderError } from '../../errors/render-error.ts'
+import { isoOf } from '../../store/clock.ts'
+
+// most calls have no query: their entries share one empty object instead of keeping one each
+const NO_QUERY: Record<string, string> = Object.freeze({}) as Record<string, string>
+function hasKeys(query: Record<string, string>): boolean {
+  for (const _ in query) return true
+  return false
+}
+
+/** Records every API call of a key (method, path, status, bodies, duration) in its journal. */
+export function journalMiddleware(shared: SandboxState): Middleware {
+  return async (call, next) => {
+    if (!call.caller || isControlRoute(call)) return next()
+    const started = Date.now()
+    let response: NeutralResponse
+    try {
+      response = await next()
+    } catch (error) {
+      response = renderError(error, shared.log)
+    }
+    const { request } = call
+    const world = shared.tenants.peek(call.caller.tenant, call.scenario)
+    const atMs = world ? world.clock.nowMs() : shared.now().getTime()
+    const entry: NewJournalEntry = {
+      type: 'call',
+      at: isoOf(atMs),
+      scenario: call.scenario,
+      method: request.method.toUpperCase(),
+      path: request.path,
+      query: hasKeys(request.query) ? request.query : NO_QUERY,
+      status: response.status,
+      durationMs: Date.now() - started,
+      requestBody: new RawBody(request.rawBody),
+      responseBody: new RawBody(
+        response.text ?? (typeof response.body === 'string' ? response.body : JSON.stringify(response.body)),
+      ),
+    }
+    const fault = response.headers['x-sandbox-fault']
+    if (fault) entry.fault = fault
+    if (call.hint) entry.hint = call.hint
+    shared.journal.record(call.caller.tenant, entry, atMs)
+    return response
+  }
+}
