@@ -16,9 +16,21 @@ export interface WarmChains {
 
 /** Idle sets kept per kind of sandbox: more than this many closed at once are stopped, not kept. */
 const MAX_IDLE_PER_KIND = 2
+/**
+ * How long an idle set waits for the next sandbox before it is stopped. A test's next sandbox comes at once (afterEach,
+ * then beforeEach); a runner that gives each test file a module registry of its own in a reused worker (jest) never
+ * takes the previous file's chains, which then stop instead of running until the worker exits.
+ */
+const IDLE_MS = 5_000
+
+/** An idle set and the timer that stops it. */
+interface IdleSet {
+  warm: WarmChains
+  expiry: NodeJS.Timeout
+}
 
 /** kind of sandbox -> idle chain sets, the last closed last (taken first) */
-const idle = new Map<string, WarmChains[]>()
+const idle = new Map<string, IdleSet[]>()
 
 /**
  * Which warm chains a sandbox with `options` may take, or null when it runs its own: only embedded chains without a
@@ -36,7 +48,9 @@ export function warmKind(options: SandboxOptions, catalogs: Pick<Catalogs, 'want
  */
 export async function takeWarmChains(kind: string): Promise<WarmChains | null> {
   const sets = idle.get(kind)
-  for (let set = sets?.pop(); set; set = sets?.pop()) {
+  for (let entry = sets?.pop(); entry; entry = sets?.pop()) {
+    clearTimeout(entry.expiry)
+    const set = entry.warm
     const next = await Promise.all(
       set.chains.map((chain) => backToBaseline(chain, set.baselines.get(chain)!)),
     )
@@ -73,7 +87,16 @@ export async function putWarmChains(
     await stopAll(running)
     return
   }
-  sets.push(warm)
+  const entry: IdleSet = {
+    warm,
+    expiry: setTimeout(() => {
+      const at = sets.indexOf(entry)
+      if (at >= 0) sets.splice(at, 1)
+      void stopAll(warm.chains)
+    }, IDLE_MS),
+  }
+  entry.expiry.unref()
+  sets.push(entry)
   idle.set(kind, sets)
 }
 

@@ -132,3 +132,22 @@ it('a chain that died while idle is not reused: the next sandbox starts its own'
   })
   expect(created.status).toBe(201)
 }, 60_000)
+
+it('stops a chain nobody takes within 5 s (a runner that gives each file its own module registry never would)', async () => {
+  const chain = rn.sandbox.chain as { rpcUrl: string; pid?: number }
+  await rn.close()
+  const running = () => {
+    try {
+      process.kill(chain.pid!, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  expect(running()).toBe(true)
+  await new Promise((resolve) => setTimeout(resolve, 6_000))
+  expect(running()).toBe(false)
+  rn = await createTestSandbox({ baseUrl: api })
+  server.resetHandlers(...rn.handlers)
+  expect(rn.sandbox.chain!.rpcUrl).not.toBe(chain.rpcUrl)
+}, 60_000)
