@@ -51,6 +51,8 @@ export const ALLOWED_MODULE_STATE = {
   'src/contract/checksum.ts: cache': 'a bounded cache of a pure function (EIP-55 checksums)',
   'src/contract/keccak.ts: wasm': 'the keccak WebAssembly module, loaded once',
   'src/chain/safe.ts: loaded': 'the Safe artifacts, read once from disk',
+  'src/sandbox/warm-chains.ts: idle':
+    "the chains of this process's closed sandboxes kept for its next ones (reuseChains): one chain per test worker",
   'src/store/clock.ts: lastIsoMs': 'a memo of the last ISO date formatted (a pure function)',
   'src/store/clock.ts: lastIso': 'a memo of the last ISO date formatted (a pure function)',
   'src/control/docs/openapi.ts: officialReference': 'the official API reference, read once from disk',
