@@ -11,8 +11,8 @@ const ownRegistry = ['src/chain/anvil.test.ts', 'src/control/fixtures/yaml-threa
 const long = [
   'test/package/pack.test.ts',
   'test/package/release.test.ts',
-  'test/control/state-writer-exit.test.ts',
-  'test/control/snapshot-restore-kill.test.ts',
+  'test/persistence/state-writer-exit.test.ts',
+  'test/snapshots/snapshot-restore-kill.test.ts',
 ]
 
 export default defineConfig({
@@ -26,6 +26,9 @@ export default defineConfig({
     // two forks on the project's 2-core machines (vitest's default leaves one core idle): most files wait on anvil,
     // Chromium or a child process, so two halve the suite's time (docs/decisions/2026-12-06-two-test-workers.md)
     maxWorkers: 2,
+    // the MCP SDK's client reads eventsource-parser, which ships its TypeScript under the `source` condition: both
+    // transformed by vitest like the project's own sources, not handed to Node as .ts
+    server: { deps: { inline: ['@modelcontextprotocol/sdk', 'eventsource', 'eventsource-parser'] } },
     projects: [
       {
         extends: true,

@@ -1,4 +1,4 @@
-// `npm run bench -- fuzz`: the suite's OpenAPI-derived fuzz (test/api/openapi-fuzz.test.ts), longer: FUZZ_RUNS cases
+// `npm run bench -- fuzz`: the suite's OpenAPI-derived fuzz (test/official/openapi-fuzz.test.ts), longer: FUZZ_RUNS cases
 // per operation and control route (default 1000, about 130,000 requests), a new seed each run unless FUZZ_SEED is set.
 // Prints the statuses seen and every answer that was a 5xx or a 4xx outside the service's error shape.
 import fc from 'fast-check'

@@ -51,6 +51,8 @@ export const ALLOWED_MODULE_STATE = {
   'src/contract/checksum.ts: cache': 'a bounded cache of a pure function (EIP-55 checksums)',
   'src/contract/keccak.ts: wasm': 'the keccak WebAssembly module, loaded once',
   'src/chain/safe.ts: loaded': 'the Safe artifacts, read once from disk',
+  'src/sandbox/warm-chains.ts: idle':
+    "the chains of this process's closed sandboxes kept for its next ones (reuseChains): one chain per test worker",
   'src/store/clock.ts: lastIsoMs': 'a memo of the last ISO date formatted (a pure function)',
   'src/store/clock.ts: lastIso': 'a memo of the last ISO date formatted (a pure function)',
   'src/control/docs/openapi.ts: officialReference': 'the official API reference, read once from disk',
@@ -65,6 +67,9 @@ export const ALLOWED_MODULE_STATE = {
     'a WeakMap keyed by each live chain: per-chain, gone with it',
   'src/resources/secure-payments/tron-batch.ts: batchesInFlight':
     'a WeakMap keyed by each world: per-world, gone with it',
+  'src/llms/routes.ts: index': 'docs/llms.txt, a file of the package, read once from disk',
+  'src/llms/routes.ts: guides': 'the guides llms.txt names, files of the package, each read once from disk',
+  'src/mcp/version.ts: known': "the package's version, read once from package.json",
   'src/cli.ts: phase': "the CLI process's own lifecycle (idle, starting, serving, stopping): one per process",
 }
 /** Code bundled for the browser: each page load has its own module instance, so a top-level binding is page state. */

@@ -81,6 +81,11 @@ export async function build({ cli = false, out = 'dist' } = {}) {
   const { bundlePage, RESOURCE_PAGES } = await import('./build-pages.mjs')
   const dist = `${root}${out}`
   if (!cli) {
+    // docs/llms.txt from README.md and docs/ (the package ships it; /llms.txt serves it)
+    const { renderLlmsTxt } = await import('./llms-txt.mjs')
+    const llms = `${root}docs/llms.txt`
+    const fresh = renderLlmsTxt()
+    if (!existsSync(llms) || readFileSync(llms, 'utf8') !== fresh) writeFileSync(llms, fresh)
     rmSync(dist, { recursive: true, force: true })
     execFileSync(
       process.execPath,

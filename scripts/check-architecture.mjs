@@ -103,6 +103,18 @@ export const rules = [
     why: 'the control plane, the harness and the sandbox are what transports take: they never import a transport',
   })),
   {
+    layer: 'verify',
+    from: 'src/verify/',
+    allow: [
+      'src/verify/',
+      'src/contract/',
+      'src/index.ts',
+      'src/cli/client.ts',
+      'src/control/fixtures/load.ts',
+    ],
+    why: 'verify talks to a sandbox over HTTP or through the package door (src/index.ts), never to its rooms',
+  },
+  {
     layer: 'persistence',
     from: 'src/persistence/',
     allow: [(_, target) => !target.startsWith('src/transports/') && !target.startsWith('src/snapshots/')],
@@ -113,6 +125,24 @@ export const rules = [
     from: 'src/snapshots/',
     allow: [(_, target) => !target.startsWith('src/transports/')],
     why: "named snapshots save and restore a key's worlds over the services; the control plane calls them through src/snapshots/index.ts",
+  },
+  {
+    layer: 'mcp',
+    from: 'src/mcp/',
+    allow: ['src/contract/', 'src/mcp/'],
+    why: 'the MCP server reaches a sandbox only through its API (a dispatcher or HTTP), never its rooms',
+  },
+  {
+    layer: 'llms',
+    from: 'src/llms/',
+    allow: ['src/contract/', 'src/llms/'],
+    why: "/llms.txt serves the package's own documents: it needs the contract's route declaration only",
+  },
+  {
+    layer: 'claimable',
+    from: 'src/claimable/',
+    allow: [(_, target) => !target.startsWith('src/transports/')],
+    why: 'claimable sandboxes are part of the control plane a server installs: never a transport',
   },
   {
     layer: 'scenarios',

@@ -11,8 +11,13 @@ Tools for a running sandbox (request-sandbox <tool> --help for each):
   logs tail           the calls, events and webhook deliveries of a key as they happen
   listen              forward a key's webhook deliveries to a local URL, signed with a stable secret
   webhooks <command>  chaos rules (duplicate, drop, delay, reorder, fail), deliveries with answers, redeliver
-  fixtures <file>     load a world file (JSON or YAML: payers, bank details, requests paid on chain, ...)
+  fixtures <file>     load a world file (JSON or YAML: payers, bank details, requests paid on chain, ...);
+                      fixtures import <har> turns a recording's objects into one
   snapshot <command>  save, load, ls, rm a key's state by name
+  sandbox create      a sandbox of your own on a shared server started with --claimable: key, links, expiry
+  mcp                 the tools for coding agents over MCP (stdio; --base drives a running sandbox, else its own)
+  verify --against <url>  compare the real service's answers with a sandbox's: where the sandbox drifted
+  proxy --target <url>    forward an app's calls to a service and record them as HAR (credentials masked)
 
 Options:
   --port <n>          port to listen on (env PORT; default 8080; 0 picks a free port: read the URL
@@ -76,6 +81,14 @@ Options:
                       logs tail) and listen clients (env SANDBOX_MAX_STREAMS; default 10)
   --max-streams-total <n>  streams of every key the sandbox holds open (env SANDBOX_MAX_STREAMS_TOTAL; default 1000,
                       or half the process's open-file limit when that is lower)
+  --mcp-sessions <n>  MCP sessions (/mcp, coding agents) one key may hold open (env SANDBOX_MCP_SESSIONS; default 5)
+  --mcp-sessions-total <n>  MCP sessions of every key together (env SANDBOX_MCP_SESSIONS_TOTAL; default 200)
+  --mcp-idle <s>      an MCP session unused this many seconds is closed (env SANDBOX_MCP_IDLE; default 600)
+  --claimable         let visitors create sandboxes of their own (POST /__sandbox/sandboxes: a fresh key with an
+                      expiry; in strict mode such keys pass too; env SANDBOX_CLAIMABLE=1). Off by default
+  --sandbox-ttl <days>  how long a claimed sandbox lives before its state is deleted (env SANDBOX_TTL_DAYS; default 7)
+  --claim-rate <n>    sandboxes one client address may create an hour (env SANDBOX_CLAIM_RATE; default 5)
+  --max-claims <n>    live claimed sandboxes in all (env SANDBOX_MAX_CLAIMS; default 1000)
   --fixtures <file>   load a world file at start into the key it names (key: ...); see request-sandbox fixtures --help
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
@@ -165,6 +178,13 @@ const options = {
   'rpc-tx-kb': { type: 'string' },
   'max-streams': { type: 'string' },
   'max-streams-total': { type: 'string' },
+  'mcp-sessions': { type: 'string' },
+  'mcp-sessions-total': { type: 'string' },
+  'mcp-idle': { type: 'string' },
+  claimable: { type: 'boolean' },
+  'sandbox-ttl': { type: 'string' },
+  'claim-rate': { type: 'string' },
+  'max-claims': { type: 'string' },
   'webhook-url': { type: 'string' },
   fixtures: { type: 'string' },
   'webhook-secret': { type: 'string' },
@@ -182,6 +202,16 @@ async function main(): Promise<void> {
   // under `npm start` (npm → sh → this process) npm may go while its shell stays: npm is watched too
   const npm = process.env.npm_lifecycle_event ? parentOf(parent) : null
   const word = process.argv[2]
+  if (word === 'mcp') {
+    const [{ runMcpCommand }, { startServer }] = await Promise.all([
+      import('./mcp/index.ts'),
+      import('./server.ts'),
+    ])
+    process.exitCode = await runMcpCommand(process.argv.slice(3), ({ networks, ...options }) =>
+      startServer({ ...options, ...(networks ? { networks: networks as NetworkName[] } : {}) }),
+    )
+    return
+  }
   if (word && !word.startsWith('-')) {
     const { isTool, runTool } = await import('./cli/tools.ts')
     if (isTool(word)) {
@@ -283,6 +313,19 @@ async function main(): Promise<void> {
     '--max-streams-total',
     values['max-streams-total'] ?? env.SANDBOX_MAX_STREAMS_TOTAL,
   )
+  const mcpSessions = whole('--mcp-sessions', values['mcp-sessions'] ?? env.SANDBOX_MCP_SESSIONS)
+  const mcpSessionsTotal = whole(
+    '--mcp-sessions-total',
+    values['mcp-sessions-total'] ?? env.SANDBOX_MCP_SESSIONS_TOTAL,
+  )
+  const mcpIdle = whole('--mcp-idle', values['mcp-idle'] ?? env.SANDBOX_MCP_IDLE)
+  const claimable =
+    Boolean(values.claimable) || env.SANDBOX_CLAIMABLE === '1' || env.SANDBOX_CLAIMABLE === 'true'
+  const ttlDays = whole('--sandbox-ttl', values['sandbox-ttl'] ?? env.SANDBOX_TTL_DAYS, 365)
+  const claimRate = whole('--claim-rate', values['claim-rate'] ?? env.SANDBOX_CLAIM_RATE)
+  const maxClaims = whole('--max-claims', values['max-claims'] ?? env.SANDBOX_MAX_CLAIMS)
+  if (!claimable && (ttlDays ?? claimRate ?? maxClaims) !== undefined)
+    throw new Error('--sandbox-ttl, --claim-rate and --max-claims set claimable sandboxes: add --claimable')
   const maxSnapshots = whole('--max-snapshots', values['max-snapshots'] ?? env.SANDBOX_MAX_SNAPSHOTS)
   const snapshotKeyMb = whole('--snapshot-key-mb', values['snapshot-key-mb'] ?? env.SANDBOX_SNAPSHOT_KEY_MB)
   const snapshotTotalMb = whole(
@@ -359,6 +402,20 @@ async function main(): Promise<void> {
     ...(rpcTxKb !== undefined ? { rpcTxKbPerMinute: rpcTxKb } : {}),
     ...(maxStreams !== undefined ? { maxStreamsPerKey: maxStreams } : {}),
     ...(maxStreamsTotal !== undefined ? { maxStreamsTotal } : {}),
+    mcp: {
+      ...(mcpSessions !== undefined ? { sessionsPerKey: mcpSessions } : {}),
+      ...(mcpSessionsTotal !== undefined ? { sessionsTotal: mcpSessionsTotal } : {}),
+      ...(mcpIdle !== undefined ? { idleMs: mcpIdle * 1000 } : {}),
+    },
+    ...(claimable
+      ? {
+          claimable: {
+            ...(ttlDays !== undefined ? { ttlMs: ttlDays * 86_400_000 } : {}),
+            ...(claimRate !== undefined ? { perAddressPerHour: claimRate } : {}),
+            ...(maxClaims !== undefined ? { maxLive: maxClaims } : {}),
+          },
+        }
+      : {}),
   })
   const hook = server.sandbox.shared.webhooks.defaultTarget
   const facts = {

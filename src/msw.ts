@@ -48,12 +48,15 @@ export interface TestSandbox {
  * A sandbox for app tests. Webhook retries default to 100, 250, 500 ms here (the service waits 1, 5, 15 s)
  * so a test of a failing receiver stays fast; pass `webhooks.retryDelaysMs` to change it. Webhooks delivered
  * to a URL bypass MSW (they are meant for a real server, such as the app's dev server).
+ * `reuseChains` defaults to true: `close()` keeps the chain for the process's next test sandbox, which gets it back
+ * as it started (a sandbox per test in `beforeEach` costs milliseconds after the first).
  */
 export async function createTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
   const { baseUrl = 'https://api.request.network', sandbox: given, ...sandboxOptions } = options
   const sandbox =
     given ??
     (await createSandbox({
+      reuseChains: true,
       ...sandboxOptions,
       // Deliveries to URLs go to the network, around the app's own MSW handlers (and onUnhandledRequest).
       webhooks: {

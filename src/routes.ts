@@ -6,6 +6,7 @@ import { controlRoutes } from './control/routes.ts'
 import { sandboxRoutes } from './control/sandbox-routes.ts'
 import type { SandboxState } from './control/services.ts'
 import { toolRoutes } from './control/tools-routes.ts'
+import { llmsRoutes } from './llms/index.ts'
 import { batchPayoutRoutes } from './resources/batch-payouts/index.ts'
 import { clientIdRoutes } from './resources/client-ids/index.ts'
 import { commercePaymentRoutes } from './resources/commerce-payments/index.ts'
@@ -38,6 +39,7 @@ export const routes: readonly TableRoute<SandboxState>[] = [
   ...securePaymentRoutes,
   ...securePageRoutes,
   ...controlRoutes,
+  ...llmsRoutes,
   ...clockRoutes,
   ...rateRoutes,
   ...paymentRoutes,

@@ -13,6 +13,7 @@ import { wireDetection } from './sandbox/detection.ts'
 import { buildDispatcher } from './sandbox/dispatcher.ts'
 import { loadSandboxKeys } from './sandbox/keys.ts'
 import type { SandboxOptions } from './sandbox/options.ts'
+import { baselineOf, putWarmChains, takeWarmChains, warmKind } from './sandbox/warm-chains.ts'
 
 export type { SandboxOptions } from './sandbox/options.ts'
 
@@ -44,18 +45,25 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // scenario files load (tsx compiles the TypeScript ones) while anvil boots in its own process
   const scenariosLoading = loadScenarios(options.scenarioDirs)
   scenariosLoading.catch(() => {})
+  // with reuseChains, the chains an earlier sandbox of this process closed, back at their start (and their keys)
+  const kind = warmKind(options, catalogs)
+  const warm = kind ? await takeWarmChains(kind) : null
   // the deployment's secret keys (its state dir's, else new): the chains' roles and every wallet it derives
-  const keys = loadSandboxKeys(options, log)
-  const fleet = await ChainFleet.start(options, catalogs, keys)
+  const keys = warm?.keys ?? loadSandboxKeys(options, log)
+  const fleet = warm
+    ? ChainFleet.resume(options, catalogs, keys, warm.chains)
+    : await ChainFleet.start(options, catalogs, keys)
   // what the steps so far started, undone (last first) should a later step fail: nothing runs behind the error
   const undo: (() => Promise<void> | void)[] = []
   try {
     // the WebAssembly keccak (payment references) compiles meanwhile: every hash after the start goes through it
     const [, registry] = await Promise.all([
-      fleet.conversion.installDefaults(),
+      warm ? null : fleet.conversion.installDefaults(),
       scenariosLoading,
       keccakReady(),
     ])
+    // what the chains go back to before they serve the next sandbox
+    const baselines = kind ? (warm ?? (await baselineOf(keys, fleet.chainsStarted()))) : null
     const shared = buildState(options, catalogs, fleet, registry, log, keys)
     undo.push(
       () => shared.tenants.dispose(),
@@ -87,7 +95,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         shared.webhooks.close()
         await detection.stop()
         shared.tenants.dispose()
-        await fleet.stop()
+        if (kind && baselines) await putWarmChains(kind, baselines, await fleet.release())
+        else await fleet.stop()
       },
     }
   } catch (error) {

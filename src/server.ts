@@ -1,6 +1,8 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { ClaimableOptions } from './claimable/index.ts'
 import { isLoopbackHost } from './contract/security.ts'
+import type { McpHttpOptions } from './mcp/index.ts'
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.ts'
 import { createRequestListener } from './transports/node-http.ts'
 import { startingGate } from './transports/starting.ts'
@@ -14,6 +16,10 @@ export interface StartServerOptions extends SandboxOptions {
   express?: boolean
   /** how long a client may take to send its headers and its whole request, in ms: slower ones get 408 and are closed */
   timeouts?: ServerTimeouts
+  /** `/mcp`, the MCP server for coding agents: its bounds, or false to leave it out */
+  mcp?: McpHttpOptions | false
+  /** claimable sandboxes (POST /__sandbox/sandboxes): off unless given */
+  claimable?: ClaimableOptions
 }
 
 /** Limits on slow or stuck clients (Node's headersTimeout / requestTimeout). */
@@ -60,11 +66,27 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // a listener other than loopback is a shared host: the stricter defaults of SandboxOptions.exposed apply
   const exposed = options.exposed ?? !isLoopbackHost(options.host ?? '127.0.0.1')
   const creating = createSandbox({ ...options, exposed })
-  const ready = creating.then(async (sandbox) =>
-    options.express
+  // the MCP SDK loads while the sandbox starts, not before every command's first line
+  const mcpLoading = options.mcp === false ? null : import('./mcp/index.ts')
+  mcpLoading?.catch(() => {})
+  let mcp: ReturnType<Awaited<NonNullable<typeof mcpLoading>>['withMcp']> | undefined
+  let claims: import('./claimable/index.ts').Claimable | undefined
+  const ready = creating.then(async (sandbox) => {
+    let listener = options.express
       ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
-      : createRequestListener(sandbox),
-  )
+      : createRequestListener(sandbox)
+    if (options.claimable)
+      claims = (await import('./claimable/index.ts')).createClaimable(
+        sandbox,
+        options.claimable,
+        options.stateDir,
+      )
+    if (mcpLoading) {
+      mcp = (await mcpLoading).withMcp(claims?.guarded ?? sandbox, listener, options.mcp || {})
+      listener = mcp.listener
+    }
+    return claims ? claims.wrap(listener) : listener
+  })
   const timeouts = timeoutOptions(options.timeouts)
   // calls during the start wait for it as long as a client may take to send its request, then answer 503
   const server = createServer(timeouts, startingGate(ready, { waitMs: timeouts.requestTimeout, exposed }))
@@ -107,6 +129,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         server.close(() => resolve())
         server.closeAllConnections()
       })
+      await mcp?.close()
+      claims?.close()
       await sandbox.close()
     },
   }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { watchChild } from './anvil-watchdog.ts'
+import { OWN_RPC_HEADERS } from './own-traffic.ts'
 
 /** Options of spawnAnvil. */
 export interface SpawnAnvilOptions {
@@ -95,7 +96,7 @@ export async function waitForRpc(rpcUrl: string, chainId: number, timeoutMs = 10
     try {
       const response = await fetch(rpcUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { ...OWN_RPC_HEADERS, 'content-type': 'application/json' },
         body,
       })
       const { result } = (await response.json()) as { result?: string }
@@ -130,6 +131,35 @@ function killAndWait(child: ChildProcess, signal: NodeJS.Signals, ms: number): P
   })
 }
 
+/** What bin/request-sandbox.mjs leaves for the first chain: an anvil it spawned before loading the command. */
+interface Prespawned {
+  chainId: number
+  child: ChildProcess
+  /** forgets bin's own kill at exit (the adopter kills it from now on) */
+  release(): void
+}
+const PRESPAWNED = Symbol.for('request-sandbox:prespawned-anvil')
+
+/**
+ * The anvil the command spawned before it loaded (`--chain-id`, 127.0.0.1, port 0, no other argument), when it is
+ * what `options` asks for and still runs; one that is not is stopped, as nothing else will take it.
+ */
+function takePrespawned(options: SpawnAnvilOptions): ChildProcess | null {
+  const slots = globalThis as unknown as Record<symbol, Prespawned | undefined>
+  const slot = slots[PRESPAWNED]
+  if (!slot) return null
+  delete slots[PRESPAWNED]
+  slot.release()
+  const fits =
+    slot.chainId === options.chainId &&
+    (options.host ?? '127.0.0.1') === '127.0.0.1' &&
+    (options.port ?? 0) === 0 &&
+    !options.args?.length
+  if (fits && slot.child.exitCode === null && slot.child.signalCode === null) return slot.child
+  slot.child.kill('SIGKILL')
+  return null
+}
+
 /**
  * Spawns anvil on 127.0.0.1 (port 0 = any free port), waits until its RPC answers, and returns its URL and pid.
  * The child is killed if this process exits without calling stop(), and by a watchdog if it is killed (SIGKILL too).
@@ -138,12 +168,14 @@ export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProce
   const host = options.host ?? '127.0.0.1'
   const timeoutMs = options.timeoutMs ?? 30_000
   const args = ['--chain-id', String(options.chainId), '--host', host, '--port', String(options.port ?? 0)]
-  const child = spawn(anvilBinaryPath(), [...args, ...(options.args ?? [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // a process group of its own: Ctrl-C (SIGINT to the terminal's foreground group) reaches this process, which
-    // saves the chain's state before it stops anvil, and not anvil itself
-    detached: true,
-  })
+  const child =
+    takePrespawned(options) ??
+    spawn(anvilBinaryPath(), [...args, ...(options.args ?? [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // a process group of its own: Ctrl-C (SIGINT to the terminal's foreground group) reaches this process, which
+      // saves the chain's state before it stops anvil, and not anvil itself
+      detached: true,
+    })
   const killOnExit = () => child.kill('SIGKILL')
   process.on('exit', killOnExit)
   // anvil never outlives this process, even one killed with SIGKILL (see anvil-watchdog.ts)

@@ -5,7 +5,7 @@
 import { type Address, encodeFunctionData, getAddress, type Hex, keccak256, toHex } from 'viem'
 import { chainlinkConversionPathAbi } from './abis.ts'
 import { artifacts } from './artifacts.ts'
-import { type ChainContext, installAt } from './install-contracts.ts'
+import { batchedContext, type ChainContext, installAt } from './install-contracts.ts'
 import { rawRequest } from './json-rpc.ts'
 
 /** One price feed: 1 `base` = answer / 10^8 `quote` (base and quote are currency hashes or token addresses). */
@@ -69,7 +69,8 @@ export async function applyCallEffects(
 }
 
 /** Installs (or re-installs with new answers) price feeds at their addresses. */
-export async function installFeeds(ctx: ChainContext, feeds: readonly FeedSpec[]): Promise<void> {
+export async function installFeeds(chain: ChainContext, feeds: readonly FeedSpec[]): Promise<void> {
+  const ctx = batchedContext(chain)
   await Promise.all(
     feeds.map((f) =>
       installAt(ctx, artifacts.AggregatorMock, [f.answer, FEED_DECIMALS, FEED_ROUND_AGE], f.address),
@@ -85,10 +86,11 @@ const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000'
  * owner the deployer, batch fee 0).
  */
 export async function installConversionStack(
-  ctx: ChainContext,
+  chain: ChainContext,
   stack: ConversionStack,
   feeds: readonly FeedSpec[],
 ): Promise<void> {
+  const ctx = batchedContext(chain)
   const owner = ctx.roles.deployer.address
   await Promise.all([
     installAt(ctx, artifacts.ChainlinkConversionPath, [stack.nativeHash, owner], stack.path),

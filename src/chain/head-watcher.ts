@@ -2,6 +2,7 @@
 // (eth_subscribe newHeads), so detection needs no fast polling. A slow heartbeat still runs, because some
 // changes produce no block (evm_revert, an anvil restart); while the socket is down, it runs fast instead.
 import WebSocket from 'ws'
+import { OWN_RPC_HEADERS } from './own-traffic.ts'
 
 /** Options of watchHeads. */
 export interface HeadWatcherOptions {
@@ -60,7 +61,7 @@ export function watchHeads(options: HeadWatcherOptions): HeadWatcher {
 
   const open = () => {
     if (stopped || !socketUrl) return
-    const ws = new WebSocket(socketUrl)
+    const ws = new WebSocket(socketUrl, { headers: OWN_RPC_HEADERS })
     socket = ws
     ws.on('open', () => {
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }))

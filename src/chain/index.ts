@@ -2,6 +2,7 @@
 // of src/chain/. Nothing outside src/chain/ imports another file of it.
 export * from './abis.ts'
 export { pinBaseFee } from './base-fee.ts'
+export { backToBaseline, takeBaseline } from './baseline.ts'
 export {
   COMMERCE_ESCROW,
   COMMERCE_ESCROW_ADDRESS,

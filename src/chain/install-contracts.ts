@@ -1,18 +1,20 @@
 import {
   type Address,
+  createPublicClient,
+  createTestClient,
   createWalletClient,
   encodeDeployData,
   getAddress,
   getContractAddress,
   type Hash,
   type Hex,
-  http,
   isAddressEqual,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { toEvmAddress } from '../tron/address.ts'
 import { artifacts, type ContractArtifact } from './artifacts.ts'
 import { rawRequest } from './json-rpc.ts'
+import { ownHttp } from './own-traffic.ts'
 import { installSafeContracts } from './safe.ts'
 import type { ChainContracts, ChainCurrency, LiveChain, NetworkName } from './types.ts'
 
@@ -86,6 +88,22 @@ async function installTronBatch(ctx: ChainContext, contracts: ChainContracts, in
 
 type PrestateDiff = { post?: Record<string, { code?: Hex; storage?: Record<Hex, Hex> }> }
 
+/**
+ * The same chain with clients that send the calls of one tick as one JSON-RPC batch: an installation makes hundreds
+ * of calls, most of them together (a contract's creation traced, its code and storage slots written), which batched
+ * are a few dozen HTTP requests.
+ */
+export function batchedContext(ctx: ChainContext): ChainContext {
+  const chain = ctx.publicClient.chain
+  const transport = ownHttp(ctx.rpcUrl, { batch: { wait: 0 } })
+  return {
+    rpcUrl: ctx.rpcUrl,
+    roles: ctx.roles,
+    publicClient: createPublicClient({ chain, transport, pollingInterval: 50 }),
+    testClient: createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 }),
+  }
+}
+
 const DIFF_TRACER = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }
 
 /**
@@ -154,7 +172,7 @@ export async function deployAt(
 ): Promise<{ address: Address; deployedAt: Address; hash: Hash }> {
   const account = privateKeyToAccount(ctx.roles.deployer.privateKey)
   const chain = ctx.publicClient.chain
-  const wallet = createWalletClient({ account, chain, transport: http(ctx.rpcUrl) })
+  const wallet = createWalletClient({ account, chain, transport: ownHttp(ctx.rpcUrl) })
   const hash = await wallet.deployContract({
     abi: artifact.abi,
     bytecode: artifact.bytecode,

@@ -5,6 +5,7 @@
 import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { PublicClient } from 'viem'
+import { OWN_RPC_HEADERS } from './own-traffic.ts'
 
 /** A JSON-RPC error answer of the node (the call reached it and was refused). */
 export class JsonRpcError extends Error {
@@ -50,7 +51,11 @@ export function jsonRpc(rpcUrl: string): JsonRpcCall {
       const req = send(
         {
           ...base,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            ...OWN_RPC_HEADERS,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         },
         (res) => {
           const chunks: Buffer[] = []

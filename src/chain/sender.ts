@@ -17,6 +17,7 @@ import {
   type TransactionReceipt,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { ownHttp } from './own-traffic.ts'
 import type { LiveChain } from './types.ts'
 
 /** Runs tasks one after another (one sender, one nonce sequence); a failure does not block later tasks. */
@@ -110,7 +111,7 @@ export interface TransactionSender {
 export function createSender(chain: SenderChain, privateKey: Hex, label?: string): TransactionSender {
   const account = privateKeyToAccount(privateKey)
   const publicClient = chain.publicClient as PublicClient
-  const wallet = createWalletClient({ account, chain: publicClient.chain, transport: http(chain.rpcUrl) })
+  const wallet = createWalletClient({ account, chain: publicClient.chain, transport: ownHttp(chain.rpcUrl) })
   const enqueue = serialQueue()
 
   const writeNow = async (call: ContractCall, options: { simulate?: boolean } = {}): Promise<Hash> => {

@@ -5,7 +5,6 @@ import {
   createPublicClient,
   createTestClient,
   defineChain,
-  http,
   parseEther,
   parseUnits,
   toHex,
@@ -15,11 +14,13 @@ import { sandboxTokenAbi } from './abis.ts'
 import { type AnvilProcess, spawnAnvil, waitForRpc } from './anvil.ts'
 import { installCommerceEscrow } from './commerce-escrow.ts'
 import { addressOfKey, mnemonicKeys } from './hd-keys.ts'
-import { type ChainContext, installContracts } from './install-contracts.ts'
+import { mintUnsigned } from './initial-mints.ts'
+import { batchedContext, type ChainContext, installContracts } from './install-contracts.ts'
 import { allowance, balanceOf, jsonRpc, rawRequest } from './json-rpc.ts'
+import { ownHttp } from './own-traffic.ts'
 import { installRecurringProxy } from './recurring.ts'
 import { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
-import { createSender } from './sender.ts'
+import { createSender, type TransactionSender } from './sender.ts'
 import type {
   ChainCurrency,
   LiveChain,
@@ -107,20 +108,13 @@ async function setUpChain(
 ): Promise<StartedChain> {
   const { roles } = keys
   const chain = sandboxChain(network, chainId, rpcUrl, options.currencies)
-  const transport = http(rpcUrl)
+  const transport = ownHttp(rpcUrl)
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 })
   const rpc = jsonRpc(rpcUrl)
   const testClient = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 })
   const ctx: ChainContext = { rpcUrl, publicClient, testClient, roles }
-  // Installation makes ~200 calls, most of them together (a contract's code and storage slots): clients that
-  // send the calls of one tick as one JSON-RPC batch make that a few dozen HTTP requests.
-  const batched = http(rpcUrl, { batch: { wait: 0 } })
-  const installCtx: ChainContext = {
-    rpcUrl,
-    roles,
-    publicClient: createPublicClient({ chain, transport: batched, pollingInterval: 50 }),
-    testClient: createTestClient({ chain, transport: batched, mode: 'anvil', pollingInterval: 50 }),
-  }
+  // Installation makes ~200 calls, most of them together (a contract's code and storage slots): batched
+  const installCtx = batchedContext(ctx)
   const [installed, recurring, escrow] = await Promise.all([
     installContracts(installCtx, { network, currencies: options.currencies, contracts: options.contracts }),
     installRecurringProxy(installCtx, options.contracts),
@@ -130,24 +124,33 @@ async function setUpChain(
     ),
   ])
 
-  const deployer = createSender({ rpcUrl, publicClient }, roles.deployer.privateKey)
+  // the deployer's sender signs (viem's secp256k1 tables built on its first use): made when first needed
+  let deployerSender: TransactionSender | null = null
+  const deployer = () => {
+    deployerSender ??= createSender({ rpcUrl, publicClient }, roles.deployer.privateKey)
+    return deployerSender
+  }
   const installedTokens = new Set(installed.tokenList.map((t) => t.address.toLowerCase()))
 
-  // One mintBatch per token: all sent first (in nonce order), then the receipts awaited together.
   const holders = accounts.map((a) => a.address)
   const whole = String(options.fundTokens ?? 1_000_000)
-  const sent = installed.tokenList.map((token) =>
-    deployer.submit(
-      {
-        to: token.address,
-        abi: sandboxTokenAbi,
-        functionName: 'mintBatch',
-        args: [holders, parseUnits(whole, token.decimals)],
-      },
-      { simulate: false },
-    ),
-  )
-  await Promise.all(sent.map(async (hash) => deployer.confirm(await hash)))
+  if (anvil) {
+    await mintUnsigned(installCtx, roles.deployer.address, installed.tokenList, holders, whole)
+  } else {
+    // a node reached by rpcUrl: one signed mintBatch per token, all sent first (in nonce order), receipts together
+    const sent = installed.tokenList.map((token) =>
+      deployer().submit(
+        {
+          to: token.address,
+          abi: sandboxTokenAbi,
+          functionName: 'mintBatch',
+          args: [holders, parseUnits(whole, token.decimals)],
+        },
+        { simulate: false },
+      ),
+    )
+    await Promise.all(sent.map(async (hash) => deployer().confirm(await hash)))
+  }
 
   const live: StartedChain = {
     network,
@@ -176,11 +179,11 @@ async function setUpChain(
       }
       if (!installedTokens.has(token.toLowerCase()))
         throw new Error(`${token} is not a token installed on ${network}`)
-      const hash = await deployer.submit(
+      const hash = await deployer().submit(
         { to: token, abi: sandboxTokenAbi, functionName: 'mint', args: [to, amount] },
         { simulate: false },
       )
-      return (await deployer.confirm(hash)).transactionHash
+      return (await deployer().confirm(hash)).transactionHash
     },
     async stop() {
       await anvil?.stop()

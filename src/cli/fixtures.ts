@@ -7,6 +7,7 @@ export const fixturesHelp = `request-sandbox fixtures <file>: load a world file 
 
   request-sandbox fixtures world.yaml --key my-key
   request-sandbox --fixtures world.yaml        (at start, into the key the file names with key:)
+  request-sandbox fixtures import session.har -o world.yaml   (a recording's objects as a world file: import --help)
 
 A world file (JSON or YAML; its JSON Schema is fixtures/world.schema.json of the package, which editors validate
 with "$schema" or "# yaml-language-server: $schema=...") names payers (KYC state, bank details), client IDs,
@@ -47,6 +48,7 @@ export function describeCreated(created: Record<string, Record<string, Record<st
 }
 
 export async function fixtures(args: string[]): Promise<number> {
+  if (args[0] === 'import') return (await import('../verify/index.ts')).fixturesImport(args.slice(1))
   const { values, positionals } = parseTool(args, { json: { type: 'boolean' } }, 'fixtures')
   if (values.help) {
     process.stdout.write(fixturesHelp)

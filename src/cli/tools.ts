@@ -1,4 +1,4 @@
-// The tools of the command line (request-sandbox <tool> …): clients of a running sandbox's control API.
+// The tools of the command line (request-sandbox <tool> …): clients of a running sandbox's control API, and verify.
 // src/cli.ts hands them their arguments; each answers its exit code.
 import { CliError, EXIT } from './client.ts'
 
@@ -10,6 +10,9 @@ const TOOLS: Record<string, () => Promise<(args: string[]) => Promise<number>>> 
   webhooks: async () => (await import('./webhooks.ts')).webhooks,
   fixtures: async () => (await import('./fixtures.ts')).fixtures,
   snapshot: async () => (await import('./snapshot.ts')).snapshot,
+  sandbox: async () => (await import('./sandbox.ts')).sandbox,
+  verify: async () => (await import('../verify/index.ts')).verify,
+  proxy: async () => (await import('../verify/index.ts')).proxy,
 }
 
 /** Whether `request-sandbox <word>` is a tool rather than the server. */

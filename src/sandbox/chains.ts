@@ -34,6 +34,8 @@ export class ChainFleet {
   readonly #started: StartedChain[] = []
   readonly #setups: ChainSetup[] = []
   readonly #starting = new Map<string, Promise<void>>()
+  /** the chains started with the sandbox (or handed to it by `resume`), not those started on first use */
+  readonly #initial = new Set<StartedChain>()
   readonly #option: SandboxOptions['chain']
   readonly #currencies: CurrencyCatalog
   readonly #networks: Catalogs['networks']
@@ -59,7 +61,23 @@ export class ChainFleet {
       )
       throw failed.reason
     }
-    for (const s of settled) if (s.status === 'fulfilled') fleet.#adopt(s.value)
+    for (const s of settled) if (s.status === 'fulfilled') fleet.#adopt(s.value, true)
+    return fleet
+  }
+
+  /**
+   * A fleet around chains an earlier sandbox of this process ran (`release`), already back at the state they started
+   * with: supervised, relayed and watched afresh, their default conversion stacks recorded as installed.
+   */
+  static resume(
+    options: SandboxOptions,
+    catalogs: Catalogs,
+    keys: SandboxKeys,
+    chains: readonly StartedChain[],
+  ): ChainFleet {
+    const fleet = new ChainFleet(options, catalogs, keys)
+    for (const chain of chains) fleet.#adopt(chain, true)
+    fleet.conversion.adoptDefaults()
     return fleet
   }
 
@@ -75,6 +93,11 @@ export class ChainFleet {
   /** the first chain started (served at /rpc), or null without chains */
   get first(): LiveChain | null {
     return this.#started[0] ?? null
+  }
+
+  /** the chains started with the fleet (or handed to `resume`), in order */
+  chainsStarted(): StartedChain[] {
+    return [...this.#initial]
   }
 
   /** the networks whose anvil the sandbox runs itself (their state is saved with --state-dir) */
@@ -130,6 +153,22 @@ export class ChainFleet {
     await Promise.all(this.#started.map((c) => c.stop()))
   }
 
+  /**
+   * Stops every supervisor and the chains started on first use, and hands back the chains started with the fleet,
+   * still running, for a later sandbox (`resume`); none if one of them had to be restarted (its anvil is then the
+   * supervisor's, stopped with it) or is gone: those that run are stopped too.
+   */
+  async release(): Promise<StartedChain[]> {
+    this.#closed = true
+    const restarted = [...this.supervisors.values()].some((sup) => sup.health().restarts > 0)
+    await Promise.all([...this.supervisors.values()].map((sup) => sup.stop()))
+    const kept = this.#started.filter((c) => this.#initial.has(c))
+    const alive = !restarted && kept.every((c) => c.pid !== null && isRunning(c.pid))
+    await Promise.all(this.#started.filter((c) => !alive || !kept.includes(c)).map((c) => c.stop()))
+    for (const chain of kept) delete chain.keepBlock
+    return alive ? kept : []
+  }
+
   #startOne(network: NetworkName): Promise<StartedChain> {
     return startChain({
       network,
@@ -141,8 +180,9 @@ export class ChainFleet {
   }
 
   /** The steps every started chain takes before its conversion stack: supervision, receipts, relayer. */
-  #adopt(chain: StartedChain): void {
+  #adopt(chain: StartedChain, initial = false): void {
     this.#started.push(chain)
+    if (initial) this.#initial.add(chain)
     this.chains.set(chain.network, chain)
     const supervisor = superviseChain(chain, {
       ...(this.#options.log ? { log: this.#options.log } : {}),
@@ -177,5 +217,15 @@ export class ChainFleet {
       keys: this.#keys,
     })
     await this.conversion.installDefaults()
+  }
+}
+
+/** Whether the process `pid` runs (a signal 0 reaches it). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
   }
 }

@@ -13,6 +13,12 @@ export interface SandboxOptions {
   /** networks to run, one anvil each (default ['sepolia']); the first one is served at /rpc */
   networks?: NetworkName[]
   /**
+   * Embedded chains without `stateDir` only: `close()` keeps the chains running for the next sandbox of this process
+   * with the same `networks` and `seed`, which gets them back at the state they started with (blocks, balances,
+   * contracts' storage and clock reverted) and so starts in milliseconds. createTestSandbox sets it (default false).
+   */
+  reuseChains?: boolean
+  /**
    * A network a call names (a currency, `network`, the pay query's `chain`) that is not running: `'start'` starts
    * its anvil and contracts, then the call proceeds (what the command does); `'refuse'` answers 400 naming
    * `--only-networks` (the command's fixed list); `'published'` (default) answers with the network's published

@@ -77,6 +77,8 @@ export class WebhookDelivery {
   readonly timeoutMs: number
   readonly #deliveries = new Map<string, Map<string, DeliveryRecord>>()
   readonly #timers = new Map<string, NodeJS.Timeout>()
+  /** deliveries of forgotten keys: an attempt under way when its key was forgotten records nothing, retries never */
+  readonly #forgotten = new WeakSet<DeliveryRecord>()
   readonly #handlers = new Map<string, WebhookHandler>()
   readonly #fetch: ((request: Request) => Promise<Response>) | null
   /** where webhooks may go (--webhook-hosts) */
@@ -215,6 +217,16 @@ export class WebhookDelivery {
     return () => this.#handlers.delete(url)
   }
 
+  /** Forgets a key's deliveries (a claimable sandbox's expiry): their retries cancelled, their records dropped. */
+  forget(tenant: string): void {
+    for (const record of this.#deliveries.get(tenant)?.values() ?? []) {
+      this.#forgotten.add(record)
+      clearTimeout(this.#timers.get(record.id))
+      this.#timers.delete(record.id)
+    }
+    this.#deliveries.delete(tenant)
+  }
+
   /** Cancels pending retries. */
   close(): void {
     this.#closed = true
@@ -332,6 +344,7 @@ export class WebhookDelivery {
     attempt: DeliveryAttempt,
     outcome: 'delivered' | 'retrying' | 'failed',
   ): void {
+    if (this.#forgotten.has(record)) return
     record.attempts.push(attempt)
     const { retryCount, at, status, error, durationMs } = attempt
     this.#deps.journal.record(record.tenant, {
@@ -398,7 +411,7 @@ export class WebhookDelivery {
       { retryCount, at, status, error, durationMs: Date.now() - started, ...(response ? { response } : {}) },
       delivered ? 'delivered' : retry ? 'retrying' : 'failed',
     )
-    if (!retry) return
+    if (!retry || this.#forgotten.has(record)) return
     const timer = setTimeout(() => {
       this.#timers.delete(record.id)
       void this.#attempt(record, retryCount + 1)

@@ -96,6 +96,12 @@ export class WebhookRegistry {
     return record
   }
 
+  /** Forgets a key: its own webhooks and the owner it used (a claimable sandbox's expiry). */
+  forget(tenant: string): void {
+    const had = this.#byTenant.delete(tenant)
+    if (this.#owners.delete(tenant) || had) this.#onChange?.()
+  }
+
   /** Removes one of a key's webhooks. */
   delete(tenant: string, id: string): boolean {
     const removed = this.#byTenant.get(this.#owner(tenant))?.delete(id) ?? false

@@ -118,6 +118,26 @@ describe('the architecture check', () => {
     ])
   })
 
+  it('lets verify reach a sandbox only through the package door, the CLI client and contract', () => {
+    const { broken } = checkTree(
+      tree('verify', {
+        'src/verify/run.ts':
+          "import { startServer } from '../index.ts'\nimport { EXIT } from '../cli/client.ts'\nimport type { N } from '../contract/neutral.ts'\nimport { m } from '../resources/requests/model.ts'\nimport { c } from '../control/clock.ts'\nimport { h } from '../transports/msw.ts'\n",
+        'src/index.ts': 'export const startServer = 1\n',
+        'src/cli/client.ts': 'export const EXIT = 1\n',
+        'src/contract/neutral.ts': 'export type N = {}\n',
+        'src/resources/requests/model.ts': 'export const m = 1\n',
+        'src/control/clock.ts': 'export const c = 1\n',
+        'src/transports/msw.ts': 'export const h = 1\n',
+      }),
+    )
+    expect(broken.map((b) => `${b.importer} -> ${b.target}`).sort()).toEqual([
+      'src/verify/run.ts -> src/control/clock.ts',
+      'src/verify/run.ts -> src/resources/requests/model.ts',
+      'src/verify/run.ts -> src/transports/msw.ts',
+    ])
+  })
+
   it('passes on this project', () => {
     const found = checkTree()
     expect(found.graph.size).toBeGreaterThan(100)
@@ -181,11 +201,11 @@ describe('the shape rules', () => {
       'src/control/trigger.ts': "import { create } from '../resources/payers/model.ts'\n",
       'src/sandbox/build-services.ts': "import { create } from '../resources/payers/index.ts'\n",
       'src/resources/payers/page/ui/main.ts': "import { create } from '../../model.ts'\n",
-      'test/api/payers.test.ts': importOf('../../src/resources/payers/model.ts'),
+      'test/payers/payers.test.ts': importOf('../../src/resources/payers/model.ts'),
     })
     expect(found.innerImports.map((i) => `${i.importer} -> ${i.target}`).sort()).toEqual([
       'src/control/trigger.ts -> src/resources/payers/model.ts',
-      'test/api/payers.test.ts -> src/resources/payers/model.ts',
+      'test/payers/payers.test.ts -> src/resources/payers/model.ts',
     ])
     expect(said).toContain(
       'src/control/trigger.ts imports src/resources/payers/model.ts, an inner file of resource payers: import src/resources/payers/index.ts (export it there)',
@@ -194,7 +214,7 @@ describe('the shape rules', () => {
       check('doors-kept', {
         ...resource,
         'src/control/trigger.ts': "import { create } from '../resources/payers/index.ts'\n",
-        'test/api/payers.test.ts': importOf('../../src/resources/payers/index.ts'),
+        'test/payers/payers.test.ts': importOf('../../src/resources/payers/index.ts'),
       }).problems,
     ).toEqual([])
   })

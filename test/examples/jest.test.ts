@@ -13,7 +13,7 @@ beforeAll(async () => {
 }, 120_000)
 
 describe('the harness under jest', () => {
-  it('creates an invoice, pays it on chain and sees payment.confirmed in a jest test', async () => {
+  it('creates an invoice, pays it on chain and sees payment.confirmed, and runs a sandbox per test', async () => {
     const { stdout, stderr } = await run(
       process.execPath,
       [
@@ -28,7 +28,8 @@ describe('the harness under jest', () => {
       throw new Error(`jest failed:\n${error.stdout}\n${error.stderr}`)
     })
     const output = `${stdout}\n${stderr}`
-    expect(output).toMatch(/Tests:\s+1 passed, 1 total/)
+    // invoice.test.mjs (1 test) and per-test.test.mjs (2 tests, a sandbox each)
+    expect(output).toMatch(/Tests:\s+3 passed, 3 total/)
     expect(output).toContain('PASS')
   }, 120_000)
 })

@@ -78,7 +78,7 @@ const tsBlocks = blocks.filter((b) => b.lang === 'ts' && !b.flags.includes('noru
 const scenarioFile = (b: Block) => /^\/\/ (my-scenarios\/[\w-]+\.ts)/.exec(b.code)?.[1]
 /** complete vitest test files (```ts vitest): run with vitest in the scratch project */
 const vitestBlocks = tsBlocks.filter((b) => b.flags.includes('vitest'))
-/** the complete jest test file (```js jest): the one test/examples/jest.test.ts runs under jest */
+/** the complete jest test files (```js jest): those test/examples/jest.test.ts runs under jest */
 const jestBlocks = blocks.filter((b) => b.lang === 'js' && b.flags.includes('jest'))
 /** complete @playwright/test spec files (```ts playwright): run with `playwright test` in the scratch project */
 const playwrightBlocks = tsBlocks.filter((b) => b.flags.includes('playwright'))
@@ -105,6 +105,21 @@ const notRun: [file: string, marker: string, reason: string][] = [
     "listens on every interface with an operator's secrets",
   ],
   ['docs/cli-tools.md', '--forward-to http://localhost:3000', 'forwards until Ctrl-C to an app on port 3000'],
+  [
+    'docs/mcp.md',
+    'claude mcp add',
+    "needs Claude Code (the MCP SDK's client drives both transports in test/mcp/)",
+  ],
+  [
+    'docs/verify.md',
+    '--against https://api.request.network',
+    "calls the real service with the user's API key",
+  ],
+  [
+    'docs/verify.md',
+    'proxy --target https://api.request.network',
+    'forwards to the real service until Ctrl-C',
+  ],
 ]
 /** how the runs below take each kind of fence; `text` holds output, not code */
 function kind(b: Block): string {
@@ -299,20 +314,25 @@ describe('README.md and docs/', () => {
     120_000,
   )
 
-  it('has its test samples as complete test files: vitest ones, and a jest one equal to the file jest runs', () => {
-    expect(vitestBlocks).toHaveLength(2)
+  it('has its test samples as complete test files: vitest ones, and jest ones equal to the files jest runs', () => {
+    expect(vitestBlocks).toHaveLength(3)
     for (const block of vitestBlocks) {
       expect(block.code).toMatch(/from 'vitest'/)
       expect(block.code).toMatch(/^it\(/m)
     }
-    expect(jestBlocks).toHaveLength(1)
+    expect(jestBlocks).toHaveLength(2)
     // docs/playwright.md: a spec file that imports test and expect, and extends test with the sandbox's fixtures
     expect(playwrightBlocks).toHaveLength(1)
     expect(playwrightBlocks[0]!.code).toMatch(/^import \{ test as base, expect \} from '@playwright\/test'$/m)
     expect(playwrightBlocks[0]!.code).toMatch(/base\.extend<SandboxFixtures>\(sandboxFixtures/)
-    const file = readFileSync(join(root, 'test/examples/jest/invoice.test.mjs'), 'utf8')
-    // the file starts with two lines saying where it runs; the rest is the sample, as written
-    expect(file.split('\n').slice(2).join('\n')).toBe(jestBlocks[0]!.code)
+    // each file starts with two lines saying where it runs; the rest is the sample, as written
+    const files = ['invoice.test.mjs', 'per-test.test.mjs'].map((name) =>
+      readFileSync(join(root, 'test/examples/jest', name), 'utf8')
+        .split('\n')
+        .slice(2)
+        .join('\n'),
+    )
+    expect(files).toEqual(jestBlocks.map((b) => b.code))
   })
 
   it.each(vitestBlocks.map((b) => [at(b), b] as const))(
@@ -326,7 +346,8 @@ describe('README.md and docs/', () => {
       )
       // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest colours its summary
       const output = (result.stdout + result.stderr).replace(/\u001b\[[0-9;]*m/g, '')
-      expect(output).toMatch(/Tests\s+1 passed/)
+      expect(output).toMatch(/Tests\s+\d+ passed \(/)
+      expect(output).not.toMatch(/\d+ failed/)
       expect(result.code).toBe(0)
     },
     160_000,

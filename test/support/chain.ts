@@ -1,5 +1,6 @@
 // Paying from the tests: a default anvil account signs locally (as a browser or a backend wallet would) and
-// sends the calldata the API returned, through the sandbox's own /rpc or straight to anvil.
+// sends the calldata the API returned, through the sandbox's own /rpc or straight to anvil; the one
+// `ApiTransaction` type the tests read the API's transactions as, and the one `advance` of a key's clock.
 import {
   type Address,
   createPublicClient,
@@ -17,8 +18,22 @@ import { until, type WaitOptions } from './wait.ts'
 
 export { until }
 
-/** A transaction as the pay endpoints return it. */
-export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } }
+/**
+ * A transaction as the API returns it: `value` as BigNumber JSON (the pay endpoints), a hex string (a payout's
+ * cancel), a decimal string or a number (batch approvals).
+ */
+export type ApiTransaction = {
+  to: Address
+  data: Hex
+  value: { type?: 'BigNumber'; hex: Hex } | string | number
+}
+
+/** The wei a transaction of the API sends, whichever form its `value` takes. */
+export function weiOf(tx: ApiTransaction): bigint {
+  const v = tx.value
+  if (v === undefined || v === null) return 0n
+  return BigInt(typeof v === 'object' ? v.hex : v)
+}
 
 /** A fresh address nobody holds a key of in the tests (a payee whose balance starts at zero). */
 export function freshAddress(): Address {
@@ -79,4 +94,14 @@ export function untilPaid(client: ApiClient, apiKey: string, requestId: string, 
     (r) => r.body.hasBeenPaid === true,
     { what: `request ${requestId} paid`, ...options },
   )
+}
+
+/**
+ * Moves the key's clock (and the chain) forward by POST /__sandbox/clock/advance; resolves, with the answer's body,
+ * once every timed transition and payment that fell due has run. Throws unless it answers 200.
+ */
+export async function advance(client: ApiClient, apiKey: string, seconds: number) {
+  const res = await client.call('POST', '/__sandbox/clock/advance', { apiKey, body: { seconds } })
+  if (res.status !== 200) throw new Error(`clock advance failed: ${res.status} ${res.text}`)
+  return res.body
 }

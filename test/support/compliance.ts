@@ -83,12 +83,6 @@ export async function createPayer(
   return res.body as { agreementUrl: string; kycUrl: string; userId: string }
 }
 
-/** Moves the tenant's clock forward (timed transitions run). */
-export async function advance(client: ApiClient, apiKey: string, seconds: number) {
-  const res = await client.call('POST', '/__sandbox/clock/advance', { apiKey, body: { seconds } })
-  if (res.status !== 200) throw new Error(`clock advance failed: ${res.status} ${res.text}`)
-}
-
 /** POSTs JSON to an absolute URL (a page link) through whichever transport serves it. */
 export async function postJson(url: string, body: unknown) {
   const res = await fetch(url, {

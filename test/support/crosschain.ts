@@ -11,12 +11,12 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
-  type ApiTransaction,
   erc20FeeProxyAbi,
   ethFeeProxyAbi,
   type LiveChain,
   sendApiTransactions,
 } from '../../src/chain/index.ts'
+import type { ApiTransaction } from './chain.ts'
 import type { ApiClient } from './clients.ts'
 
 /** A default account's wallet on one live chain, through the sandbox's JSON-RPC proxy of `client`'s transport. */

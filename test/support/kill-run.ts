@@ -1,6 +1,6 @@
 // Acknowledged means kept: the real server (`bin/request-sandbox.mjs --state-dir`) in its own process, bursts of
 // creates and status changes over several keys, SIGKILL while calls are in flight, a restart, and a count of what
-// answered 2xx and came back. Used by test/control/state-dir-kill.test.ts (short) and bench/state.ts (long).
+// answered 2xx and came back. Used by test/persistence/state-dir-kill.test.ts (short) and bench/state.ts (long).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { payerBody } from './compliance.ts'

@@ -15,14 +15,11 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
 import { type LiveChain, sendApiTransactions } from '../../src/chain/index.ts'
-import { freshAddress } from './chain.ts'
+import { type ApiTransaction, freshAddress } from './chain.ts'
 import type { ApiClient } from './clients.ts'
 import type { Loose } from './loose.ts'
 
 export { freshAddress } from './chain.ts'
-
-/** A transaction as the API returns it: `value` as BigNumber JSON, or a hex string on the cancel endpoint. */
-export type ApiTransaction = { to: Address; data: Hex; value: { type: 'BigNumber'; hex: Hex } | Hex }
 
 /** A fresh payer with 10 ETH and `tokens` whole tokens of `token`. */
 export async function fundedPayer(chain: LiveChain, token: Address, tokens = '100'): Promise<LocalAccount> {
@@ -118,11 +115,4 @@ export async function activePayout(
   })
   expect(activated.status, JSON.stringify(activated.body)).toBe(201)
   return { created: created.body, id: created.body.id as string, permitSignature }
-}
-
-/** Moves the tenant clock (and the chain) forward; resolves when every payment that fell due has run. */
-export async function advance(client: ApiClient, apiKey: string, seconds: number) {
-  const res = await client.call('POST', '/__sandbox/clock/advance', { apiKey, body: { seconds } })
-  expect(res.status).toBe(200)
-  return res.body
 }

@@ -15,7 +15,7 @@ import {
 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { safeContracts } from '../../src/chain/safe.ts'
-import type { payer } from './chain.ts'
+import { type ApiTransaction, type payer, weiOf } from './chain.ts'
 
 export const safeAbi = parseAbi([
   'function setup(address[] owners, uint256 threshold, address to, bytes data, address fallbackHandler, address paymentToken, uint256 payment, address paymentReceiver)',
@@ -69,18 +69,8 @@ export async function createSafe(
   return created.args.proxy
 }
 
-/** An API transaction (value as a number, a decimal string or BigNumber JSON). */
-export type AnyApiTransaction = { to: Address; data: Hex; value?: unknown }
-
-function weiOf(tx: AnyApiTransaction): bigint {
-  const v = tx.value
-  if (v === undefined || v === null) return 0n
-  if (typeof v === 'object' && 'hex' in (v as object)) return BigInt((v as { hex: string }).hex)
-  return BigInt(v as string | number)
-}
-
 /** The Safe transaction running `transactions` in order: a delegatecall of MultiSendCallOnly.multiSend. */
-export function multiSendOf(transactions: AnyApiTransaction[]) {
+export function multiSendOf(transactions: ApiTransaction[]) {
   const packed = concat(
     transactions.map((tx) =>
       encodePacked(

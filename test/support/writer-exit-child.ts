@@ -1,5 +1,5 @@
 // A process that ends (process.exit) while the checkpointer thread of its state.db writer copies a large WAL into the
-// file: used by test/control/state-writer-exit.test.ts and bench/exit-panic.ts. argv: the state.db path, how it ends
+// file: used by test/persistence/state-writer-exit.test.ts and bench/exit-panic.ts. argv: the state.db path, how it ends
 // (`exit`: process.exit(0); `drain`: nothing left in its event loop), and the checkout whose writer runs (default this
 // one). It prints `exiting` first.
 import { statSync } from 'node:fs'

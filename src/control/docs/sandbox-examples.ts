@@ -1,7 +1,7 @@
 // The sandbox's own request-body examples, marked as such in /openapi.json (`x-sandbox-example`): for the
 // sandbox's additions, whose schema-built example would be refused ("string" where an address is due), and for
 // official operations whose published example the sandbox refuses, with the reason. Each one is sent as the
-// docs page's try-it sends it by test/api/docs-try-it.test.ts, which proves no start is a validation refusal.
+// docs page's try-it sends it by test/control/docs-try-it.test.ts, which proves no start is a validation refusal.
 
 /** A sandbox example: the body, and why the sandbox gives its own. */
 export interface SandboxExample {

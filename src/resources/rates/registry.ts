@@ -125,6 +125,14 @@ export class ConversionRegistry {
     await Promise.all([...this.#chains.values()].map((chain) => this.installDefaultsOn(chain)))
   }
 
+  /**
+   * The default stacks already on the live chains (chains kept from an earlier sandbox, back at the state they had
+   * once `installDefaults` ran): recorded as installed, nothing sent to the chains.
+   */
+  adoptDefaults(): void {
+    for (const chain of this.#chains.values()) this.#defaults.set(chain.network, this.#stackOf(chain, null))
+  }
+
   /** The published conversion stack on one chain (a network started after the others, on its first use). */
   async installDefaultsOn(chain: LiveChain): Promise<void> {
     const stack = this.#stackOf(chain, null)

@@ -143,8 +143,9 @@ async function fill(target: NonNullable<typeof current>): Promise<void> {
     if (current === target) replaceData(target.data, node)
   } catch (error) {
     if (current !== target) return
+    // a 401 that says more than "Unauthorized" (a claimable sandbox that expired) is shown as it is
     const text =
-      error instanceof ApiError && error.status === 401
+      error instanceof ApiError && error.status === 401 && error.message === 'Unauthorized'
         ? 'This key is refused by the sandbox (strict mode): type a configured key.'
         : (error as Error).message
     target.data.replaceChildren(h('p', { class: 'message error' }, text))

@@ -1,5 +1,5 @@
 // What an operation's try-it starts from: its path parameters' placeholders and its body. The docs page fills
-// its form with it and test/api/docs-try-it.test.ts sends the same to prove every start is accepted (one
+// its form with it and test/control/docs-try-it.test.ts sends the same to prove every start is accepted (one
 // function, so the page and the proof cannot drift apart).
 import { exampleOf } from './example.ts'
 

@@ -1,0 +1,231 @@
+// Claimable sandboxes (--claimable): a visitor of a shared server creates a sandbox of its own, a fresh key with an
+// expiry (POST /__sandbox/sandboxes), without an operator handing out keys. In strict mode a live claimed key passes
+// like a key of --api-keys. Expiry is on the wall clock (a key's own clock moves forward at will: it must not shorten
+// or lengthen the claim), checked every minute and on each call of the key: the key's state is deleted (worlds with
+// their rows in state.db, journal, webhooks, snapshot files, scenario choice) and from then on the key answers 401
+// naming its expiry, on the API, the dashboard's calls and /mcp. Without --claimable none of this is installed and
+// /__sandbox/sandboxes answers 404 as any unknown path.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
+import { publicBaseUrl } from '../contract/public-url.ts'
+import { SandboxError } from '../contract/sandbox-error.ts'
+import { addressGroup, clientAddress, trustedOrigin } from '../contract/security.ts'
+import type { Sandbox } from '../sandbox.ts'
+import { type Claim, ClaimBook } from './claims.ts'
+import { ClaimRate } from './rate.ts'
+
+/** Options of claimable sandboxes. */
+export interface ClaimableOptions {
+  /** how long a claimed sandbox lives, in ms (--sandbox-ttl in days; default 7 days) */
+  ttlMs?: number
+  /** claims one client address may make an hour (--claim-rate; default 5) */
+  perAddressPerHour?: number
+  /** live claims in all (--max-claims; default 1000) */
+  maxLive?: number
+  /** the wall clock, ms since the epoch (tests move it) */
+  now?: () => number
+  /** how often due claims are looked for, in ms (default 60 000) */
+  sweepMs?: number
+}
+
+export const CLAIM_DEFAULTS = { ttlMs: 7 * 86_400_000, perAddressPerHour: 5, maxLive: 1000, sweepMs: 60_000 }
+
+const PATH = '/__sandbox/sandboxes'
+/** How long an expired key's state waits for its last calls' writes before it is deleted (ms). */
+const SETTLE_MS = 500
+
+/** What a claim shows (GET /__sandbox/sandboxes/{key}). */
+function view(claim: Claim) {
+  return {
+    key: claim.key,
+    status: claim.expiredAt ? 'expired' : 'active',
+    createdAt: claim.createdAt,
+    expiresAt: claim.expiresAt,
+    ...(claim.expiredAt ? { expiredAt: claim.expiredAt } : {}),
+  }
+}
+
+export interface Claimable {
+  /** the sandbox's dispatcher with expired claimed keys refused (what /mcp sessions call through) */
+  guarded: Sandbox
+  /** the listener with /__sandbox/sandboxes in front of it and expired keys refused */
+  wrap(inner: RequestListener): RequestListener
+  /** expires what is due now (the minute's sweep) */
+  sweep(): void
+  close(): void
+}
+
+/** Installs claimable sandboxes on `sandbox`; `stateDir` keeps the claims across restarts. */
+export function createClaimable(
+  sandbox: Sandbox,
+  options: ClaimableOptions,
+  stateDir: string | undefined,
+): Claimable {
+  const settings = { ...CLAIM_DEFAULTS, ...options }
+  const now = options.now ?? Date.now
+  const book = new ClaimBook(stateDir)
+  const rate = new ClaimRate(settings.perAddressPerHour)
+  const { shared } = sandbox
+
+  // strict mode: a live claimed key passes as an issued key does (the portal's standing of a key is what
+  // authentication reads before --api-keys)
+  const portal = shared.portal
+  const standing = portal.standing.bind(portal)
+  portal.standing = (key) => {
+    const claim = book.get(key)
+    if (claim) return claim.expiredAt ? 'refused' : 'active'
+    return standing(key)
+  }
+
+  const wipes = new Set<NodeJS.Timeout>()
+  /**
+   * the key's state deleted: worlds (their rows in state.db), journal, webhooks, deliveries in memory (their retries
+   * cancelled), snapshot files, scenario choice
+   */
+  const wipe = (key: string) => {
+    sandbox.control.reset(key)
+    shared.webhooks.registry.forget(key)
+    shared.webhooks.forget(key)
+    for (const snapshot of shared.snapshots.list(key).snapshots) shared.snapshots.delete(key, snapshot.name)
+    const scenarios = shared.scenarios
+    if (scenarios.selected(key) !== scenarios.defaultScenario)
+      scenarios.select(key, scenarios.defaultScenario)
+    book.wiped(key)
+  }
+  const expire = (claim: Claim) => {
+    // refused at once; deleted once what its last calls wrote is settled (the journal is appended every 200 ms:
+    // an entry still on its way would otherwise land after the delete)
+    book.expired(claim.key, now())
+    const timer = setTimeout(() => {
+      wipes.delete(timer)
+      wipe(claim.key)
+    }, SETTLE_MS)
+    wipes.add(timer)
+  }
+  // claims that expired while the server was stopped, or whose delete a stop interrupted
+  for (const claim of book.unwiped()) wipe(claim.key)
+  const sweep = () => {
+    for (const claim of book.due(now())) expire(claim)
+  }
+  /** the claim behind an x-api-key, expired first if its time has come; undefined for any other key */
+  const claimOf = (key: string | undefined): Claim | undefined => {
+    const claim = key ? book.get(key.trim()) : undefined
+    if (claim && !claim.expiredAt && Date.parse(claim.expiresAt) <= now()) expire(claim)
+    return claim
+  }
+  const expiredError = (claim: Claim) =>
+    new SandboxError(
+      401,
+      `This sandbox expired at ${claim.expiresAt} and its state was deleted: create a new one (POST ${PATH})`,
+    )
+  const timer = setInterval(sweep, settings.sweepMs)
+  timer.unref()
+
+  const guarded: Sandbox = Object.create(sandbox, {
+    dispatch: {
+      value: async (request: NeutralRequest): Promise<NeutralResponse> => {
+        const claim = claimOf(request.headers['x-api-key'])
+        if (claim?.expiredAt) {
+          const error = expiredError(claim)
+          return { status: error.status, headers: {}, body: error.body }
+        }
+        return sandbox.dispatch(request)
+      },
+    },
+  })
+
+  const neutralOf = (req: IncomingMessage): NeutralRequest => ({
+    method: req.method ?? 'GET',
+    path: (req.url ?? '/').split('?')[0]!,
+    query: {},
+    headers: req.headers as Record<string, string>,
+    rawBody: undefined,
+    ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
+  })
+
+  function claims(req: IncomingMessage, res: ServerResponse, neutral: NeutralRequest): boolean {
+    const rest = neutral.path.slice(PATH.length)
+    if (rest === '' && req.method === 'POST') {
+      req.resume()
+      if (!trustedOrigin(neutral, shared.security, 'control-write'))
+        return send(res, new SandboxError(403, 'Claimable sandboxes are not created from this Origin'))
+      // claims past their expiry give their place back before the bound is read
+      sweep()
+      if (book.live >= settings.maxLive)
+        return send(
+          res,
+          new SandboxError(
+            507,
+            `This server holds its most claimable sandboxes (${settings.maxLive}): try again once some expire, or start it with a higher --max-claims`,
+          ),
+        )
+      if (!rate.take(addressGroup(clientAddress(neutral)), now()))
+        return send(
+          res,
+          new SandboxError(
+            429,
+            `An address may create at most ${settings.perAddressPerHour} sandboxes an hour: try again later, or start the server with a higher --claim-rate`,
+            { headers: { 'retry-after': '600' } },
+          ),
+        )
+      const claim = book.create(now(), settings.ttlMs)
+      const base = publicBaseUrl(neutral)
+      return send(res, 201, {
+        ...view(claim),
+        dashboardUrl: `${base}/`,
+        apiBaseUrl: base,
+        mcpUrl: `${base}/mcp`,
+        statusUrl: `${base}${PATH}/${claim.key}`,
+      })
+    }
+    const key = /^\/([^/]+)$/.exec(rest)?.[1]
+    if (key !== undefined && req.method === 'GET') {
+      req.resume()
+      const claim = claimOf(decodeURIComponent(key))
+      if (!claim) return send(res, new SandboxError(404, 'No such sandbox'))
+      return send(res, 200, view(claim))
+    }
+    req.resume()
+    return send(res, new SandboxError(rest === '' ? 405 : 404, `Cannot ${req.method} ${neutral.path}`))
+  }
+
+  return {
+    guarded,
+    sweep,
+    close: () => {
+      clearInterval(timer)
+      // a delete still waiting runs now: the sandbox closes after this, committing it
+      for (const waiting of wipes) {
+        clearTimeout(waiting)
+      }
+      for (const claim of book.unwiped()) wipe(claim.key)
+      wipes.clear()
+    },
+    wrap: (inner) => (req, res) => {
+      const neutral = neutralOf(req)
+      if (neutral.path === PATH || neutral.path.startsWith(`${PATH}/`)) {
+        claims(req, res, neutral)
+        return
+      }
+      const claim = claimOf(req.headers['x-api-key'] as string | undefined)
+      if (claim?.expiredAt) {
+        req.resume()
+        send(res, expiredError(claim))
+        return
+      }
+      inner(req, res)
+    },
+  }
+}
+
+/** Writes an answer; true, for the handler that returns it. */
+function send(res: ServerResponse, status: number | SandboxError, body?: unknown): true {
+  const error = status instanceof SandboxError ? status : null
+  res.writeHead(error ? error.status : (status as number), {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...(error?.headers ?? {}),
+  })
+  res.end(JSON.stringify(error ? error.body : body))
+  return true
+}

@@ -1,0 +1,107 @@
+// The claimable sandboxes of a server (--claimable): each a fresh secret key (CSPRNG) with its expiry. Kept in memory
+// and, with --state-dir, in `claims.json` beside state.db (mode 0600: it holds keys; written whole, then renamed,
+// before the claim is answered), so a restart keeps every live key and every expired one refused. An expired claim
+// stays as a tombstone (at most MAX_TOMBSTONES, oldest dropped) so its key answers "expired", not "unknown".
+import { randomBytes } from 'node:crypto'
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** One claimable sandbox. */
+export interface Claim {
+  key: string
+  createdAt: string
+  expiresAt: string
+  /** set when it expired: its key is refused from then on */
+  expiredAt?: string
+  /** set once its state was deleted */
+  wiped?: true
+}
+
+/** Expired claims remembered (their keys answer 401 "expired"); older ones are forgotten. */
+const MAX_TOMBSTONES = 10_000
+
+/** The prefix of a claimed key: readable in logs, never a portal key's or a platform tenant's. */
+export const CLAIM_PREFIX = 'sk_sandbox_'
+
+export class ClaimBook {
+  readonly #claims = new Map<string, Claim>()
+  readonly #file: string | null
+
+  constructor(stateDir: string | undefined) {
+    this.#file = stateDir ? join(stateDir, 'claims.json') : null
+    if (!this.#file) return
+    let text: string
+    try {
+      text = readFileSync(this.#file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+      throw error
+    }
+    for (const claim of (JSON.parse(text) as { claims: Claim[] }).claims) this.#claims.set(claim.key, claim)
+  }
+
+  /** A new claim of `ttlMs` from `now`, written before it is returned. */
+  create(now: number, ttlMs: number): Claim {
+    const claim: Claim = {
+      key: `${CLAIM_PREFIX}${randomBytes(24).toString('base64url')}`,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + ttlMs).toISOString(),
+    }
+    this.#claims.set(claim.key, claim)
+    this.#save()
+    return claim
+  }
+
+  get(key: string): Claim | undefined {
+    return this.#claims.get(key)
+  }
+
+  /** Live claims (not expired yet). */
+  get live(): number {
+    let n = 0
+    for (const claim of this.#claims.values()) if (!claim.expiredAt) n++
+    return n
+  }
+
+  /** Live claims whose expiry has passed at `now`. */
+  due(now: number): Claim[] {
+    return [...this.#claims.values()].filter((c) => !c.expiredAt && Date.parse(c.expiresAt) <= now)
+  }
+
+  /** Expired claims whose state is not deleted yet (a stop came first). */
+  unwiped(): Claim[] {
+    return [...this.#claims.values()].filter((c) => c.expiredAt && !c.wiped)
+  }
+
+  /** Records that an expired claim's state was deleted. */
+  wiped(key: string): void {
+    const claim = this.#claims.get(key)
+    if (!claim?.expiredAt || claim.wiped) return
+    claim.wiped = true
+    this.#save()
+  }
+
+  /** Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound. */
+  expired(key: string, now: number): void {
+    const claim = this.#claims.get(key)
+    if (!claim || claim.expiredAt) return
+    claim.expiredAt = new Date(now).toISOString()
+    const tombstones = [...this.#claims.values()].filter((c) => c.expiredAt)
+    for (const old of tombstones.slice(0, Math.max(0, tombstones.length - MAX_TOMBSTONES)))
+      this.#claims.delete(old.key)
+    this.#save()
+  }
+
+  #save(): void {
+    if (!this.#file) return
+    const temporary = `${this.#file}.${process.pid}.tmp`
+    const fd = openSync(temporary, 'w', 0o600)
+    try {
+      writeSync(fd, JSON.stringify({ format: 1, claims: [...this.#claims.values()] }))
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(temporary, this.#file)
+  }
+}
