@@ -120,6 +120,7 @@ export class StateDir implements WorldLifecycle {
         this.#webhooksDirty = true
         this.#schedule()
       },
+      deliveriesForgotten: (tenant) => this.#forgetDeliveries(tenant),
       directory: (kind, key, value) => this.#sharedChanged(kind, key, value),
     })
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
@@ -321,6 +322,16 @@ export class StateDir implements WorldLifecycle {
     if (!ops) return
     this.#ops.push(...ops)
     this.#schedule()
+  }
+
+  /** A key's delivery records are deleted (their rows, and those not back yet after a restart), committed at once. */
+  #forgetDeliveries(tenant: string): void {
+    if (this.#loading || this.#closed) return
+    // rows keyed `tenant NUL deliveryId`; the ones gathered for this batch are not written (their records are gone)
+    this.#ops.push(['forgetDeliveries', `${tenant}\u0000`, `${tenant}\u0001`])
+    this.#reviver.savedDeliveries.delete(tenant)
+    this.#schedule()
+    this.#commit()
   }
 
   /** A key's rows, journal and quarantine mark are deleted, committed at once. */

@@ -52,26 +52,27 @@ const call = async (
 }
 
 /**
- * What state.db holds of `key`: worlds, journal entries, shared rows (webhooks, scenario choice) naming it. Webhook
- * delivery records (`delivery` rows) are not counted: the sandbox has no delete for a key's deliveries yet.
+ * What state.db holds of `key`, by kind of row: worlds, journal entries, and the shared rows naming it (webhooks,
+ * scenario choice, webhook delivery records).
  */
-function onDisk(dir: string, key: string): number {
+function onDisk(dir: string, key: string): Record<string, number> {
   const db = openState(dir)
   try {
     const count = (sql: string, ...args: string[]) => (db.prepare(sql).get(...args) as { n: number }).n
-    return (
-      count('SELECT count(*) AS n FROM worlds WHERE tenant = ?', key) +
-      count('SELECT count(*) AS n FROM journal WHERE tenant = ?', key) +
-      count(
-        "SELECT count(*) AS n FROM shared WHERE kind <> 'delivery' AND (instr(key, ?) > 0 OR instr(value, ?) > 0)",
-        key,
-        key,
-      )
-    )
+    const rows: Record<string, number> = {
+      worlds: count('SELECT count(*) AS n FROM worlds WHERE tenant = ?', key),
+      journal: count('SELECT count(*) AS n FROM journal WHERE tenant = ?', key),
+    }
+    const shared = db
+      .prepare('SELECT kind FROM shared WHERE instr(key, ?) > 0 OR instr(value, ?) > 0')
+      .all(key, key) as { kind: string }[]
+    for (const { kind } of shared) rows[kind] = (rows[kind] ?? 0) + 1
+    return rows
   } finally {
     db.close()
   }
 }
+const total = (rows: Record<string, number>) => Object.values(rows).reduce((a, b) => a + b, 0)
 const snapshotFiles = (dir: string, key: string) => {
   const folder = join(dir, 'snapshots', createHash('sha256').update(key).digest('hex').slice(0, 32))
   return existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')) : []
@@ -109,13 +110,26 @@ describe('claimable sandboxes (--claimable)', () => {
       (await call(server, 'POST', '/__sandbox/webhooks', { key, body: { url: 'https://example.com/hook' } }))
         .status,
     ).toBe(201)
+    // an event delivered to it: its receiver fails, so a retry is still pending when the key expires
+    const refused = server.sandbox.shared.webhooks.route(
+      'https://example.com/hook',
+      () => new Response('down', { status: 503 }),
+    )
+    expect(
+      (
+        await call(server, 'POST', '/__sandbox/events', {
+          key,
+          body: { type: 'payment.confirmed', payload: { requestId: request.body.requestId } },
+        })
+      ).status,
+    ).toBe(201)
     expect(
       (await call(server, 'PUT', '/__sandbox/scenario', { key, body: { scenario: 'kyc-approved' } })).status,
     ).toBe(200)
     expect(
       (await call(server, 'POST', '/__sandbox/snapshots', { key, body: { name: 'before' } })).status,
     ).toBe(201)
-    await waitFor(() => (onDisk(dir, key) > 0 ? true : undefined))
+    await waitFor(() => (onDisk(dir, key).delivery && onDisk(dir, key).journal ? true : undefined))
     expect(snapshotFiles(dir, key)).toEqual(['before.json'])
     expect((await call(server, 'GET', `/__sandbox/sandboxes/${key}`)).body.status).toBe('active')
 
@@ -150,7 +164,10 @@ describe('claimable sandboxes (--claimable)', () => {
     expect(shared.journal.list(key)).toEqual([])
     expect(shared.scenarios.selected(key)).toBe(shared.scenarios.defaultScenario)
     expect(snapshotFiles(dir, key)).toEqual([])
-    await waitFor(() => (onDisk(dir, key) === 0 ? true : undefined), { intervalMs: 200, timeoutMs: 10_000 })
+    await waitFor(() => (total(onDisk(dir, key)) === 0 ? true : undefined), {
+      intervalMs: 200,
+      timeoutMs: 10_000,
+    }).catch(() => expect(onDisk(dir, key)).toEqual({ worlds: 0, journal: 0 }))
     // the session opened before reaches nothing any more (its requests carry the expired key), and leaves nothing
     await expect(callTool(agent, 'tail_calls')).rejects.toThrow(/401.*This sandbox expired/)
     await agent.close().catch(() => {})
@@ -166,7 +183,17 @@ describe('claimable sandboxes (--claimable)', () => {
     const again = await start(options)
     expect((await call(again, 'GET', '/__sandbox/clock', { key })).status).toBe(401)
     expect((await call(again, 'GET', '/__sandbox/clock', { key: live })).status).toBe(200)
-    expect(onDisk(dir, key)).toBe(0)
+    // nothing of the expired key comes back: not in memory once every saved world is back, not on disk
+    const back = again.sandbox.shared
+    // every saved world comes back before all are listed, and every saved delivery record with them
+    expect([...back.tenants.all()].filter((world) => world.tenant === key)).toEqual([])
+    expect(back.webhooks.deliveries(key)).toEqual([])
+    expect(back.webhooks.records().filter((r) => r.tenant === key)).toEqual([])
+    expect(back.webhooks.registry.list(key)).toEqual([])
+    expect(back.journal.list(key)).toEqual([])
+    expect(snapshotFiles(dir, key)).toEqual([])
+    expect(onDisk(dir, key)).toEqual({ worlds: 0, journal: 0 })
+    refused()
   })
 
   it('limits claims per client address (--claim-rate) and in all (--max-claims), in the error shape', async () => {
