@@ -65,7 +65,15 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   // a listener other than loopback is a shared host: the stricter defaults of SandboxOptions.exposed apply
   const exposed = options.exposed ?? !isLoopbackHost(options.host ?? '127.0.0.1')
-  const creating = createSandbox({ ...options, exposed })
+  // claimable sandboxes: their claims are read first, strict mode admits their live keys (admitsKey)
+  const claimable = options.claimable
+    ? (await import('./claimable/index.ts')).prepareClaimable(options.claimable, options.stateDir)
+    : undefined
+  const creating = createSandbox({
+    ...options,
+    exposed,
+    ...(claimable ? { admitsKey: claimable.admitsKey } : {}),
+  })
   // the MCP SDK loads while the sandbox starts, not before every command's first line
   const mcpLoading = options.mcp === false ? null : import('./mcp/index.ts')
   mcpLoading?.catch(() => {})
@@ -75,12 +83,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     let listener = options.express
       ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
       : createRequestListener(sandbox)
-    if (options.claimable)
-      claims = (await import('./claimable/index.ts')).createClaimable(
-        sandbox,
-        options.claimable,
-        options.stateDir,
-      )
+    claims = claimable?.install(sandbox)
     if (mcpLoading) {
       mcp = (await mcpLoading).withMcp(claims?.guarded ?? sandbox, listener, options.mcp || {})
       listener = mcp.listener

@@ -1,6 +1,6 @@
 // Claimable sandboxes (--claimable): a visitor of a shared server creates a sandbox of its own, a fresh key with an
 // expiry (POST /__sandbox/sandboxes), without an operator handing out keys. In strict mode a live claimed key passes
-// like a key of --api-keys. Expiry is on the wall clock (a key's own clock moves forward at will: it must not shorten
+// like a key of --api-keys (the sandbox is created with `admitsKey`, prepareClaimable's). Expiry is on the wall clock (a key's own clock moves forward at will: it must not shorten
 // or lengthen the claim), checked every minute and on each call of the key: the key's state is deleted (worlds with
 // their rows in state.db, journal, webhooks, snapshot files, scenario choice) and from then on the key answers 401
 // naming its expiry, on the API, the dashboard's calls and /mcp. Without --claimable none of this is installed and
@@ -45,6 +45,27 @@ function view(claim: Claim) {
   }
 }
 
+/**
+ * Claimable sandboxes before their sandbox exists: the claims (read back from `stateDir`), the keys strict mode admits
+ * for them (SandboxOptions.admitsKey: a live claim whose expiry has not come), and their installation on the sandbox.
+ */
+export interface ClaimableSetup {
+  admitsKey(key: string): boolean
+  install(sandbox: Sandbox): Claimable
+}
+
+export function prepareClaimable(options: ClaimableOptions, stateDir: string | undefined): ClaimableSetup {
+  const now = options.now ?? Date.now
+  const book = new ClaimBook(stateDir)
+  return {
+    admitsKey: (key) => {
+      const claim = book.get(key)
+      return claim !== undefined && !claim.expiredAt && Date.parse(claim.expiresAt) > now()
+    },
+    install: (sandbox) => createClaimable(sandbox, options, book),
+  }
+}
+
 export interface Claimable {
   /** the sandbox's dispatcher with expired claimed keys refused (what /mcp sessions call through) */
   guarded: Sandbox
@@ -55,27 +76,15 @@ export interface Claimable {
   close(): void
 }
 
-/** Installs claimable sandboxes on `sandbox`; `stateDir` keeps the claims across restarts. */
-export function createClaimable(
-  sandbox: Sandbox,
-  options: ClaimableOptions,
-  stateDir: string | undefined,
-): Claimable {
+/**
+ * Installs claimable sandboxes on `sandbox` (created with the setup's `admitsKey`): their routes, their door refusing
+ * expired keys, their expiry.
+ */
+function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: ClaimBook): Claimable {
   const settings = { ...CLAIM_DEFAULTS, ...options }
   const now = options.now ?? Date.now
-  const book = new ClaimBook(stateDir)
   const rate = new ClaimRate(settings.perAddressPerHour)
   const { shared } = sandbox
-
-  // strict mode: a live claimed key passes as an issued key does (the portal's standing of a key is what
-  // authentication reads before --api-keys)
-  const portal = shared.portal
-  const standing = portal.standing.bind(portal)
-  portal.standing = (key) => {
-    const claim = book.get(key)
-    if (claim) return claim.expiredAt ? 'refused' : 'active'
-    return standing(key)
-  }
 
   const wipes = new Set<NodeJS.Timeout>()
   /**

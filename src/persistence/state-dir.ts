@@ -324,10 +324,8 @@ export class StateDir implements WorldLifecycle {
     this.#schedule()
   }
 
-  /** A key's delivery records are deleted (their rows, and those not back yet after a restart), committed at once. */
+  /** A key's delivery records go: their rows (`tenant NUL id`), those not back yet; committed at once. */
   #forgetDeliveries(tenant: string): void {
-    if (this.#loading || this.#closed) return
-    // rows keyed `tenant NUL deliveryId`; the ones gathered for this batch are not written (their records are gone)
     this.#ops.push(['forgetDeliveries', `${tenant}\u0000`, `${tenant}\u0001`])
     this.#reviver.savedDeliveries.delete(tenant)
     this.#schedule()

@@ -196,6 +196,43 @@ describe('claimable sandboxes (--claimable)', () => {
     refused()
   })
 
+  it('strict mode admits a live claimed key through an explicit port and refuses an expired one', async () => {
+    const server = await start({ claimable: { now: () => clock } })
+    const { key } = (await call(server, 'POST', '/__sandbox/sandboxes')).body
+    // the sandbox's own dispatcher, without the claimable door in front: what authentication itself decides
+    const { sandbox } = server
+    const dispatch = async (apiKey: string) =>
+      (
+        await sandbox.dispatch({
+          method: 'GET',
+          path: '/__sandbox/clock',
+          query: {},
+          headers: { 'x-api-key': apiKey },
+          rawBody: undefined,
+        })
+      ).status
+    expect(await dispatch(key)).toBe(200)
+    expect(await dispatch('sk_operator')).toBe(200)
+    expect(await dispatch(`${key}x`)).toBe(401)
+    // the portal's standing of keys is its own (no object of another room is patched): a claimed key is not the portal's
+    expect(Object.hasOwn(sandbox.shared.portal, 'standing')).toBe(false)
+    expect(sandbox.shared.portal.standing(key)).toBe('unknown')
+    // past its expiry the key is refused by authentication too, before any sweep or call of the door saw it
+    clock += 7 * DAY
+    expect(await dispatch(key)).toBe(401)
+    expect(await dispatch('sk_operator')).toBe(200)
+    expect((await call(server, 'GET', '/__sandbox/clock', { key })).body.message).toMatch(
+      /^This sandbox expired at /,
+    )
+    expect(await dispatch(key)).toBe(401)
+  })
+
+  it('strict mode admits the keys of SandboxOptions.admitsKey besides --api-keys', async () => {
+    const server = await start({ admitsKey: (key) => key === 'sk_guest' })
+    expect((await call(server, 'GET', '/__sandbox/clock', { key: 'sk_guest' })).status).toBe(200)
+    expect((await call(server, 'GET', '/__sandbox/clock', { key: 'sk_other' })).status).toBe(401)
+  })
+
   it('limits claims per client address (--claim-rate) and in all (--max-claims), in the error shape', async () => {
     const server = await start({ claimable: { now: () => clock, perAddressPerHour: 2, maxLive: 4 } })
     const claim = (from: string) => call(server, 'POST', '/__sandbox/sandboxes', { from })
