@@ -80,12 +80,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let mcp: ReturnType<Awaited<NonNullable<typeof mcpLoading>>['withMcp']> | undefined
   let claims: import('./claimable/index.ts').Claimable | undefined
   const ready = creating.then(async (sandbox) => {
-    let listener = options.express
-      ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
-      : createRequestListener(sandbox)
     claims = claimable?.install(sandbox)
+    // with claimable sandboxes every call goes through their door (expired keys refused, calls under way counted)
+    const target = claims?.guarded ?? sandbox
+    let listener = options.express
+      ? ((await import('./transports/express.ts')).createApp(target) as RequestListener)
+      : createRequestListener(target)
     if (mcpLoading) {
-      mcp = (await mcpLoading).withMcp(claims?.guarded ?? sandbox, listener, options.mcp || {})
+      mcp = (await mcpLoading).withMcp(target, listener, options.mcp || {})
       listener = mcp.listener
     }
     return claims ? claims.wrap(listener) : listener

@@ -196,6 +196,37 @@ describe('claimable sandboxes (--claimable)', () => {
     refused()
   })
 
+  it("deletes an expired key's state once its calls under way have ended: nothing they write comes back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'claimable-'))
+    dirs.push(dir)
+    const server = await start({ stateDir: dir, claimable: { now: () => clock } })
+    const { key } = (await call(server, 'POST', '/__sandbox/sandboxes')).body
+    const body = {
+      amount: '10',
+      invoiceCurrency: 'USD',
+      paymentCurrency: 'FAU-sepolia',
+      payee: '0x1111111111111111111111111111111111111111',
+    }
+    expect((await call(server, 'POST', '/v2/request', { key, body })).status).toBe(201)
+    // a call under way when the key expires: x-sandbox-delay holds it 1.5 s before it creates its request
+    const slow = fetch(`${server.url}/v2/request`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'x-sandbox-delay': '1500' },
+      body: JSON.stringify(body),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    clock += 8 * DAY
+    expect((await call(server, 'GET', `/__sandbox/sandboxes/${key}`)).body.status).toBe('expired')
+    expect((await call(server, 'GET', '/__sandbox/clock', { key })).status).toBe(401)
+    await (await slow).text()
+    // the call's journal entry would be appended within 200 ms: nothing of the key is in memory or on disk after it
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    const shared = server.sandbox.shared
+    expect([...shared.tenants.all()].filter((world) => world.tenant === key)).toEqual([])
+    expect(shared.journal.list(key)).toEqual([])
+    expect(onDisk(dir, key)).toEqual({ worlds: 0, journal: 0 })
+  })
+
   it('strict mode admits a live claimed key through an explicit port and refuses an expired one', async () => {
     const server = await start({ claimable: { now: () => clock } })
     const { key } = (await call(server, 'POST', '/__sandbox/sandboxes')).body
