@@ -120,6 +120,7 @@ export class StateDir implements WorldLifecycle {
         this.#webhooksDirty = true
         this.#schedule()
       },
+      deliveriesForgotten: (tenant) => this.#forgetDeliveries(tenant),
       directory: (kind, key, value) => this.#sharedChanged(kind, key, value),
     })
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
@@ -321,6 +322,14 @@ export class StateDir implements WorldLifecycle {
     if (!ops) return
     this.#ops.push(...ops)
     this.#schedule()
+  }
+
+  /** A key's delivery records go: their rows (`tenant NUL id`), those not back yet; committed at once. */
+  #forgetDeliveries(tenant: string): void {
+    this.#ops.push(['forgetDeliveries', `${tenant}\u0000`, `${tenant}\u0001`])
+    this.#reviver.savedDeliveries.delete(tenant)
+    this.#schedule()
+    this.#commit()
   }
 
   /** A key's rows, journal and quarantine mark are deleted, committed at once. */

@@ -50,6 +50,7 @@ function middlewareOf(
   return [
     rpcGuardMiddleware({
       ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+      ...(options.admitsKey ? { admitsKey: options.admitsKey } : {}),
       ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
       exposed: shared.security.exposed,
       ...(options.rpcExecutingPerAddress !== undefined || shared.security.exposed
@@ -91,6 +92,7 @@ export function buildDispatcher(
     // with --state-dir an answer leaves once the changes it reports are committed (without, nothing runs per call)
     ...(stateDir ? { durable: () => stateDir.barrier() } : {}),
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+    ...(options.admitsKey ? { admitsKey: options.admitsKey } : {}),
     // strict mode is strict for partners too: with --api-keys and no --orchestrator-keys, no orchestrator key passes
     ...(options.orchestratorKeys || options.apiKeys
       ? { orchestratorKeys: new Set(options.orchestratorKeys ?? []) }

@@ -33,6 +33,8 @@ export interface SandboxOptions {
   startableNetworks?: NetworkName[] | 'all'
   /** strict mode: only these API keys pass (otherwise every key is its own tenant) */
   apiKeys?: string[]
+  /** strict mode: the keys it admits besides `apiKeys` (the live keys of claimable sandboxes: server.ts) */
+  admitsKey?: (key: string) => boolean
   /**
    * strict mode for orchestrators: only these `x-orchestrator-key`s pass (otherwise every `orc_…` key is its own, except
    * in strict mode: with `apiKeys` and without this list, none)

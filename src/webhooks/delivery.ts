@@ -93,6 +93,8 @@ export class WebhookDelivery {
   readonly callChaos = new AsyncLocalStorage<ChaosRule>()
   /** what `reorder` holds and `fail` answers */
   readonly #chaos = new WebhookChaos((record) => void this.#attempt(record, 0))
+  /** told when a key's deliveries are forgotten (--state-dir deletes their rows) */
+  readonly #onForget: ((tenant: string) => void)[] = []
   #closed = false
 
   constructor(
@@ -217,7 +219,10 @@ export class WebhookDelivery {
     return () => this.#handlers.delete(url)
   }
 
-  /** Forgets a key's deliveries (a claimable sandbox's expiry): their retries cancelled, their records dropped. */
+  /**
+   * Forgets a key's deliveries (a claimable sandbox's expiry): their retries cancelled, their records dropped, in
+   * memory and (through `onForget`'s listeners: --state-dir) on disk. An attempt under way records nothing.
+   */
   forget(tenant: string): void {
     for (const record of this.#deliveries.get(tenant)?.values() ?? []) {
       this.#forgotten.add(record)
@@ -225,6 +230,12 @@ export class WebhookDelivery {
       this.#timers.delete(record.id)
     }
     this.#deliveries.delete(tenant)
+    for (const listener of this.#onForget) listener(tenant)
+  }
+
+  /** Calls `listener` with the key each time a key's deliveries are forgotten. */
+  onForget(listener: (tenant: string) => void): void {
+    this.#onForget.push(listener)
   }
 
   /** Cancels pending retries. */
