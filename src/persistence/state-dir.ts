@@ -43,8 +43,8 @@ import { quarantineRow } from './quarantine.ts'
 import { observeWorldState, reviveJournal, reviveWorldRows, type Slot } from './revival.ts'
 import { WorldReviver } from './reviver.ts'
 import { keyLabel, StateDamage } from './salvage.ts'
-import { StateWriter, type WriteOp } from './writer.ts'
 import { ensureWritableDir } from './writable.ts'
+import { StateWriter, type WriteOp } from './writer.ts'
 
 /** The state dir of one sandbox: load once at start, then write each change as it happens until stopped. */
 export class StateDir implements WorldLifecycle {
