@@ -115,6 +115,8 @@ export async function build({ cli = false, out = 'dist' } = {}) {
         'tsx/*',
         // a native module (its platform package is required at run time); loaded only with --state-dir
         'libsql',
+        // OpenTelemetry: the SDK is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/telemetry/)
+        '@opentelemetry/*',
       ],
       // the bundled CommonJS (ws) calls require
       banner: {

@@ -311,7 +311,10 @@ async function main(): Promise<void> {
     import('./banner.ts'),
     import('./terminal-log.ts'),
   ])
+  // OpenTelemetry traces when the standard OTEL_* variables ask for them (docs/telemetry.md); else nothing is loaded
+  const telemetry = await (await import('./telemetry/index.ts')).startTelemetry(env)
   const server = await startServer({
+    ...(telemetry ? { telemetry } : {}),
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     chain: values['no-chain'] ? false : rpcUrl ? { rpcUrl } : 'embedded',
@@ -391,6 +394,7 @@ async function main(): Promise<void> {
       const flushed = detach()
       await server.close()
       await flushed
+      await telemetry?.shutdown().catch(() => {})
       process.exit(code)
     })()
     return stopping

@@ -3,6 +3,7 @@
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
 
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { type Context, context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import type { SandboxEvent } from '../contract/events.ts'
 import type { DeliveryJournal } from '../contract/ports.ts'
 import type { IdGenerator } from '../store/ids.ts'
@@ -77,6 +78,8 @@ export class WebhookDelivery {
   readonly timeoutMs: number
   readonly #deliveries = new Map<string, Map<string, DeliveryRecord>>()
   readonly #timers = new Map<string, NodeJS.Timeout>()
+  /** the span each delivery's attempts nest under (OpenTelemetry) */
+  readonly #traceParents = new WeakMap<DeliveryRecord, Context>()
   readonly #handlers = new Map<string, WebhookHandler>()
   readonly #fetch: ((request: Request) => Promise<Response>) | null
   /** where webhooks may go (--webhook-hosts) */
@@ -356,7 +359,39 @@ export class WebhookDelivery {
     return this.registry.get(record.tenant, record.webhookId)?.secret ?? ''
   }
 
-  async #attempt(record: DeliveryRecord, retryCount: number): Promise<void> {
+  /**
+   * One attempt, as a span (OpenTelemetry; a no-op without it): every attempt of a delivery is a child of the span
+   * that was active when its first attempt started (the payment's detection, the call that triggered the event).
+   */
+  #attempt(record: DeliveryRecord, retryCount: number): Promise<void> {
+    if (this.#closed) return Promise.resolve()
+    let parent = this.#traceParents.get(record)
+    if (!parent) {
+      parent = context.active()
+      this.#traceParents.set(record, parent)
+    }
+    const attributes = {
+      'sandbox.webhook.event': record.event,
+      'sandbox.webhook.delivery_id': record.id,
+      'sandbox.webhook.retry_count': retryCount,
+      'url.full': record.url,
+    }
+    return trace
+      .getTracer('request-sandbox')
+      .startActiveSpan('webhook.delivery', { kind: SpanKind.CLIENT, attributes }, parent, async (span) => {
+        try {
+          await this.#attemptNow(record, retryCount)
+          const last = record.attempts.at(-1)
+          if (last?.status != null) span.setAttribute('http.response.status_code', last.status)
+          if (last?.error) span.setStatus({ code: SpanStatusCode.ERROR, message: last.error })
+          span.setAttribute('sandbox.webhook.state', record.state)
+        } finally {
+          span.end()
+        }
+      })
+  }
+
+  async #attemptNow(record: DeliveryRecord, retryCount: number): Promise<void> {
     if (this.#closed) return
     const headers = deliveryHeaders(record, retryCount, this.#secretOf(record))
     const started = Date.now()
