@@ -85,6 +85,9 @@ Options:
   --log-format <f>    text (default) or json: one JSON object per line, the banner included (env SANDBOX_LOG_FORMAT)
   -v, --version       the version
   -h, --help          this text
+
+Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (and the other standard OTEL_* variables) to send OpenTelemetry traces;
+see docs/telemetry.md.
 `
 
 // A long-running server favours memory over the last bit of throughput: V8 would otherwise let the heap grow to
