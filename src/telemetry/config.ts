@@ -2,8 +2,11 @@
 // (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) or OTEL_TRACES_EXPORTER names `console`;
 // off with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none. Reading them loads nothing.
 
-/** The OTLP protocols the exporters speak (OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL; the specification's default first). */
-export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const
+/**
+ * The OTLP protocols the exporters speak (OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL; the specification's default first).
+ * Not grpc: its exporter needs @grpc/grpc-js, whose protobufjs runs an install script (docs/telemetry.md).
+ */
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const
 export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number]
 
 export interface TelemetryConfig {
@@ -35,7 +38,9 @@ export function telemetryConfig(env: Record<string, string | undefined>): Teleme
     'http/protobuf'
   ).trim()
   if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol))
-    throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported: ${OTLP_PROTOCOLS.join(', ')}`)
+    throw new Error(
+      `OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported: ${OTLP_PROTOCOLS.join(' or ')}${protocol === 'grpc' ? " (a collector's OTLP/HTTP port, 4318, takes http/protobuf)" : ''}`,
+    )
   return {
     exporters: [...new Set(exporters)],
     protocol: protocol as OtlpProtocol,

@@ -53,8 +53,6 @@ export async function loadTelemetry(config: TelemetryConfig, hooks: TelemetryHoo
 
 async function otlpExporter(protocol: TelemetryConfig['protocol']) {
   // each exporter reads OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION itself
-  if (protocol === 'grpc')
-    return new (await import('@opentelemetry/exporter-trace-otlp-grpc')).OTLPTraceExporter()
   if (protocol === 'http/json')
     return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter()
   return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter()
