@@ -9,6 +9,7 @@ import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
 import { WebhookChaos } from './chaos.ts'
 import { type ChaosRule, chaosFor } from './chaos-rules.ts'
+import { DeliverySpans } from './delivery-spans.ts'
 import {
   type DeliveryAttempt,
   type DeliveryRecord,
@@ -79,6 +80,7 @@ export class WebhookDelivery {
   readonly #timers = new Map<string, NodeJS.Timeout>()
   /** deliveries of forgotten keys: an attempt under way when its key was forgotten records nothing, retries never */
   readonly #forgotten = new WeakSet<DeliveryRecord>()
+  readonly #spans = new DeliverySpans()
   readonly #handlers = new Map<string, WebhookHandler>()
   readonly #fetch: ((request: Request) => Promise<Response>) | null
   /** where webhooks may go (--webhook-hosts) */
@@ -380,7 +382,13 @@ export class WebhookDelivery {
     return this.registry.get(record.tenant, record.webhookId)?.secret ?? ''
   }
 
-  async #attempt(record: DeliveryRecord, retryCount: number): Promise<void> {
+  /** One attempt, as a span (`delivery-spans.ts`). */
+  #attempt(record: DeliveryRecord, retryCount: number): Promise<void> {
+    if (this.#closed) return Promise.resolve()
+    return this.#spans.attempt(record, retryCount, () => this.#attemptNow(record, retryCount))
+  }
+
+  async #attemptNow(record: DeliveryRecord, retryCount: number): Promise<void> {
     if (this.#closed) return
     const headers = deliveryHeaders(record, retryCount, this.#secretOf(record))
     const started = Date.now()
