@@ -120,6 +120,13 @@ export async function build({ cli = false, out = 'dist' } = {}) {
         'tsx/*',
         // a native module (its platform package is required at run time); loaded only with --state-dir
         'libsql',
+        // the OpenTelemetry SDK, imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/telemetry/); its API
+        // (a no-op until the SDK registers) is bundled: the two copies share one global registration
+        '@opentelemetry/sdk-trace',
+        '@opentelemetry/resources',
+        '@opentelemetry/context-async-hooks',
+        '@opentelemetry/core',
+        '@opentelemetry/exporter-trace-otlp-*',
       ],
       // the bundled CommonJS (ws) calls require
       banner: {

@@ -95,6 +95,12 @@ export const rules = [
     ],
     why: 'the webhook feature (registry, delivery, chaos, listen, its routes) takes what it needs from the control plane through the context it is given; resources reach it through src/webhooks/index.ts',
   },
+  {
+    layer: 'telemetry',
+    from: 'src/telemetry/',
+    allow: ['src/contract/', 'src/telemetry/'],
+    why: 'telemetry (OpenTelemetry traces) wraps the dispatcher and implements the tracing port of src/contract/tracing.ts; the sandbox imports its door, src/telemetry/index.ts',
+  },
   // the control plane and the sandbox's assembly: anything above, never a transport (transports take the sandbox)
   ...['src/control/', 'src/auth/', 'src/harness/', 'src/sandbox.ts', 'src/sandbox/'].map((from) => ({
     layer: 'control',

@@ -98,6 +98,9 @@ Options:
   --log-format <f>    text (default) or json: one JSON object per line, the banner included (env SANDBOX_LOG_FORMAT)
   -v, --version       the version
   -h, --help          this text
+
+Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (and the other standard OTEL_* variables) to send OpenTelemetry traces;
+see docs/telemetry.md.
 `
 
 // A long-running server favours memory over the last bit of throughput: V8 would otherwise let the heap grow to
@@ -354,7 +357,10 @@ async function main(): Promise<void> {
     import('./banner.ts'),
     import('./terminal-log.ts'),
   ])
+  // OpenTelemetry traces when the standard OTEL_* variables ask for them (docs/telemetry.md); else nothing is loaded
+  const telemetry = await (await import('./telemetry/index.ts')).startTelemetry(env)
   const server = await startServer({
+    ...(telemetry ? { telemetry } : {}),
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     chain: values['no-chain'] ? false : rpcUrl ? { rpcUrl } : 'embedded',
@@ -448,6 +454,7 @@ async function main(): Promise<void> {
       const flushed = detach()
       await server.close()
       await flushed
+      await telemetry?.shutdown().catch(() => {})
       process.exit(code)
     })()
     return stopping

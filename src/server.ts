@@ -65,24 +65,29 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   // a listener other than loopback is a shared host: the stricter defaults of SandboxOptions.exposed apply
   const exposed = options.exposed ?? !isLoopbackHost(options.host ?? '127.0.0.1')
-  const creating = createSandbox({ ...options, exposed })
+  // claimable sandboxes: their claims are read first, strict mode admits their live keys (admitsKey)
+  const claimable = options.claimable
+    ? (await import('./claimable/index.ts')).prepareClaimable(options.claimable, options.stateDir)
+    : undefined
+  const creating = createSandbox({
+    ...options,
+    exposed,
+    ...(claimable ? { admitsKey: claimable.admitsKey } : {}),
+  })
   // the MCP SDK loads while the sandbox starts, not before every command's first line
   const mcpLoading = options.mcp === false ? null : import('./mcp/index.ts')
   mcpLoading?.catch(() => {})
   let mcp: ReturnType<Awaited<NonNullable<typeof mcpLoading>>['withMcp']> | undefined
   let claims: import('./claimable/index.ts').Claimable | undefined
   const ready = creating.then(async (sandbox) => {
+    claims = claimable?.install(sandbox)
+    // with claimable sandboxes every call goes through their door (expired keys refused, calls under way counted)
+    const target = claims?.guarded ?? sandbox
     let listener = options.express
-      ? ((await import('./transports/express.ts')).createApp(sandbox) as RequestListener)
-      : createRequestListener(sandbox)
-    if (options.claimable)
-      claims = (await import('./claimable/index.ts')).createClaimable(
-        sandbox,
-        options.claimable,
-        options.stateDir,
-      )
+      ? ((await import('./transports/express.ts')).createApp(target) as RequestListener)
+      : createRequestListener(target)
     if (mcpLoading) {
-      mcp = (await mcpLoading).withMcp(claims?.guarded ?? sandbox, listener, options.mcp || {})
+      mcp = (await mcpLoading).withMcp(target, listener, options.mcp || {})
       listener = mcp.listener
     }
     return claims ? claims.wrap(listener) : listener

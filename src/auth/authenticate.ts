@@ -13,6 +13,8 @@ import { authenticateSession } from './session.ts'
 export interface AuthOptions {
   /** strict mode: only these API keys pass; undefined accepts any non-empty key */
   apiKeys?: ReadonlySet<string>
+  /** strict mode: the keys it admits besides `apiKeys` (the live keys of claimable sandboxes) */
+  admitsKey?: (key: string) => boolean
   /** strict mode for orchestrators: only these `x-orchestrator-key`s pass; undefined accepts any `orc_…` key */
   orchestratorKeys?: ReadonlySet<string>
 }
@@ -40,7 +42,7 @@ export function apiKeyCaller(
       'Unauthorized',
       'platform: names a platform tenant of hosted onboarding, not a key',
     )
-  if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key))
+  if (standing === 'unknown' && options.apiKeys && !options.apiKeys.has(key) && !options.admitsKey?.(key))
     throw new UnauthorizedError('Unauthorized', STRICT_HINT)
   return { tenant: key, via: 'api-key' }
 }

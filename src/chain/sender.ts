@@ -1,6 +1,7 @@
 // The one way the sandbox sends transactions: a sender per (chain, key) with a serial queue (one nonce sequence,
 // so concurrent callers never race for a nonce), receipts that throw on revert, and revert decoding. Also sends
 // the transactions the API returns ({to, data, value}) from a wallet, as a payer would.
+import { SpanStatusCode, trace } from '@opentelemetry/api'
 import {
   type Abi,
   type Address,
@@ -138,10 +139,43 @@ export function createSender(chain: SenderChain, privateKey: Hex, label?: string
     address: account.address,
     serial: enqueue,
     writeNow,
-    submit: (call, options) => enqueue(() => writeNow(call, options)),
+    submit: (call, options) => enqueue(() => traced(call, label, () => writeNow(call, options))),
     confirm,
-    send: (call) => enqueue(async () => confirm(await writeNow(call))),
+    send: (call) => enqueue(() => traced(call, label, async () => confirm(await writeNow(call)))),
   }
+}
+
+/**
+ * A transaction the sandbox sends, as a span (OpenTelemetry; a no-op without it) of whatever is active: the call,
+ * the timed task or the detection that made it.
+ */
+function traced<T extends Hash | TransactionReceipt>(
+  call: ContractCall,
+  network: string | undefined,
+  send: () => Promise<T>,
+): Promise<T> {
+  const attributes = {
+    'sandbox.tx.to': call.to,
+    'sandbox.tx.function': call.functionName,
+    ...(network ? { 'sandbox.network': network } : {}),
+  }
+  return trace.getTracer('request-sandbox').startActiveSpan('chain.send', { attributes }, async (span) => {
+    try {
+      const result = await send()
+      if (typeof result === 'string') span.setAttribute('sandbox.tx.hash', result)
+      else {
+        span.setAttribute('sandbox.tx.hash', result.transactionHash)
+        span.setAttribute('sandbox.tx.block', Number(result.blockNumber))
+      }
+      return result
+    } catch (error) {
+      span.recordException(error as Error)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message })
+      throw error
+    } finally {
+      span.end()
+    }
+  })
 }
 
 /** A transaction as the API returns it: `value` as BigNumber JSON, a hex string (cancel) or a number (batch approvals). */

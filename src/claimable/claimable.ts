@@ -1,10 +1,11 @@
 // Claimable sandboxes (--claimable): a visitor of a shared server creates a sandbox of its own, a fresh key with an
 // expiry (POST /__sandbox/sandboxes), without an operator handing out keys. In strict mode a live claimed key passes
-// like a key of --api-keys. Expiry is on the wall clock (a key's own clock moves forward at will: it must not shorten
-// or lengthen the claim), checked every minute and on each call of the key: the key's state is deleted (worlds with
-// their rows in state.db, journal, webhooks, snapshot files, scenario choice) and from then on the key answers 401
-// naming its expiry, on the API, the dashboard's calls and /mcp. Without --claimable none of this is installed and
-// /__sandbox/sandboxes answers 404 as any unknown path.
+// like a key of --api-keys (the sandbox is created with prepareClaimable's `admitsKey`). Expiry is on the wall clock
+// (a key's own clock moves forward at will: it must not shorten or lengthen the claim), checked every minute and on
+// each call of the key: from then on the key answers 401 naming its expiry, on the API, the dashboard's calls and
+// /mcp, and once its calls under way have ended its state is deleted (deliveries and their records, webhooks, worlds
+// with their rows in state.db, journal, snapshot files, scenario choice). Without --claimable none of this is
+// installed and /__sandbox/sandboxes answers 404 as any unknown path.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
@@ -31,8 +32,6 @@ export interface ClaimableOptions {
 export const CLAIM_DEFAULTS = { ttlMs: 7 * 86_400_000, perAddressPerHour: 5, maxLive: 1000, sweepMs: 60_000 }
 
 const PATH = '/__sandbox/sandboxes'
-/** How long an expired key's state waits for its last calls' writes before it is deleted (ms). */
-const SETTLE_MS = 500
 
 /** What a claim shows (GET /__sandbox/sandboxes/{key}). */
 function view(claim: Claim) {
@@ -45,8 +44,29 @@ function view(claim: Claim) {
   }
 }
 
+/**
+ * Claimable sandboxes before their sandbox exists: the claims (read back from `stateDir`), the keys strict mode admits
+ * for them (SandboxOptions.admitsKey: a live claim whose expiry has not come), and their installation on the sandbox.
+ */
+export interface ClaimableSetup {
+  admitsKey(key: string): boolean
+  install(sandbox: Sandbox): Claimable
+}
+
+export function prepareClaimable(options: ClaimableOptions, stateDir: string | undefined): ClaimableSetup {
+  const now = options.now ?? Date.now
+  const book = new ClaimBook(stateDir)
+  return {
+    admitsKey: (key) => {
+      const claim = book.get(key)
+      return claim !== undefined && !claim.expiredAt && Date.parse(claim.expiresAt) > now()
+    },
+    install: (sandbox) => createClaimable(sandbox, options, book),
+  }
+}
+
 export interface Claimable {
-  /** the sandbox's dispatcher with expired claimed keys refused (what /mcp sessions call through) */
+  /** the sandbox with expired claimed keys refused and claimed keys' calls counted (what the transports call) */
   guarded: Sandbox
   /** the listener with /__sandbox/sandboxes in front of it and expired keys refused */
   wrap(inner: RequestListener): RequestListener
@@ -55,52 +75,37 @@ export interface Claimable {
   close(): void
 }
 
-/** Installs claimable sandboxes on `sandbox`; `stateDir` keeps the claims across restarts. */
-export function createClaimable(
-  sandbox: Sandbox,
-  options: ClaimableOptions,
-  stateDir: string | undefined,
-): Claimable {
+/**
+ * Installs claimable sandboxes on `sandbox` (created with the setup's `admitsKey`): their routes, their door refusing
+ * expired keys, their expiry.
+ */
+function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: ClaimBook): Claimable {
   const settings = { ...CLAIM_DEFAULTS, ...options }
   const now = options.now ?? Date.now
-  const book = new ClaimBook(stateDir)
   const rate = new ClaimRate(settings.perAddressPerHour)
   const { shared } = sandbox
 
-  // strict mode: a live claimed key passes as an issued key does (the portal's standing of a key is what
-  // authentication reads before --api-keys)
-  const portal = shared.portal
-  const standing = portal.standing.bind(portal)
-  portal.standing = (key) => {
-    const claim = book.get(key)
-    if (claim) return claim.expiredAt ? 'refused' : 'active'
-    return standing(key)
-  }
-
-  const wipes = new Set<NodeJS.Timeout>()
+  /** the calls under way of claimed keys, by key: an expired key's state is deleted once the last one has ended */
+  const busy = new Map<string, number>()
   /**
-   * the key's state deleted: worlds (their rows in state.db), journal, webhooks, deliveries in memory (their retries
-   * cancelled), snapshot files, scenario choice
+   * the key's state deleted: its deliveries first (their retries cancelled, an attempt under way records nothing, their
+   * records in memory and state.db), webhooks, then worlds (their rows in state.db), journal (what was not appended
+   * yet is dropped), snapshot files, scenario choice. No call of the key is under way: nothing writes any of it back.
    */
   const wipe = (key: string) => {
-    sandbox.control.reset(key)
-    shared.webhooks.registry.forget(key)
     shared.webhooks.forget(key)
+    shared.webhooks.registry.forget(key)
+    sandbox.control.reset(key)
     for (const snapshot of shared.snapshots.list(key).snapshots) shared.snapshots.delete(key, snapshot.name)
     const scenarios = shared.scenarios
     if (scenarios.selected(key) !== scenarios.defaultScenario)
       scenarios.select(key, scenarios.defaultScenario)
     book.wiped(key)
   }
+  /** refused at once; deleted now, or when its last call under way ends */
   const expire = (claim: Claim) => {
-    // refused at once; deleted once what its last calls wrote is settled (the journal is appended every 200 ms:
-    // an entry still on its way would otherwise land after the delete)
     book.expired(claim.key, now())
-    const timer = setTimeout(() => {
-      wipes.delete(timer)
-      wipe(claim.key)
-    }, SETTLE_MS)
-    wipes.add(timer)
+    if (!busy.has(claim.key)) wipe(claim.key)
   }
   // claims that expired while the server was stopped, or whose delete a stop interrupted
   for (const claim of book.unwiped()) wipe(claim.key)
@@ -129,7 +134,19 @@ export function createClaimable(
           const error = expiredError(claim)
           return { status: error.status, headers: {}, body: error.body }
         }
-        return sandbox.dispatch(request)
+        if (!claim) return sandbox.dispatch(request)
+        const { key } = claim
+        busy.set(key, (busy.get(key) ?? 0) + 1)
+        try {
+          return await sandbox.dispatch(request)
+        } finally {
+          const left = busy.get(key)! - 1
+          if (left) busy.set(key, left)
+          else {
+            busy.delete(key)
+            if (claim.expiredAt && !claim.wiped) wipe(key)
+          }
+        }
       },
     },
   })
@@ -194,12 +211,8 @@ export function createClaimable(
     sweep,
     close: () => {
       clearInterval(timer)
-      // a delete still waiting runs now: the sandbox closes after this, committing it
-      for (const waiting of wipes) {
-        clearTimeout(waiting)
-      }
+      // a delete waiting for a call runs now (the server stopped listening): the sandbox closes after this, committing it
       for (const claim of book.unwiped()) wipe(claim.key)
-      wipes.clear()
     },
     wrap: (inner) => (req, res) => {
       const neutral = neutralOf(req)

@@ -1,5 +1,12 @@
 // Claimable sandboxes (--claimable): visitors of a shared server create their own key with an expiry. The server
-// installs it (createClaimable); other rooms import only this file.
+// prepares them before its sandbox (prepareClaimable: the keys strict mode admits) and installs them on it; other
+// rooms import only this file.
 
-export { CLAIM_DEFAULTS, type Claimable, type ClaimableOptions, createClaimable } from './claimable.ts'
+export {
+  CLAIM_DEFAULTS,
+  type Claimable,
+  type ClaimableOptions,
+  type ClaimableSetup,
+  prepareClaimable,
+} from './claimable.ts'
 export type { Claim } from './claims.ts'

@@ -58,4 +58,16 @@ describe('the /rpc guard', () => {
       body: 'ran',
     })
   })
+  it('admits in strict mode the keys admitsKey admits besides --api-keys (claimed keys), and no other', async () => {
+    const next = async () => ({ status: 200, headers: {}, body: 'ran' })
+    const guard = rpcGuardMiddleware({
+      apiKeys: new Set(['k']),
+      admitsKey: (key) => key === 'sk_sandbox_live',
+      rpcAdmin: ['evm_*'],
+    })
+    const as = (key: string) =>
+      guard(callInfo({ method: 'evm_mine' }, { 'content-type': 'application/json', 'x-api-key': key }), next)
+    await expect(as('sk_sandbox_live')).resolves.toMatchObject({ body: 'ran' })
+    await expect(as('sk_sandbox_gone')).rejects.toMatchObject({ status: 401 })
+  })
 })

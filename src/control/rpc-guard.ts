@@ -13,6 +13,8 @@ import { checkRpcCost, RawTransactionRate, RpcExecutionGate, rawTransactionBytes
 export interface RpcGuardOptions {
   /** strict mode: only these API keys pass */
   apiKeys?: ReadonlySet<string>
+  /** strict mode: the keys it admits besides `apiKeys` (the live keys of claimable sandboxes) */
+  admitsKey?: (key: string) => boolean
   /**
    * Admin methods strict-mode keys may call: exact names, prefixes ending in `*` (`evm_*`), or `*` for all.
    * Without strict mode, any API key may call them.
@@ -136,7 +138,8 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
       )
     }
     if (options.apiKeys || options.exposed) {
-      if (options.apiKeys && !options.apiKeys.has(key)) throw new UnauthorizedError()
+      if (options.apiKeys && !options.apiKeys.has(key) && !options.admitsKey?.(key))
+        throw new UnauthorizedError()
       const refused = [...new Set(admin)].filter((m) => !allowedBy(allowed, m))
       if (refused.length > 0) {
         throw new SandboxError(

@@ -5,4 +5,5 @@
 export { resumeWorld } from './revival.ts'
 export { DB_FORMAT, openStateDb, type SavedWorldMeta, STATE_FORMAT } from './schema.ts'
 export { StateDir } from './state-dir.ts'
+export { ensureWritableDir } from './writable.ts'
 export { StateWriter, type WriteOp } from './writer.ts'

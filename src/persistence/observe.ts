@@ -1,5 +1,6 @@
 // What --state-dir observes beside the worlds' states: the keys' scenario choices and webhooks (written whole when
-// they changed: each registry says so) and the directory's Maps (each set and delete).
+// they changed: each registry says so), the keys whose delivery records were forgotten, and the directory's Maps
+// (each set and delete).
 import type { SandboxState } from '../control/services.ts'
 import { observeMap } from './revival.ts'
 
@@ -9,11 +10,13 @@ export function observeShared(
   on: {
     selections: () => void
     webhooks: () => void
+    deliveriesForgotten: (tenant: string) => void
     directory: (kind: string, key: string, value: unknown) => void
   },
 ): void {
   shared.scenarios.onSelect(() => on.selections())
   shared.webhooks.registry.onChange(() => on.webhooks())
+  shared.webhooks.onForget((tenant) => on.deliveriesForgotten(tenant))
   const directory = shared.directory
   for (const [kind, map] of [
     ['directory.clientIds', directory.clientIdToTenant],

@@ -17,7 +17,6 @@
 // key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
 // logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous
 // version (state.json, journal.json, chain-*.state, evicted/) is imported once (import.ts).
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
@@ -44,6 +43,7 @@ import { quarantineRow } from './quarantine.ts'
 import { observeWorldState, reviveJournal, reviveWorldRows, type Slot } from './revival.ts'
 import { WorldReviver } from './reviver.ts'
 import { keyLabel, StateDamage } from './salvage.ts'
+import { ensureWritableDir } from './writable.ts'
 import { StateWriter, type WriteOp } from './writer.ts'
 
 /** The state dir of one sandbox: load once at start, then write each change as it happens until stopped. */
@@ -103,7 +103,7 @@ export class StateDir implements WorldLifecycle {
     )
     this.#supervisors = shared.supervisors
     this.#embedded = embedded
-    mkdirSync(dir, { recursive: true })
+    ensureWritableDir(dir)
     this.#path = join(dir, 'state.db')
     this.#damage = new StateDamage(this.#path, shared.log)
     this.#db = openStateFile(this.#path, this.#damage, shared.log)
@@ -120,6 +120,7 @@ export class StateDir implements WorldLifecycle {
         this.#webhooksDirty = true
         this.#schedule()
       },
+      deliveriesForgotten: (tenant) => this.#forgetDeliveries(tenant),
       directory: (kind, key, value) => this.#sharedChanged(kind, key, value),
     })
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
@@ -321,6 +322,14 @@ export class StateDir implements WorldLifecycle {
     if (!ops) return
     this.#ops.push(...ops)
     this.#schedule()
+  }
+
+  /** A key's delivery records go: their rows (`tenant NUL id`), those not back yet; committed at once. */
+  #forgetDeliveries(tenant: string): void {
+    this.#ops.push(['forgetDeliveries', `${tenant}\u0000`, `${tenant}\u0001`])
+    this.#reviver.savedDeliveries.delete(tenant)
+    this.#schedule()
+    this.#commit()
   }
 
   /** A key's rows, journal and quarantine mark are deleted, committed at once. */

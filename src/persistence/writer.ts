@@ -26,6 +26,7 @@ export type WriteOp =
   | ['forgetRecords', tenant: string]
   | ['forgetWorlds', tenant: string]
   | ['forgetJournal', tenant: string]
+  | ['forgetDeliveries', from: string, to: string]
   | ['indexWorlds']
 
 /**
@@ -60,6 +61,7 @@ const STATEMENTS: Record<WriteOp[0], string> = {
     'DELETE FROM records WHERE seq IN (SELECT seq FROM record_worlds WHERE world IN (SELECT id FROM worlds WHERE tenant = ?))',
   forgetWorlds: 'DELETE FROM worlds WHERE tenant = ?',
   forgetJournal: 'DELETE FROM journal WHERE tenant = ?',
+  forgetDeliveries: "DELETE FROM shared WHERE kind = 'delivery' AND key >= ? AND key < ?",
   indexWorlds: INDEX_WORLDS,
 }
 

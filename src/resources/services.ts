@@ -7,6 +7,7 @@ import type { CurrencyCatalog } from '../contract/currencies.ts'
 import type { NetworkTable } from '../contract/networks.ts'
 import type { CredentialDirectory, EventSink, WorldLookup } from '../contract/ports.ts'
 import type { CallScope } from '../contract/route-context.ts'
+import type { FlowTracing } from '../contract/tracing.ts'
 import type { World } from '../contract/world.ts'
 import type { IdGenerator } from '../store/ids.ts'
 import type { WebhookPort } from '../webhooks/index.ts'
@@ -52,6 +53,8 @@ export interface ResourceServices {
   compliance: { kycReviewMs: number; paymentDetailReviewMs: number }
   /** the sandbox's off-ramp deposit address: crypto-to-fiat requests are paid to it */
   offrampAddress: string
+  /** traces (OpenTelemetry): undefined unless OTEL_EXPORTER_OTLP_ENDPOINT turned them on */
+  tracing: FlowTracing | undefined
   /** real time (a tenant's time is world.clock.now()) */
   now(): Date
   log(message: string, error?: unknown): void

@@ -90,6 +90,7 @@ export function buildState(
     tenants,
     worlds: tenants,
     paymentReferences: new PaymentReferenceIndex(),
+    tracing: options.telemetry?.tracing,
     conversion: fleet.conversion,
     directory: new TenantDirectory(),
     portal: new PortalCredentials({

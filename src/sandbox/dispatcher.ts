@@ -7,6 +7,7 @@ import type { SandboxState } from '../control/services.ts'
 import type { StateDir } from '../persistence/index.ts'
 import {
   createDispatcher,
+  createRouter,
   documentedRateLimitMiddleware,
   faultMiddleware,
   journalMiddleware,
@@ -50,6 +51,7 @@ function middlewareOf(
   return [
     rpcGuardMiddleware({
       ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+      ...(options.admitsKey ? { admitsKey: options.admitsKey } : {}),
       ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
       exposed: shared.security.exposed,
       ...(options.rpcExecutingPerAddress !== undefined || shared.security.exposed
@@ -87,15 +89,29 @@ export function buildDispatcher(
   tenantIds: TenantIds | null,
   stateDir: StateDir | null,
 ): (request: NeutralRequest) => Promise<NeutralResponse> {
-  return createDispatcher(routes, shared, {
+  const dispatch = createDispatcher(routes, shared, {
     // with --state-dir an answer leaves once the changes it reports are committed (without, nothing runs per call)
     ...(stateDir ? { durable: () => stateDir.barrier() } : {}),
     ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
+    ...(options.admitsKey ? { admitsKey: options.admitsKey } : {}),
     // strict mode is strict for partners too: with --api-keys and no --orchestrator-keys, no orchestrator key passes
     ...(options.orchestratorKeys || options.apiKeys
       ? { orchestratorKeys: new Set(options.orchestratorKeys ?? []) }
       : {}),
     ...(tenantIds ? { idsFor: (tenant: string) => tenantIds.for(tenant) } : {}),
     middleware: middlewareOf(options, shared, fleet, stateDir),
+  })
+  // with OpenTelemetry on, a span around each call (without, the dispatcher as it is: nothing runs per call)
+  const telemetry = options.telemetry
+  if (!telemetry) return dispatch
+  const router = createRouter(routes)
+  return telemetry.traceCalls(dispatch, (method, path) => {
+    const match = router.match(method, path)
+    if (!match) return undefined
+    const params: Record<string, string> = {}
+    match.names.forEach((name, i) => {
+      params[name] = match.values[i] ?? ''
+    })
+    return { pattern: match.route.path, params }
   })
 }

@@ -4,10 +4,11 @@
 // loopback listener derives it from the seed instead (the same role addresses run after run, as ids are); a shared
 // listener never does, nor serves a state dir whose secret came from a seed. Never served: no answer, page or banner
 // holds it or a key derived from it.
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Hex, keccak256, toHex } from 'viem'
 import { newDeploymentSecret, type SandboxKeys, sandboxKeys } from '../chain/index.ts'
+import { ensureWritableDir } from '../persistence/index.ts'
 import type { SandboxOptions } from './options.ts'
 
 /** The file in --state-dir that holds the deployment secret. */
@@ -32,7 +33,7 @@ export function loadSandboxKeys(
       ? keccak256(toHex(`request-sandbox:seed:${options.seed}`))
       : null
   if (!options.stateDir) return sandboxKeys(seeded ?? newDeploymentSecret())
-  mkdirSync(options.stateDir, { recursive: true })
+  ensureWritableDir(options.stateDir)
   const path = join(options.stateDir, KEYS_FILE)
   const saved = readKeysFile(path)
   if (saved) {

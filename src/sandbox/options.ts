@@ -1,10 +1,13 @@
 // The options of createSandbox (src/sandbox.ts re-exports them): one place the steps of src/sandbox/ read.
 import type { NetworkName } from '../chain/index.ts'
 import type { RateLimitMode } from '../pipeline/index.ts'
+import type { Telemetry } from '../telemetry/index.ts'
 import type { WebhookDeliveryOptions } from '../webhooks/index.ts'
 
 /** Options of createSandbox. */
 export interface SandboxOptions {
+  /** OpenTelemetry traces (`startTelemetry`): each call a span, detection and deliveries in its trace */
+  telemetry?: Telemetry
   /**
    * The chain: `'embedded'` (default) spawns anvil and installs the contracts; `{rpcUrl}` uses a running anvil
    * (installing the contracts on it); `false` runs without a chain (no balance checks, no /rpc).
@@ -33,6 +36,8 @@ export interface SandboxOptions {
   startableNetworks?: NetworkName[] | 'all'
   /** strict mode: only these API keys pass (otherwise every key is its own tenant) */
   apiKeys?: string[]
+  /** strict mode: the keys it admits besides `apiKeys` (the live keys of claimable sandboxes: server.ts) */
+  admitsKey?: (key: string) => boolean
   /**
    * strict mode for orchestrators: only these `x-orchestrator-key`s pass (otherwise every `orc_…` key is its own, except
    * in strict mode: with `apiKeys` and without this list, none)

@@ -56,12 +56,17 @@ export function httpTarget(base: string, options: { timeoutMs?: number } = {}): 
  */
 export function paced(target: Target, perSecond: number): Target {
   const gap = 1000 / perSecond
-  let next = 0
-  return async (request) => {
-    const now = Date.now()
-    const at = Math.max(now, next)
-    next = at + gap
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now))
-    return target(request)
+  // each call starts at least `gap` after the previous one actually started: a timer that fires late pushes the
+  // next start back instead of letting two calls through together
+  let last = Number.NEGATIVE_INFINITY
+  let turns: Promise<void> = Promise.resolve()
+  return (request) => {
+    const turn = turns.then(async () => {
+      for (let wait = last + gap - Date.now(); wait > 0; wait = last + gap - Date.now())
+        await new Promise((resolve) => setTimeout(resolve, wait))
+      last = Date.now()
+    })
+    turns = turn
+    return turn.then(() => target(request))
   }
 }

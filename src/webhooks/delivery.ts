@@ -9,6 +9,7 @@ import type { IdGenerator } from '../store/ids.ts'
 import type { Tenants } from '../store/tenants.ts'
 import { WebhookChaos } from './chaos.ts'
 import { type ChaosRule, chaosFor } from './chaos-rules.ts'
+import { DeliverySpans } from './delivery-spans.ts'
 import {
   type DeliveryAttempt,
   type DeliveryRecord,
@@ -79,6 +80,7 @@ export class WebhookDelivery {
   readonly #timers = new Map<string, NodeJS.Timeout>()
   /** deliveries of forgotten keys: an attempt under way when its key was forgotten records nothing, retries never */
   readonly #forgotten = new WeakSet<DeliveryRecord>()
+  readonly #spans = new DeliverySpans()
   readonly #handlers = new Map<string, WebhookHandler>()
   readonly #fetch: ((request: Request) => Promise<Response>) | null
   /** where webhooks may go (--webhook-hosts) */
@@ -93,6 +95,8 @@ export class WebhookDelivery {
   readonly callChaos = new AsyncLocalStorage<ChaosRule>()
   /** what `reorder` holds and `fail` answers */
   readonly #chaos = new WebhookChaos((record) => void this.#attempt(record, 0))
+  /** told when a key's deliveries are forgotten (--state-dir deletes their rows) */
+  readonly #onForget: ((tenant: string) => void)[] = []
   #closed = false
 
   constructor(
@@ -217,7 +221,10 @@ export class WebhookDelivery {
     return () => this.#handlers.delete(url)
   }
 
-  /** Forgets a key's deliveries (a claimable sandbox's expiry): their retries cancelled, their records dropped. */
+  /**
+   * Forgets a key's deliveries (a claimable sandbox's expiry): their retries cancelled, their records dropped, in
+   * memory and (through `onForget`'s listeners: --state-dir) on disk. An attempt under way records nothing.
+   */
   forget(tenant: string): void {
     for (const record of this.#deliveries.get(tenant)?.values() ?? []) {
       this.#forgotten.add(record)
@@ -225,6 +232,12 @@ export class WebhookDelivery {
       this.#timers.delete(record.id)
     }
     this.#deliveries.delete(tenant)
+    for (const listener of this.#onForget) listener(tenant)
+  }
+
+  /** Calls `listener` with the key each time a key's deliveries are forgotten. */
+  onForget(listener: (tenant: string) => void): void {
+    this.#onForget.push(listener)
   }
 
   /** Cancels pending retries. */
@@ -369,7 +382,13 @@ export class WebhookDelivery {
     return this.registry.get(record.tenant, record.webhookId)?.secret ?? ''
   }
 
-  async #attempt(record: DeliveryRecord, retryCount: number): Promise<void> {
+  /** One attempt, as a span (`delivery-spans.ts`). */
+  #attempt(record: DeliveryRecord, retryCount: number): Promise<void> {
+    if (this.#closed) return Promise.resolve()
+    return this.#spans.attempt(record, retryCount, () => this.#attemptNow(record, retryCount))
+  }
+
+  async #attemptNow(record: DeliveryRecord, retryCount: number): Promise<void> {
     if (this.#closed) return
     const headers = deliveryHeaders(record, retryCount, this.#secretOf(record))
     const started = Date.now()

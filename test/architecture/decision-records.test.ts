@@ -9,7 +9,7 @@ const folder = join(root, 'docs', 'decisions')
 const records = readdirSync(folder).filter((name) => /^\d{4}-\d{2}-\d{2}-[a-z0-9-]+\.md$/.test(name))
 
 /** The `Date: ... Governs: ...` line of a record: its date and the backticked paths it names. */
-export function governs(text: string): { date: string | undefined; paths: string[] } {
+function governs(text: string): { date: string | undefined; paths: string[] } {
   const line = text.split('\n').find((l) => /^Date: /.test(l)) ?? ''
   const date = /^Date: (\d{4}-\d{2}-\d{2})/.exec(line)?.[1]
   const after = line.split('Governs:')[1] ?? ''

@@ -52,26 +52,27 @@ const call = async (
 }
 
 /**
- * What state.db holds of `key`: worlds, journal entries, shared rows (webhooks, scenario choice) naming it. Webhook
- * delivery records (`delivery` rows) are not counted: the sandbox has no delete for a key's deliveries yet.
+ * What state.db holds of `key`, by kind of row: worlds, journal entries, and the shared rows naming it (webhooks,
+ * scenario choice, webhook delivery records).
  */
-function onDisk(dir: string, key: string): number {
+function onDisk(dir: string, key: string): Record<string, number> {
   const db = openState(dir)
   try {
     const count = (sql: string, ...args: string[]) => (db.prepare(sql).get(...args) as { n: number }).n
-    return (
-      count('SELECT count(*) AS n FROM worlds WHERE tenant = ?', key) +
-      count('SELECT count(*) AS n FROM journal WHERE tenant = ?', key) +
-      count(
-        "SELECT count(*) AS n FROM shared WHERE kind <> 'delivery' AND (instr(key, ?) > 0 OR instr(value, ?) > 0)",
-        key,
-        key,
-      )
-    )
+    const rows: Record<string, number> = {
+      worlds: count('SELECT count(*) AS n FROM worlds WHERE tenant = ?', key),
+      journal: count('SELECT count(*) AS n FROM journal WHERE tenant = ?', key),
+    }
+    const shared = db
+      .prepare('SELECT kind FROM shared WHERE instr(key, ?) > 0 OR instr(value, ?) > 0')
+      .all(key, key) as { kind: string }[]
+    for (const { kind } of shared) rows[kind] = (rows[kind] ?? 0) + 1
+    return rows
   } finally {
     db.close()
   }
 }
+const total = (rows: Record<string, number>) => Object.values(rows).reduce((a, b) => a + b, 0)
 const snapshotFiles = (dir: string, key: string) => {
   const folder = join(dir, 'snapshots', createHash('sha256').update(key).digest('hex').slice(0, 32))
   return existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')) : []
@@ -109,13 +110,26 @@ describe('claimable sandboxes (--claimable)', () => {
       (await call(server, 'POST', '/__sandbox/webhooks', { key, body: { url: 'https://example.com/hook' } }))
         .status,
     ).toBe(201)
+    // an event delivered to it: its receiver fails, so a retry is still pending when the key expires
+    const refused = server.sandbox.shared.webhooks.route(
+      'https://example.com/hook',
+      () => new Response('down', { status: 503 }),
+    )
+    expect(
+      (
+        await call(server, 'POST', '/__sandbox/events', {
+          key,
+          body: { type: 'payment.confirmed', payload: { requestId: request.body.requestId } },
+        })
+      ).status,
+    ).toBe(201)
     expect(
       (await call(server, 'PUT', '/__sandbox/scenario', { key, body: { scenario: 'kyc-approved' } })).status,
     ).toBe(200)
     expect(
       (await call(server, 'POST', '/__sandbox/snapshots', { key, body: { name: 'before' } })).status,
     ).toBe(201)
-    await waitFor(() => (onDisk(dir, key) > 0 ? true : undefined))
+    await waitFor(() => (onDisk(dir, key).delivery && onDisk(dir, key).journal ? true : undefined))
     expect(snapshotFiles(dir, key)).toEqual(['before.json'])
     expect((await call(server, 'GET', `/__sandbox/sandboxes/${key}`)).body.status).toBe('active')
 
@@ -150,7 +164,10 @@ describe('claimable sandboxes (--claimable)', () => {
     expect(shared.journal.list(key)).toEqual([])
     expect(shared.scenarios.selected(key)).toBe(shared.scenarios.defaultScenario)
     expect(snapshotFiles(dir, key)).toEqual([])
-    await waitFor(() => (onDisk(dir, key) === 0 ? true : undefined), { intervalMs: 200, timeoutMs: 10_000 })
+    await waitFor(() => (total(onDisk(dir, key)) === 0 ? true : undefined), {
+      intervalMs: 200,
+      timeoutMs: 10_000,
+    }).catch(() => expect(onDisk(dir, key)).toEqual({ worlds: 0, journal: 0 }))
     // the session opened before reaches nothing any more (its requests carry the expired key), and leaves nothing
     await expect(callTool(agent, 'tail_calls')).rejects.toThrow(/401.*This sandbox expired/)
     await agent.close().catch(() => {})
@@ -166,7 +183,85 @@ describe('claimable sandboxes (--claimable)', () => {
     const again = await start(options)
     expect((await call(again, 'GET', '/__sandbox/clock', { key })).status).toBe(401)
     expect((await call(again, 'GET', '/__sandbox/clock', { key: live })).status).toBe(200)
-    expect(onDisk(dir, key)).toBe(0)
+    // nothing of the expired key comes back: not in memory once every saved world is back, not on disk
+    const back = again.sandbox.shared
+    // every saved world comes back before all are listed, and every saved delivery record with them
+    expect([...back.tenants.all()].filter((world) => world.tenant === key)).toEqual([])
+    expect(back.webhooks.deliveries(key)).toEqual([])
+    expect(back.webhooks.records().filter((r) => r.tenant === key)).toEqual([])
+    expect(back.webhooks.registry.list(key)).toEqual([])
+    expect(back.journal.list(key)).toEqual([])
+    expect(snapshotFiles(dir, key)).toEqual([])
+    expect(onDisk(dir, key)).toEqual({ worlds: 0, journal: 0 })
+    refused()
+  })
+
+  it("deletes an expired key's state once its calls under way have ended: nothing they write comes back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'claimable-'))
+    dirs.push(dir)
+    const server = await start({ stateDir: dir, claimable: { now: () => clock } })
+    const { key } = (await call(server, 'POST', '/__sandbox/sandboxes')).body
+    const body = {
+      amount: '10',
+      invoiceCurrency: 'USD',
+      paymentCurrency: 'FAU-sepolia',
+      payee: '0x1111111111111111111111111111111111111111',
+    }
+    expect((await call(server, 'POST', '/v2/request', { key, body })).status).toBe(201)
+    // a call under way when the key expires: x-sandbox-delay holds it 1.5 s before it creates its request
+    const slow = fetch(`${server.url}/v2/request`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'x-sandbox-delay': '1500' },
+      body: JSON.stringify(body),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    clock += 8 * DAY
+    expect((await call(server, 'GET', `/__sandbox/sandboxes/${key}`)).body.status).toBe('expired')
+    expect((await call(server, 'GET', '/__sandbox/clock', { key })).status).toBe(401)
+    await (await slow).text()
+    // the call's journal entry would be appended within 200 ms: nothing of the key is in memory or on disk after it
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    const shared = server.sandbox.shared
+    expect([...shared.tenants.all()].filter((world) => world.tenant === key)).toEqual([])
+    expect(shared.journal.list(key)).toEqual([])
+    expect(onDisk(dir, key)).toEqual({ worlds: 0, journal: 0 })
+  })
+
+  it('strict mode admits a live claimed key through an explicit port and refuses an expired one', async () => {
+    const server = await start({ claimable: { now: () => clock } })
+    const { key } = (await call(server, 'POST', '/__sandbox/sandboxes')).body
+    // the sandbox's own dispatcher, without the claimable door in front: what authentication itself decides
+    const { sandbox } = server
+    const dispatch = async (apiKey: string) =>
+      (
+        await sandbox.dispatch({
+          method: 'GET',
+          path: '/__sandbox/clock',
+          query: {},
+          headers: { 'x-api-key': apiKey },
+          rawBody: undefined,
+        })
+      ).status
+    expect(await dispatch(key)).toBe(200)
+    expect(await dispatch('sk_operator')).toBe(200)
+    expect(await dispatch(`${key}x`)).toBe(401)
+    // the portal's standing of keys is its own (no object of another room is patched): a claimed key is not the portal's
+    expect(Object.hasOwn(sandbox.shared.portal, 'standing')).toBe(false)
+    expect(sandbox.shared.portal.standing(key)).toBe('unknown')
+    // past its expiry the key is refused by authentication too, before any sweep or call of the door saw it
+    clock += 7 * DAY
+    expect(await dispatch(key)).toBe(401)
+    expect(await dispatch('sk_operator')).toBe(200)
+    expect((await call(server, 'GET', '/__sandbox/clock', { key })).body.message).toMatch(
+      /^This sandbox expired at /,
+    )
+    expect(await dispatch(key)).toBe(401)
+  })
+
+  it('strict mode admits the keys of SandboxOptions.admitsKey besides --api-keys', async () => {
+    const server = await start({ admitsKey: (key) => key === 'sk_guest' })
+    expect((await call(server, 'GET', '/__sandbox/clock', { key: 'sk_guest' })).status).toBe(200)
+    expect((await call(server, 'GET', '/__sandbox/clock', { key: 'sk_other' })).status).toBe(401)
   })
 
   it('limits claims per client address (--claim-rate) and in all (--max-claims), in the error shape', async () => {

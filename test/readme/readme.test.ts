@@ -99,6 +99,15 @@ const notRun: [file: string, marker: string, reason: string][] = [
   ],
   ['README.md', 'docker build -t request-sandbox', 'needs Docker'],
   ['docs/docker.md', 'docker build -t request-sandbox', 'needs Docker'],
+  ['docs/docker.md', '--add-host=host.docker.internal:host-gateway', 'needs Docker'],
+  ['docs/docker.md', '-v sandbox-data:/data -e SANDBOX_STATE_DIR=/data', 'needs Docker'],
+  ['docs/docker.md', 'docker compose up -d', 'needs Docker compose'],
+  ['docs/telemetry.md', 'jaegertracing/all-in-one', 'needs Docker and a collector image'],
+  [
+    'docs/telemetry.md',
+    'OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318',
+    'starts a second sandbox exporting to a collector (test/telemetry/ runs the export)',
+  ],
   [
     'docs/shared-demo.md',
     'HOST=0.0.0.0 npx request-sandbox',

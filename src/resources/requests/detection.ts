@@ -5,6 +5,7 @@ import type { Hex } from 'viem'
 import type { DetectedTransfer, DetectorSink } from '../../chain/index.ts'
 import { fromBaseUnits } from '../../contract/amounts.ts'
 import { divWad, formatWad, formatWadFixed, unitsToWad } from '../../contract/decimal.ts'
+import type { FlowTracing } from '../../contract/tracing.ts'
 import type { World } from '../../contract/world.ts'
 import type { Services } from '../services.ts'
 import { paymentEventPayload } from './events.ts'
@@ -15,7 +16,15 @@ import { requestState } from './tables.ts'
 import { isTronConversion, tronCreditedUnits } from './tron-conversion.ts'
 
 type Shared = Services<
-  'conversion' | 'currencies' | 'events' | 'ids' | 'log' | 'offrampAddress' | 'paymentReferences' | 'worlds'
+  | 'conversion'
+  | 'currencies'
+  | 'events'
+  | 'ids'
+  | 'log'
+  | 'offrampAddress'
+  | 'paymentReferences'
+  | 'tracing'
+  | 'worlds'
 >
 
 const same = (a: string | null | undefined, b: string | null | undefined) =>
@@ -171,7 +180,8 @@ export function createDetectionSink(shared: Shared, onPayment?: PaymentListener)
       for (const t of transfers) {
         for (const entry of shared.paymentReferences.lookup(t.referenceHash, live, { revive: true })) {
           try {
-            await applyTo(shared, entry.world, entry.requestId, t, onPayment)
+            const apply = () => applyTo(shared, entry.world, entry.requestId, t, onPayment)
+            await (shared.tracing ? traced(shared.tracing, entry.requestId, t, apply) : apply())
           } catch (error) {
             shared.log(`recording payment ${t.txHash}:${t.logIndex} failed`, error)
           }
@@ -180,4 +190,30 @@ export function createDetectionSink(shared: Shared, onPayment?: PaymentListener)
     },
     rollback: (chainId, fromBlock) => rollback(shared, chainId, fromBlock),
   }
+}
+
+/**
+ * With tracing on: the transfer's transaction and its detection as spans of the request's flow (the trace of the call
+ * that created it); the webhook deliveries the detection starts nest under it.
+ */
+function traced(tracing: FlowTracing, requestId: string, t: DetectedTransfer, apply: () => Promise<void>) {
+  const hash = t.txHash.toLowerCase()
+  const where = { 'sandbox.network': t.network, 'sandbox.request.id': requestId }
+  tracing.transaction(requestId, hash, {
+    ...where,
+    'sandbox.tx.block': Number(t.blockNumber),
+    'sandbox.tx.from': t.from,
+  })
+  return tracing.inFlow(
+    requestId,
+    'payment.detected',
+    {
+      ...where,
+      'sandbox.tx.hash': hash,
+      'sandbox.tx.log_index': t.logIndex,
+      'sandbox.payment.amount': t.amount.toString(),
+    },
+    apply,
+    [hash],
+  )
 }
