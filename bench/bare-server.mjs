@@ -1,4 +1,6 @@
-// The baseline: a bare node:http server answering the same JSON as the sandbox for the two benchmarked calls.
+// The bare twin: a node:http server answering the same JSON as the sandbox for the two benchmarked calls, doing
+// per call what a plain JSON API does: it re-serialises the currency list on every GET and parses every POST body
+// (bench/floor-server.mjs is the floor: constant answers written as they are).
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'

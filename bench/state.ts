@@ -36,8 +36,8 @@ const body = JSON.stringify({
 })
 const concurrency = 32
 
-/** Sends `n` creates spread over `keys`, `concurrency` at once; rps and p99 latency. */
-async function creates(
+/** Sends `n` creates spread over `keys` (in turn), `concurrency` at once; rps and p99 latency. */
+export async function creates(
   url: string,
   keys: string[],
   n: number,
@@ -89,7 +89,7 @@ async function creates(
   }
 }
 
-async function get(
+export async function get(
   url: string,
   key: string,
   path: string,
@@ -122,7 +122,7 @@ async function timedPair(
 const pidOf = (server: ServerProcess) => server.child.pid!
 
 /** Requests of each key restored (GET /v2/request's total for the payee). */
-async function totals(url: string, keys: string[]): Promise<number> {
+export async function totals(url: string, keys: string[]): Promise<number> {
   let sum = 0
   for (const key of keys) {
     const r = await get(url, key, `/v2/request?walletAddress=${payee}&limit=1`)

@@ -31,7 +31,8 @@ export interface CurrencyCatalog {
   publicOf(currency: CurrencyFixture): Currency
   /**
    * The answer for one list query, computed once and kept with its JSON text (the list is immutable, so the
-   * same query always answers the same bytes); at most 256 distinct queries are kept.
+   * same query always answers the same bytes) and its UTF-8 bytes (encoded once, sent as they are); at most 256
+   * distinct queries are kept.
    */
-  memo<T>(key: string, compute: () => T): { value: T; text: string }
+  memo<T>(key: string, compute: () => T): { value: T; text: string; utf8: Uint8Array }
 }

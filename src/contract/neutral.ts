@@ -20,6 +20,11 @@ export interface NeutralResponse {
   contentType?: string
   /** `body` already serialised as JSON (the dispatcher does it once; transports and the journal reuse it) */
   text?: string
+  /**
+   * `text`'s UTF-8 bytes when the answer was kept whole with them (a memoised list): the Node transport sends them
+   * as they are. Whatever sets another `text` leaves this out.
+   */
+  utf8?: Uint8Array
   /** a response that keeps sending (server-sent events); `body` is then unused by the Node transport */
   stream?: ResponseStream
 }

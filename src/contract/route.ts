@@ -42,6 +42,8 @@ export interface RouteResult {
   contentType?: string
   /** `body` already serialised (an immutable answer kept with its JSON): sent as-is */
   text?: string
+  /** `text`'s UTF-8 bytes, kept with it (the Node transport sends them as they are, no encoding per call) */
+  utf8?: Uint8Array
   /** a body that keeps sending (server-sent events), written by the transport as it comes */
   stream?: ResponseStream
 }

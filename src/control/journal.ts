@@ -67,9 +67,15 @@ const MAX_BODY = 4096
 export class RawBody {
   readonly text: string | undefined
   readonly bytes: number
-  constructor(value: string | undefined) {
+  /** `utf8Bytes`: the body's UTF-8 length when the caller knows it (an answer kept with its bytes), else counted */
+  constructor(value: string | undefined, utf8Bytes?: number) {
     // a body past the cut reports its UTF-8 bytes, as journalBody does; one kept whole only needs its length (hot path)
-    this.bytes = value === undefined ? 0 : value.length <= MAX_BODY ? value.length : Buffer.byteLength(value)
+    this.bytes =
+      value === undefined
+        ? 0
+        : value.length <= MAX_BODY
+          ? value.length
+          : (utf8Bytes ?? Buffer.byteLength(value))
     // a slice would keep the whole body alive (V8 sliced strings point into their parent): keep a copy
     this.text = value === undefined || value.length <= MAX_BODY ? value : copyString(value.slice(0, 256))
   }

@@ -44,7 +44,10 @@ export function handleStage(
       body: result.body,
     }
     if (result.contentType) response.contentType = result.contentType
-    if (result.text !== undefined) response.text = result.text
+    if (result.text !== undefined) {
+      response.text = result.text
+      if (result.utf8) response.utf8 = result.utf8
+    }
     if (result.stream) response.stream = result.stream
     return response
   }

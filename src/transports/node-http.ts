@@ -145,11 +145,15 @@ async function respond(
   try {
     const response = await sandbox.dispatch(toNeutral(req, text))
     if (response.stream) return sendStream(req, res, response)
-    const { text: out, contentType } = serializeResponse(response)
+    const serialized = serializeResponse(response)
+    const { contentType } = serialized
+    // an answer kept with its UTF-8 bytes is sent as they are: no encoding, no length to count
+    const out = response.utf8 && serialized.text === response.text ? response.utf8 : serialized.text
     // the dispatcher's answers carry a headers object of their own (a copy of the route's): added to, not copied
     const headers: Record<string, string | number> = response.headers
     if (contentType) headers['content-type'] = contentType
-    if (out !== null) headers['content-length'] = Buffer.byteLength(out)
+    if (out !== null)
+      headers['content-length'] = typeof out === 'string' ? Buffer.byteLength(out) : out.byteLength
     if (truncated) headers.connection = 'close'
     res.writeHead(response.status, headers)
     res.end(out ?? undefined)

@@ -31,6 +31,21 @@ describeTransports(
       expect(res.body.some((c: Record<string, unknown>) => 'permit' in c)).toBe(false)
     })
 
+    it('answers the list as UTF-8 with its exact length, and journals its size in bytes', async () => {
+      const apiKey = `rn_test_bytes_${client().transport}_${Date.now()}`
+      const res = await client().call('GET', '/v1/currencies', { apiKey })
+      expect(res.status).toBe(200)
+      // the list names tokens outside Latin-1 (₮): bytes and characters differ
+      expect(res.text).toContain('₮')
+      const bytes = Buffer.byteLength(res.text)
+      if (res.headers.get('content-length') !== null)
+        expect(Number(res.headers.get('content-length'))).toBe(bytes)
+      const journal = await client().call('GET', '/__sandbox/journal', { apiKey })
+      expect(journal.status).toBe(200)
+      const entry = journal.body.entries.find((e: { path: string }) => e.path === '/v1/currencies')
+      expect(entry.responseBody).toMatchObject({ truncated: true, bytes })
+    })
+
     it('filters by network and symbol, case-insensitively', async () => {
       const res = await client().call('GET', '/v2/currencies', {
         query: { network: 'MAINNET', symbol: 'usdc' },

@@ -71,6 +71,25 @@ describe('journal middleware', () => {
     expect(recorded[0]!.entry).toMatchObject({ status: 500 })
   })
 
+  it('journals an answer kept with its bytes as one shared body holding its UTF-8 size and start', async () => {
+    const { recorded, middleware } = setup()
+    const text = JSON.stringify(Array.from({ length: 1000 }, (_, i) => `₮${i}`))
+    const utf8 = new TextEncoder().encode(text)
+    const kept = async (): Promise<NeutralResponse> => ({ status: 200, headers: {}, body: [], text, utf8 })
+    await middleware(call('api', { tenant: 'k', via: 'api-key' }), kept)
+    await middleware(call('api', { tenant: 'k', via: 'api-key' }), kept)
+    const [first, second] = recorded.map(
+      ({ entry }) => (entry as unknown as Record<'responseBody', RawBody>).responseBody,
+    )
+    expect(second).toBe(first)
+    expect(first!.bytes).toBe(Buffer.byteLength(text))
+    expect(first!.view()).toEqual({
+      truncated: true,
+      bytes: Buffer.byteLength(text),
+      start: text.slice(0, 256),
+    })
+  })
+
   it('passes control and public calls through unrecorded', async () => {
     const { recorded, middleware } = setup()
     await middleware(call('control', { tenant: 'k', via: 'api-key' }), answer)

@@ -16,6 +16,20 @@ function hasKeys(query: Record<string, string>): boolean {
 
 /** Records every API call of a key (method, path, status, bodies, duration) in its journal. */
 export function journalMiddleware(shared: SandboxState): Middleware {
+  // an answer kept with its bytes (a memoised list) is journaled as one shared body: not a copy of its start per call
+  const keptBodies = new WeakMap<Uint8Array, RawBody>()
+  const responseBody = (response: NeutralResponse): RawBody => {
+    const { text, utf8 } = response
+    if (text === undefined)
+      return new RawBody(typeof response.body === 'string' ? response.body : JSON.stringify(response.body))
+    if (!utf8) return new RawBody(text)
+    let body = keptBodies.get(utf8)
+    if (!body) {
+      body = new RawBody(text, utf8.byteLength)
+      keptBodies.set(utf8, body)
+    }
+    return body
+  }
   return async (call, next) => {
     if (!call.caller || isControlRoute(call)) return next()
     const started = Date.now()
@@ -38,9 +52,7 @@ export function journalMiddleware(shared: SandboxState): Middleware {
       status: response.status,
       durationMs: Date.now() - started,
       requestBody: new RawBody(request.rawBody),
-      responseBody: new RawBody(
-        response.text ?? (typeof response.body === 'string' ? response.body : JSON.stringify(response.body)),
-      ),
+      responseBody: responseBody(response),
     }
     const fault = response.headers['x-sandbox-fault']
     if (fault) entry.fault = fault

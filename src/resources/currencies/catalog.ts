@@ -20,7 +20,7 @@ export function loadCurrencyCatalog(
     .parse(JSON.parse(readFileSync(new URL('conversion-routes.json', fixturesDir), 'utf8')))
   const exact = new Map(all.map((c) => [c.id, c]))
   const publicByFixture = new Map(all.map((c) => [c, Object.freeze(publicCurrency(c))]))
-  const answers = new Map<string, { value: unknown; text: string }>()
+  const answers = new Map<string, { value: unknown; text: string; utf8: Uint8Array }>()
   const folded = new Map(all.map((c) => [c.id.toLowerCase(), c]))
   for (const [from, targets] of Object.entries(routes)) {
     for (const id of [from, ...targets])
@@ -34,11 +34,12 @@ export function loadCurrencyCatalog(
       let answer = answers.get(key)
       if (!answer) {
         const value = compute()
-        answer = { value, text: JSON.stringify(value) }
+        const text = JSON.stringify(value)
+        answer = { value, text, utf8: new TextEncoder().encode(text) }
         if (answers.size >= 256) answers.delete(answers.keys().next().value!)
         answers.set(key, answer)
       }
-      return answer as { value: T; text: string }
+      return answer as { value: T; text: string; utf8: Uint8Array }
     },
     conversionTargets: (id) => routes[exact.get(id)?.id ?? folded.get(id.toLowerCase())?.id ?? ''] ?? [],
   }

@@ -23,8 +23,8 @@ export const currencyRoutes = [
       handler(ctx, { query }) {
         // errors (400/404) are thrown inside compute, so only answers are kept
         const key = JSON.stringify([query.network, query.symbol, query.id, query.firstOnly])
-        const { value, text } = ctx.currencies.memo(key, () => listCurrencies(ctx, query))
-        return { status: 200, body: value, text }
+        const { value, text, utf8 } = ctx.currencies.memo(key, () => listCurrencies(ctx, query))
+        return { status: 200, body: value, text, utf8 }
       },
     }),
   ),
