@@ -55,13 +55,18 @@ export interface ClaimableSetup {
 
 export function prepareClaimable(options: ClaimableOptions, stateDir: string | undefined): ClaimableSetup {
   const now = options.now ?? Date.now
-  const book = new ClaimBook(stateDir)
+  // the sandbox's log once it is installed (a write refused before cannot happen: the book writes on claims only)
+  let log: (message: string, error?: unknown) => void = () => {}
+  const book = new ClaimBook(stateDir, (message, error) => log(message, error))
   return {
     admitsKey: (key) => {
       const claim = book.get(key)
       return claim !== undefined && !claim.expiredAt && Date.parse(claim.expiresAt) > now()
     },
-    install: (sandbox) => createClaimable(sandbox, options, book),
+    install: (sandbox) => {
+      log = sandbox.log
+      return createClaimable(sandbox, options, book)
+    },
   }
 }
 
@@ -185,7 +190,20 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
             { headers: { 'retry-after': '600' } },
           ),
         )
-      const claim = book.create(now(), settings.ttlMs)
+      let claim: Claim
+      try {
+        claim = book.create(now(), settings.ttlMs)
+      } catch (error) {
+        // not on disk, so neither kept nor answered (a restart would not know the key)
+        sandbox.log('claimable: claims.json could not be written', error)
+        return send(
+          res,
+          new SandboxError(
+            507,
+            'The sandbox could not record a new sandbox in its --state-dir (the disk refused claims.json): try again later',
+          ),
+        )
+      }
       const base = publicBaseUrl(neutral)
       return send(res, 201, {
         ...view(claim),
@@ -198,7 +216,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
     const key = /^\/([^/]+)$/.exec(rest)?.[1]
     if (key !== undefined && req.method === 'GET') {
       req.resume()
-      const claim = claimOf(decodeURIComponent(key))
+      const claim = claimOf(decodedKey(key))
       if (!claim) return send(res, new SandboxError(404, 'No such sandbox'))
       return send(res, 200, view(claim))
     }
@@ -228,6 +246,15 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
       }
       inner(req, res)
     },
+  }
+}
+
+/** A key from the status path, or '' (no claim's) when it is not valid percent-encoding. */
+function decodedKey(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return ''
   }
 }
 
