@@ -1,6 +1,7 @@
-// The image serves what a checkout serves: every folder outside src/ the server reads at run time (through a URL
-// built from its own import.meta.url: fixtures, scenarios, the guides of /llms.txt in docs/, package.json) is copied
-// into the Dockerfile's runtime stage. A folder left out answers 500 only in the container (/llms.txt did).
+// What the container files hold for a shared demo. The image serves what a checkout serves: every folder outside src/
+// the server reads at run time (through a URL built from its own import.meta.url: fixtures, scenarios, the guides of
+// /llms.txt in docs/, package.json) is copied into the Dockerfile's runtime stage (a folder left out answers 500 only in
+// the container, as /llms.txt did). compose.yaml publishes the demo on loopback only, for the proxy in front of it.
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -45,4 +46,18 @@ it('copies into the runtime stage every folder the server reads beside its code 
   const read = readAtRunTime()
   expect([...read]).toEqual(expect.arrayContaining(['docs', 'fixtures', 'scenarios']))
   expect([...read].filter((entry) => !copied.has(entry))).toEqual([])
+})
+
+it('publishes the shared demo of compose.yaml on loopback only, in strict mode, its state on a named volume', () => {
+  const compose = readFileSync(join(root, 'compose.yaml'), 'utf8')
+  const ports = [...compose.matchAll(/^\s+- "([^"]+):8080"$/gm)].map((m) => m[1]!)
+  expect(ports.length).toBeGreaterThan(0)
+  // host:port with the host defaulting to loopback: the TLS proxy on the host is the only way in
+  for (const published of ports) expect(published).toMatch(/^\$\{SANDBOX_BIND:-127\.0\.0\.1\}:/)
+  // strict mode and an admin key cannot be left out, the state is on the named volume
+  expect(compose).toMatch(/SANDBOX_API_KEYS: \$\{SANDBOX_API_KEYS:\?/)
+  expect(compose).toMatch(/SANDBOX_ADMIN_KEY: \$\{SANDBOX_ADMIN_KEY:\?/)
+  expect(compose).toMatch(/SANDBOX_STATE_DIR: \/data/)
+  expect(compose).toMatch(/- sandbox-data:\/data/)
+  expect(compose).not.toMatch(/--(seed|rpc-admin|portal|claimable)\b/)
 })
