@@ -23,13 +23,22 @@ export interface ClaimableOptions {
   perAddressPerHour?: number
   /** live claims in all (--max-claims; default 1000) */
   maxLive?: number
+  /** live claims one client address may hold (--claims-per-address; default 20): the hourly rate alone lets one
+   * address hold rate × 24 × ttl days of them, most of --max-claims */
+  livePerAddress?: number
   /** the wall clock, ms since the epoch (tests move it) */
   now?: () => number
   /** how often due claims are looked for, in ms (default 60 000) */
   sweepMs?: number
 }
 
-export const CLAIM_DEFAULTS = { ttlMs: 7 * 86_400_000, perAddressPerHour: 5, maxLive: 1000, sweepMs: 60_000 }
+export const CLAIM_DEFAULTS = {
+  ttlMs: 7 * 86_400_000,
+  perAddressPerHour: 5,
+  maxLive: 1000,
+  livePerAddress: 20,
+  sweepMs: 60_000,
+}
 
 const PATH = '/__sandbox/sandboxes'
 
@@ -181,7 +190,17 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
             `This server holds its most claimable sandboxes (${settings.maxLive}): try again once some expire, or start it with a higher --max-claims`,
           ),
         )
-      if (!rate.take(addressGroup(clientAddress(neutral)), now()))
+      const address = addressGroup(clientAddress(neutral))
+      if (book.liveOf(address) >= settings.livePerAddress)
+        return send(
+          res,
+          new SandboxError(
+            429,
+            `An address may hold at most ${settings.livePerAddress} live sandboxes: use one of them, or start the server with a higher --claims-per-address`,
+            { headers: { 'retry-after': '3600' } },
+          ),
+        )
+      if (!rate.take(address, now()))
         return send(
           res,
           new SandboxError(
@@ -192,7 +211,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
         )
       let claim: Claim
       try {
-        claim = book.create(now(), settings.ttlMs)
+        claim = book.create(now(), settings.ttlMs, address)
       } catch (error) {
         // not on disk, so neither kept nor answered (a restart would not know the key)
         sandbox.log('claimable: claims.json could not be written', error)

@@ -15,6 +15,8 @@ export interface Claim {
   expiredAt?: string
   /** set once its state was deleted */
   wiped?: true
+  /** the client address (group) that claimed it: live claims per address are bounded */
+  address?: string
 }
 
 /** Expired claims remembered (their keys answer 401 "expired"); older ones are forgotten. */
@@ -47,11 +49,12 @@ export class ClaimBook {
   }
 
   /** A new claim of `ttlMs` from `now`, written before it is returned; when the disk refuses it, thrown and not kept. */
-  create(now: number, ttlMs: number): Claim {
+  create(now: number, ttlMs: number, address?: string): Claim {
     const claim: Claim = {
       key: `${CLAIM_PREFIX}${randomBytes(24).toString('base64url')}`,
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + ttlMs).toISOString(),
+      ...(address === undefined ? {} : { address }),
     }
     this.#claims.set(claim.key, claim)
     try {
@@ -71,6 +74,13 @@ export class ClaimBook {
   get live(): number {
     let n = 0
     for (const claim of this.#claims.values()) if (!claim.expiredAt) n++
+    return n
+  }
+
+  /** Live claims made from `address` (a client address group). */
+  liveOf(address: string): number {
+    let n = 0
+    for (const claim of this.#claims.values()) if (!claim.expiredAt && claim.address === address) n++
     return n
   }
 

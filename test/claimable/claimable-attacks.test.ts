@@ -25,10 +25,10 @@ const start = async (options: StartServerOptions = {}) => {
   servers.push(server)
   return server
 }
-const call = async (server: RunningServer, method: string, path: string, key?: string) => {
+const call = async (server: RunningServer, method: string, path: string, key?: string, from?: string) => {
   const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: key ? { 'x-api-key': key } : {},
+    headers: { ...(key ? { 'x-api-key': key } : {}), ...(from ? { 'x-forwarded-for': from } : {}) },
     // a listener that threw never answers: fail in seconds, not at the test's timeout
     signal: AbortSignal.timeout(5_000),
   })
@@ -97,5 +97,26 @@ describe('claimable sandboxes against a stranger', () => {
     rmSync(join(dir, `claims.json.${process.pid}.tmp`), { recursive: true })
     expect((await call(server, 'POST', '/__sandbox/sandboxes')).status).toBe(201)
     expect((await call(server, 'GET', '/__sandbox/health')).status).toBe(200)
+  })
+
+  it('bounds the live claims one address holds (--claims-per-address), not only its claims an hour', async () => {
+    // the hourly rate alone: 5 an hour for 7 days lets one address hold 840 of the 1000 live claims
+    const server = await start({ claimable: { perAddressPerHour: 100, livePerAddress: 3 } })
+    for (let i = 0; i < 3; i++)
+      expect((await call(server, 'POST', '/__sandbox/sandboxes', undefined, '203.0.113.7')).status).toBe(201)
+    const refused = await call(server, 'POST', '/__sandbox/sandboxes', undefined, '203.0.113.7')
+    expect(refused.status).toBe(429)
+    expect(refused.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' })
+    expect(refused.body.message).toContain('--claims-per-address')
+    // an IPv6 stranger counts by its /64
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await call(server, 'POST', '/__sandbox/sandboxes', undefined, `2001:db8:1:2::${i + 1}`)).status,
+      ).toBe(201)
+    expect(
+      (await call(server, 'POST', '/__sandbox/sandboxes', undefined, '2001:db8:1:2:ffff::9')).status,
+    ).toBe(429)
+    // another visitor still gets one
+    expect((await call(server, 'POST', '/__sandbox/sandboxes', undefined, '198.51.100.20')).status).toBe(201)
   })
 })
