@@ -31,6 +31,8 @@ COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
+# /llms.txt and the guides it links to (/guides/{file}) are read from docs/
+COPY docs ./docs
 EXPOSE 8080
 # State kept across restarts with a named volume: docker run -v sandbox-data:/data -e SANDBOX_STATE_DIR=/data ...
 # A new named volume takes this folder's owner (uid 1000); no VOLUME line, so a run without -v makes no anonymous volume.

@@ -5,7 +5,8 @@
 #
 # Checks (each prints PASS or FAIL; the last line is a SUMMARY; exit 1 when one failed):
 #   the build (time, image size, no VOLUME), the entrypoint (IMAGE --version and IMAGE --webhook-hosts h reach the
-#   sandbox), start to GET /__sandbox/health 200, the HEALTHCHECK command, PID 1 as uid 1000, anvil inside, a request
+#   sandbox), start to GET /__sandbox/health 200, the HEALTHCHECK command, PID 1 as uid 1000, anvil inside, /llms.txt
+#   and a guide served (docs/ in the image), a request
 #   paid through /rpc and seen paid, SIGTERM (stop time, exit 0) and SIGKILL with the state on a named volume, no
 #   anonymous volume per run, a root-owned host folder on /data named as not writable by uid 1000, and compose.yaml
 #   (through podman-compose, podman compose or docker compose; without one, its equivalent `run`, said so).
@@ -164,6 +165,8 @@ procs=$($E top "$C1" 2>&1)
 check "run: anvil runs inside" grep -q 'anvil' <<<"$procs"
 chain=$(rpc eth_chainId '[]')
 check "run: /rpc eth_chainId ($chain)" grep -q '"result":"0xaa36a7"' <<<"$chain"
+llms=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$URL/llms.txt") guide=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$URL/guides/docker.md")
+check "run: /llms.txt $llms and /guides/docker.md $guide (docs/ is in the image)" [ "$llms" = 200 -a "$guide" = 200 ]
 
 created=$(api POST /v2/request paid-key "$REQUEST")
 rid=$(json r.requestId <<<"${created#* }" 2>/dev/null)

@@ -89,6 +89,7 @@ Options:
   --sandbox-ttl <days>  how long a claimed sandbox lives before its state is deleted (env SANDBOX_TTL_DAYS; default 7)
   --claim-rate <n>    sandboxes one client address may create an hour (env SANDBOX_CLAIM_RATE; default 5)
   --max-claims <n>    live claimed sandboxes in all (env SANDBOX_MAX_CLAIMS; default 1000)
+  --claims-per-address <n>  live claimed sandboxes one client address may hold (env SANDBOX_CLAIMS_PER_ADDRESS; default 20)
   --fixtures <file>   load a world file at start into the key it names (key: ...); see request-sandbox fixtures --help
   --webhook-url <u>   deliver every key's events to this URL too (env WEBHOOK_URL)
   --webhook-secret <s> its signing secret (env WEBHOOK_SECRET; generated and printed when absent)
@@ -187,6 +188,7 @@ const options = {
   claimable: { type: 'boolean' },
   'sandbox-ttl': { type: 'string' },
   'claim-rate': { type: 'string' },
+  'claims-per-address': { type: 'string' },
   'max-claims': { type: 'string' },
   'webhook-url': { type: 'string' },
   fixtures: { type: 'string' },
@@ -327,8 +329,12 @@ async function main(): Promise<void> {
   const ttlDays = whole('--sandbox-ttl', values['sandbox-ttl'] ?? env.SANDBOX_TTL_DAYS, 365)
   const claimRate = whole('--claim-rate', values['claim-rate'] ?? env.SANDBOX_CLAIM_RATE)
   const maxClaims = whole('--max-claims', values['max-claims'] ?? env.SANDBOX_MAX_CLAIMS)
-  if (!claimable && (ttlDays ?? claimRate ?? maxClaims) !== undefined)
-    throw new Error('--sandbox-ttl, --claim-rate and --max-claims set claimable sandboxes: add --claimable')
+  const perAddress = whole(
+    '--claims-per-address',
+    values['claims-per-address'] ?? env.SANDBOX_CLAIMS_PER_ADDRESS,
+  )
+  if (!claimable && (ttlDays ?? claimRate ?? maxClaims ?? perAddress) !== undefined)
+    throw new Error('--sandbox-ttl, --claim-rate, --max-claims, --claims-per-address need --claimable')
   const maxSnapshots = whole('--max-snapshots', values['max-snapshots'] ?? env.SANDBOX_MAX_SNAPSHOTS)
   const snapshotKeyMb = whole('--snapshot-key-mb', values['snapshot-key-mb'] ?? env.SANDBOX_SNAPSHOT_KEY_MB)
   const snapshotTotalMb = whole(
@@ -419,6 +425,7 @@ async function main(): Promise<void> {
             ...(ttlDays !== undefined ? { ttlMs: ttlDays * 86_400_000 } : {}),
             ...(claimRate !== undefined ? { perAddressPerHour: claimRate } : {}),
             ...(maxClaims !== undefined ? { maxLive: maxClaims } : {}),
+            ...(perAddress !== undefined ? { livePerAddress: perAddress } : {}),
           },
         }
       : {}),

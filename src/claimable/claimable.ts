@@ -23,13 +23,22 @@ export interface ClaimableOptions {
   perAddressPerHour?: number
   /** live claims in all (--max-claims; default 1000) */
   maxLive?: number
+  /** live claims one client address may hold (--claims-per-address; default 20): the hourly rate alone lets one
+   * address hold rate × 24 × ttl days of them, most of --max-claims */
+  livePerAddress?: number
   /** the wall clock, ms since the epoch (tests move it) */
   now?: () => number
   /** how often due claims are looked for, in ms (default 60 000) */
   sweepMs?: number
 }
 
-export const CLAIM_DEFAULTS = { ttlMs: 7 * 86_400_000, perAddressPerHour: 5, maxLive: 1000, sweepMs: 60_000 }
+export const CLAIM_DEFAULTS = {
+  ttlMs: 7 * 86_400_000,
+  perAddressPerHour: 5,
+  maxLive: 1000,
+  livePerAddress: 20,
+  sweepMs: 60_000,
+}
 
 const PATH = '/__sandbox/sandboxes'
 
@@ -55,13 +64,18 @@ export interface ClaimableSetup {
 
 export function prepareClaimable(options: ClaimableOptions, stateDir: string | undefined): ClaimableSetup {
   const now = options.now ?? Date.now
-  const book = new ClaimBook(stateDir)
+  // the sandbox's log once it is installed (a write refused before cannot happen: the book writes on claims only)
+  let log: (message: string, error?: unknown) => void = () => {}
+  const book = new ClaimBook(stateDir, (message, error) => log(message, error))
   return {
     admitsKey: (key) => {
       const claim = book.get(key)
       return claim !== undefined && !claim.expiredAt && Date.parse(claim.expiresAt) > now()
     },
-    install: (sandbox) => createClaimable(sandbox, options, book),
+    install: (sandbox) => {
+      log = sandbox.log
+      return createClaimable(sandbox, options, book)
+    },
   }
 }
 
@@ -176,7 +190,17 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
             `This server holds its most claimable sandboxes (${settings.maxLive}): try again once some expire, or start it with a higher --max-claims`,
           ),
         )
-      if (!rate.take(addressGroup(clientAddress(neutral)), now()))
+      const address = addressGroup(clientAddress(neutral))
+      if (book.liveOf(address) >= settings.livePerAddress)
+        return send(
+          res,
+          new SandboxError(
+            429,
+            `An address may hold at most ${settings.livePerAddress} live sandboxes: use one of them, or start the server with a higher --claims-per-address`,
+            { headers: { 'retry-after': '3600' } },
+          ),
+        )
+      if (!rate.take(address, now()))
         return send(
           res,
           new SandboxError(
@@ -185,7 +209,20 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
             { headers: { 'retry-after': '600' } },
           ),
         )
-      const claim = book.create(now(), settings.ttlMs)
+      let claim: Claim
+      try {
+        claim = book.create(now(), settings.ttlMs, address)
+      } catch (error) {
+        // not on disk, so neither kept nor answered (a restart would not know the key)
+        sandbox.log('claimable: claims.json could not be written', error)
+        return send(
+          res,
+          new SandboxError(
+            507,
+            'The sandbox could not record a new sandbox in its --state-dir (the disk refused claims.json): try again later',
+          ),
+        )
+      }
       const base = publicBaseUrl(neutral)
       return send(res, 201, {
         ...view(claim),
@@ -198,7 +235,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
     const key = /^\/([^/]+)$/.exec(rest)?.[1]
     if (key !== undefined && req.method === 'GET') {
       req.resume()
-      const claim = claimOf(decodeURIComponent(key))
+      const claim = claimOf(decodedKey(key))
       if (!claim) return send(res, new SandboxError(404, 'No such sandbox'))
       return send(res, 200, view(claim))
     }
@@ -228,6 +265,15 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
       }
       inner(req, res)
     },
+  }
+}
+
+/** A key from the status path, or '' (no claim's) when it is not valid percent-encoding. */
+function decodedKey(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return ''
   }
 }
 

@@ -3,7 +3,7 @@
 // before the claim is answered), so a restart keeps every live key and every expired one refused. An expired claim
 // stays as a tombstone (at most MAX_TOMBSTONES, oldest dropped) so its key answers "expired", not "unknown".
 import { randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** One claimable sandbox. */
@@ -15,6 +15,8 @@ export interface Claim {
   expiredAt?: string
   /** set once its state was deleted */
   wiped?: true
+  /** the client address (group) that claimed it: live claims per address are bounded */
+  address?: string
 }
 
 /** Expired claims remembered (their keys answer 401 "expired"); older ones are forgotten. */
@@ -26,8 +28,14 @@ export const CLAIM_PREFIX = 'sk_sandbox_'
 export class ClaimBook {
   readonly #claims = new Map<string, Claim>()
   readonly #file: string | null
+  readonly #report: (message: string, error: unknown) => void
 
-  constructor(stateDir: string | undefined) {
+  /**
+   * `report` hears of a write the disk refused after an expiry or a delete: memory holds it (the key refused), the
+   * next write or the next start's look at the expiry times brings it to disk.
+   */
+  constructor(stateDir: string | undefined, report: (message: string, error: unknown) => void = () => {}) {
+    this.#report = report
     this.#file = stateDir ? join(stateDir, 'claims.json') : null
     if (!this.#file) return
     let text: string
@@ -40,15 +48,21 @@ export class ClaimBook {
     for (const claim of (JSON.parse(text) as { claims: Claim[] }).claims) this.#claims.set(claim.key, claim)
   }
 
-  /** A new claim of `ttlMs` from `now`, written before it is returned. */
-  create(now: number, ttlMs: number): Claim {
+  /** A new claim of `ttlMs` from `now`, written before it is returned; when the disk refuses it, thrown and not kept. */
+  create(now: number, ttlMs: number, address?: string): Claim {
     const claim: Claim = {
       key: `${CLAIM_PREFIX}${randomBytes(24).toString('base64url')}`,
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + ttlMs).toISOString(),
+      ...(address === undefined ? {} : { address }),
     }
     this.#claims.set(claim.key, claim)
-    this.#save()
+    try {
+      this.#save()
+    } catch (error) {
+      this.#claims.delete(claim.key)
+      throw error
+    }
     return claim
   }
 
@@ -60,6 +74,13 @@ export class ClaimBook {
   get live(): number {
     let n = 0
     for (const claim of this.#claims.values()) if (!claim.expiredAt) n++
+    return n
+  }
+
+  /** Live claims made from `address` (a client address group). */
+  liveOf(address: string): number {
+    let n = 0
+    for (const claim of this.#claims.values()) if (!claim.expiredAt && claim.address === address) n++
     return n
   }
 
@@ -78,7 +99,7 @@ export class ClaimBook {
     const claim = this.#claims.get(key)
     if (!claim?.expiredAt || claim.wiped) return
     claim.wiped = true
-    this.#save()
+    this.#saveOrReport()
   }
 
   /** Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound. */
@@ -89,7 +110,15 @@ export class ClaimBook {
     const tombstones = [...this.#claims.values()].filter((c) => c.expiredAt)
     for (const old of tombstones.slice(0, Math.max(0, tombstones.length - MAX_TOMBSTONES)))
       this.#claims.delete(old.key)
-    this.#save()
+    this.#saveOrReport()
+  }
+
+  #saveOrReport(): void {
+    try {
+      this.#save()
+    } catch (error) {
+      this.#report('claimable: claims.json could not be written (kept in memory until the next write)', error)
+    }
   }
 
   #save(): void {
@@ -97,11 +126,16 @@ export class ClaimBook {
     const temporary = `${this.#file}.${process.pid}.tmp`
     const fd = openSync(temporary, 'w', 0o600)
     try {
-      writeSync(fd, JSON.stringify({ format: 1, claims: [...this.#claims.values()] }))
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
+      try {
+        writeSync(fd, JSON.stringify({ format: 1, claims: [...this.#claims.values()] }))
+        fsyncSync(fd)
+      } finally {
+        closeSync(fd)
+      }
+      renameSync(temporary, this.#file)
+    } catch (error) {
+      rmSync(temporary, { force: true })
+      throw error
     }
-    renameSync(temporary, this.#file)
   }
 }

@@ -1,6 +1,7 @@
-// The faucet's per-key window on a shared listener: how many faucet calls a key made in the current real-time
-// minute. Each mint is a deployer transaction on a chain every key shares, so one stranger looping the faucet would
-// hold the deployer's queue (and every other key's mints) hostage. Kept by the sandbox, keyed by the API key and
+// The faucet's per-key window on a shared listener: how many faucet calls and triggers (whose payers the deployer
+// funds) a key made in the current real-time minute. Each mint is a deployer transaction on a chain every key shares,
+// so one stranger looping the faucet or a trigger would hold the deployer's queue (and every other key's mints)
+// hostage. Kept by the sandbox, keyed by the API key and
 // outside every world: `POST /__sandbox/reset` and a snapshot restore (which replace the key's worlds) leave it.
 import { SandboxError } from '../contract/sandbox-error.ts'
 
@@ -16,15 +17,18 @@ export class FaucetLimit {
 
   constructor(readonly perMinute = FAUCET_CALLS_PER_MINUTE) {}
 
-  /** Counts a faucet call of `tenant` (every scenario of the key shares it), or throws 429 with Retry-After. */
-  count(tenant: string, nowMs = Date.now()): void {
+  /**
+   * Counts a faucet call of `tenant` (every scenario of the key shares it), or throws 429 with Retry-After. A trigger
+   * counts too (`what`: it funds its payer with the deployer's mints).
+   */
+  count(tenant: string, nowMs = Date.now(), what = 'faucet calls'): void {
     const current = this.#windows.get(tenant)
     const window = current && nowMs - current.startMs < 60_000 ? current : { startMs: nowMs, count: 0 }
     if (window.count >= this.perMinute) {
       const wait = Math.max(1, Math.ceil((window.startMs + 60_000 - nowMs) / 1000))
       throw new SandboxError(
         429,
-        `This key made ${this.perMinute} faucet calls this minute, the limit of a shared sandbox: try again in ${wait} s`,
+        `This key made ${this.perMinute} ${what} this minute, the limit of a shared sandbox: try again in ${wait} s`,
         { headers: { 'retry-after': String(wait) } },
       )
     }

@@ -33,9 +33,11 @@ export const toolRoutes = [
     surface: 'control',
     summary:
       "Makes an event happen for real in the caller's world (objects created, paid on the chain) and answers them with the events that followed",
-    statuses: [201, 404, 503, 504],
+    statuses: [201, 404, 429, 503, 504],
     body: TriggerBody,
     async handler(ctx, { body, request }) {
+      // a shared listener: a trigger funds its payer with the deployer's mints, so it counts in the key's faucet window
+      if (ctx.security.exposed) ctx.faucetLimit.count(ctx.tenant!, Date.now(), 'faucet calls and triggers')
       const baseUrl = publicBaseUrl(request)
       const world = await createControl(ctx).world(ctx.tenant!, undefined, baseUrl)
       return { status: 201, body: await runTrigger(ctx, world, body, baseUrl) }

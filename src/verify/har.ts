@@ -10,6 +10,7 @@ export const MASKED = '[masked]'
 /** Headers that carry credentials: their values are masked in every recording. */
 export const CREDENTIAL_HEADERS = new Set([
   'x-api-key',
+  'x-orchestrator-key',
   'x-client-id',
   'authorization',
   'proxy-authorization',

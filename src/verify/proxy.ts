@@ -27,7 +27,7 @@ const HOP = new Set([
   'trailer',
 ])
 /** Headers whose values are secrets: masked in the recording, and masked wherever else they appear. */
-const SECRET_HEADERS = ['x-api-key', 'authorization', 'proxy-authorization']
+const SECRET_HEADERS = ['x-api-key', 'x-orchestrator-key', 'authorization', 'proxy-authorization']
 
 export interface ProxyOptions {
   target: string

@@ -11,8 +11,8 @@ export const PROXY_HELP = `request-sandbox proxy --target <base-url> --record <f
 
 A local port your app calls instead of the service: every call is forwarded to --target and answered with its
 answer, and both are written to --record as HAR 1.2 after each call. Credentials never land in the recording: the
-x-api-key, x-client-id, authorization, cookie and set-cookie headers read [masked], the API key's value is replaced
-wherever else it appears, and body fields named secret, apiKey, password, privateKey or sessionToken keep only
+x-api-key, x-orchestrator-key, x-client-id, authorization, cookie and set-cookie headers read [masked], the keys'
+values are replaced wherever else they appear, and body fields named secret, apiKey, password, privateKey or sessionToken keep only
 their shape. Turn the recording into seed data with request-sandbox fixtures import, or attach it to a bug report.
 
   --target <url>      the service (https://api.request.network, or a sandbox)
