@@ -60,7 +60,8 @@ export const rules = [
       // the services declaration names each service by its owner's type (importing the owners' public modules
       // would close a cycle through their models, which import the declaration)
       (importer, target) => importer === 'src/resources/services.ts' && resourceOf(target) !== undefined,
-      (importer, target) => importer === 'src/resources/services.ts' && isPublicModuleOf(target, 'src/webhooks'),
+      (importer, target) =>
+        importer === 'src/resources/services.ts' && isPublicModuleOf(target, 'src/webhooks'),
       (importer, target) => resourceOf(importer) !== undefined && resourceOf(importer) === resourceOf(target),
       (_, target) =>
         resourceOf(target) !== undefined && isPublicModuleOf(target, `src/resources/${resourceOf(target)}`),
@@ -112,12 +113,7 @@ export const rules = [
   {
     layer: 'verify',
     from: 'src/verify/',
-    allow: [
-      'src/verify/',
-      'src/contract/',
-      'src/index.ts',
-      'src/cli/client.ts',
-    ],
+    allow: ['src/verify/', 'src/contract/', 'src/index.ts', 'src/cli/client.ts'],
     why: 'verify talks to a sandbox over HTTP or through the package door (src/index.ts), never to its rooms',
   },
   {
@@ -273,7 +269,7 @@ export const DOOR_EXCEPTIONS = [
 ]
 const doorRule = {
   layer: 'feature door',
-  why: "another room imports a feature folder through its index.ts only (ARCHITECTURE.md, the map): export it there",
+  why: 'another room imports a feature folder through its index.ts only (ARCHITECTURE.md, the map): export it there',
 }
 
 /** Imports that break a folder's rule, or pass a feature's door: `{importer, target, rule}`. */

@@ -111,7 +111,8 @@ describe('the architecture check', () => {
         'src/control/routes.ts':
           "import { a } from '../webhooks/index.ts'\nimport { b } from '../webhooks/delivery.ts'\nimport { c } from '../telemetry/calls.ts'\n",
         'src/cli.ts': "import { v } from './verify/run.ts'\nimport { m } from './mcp/index.ts'\n",
-        'src/chain/start.ts': "import { n } from '../tron/node/node.ts'\nimport { t } from '../tron/address.ts'\n",
+        'src/chain/start.ts':
+          "import { n } from '../tron/node/node.ts'\nimport { t } from '../tron/address.ts'\n",
         'src/webhooks/index.ts': "export { b as a } from './delivery.ts'\n",
         'src/webhooks/delivery.ts': "import { c } from './chaos.ts'\nexport const b = c\n",
         'src/webhooks/chaos.ts': 'export const c = 1\n',
