@@ -370,7 +370,7 @@ function main() {
   }
   if (!process.argv.includes('--quiet')) {
     console.log(
-      `architecture check: ${found.graph.size} files, no import cycle, no forbidden import, no file over ${MAX_LINES} lines, every resource by its door and template, no unlisted module state`,
+      `architecture check: ${found.graph.size} files, no import cycle, no forbidden import, no file over ${MAX_LINES} lines, every resource and feature folder by its door, every resource on its template, no unlisted module state`,
     )
   }
 }
