@@ -353,7 +353,7 @@ export function problems(found) {
   }
   for (const file of found.names) {
     errors.push(
-      `${file}: \`state\` names five things at once, so no module takes it; name the module for what it holds (a resource's tables: tables.ts)`,
+      `${file}: \`state.ts\` says nothing of what a module holds, so no module takes the name; name it for what it holds (a resource's tables: tables.ts)`,
     )
   }
   return [...errors, ...found.stale]

@@ -377,7 +377,7 @@ describe('the shape rules', () => {
     })
     expect(found.names).toEqual(['src/sandbox/state.ts'])
     expect(said).toEqual([
-      "src/sandbox/state.ts: `state` names five things at once, so no module takes it; name the module for what it holds (a resource's tables: tables.ts)",
+      "src/sandbox/state.ts: `state.ts` says nothing of what a module holds, so no module takes the name; name it for what it holds (a resource's tables: tables.ts)",
     ])
     expect(
       check('names-resource', {
