@@ -23,8 +23,8 @@ export const GENERATED = [
 export const TO_SPLIT = ['src/control/dashboard/assets/app.css']
 
 /**
- * Imports of a resource's inner file from outside the resource, to move onto the resource's index.ts. Each is
- * `importer -> target`. The resource-template step removes them; then this list is empty for good.
+ * Imports of a resource's inner file from outside the resource that are tolerated, each `importer -> target`: none.
+ * An entry could only leave (an entry nothing matches fails), so this list stays empty.
  */
 export const INNER_IMPORTS_TO_REMOVE = []
 
@@ -35,7 +35,7 @@ export const INNER_IMPORTS_TO_REMOVE = []
 export const TEMPLATE_FILES = ['index.ts', 'schema.ts', 'routes.ts', 'errors.ts']
 /** The file of a resource that declares its tables (`defineState`): one name in every resource. */
 export const TABLES_FILE = 'tables.ts'
-/** Resource folders missing template files today, with what they miss: to fill, then this list is empty. */
+/** Resource folders allowed to miss template files, with what they miss: none (an entry nothing matches fails). */
 export const TEMPLATE_GAPS_TO_FILL = {}
 
 /**
@@ -191,8 +191,8 @@ export function templateGaps(root, { TEMPLATE_GAPS_TO_FILL } = ALLOW_LISTS) {
 
 const isTables = (file) => new RegExp(`^src/resources/[^/]+/${TABLES_FILE}$`).test(file)
 /**
- * Module names that say nothing of what they hold outside their one meaning: TABLES_FILE is a resource's tables,
- * and `state.ts` names nothing else (five modules once shared it for five things).
+ * Module names kept for one meaning: TABLES_FILE is a resource's tables, and no module is `state.ts` (the word says
+ * nothing of what a module holds).
  */
 export const RESERVED_NAMES = { 'state.ts': () => false, [TABLES_FILE]: isTables }
 

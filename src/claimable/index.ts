@@ -2,11 +2,4 @@
 // prepares them before its sandbox (prepareClaimable: the keys strict mode admits) and installs them on it; other
 // rooms import only this file.
 
-export {
-  CLAIM_DEFAULTS,
-  type Claimable,
-  type ClaimableOptions,
-  type ClaimableSetup,
-  prepareClaimable,
-} from './claimable.ts'
-export type { Claim } from './claims.ts'
+export { type Claimable, type ClaimableOptions, prepareClaimable } from './claimable.ts'

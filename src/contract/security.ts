@@ -22,17 +22,6 @@ export interface SecuritySettings {
 /** The default bound of a clock's advance: ten years (years, not centuries). */
 export const DEFAULT_MAX_CLOCK_ADVANCE_MS = 10 * 365 * 86_400_000
 
-/** Settings of a sandbox nobody configured (a developer's machine, tests, MSW). */
-export function defaultSecuritySettings(): SecuritySettings {
-  return {
-    exposed: false,
-    portal: true,
-    allowedOrigins: new Set(),
-    adminKey: undefined,
-    maxClockAdvanceMs: DEFAULT_MAX_CLOCK_ADVANCE_MS,
-  }
-}
-
 /** Whether a host name or address names this machine only (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase()

@@ -3,7 +3,7 @@
 // (revival.ts, reviver.ts) brings worlds back, quarantine and salvage keep bad data to its key.
 
 export { resumeWorld } from './revival.ts'
-export { DB_FORMAT, openStateDb, type SavedWorldMeta, STATE_FORMAT } from './schema.ts'
+export { openStateDb } from './schema.ts'
 export { StateDir } from './state-dir.ts'
 export { ensureWritableDir } from './writable.ts'
 export { StateWriter, type WriteOp } from './writer.ts'

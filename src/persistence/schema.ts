@@ -5,8 +5,6 @@ import type Database from 'libsql'
 import type { WorldRules } from '../contract/rules.ts'
 import { INDEX_WORLDS } from './writer.ts'
 
-/** The format of state.json the previous version wrote (imported once into state.db). */
-export const STATE_FORMAT = 1
 /** The schema of state.db this version writes and reads. */
 export const DB_FORMAT = 5
 

@@ -1,7 +1,8 @@
-// The services resources may use, each typed by its owner (a chain module, a resource's public module, the
-// contract's ports). A resource names the ones it uses: its routes with `routesUsing<Services<'a' | 'b'>>()`, its model
-// functions with a context type `Uses<'a' | 'b'>`. The sandbox builds one object satisfying all of them
-// (src/control/services.ts); tenants, scenarios, the journal and webhook delivery are not among them.
+// The services resources may use, each typed by its owner (the chain's door, the file of a resource that defines it,
+// the webhook port, the contract's ports). A resource names the ones it uses: its routes with
+// `routesUsing<Services<'a' | 'b'>>()`, its model functions with a context type `Uses<'a' | 'b'>`. The sandbox builds
+// one object satisfying all of them (`buildState` of src/sandbox/build-services.ts, typed `SandboxState` in
+// src/control/services.ts); tenants, scenarios, the journal and webhook delivery are not among them.
 import type { LiveChain, Relayer, SandboxOperator } from '../chain/index.ts'
 import type { CurrencyCatalog } from '../contract/currencies.ts'
 import type { NetworkTable } from '../contract/networks.ts'

@@ -4,25 +4,17 @@
 export {
   addressOnNetwork,
   isTronAddress,
-  TRON_ADDRESS_PREFIX,
   TRON_CHECKSUM_MESSAGE,
   TRON_NETWORK,
   toEvmAddress,
   toTronAddress,
   tronChecksumFails,
   tronHex,
-  tronToEvm,
 } from './address.ts'
-export { BANDWIDTH_PRICE_SUN, ENERGY_PRICE_SUN, FREE_BANDWIDTH, WEI_PER_SUN } from './node/node.ts'
-export {
-  decodeRawData,
-  decodeTrigger,
-  encodeRawData,
-  encodeTransfer,
-  encodeTrigger,
-} from './node/protobuf.ts'
-export type { TronAccountResources, TronNode, TronReply } from './node/types.ts'
-export { type TronPaymentPlan, type TronReadiness, tronReadiness } from './readiness.ts'
+export { WEI_PER_SUN } from './node/node.ts'
+export { encodeRawData, encodeTransfer, encodeTrigger } from './node/protobuf.ts'
+export type { TronNode } from './node/types.ts'
+export { tronReadiness } from './readiness.ts'
 export { TRON_PATH, tronRoutes } from './routes.ts'
-export { readTrc20Call, type SignedTronTransaction, signStepWith, tronExecuted } from './signed.ts'
+export { readTrc20Call, signStepWith, tronExecuted } from './signed.ts'
 export { TRON_FEE_LIMIT, type TronStep, tronStep } from './steps.ts'

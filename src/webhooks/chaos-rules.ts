@@ -7,7 +7,6 @@ import { defineState, type World } from '../contract/world.ts'
 import { Table } from '../store/table.ts'
 
 export const CHAOS_ACTIONS = ['duplicate', 'drop', 'delay', 'reorder', 'fail'] as const
-export type ChaosAction = (typeof CHAOS_ACTIONS)[number]
 
 /** One rule: what happens to the first delivery attempt of the matching events. */
 export const ChaosRule = z

@@ -88,6 +88,49 @@ describe('the architecture check', () => {
     ])
   })
 
+  it('holds the services declaration to what a resource may use, plus the webhook port', () => {
+    const { broken } = checkTree(
+      tree('services', {
+        'src/resources/services.ts':
+          "import type { P } from '../webhooks/index.ts'\nimport type { R } from './rates/registry.ts'\nimport type { J } from '../control/journal.ts'\nimport type { D } from '../webhooks/delivery.ts'\n",
+        'src/webhooks/index.ts': "export type { D as P } from './delivery.ts'\n",
+        'src/webhooks/delivery.ts': 'export type D = {}\n',
+        'src/resources/rates/registry.ts': 'export type R = {}\n',
+        'src/control/journal.ts': 'export type J = {}\n',
+      }),
+    )
+    expect(broken.map((b) => `${b.importer} -> ${b.target}`).sort()).toEqual([
+      'src/resources/services.ts -> src/control/journal.ts',
+      'src/resources/services.ts -> src/webhooks/delivery.ts',
+    ])
+  })
+
+  it("refuses another room importing a feature folder's inner file, but for the listed exceptions", () => {
+    const found = checkTree(
+      tree('feature-doors', {
+        'src/control/routes.ts':
+          "import { a } from '../webhooks/index.ts'\nimport { b } from '../webhooks/delivery.ts'\nimport { c } from '../telemetry/calls.ts'\n",
+        'src/cli.ts': "import { v } from './verify/run.ts'\nimport { m } from './mcp/index.ts'\n",
+        'src/chain/start.ts':
+          "import { n } from '../tron/node/node.ts'\nimport { t } from '../tron/address.ts'\n",
+        'src/webhooks/index.ts': "export { b as a } from './delivery.ts'\n",
+        'src/webhooks/delivery.ts': "import { c } from './chaos.ts'\nexport const b = c\n",
+        'src/webhooks/chaos.ts': 'export const c = 1\n',
+        'src/telemetry/calls.ts': 'export const c = 1\n',
+        'src/verify/run.ts': 'export const v = 1\n',
+        'src/mcp/index.ts': 'export const m = 1\n',
+        'src/tron/node/node.ts': 'export const n = 1\n',
+        'src/tron/address.ts': 'export const t = 1\n',
+      }),
+    )
+    expect(found.broken.map((b) => `${b.importer} -> ${b.target}`).sort()).toEqual([
+      'src/cli.ts -> src/verify/run.ts',
+      'src/control/routes.ts -> src/telemetry/calls.ts',
+      'src/control/routes.ts -> src/webhooks/delivery.ts',
+    ])
+    expect(problems(found).join('\n')).toContain('through its index.ts only')
+  })
+
   it('refuses events importing the control plane (it writes the journal through a port)', () => {
     const { broken } = checkTree(
       tree('events', {
@@ -334,7 +377,7 @@ describe('the shape rules', () => {
     })
     expect(found.names).toEqual(['src/sandbox/state.ts'])
     expect(said).toEqual([
-      "src/sandbox/state.ts: `state` names five things at once, so no module takes it; name the module for what it holds (a resource's tables: tables.ts)",
+      "src/sandbox/state.ts: `state.ts` says nothing of what a module holds, so no module takes the name; name it for what it holds (a resource's tables: tables.ts)",
     ])
     expect(
       check('names-resource', {

@@ -176,7 +176,7 @@ describeTransports(
             parseUnits('5', 6),
             paymentReference,
             0n,
-            payment!.to,
+            payment!.to as `0x${string}`,
           ],
         }),
       })

@@ -67,7 +67,11 @@ describeTransports(
       const signed = await requestWithCalldata(apiKey)
       const { wallet, publicClient } = payer(t.sandbox, account, rpcUrl())
       for (const tx of signed.transactions) {
-        const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: weiOf(tx) })
+        const hash = await wallet.sendTransaction({
+          to: tx.to as `0x${string}`,
+          data: tx.data as `0x${string}`,
+          value: weiOf(tx),
+        })
         await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
       }
       for (const { requestId } of [unlocked, signed]) {

@@ -6,27 +6,18 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
-  type Hex,
   http,
   type TransactionReceipt,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { sendApiTransactions } from '../../src/chain/index.ts'
+import { type ApiTransaction, sendApiTransactions } from '../../src/chain/index.ts'
 import type { Sandbox } from '../../src/sandbox.ts'
 import { type ApiClient, createRequestWith } from './clients.ts'
 import { until, type WaitOptions } from './wait.ts'
 
+/** A transaction as the API returns it (the chain's own type, what `sendApiTransactions` takes). */
+export type { ApiTransaction }
 export { until }
-
-/**
- * A transaction as the API returns it: `value` as BigNumber JSON (the pay endpoints), a hex string (a payout's
- * cancel), a decimal string or a number (batch approvals).
- */
-export type ApiTransaction = {
-  to: Address
-  data: Hex
-  value: { type?: 'BigNumber'; hex: Hex } | string | number
-}
 
 /** The wei a transaction of the API sends, whichever form its `value` takes. */
 export function weiOf(tx: ApiTransaction): bigint {

@@ -75,7 +75,7 @@ export function multiSendOf(transactions: ApiTransaction[]) {
     transactions.map((tx) =>
       encodePacked(
         ['uint8', 'address', 'uint256', 'uint256', 'bytes'],
-        [0, tx.to, weiOf(tx), BigInt(size(tx.data)), tx.data],
+        [0, tx.to as Address, weiOf(tx), BigInt(size(tx.data as Hex)), tx.data as Hex],
       ),
     ),
   )

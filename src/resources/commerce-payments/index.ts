@@ -1,7 +1,5 @@
 // The door of the commerce-payments resource: the only file of it that other rooms (other resources, the route table, the
 // control plane, the sandbox, tests) import.
 export { applyEscrowEvents } from './escrow-events.ts'
-export { commerceStatus, commerceSummary, listCommercePayments, statusOf } from './model.ts'
+export { commerceSummary, listCommercePayments, statusOf } from './model.ts'
 export { commercePaymentRoutes } from './routes.ts'
-export { CommercePaymentRecord } from './schema.ts'
-export { commercePaymentState } from './tables.ts'

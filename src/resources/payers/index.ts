@@ -10,7 +10,6 @@ export {
   getPayer,
   indexPayerPages,
   markAgreementCompleted,
-  resumeKycReview,
 } from './model.ts'
 export { payerPageRoutes } from './page-routes.ts'
 export { payerControlRoutes, payerRoutes } from './routes.ts'

@@ -5,7 +5,6 @@ export {
   createPaymentDetail,
   findPaymentDetail,
   forcePaymentDetailStatus,
-  resumeDetailReview,
 } from './model.ts'
 export { paymentDetailControlRoutes, paymentDetailRoutes } from './routes.ts'
 export { CreatePaymentDetailBody, type PaymentDetailRecord } from './schema.ts'

@@ -3,6 +3,5 @@
 export { sendPaymentIntent } from './model.ts'
 export { paymentIntentRoutes } from './routes.ts'
 export { SignedData } from './schema.ts'
-export { resumeSettlements } from './settle.ts'
 export { intentState } from './tables.ts'
 export { intentTypedData, permitTypedData, recoverPermitSigner } from './typed-data.ts'

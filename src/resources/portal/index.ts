@@ -3,5 +3,5 @@
 // Its state (platform accounts, cookie sessions, issued API keys, refused values) is sandbox-wide: the sandbox
 // builds it as the `portal` service and authentication reads it through the PortalCredentialLookup port.
 export { MAX_PENDING_CHALLENGES } from './challenges.ts'
-export { type PlatformAccount, PortalCredentials, type PortalKey } from './credentials.ts'
+export { PortalCredentials } from './credentials.ts'
 export { portalRoutes } from './routes.ts'

@@ -1,6 +1,4 @@
 // The door of the rates resource: the only file of it that other rooms (other resources, the route table, the
 // control plane, the sandbox, tests) import.
-export { restoreWorldRates } from './model.ts'
 export { ConversionRegistry } from './registry.ts'
 export { rateRoutes } from './routes.ts'
-export { rateState } from './tables.ts'

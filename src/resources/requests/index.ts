@@ -13,8 +13,6 @@ export {
   setRecurrenceStopped,
   startListening,
 } from './model.ts'
-export { resumeOfframp } from './offramp.ts'
-export { resumeRecurringSchedule } from './recurring.ts'
 export { PaymentReferenceIndex } from './reference-index.ts'
 export { requestRoutes } from './routes.ts'
 export { CreateRequestBody, CustomerInfo, type DetectedPayment, type RequestRecord } from './schema.ts'
