@@ -1,7 +1,7 @@
 // A --state-dir folder the process may not write (a root-owned host folder on a container's /data, the image running
 // as uid 1000) stops the start with exit 1 and a message naming the folder, the uid and the fix, not the database
 // driver's ConnectionFailed. Needs root to start the command as uid 1000.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -36,7 +36,27 @@ function runAs1000(args: string[]): Promise<{ code: number | null; stderr: strin
   )
 }
 
-describe.runIf(process.getuid?.() === 0)('--state-dir a folder the process may not write', () => {
+/**
+ * Root can start the command as uid 1000 only where uid 1000 can read the checkout (a clone under a private temporary
+ * folder, as CI makes, cannot): otherwise the test has nothing to run.
+ */
+const canRunAs1000 =
+  process.getuid?.() === 0 &&
+  spawnSync(
+    process.execPath,
+    [
+      '-e',
+      'require("node:fs").accessSync(process.argv[1])',
+      join(root, 'node_modules', 'tsx', 'package.json'),
+    ],
+    {
+      uid: 1000,
+      gid: 1000,
+      stdio: 'ignore',
+    },
+  ).status === 0
+
+describe.runIf(canRunAs1000)('--state-dir a folder the process may not write', () => {
   it('exits 1 naming the folder, the uid and the fix (chown, a named volume, --user)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-ro-'))
     dirs.push(dir)
