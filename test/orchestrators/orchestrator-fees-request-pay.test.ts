@@ -1,21 +1,15 @@
-// Orchestrator fees on `/v2/request/{id}/pay` (orchestrators/fees.mdx): an orchestrator "can attach fees to the
-// payments made under the client IDs you've linked"; `incoming` applies to payments received; `payer` adds the fee
-// on top of what the payer pays; "The fee configuration is captured when a payment is created. Later changes apply
-// only to newly created payments." A request created with a linked client ID pays its payer-borne fee to the
-// config's address when the payer executes /pay's calldata; one created with the owner's API key pays none.
-import type { Address } from 'viem'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { execute, freshAddress, until } from '../support/chain.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
-import { asOrchestrator, linkFreshPlatform, SHOP_ORIGIN } from '../support/orchestrator-fees.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
+import {
+  asOrchestrator,
+  linkFreshPlatform,
+  SHOP_ORIGIN,
+  sepoliaBalance,
+  units,
+} from '../support/orchestrator-fees.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey)
-})
-afterAll(async () => t?.close())
-
-const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6)) * 10n ** 12n
+const t = useTransports(newApiKey)
 
 describeTransports(
   'orchestrator fees of a request paid through /v2/request/{id}/pay on %s',
@@ -24,11 +18,7 @@ describeTransports(
     const payerIndex = transport === 'http' ? 5 : 6
     const orc = (k: string, method: string, path: string, body?: unknown) =>
       asOrchestrator(client(), k, method, path, body)
-    const balance = (owner: string, currency: string) => {
-      const chain = t.sandbox.shared.chains.get('sepolia')!
-      const token = t.sandbox.shared.currencies.byId(currency)!
-      return chain.balanceOf(token.type === 'ETH' ? 'native' : (token.address as Address), owner as Address)
-    }
+    const balance = (owner: string, currency: string) => sepoliaBalance(t, owner, currency)
 
     const linkedPlatform = () => linkFreshPlatform(client(), 'orc_req')
 

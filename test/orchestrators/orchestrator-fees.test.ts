@@ -1,21 +1,17 @@
-// Orchestrator fees move money on the chain (orchestrators/fees.mdx): resolved at creation (client-ID override,
-// else the orchestrator default, else nothing but the protocol fee), fixed on the link, and paid when the payer
-// executes the link's calldata: payer-borne on top, recipient-borne deducted from what the payee gets. Balances
-// are read from the chain; both transports.
-import type { Address } from 'viem'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { execute, freshAddress, until } from '../support/chain.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
-import { asOrchestrator, linkFreshPlatform, SHOP_ORIGIN } from '../support/orchestrator-fees.ts'
+import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
+import {
+  asOrchestrator,
+  linkFreshPlatform,
+  SHOP_ORIGIN,
+  sepoliaBalance,
+  units,
+} from '../support/orchestrator-fees.ts'
 
-let t: Transports
-beforeAll(async () => {
-  t = await startTransports(newApiKey)
-})
-afterAll(async () => t?.close())
+const t = useTransports(newApiKey)
 
 const TOKEN = 'FAU-sepolia' // 18 decimals, 1 USD in the sandbox's rates
-const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6)) * 10n ** 12n
 
 describeTransports(
   'orchestrator fees on chain through %s',
@@ -24,11 +20,7 @@ describeTransports(
     const payerIndex = transport === 'http' ? 3 : 4
     const orc = (k: string, method: string, path: string, body?: unknown) =>
       asOrchestrator(client(), k, method, path, body)
-    const balance = (owner: string) => {
-      const chain = t.sandbox.shared.chains.get('sepolia')!
-      const token = t.sandbox.shared.currencies.byId(TOKEN)!
-      return chain.balanceOf(token.address as Address, owner as Address)
-    }
+    const balance = (owner: string) => sepoliaBalance(t, owner, TOKEN)
     /** A platform client ID linked to a fresh orchestrator. */
     const linkedPlatform = () => linkFreshPlatform(client(), 'orc_fees')
     const pairedLink = async (orchestrator: string, clientId: string, payee: string, amount: string) => {

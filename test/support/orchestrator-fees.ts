@@ -1,8 +1,19 @@
 // Orchestrator fee setup shared by the fee tests: a platform's client ID linked to a fresh orchestrator key with its
 // owner's consent, and the orchestrator's fee configs.
 import { randomBytes } from 'node:crypto'
+import type { Address } from 'viem'
 import { expect } from 'vitest'
-import { type ApiClient, newApiKey } from './clients.ts'
+import { type ApiClient, newApiKey, type Transports } from './clients.ts'
+
+/** `amount` (a decimal with at most 6 places) in the base units of an 18-decimal token. */
+export const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6)) * 10n ** 12n
+
+/** The balance of `owner` in `currency` (native ETH or a token) on the sandbox's sepolia chain. */
+export function sepoliaBalance(t: Transports, owner: string, currency: string) {
+  const chain = t.sandbox.shared.chains.get('sepolia')!
+  const token = t.sandbox.shared.currencies.byId(currency)!
+  return chain.balanceOf(token.type === 'ETH' ? 'native' : (token.address as Address), owner as Address)
+}
 
 /** The origin the platform's client ID allows. */
 export const SHOP_ORIGIN = 'https://shop.example.com'

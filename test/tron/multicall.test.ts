@@ -6,7 +6,14 @@ import { TronWeb } from 'tronweb'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
-import { freshTronAddress, type TronInfo, type TronStep, trc20Balance, tronInfo } from './steps.ts'
+import {
+  freshTronAddress,
+  type TronInfo,
+  type TronStep,
+  trc20Balance,
+  tronInfo,
+  tronPayoutBody,
+} from './steps.ts'
 
 /** Request Network's ERC20BatchPayments on Tron mainnet (@requestnetwork/smart-contracts, its `tron` deployment). */
 const PUBLISHED_TRON_BATCH = 'TRZbXXuLd3HW5utzVysA3rpLgU7sVBrd1D'
@@ -28,14 +35,8 @@ describeTransports(
   (client, payerIndex) => {
     const call = (method: string, path: string, apiKey: string, body?: unknown) =>
       client().call(method, path, { apiKey, ...(body ? { body } : {}) })
-    const payout = (apiKey: string, creator: string, amount: string, recipient = freshTronAddress()) =>
-      call('POST', '/v2/secure-payments/payouts', apiKey, {
-        recipient,
-        creatorWalletAddress: creator,
-        network: 'tron',
-        currency: 'USDT-tron',
-        amount,
-      })
+    const payout = (apiKey: string, creator: string, amount: string, recipient?: string) =>
+      call('POST', '/v2/secure-payments/payouts', apiKey, tronPayoutBody(creator, amount, recipient))
     /** Signs a step with TronWeb (built by the node) and sends it through the bundle's /tron/broadcast. */
     const broadcast = async (apiKey: string, token: string, tw: TronWeb, from: string, step: TronStep) => {
       const { transaction } = await tw.transactionBuilder.triggerSmartContract(

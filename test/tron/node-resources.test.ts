@@ -1,39 +1,26 @@
-import { TronWeb } from 'tronweb'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { toTronAddress } from '../../src/tron/index.ts'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
-import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
-import { freshTronAddress, signStep, type TronInfo, tronInfo } from './steps.ts'
+import { newApiKey } from '../support/clients.ts'
+import { useTronSandbox } from './setup.ts'
+import { freshTronAddress, signStep } from './steps.ts'
 
-let t: Transports
-let receiver: WebhookReceiver
-let tron: TronInfo
-beforeAll(async () => {
-  ;[t, receiver] = await Promise.all([
-    startTransports(newApiKey, { networks: ['sepolia', 'tron'] }),
-    startReceiver(),
-  ])
-  tron = await tronInfo(t.server.url)
-})
-afterAll(async () => {
-  await t?.close()
-  await receiver?.close()
-})
-
-const tronWebOf = (privateKey: string) => new TronWeb({ fullHost: tron.fullHost, privateKey })
+const sb = useTronSandbox()
 
 describe('the Tron full node under TronWeb: funds and resources', () => {
   it('mints USDT-tron to a T-address with the faucet, read back through TronWeb', async () => {
     const holder = freshTronAddress()
-    const res = await fetch(`${t.server.url}/__sandbox/faucet`, {
+    const res = await fetch(`${sb.t.server.url}/__sandbox/faucet`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': newApiKey() },
       body: JSON.stringify({ address: holder, currency: 'USDT-tron', amount: '5' }),
     })
     expect(res.ok).toBe(true)
     expect(await res.json()).toMatchObject({ address: holder, balance: '5' })
-    const usdt = await tronWebOf(tron.accounts[0]!.privateKey).contract().at(tron.tokens['USDT-tron']!)
+    const usdt = await sb
+      .tronWebOf(sb.tron.accounts[0]!.privateKey)
+      .contract()
+      .at(sb.tron.tokens['USDT-tron']!)
     expect(BigInt(await usdt.balanceOf(holder).call())).toBe(5_000_000n)
   })
 
@@ -41,7 +28,7 @@ describe('the Tron full node under TronWeb: funds and resources', () => {
     const key = generatePrivateKey()
     const wallet = toTronAddress(privateKeyToAccount(key).address)
     const apiKey = newApiKey()
-    const faucet = await fetch(`${t.server.url}/__sandbox/faucet`, {
+    const faucet = await fetch(`${sb.t.server.url}/__sandbox/faucet`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
       body: JSON.stringify({ address: wallet, currency: 'USDT-tron', amount: '20' }),
@@ -49,7 +36,7 @@ describe('the Tron full node under TronWeb: funds and resources', () => {
     expect(faucet.ok).toBe(true)
     const headers = { 'content-type': 'application/json', 'x-api-key': apiKey }
     const created = await (
-      await fetch(`${t.server.url}/v2/request`, {
+      await fetch(`${sb.t.server.url}/v2/request`, {
         method: 'POST',
         headers,
         body: JSON.stringify({
@@ -61,13 +48,13 @@ describe('the Tron full node under TronWeb: funds and resources', () => {
       })
     ).json()
     const pay = await (
-      await fetch(`${t.server.url}/v2/request/${created.requestId}/pay?wallet=${wallet}`, { headers })
+      await fetch(`${sb.t.server.url}/v2/request/${created.requestId}/pay?wallet=${wallet}`, { headers })
     ).json()
     expect(pay.metadata).toMatchObject({ hasEnoughBalance: true, hasEnoughGas: false, nativeBalance: '0' })
     expect(pay.metadata.energyRequired).toBeGreaterThan(0)
     expect(Number(pay.metadata.estimatedNetworkFee)).toBeGreaterThan(0)
     // the free bandwidth carries the transaction, but no TRX pays its energy
-    const tw = tronWebOf(key.slice(2))
+    const tw = sb.tronWebOf(key.slice(2))
     const step = pay.transactions[0]
     const sent = await tw.trx.sendRawTransaction((await signStep(tw, wallet, step)).signed)
     expect(sent.result).toBe(true)
@@ -77,16 +64,16 @@ describe('the Tron full node under TronWeb: funds and resources', () => {
   })
 
   it('keeps USDT from approving over a non-zero allowance (approve 0 first)', async () => {
-    const owner = tron.accounts[5]!
-    const tw = tronWebOf(owner.privateKey)
-    const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+    const owner = sb.tron.accounts[5]!
+    const tw = sb.tronWebOf(owner.privateKey)
+    const usdt = await tw.contract().at(sb.tron.tokens['USDT-tron']!)
     const approve = async (value: number) => {
       const built = await tw.transactionBuilder.triggerSmartContract(
-        tron.tokens['USDT-tron']!,
+        sb.tron.tokens['USDT-tron']!,
         'approve(address,uint256)',
         { feeLimit: 100_000_000 },
         [
-          { type: 'address', value: tron.contracts.ERC20FeeProxy },
+          { type: 'address', value: sb.tron.contracts.ERC20FeeProxy },
           { type: 'uint256', value },
         ],
         owner.address,
@@ -98,6 +85,6 @@ describe('the Tron full node under TronWeb: funds and resources', () => {
     expect(await approve(7)).toBe('REVERT')
     expect(await approve(0)).toBe('SUCCESS')
     expect(await approve(7)).toBe('SUCCESS')
-    expect(BigInt(await usdt.allowance(owner.address, tron.contracts.ERC20FeeProxy).call())).toBe(7n)
+    expect(BigInt(await usdt.allowance(owner.address, sb.tron.contracts.ERC20FeeProxy).call())).toBe(7n)
   })
 })

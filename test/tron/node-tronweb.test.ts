@@ -1,38 +1,22 @@
 import { TronWeb } from 'tronweb'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { newApiKey, startTransports, type Transports } from '../support/clients.ts'
-import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
-import { type TronInfo, tronInfo } from './steps.ts'
+import { describe, expect, it, vi } from 'vitest'
+import { newApiKey } from '../support/clients.ts'
+import { useTronSandbox } from './setup.ts'
 
-let t: Transports
-let receiver: WebhookReceiver
-let tron: TronInfo
-beforeAll(async () => {
-  ;[t, receiver] = await Promise.all([
-    startTransports(newApiKey, { networks: ['sepolia', 'tron'] }),
-    startReceiver(),
-  ])
-  tron = await tronInfo(t.server.url)
-})
-afterAll(async () => {
-  await t?.close()
-  await receiver?.close()
-})
-
-const tronWebOf = (privateKey: string) => new TronWeb({ fullHost: tron.fullHost, privateKey })
+const sb = useTronSandbox()
 
 describe('the Tron full node under TronWeb', () => {
   it('GET /__sandbox/chain lists the Tron network: fullHost, T-form tokens, funded accounts with keys', () => {
-    expect(tron.fullHost).toBe(`${t.server.url}/tron`)
-    expect(tron.tokens['USDT-tron']).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')
-    expect(tron.tokens['USDC-tron']).toBe('TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8')
-    expect(tron.contracts.ERC20FeeProxy).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/)
-    expect(tron.accounts).toHaveLength(10)
-    expect(TronWeb.address.fromPrivateKey(tron.accounts[0]!.privateKey)).toBe(tron.accounts[0]!.address)
+    expect(sb.tron.fullHost).toBe(`${sb.t.server.url}/tron`)
+    expect(sb.tron.tokens['USDT-tron']).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')
+    expect(sb.tron.tokens['USDC-tron']).toBe('TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8')
+    expect(sb.tron.contracts.ERC20FeeProxy).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/)
+    expect(sb.tron.accounts).toHaveLength(10)
+    expect(TronWeb.address.fromPrivateKey(sb.tron.accounts[0]!.privateKey)).toBe(sb.tron.accounts[0]!.address)
   })
 
   it('GET /v2/currencies and the served OpenAPI show the Tron network', async () => {
-    const res = await fetch(`${t.server.url}/v2/currencies?network=tron`, {
+    const res = await fetch(`${sb.t.server.url}/v2/currencies?network=tron`, {
       headers: { 'x-api-key': newApiKey() },
     })
     expect(res.status).toBe(200)
@@ -40,7 +24,7 @@ describe('the Tron full node under TronWeb', () => {
     expect(tokens.map((c) => c.id).sort()).toEqual(['USDC-tron', 'USDT-tron'])
     for (const c of tokens)
       expect(c).toMatchObject({ type: 'TRC20', chainId: 728126428, address: expect.stringMatching(/^T/) })
-    const doc = await (await fetch(`${t.server.url}/openapi.json`)).json()
+    const doc = await (await fetch(`${sb.t.server.url}/openapi.json`)).json()
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/tron/wallet/{method}', '/tron/walletsolidity/{method}']),
     )
@@ -51,16 +35,16 @@ describe('the Tron full node under TronWeb', () => {
   })
 
   it('reads TRX and resources, sends USDT with a signed broadcast, and reads the transaction back', async () => {
-    const [payer, payee] = [tron.accounts[1]!, tron.accounts[2]!]
-    const tw = tronWebOf(payer.privateKey)
+    const [payer, payee] = [sb.tron.accounts[1]!, sb.tron.accounts[2]!]
+    const tw = sb.tronWebOf(payer.privateKey)
     const trxBefore = await tw.trx.getBalance(payer.address)
     expect(trxBefore).toBe(10_000 * 1e6)
     const resources = await tw.trx.getAccountResources(payer.address)
     expect(resources.freeNetLimit).toBe(600)
-    const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+    const usdt = await tw.contract().at(sb.tron.tokens['USDT-tron']!)
     const before = BigInt(await usdt.balanceOf(payee.address).call())
     const estimate = await tw.transactionBuilder.estimateEnergy(
-      tron.tokens['USDT-tron']!,
+      sb.tron.tokens['USDT-tron']!,
       'transfer(address,uint256)',
       {},
       [
@@ -71,7 +55,7 @@ describe('the Tron full node under TronWeb', () => {
     )
     expect(estimate.energy_required).toBeGreaterThan(10_000)
     const built = await tw.transactionBuilder.triggerSmartContract(
-      tron.tokens['USDT-tron']!,
+      sb.tron.tokens['USDT-tron']!,
       'transfer(address,uint256)',
       { feeLimit: 100_000_000 },
       [
@@ -96,7 +80,7 @@ describe('the Tron full node under TronWeb', () => {
     let read: unknown[]
     try {
       block = (
-        await t.sandbox.chains.get('tron')!.tron!.call('wallet/getblockbynum', { num: info.blockNumber })
+        await sb.t.sandbox.chains.get('tron')!.tron!.call('wallet/getblockbynum', { num: info.blockNumber })
       ).body as typeof block
     } finally {
       read = [...maps.mock.contexts]
@@ -114,10 +98,10 @@ describe('the Tron full node under TronWeb', () => {
   })
 
   it('refuses a broadcast signed by another key, a replay and a tampered raw_data', async () => {
-    const [payer, thief] = [tron.accounts[3]!, tron.accounts[4]!]
-    const tw = tronWebOf(payer.privateKey)
+    const [payer, thief] = [sb.tron.accounts[3]!, sb.tron.accounts[4]!]
+    const tw = sb.tronWebOf(payer.privateKey)
     const built = await tw.transactionBuilder.triggerSmartContract(
-      tron.tokens['USDT-tron']!,
+      sb.tron.tokens['USDT-tron']!,
       'transfer(address,uint256)',
       { feeLimit: 100_000_000 },
       [
@@ -126,7 +110,9 @@ describe('the Tron full node under TronWeb', () => {
       ],
       payer.address,
     )
-    const forged = await tronWebOf(thief.privateKey).trx.sign(built.transaction, thief.privateKey, true, true)
+    const forged = await sb
+      .tronWebOf(thief.privateKey)
+      .trx.sign(built.transaction, thief.privateKey, true, true)
     const refused = await tw.trx.sendRawTransaction(forged)
     expect(refused.code).toBe('SIGERROR')
     expect(Buffer.from(refused.message as string, 'hex').toString()).toBe(

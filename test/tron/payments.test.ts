@@ -1,30 +1,15 @@
 import { TronWeb } from 'tronweb'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { expect, it } from 'vitest'
+import { describeTransports, newApiKey } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
-import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
-import { freshTronAddress, sendStep, type TronInfo, type TronStep, tronInfo } from './steps.ts'
+import { useTronSandbox } from './setup.ts'
+import { freshTronAddress, sendStep, type TronStep } from './steps.ts'
 
-let t: Transports
-let receiver: WebhookReceiver
-let tron: TronInfo
-beforeAll(async () => {
-  ;[t, receiver] = await Promise.all([
-    startTransports(newApiKey, { networks: ['sepolia', 'tron'] }),
-    startReceiver(),
-  ])
-  tron = await tronInfo(t.server.url)
-})
-afterAll(async () => {
-  await t?.close()
-  await receiver?.close()
-})
-
-const tronWebOf = (privateKey: string) => new TronWeb({ fullHost: tron.fullHost, privateKey })
+const sb = useTronSandbox()
 
 describeTransports(
   'Tron payments driven by TronWeb through %s',
-  () => t,
+  () => sb.t,
   { http: 6, msw: 7 },
   (client, payerIndex) => {
     const call = (method: string, path: string, apiKey: string, body?: unknown) =>
@@ -32,7 +17,7 @@ describeTransports(
 
     /** Pays the API's Tron steps with TronWeb from `payer`; answers the payment's txid and the TRX burnt. */
     async function payWithTronWeb(payer: { address: string; privateKey: string }, transactions: TronStep[]) {
-      const tw = tronWebOf(payer.privateKey)
+      const tw = sb.tronWebOf(payer.privateKey)
       let fees = 0
       let txid = ''
       for (const step of transactions) {
@@ -56,10 +41,10 @@ describeTransports(
     }
     it('pays a USDT-tron request: T-addresses, Tron steps, detected, webhook signed, balances through TronWeb', async () => {
       const apiKey = newApiKey()
-      const payer = tron.accounts[payerIndex]!
+      const payer = sb.tron.accounts[payerIndex]!
       const payee = freshTronAddress()
-      const hook = await call('POST', '/v2/webhook', apiKey, { url: receiver.url })
-      receiver.secret = hook.body.secret
+      const hook = await call('POST', '/v2/webhook', apiKey, { url: sb.receiver.url })
+      sb.receiver.secret = hook.body.secret
       const created = await call('POST', '/v2/request', apiKey, {
         payee,
         amount: '12.5',
@@ -75,10 +60,10 @@ describeTransports(
       expect(pay.status).toBe(200)
       expect(pay.body.metadata).toMatchObject({ network: 'tron', hasEnoughBalance: true, hasEnoughGas: true })
       expect(pay.body.transactions.at(-1)).toMatchObject({
-        to: tron.contracts.ERC20FeeProxy,
+        to: sb.tron.contracts.ERC20FeeProxy,
         functionSelector: 'transferFromWithReferenceAndFee(address,address,uint256,bytes,uint256,address)',
       })
-      const tw = tronWebOf(payer.privateKey)
+      const tw = sb.tronWebOf(payer.privateKey)
       const trxBefore = await tw.trx.getBalance(payer.address)
       const { txid, fees } = await payWithTronWeb(payer, pay.body.transactions)
       const status = await untilPaid(apiKey, created.body.requestId)
@@ -89,18 +74,18 @@ describeTransports(
       expect(payment).toMatchObject({ sourceNetwork: 'tron', sourceTxHash: txid })
       const gas = payment.fees.find((f: { type: string }) => f.type === 'gas')
       expect(gas).toMatchObject({ currency: 'TRX', network: 'tron' })
-      const paymentInfo = await tronWebOf(payer.privateKey).trx.getTransactionInfo(txid)
+      const paymentInfo = await sb.tronWebOf(payer.privateKey).trx.getTransactionInfo(txid)
       expect(Number(gas.amount)).toBeCloseTo(paymentInfo.fee / 1e6, 6)
       // the webhook: signed, naming the Tron transaction
       const delivered = await waitFor(() =>
-        receiver.received.find(
+        sb.receiver.received.find(
           (r) => r.body?.event === 'payment.confirmed' && r.body.requestId === created.body.requestId,
         ),
       )
       expect(delivered.signatureValid).toBe(true)
       expect(delivered.body.txHash).toBe(txid)
       // balances read back through TronWeb: the payee got the USDT, the payer burnt exactly the receipts' fees
-      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      const usdt = await tw.contract().at(sb.tron.tokens['USDT-tron']!)
       expect(BigInt(await usdt.balanceOf(payee).call())).toBe(12_500_000n)
       expect(await tw.trx.getBalance(payer.address)).toBe(trxBefore - fees)
     })
@@ -110,7 +95,7 @@ describeTransports(
       const fresh = TronWeb.createRandom()
       const privateKey = fresh.privateKey.replace(/^0x/, '')
       const holder = TronWeb.address.fromPrivateKey(privateKey) as string
-      const tw = tronWebOf(privateKey)
+      const tw = sb.tronWebOf(privateKey)
       expect(await tw.trx.getBalance(holder)).toBe(0)
       const fund = (currency: string, amount: string, address = holder) =>
         call('POST', '/__sandbox/faucet', apiKey, { address, currency, amount })
@@ -135,7 +120,7 @@ describeTransports(
           balance: amount,
           txHash: expect.stringMatching(/^0x/),
         })
-        const token = await tw.contract().at(tron.tokens[currency]!)
+        const token = await tw.contract().at(sb.tron.tokens[currency]!)
         expect(BigInt(await token.balanceOf(holder).call())).toBe(BigInt(Number(amount) * 1e6))
       }
       // TRX is set, not added (a wallet can be emptied for "not enough TRX" tests); `TRX` is the same coin
@@ -167,7 +152,7 @@ describeTransports(
       const { fees } = await payWithTronWeb({ address: holder, privateKey }, pay.body.transactions)
       expect(fees).toBeGreaterThan(0)
       await untilPaid(apiKey, created.body.requestId)
-      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      const usdt = await tw.contract().at(sb.tron.tokens['USDT-tron']!)
       expect(BigInt(await usdt.balanceOf(payee).call())).toBe(10_000_000n)
       expect(BigInt(await usdt.balanceOf(holder).call())).toBe(10_000_000n)
       expect(await tw.trx.getBalance(holder)).toBe(40_000_000 - fees)
@@ -175,7 +160,7 @@ describeTransports(
 
     it('pays a single Tron payout (POST /v2/payouts with a T payee) the same way', async () => {
       const apiKey = newApiKey()
-      const payer = tron.accounts[payerIndex]!
+      const payer = sb.tron.accounts[payerIndex]!
       const payee = freshTronAddress()
       const res = await call('POST', '/v2/payouts', apiKey, {
         payee,
@@ -188,7 +173,7 @@ describeTransports(
       expect(res.status).toBe(201)
       await payWithTronWeb(payer, res.body.transactions)
       await untilPaid(apiKey, res.body.requestId)
-      const usdt = await tronWebOf(payer.privateKey).contract().at(tron.tokens['USDT-tron']!)
+      const usdt = await sb.tronWebOf(payer.privateKey).contract().at(sb.tron.tokens['USDT-tron']!)
       expect(BigInt(await usdt.balanceOf(payee).call())).toBe(3_000_000n)
     })
 
@@ -208,7 +193,7 @@ describeTransports(
           invoiceCurrency: 'USDT-tron',
           paymentCurrency: 'USDT-tron',
         })),
-        payer: tron.accounts[payerIndex]!.address,
+        payer: sb.tron.accounts[payerIndex]!.address,
       })
       const link = await call('POST', '/v2/secure-payments', apiKey, {
         requests: [1, 2].map(() => ({ payee: freshTronAddress(), currency: 'USDT-tron', amount: '1' })),

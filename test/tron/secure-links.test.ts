@@ -1,46 +1,25 @@
 import { TronWeb } from 'tronweb'
 import { generatePrivateKey } from 'viem/accounts'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { securePaymentState } from '../../src/resources/secure-payments/index.ts'
-import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { describeTransports, newApiKey } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
-import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
-import { freshTronAddress, signStep, type TronInfo, type TronStep, tronInfo } from './steps.ts'
+import { useTronSandbox } from './setup.ts'
+import { freshTronAddress, signStep, type TronStep, tronPayoutBody } from './steps.ts'
 
-let t: Transports
-let receiver: WebhookReceiver
-let tron: TronInfo
-beforeAll(async () => {
-  ;[t, receiver] = await Promise.all([
-    startTransports(newApiKey, { networks: ['sepolia', 'tron'] }),
-    startReceiver(),
-  ])
-  tron = await tronInfo(t.server.url)
-})
-afterAll(async () => {
-  await t?.close()
-  await receiver?.close()
-})
-
-const tronWebOf = (privateKey: string) => new TronWeb({ fullHost: tron.fullHost, privateKey })
+const sb = useTronSandbox()
 
 describeTransports(
   'Tron secure payment links driven by TronWeb through %s',
-  () => t,
+  () => sb.t,
   { http: 6, msw: 7 },
   (client, payerIndex) => {
     const call = (method: string, path: string, apiKey: string, body?: unknown) =>
       client().call(method, path, { apiKey, ...(body ? { body } : {}) })
 
     /** A Tron USDT payout link of `amount` created by `creator` (to a fresh recipient unless given). */
-    const tronPayout = (apiKey: string, creator: string, amount: string, recipient = freshTronAddress()) =>
-      call('POST', '/v2/secure-payments/payouts', apiKey, {
-        recipient,
-        creatorWalletAddress: creator,
-        network: 'tron',
-        currency: 'USDT-tron',
-        amount,
-      })
+    const tronPayout = (apiKey: string, creator: string, amount: string, recipient?: string) =>
+      call('POST', '/v2/secure-payments/payouts', apiKey, tronPayoutBody(creator, amount, recipient))
 
     /** `GET /v2/secure-payments/{token}/pay` for `wallet`. */
     const linkPay = (apiKey: string, token: string, wallet: string) =>
@@ -48,10 +27,10 @@ describeTransports(
 
     it('pays a Tron secure payout link through /{token}/tron/broadcast: sponsored resources, $3.99 fee leg, link completed', async () => {
       const apiKey = newApiKey()
-      const payer = tron.accounts[payerIndex]!
+      const payer = sb.tron.accounts[payerIndex]!
       const recipient = freshTronAddress()
-      const hook = await call('POST', '/v2/webhook', apiKey, { url: receiver.url })
-      receiver.secret = hook.body.secret
+      const hook = await call('POST', '/v2/webhook', apiKey, { url: sb.receiver.url })
+      sb.receiver.secret = hook.body.secret
       const created = await call('POST', '/v2/secure-payments/payouts', apiKey, {
         recipient,
         creatorWalletAddress: payer.address,
@@ -74,9 +53,9 @@ describeTransports(
       expect(pay.body.metadata).toMatchObject({ transactionSponsorshipFeeUsd: '3.99', hasEnoughGas: true })
       const legs = pay.body.feeBundle.fees.map((f: { feeType: string }) => f.feeType)
       expect(legs).toEqual(['tron_resource'])
-      const tw = tronWebOf(payer.privateKey)
+      const tw = sb.tronWebOf(payer.privateKey)
       const trxBefore = await tw.trx.getBalance(payer.address)
-      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      const usdt = await tw.contract().at(sb.tron.tokens['USDT-tron']!)
       const treasury = resourceFee.destinationRef.tronAddress as string
       const treasuryBefore = BigInt(await usdt.balanceOf(treasury).call())
       for (const step of pay.body.transactions) {
@@ -96,7 +75,7 @@ describeTransports(
       // sponsored: the payer burnt no TRX
       expect(await tw.trx.getBalance(payer.address)).toBe(trxBefore)
       const delivered = await waitFor(() =>
-        receiver.received.find(
+        sb.receiver.received.find(
           (r) => r.body?.event === 'payment.confirmed' && r.body.requestId === created.body.requestIds[0],
         ),
       )
@@ -104,7 +83,7 @@ describeTransports(
       // a transaction the link does not expect is refused before it reaches the chain
       const other = await tronPayout(apiKey, payer.address, '1', recipient)
       const stranger = await tw.transactionBuilder.triggerSmartContract(
-        tron.tokens['USDT-tron']!,
+        sb.tron.tokens['USDT-tron']!,
         'transfer(address,uint256)',
         { feeLimit: 100_000_000 },
         [
@@ -127,7 +106,7 @@ describeTransports(
       const built = await signStep(tw, payer.address, step)
       const signedTransaction = built.signed
       const pagePost = (linkToken: string) =>
-        fetch(`${t.server.url}/__sandbox/secure-payments/${linkToken}/tron/broadcast`, {
+        fetch(`${sb.t.server.url}/__sandbox/secure-payments/${linkToken}/tron/broadcast`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ signedTransaction }),
@@ -142,9 +121,9 @@ describeTransports(
 
     it('a Tron link follows what executed on chain: fee leg first or payment first, each leg once, completed only with both, a reverted fee leg not counted', async () => {
       const apiKey = newApiKey()
-      const payer = tron.accounts[payerIndex]!
-      const tw = tronWebOf(payer.privateKey)
-      const usdt = await tw.contract().at(tron.tokens['USDT-tron']!)
+      const payer = sb.tron.accounts[payerIndex]!
+      const tw = sb.tronWebOf(payer.privateKey)
+      const usdt = await tw.contract().at(sb.tron.tokens['USDT-tron']!)
       const newLink = async (amount: string) => {
         const res = await tronPayout(apiKey, payer.address, amount)
         expect(res.status, res.text).toBe(201)
@@ -223,7 +202,7 @@ describeTransports(
 
       // 3. a fee leg that reverts on chain (its payer holds no USDT) counts for nothing: /pay still asks for it
       const key = generatePrivateKey().slice(2)
-      const poor = { address: TronWeb.address.fromPrivateKey(key) as string, tw: tronWebOf(key) }
+      const poor = { address: TronWeb.address.fromPrivateKey(key) as string, tw: sb.tronWebOf(key) }
       const third = await tronPayout(apiKey, poor.address, '1')
       const poorPay = await linkPay(apiKey, third.body.token, poor.address)
       expect(poorPay.body.metadata.hasEnoughBalance).toBe(false)
@@ -286,12 +265,12 @@ describeTransports(
 
     it('settles a fee-leg claim its call left behind (a restart with --state-dir) by what the chain holds', async () => {
       const apiKey = newApiKey()
-      const payer = tron.accounts[payerIndex]!
-      const tw = tronWebOf(payer.privateKey)
+      const payer = sb.tron.accounts[payerIndex]!
+      const tw = sb.tronWebOf(payer.privateKey)
       const created = await tronPayout(apiKey, payer.address, '2')
       expect(created.status, created.text).toBe(201)
       const token = created.body.token as string
-      const links = securePaymentState(t.sandbox.shared.tenants.get(apiKey)).securePayments
+      const links = securePaymentState(sb.t.sandbox.shared.tenants.get(apiKey)).securePayments
       const isFee = (step: TronStep) => step.functionSelector === 'transfer(address,uint256)'
       const feeStep = (await linkPay(apiKey, token, payer.address)).body.transactions.find(isFee) as TronStep
       const claimed = (txId: string) =>

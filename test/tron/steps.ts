@@ -25,6 +25,16 @@ export async function tronInfo(baseUrl: string): Promise<TronInfo> {
 /** A fresh Tron wallet (a payee nobody else pays). */
 export const freshTronAddress = () => toTronAddress(privateKeyToAccount(generatePrivateKey()).address)
 
+/** The body of `POST /v2/secure-payments/payouts` for a USDT-tron link of `amount` by `creator`, to `recipient` or a
+ * fresh one. */
+export const tronPayoutBody = (creator: string, amount: string, recipient = freshTronAddress()) => ({
+  recipient,
+  creatorWalletAddress: creator,
+  network: 'tron',
+  currency: 'USDT-tron',
+  amount,
+})
+
 /** Sends the API's Tron steps from `payer` as TronWeb does (built by the node, signed locally, broadcast). */
 export async function payWithTronWeb(
   tron: TronInfo,
