@@ -56,7 +56,13 @@ it.each(['/length', '/close'])(
   async (path) => {
     answered.ok = answered.failed = 0
     const started = Date.now()
-    const r = await load({ url: base + path, method: 'GET', concurrency: 4, durationMs: 60_000, requests: 37 })
+    const r = await load({
+      url: base + path,
+      method: 'GET',
+      concurrency: 4,
+      durationMs: 60_000,
+      requests: 37,
+    })
     expect(r).toMatchObject({ completed: 37, errors: 0 })
     expect(answered.ok).toBe(37)
     // long before the 60 s deadline: the bound, not the clock, ended it
