@@ -9,6 +9,8 @@ export interface LoadOptions {
   /** requests in flight at once (one keep-alive connection each) */
   concurrency: number
   durationMs: number
+  /** stop after this many requests sent in all (the run still ends at `durationMs`) */
+  requests?: number
 }
 
 /**
@@ -40,6 +42,8 @@ export async function load(
   const deadline = Date.now() + options.durationMs
   let completed = 0
   let errors = 0
+  let sent = 0
+  const limit = options.requests ?? Number.POSITIVE_INFINITY
 
   const connection = (): Promise<void> =>
     new Promise((resolve) => {
@@ -61,8 +65,11 @@ export async function load(
         resolve()
       }
       const send = () => {
-        if (Date.now() >= deadline) finish()
-        else socket.write(request)
+        if (Date.now() >= deadline || sent >= limit) finish()
+        else {
+          sent++
+          socket.write(request)
+        }
       }
       const count = (status: number) => {
         if (status >= 200 && status < 400) completed++
@@ -77,7 +84,7 @@ export async function load(
         done = true
         if (untilClose !== null) count(untilClose)
         else if (!closedByAnswer) errors++
-        if (Date.now() < deadline) connection().then(resolve)
+        if (Date.now() < deadline && sent < limit) connection().then(resolve)
         else resolve()
       })
       socket.on('data', (chunk: Buffer) => {

@@ -2,10 +2,12 @@
 // `npm run bench -- soak`: the 90 s memory soak (bench/soak.ts); `npm run bench -- fuzz`: the long fuzz (bench/fuzz.ts);
 // `npm run bench -- throughput`: the throughput turns alone (BENCH_BEFORE=<checkout>: another tree in the same turns);
 // `npm run bench -- state`: --state-dir at scale (bench/state.ts); `npm run bench -- capacity`: what one process holds
-// and serves (bench/capacity.ts).
+// and serves (bench/capacity.ts); `npm run bench -- instructions`: instructions per call under callgrind, the floor's
+// and the sandbox's (bench/instructions.ts).
 import { measureCapacity } from './capacity.ts'
 import { formatChainRestart, measureChainRestart } from './chain-restart.ts'
 import { fuzz } from './fuzz.ts'
+import { measureInstructions } from './instructions.ts'
 import { formatPaymentLatency, measurePaymentLatency } from './payment-latency.ts'
 import { freePort, startChild, treeRss, waitFor200 } from './processes.ts'
 import { formatRecurringCatchUp, measureRecurringCatchUp } from './recurring-catch-up.ts'
@@ -48,6 +50,7 @@ async function memoryAfter(count: number): Promise<number> {
 
 async function main() {
   await measureThroughput()
+  await measureInstructions()
   const rssMb = await memoryAfter(10_000)
 
   const startup = await measureStartup()
@@ -77,7 +80,9 @@ const run =
           ? measureState
           : only === 'capacity'
             ? measureCapacity
-            : main
+            : only === 'instructions'
+              ? measureInstructions
+              : main
 run().catch((error) => {
   console.error(error)
   process.exit(1)

@@ -2,14 +2,16 @@
 // of src/chain/. Nothing outside src/chain/ imports another file of it.
 export * from './abis.ts'
 export { pinBaseFee } from './base-fee.ts'
-export { backToBaseline, takeBaseline } from './baseline.ts'
+export {
+  backToBaseline,
+  takeBaseline,
+} from './baseline.ts'
 export {
   COMMERCE_ESCROW,
   COMMERCE_ESCROW_ADDRESS,
   commerceEscrowAbi,
   type EscrowEvent,
   type EscrowHold,
-  type EscrowSink,
   type EscrowWatcher,
   readEscrowHold,
   refreshCommerceEscrow,
@@ -35,15 +37,11 @@ export { PERMIT2_ADDRESS } from './install-contracts.ts'
 export {
   createOperator,
   type SandboxOperator,
-  type SignedPermit,
-  type TokenPermission,
-  type WitnessTransfer,
 } from './operator.ts'
 export {
   blockNumber,
   currentGasPrice,
   eip2612Nonce,
-  type FeeProxyPayment,
   feeProxyPayments,
   permit2NonceFree,
   setNativeBalance,
@@ -52,41 +50,39 @@ export {
 export {
   permitStruct,
   RECURRING_PROXY,
-  SCHEDULE_PERMIT_DOMAIN,
   SCHEDULE_PERMIT_TYPES,
   type SchedulePermitValues,
   schedulePermitDomain,
 } from './recurring.ts'
 export {
   createRelayer,
-  type RelayedPayment,
   type Relayer,
   RelayFailure,
-  type TriggerInput,
 } from './relayer.ts'
-export { newDeploymentSecret, sandboxKeys } from './sandbox-keys.ts'
+export {
+  newDeploymentSecret,
+  sandboxKeys,
+} from './sandbox-keys.ts'
 export {
   type ApiTransaction,
-  type ContractCall,
-  createSender,
-  type DecodedRevert,
-  decodeRevert,
   revertReason,
   sendApiTransactions,
   serialQueue,
-  TransactionRevertedError,
-  type TransactionSender,
 } from './sender.ts'
 export {
   DEFAULT_MNEMONIC,
-  mnemonicAccounts,
-  networkChainId,
   type StartedChain,
-  sandboxChain,
   startChain,
 } from './start-chain.ts'
-export { type ChainHealth, type ChainSupervisor, hasCode, superviseChain } from './supervisor.ts'
-export { chainTime, syncChainTime } from './time.ts'
+export {
+  type ChainSupervisor,
+  hasCode,
+  superviseChain,
+} from './supervisor.ts'
+export {
+  chainTime,
+  syncChainTime,
+} from './time.ts'
 export type {
   ChainContracts,
   ChainCurrency,

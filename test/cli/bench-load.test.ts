@@ -50,3 +50,23 @@ it('a 5xx answer is an error, not a completed request', async () => {
   expect(r.errors).toBe(answered.failed)
   expect(r.errors).toBeGreaterThan(10)
 })
+
+it.each(['/length', '/close'])(
+  '%s: `requests` sends exactly that many calls in all, over every connection, and the run ends there',
+  async (path) => {
+    answered.ok = answered.failed = 0
+    const started = Date.now()
+    const r = await load({
+      url: base + path,
+      method: 'GET',
+      concurrency: 4,
+      durationMs: 60_000,
+      requests: 37,
+    })
+    expect(r).toMatchObject({ completed: 37, errors: 0 })
+    expect(answered.ok).toBe(37)
+    // long before the 60 s deadline: the bound, not the clock, ended it
+    expect(Date.now() - started).toBeLessThan(30_000)
+  },
+  40_000,
+)
