@@ -25,8 +25,8 @@ export interface SavedWorldMeta {
 // delete still removes its row by trigger. Its index on world (`record_worlds_world`) finds a world's rows without
 // reading every record's (a scan cost ~40 µs per 1,000 records at each revival: 20 ms at 500,000); it is written
 // only by the bulk update, one page per world written since the last (docs/decisions/2026-12-06-revival-index.md).
-// A state.db of format 5 without it gets it when opened (CREATE INDEX IF NOT EXISTS). A journal row's call entries keep their bodies as the text they are, not escaped
-// again into JSON (journal.ts, `journalText`).
+// A state.db of format 5 without it gets it when opened (CREATE INDEX IF NOT EXISTS). A journal row's call entries
+// keep their bodies as the text they are, not escaped again into JSON (journal.ts, `journalText`).
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS worlds(id INTEGER PRIMARY KEY, tenant TEXT NOT NULL, scenario TEXT NOT NULL,
