@@ -3,14 +3,17 @@
 // on, written to a file): create throughput while filling, resident memory (sandbox and anvil), the idle CPU, the
 // p99 of a read of a key last touched an hour of its sandbox time ago (the first keys filled, their clocks moved an
 // hour on, then every other key filled: the least recently used, evicted to disk past --max-worlds with --state-dir),
-// and with --state-dir a kill -9 and restart to health 200 with every key's 50 requests back.
-// Sizes: BENCH_CAPACITY_KEYS (10000), BENCH_CAPACITY_PER_KEY (50). BENCH_ROOT=<checkout>: that tree's command.
+// and with --state-dir a kill -9 and restart to health 200 with every key's 50 requests back, then every key read once,
+// one after another (each read brings its world back from disk): ms per key read (median, p99) and the total.
+// Sizes: BENCH_CAPACITY_KEYS (10000), BENCH_CAPACITY_PER_KEY (50), BENCH_CAPACITY_MAX_WORLDS (the sandbox's
+// --max-worlds, 1000 when unset; the keys are filled in parts of at most that many). BENCH_CAPACITY_STATE_ONLY=1: the
+// --state-dir run only. BENCH_ROOT=<checkout>: that tree's command.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { killHard, type ServerProcess, stopServer, untilHealthy } from '../test/support/kill-run.ts'
 import { cpuMs, freePort, startDefaultSandbox, treeRss } from './processes.ts'
-import { creates, get, totals } from './state.ts'
+import { creates, get } from './state.ts'
 
 const root = process.env.BENCH_ROOT
 const tree = root ? `${root.replace(/\/$/, '')}/` : new URL('../', import.meta.url).pathname
@@ -42,7 +45,13 @@ interface Fill {
  * Fills one sandbox: the probe keys first, their clocks moved an hour on, then every other key; then measures memory,
  * idle CPU and one read of each probe key (least recently used of all).
  */
-async function fill(server: ServerProcess, keys: string[], probes: string[], perKey: number): Promise<Fill> {
+async function fill(
+  server: ServerProcess,
+  keys: string[],
+  probes: string[],
+  perKey: number,
+  partSize: number,
+): Promise<Fill> {
   let errors = 0
   let worstP99 = 0
   let fillMs = 0
@@ -66,7 +75,7 @@ async function fill(server: ServerProcess, keys: string[], probes: string[], per
   }
   const probeSet = new Set(probes)
   const rest = keys.filter((k) => !probeSet.has(k))
-  for (let at = 0; at < rest.length; at += 1000) await part(rest.slice(at, at + 1000))
+  for (let at = 0; at < rest.length; at += partSize) await part(rest.slice(at, at + partSize))
   const rssMb = treeRss(server.child.pid!) / 1024 / 1024
   await new Promise((r) => setTimeout(r, 3000))
   const before = cpuMs(server.child.pid!)
@@ -90,9 +99,25 @@ async function fill(server: ServerProcess, keys: string[], probes: string[], per
   }
 }
 
+/** Reads each key's requests once, one key after another: the requests back, and the ms of each read. */
+async function readEach(url: string, keys: string[]): Promise<{ back: number; ms: number[] }> {
+  let back = 0
+  const ms: number[] = []
+  for (const key of keys) {
+    const r = await get(url, key, `/v2/request?walletAddress=${payee}&limit=1`)
+    back += (r.body as { pagination?: { total: number } }).pagination?.total ?? 0
+    ms.push(r.ms)
+  }
+  return { back, ms }
+}
+
 export async function measureCapacity(): Promise<void> {
   const keyCount = Number(process.env.BENCH_CAPACITY_KEYS ?? 10_000)
   const perKey = Number(process.env.BENCH_CAPACITY_PER_KEY ?? 50)
+  const maxWorlds = process.env.BENCH_CAPACITY_MAX_WORLDS
+  const worldArgs = maxWorlds ? ['--max-worlds', maxWorlds] : []
+  const partSize = Math.min(1000, Number(maxWorlds ?? 1000))
+  const stateOnly = process.env.BENCH_CAPACITY_STATE_ONLY === '1'
   const run = Date.now().toString(36)
   const keys = Array.from({ length: keyCount }, (_, i) => `cap-${run}-${i}`)
   const probes = keys.slice(0, Math.max(1, Math.min(200, Math.floor(keyCount / 50))))
@@ -100,15 +125,16 @@ export async function measureCapacity(): Promise<void> {
   const logFiles: string[] = []
   let server: ServerProcess | undefined
   console.log(
-    `capacity of one process${root ? ` (command of ${root})` : ''}: ${keyCount} keys x ${perKey} created requests (${keyCount * perKey} calls, 32 at once), default flags; load average ${loadavg()[0]!.toFixed(2)}`,
+    `capacity of one process${root ? ` (command of ${root})` : ''}: ${keyCount} keys x ${perKey} created requests (${keyCount * perKey} calls, 32 at once), ${maxWorlds ? `--max-worlds ${maxWorlds}` : 'default flags'}; load average ${loadavg()[0]!.toFixed(2)}`,
   )
   try {
     for (const [name, args] of [
-      ['in memory', []],
-      ['--state-dir', ['--state-dir', dir]],
+      ['in memory', worldArgs],
+      ['--state-dir', ['--state-dir', dir, ...worldArgs]],
     ] as const) {
+      if (stateOnly && name === 'in memory') continue
       server = await start([...args], logFiles)
-      const f = await fill(server, keys, probes, perKey)
+      const f = await fill(server, keys, probes, perKey, partSize)
       console.log(
         `  ${name}: ${f.rps.toFixed(0)} creates/s (worst part p99 ${f.p99.toFixed(0)} ms), resident ${f.rssMb.toFixed(0)} MB (sandbox + anvil), idle CPU ${f.idlePct.toFixed(1)} % of a core; read of a key last touched an hour of its time ago (${probes.length} keys, each once): p99 ${f.coldP99.toFixed(1)} ms, median ${f.coldMedian.toFixed(1)} ms; ${f.errors} errors`,
       )
@@ -121,10 +147,11 @@ export async function measureCapacity(): Promise<void> {
       const spawned = performance.now()
       server = await start([...args], logFiles)
       const healthyMs = performance.now() - spawned
-      const back = await totals(server.url, keys)
-      const allMs = performance.now() - spawned
+      const readsFrom = performance.now()
+      const { back, ms } = await readEach(server.url, keys)
+      const readsMs = performance.now() - readsFrom
       console.log(
-        `  --state-dir kill -9 and restart: health 200 in ${healthyMs.toFixed(0)} ms; requests back ${back} of ${keyCount * perKey}, every key read once by ${(allMs / 1000).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(2)}`,
+        `  --state-dir kill -9 and restart: health 200 in ${healthyMs.toFixed(0)} ms; requests back ${back} of ${keyCount * perKey}; every key read once, one after another: ${(readsMs / 1000).toFixed(1)} s (median ${pct(ms, 0.5).toFixed(1)} ms, p99 ${pct(ms, 0.99).toFixed(1)} ms a key); load average ${loadavg()[0]!.toFixed(2)}`,
       )
       await stopServer(server)
       server = undefined

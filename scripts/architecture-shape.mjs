@@ -57,6 +57,8 @@ export const ALLOWED_MODULE_STATE = {
   'src/store/clock.ts: lastIso': 'a memo of the last ISO date formatted (a pure function)',
   'src/control/docs/openapi.ts: officialReference': 'the official API reference, read once from disk',
   'src/control/fixtures/uploads.ts: loading': 'a WeakMap keyed by each sandbox: per-sandbox, gone with it',
+  'src/persistence/statements.ts: prepared':
+    'a WeakMap keyed by each state.db connection: the statements prepared on it, gone with it',
   'src/control/fixtures/yaml-thread.ts: yamlPath':
     "the YAML parser thread's own state (its module runs in a worker)",
   'src/control/fixtures/yaml-thread.ts: parsing':

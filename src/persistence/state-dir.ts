@@ -40,7 +40,7 @@ import {
 import { observeShared } from './observe.ts'
 import { openStateFile, readOrLeaveOut } from './open.ts'
 import { quarantineRow } from './quarantine.ts'
-import { observeWorldState, reviveJournal, reviveWorldRows, type Slot } from './revival.ts'
+import { observeWorldState, reviveJournal, reviveWorldRows, type Slot, worldSettings } from './revival.ts'
 import { WorldReviver } from './reviver.ts'
 import { keyLabel, StateDamage } from './salvage.ts'
 import { ensureWritableDir } from './writable.ts'
@@ -363,8 +363,7 @@ export class StateDir implements WorldLifecycle {
     }
     const row = this.#readable(
       `the settings of a world of key ${keyLabel(world.tenant)}`,
-      () =>
-        this.#db.prepare('SELECT value FROM worlds WHERE id = ?').get(id) as { value: string } | undefined,
+      () => worldSettings(this.#db, id),
       undefined,
     )
     if (!row) {

@@ -1,5 +1,6 @@
 // Acknowledged means kept: the real server with --state-dir, SIGKILLed twice during bursts of creates and status
-// changes over 10 keys, restarted each time: every object that answered 2xx is back, with its status. The long run
+// changes over 10 keys, restarted each time (once with 3 worlds in memory: evictions and revivals under way at each
+// kill): every object that answered 2xx is back, with its status. The long run
 // (thousands of objects, more kills) is bench/state.ts.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,5 +17,22 @@ describe('--state-dir under kill -9', () => {
     expect(result.acknowledged).toBeGreaterThanOrEqual(300)
     expect(result.statuses).toBeGreaterThan(20)
     expect(result.lost).toEqual([])
+  }, 120_000)
+
+  it('loses nothing acknowledged when killed while worlds are evicted and read back (--max-worlds 3, 10 keys)', async () => {
+    const evictDir = mkdtempSync(join(tmpdir(), 'sandbox-kill-evict-'))
+    try {
+      const result = await killRun({
+        dir: evictDir,
+        keys: 10,
+        objects: 300,
+        kills: 2,
+        args: ['--no-chain', '--max-worlds', '3'],
+      })
+      expect(result.acknowledged).toBeGreaterThanOrEqual(300)
+      expect(result.lost).toEqual([])
+    } finally {
+      rmSync(evictDir, { recursive: true, force: true })
+    }
   }, 120_000)
 })

@@ -217,4 +217,40 @@ describe('--state-dir: a damaged page of state.db', () => {
     for (const key of keys) expect((await call('GET', `/v2/request/${ids.get(key)}`, key)).status).toBe(200)
     expect(copiesKept(dir)).toHaveLength(1)
   })
+
+  it('in a leaf of that table no revival reads (its rows found through their index): found at the start, rebuilt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-salvage-'))
+    dirs.push(dir)
+    sandbox = await start(dir)
+    const key = newApiKey()
+    const created = await call('POST', '/v2/request', key, request())
+    expect(created.status).toBe(201)
+    await sandbox.close()
+    sandbox = null
+    // rows enough for record_worlds to span several leaves (of a world no key has), before the key's own
+    const db = openState(dir)
+    db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+      INSERT INTO records(seq, world, tbl, key, value) SELECT 1000000 + i, 999999, 'requests.requests', 'k' || i, '{}' FROM n;
+      INSERT INTO record_worlds(seq, world) SELECT seq, world FROM records WHERE world = 999999;`)
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    const leaves = (
+      db
+        .prepare("SELECT pageno FROM dbstat WHERE name = 'record_worlds' AND pagetype = 'leaf' ORDER BY path")
+        .all() as { pageno: number }[]
+    ).map((r) => r.pageno - 1)
+    db.close()
+    expect(leaves.length).toBeGreaterThan(2)
+    // a leaf in the middle: neither the key's rows nor the newest (which the start's bulk update reads)
+    const file = join(dir, 'state.db')
+    const bytes = readFileSync(file)
+    const pageSize = bytes.readUInt16BE(16)
+    const page = leaves[Math.floor(leaves.length / 2)]!
+    bytes.fill(0xa5, page * pageSize, page * pageSize + 64)
+    writeFileSync(file, bytes)
+    const logged: string[] = []
+    sandbox = await start(dir, (m) => logged.push(m))
+    expect(logged.join('\n')).toContain('No key lost a record.')
+    expect(copiesKept(dir)).toHaveLength(1)
+    expect((await call('GET', `/v2/request/${created.body.requestId}`, key)).status).toBe(200)
+  })
 })

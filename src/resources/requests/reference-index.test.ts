@@ -80,4 +80,52 @@ describe('PaymentReferenceIndex', () => {
     index.forgetTenant('b')
     expect(index.has(hash)).toBe(false)
   })
+
+  it("parks or forgets one world's requests only, those sharing a reference with another world's included", () => {
+    const tenants = new Tenants(() => {})
+    const index = new PaymentReferenceIndex()
+    index.setReviver((tenant, scenario) => tenants.get(tenant, scenario))
+    const [a, b, c] = ['a', 'b', 'c'].map((t) => tenants.get(t))
+    index.add('0x1111111111111111', a!, 'a-1')
+    index.add('0x1111111111111111', b!, 'b-1')
+    index.add('0x2222222222222222', a!, 'a-2')
+    index.add('0x3333333333333333', c!, 'c-3')
+    const [shared, own, other] = ['0x1111111111111111', '0x2222222222222222', '0x3333333333333333'].map((r) =>
+      PaymentReferenceIndex.hashOf(r),
+    )
+    const live = new Set([a!, b!, c!])
+    index.park(a!)
+    expect(index.lookup(shared!, live)).toEqual([{ world: b, requestId: 'b-1' }])
+    expect(index.lookup(own!, live)).toEqual([])
+    expect(index.has(own!)).toBe(true)
+    index.forget(c!)
+    expect(index.has(other!)).toBe(false)
+    expect(index.lookup(shared!, live)).toEqual([{ world: b, requestId: 'b-1' }])
+    // parked twice (evicted again before a payment came): still one parked entry, and b's stays live
+    index.park(a!)
+    // a world back in memory indexes its requests again, and parks them again when it leaves
+    tenants.drop('a', 'default')
+    const back = tenants.get('a')
+    index.add('0x1111111111111111', back, 'a-1')
+    index.add('0x2222222222222222', back, 'a-2')
+    const liveAgain = new Set([back, b!])
+    expect(index.lookup(own!, liveAgain)).toEqual([{ world: back, requestId: 'a-2' }])
+    expect(index.lookup(shared!, liveAgain)).toEqual([
+      { world: b, requestId: 'b-1' },
+      { world: back, requestId: 'a-1' },
+    ])
+    index.park(back)
+    expect(index.lookup(shared!, liveAgain)).toEqual([{ world: b, requestId: 'b-1' }])
+    let revived = 0
+    index.setReviver((tenant, scenario) => {
+      revived++
+      const world = tenants.get(tenant, scenario)
+      index.add('0x2222222222222222', world, 'a-2')
+      return world
+    })
+    const found = index.lookup(own!, new Set(), { revive: true })
+    expect(revived).toBe(1)
+    expect(found.map((e) => e.requestId)).toEqual(['a-2'])
+    tenants.dispose()
+  })
 })

@@ -32,6 +32,11 @@ export class PaymentReferenceIndex {
   readonly #parked = new Map<Hex, ParkedEntry[]>()
   #reviver: ReferenceReviver | null = null
   /**
+   * the hashes each world has entries under (a hash may have gone since): parking or forgetting a world reads its
+   * own, not every request of every world in memory
+   */
+  readonly #hashesOf = new WeakMap<World, Set<Hex>>()
+  /**
    * references added since the last lookup, hashed on the next read, so creating a request costs no keccak: flat
    * (reference, world, request id, reference, ...), no object per create
    */
@@ -77,6 +82,9 @@ export class PaymentReferenceIndex {
     const list = this.#entries.get(hash) ?? []
     if (!list.some((e) => e.world === world && e.requestId === requestId)) list.push({ world, requestId })
     this.#entries.set(hash, list)
+    const hashes = this.#hashesOf.get(world)
+    if (hashes) hashes.add(hash)
+    else this.#hashesOf.set(world, new Set([hash]))
     // a world back in memory: its requests are live entries again
     const parked = this.#parked.get(hash)
     if (parked) this.#unpark(hash, parked, (p) => p.tenant === world.tenant && p.scenario === world.scenario)
@@ -100,8 +108,9 @@ export class PaymentReferenceIndex {
    */
   park(world: World): void {
     this.#flush()
-    for (const [hash, list] of this.#entries) {
-      if (!list.some((e) => e.world === world)) continue
+    for (const hash of this.#takeHashes(world)) {
+      const list = this.#entries.get(hash)
+      if (!list?.some((e) => e.world === world)) continue
       const parked = this.#parked.get(hash) ?? []
       for (const e of list)
         if (
@@ -116,6 +125,13 @@ export class PaymentReferenceIndex {
     }
   }
 
+  /** The hashes `world` has entries under, forgotten here (its entries leave the index). */
+  #takeHashes(world: World): Iterable<Hex> {
+    const hashes = this.#hashesOf.get(world)
+    this.#hashesOf.delete(world)
+    return hashes ?? []
+  }
+
   /** Forgets the requests of a key's evicted worlds (a reset: they are gone from disk too). */
   forgetTenant(tenant: string): void {
     for (const [hash, parked] of this.#parked) this.#unpark(hash, parked, (p) => p.tenant === tenant)
@@ -128,8 +144,9 @@ export class PaymentReferenceIndex {
     for (let i = 0; i < pending.length; i += 3)
       if (pending[i + 1] !== world) kept.push(pending[i]!, pending[i + 1]!, pending[i + 2]!)
     this.#pending = kept
-    for (const [hash, list] of this.#entries) {
-      if (!list.some((e) => e.world === world)) continue
+    for (const hash of this.#takeHashes(world)) {
+      const list = this.#entries.get(hash)
+      if (!list?.some((e) => e.world === world)) continue
       const kept = list.filter((e) => e.world !== world)
       if (kept.length) this.#entries.set(hash, kept)
       else this.#entries.delete(hash)
