@@ -12,6 +12,7 @@ import { publicBaseUrl } from '../contract/public-url.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import { addressGroup, clientAddress, trustedOrigin } from '../contract/security.ts'
 import type { Sandbox } from '../sandbox.ts'
+import { claimBodyError } from './body.ts'
 import { type Claim, ClaimBook } from './claims.ts'
 import { ClaimRate } from './rate.ts'
 
@@ -177,60 +178,13 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
   function claims(req: IncomingMessage, res: ServerResponse, neutral: NeutralRequest): boolean {
     const rest = neutral.path.slice(PATH.length)
     if (rest === '' && req.method === 'POST') {
-      req.resume()
-      if (!trustedOrigin(neutral, shared.security, 'control-write'))
+      if (!trustedOrigin(neutral, shared.security, 'control-write')) {
+        req.resume()
         return send(res, new SandboxError(403, 'Claimable sandboxes are not created from this Origin'))
-      // claims past their expiry give their place back before the bound is read
-      sweep()
-      if (book.live >= settings.maxLive)
-        return send(
-          res,
-          new SandboxError(
-            507,
-            `This server holds its most claimable sandboxes (${settings.maxLive}): try again once some expire, or start it with a higher --max-claims`,
-          ),
-        )
-      const address = addressGroup(clientAddress(neutral))
-      if (book.liveOf(address) >= settings.livePerAddress)
-        return send(
-          res,
-          new SandboxError(
-            429,
-            `An address may hold at most ${settings.livePerAddress} live sandboxes: use one of them, or start the server with a higher --claims-per-address`,
-            { headers: { 'retry-after': '3600' } },
-          ),
-        )
-      if (!rate.take(address, now()))
-        return send(
-          res,
-          new SandboxError(
-            429,
-            `An address may create at most ${settings.perAddressPerHour} sandboxes an hour: try again later, or start the server with a higher --claim-rate`,
-            { headers: { 'retry-after': '600' } },
-          ),
-        )
-      let claim: Claim
-      try {
-        claim = book.create(now(), settings.ttlMs, address)
-      } catch (error) {
-        // not on disk, so neither kept nor answered (a restart would not know the key)
-        sandbox.log('claimable: claims.json could not be written', error)
-        return send(
-          res,
-          new SandboxError(
-            507,
-            'The sandbox could not record a new sandbox in its --state-dir (the disk refused claims.json): try again later',
-          ),
-        )
       }
-      const base = publicBaseUrl(neutral)
-      return send(res, 201, {
-        ...view(claim),
-        dashboardUrl: `${base}/`,
-        apiBaseUrl: base,
-        mcpUrl: `${base}/mcp`,
-        statusUrl: `${base}${PATH}/${claim.key}`,
-      })
+      // the route takes no body: a malformed one answers 400 before any bound counts the call
+      void claimBodyError(req).then((error) => (error ? send(res, error) : create(res, neutral)))
+      return true
     }
     const key = /^\/([^/]+)$/.exec(rest)?.[1]
     if (key !== undefined && req.method === 'GET') {
@@ -241,6 +195,61 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
     }
     req.resume()
     return send(res, new SandboxError(rest === '' ? 405 : 404, `Cannot ${req.method} ${neutral.path}`))
+  }
+
+  /** A new claim, within the bounds (POST /__sandbox/sandboxes). */
+  function create(res: ServerResponse, neutral: NeutralRequest): true {
+    // claims past their expiry give their place back before the bound is read
+    sweep()
+    if (book.live >= settings.maxLive)
+      return send(
+        res,
+        new SandboxError(
+          507,
+          `This server holds its most claimable sandboxes (${settings.maxLive}): try again once some expire, or start it with a higher --max-claims`,
+        ),
+      )
+    const address = addressGroup(clientAddress(neutral))
+    if (book.liveOf(address) >= settings.livePerAddress)
+      return send(
+        res,
+        new SandboxError(
+          429,
+          `An address may hold at most ${settings.livePerAddress} live sandboxes: use one of them, or start the server with a higher --claims-per-address`,
+          { headers: { 'retry-after': '3600' } },
+        ),
+      )
+    if (!rate.take(address, now()))
+      return send(
+        res,
+        new SandboxError(
+          429,
+          `An address may create at most ${settings.perAddressPerHour} sandboxes an hour: try again later, or start the server with a higher --claim-rate`,
+          { headers: { 'retry-after': '600' } },
+        ),
+      )
+    let claim: Claim
+    try {
+      claim = book.create(now(), settings.ttlMs, address)
+    } catch (error) {
+      // not on disk, so neither kept nor answered (a restart would not know the key)
+      sandbox.log('claimable: claims.json could not be written', error)
+      return send(
+        res,
+        new SandboxError(
+          507,
+          'The sandbox could not record a new sandbox in its --state-dir (the disk refused claims.json): try again later',
+        ),
+      )
+    }
+    const base = publicBaseUrl(neutral)
+    return send(res, 201, {
+      ...view(claim),
+      dashboardUrl: `${base}/`,
+      apiBaseUrl: base,
+      mcpUrl: `${base}/mcp`,
+      statusUrl: `${base}${PATH}/${claim.key}`,
+    })
   }
 
   return {

@@ -16,11 +16,11 @@ const killed = (): never => {
 fs.writeSync = ((fd: number, data: string) => {
   realWrite(fd, half(data) as string)
   return killed()
-}) as typeof fs.writeSync
+}) as unknown as typeof fs.writeSync
 fs.writeFileSync = ((path: string, data: string, options: object) => {
   realWriteFile(path, half(data) as string, options)
   return killed()
-}) as typeof fs.writeFileSync
+}) as unknown as typeof fs.writeFileSync
 syncBuiltinESMExports()
 const { loadSandboxKeys } = (await import(
   new URL('src/sandbox/keys.ts', checkout).href
