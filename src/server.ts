@@ -87,8 +87,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ? ((await import('./transports/express.ts')).createApp(target) as RequestListener)
       : createRequestListener(target)
     if (mcpLoading) {
-      mcp = (await mcpLoading).withMcp(target, listener, options.mcp || {})
-      listener = mcp.listener
+      const sessions = (await mcpLoading).withMcp(target, listener, options.mcp || {})
+      mcp = sessions
+      listener = sessions.listener
+      // an expired claimed key's MCP sessions close with it
+      claims?.onExpired((key) => void sessions.closeKey(key))
     }
     return claims ? claims.wrap(listener) : listener
   })

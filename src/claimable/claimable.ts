@@ -15,6 +15,7 @@ import type { Sandbox } from '../sandbox.ts'
 import { claimBodyError } from './body.ts'
 import { type Claim, ClaimBook } from './claims.ts'
 import { ClaimRate } from './rate.ts'
+import { ClaimedStreams } from './streams.ts'
 
 /** Options of claimable sandboxes. */
 export interface ClaimableOptions {
@@ -87,6 +88,11 @@ export interface Claimable {
   wrap(inner: RequestListener): RequestListener
   /** expires what is due now (the minute's sweep) */
   sweep(): void
+  /**
+   * Calls `listener` with each key as it expires, after its streams ended (what else holds the key's connections
+   * open, the server's /mcp sessions, closes them there)
+   */
+  onExpired(listener: (key: string) => void): void
   close(): void
 }
 
@@ -117,9 +123,20 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
       scenarios.select(key, scenarios.defaultScenario)
     book.wiped(key)
   }
-  /** refused at once; deleted now, or when its last call under way ends */
+  /** the streams claimed keys hold open: their expiry ends them */
+  const streams = new ClaimedStreams()
+  const expiredListeners: ((key: string) => void)[] = []
+  /** refused at once, its streams and sessions ended; deleted now, or when its last call under way ends */
   const expire = (claim: Claim) => {
     book.expired(claim.key, now())
+    streams.end(claim.key)
+    for (const listener of expiredListeners) {
+      try {
+        listener(claim.key)
+      } catch (error) {
+        sandbox.log('claimable: closing an expired key\'s sessions failed', error)
+      }
+    }
     if (!busy.has(claim.key)) wipe(claim.key)
   }
   // claims that expired while the server was stopped, or whose delete a stop interrupted
@@ -153,7 +170,11 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
         const { key } = claim
         busy.set(key, (busy.get(key) ?? 0) + 1)
         try {
-          return await sandbox.dispatch(request)
+          const response = await sandbox.dispatch(request)
+          // a stream lives until its key expires
+          if (response.stream)
+            response.stream = streams.hold(key, response.stream, () => claim.expiredAt !== undefined)
+          return response
         } finally {
           const left = busy.get(key)! - 1
           if (left) busy.set(key, left)
@@ -255,6 +276,9 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
   return {
     guarded,
     sweep,
+    onExpired: (listener) => {
+      expiredListeners.push(listener)
+    },
     close: () => {
       clearInterval(timer)
       // a delete waiting for a call runs now (the server stopped listening): the sandbox closes after this, committing it

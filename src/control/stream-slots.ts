@@ -105,14 +105,14 @@ export class StreamSlots {
     }, RESERVED_MS)
     expiry.unref()
     return {
-      open: (write) => {
+      open: (write, end) => {
         clearTimeout(expiry)
         // opened after its reservation lapsed: counted again (the answer was admitted)
         const release = reserved ?? this.hold(tenant, kind)
         reserved = null
         let stop: () => void
         try {
-          stop = stream.open(write)
+          stop = stream.open(write, end)
         } catch (error) {
           release()
           throw error

@@ -48,7 +48,13 @@ export function withMcp(
   target: McpTarget,
   inner: RequestListener,
   options: McpHttpOptions = {},
-): { listener: RequestListener; close(): Promise<void>; sessions(key?: string): number } {
+): {
+  listener: RequestListener
+  close(): Promise<void>
+  /** closes the sessions of one key (a claimed key that expired) */
+  closeKey(key: string): Promise<void>
+  sessions(key?: string): number
+} {
   const limits = { ...MCP_DEFAULTS, ...options }
   const sessions = new Map<string, Session>()
   /** sessions of each key, open or being opened */
@@ -198,6 +204,9 @@ export function withMcp(
     },
     async close() {
       await Promise.all([...sessions.keys()].map(end))
+    },
+    async closeKey(key) {
+      await Promise.all([...sessions].filter(([, session]) => session.key === key).map(([id]) => end(id)))
     },
     sessions: (key) => (key === undefined ? heldTotal : (held.get(key) ?? 0)),
   }
