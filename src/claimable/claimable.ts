@@ -134,7 +134,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
       try {
         listener(claim.key)
       } catch (error) {
-        sandbox.log('claimable: closing an expired key\'s sessions failed', error)
+        sandbox.log("claimable: closing an expired key's sessions failed", error)
       }
     }
     if (!busy.has(claim.key)) wipe(claim.key)

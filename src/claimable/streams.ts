@@ -15,8 +15,8 @@ export class ClaimedStreams {
           end()
           return () => {}
         }
-        let ends = this.#open.get(key)
-        if (!ends) this.#open.set(key, (ends = new Set()))
+        const ends = this.#open.get(key) ?? new Set<() => void>()
+        this.#open.set(key, ends)
         ends.add(end)
         const stop = stream.open(write, end)
         return () => {

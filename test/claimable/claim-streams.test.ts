@@ -74,7 +74,9 @@ describe("a claimed key's streams and sessions at its expiry", () => {
 
       clock += 7 * DAY + 1
       // the key's next call expires it
-      expect((await fetch(`${server.url}/__sandbox/clock`, { headers: { 'x-api-key': key } })).status).toBe(401)
+      expect((await fetch(`${server.url}/__sandbox/clock`, { headers: { 'x-api-key': key } })).status).toBe(
+        401,
+      )
       expect(await until(() => journal.state.ended && listen.state.ended, 5_000)).toBe(true)
       const sent = { journal: journal.state.text, listen: listen.state.text }
       await new Promise((r) => setTimeout(r, 200))
