@@ -112,8 +112,13 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
    * the key's state deleted: its deliveries first (their retries cancelled, an attempt under way records nothing, their
    * records in memory and state.db), webhooks, then worlds (their rows in state.db), journal (what was not appended
    * yet is dropped), snapshot files, scenario choice. No call of the key is under way: nothing writes any of it back.
+   * The claim is marked wiped once these deletes are committed (`committed`): a kill before leaves it expired and not
+   * wiped, and the next start deletes again (the deletes find what is left, or nothing). A commit that failed is
+   * tried again by the next sweep.
    */
+  const wiping = new Set<string>()
   const wipe = (key: string) => {
+    if (wiping.has(key)) return
     shared.webhooks.forget(key)
     shared.webhooks.registry.forget(key)
     sandbox.control.reset(key)
@@ -121,7 +126,18 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
     const scenarios = shared.scenarios
     if (scenarios.selected(key) !== scenarios.defaultScenario)
       scenarios.select(key, scenarios.defaultScenario)
-    book.wiped(key)
+    wiping.add(key)
+    sandbox
+      .committed()
+      .then(
+        () => book.wiped(key),
+        (error) =>
+          sandbox.log(
+            'claimable: the deletion of an expired key could not be committed to --state-dir (tried again at the next sweep and start)',
+            error,
+          ),
+      )
+      .finally(() => wiping.delete(key))
   }
   /** the streams claimed keys hold open: their expiry ends them */
   const streams = new ClaimedStreams()
@@ -143,6 +159,8 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
   for (const claim of book.unwiped()) wipe(claim.key)
   const sweep = () => {
     for (const claim of book.due(now())) expire(claim)
+    // deletes whose commit failed
+    for (const claim of book.unwiped()) if (!busy.has(claim.key)) wipe(claim.key)
   }
   /** the claim behind an x-api-key, expired first if its time has come; undefined for any other key */
   const claimOf = (key: string | undefined): Claim | undefined => {
