@@ -13,7 +13,7 @@ import { SandboxError } from '../contract/sandbox-error.ts'
 import { addressGroup, clientAddress, trustedOrigin } from '../contract/security.ts'
 import type { Sandbox } from '../sandbox.ts'
 import { claimBodyError } from './body.ts'
-import { type Claim, ClaimBook } from './claims.ts'
+import { CLAIM_PREFIX, type Claim, ClaimBook } from './claims.ts'
 import { ClaimRate } from './rate.ts'
 import { ClaimedStreams } from './streams.ts'
 
@@ -61,6 +61,8 @@ function view(claim: Claim) {
  */
 export interface ClaimableSetup {
   admitsKey(key: string): boolean
+  /** a claimed key, live or expired (SandboxOptions.claimedKey: claimed keys share half of each sandbox-wide total) */
+  claimedKey(key: string): boolean
   install(sandbox: Sandbox): Claimable
 }
 
@@ -74,6 +76,7 @@ export function prepareClaimable(options: ClaimableOptions, stateDir: string | u
       const claim = book.get(key)
       return claim !== undefined && !claim.expiredAt && Date.parse(claim.expiresAt) > now()
     },
+    claimedKey: (key) => key.startsWith(CLAIM_PREFIX) && book.get(key) !== undefined,
     install: (sandbox) => {
       log = sandbox.log
       return createClaimable(sandbox, options, book)

@@ -8,6 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { type ClaimedKeys, claimedShare, claimedShareNote } from '../contract/claimed-share.ts'
 import { MAX_BODY_BYTES, type NeutralRequest } from '../contract/neutral.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import { type SecuritySettings, trustedOrigin } from '../contract/security.ts'
@@ -26,6 +27,8 @@ export interface McpHttpOptions {
   sessionsTotal?: number
   /** a session unused this long is closed, in ms (--mcp-idle in seconds; default 10 minutes) */
   idleMs?: number
+  /** the keys of claimable sandboxes: their sessions together are at most half of `sessionsTotal` */
+  claimed?: ClaimedKeys
 }
 
 export const MCP_DEFAULTS = { sessionsPerKey: 5, sessionsTotal: 200, idleMs: 600_000 } as const
@@ -60,9 +63,14 @@ export function withMcp(
   /** sessions of each key, open or being opened */
   const held = new Map<string, number>()
   let heldTotal = 0
+  /** sessions of claimed keys */
+  let heldClaimed = 0
+  const claimed = limits.claimed ?? (() => false)
   const take = (key: string) => {
     held.set(key, (held.get(key) ?? 0) + 1)
     heldTotal++
+    const ofClaimed = claimed(key)
+    if (ofClaimed) heldClaimed++
     let given = false
     return () => {
       if (given) return
@@ -71,6 +79,7 @@ export function withMcp(
       if (left > 0) held.set(key, left)
       else held.delete(key)
       heldTotal--
+      if (ofClaimed) heldClaimed--
     }
   }
   const releases = new Map<string, () => void>()
@@ -155,6 +164,16 @@ export function withMcp(
         new SandboxError(
           429,
           `The sandbox holds its most MCP sessions (${limits.sessionsTotal}, every key's): try again later, or start the sandbox with a higher --mcp-sessions-total`,
+          { headers: { 'retry-after': '5' } },
+        ),
+      )
+    const share = claimedShare(limits.sessionsTotal)
+    if (heldClaimed >= share && claimed(key))
+      return refuse(
+        res,
+        new SandboxError(
+          429,
+          `The sandbox holds its most MCP sessions: ${claimedShareNote(`${share} MCP sessions`, '--mcp-sessions-total')}`,
           { headers: { 'retry-after': '5' } },
         ),
       )
