@@ -13,6 +13,11 @@ export class ClaimedStreams {
       open: (write, end) => {
         if (expired()) {
           end()
+          // opened and stopped at once, sending nothing: its place among the streams is given back now
+          stream.open(
+            () => {},
+            () => {},
+          )()
           return () => {}
         }
         const ends = this.#open.get(key) ?? new Set<() => void>()

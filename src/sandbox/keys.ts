@@ -78,6 +78,7 @@ export function loadSandboxKeys(
  * then linked to its name (a link never replaces a file), then the folder synced. False when `path` already exists.
  */
 function createWhole(path: string, text: string): boolean {
+  removeStaleTemporaries(path)
   const temporary = `${path}.${process.pid}.tmp`
   const fd = openSync(temporary, 'w', 0o600)
   try {
@@ -100,6 +101,26 @@ function createWhole(path: string, text: string): boolean {
     return true
   } finally {
     rmSync(temporary, { force: true })
+  }
+}
+
+/** Removes the temporary files a killed write of `path` left (`<path>.<pid>.tmp` of a process no longer running). */
+function removeStaleTemporaries(path: string): void {
+  const dir = join(path, '..')
+  const prefix = `${path.slice(dir.length + 1)}.`
+  for (const name of readdirSync(dir)) {
+    const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -4)) : 0
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) continue
+    rmSync(join(dir, name), { force: true })
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

@@ -24,4 +24,6 @@ it('a start killed while it writes sandbox-keys.json leaves it absent, and the n
   expect(readFileSync(join(dir, KEYS_FILE), 'utf8')).toMatch(/^\{"format":1,"secret":"0x[0-9a-f]{64}"\}\n$/)
   expect(loadSandboxKeys({ stateDir: dir }, () => {}).roles.relayer.address).toBe(keys.roles.relayer.address)
   expect(readdirSync(dir).filter((n) => n.startsWith(`${KEYS_FILE}.corrupt`))).toEqual([])
+  // the killed write's temporary file is gone too
+  expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([])
 }, 60_000)
