@@ -167,6 +167,11 @@ export class Tenants {
     for (const reset of this.#reset) reset(tenant)
   }
 
+  /** Whether `tenant` is a claimed key (a claimable sandbox's). */
+  isClaimed(tenant: string): boolean {
+    return this.#claimed?.(tenant) === true
+  }
+
   /** Number of worlds in memory. */
   get size(): number {
     return this.#worlds.size
