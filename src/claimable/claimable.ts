@@ -160,6 +160,8 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
   }
   // claims that expired while the server was stopped, or whose delete a stop interrupted
   for (const claim of book.unwiped()) wipe(claim.key)
+  // the snapshots live claims saved before a restart count in their share of --snapshot-total-mb from the start
+  for (const key of book.liveKeys()) shared.snapshots.usage(key)
   const sweep = () => {
     for (const claim of book.due(now())) expire(claim)
     // deletes whose commit failed

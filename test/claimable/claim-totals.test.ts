@@ -145,4 +145,28 @@ describe('claimed keys and the sandbox-wide totals', () => {
       201,
     )
   })
+
+  it('count the snapshots claimed keys saved before a restart in their half of --snapshot-total-mb', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'claim-totals-'))
+    dirs.push(dir)
+    const options = { stateDir: dir, snapshots: { totalBytes: 10_000 } }
+    const first = await start(options)
+    const keys = await claims(first, 10)
+    let saved = 0
+    for (const key of keys)
+      if ((await call(first, 'POST', '/__sandbox/snapshots', key, { name: 'mine' })).status === 201) saved++
+      else break
+    expect(saved).toBeGreaterThan(0)
+    expect(saved).toBeLessThan(10)
+    await first.close()
+    servers.splice(servers.indexOf(first), 1)
+    // after the restart, the claimed keys that have not saved yet are still refused: the share is taken
+    const again = await start(options)
+    const refused = await call(again, 'POST', '/__sandbox/snapshots', keys[saved]!, { name: 'mine' })
+    expect(refused.status).toBe(507)
+    expect(refused.body.message).toMatch(/claimable sandboxes together hold at most/)
+    expect((await call(again, 'POST', '/__sandbox/snapshots', 'sk_operator', { name: 'ours' })).status).toBe(
+      201,
+    )
+  })
 })
