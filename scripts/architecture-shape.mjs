@@ -63,6 +63,8 @@ export const ALLOWED_MODULE_STATE = {
     "the YAML parser thread's own state (its module runs in a worker)",
   'src/control/fixtures/yaml-thread.ts: parsing':
     "the YAML parser thread's own state (its module runs in a worker)",
+  'src/control/fixtures/yaml-thread.ts: parsingClaimed':
+    "the YAML parser thread's own state (its module runs in a worker)",
   'src/resources/secure-payments/page-routes.ts: queues':
     'a WeakMap keyed by each live chain: per-chain, gone with it',
   'src/resources/secure-payments/test-wallet-sends.ts: records':

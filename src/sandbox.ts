@@ -34,6 +34,11 @@ export interface Sandbox {
   control: SandboxControl
   /** forgets one tenant's world */
   reset(tenant: string): void
+  /**
+   * Resolves once every change made so far is committed to --state-dir (at once without one); rejects when that
+   * commit failed (the changes wait for the next one).
+   */
+  committed(): Promise<void>
   /** stops timers and every embedded chain */
   close(): Promise<void>
 }
@@ -87,6 +92,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       detectors: detection.detectors,
       control,
       reset: (tenant) => control.reset(tenant),
+      committed: () => stateDir?.barrier() ?? Promise.resolve(),
       async close() {
         if (closed) return
         closed = true

@@ -72,7 +72,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const creating = createSandbox({
     ...options,
     exposed,
-    ...(claimable ? { admitsKey: claimable.admitsKey } : {}),
+    ...(claimable ? { admitsKey: claimable.admitsKey, claimedKey: claimable.claimedKey } : {}),
   })
   // the MCP SDK loads while the sandbox starts, not before every command's first line
   const mcpLoading = options.mcp === false ? null : import('./mcp/index.ts')
@@ -87,8 +87,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ? ((await import('./transports/express.ts')).createApp(target) as RequestListener)
       : createRequestListener(target)
     if (mcpLoading) {
-      mcp = (await mcpLoading).withMcp(target, listener, options.mcp || {})
-      listener = mcp.listener
+      const sessions = (await mcpLoading).withMcp(target, listener, {
+        ...(options.mcp || {}),
+        // claimed keys' sessions are at most half of the total
+        ...(claimable ? { claimed: claimable.claimedKey } : {}),
+      })
+      mcp = sessions
+      listener = sessions.listener
+      // an expired claimed key's MCP sessions close with it
+      claims?.onExpired((key) => void sessions.closeKey(key))
     }
     return claims ? claims.wrap(listener) : listener
   })

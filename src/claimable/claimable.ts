@@ -12,8 +12,10 @@ import { publicBaseUrl } from '../contract/public-url.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import { addressGroup, clientAddress, trustedOrigin } from '../contract/security.ts'
 import type { Sandbox } from '../sandbox.ts'
-import { type Claim, ClaimBook } from './claims.ts'
+import { claimBodyError } from './body.ts'
+import { CLAIM_PREFIX, type Claim, ClaimBook } from './claims.ts'
 import { ClaimRate } from './rate.ts'
+import { ClaimedStreams } from './streams.ts'
 
 /** Options of claimable sandboxes. */
 export interface ClaimableOptions {
@@ -59,6 +61,8 @@ function view(claim: Claim) {
  */
 export interface ClaimableSetup {
   admitsKey(key: string): boolean
+  /** a claimed key, live or expired (SandboxOptions.claimedKey: claimed keys share half of each sandbox-wide total) */
+  claimedKey(key: string): boolean
   install(sandbox: Sandbox): Claimable
 }
 
@@ -72,6 +76,7 @@ export function prepareClaimable(options: ClaimableOptions, stateDir: string | u
       const claim = book.get(key)
       return claim !== undefined && !claim.expiredAt && Date.parse(claim.expiresAt) > now()
     },
+    claimedKey: (key) => key.startsWith(CLAIM_PREFIX) && book.get(key) !== undefined,
     install: (sandbox) => {
       log = sandbox.log
       return createClaimable(sandbox, options, book)
@@ -86,6 +91,11 @@ export interface Claimable {
   wrap(inner: RequestListener): RequestListener
   /** expires what is due now (the minute's sweep) */
   sweep(): void
+  /**
+   * Calls `listener` with each key as it expires, after its streams ended (what else holds the key's connections
+   * open, the server's /mcp sessions, closes them there)
+   */
+  onExpired(listener: (key: string) => void): void
   close(): void
 }
 
@@ -105,8 +115,13 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
    * the key's state deleted: its deliveries first (their retries cancelled, an attempt under way records nothing, their
    * records in memory and state.db), webhooks, then worlds (their rows in state.db), journal (what was not appended
    * yet is dropped), snapshot files, scenario choice. No call of the key is under way: nothing writes any of it back.
+   * The claim is marked wiped once these deletes are committed (`committed`): a kill before leaves it expired and not
+   * wiped, and the next start deletes again (the deletes find what is left, or nothing). A commit that failed is
+   * tried again by the next sweep.
    */
+  const wiping = new Set<string>()
   const wipe = (key: string) => {
+    if (wiping.has(key)) return
     shared.webhooks.forget(key)
     shared.webhooks.registry.forget(key)
     sandbox.control.reset(key)
@@ -114,17 +129,43 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
     const scenarios = shared.scenarios
     if (scenarios.selected(key) !== scenarios.defaultScenario)
       scenarios.select(key, scenarios.defaultScenario)
-    book.wiped(key)
+    wiping.add(key)
+    sandbox
+      .committed()
+      .then(
+        () => book.wiped(key),
+        (error) =>
+          sandbox.log(
+            'claimable: the deletion of an expired key could not be committed to --state-dir (tried again at the next sweep and start)',
+            error,
+          ),
+      )
+      .finally(() => wiping.delete(key))
   }
-  /** refused at once; deleted now, or when its last call under way ends */
+  /** the streams claimed keys hold open: their expiry ends them */
+  const streams = new ClaimedStreams()
+  const expiredListeners: ((key: string) => void)[] = []
+  /** refused at once, its streams and sessions ended; deleted now, or when its last call under way ends */
   const expire = (claim: Claim) => {
     book.expired(claim.key, now())
+    streams.end(claim.key)
+    for (const listener of expiredListeners) {
+      try {
+        listener(claim.key)
+      } catch (error) {
+        sandbox.log("claimable: closing an expired key's sessions failed", error)
+      }
+    }
     if (!busy.has(claim.key)) wipe(claim.key)
   }
   // claims that expired while the server was stopped, or whose delete a stop interrupted
   for (const claim of book.unwiped()) wipe(claim.key)
+  // the snapshots live claims saved before a restart count in their share of --snapshot-total-mb from the start
+  for (const key of book.liveKeys()) shared.snapshots.usage(key)
   const sweep = () => {
     for (const claim of book.due(now())) expire(claim)
+    // deletes whose commit failed
+    for (const claim of book.unwiped()) if (!busy.has(claim.key)) wipe(claim.key)
   }
   /** the claim behind an x-api-key, expired first if its time has come; undefined for any other key */
   const claimOf = (key: string | undefined): Claim | undefined => {
@@ -152,7 +193,11 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
         const { key } = claim
         busy.set(key, (busy.get(key) ?? 0) + 1)
         try {
-          return await sandbox.dispatch(request)
+          const response = await sandbox.dispatch(request)
+          // a stream lives until its key expires
+          if (response.stream)
+            response.stream = streams.hold(key, response.stream, () => claim.expiredAt !== undefined)
+          return response
         } finally {
           const left = busy.get(key)! - 1
           if (left) busy.set(key, left)
@@ -177,60 +222,13 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
   function claims(req: IncomingMessage, res: ServerResponse, neutral: NeutralRequest): boolean {
     const rest = neutral.path.slice(PATH.length)
     if (rest === '' && req.method === 'POST') {
-      req.resume()
-      if (!trustedOrigin(neutral, shared.security, 'control-write'))
+      if (!trustedOrigin(neutral, shared.security, 'control-write')) {
+        req.resume()
         return send(res, new SandboxError(403, 'Claimable sandboxes are not created from this Origin'))
-      // claims past their expiry give their place back before the bound is read
-      sweep()
-      if (book.live >= settings.maxLive)
-        return send(
-          res,
-          new SandboxError(
-            507,
-            `This server holds its most claimable sandboxes (${settings.maxLive}): try again once some expire, or start it with a higher --max-claims`,
-          ),
-        )
-      const address = addressGroup(clientAddress(neutral))
-      if (book.liveOf(address) >= settings.livePerAddress)
-        return send(
-          res,
-          new SandboxError(
-            429,
-            `An address may hold at most ${settings.livePerAddress} live sandboxes: use one of them, or start the server with a higher --claims-per-address`,
-            { headers: { 'retry-after': '3600' } },
-          ),
-        )
-      if (!rate.take(address, now()))
-        return send(
-          res,
-          new SandboxError(
-            429,
-            `An address may create at most ${settings.perAddressPerHour} sandboxes an hour: try again later, or start the server with a higher --claim-rate`,
-            { headers: { 'retry-after': '600' } },
-          ),
-        )
-      let claim: Claim
-      try {
-        claim = book.create(now(), settings.ttlMs, address)
-      } catch (error) {
-        // not on disk, so neither kept nor answered (a restart would not know the key)
-        sandbox.log('claimable: claims.json could not be written', error)
-        return send(
-          res,
-          new SandboxError(
-            507,
-            'The sandbox could not record a new sandbox in its --state-dir (the disk refused claims.json): try again later',
-          ),
-        )
       }
-      const base = publicBaseUrl(neutral)
-      return send(res, 201, {
-        ...view(claim),
-        dashboardUrl: `${base}/`,
-        apiBaseUrl: base,
-        mcpUrl: `${base}/mcp`,
-        statusUrl: `${base}${PATH}/${claim.key}`,
-      })
+      // the route takes no body: a malformed one answers 400 before any bound counts the call
+      void claimBodyError(req).then((error) => (error ? send(res, error) : create(res, neutral)))
+      return true
     }
     const key = /^\/([^/]+)$/.exec(rest)?.[1]
     if (key !== undefined && req.method === 'GET') {
@@ -243,9 +241,67 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
     return send(res, new SandboxError(rest === '' ? 405 : 404, `Cannot ${req.method} ${neutral.path}`))
   }
 
+  /** A new claim, within the bounds (POST /__sandbox/sandboxes). */
+  function create(res: ServerResponse, neutral: NeutralRequest): true {
+    // claims past their expiry give their place back before the bound is read
+    sweep()
+    if (book.live >= settings.maxLive)
+      return send(
+        res,
+        new SandboxError(
+          507,
+          `This server holds its most claimable sandboxes (${settings.maxLive}): try again once some expire, or start it with a higher --max-claims`,
+        ),
+      )
+    const address = addressGroup(clientAddress(neutral))
+    if (book.liveOf(address) >= settings.livePerAddress)
+      return send(
+        res,
+        new SandboxError(
+          429,
+          `An address may hold at most ${settings.livePerAddress} live sandboxes: use one of them, or start the server with a higher --claims-per-address`,
+          { headers: { 'retry-after': '3600' } },
+        ),
+      )
+    if (!rate.take(address, now()))
+      return send(
+        res,
+        new SandboxError(
+          429,
+          `An address may create at most ${settings.perAddressPerHour} sandboxes an hour: try again later, or start the server with a higher --claim-rate`,
+          { headers: { 'retry-after': '600' } },
+        ),
+      )
+    let claim: Claim
+    try {
+      claim = book.create(now(), settings.ttlMs, address)
+    } catch (error) {
+      // not on disk, so neither kept nor answered (a restart would not know the key)
+      sandbox.log('claimable: claims.json could not be written', error)
+      return send(
+        res,
+        new SandboxError(
+          507,
+          'The sandbox could not record a new sandbox in its --state-dir (the disk refused claims.json): try again later',
+        ),
+      )
+    }
+    const base = publicBaseUrl(neutral)
+    return send(res, 201, {
+      ...view(claim),
+      dashboardUrl: `${base}/`,
+      apiBaseUrl: base,
+      mcpUrl: `${base}/mcp`,
+      statusUrl: `${base}${PATH}/${claim.key}`,
+    })
+  }
+
   return {
     guarded,
     sweep,
+    onExpired: (listener) => {
+      expiredListeners.push(listener)
+    },
     close: () => {
       clearInterval(timer)
       // a delete waiting for a call runs now (the server stopped listening): the sandbox closes after this, committing it

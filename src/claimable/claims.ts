@@ -77,6 +77,11 @@ export class ClaimBook {
     return n
   }
 
+  /** The keys of the live claims (not expired yet). */
+  liveKeys(): string[] {
+    return [...this.#claims.values()].filter((c) => !c.expiredAt).map((c) => c.key)
+  }
+
   /** Live claims made from `address` (a client address group). */
   liveOf(address: string): number {
     let n = 0

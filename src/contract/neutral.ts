@@ -29,9 +29,13 @@ export interface NeutralResponse {
   stream?: ResponseStream
 }
 
-/** A never-ending body: `open` starts sending chunks through `write` and returns the function that stops it. */
+/**
+ * A never-ending body: `open` starts sending chunks through `write` and returns the function that stops it (called
+ * when the client goes away). `end` ends the response from the sandbox's side (its key expired): the transport ends
+ * the body, then calls the stop function as when the client goes away; nothing written after it is sent.
+ */
 export interface ResponseStream {
-  open(write: (chunk: string) => void): () => void
+  open(write: (chunk: string) => void, end: () => void): () => void
 }
 
 /** Largest accepted request body, as the service's body parser (1 MB). */

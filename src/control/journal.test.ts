@@ -78,6 +78,35 @@ describe('the journal', () => {
     expect(journal.bytes).toBe(4 * 3300)
   })
 
+  it("keeps claimed keys' journals to half the total, theirs losing entries before the operator's", () => {
+    const claimed = (key: string) => key.startsWith('sk_sandbox_')
+    const journal = new Journal(
+      createIdGenerator(1),
+      { perKeyBytes: 10_000, totalBytes: 33_000 },
+      null,
+      claimed,
+    )
+    const big = (path: string) => ({
+      ...call(path, new Date(0).toISOString()),
+      responseBody: new RawBody('x'.repeat(3000)),
+    })
+    // the operator's key, written first (least recently): 3 entries of 3,300 bytes
+    for (let i = 0; i < 3; i++) journal.record('sk_operator', big(`/op${i}`))
+    // eight claimed keys, each within its own bound (3 entries), write their most
+    for (let k = 0; k < 8; k++)
+      for (let i = 0; i < 3; i++) journal.record(`sk_sandbox_${k}`, big(`/k${k}-${i}`))
+    expect(journal.list('sk_operator')).toHaveLength(3)
+    // the claimed keys keep at most half of 33,000: 5 entries, the newest
+    const kept = Array.from({ length: 8 }, (_, k) => journal.list(`sk_sandbox_${k}`).length)
+    expect(kept.reduce((a, b) => a + b, 0)).toBe(5)
+    expect(journal.list('sk_sandbox_7')).toHaveLength(3)
+    // another key of the operator's past the total: the claimed keys make room, not the operator's first key
+    for (let i = 0; i < 3; i++) journal.record('sk_team', big(`/team${i}`))
+    expect(journal.bytes).toBeLessThanOrEqual(33_000)
+    expect(journal.list('sk_operator')).toHaveLength(3)
+    expect(journal.list('sk_team')).toHaveLength(3)
+  })
+
   it('counts a key written again as the most recent one, and starts a cleared key afresh', () => {
     const journal = new Journal(createIdGenerator(1), { perKeyBytes: 100_000, totalBytes: 25_000 })
     const big = (path: string) => ({

@@ -1,5 +1,6 @@
 // What happened to one key, newest first: its API calls (recorded by a middleware), the events of its worlds,
 // and every webhook delivery attempt. Bounded per key so a long-running sandbox does not grow without end.
+import { type ClaimedKeys, claimedShare } from '../contract/claimed-share.ts'
 import type { DeliveryEntry } from '../contract/ports.ts'
 import type { IdGenerator } from '../store/ids.ts'
 
@@ -246,6 +247,8 @@ class KeyJournal {
   #sizes: number[] = []
   #first = 0
   bytes = 0
+  /** a claimable sandbox's key: its bytes count in the claimed keys' share */
+  claimed = false
 
   get count(): number {
     return this.#entries.length - this.#first
@@ -301,16 +304,29 @@ export class Journal {
   readonly #perKeyBytes: number
   readonly #totalBytes: number
   #bytes = 0
+  /** the bytes of claimed keys' journals */
+  #claimedBytes = 0
+  readonly #claimed: ClaimedKeys
   #changes = 0
   /** the key of the last entry: the last of `#keys` */
   #lastTenant: string | undefined
   readonly #channel: JournalChannel | null
 
-  /** `channel`: where new entries are told (the event bus's `journal` topic); none, nobody is told. */
-  constructor(ids: IdGenerator, limits: number | JournalLimits = {}, channel: JournalChannel | null = null) {
+  /**
+   * `channel`: where new entries are told (the event bus's `journal` topic); none, nobody is told. `claimed`: the keys
+   * of claimable sandboxes, whose journals together keep at most half of the total bytes and lose their oldest
+   * entries before other keys' do.
+   */
+  constructor(
+    ids: IdGenerator,
+    limits: number | JournalLimits = {},
+    channel: JournalChannel | null = null,
+    claimed: ClaimedKeys = () => false,
+  ) {
     const l = typeof limits === 'number' ? { perKey: limits } : limits
     this.#ids = ids
     this.#channel = channel
+    this.#claimed = claimed
     this.#perKey = l.perKey ?? 2000
     this.#perKeyBytes = l.perKeyBytes ?? 2 * 1024 * 1024
     this.#totalBytes = l.totalBytes ?? 32 * 1024 * 1024
@@ -363,25 +379,26 @@ export class Journal {
     let key = this.#keys.get(tenant)
     if (!key || tenant !== this.#lastTenant) {
       if (key) this.#keys.delete(tenant)
-      else key = new KeyJournal()
+      else {
+        key = new KeyJournal()
+        key.claimed = this.#claimed(tenant)
+      }
       this.#keys.set(tenant, key)
       this.#lastTenant = tenant
     }
     const size = entrySize(full)
     key.push(full, size)
     this.#bytes += size
-    while (key.count > 1 && (key.count > this.#perKey || key.bytes > this.#perKeyBytes))
-      this.#bytes -= key.dropOldest()
-    // under the total (nearly always): no walk over the keys
-    if (this.#bytes > this.#totalBytes)
-      for (const [name, oldest] of this.#keys) {
-        if (this.#bytes <= this.#totalBytes || oldest === key) break
-        while (oldest.count && this.#bytes > this.#totalBytes) this.#bytes -= oldest.dropOldest()
-        if (!oldest.count) {
-          this.#keys.delete(name)
-          if (this.#lastTenant === name) this.#lastTenant = undefined
-        }
-      }
+    if (key.claimed) this.#claimedBytes += size
+    while (key.count > 1 && (key.count > this.#perKey || key.bytes > this.#perKeyBytes)) this.#dropOldest(key)
+    // claimed keys past their share lose their oldest entries, theirs only
+    const share = claimedShare(this.#totalBytes)
+    if (key.claimed && this.#claimedBytes > share) this.#trim(key, () => this.#claimedBytes > share, true)
+    // under the total (nearly always): no walk over the keys; claimed keys lose theirs first
+    if (this.#bytes > this.#totalBytes) {
+      if (this.#claimedBytes) this.#trim(key, () => this.#bytes > this.#totalBytes, true)
+      this.#trim(key, () => this.#bytes > this.#totalBytes, false)
+    }
     // nobody listening (the usual case): nothing more
     if (tell && this.#channel?.listens('journal')) this.#channel.publish('journal', tenant, full)
     return full
@@ -410,12 +427,35 @@ export class Journal {
     return out
   }
 
+  #dropOldest(key: KeyJournal): void {
+    const size = key.dropOldest()
+    this.#bytes -= size
+    if (key.claimed) this.#claimedBytes -= size
+  }
+
+  /**
+   * Drops the oldest entries of the keys written least recently (claimed ones only with `claimedOnly`) while `over()`,
+   * up to `current`, the key just written; a key left empty is forgotten.
+   */
+  #trim(current: KeyJournal, over: () => boolean, claimedOnly: boolean): void {
+    for (const [name, oldest] of this.#keys) {
+      if (!over() || oldest === current) break
+      if (claimedOnly && !oldest.claimed) continue
+      while (oldest.count && over()) this.#dropOldest(oldest)
+      if (!oldest.count) {
+        this.#keys.delete(name)
+        if (this.#lastTenant === name) this.#lastTenant = undefined
+      }
+    }
+  }
+
   /** Forgets a key's journal (POST /__sandbox/reset). */
   clear(tenant: string): void {
     const key = this.#keys.get(tenant)
     if (!key) return
     this.#changes++
     this.#bytes -= key.bytes
+    if (key.claimed) this.#claimedBytes -= key.bytes
     this.#keys.delete(tenant)
     if (this.#lastTenant === tenant) this.#lastTenant = undefined
   }

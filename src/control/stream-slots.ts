@@ -1,8 +1,10 @@
 // The bound on long-lived streams (server-sent events): a key holds at most `perKey` of each kind open (the live
 // journal of /__sandbox/stream, the listen clients of /__sandbox/webhooks/listen), every key of every scenario
 // counted under its key, and the sandbox at most `total` of all kinds together, so that no key (nor many keys of one
-// stranger) holds the process's file descriptors. A stream counts from its admission until its client goes away.
+// stranger) holds the process's file descriptors; claimed keys (--claimable) together at most half of `total`. A
+// stream counts from its admission until its client goes away.
 import { readFileSync } from 'node:fs'
+import { type ClaimedKeys, claimedShare, claimedShareNote } from '../contract/claimed-share.ts'
 import type { ResponseStream } from '../contract/neutral.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 
@@ -44,12 +46,17 @@ export class StreamSlots {
   /** `${kind} ${tenant}` -> streams open or admitted */
   readonly #open = new Map<string, number>()
   #total = 0
+  /** streams of claimed keys open (or admitted) */
+  #claimedTotal = 0
+  readonly #claimed: ClaimedKeys
 
-  constructor(limits: Partial<StreamLimits> = {}) {
+  /** `claimed`: the keys of claimable sandboxes, which together hold at most half of the total */
+  constructor(limits: Partial<StreamLimits> = {}, claimed: ClaimedKeys = () => false) {
     this.limits = {
       perKey: limits.perKey ?? DEFAULT_STREAMS_PER_KEY,
       total: limits.total ?? defaultTotal(),
     }
+    this.#claimed = claimed
   }
 
   /** Streams of `kind` the key holds open (or admitted, on their way to open). */
@@ -73,6 +80,11 @@ export class StreamSlots {
       throw new StreamLimitError(
         `The sandbox holds its most streams open (${total}, every key's live journal streams and listen clients): try again later, or start the sandbox with a higher --max-streams-total`,
       )
+    const share = claimedShare(total)
+    if (this.#claimedTotal >= share && this.#claimed(tenant))
+      throw new StreamLimitError(
+        `This sandbox holds its most streams open: ${claimedShareNote(`${share} streams`, '--max-streams-total')}`,
+      )
   }
 
   /** Counts one open stream of the key; the function returned gives its place back (once). */
@@ -80,11 +92,14 @@ export class StreamSlots {
     const slot = `${kind} ${tenant}`
     this.#open.set(slot, (this.#open.get(slot) ?? 0) + 1)
     this.#total++
+    const claimed = this.#claimed(tenant)
+    if (claimed) this.#claimedTotal++
     let held = true
     return () => {
       if (!held) return
       held = false
       this.#total--
+      if (claimed) this.#claimedTotal--
       const left = (this.#open.get(slot) ?? 1) - 1
       if (left > 0) this.#open.set(slot, left)
       else this.#open.delete(slot)
@@ -105,14 +120,14 @@ export class StreamSlots {
     }, RESERVED_MS)
     expiry.unref()
     return {
-      open: (write) => {
+      open: (write, end) => {
         clearTimeout(expiry)
         // opened after its reservation lapsed: counted again (the answer was admitted)
         const release = reserved ?? this.hold(tenant, kind)
         reserved = null
         let stop: () => void
         try {
-          stop = stream.open(write)
+          stop = stream.open(write, end)
         } catch (error) {
           release()
           throw error

@@ -55,7 +55,9 @@ export const toolRoutes = [
     rawBody: true,
     handler: (ctx, { body, request }) =>
       oneUploadAtATime(ctx.tenants, ctx.tenant!, async () => {
-        const file = await parseWorldFile(typeof body === 'string' ? body : '')
+        const file = await parseWorldFile(typeof body === 'string' ? body : '', {
+          claimed: ctx.tenants.isClaimed(ctx.tenant!),
+        })
         const baseUrl = publicBaseUrl(request)
         const world = await createControl(ctx).world(ctx.tenant!, undefined, baseUrl)
         const api = await createSeedApi(ctx, world, null, baseUrl)

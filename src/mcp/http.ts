@@ -8,6 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { type ClaimedKeys, claimedShare, claimedShareNote } from '../contract/claimed-share.ts'
 import { MAX_BODY_BYTES, type NeutralRequest } from '../contract/neutral.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import { type SecuritySettings, trustedOrigin } from '../contract/security.ts'
@@ -26,6 +27,8 @@ export interface McpHttpOptions {
   sessionsTotal?: number
   /** a session unused this long is closed, in ms (--mcp-idle in seconds; default 10 minutes) */
   idleMs?: number
+  /** the keys of claimable sandboxes: their sessions together are at most half of `sessionsTotal` */
+  claimed?: ClaimedKeys
 }
 
 export const MCP_DEFAULTS = { sessionsPerKey: 5, sessionsTotal: 200, idleMs: 600_000 } as const
@@ -48,15 +51,26 @@ export function withMcp(
   target: McpTarget,
   inner: RequestListener,
   options: McpHttpOptions = {},
-): { listener: RequestListener; close(): Promise<void>; sessions(key?: string): number } {
+): {
+  listener: RequestListener
+  close(): Promise<void>
+  /** closes the sessions of one key (a claimed key that expired) */
+  closeKey(key: string): Promise<void>
+  sessions(key?: string): number
+} {
   const limits = { ...MCP_DEFAULTS, ...options }
   const sessions = new Map<string, Session>()
   /** sessions of each key, open or being opened */
   const held = new Map<string, number>()
   let heldTotal = 0
+  /** sessions of claimed keys */
+  let heldClaimed = 0
+  const claimed = limits.claimed ?? (() => false)
   const take = (key: string) => {
     held.set(key, (held.get(key) ?? 0) + 1)
     heldTotal++
+    const ofClaimed = claimed(key)
+    if (ofClaimed) heldClaimed++
     let given = false
     return () => {
       if (given) return
@@ -65,6 +79,7 @@ export function withMcp(
       if (left > 0) held.set(key, left)
       else held.delete(key)
       heldTotal--
+      if (ofClaimed) heldClaimed--
     }
   }
   const releases = new Map<string, () => void>()
@@ -152,6 +167,16 @@ export function withMcp(
           { headers: { 'retry-after': '5' } },
         ),
       )
+    const share = claimedShare(limits.sessionsTotal)
+    if (heldClaimed >= share && claimed(key))
+      return refuse(
+        res,
+        new SandboxError(
+          429,
+          `The sandbox holds its most MCP sessions: ${claimedShareNote(`${share} MCP sessions`, '--mcp-sessions-total')}`,
+          { headers: { 'retry-after': '5' } },
+        ),
+      )
     const release = take(key)
     try {
       const api = dispatchApi(target, key, neutral)
@@ -198,6 +223,9 @@ export function withMcp(
     },
     async close() {
       await Promise.all([...sessions.keys()].map(end))
+    },
+    async closeKey(key) {
+      await Promise.all([...sessions].filter(([, session]) => session.key === key).map(([id]) => end(id)))
     },
     sessions: (key) => (key === undefined ? heldTotal : (held.get(key) ?? 0)),
   }

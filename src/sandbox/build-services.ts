@@ -68,6 +68,7 @@ export function buildState(
     maxWorlds: options.maxWorlds ?? defaultMaxWorlds(options),
     // without --state-dir an evicted world could not come back: none is evicted, a new one past the cap is refused
     ...(options.stateDir ? {} : { full: worldsFull }),
+    ...(options.claimedKey ? { claimed: options.claimedKey } : {}),
     lifecycles: [
       { created: (world) => world.clock.onAdvance((now) => syncChainTime(fleet.chains.values(), now)) },
     ],
@@ -75,7 +76,7 @@ export function buildState(
   const ids = createIdGenerator(options.seed)
   const startable = networksOnUseOf(options) === 'start' ? startableOf(options) : () => false
   const events = new EventBus<SandboxTopics>(ids, log)
-  const journal = new Journal(ids, {}, events)
+  const journal = new Journal(ids, {}, events, options.claimedKey)
   const base: SandboxStateWithoutScenarios = {
     currencies: catalogs.currencies,
     networks: catalogs.networks,
@@ -127,11 +128,15 @@ export function buildState(
         ...(options.snapshots?.keyBytes !== undefined ? { keyBytes: options.snapshots.keyBytes } : {}),
         ...(options.snapshots?.totalBytes !== undefined ? { totalBytes: options.snapshots.totalBytes } : {}),
       },
+      ...(options.claimedKey ? { claimed: options.claimedKey } : {}),
     }),
-    streams: new StreamSlots({
-      ...(options.maxStreamsPerKey !== undefined ? { perKey: options.maxStreamsPerKey } : {}),
-      ...(options.maxStreamsTotal !== undefined ? { total: options.maxStreamsTotal } : {}),
-    }),
+    streams: new StreamSlots(
+      {
+        ...(options.maxStreamsPerKey !== undefined ? { perKey: options.maxStreamsPerKey } : {}),
+        ...(options.maxStreamsTotal !== undefined ? { total: options.maxStreamsTotal } : {}),
+      },
+      options.claimedKey,
+    ),
     now: () => new Date(),
     supervisors: fleet.supervisors,
     log,

@@ -1,6 +1,6 @@
 // Where the sandbox's keys come from: the state dir's file (made once, 0600), the seed on a loopback listener only,
 // the CSPRNG otherwise; a state dir of an earlier version keeps the published roles its chain belongs to (logged).
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { keccak256, toHex } from 'viem'
@@ -72,9 +72,10 @@ it('refuses such a state dir on a shared listener, where strangers could sign as
   expect(loadSandboxKeys({ stateDir: dir }, quiet).roles.deployer.address).toBe(published('deployer'))
 })
 
-it('refuses a keys file that is not one, naming it', () => {
+it('refuses a keys file that is not one beside state made with it, naming it', () => {
   const dir = tempDir()
   writeFileSync(join(dir, KEYS_FILE), '{"format":1,"secret":"nope"}')
+  writeFileSync(join(dir, 'claims.json'), '{"format":1,"claims":[]}')
   expect(() => loadSandboxKeys({ stateDir: dir }, quiet)).toThrow(
     /sandbox-keys\.json is not the sandbox's keys file/,
   )
@@ -89,4 +90,33 @@ it('refuses on a shared listener a state dir whose keys came from --seed (anyone
   )
   // a loopback listener keeps serving it, with the same keys
   expect(loadSandboxKeys({ stateDir: dir }, quiet).roles.deployer.address).toBe(seeded.roles.deployer.address)
+})
+
+it('a keys file cut short (a start killed while writing it) with nothing made from it: set aside, new keys, logged', () => {
+  for (const partial of ['', '{"format":1,"secret":"0x12']) {
+    const dir = tempDir()
+    writeFileSync(join(dir, KEYS_FILE), partial)
+    const logged: string[] = []
+    const keys = loadSandboxKeys({ stateDir: dir }, (m) => logged.push(m))
+    expect(logged.join('\n')).toMatch(
+      /sandbox-keys\.json (is empty|is not the sandbox's keys file).*new keys/,
+    )
+    // the new file is whole, the old one kept beside it, no temporary file left
+    const names = readdirSync(dir)
+    expect(names.filter((n) => n.startsWith(`${KEYS_FILE}.corrupt-`))).toHaveLength(1)
+    expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([])
+    expect(readFileSync(join(dir, KEYS_FILE), 'utf8')).toMatch(/"secret":"0x[0-9a-f]{64}"/)
+    expect(loadSandboxKeys({ stateDir: dir }, quiet).roles.deployer.address).toBe(keys.roles.deployer.address)
+  }
+})
+
+it('a keys file cut short beside state made with its secret: the start stops, naming the file and what to do', () => {
+  const dir = tempDir()
+  writeFileSync(join(dir, KEYS_FILE), '')
+  writeFileSync(join(dir, 'state.db'), '')
+  expect(() => loadSandboxKeys({ stateDir: dir }, quiet)).toThrow(
+    /sandbox-keys\.json is empty, and .* holds state made with its secret \(state\.db\): put sandbox-keys\.json back from a copy .*or start with an empty --state-dir/,
+  )
+  // nothing was replaced: a copy put back is read as it is
+  expect(readFileSync(join(dir, KEYS_FILE), 'utf8')).toBe('')
 })

@@ -3,8 +3,24 @@
 // made from the CSPRNG at the first start, and for a sandbox without a state dir at every start. `--seed` on a
 // loopback listener derives it from the seed instead (the same role addresses run after run, as ids are); a shared
 // listener never does, nor serves a state dir whose secret came from a seed. Never served: no answer, page or banner
-// holds it or a key derived from it.
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+// holds it or a key derived from it. The file is written whole to a temporary file, synced, then linked to its name
+// (never overwriting: of two starts on one dir, the second reads the first's), so a kill leaves it whole or absent.
+// One that cannot be read (cut short by an earlier version's kill, damaged) is set aside and made anew when nothing
+// in the dir depends on it; otherwise the start stops, saying what to do.
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { type Hex, keccak256, toHex } from 'viem'
 import { newDeploymentSecret, type SandboxKeys, sandboxKeys } from '../chain/index.ts'
@@ -35,7 +51,7 @@ export function loadSandboxKeys(
   if (!options.stateDir) return sandboxKeys(seeded ?? newDeploymentSecret())
   ensureWritableDir(options.stateDir)
   const path = join(options.stateDir, KEYS_FILE)
-  const saved = readKeysFile(path)
+  const saved = readKeysFile(path, options.stateDir, log)
   if (saved) {
     keepPrivate(path, log)
     return keysOf(saved, options, log)
@@ -49,15 +65,80 @@ export function loadSandboxKeys(
     ...(legacy ? { publishedRoles: true as const } : {}),
     ...(seeded ? { seeded: true as const } : {}),
   }
-  // created once, readable by the sandbox's user only; `wx`: of two starts on one dir, the second reads the first's
-  try {
-    writeFileSync(path, `${JSON.stringify(file)}\n`, { mode: 0o600, flag: 'wx' })
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  // created once, readable by the sandbox's user only: of two starts on one dir, the second reads the first's
+  if (!createWhole(path, `${JSON.stringify(file)}\n`)) {
     keepPrivate(path, log)
-    return keysOf(readKeysFile(path)!, options, log)
+    return keysOf(readKeysFile(path, options.stateDir, log)!, options, log)
   }
   return keysOf(file, options, log)
+}
+
+/**
+ * Writes `text` to `path` atomically and only if it does not exist: a temporary file (mode 0600) written and synced,
+ * then linked to its name (a link never replaces a file), then the folder synced. False when `path` already exists.
+ */
+function createWhole(path: string, text: string): boolean {
+  removeStaleTemporaries(path)
+  const temporary = `${path}.${process.pid}.tmp`
+  const fd = openSync(temporary, 'w', 0o600)
+  try {
+    try {
+      writeSync(fd, text)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    try {
+      linkSync(temporary, path)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'EEXIST') return false
+      // a file system without hard links: renamed instead (replacing a file another start made that instant)
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error
+      renameSync(temporary, path)
+    }
+    syncDir(join(path, '..'))
+    return true
+  } finally {
+    rmSync(temporary, { force: true })
+  }
+}
+
+/** Removes the temporary files a killed write of `path` left (`<path>.<pid>.tmp` of a process no longer running). */
+function removeStaleTemporaries(path: string): void {
+  const dir = join(path, '..')
+  const prefix = `${path.slice(dir.length + 1)}.`
+  for (const name of readdirSync(dir)) {
+    const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -4)) : 0
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) continue
+    rmSync(join(dir, name), { force: true })
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Syncs a folder's entries to disk (a new name in it survives a power cut); a no-op where folders cannot be opened. */
+function syncDir(dir: string): void {
+  let fd: number
+  try {
+    fd = openSync(dir, 'r')
+  } catch {
+    return
+  }
+  try {
+    fsyncSync(fd)
+  } catch {
+    // some file systems refuse fsync on a folder: the rename is as durable as they make it
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /** The keys a keys file holds, once its secret may serve this listener (see `published`, `seededSecret`). */
@@ -90,7 +171,13 @@ function keepPrivate(path: string, log: (message: string) => void): void {
   )
 }
 
-function readKeysFile(path: string): KeysFile | null {
+/**
+ * The keys file, or null when there is none. One that is not a keys file (empty or cut short by a kill during an
+ * earlier version's write, damaged): when nothing else is in the dir (no state, snapshot or claim was made with its
+ * secret) it is renamed `sandbox-keys.json.corrupt-<time>`, logged, and null comes back (a new one is made); else the
+ * start stops naming the file and what to do.
+ */
+function readKeysFile(path: string, dir: string, log: (message: string) => void): KeysFile | null {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -104,11 +191,24 @@ function readKeysFile(path: string): KeysFile | null {
   } catch {
     parsed = {}
   }
-  if (parsed.format !== 1 || typeof parsed.secret !== 'string' || !/^0x[0-9a-f]{64}$/i.test(parsed.secret))
-    throw new Error(
-      `--state-dir: ${path} is not the sandbox's keys file (format 1, a 32-byte secret): restore it from a copy, or start with an empty --state-dir`,
+  if (parsed.format === 1 && typeof parsed.secret === 'string' && /^0x[0-9a-f]{64}$/i.test(parsed.secret))
+    return parsed as KeysFile
+  const what = text.trim() === '' ? 'is empty' : `is not the sandbox's keys file (format 1, a 32-byte secret)`
+  // (a volume's root may hold lost+found)
+  const others = readdirSync(dir).filter(
+    (name) => name !== KEYS_FILE && !name.startsWith(`${KEYS_FILE}.`) && name !== 'lost+found',
+  )
+  if (others.length === 0) {
+    const aside = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
+    renameSync(path, aside)
+    log(
+      `--state-dir: ${path} ${what} (a start killed while writing it?) and nothing in ${dir} was made with it: kept as ${aside}, and the sandbox starts with new keys`,
     )
-  return parsed as KeysFile
+    return null
+  }
+  throw new Error(
+    `--state-dir: ${path} ${what}, and ${dir} holds state made with its secret (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', ...' : ''}): put sandbox-keys.json back from a copy (a backup of the state dir), or start with an empty --state-dir (moving this one away) to begin afresh`,
+  )
 }
 
 /**

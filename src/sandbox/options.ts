@@ -1,5 +1,7 @@
 // The options of createSandbox (src/sandbox.ts re-exports them): one place the steps of src/sandbox/ read.
+
 import type { NetworkName } from '../chain/index.ts'
+import type { ClaimedKeys } from '../contract/claimed-share.ts'
 import type { RateLimitMode } from '../pipeline/index.ts'
 import type { Telemetry } from '../telemetry/index.ts'
 import type { WebhookDeliveryOptions } from '../webhooks/index.ts'
@@ -38,6 +40,11 @@ export interface SandboxOptions {
   apiKeys?: string[]
   /** strict mode: the keys it admits besides `apiKeys` (the live keys of claimable sandboxes: server.ts) */
   admitsKey?: (key: string) => boolean
+  /**
+   * the keys of claimable sandboxes (server.ts): together they hold at most half of each sandbox-wide total (streams,
+   * worlds in memory, snapshot bytes, journal bytes: `claimedShare`), the rest kept for the other keys
+   */
+  claimedKey?: ClaimedKeys
   /**
    * strict mode for orchestrators: only these `x-orchestrator-key`s pass (otherwise every `orc_…` key is its own, except
    * in strict mode: with `apiKeys` and without this list, none)

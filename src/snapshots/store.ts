@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { type ClaimedKeys, claimedShare, claimedShareNote } from '../contract/claimed-share.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import {
   checkSnapshotName,
@@ -84,6 +85,8 @@ export interface SnapshotStoreOptions {
   limits?: Partial<SnapshotLimits>
   /** the file operations of a save (tests make one fail) */
   io?: Partial<SnapshotIo>
+  /** the keys of claimable sandboxes: their snapshots together take at most half of `totalBytes` */
+  claimed?: ClaimedKeys
 }
 
 /** Where a sandbox keeps snapshots: files under a folder (--state-dir), or memory. */
@@ -99,8 +102,11 @@ export class SnapshotStore {
   /** the bytes of every loaded key's snapshots */
   #loadedBytes = 0
 
+  readonly #claimed: ClaimedKeys
+
   constructor(dir: string | null, options: SnapshotStoreOptions = {}) {
     this.#dir = dir
+    this.#claimed = options.claimed ?? (() => false)
     this.#io = { ...nodeSnapshotIo, ...options.io }
     this.limits = { ...defaultSnapshotLimits(dir !== null), ...options.limits }
   }
@@ -277,6 +283,16 @@ export class SnapshotStore {
       throw new SnapshotLimitError(
         `Snapshot ${name} takes ${mb(bytes)}: every key's snapshots would take ${mb(totalAfter)}, past the ${mb(totalBytes)} the sandbox keeps for snapshots; delete snapshots first (the sandbox's operator raises the limit with --snapshot-total-mb)`,
       )
+    if (this.#claimed(tenant)) {
+      const share = claimedShare(totalBytes)
+      // the claimed keys whose snapshots were used since the start (their index loaded)
+      let claimedAfter = bytes - (replaced ?? 0)
+      for (const [other, index] of this.#keys) if (this.#claimed(other)) claimedAfter += index.bytes
+      if (claimedAfter > share)
+        throw new SnapshotLimitError(
+          `Snapshot ${name} takes ${mb(bytes)}: ${claimedShareNote(`${mb(share)} of snapshots`, '--snapshot-total-mb')}; delete snapshots first`,
+        )
+    }
     if (!this.#dir) return
     let free: number
     try {

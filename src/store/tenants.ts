@@ -1,3 +1,5 @@
+import { type ClaimedKeys, claimedShare } from '../contract/claimed-share.ts'
+import { SandboxError } from '../contract/sandbox-error.ts'
 import type { World } from '../contract/world.ts'
 import type { DropReason, WorldLifecycle } from './lifecycle.ts'
 import { createWorld, type WorldStateObserver } from './world.ts'
@@ -15,6 +17,12 @@ export interface TenantsOptions {
   full?: (maxWorlds: number) => Error
   /** what is told of the worlds' lifecycle, in this order (more can be attached: `attach`) */
   lifecycles?: WorldLifecycle[]
+  /**
+   * the keys of claimable sandboxes: together they keep at most half of `maxWorlds` in memory (`claimedShare`). Past
+   * it a new world of theirs is refused (with `full`) or their least recently used one evicted; over `maxWorlds` their
+   * worlds are evicted before the other keys'.
+   */
+  claimed?: ClaimedKeys
 }
 
 /** The worlds of every tenant of one sandbox, created lazily; keyed by credential and scenario. */
@@ -27,6 +35,9 @@ export class Tenants {
   readonly #log: (message: string, error: unknown) => void
   readonly #maxWorlds: number
   readonly #full: ((maxWorlds: number) => Error) | undefined
+  readonly #claimed: ClaimedKeys | undefined
+  /** the worlds of claimed keys in memory, by their key in `#worlds` */
+  readonly #claimedWorlds = new Set<string>()
   /** each part of the attached lifecycles, in the order they were attached */
   readonly #created: ((world: World) => void)[] = []
   readonly #revivers: ((world: World) => boolean)[] = []
@@ -41,6 +52,7 @@ export class Tenants {
     this.#log = log
     this.#maxWorlds = Math.max(1, options.maxWorlds ?? 1000)
     this.#full = options.full
+    this.#claimed = options.claimed
     for (const lifecycle of options.lifecycles ?? []) this.attach(lifecycle)
   }
 
@@ -112,8 +124,16 @@ export class Tenants {
       return world
     }
     if (this.#full && this.#worlds.size >= this.#maxWorlds) throw this.#full(this.#maxWorlds)
+    const claimed = this.#claimed?.(tenant) === true
+    const share = claimedShare(this.#maxWorlds)
+    if (claimed && this.#full && this.#claimedWorlds.size >= share)
+      throw new SandboxError(
+        507,
+        `This sandbox holds its most worlds (API key x scenario) in memory for claimable sandboxes: they keep at most ${share} together (half of --max-worlds; the rest is kept for the server's other keys). Reset this key's worlds you no longer use (POST /__sandbox/reset), or try again later`,
+      )
     world = createWorld(tenant, scenario, this.#log, this.#stateCreated)
     this.#worlds.set(key, world)
+    if (claimed) this.#claimedWorlds.add(key)
     this.#perTenant.set(tenant, (this.#perTenant.get(tenant) ?? 0) + 1)
     for (const created of this.#created) created(world)
     for (const revive of this.#revivers) {
@@ -125,7 +145,7 @@ export class Tenants {
     }
     // `created` and `revive` may have used other worlds since: the next `get` moves this one last
     this.#newest = undefined
-    this.#evictPastCap()
+    this.#evictPastCap(key)
     return world
   }
 
@@ -147,6 +167,11 @@ export class Tenants {
     for (const reset of this.#reset) reset(tenant)
   }
 
+  /** Whether `tenant` is a claimed key (a claimable sandbox's). */
+  isClaimed(tenant: string): boolean {
+    return this.#claimed?.(tenant) === true
+  }
+
   /** Number of worlds in memory. */
   get size(): number {
     return this.#worlds.size
@@ -162,16 +187,28 @@ export class Tenants {
   dispose(): void {
     for (const world of this.#worlds.values()) world.clock.dispose()
     this.#worlds.clear()
+    this.#claimedWorlds.clear()
     this.#newest = undefined
     this.#perTenant.clear()
   }
 
-  #evictPastCap(): void {
+  /** Evicts past the caps, never `keep` (the world just made). */
+  #evictPastCap(keep: string): void {
     if (this.#full) return
+    // claimed keys past their share, then anyone past the cap: a claimed key's world goes first
+    while (this.#claimedWorlds.size > claimedShare(this.#maxWorlds))
+      this.#remove(this.#oldestClaimed(keep) as string, 'evict')
     while (this.#worlds.size > this.#maxWorlds) {
-      const oldest = this.#worlds.keys().next().value as string
+      const oldest = this.#oldestClaimed(keep) ?? (this.#worlds.keys().next().value as string)
       this.#remove(oldest, 'evict')
     }
+  }
+
+  /** The least recently used world of a claimed key in memory but `keep`, if there is one. */
+  #oldestClaimed(keep: string): string | undefined {
+    if (this.#claimedWorlds.size === 0) return undefined
+    for (const key of this.#worlds.keys()) if (key !== keep && this.#claimedWorlds.has(key)) return key
+    return undefined
   }
 
   #remove(key: string, reason: DropReason): void {
@@ -179,6 +216,7 @@ export class Tenants {
     if (!world) return
     world.clock.dispose()
     this.#worlds.delete(key)
+    this.#claimedWorlds.delete(key)
     if (this.#newest === world) this.#newest = undefined
     const left = (this.#perTenant.get(world.tenant) ?? 1) - 1
     if (left > 0) this.#perTenant.set(world.tenant, left)

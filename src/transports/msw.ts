@@ -30,13 +30,28 @@ function streamed(response: NeutralResponse): HttpResponse<BodyInit> {
   const source = response.stream!
   const encoder = new TextEncoder()
   let stop: (() => void) | undefined
+  let open = true
+  const finish = () => {
+    if (!open) return
+    open = false
+    stop?.()
+  }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      stop = source.open((chunk) => controller.enqueue(encoder.encode(chunk)))
+      stop = source.open(
+        (chunk) => {
+          if (open) controller.enqueue(encoder.encode(chunk))
+        },
+        // the sandbox ends it (its key expired): the body ends, the source stops
+        () => {
+          if (open) controller.close()
+          finish()
+        },
+      )
+      // ended while it opened
+      if (!open) stop()
     },
-    cancel() {
-      stop?.()
-    },
+    cancel: finish,
   })
   const headers = new Headers(response.headers)
   headers.set('content-type', response.contentType ?? 'text/event-stream; charset=utf-8')

@@ -107,15 +107,23 @@ function sendStream(req: IncomingMessage, res: ServerResponse, response: Neutral
     'content-type': response.contentType ?? 'text/event-stream; charset=utf-8',
   })
   res.flushHeaders()
-  const close = response.stream!.open((chunk) => {
-    if (!res.writableEnded && !res.destroyed) res.write(chunk)
-  })
   let open = true
+  let close: (() => void) | undefined
   const stop = () => {
     if (!open) return
     open = false
-    close()
+    close?.()
   }
+  // the sandbox ends it (its key expired): the body ends, the source stops
+  const end = () => {
+    if (!res.writableEnded && !res.destroyed) res.end()
+    stop()
+  }
+  close = response.stream!.open((chunk) => {
+    if (open && !res.writableEnded && !res.destroyed) res.write(chunk)
+  }, end)
+  // ended while it opened
+  if (!open) close()
   req.socket.setKeepAlive(true)
   res.on('close', stop)
   // a client gone while its call was answered: its 'close' came before the stream opened

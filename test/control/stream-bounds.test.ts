@@ -169,7 +169,10 @@ describe('stream bounds under concurrent opens', () => {
       expect(() => slots.admit('k', 'stream')).toThrow(/at most 1 live journal stream/)
       vi.advanceTimersByTime(30_000)
       expect(slots.total).toBe(0)
-      const stop = slots.bounded('k', 'stream', { open: () => () => {} }).open(() => {})
+      const stop = slots.bounded('k', 'stream', { open: () => () => {} }).open(
+        () => {},
+        () => {},
+      )
       expect(slots.total).toBe(1)
       stop()
       stop()
