@@ -64,8 +64,10 @@ export function createControl(shared: SandboxState): SandboxControl {
       return scenarios.state(await scenarios.world(tenant, scenario, baseUrl))
     },
     async useScenario(tenant, name, baseUrl) {
+      // seeded first: a scenario that cannot be seeded here leaves the key on the one it had
+      const world = await scenarios.world(tenant, name, baseUrl)
       scenarios.select(tenant, name)
-      return scenarios.state(await scenarios.world(tenant, name, baseUrl))
+      return scenarios.state(world)
     },
     scenarios: (tenant) => scenarios.list(tenant ?? null),
     world: (tenant, scenario, baseUrl) => scenarios.world(tenant, scenario, baseUrl),

@@ -1,4 +1,4 @@
-// A kill at any moment of an expired claim's deletion converges to "deleted": the server is killed (SIGKILL) 0 to 8
+// A kill at any moment of an expired claim's deletion converges to "deleted": the server is killed (SIGKILL) 0, 1, 2 or 8
 // event-loop turns after the call that expires a claim (its deletes made in memory, their commit to state.db and the
 // mark in claims.json still to come, or done); the next start finishes what was marked, so none of the claim's rows
 // or snapshot files stay, and the live claim's and the operator's state is untouched.
@@ -64,7 +64,7 @@ function killedRun(dir: string, turns: number): Promise<{ doomed: string; live: 
 }
 
 describe("an expired claim's deletion under kill -9", () => {
-  for (const turns of [0, 1, 2, 3, 5, 8])
+  for (const turns of [0, 1, 2, 8])
     it(`killed ${turns} turns after the expiring call: the next start leaves none of its state, and all of the others'`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'claim-wipe-kill-'))
       dirs.push(dir)

@@ -185,11 +185,13 @@ export class ScenarioEngine {
     } catch (error) {
       // A half-seeded world is dropped: the next call starts it again from scratch.
       this.#shared.tenants.drop(world.tenant, world.scenario)
+      const first = (error as Error).message.split('\n')[0]
+      // a refusal the seed met (a network this sandbox does not run, a bound): the caller's choice cannot be served
+      // here, a 4xx with the refusal's status; anything else is the sandbox's fault, a 500 that is logged
+      if (error instanceof SandboxError && error.status >= 400 && error.status < 500)
+        throw new SandboxError(error.status, `Scenario ${world.scenario} cannot be seeded here: ${first}`)
       this.#shared.log(`scenario ${world.scenario} failed to seed`, error)
-      throw new SandboxError(
-        500,
-        `Scenario ${world.scenario} could not be seeded: ${(error as Error).message.split('\n')[0]}`,
-      )
+      throw new SandboxError(500, `Scenario ${world.scenario} could not be seeded: ${first}`)
     }
   }
 }
