@@ -121,7 +121,7 @@ export function buildState(
     offrampAddress: keys.derive('offramp').address,
     strictKeys: Boolean(options.apiKeys),
     security,
-    faucetLimit: new FaucetLimit(),
+    faucetLimit: new FaucetLimit(undefined, options.faucetTotal, options.claimedKey),
     snapshots: new SnapshotStore(options.stateDir ? join(options.stateDir, 'snapshots') : null, {
       limits: {
         ...(options.snapshots?.maxPerKey !== undefined ? { perKey: options.snapshots.maxPerKey } : {}),
