@@ -66,6 +66,7 @@ Options:
                       Default: anything on a loopback listener, public addresses only on any other.
   --max-webhooks <n>  webhooks one key may register (env SANDBOX_MAX_WEBHOOKS; default 25)
   --webhook-rate <n>  delivery attempts one key may make per minute (env SANDBOX_WEBHOOK_RATE; default 120)
+  --webhook-total <n>  delivery attempts of every key under way at once (env SANDBOX_WEBHOOK_TOTAL; default 256)
   --max-clock-advance <days>  how far past real time a key may move its clock (env SANDBOX_MAX_CLOCK_ADVANCE_DAYS;
                       default 3650, at most 5475)
   --signup-rate <n>   portal registrations and key creations per client address per minute, password logins three
@@ -177,6 +178,7 @@ const options = {
   'max-onboarded-platforms': { type: 'string' },
   'max-link-intents': { type: 'string' },
   'webhook-rate': { type: 'string' },
+  'webhook-total': { type: 'string' },
   'max-clock-advance': { type: 'string' },
   'signup-rate': { type: 'string' },
   'max-challenges': { type: 'string' },
@@ -259,10 +261,7 @@ async function main(): Promise<void> {
     )
   if (seed !== undefined && !Number.isSafeInteger(Number(seed)))
     throw new Error(`invalid --seed ${JSON.stringify(seed)}: a whole number`)
-  const rpcAdmin = (values['rpc-admin'] ?? env.SANDBOX_RPC_ADMIN)
-    ?.split(',')
-    .map((m) => m.trim())
-    .filter(Boolean)
+  const rpcAdmin = list(values['rpc-admin'] ?? env.SANDBOX_RPC_ADMIN)
   const stateDir = values['state-dir'] ?? env.SANDBOX_STATE_DIR
   const maxWorlds = values['max-worlds'] ?? env.SANDBOX_MAX_WORLDS
   if (maxWorlds !== undefined && !(Number.isInteger(Number(maxWorlds)) && Number(maxWorlds) > 0))
@@ -300,6 +299,7 @@ async function main(): Promise<void> {
   )
   const maxIntents = whole('--max-link-intents', values['max-link-intents'] ?? env.SANDBOX_MAX_LINK_INTENTS)
   const webhookRate = whole('--webhook-rate', values['webhook-rate'] ?? env.SANDBOX_WEBHOOK_RATE)
+  const webhookTotal = whole('--webhook-total', values['webhook-total'] ?? env.SANDBOX_WEBHOOK_TOTAL)
   // the recurring permits' grace is 20 years: a clock may never reach past it
   const clockDays = whole(
     '--max-clock-advance',
@@ -399,6 +399,7 @@ async function main(): Promise<void> {
       ...(webhookHosts?.length ? { hosts: webhookHosts } : {}),
       ...(maxWebhooks !== undefined ? { maxPerKey: maxWebhooks } : {}),
       ...(webhookRate !== undefined ? { attemptsPerMinute: webhookRate } : {}),
+      ...(webhookTotal !== undefined ? { attemptsTotal: webhookTotal } : {}),
     },
     ...(portal ? { portal } : {}),
     ...(adminKey ? { adminKey } : {}),

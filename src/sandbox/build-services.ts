@@ -114,6 +114,7 @@ export function buildState(
       { ids, journal, tenants },
       {
         exposed: security.exposed,
+        ...(options.claimedKey ? { claimed: options.claimedKey } : {}),
         ...options.webhooks,
       },
     ),

@@ -3,6 +3,7 @@
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
 
 import { AsyncLocalStorage } from 'node:async_hooks'
+import type { ClaimedKeys } from '../contract/claimed-share.ts'
 import type { SandboxEvent } from '../contract/events.ts'
 import type { DeliveryJournal } from '../contract/ports.ts'
 import type { IdGenerator } from '../store/ids.ts'
@@ -57,6 +58,10 @@ export interface WebhookDeliveryOptions {
   maxPerKey?: number
   /** `--webhook-rate`: delivery attempts one key may make per minute (default 120); past it attempts are not sent */
   attemptsPerMinute?: number
+  /** `--webhook-total`: attempts of every key under way at once (default 256); past it attempts are not sent */
+  attemptsTotal?: number
+  /** the keys of claimable sandboxes, whose attempts under way take at most half of `attemptsTotal` */
+  claimed?: ClaimedKeys
 }
 
 interface Target {
@@ -400,13 +405,7 @@ export class WebhookDelivery {
       const answer =
         failed !== undefined
           ? { status: failed, error: `failed by webhook chaos with ${failed} (not sent)` }
-          : this.#limits.withinRate(record.tenant)
-            ? await this.#post(record, retryCount, headers)
-            : null
-      if (!answer)
-        throw new DestinationRefusedError(
-          `not sent: the key made ${this.attemptsPerMinute} delivery attempts this minute (--webhook-rate)`,
-        )
+          : await this.#admitted(record, () => this.#post(record, retryCount, headers))
       status = answer.status
       response = answer.response
       if (answer.error) error = answer.error
@@ -437,6 +436,17 @@ export class WebhookDelivery {
     }, this.retryDelaysMs[retryCount])
     timer.unref()
     this.#timers.set(record.id, timer)
+  }
+
+  /** `post` within the key's rate and the attempts under way (WebhookLimits), else refused (not sent). */
+  async #admitted(record: DeliveryRecord, post: () => Promise<PostResult>): Promise<PostResult> {
+    const admitted = this.#limits.admit(record.tenant)
+    if (typeof admitted === 'string') throw new DestinationRefusedError(`not sent: ${admitted}`)
+    try {
+      return await post()
+    } finally {
+      admitted()
+    }
   }
 
   async #post(

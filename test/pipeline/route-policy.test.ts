@@ -44,7 +44,7 @@ const BOUNDS = {
     shows: /at most 3 webhooks/,
   },
   deliveries: {
-    flags: ['--webhook-rate'],
+    flags: ['--webhook-rate', '--webhook-total'],
     proof: 'test/shared-demo/shared-demo.test.ts',
     shows: /attemptsPerMinute: 2/,
   },
