@@ -22,6 +22,7 @@ import { type CheckedAddress, DestinationPolicy, DestinationRefusedError } from 
 import { MAX_DELIVERIES_PER_KEY, WebhookLimits } from './limits.ts'
 import { LISTEN_SCHEME, type ListenAnswer, type ListenAttempt, WebhookListeners } from './listen.ts'
 import { answerOf, type PostResult, postPinned } from './post.ts'
+import { RecordBudget } from './record-budget.ts'
 import type { WebhookRegistry } from './registry.ts'
 
 export {
@@ -60,8 +61,10 @@ export interface WebhookDeliveryOptions {
   attemptsPerMinute?: number
   /** `--webhook-total`: attempts of every key under way at once (default 256); past it attempts are not sent */
   attemptsTotal?: number
-  /** the keys of claimable sandboxes, whose attempts under way take at most half of `attemptsTotal` */
+  /** the keys of claimable sandboxes: their attempts under way and their records take at most half of each total */
   claimed?: ClaimedKeys
+  /** the bytes of delivery records every key keeps in memory together (default 64 MB); the oldest go past it */
+  recordBytesTotal?: number
 }
 
 interface Target {
@@ -95,6 +98,8 @@ export class WebhookDelivery {
   /** delivery attempts one key may make per minute */
   readonly attemptsPerMinute: number
   readonly #limits: WebhookLimits
+  /** what the records in memory take, every key's together */
+  readonly #budget: RecordBudget
   readonly #listeners: WebhookListeners
   /** the chaos of the call being handled (x-sandbox-webhook-chaos): it applies to the events the call causes */
   readonly callChaos = new AsyncLocalStorage<ChaosRule>()
@@ -121,6 +126,9 @@ export class WebhookDelivery {
       ...(options.resolve ? { resolve: options.resolve } : {}),
     })
     this.#limits = new WebhookLimits(options)
+    this.#budget = new RecordBudget(options.recordBytesTotal, options.claimed, (record) =>
+      this.#deliveries.get(record.tenant)?.delete(record.id),
+    )
     this.maxPerKey = this.#limits.maxPerKey
     this.attemptsPerMinute = this.#limits.attemptsPerMinute
     this.#listeners = new WebhookListeners(deps.ids)
@@ -215,6 +223,7 @@ export class WebhookDelivery {
         this.#deliveries.set(record.tenant, mine)
       }
       mine.set(record.id, record)
+      this.#budget.count(record)
       if (record.state === 'pending')
         void this.#attempt(record, Math.min(record.attempts.length, this.retryDelaysMs.length))
     }
@@ -232,6 +241,7 @@ export class WebhookDelivery {
    */
   forget(tenant: string): void {
     for (const record of this.#deliveries.get(tenant)?.values() ?? []) {
+      this.#budget.forget(record)
       this.#forgotten.add(record)
       clearTimeout(this.#timers.get(record.id))
       this.#timers.delete(record.id)
@@ -310,7 +320,8 @@ export class WebhookDelivery {
       this.#deliveries.set(tenant, mine)
     }
     mine.set(record.id, record)
-    if (mine.size > MAX_DELIVERIES_PER_KEY) mine.delete(mine.keys().next().value!)
+    if (mine.size > MAX_DELIVERIES_PER_KEY) this.#budget.drop(mine.values().next().value!)
+    this.#budget.count(record)
     if (chaos) record.chaos = chaos.action
     switch (chaos?.action) {
       case 'drop':
@@ -364,6 +375,7 @@ export class WebhookDelivery {
   ): void {
     if (this.#forgotten.has(record)) return
     record.attempts.push(attempt)
+    if (this.#deliveries.get(record.tenant)?.get(record.id) === record) this.#budget.count(record)
     const { retryCount, at, status, error, durationMs } = attempt
     this.#deps.journal.record(record.tenant, {
       type: 'delivery',
