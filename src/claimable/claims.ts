@@ -1,7 +1,8 @@
 // The claimable sandboxes of a server (--claimable): each a fresh secret key (CSPRNG) with its expiry. Kept in memory
 // and, with --state-dir, in `claims.json` beside state.db (mode 0600: it holds keys; written whole, then renamed,
 // before the claim is answered), so a restart keeps every live key and every expired one refused. An expired claim
-// stays as a tombstone (at most MAX_TOMBSTONES, oldest dropped) so its key answers "expired", not "unknown".
+// stays as a tombstone (at most MAX_TOMBSTONES whose state was deleted, oldest dropped) so its key answers "expired",
+// not "unknown".
 import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,7 +20,7 @@ export interface Claim {
   address?: string
 }
 
-/** Expired claims remembered (their keys answer 401 "expired"); older ones are forgotten. */
+/** Expired and deleted claims remembered (their keys answer 401 "expired"); older ones are forgotten. */
 const MAX_TOMBSTONES = 10_000
 
 /** The prefix of a claimed key: readable in logs, never a portal key's or a platform tenant's. */
@@ -107,12 +108,15 @@ export class ClaimBook {
     this.#saveOrReport()
   }
 
-  /** Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound. */
+  /**
+   * Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound: only those whose state
+   * was deleted (one forgotten before would never be deleted, and its key would no longer answer "expired").
+   */
   expired(key: string, now: number): void {
     const claim = this.#claims.get(key)
     if (!claim || claim.expiredAt) return
     claim.expiredAt = new Date(now).toISOString()
-    const tombstones = [...this.#claims.values()].filter((c) => c.expiredAt)
+    const tombstones = [...this.#claims.values()].filter((c) => c.expiredAt && c.wiped)
     for (const old of tombstones.slice(0, Math.max(0, tombstones.length - MAX_TOMBSTONES)))
       this.#claims.delete(old.key)
     this.#saveOrReport()
