@@ -30,6 +30,11 @@ export interface McpHttpOptions {
   idleMs?: number
   /** the keys of claimable sandboxes: their sessions together are at most half of `sessionsTotal` */
   claimed?: ClaimedKeys
+  /**
+   * whether a key's claimable sandbox has expired (`closeKey` closes its sessions then): a session whose key expired
+   * while it was being opened is closed once it is
+   */
+  expired?: (key: string) => boolean
 }
 
 export const MCP_DEFAULTS = { sessionsPerKey: 5, sessionsTotal: 200, idleMs: 600_000 } as const
@@ -205,6 +210,9 @@ export function withMcp(
       if (!transport.sessionId || !sessions.has(transport.sessionId)) {
         release()
         await server.close().catch(() => {})
+      } else if (limits.expired?.(key)) {
+        // its key expired after the probe admitted it: `closeKey` ran before this session was there
+        await end(transport.sessionId)
       }
     } catch (error) {
       release()
