@@ -17,7 +17,7 @@ export async function claimBodyError(req: IncomingMessage): Promise<SandboxError
 }
 
 /** The error of a body the route does not take, or null. */
-export function bodyError(text: string): SandboxError | null {
+function bodyError(text: string): SandboxError | null {
   if (text.trim() === '') return null
   let value: unknown
   try {
