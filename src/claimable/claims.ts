@@ -1,7 +1,8 @@
 // The claimable sandboxes of a server (--claimable): each a fresh secret key (CSPRNG) with its expiry. Kept in memory
 // and, with --state-dir, in `claims.json` beside state.db (mode 0600: it holds keys; written whole, then renamed,
 // before the claim is answered), so a restart keeps every live key and every expired one refused. An expired claim
-// stays as a tombstone (at most MAX_TOMBSTONES, oldest dropped) so its key answers "expired", not "unknown".
+// stays as a tombstone (at most MAX_TOMBSTONES, the oldest deleted ones dropped) so its key answers "expired", not
+// "unknown".
 import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
@@ -107,14 +108,22 @@ export class ClaimBook {
     this.#saveOrReport()
   }
 
-  /** Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound. */
+  /**
+   * Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound: deleted ones only (one
+   * whose state is still to delete stays, or no sweep or start would delete it).
+   */
   expired(key: string, now: number): void {
     const claim = this.#claims.get(key)
     if (!claim || claim.expiredAt) return
     claim.expiredAt = new Date(now).toISOString()
     const tombstones = [...this.#claims.values()].filter((c) => c.expiredAt)
-    for (const old of tombstones.slice(0, Math.max(0, tombstones.length - MAX_TOMBSTONES)))
+    let excess = tombstones.length - MAX_TOMBSTONES
+    for (const old of tombstones) {
+      if (excess <= 0) break
+      if (!old.wiped) continue
       this.#claims.delete(old.key)
+      excess--
+    }
     this.#saveOrReport()
   }
 
