@@ -1,13 +1,14 @@
-// `npm run bench -- instructions`: the user-space instructions one call costs, the floor's and the sandbox's,
-// counted by valgrind's callgrind. A count does not move with the machine's load (the throughput ratios of this
-// shared 2-core machine swing 0.26-0.48 between rounds of one run): it is the figure to optimise against, and the
-// throughput turns remain the figure users see. Kernel work (the socket writes, about as much for both sides) is not
-// counted. Each server runs under callgrind with instrumentation off while it starts and warms up, then on for a
-// settling run, then counted over `N` calls of each kind (GET /v1/currencies, then POST /v2/request), 8 keep-alive
-// connections. A sandbox's per-millisecond caches (the ISO time of its journal, the time column of its log) miss
-// more under callgrind, which runs the server about 50 times slower: its count is an upper bound, by a few per cent.
-// What runs on timers whether or not calls come (the chain's watchers) is counted idle for 5 s and taken out.
-// BENCH_BEFORE=<checkout> counts that tree's command too. Needs valgrind (Debian: apt-get install valgrind).
+// `npm run bench -- instructions`: the instructions the main thread spends on one call, the floor's and the sandbox's,
+// counted by valgrind's callgrind, which counts the same work the same whatever else the machine does (the throughput
+// ratios of this shared 2-core machine swing 0.26-0.48 between rounds of one run). Counted: what runs because bytes
+// arrived on a connection (node:http's parser callback, the pipeline, the answer's write, and the microtasks they
+// queue); not the kernel, not timers (the chain's watchers, the log's batched write), not V8's helper threads. Each
+// server starts under callgrind with instrumentation off, warms up on 6,000 calls of a kind, settles on 3,000 with it
+// on, then `N` calls (BENCH_INSTRUCTION_CALLS, 3,000) on 8 keep-alive connections are counted: GET /v1/currencies,
+// then POST /v2/request. The sandbox's count moves from run to run (110k-146k for a GET): which code V8 has optimised
+// by then, and its per-millisecond caches (the journal's ISO time) missing more when callgrind runs it 50 times
+// slower. The floor's holds within 0.1 %. BENCH_BEFORE=<checkout> counts that tree's command too. Needs valgrind
+// (Debian: apt-get install valgrind).
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,10 +17,9 @@ import { load } from './load.ts'
 import { freePort, startChild } from './processes.ts'
 
 const root = new URL('..', import.meta.url).pathname
-const COUNTED = Number(process.env.BENCH_INSTRUCTION_CALLS ?? 4000)
+const COUNTED = Number(process.env.BENCH_INSTRUCTION_CALLS ?? 3000)
 const WARM_UP = 6000
 const SETTLE = 3000
-const IDLE_MS = 5000
 const body = JSON.stringify({
   amount: '10',
   invoiceCurrency: 'FAU-sepolia',
@@ -79,6 +79,9 @@ async function count(script: string, health: string, extra: string[] = []): Prom
       '--instr-atstart=no',
       '--dump-instr=no',
       '--collect-jumps=no',
+      // only what runs because bytes arrived on a connection: parsing, the pipeline and the answer's write, with the
+      // microtasks they queue; not timers (the chain's watchers, the log's batched write) nor V8's helper threads
+      '--toggle-collect=*Parser::OnStreamRead*',
       `--log-file=${join(dir, 'valgrind.log')}`,
       `--callgrind-out-file=${join(dir, 'callgrind.out')}`,
       'node',
@@ -94,33 +97,21 @@ async function count(script: string, health: string, extra: string[] = []): Prom
   const base = `http://127.0.0.1:${port}`
   try {
     await until200(`${base}${health}`, 300_000)
-    /** the instructions counted since the last zeroing */
-    const dumped = (): number => {
-      control('-d')
-      const dump = readdirSync(dir)
-        .filter((name) => /^callgrind\.out\.\d+$/.test(name))
-        .sort((a, b) => Number(b.split('.').pop()) - Number(a.split('.').pop()))[0]
-      const totals = /^totals: (\d+)/m.exec(readFileSync(join(dir, dump!), 'utf8'))
-      return Number(totals?.[1] ?? Number.NaN)
-    }
     const out: number[] = []
-    for (const call of CALLS) {
+    for (const call of counted) {
       await calls(base, call, WARM_UP)
       // valgrind translates all code again when instrumentation starts: those calls are left out
       control('-i', 'on')
       await calls(base, call, SETTLE)
-      // what runs on timers (the chain's watchers, the log's flush) costs per second, not per call, and a call lasts
-      // 50 times longer under callgrind: the idle rate is counted first and taken out of the calls' window
       control('-z')
-      const idleStarted = performance.now()
-      await new Promise((r) => setTimeout(r, IDLE_MS))
-      const idlePerMs = dumped() / (performance.now() - idleStarted)
-      control('-z')
-      const started = performance.now()
       await calls(base, call, COUNTED)
-      const window = dumped()
-      out.push((window - idlePerMs * (performance.now() - started)) / COUNTED)
+      control('-d')
       control('-i', 'off')
+      const dump = readdirSync(dir)
+        .filter((name) => /^callgrind\.out\.\d+$/.test(name))
+        .sort((a, b) => Number(b.split('.').pop()) - Number(a.split('.').pop()))[0]
+      const totals = /^totals: (\d+)/m.exec(readFileSync(join(dir, dump!), 'utf8'))
+      out.push(Number(totals?.[1] ?? Number.NaN) / COUNTED)
     }
     return out
   } finally {
@@ -128,6 +119,11 @@ async function count(script: string, health: string, extra: string[] = []): Prom
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+/** BENCH_INSTRUCTION_ONLY=GET or POST: that call alone */
+const counted = CALLS.filter(
+  (call) => !process.env.BENCH_INSTRUCTION_ONLY || call.method === process.env.BENCH_INSTRUCTION_ONLY,
+)
 
 const thousands = (n: number) => `${(n / 1000).toFixed(1)}k`
 
@@ -159,9 +155,9 @@ export async function measureInstructions(): Promise<void> {
   const figures: number[][] = []
   for (const side of sides) figures.push(await count(side.script, side.health, side.extra))
   console.log(
-    `Instructions per call (user space, valgrind callgrind, ${COUNTED} calls counted after ${WARM_UP + SETTLE}; the sandbox as \`npm start\` runs it; load-independent)`,
+    `Instructions per call (valgrind callgrind: what runs because bytes arrived on a connection, the main thread's, ${COUNTED} calls counted after ${WARM_UP + SETTLE}; the sandbox as \`npm start\` runs it; the machine's load does not move it, the sandbox's moves between runs)`,
   )
-  for (const [c, call] of CALLS.entries()) {
+  for (const [c, call] of counted.entries()) {
     console.log(call.name)
     for (const [s, side] of sides.entries()) {
       const ratio = s === 0 ? '' : `   ${(figures[s]![c]! / figures[0]![c]!).toFixed(2)}x the floor's`

@@ -89,8 +89,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (mcpLoading) {
       const sessions = (await mcpLoading).withMcp(target, listener, {
         ...(options.mcp || {}),
-        // claimed keys' sessions are at most half of the total
-        ...(claimable ? { claimed: claimable.claimedKey } : {}),
+        // claimed keys' sessions are at most half of the total, and close when their key expires
+        ...(claimable
+          ? {
+              claimed: claimable.claimedKey,
+              expired: (key: string) => claimable.claimedKey(key) && !claimable.admitsKey(key),
+            }
+          : {}),
       })
       mcp = sessions
       listener = sessions.listener

@@ -2,35 +2,22 @@
 // accepted; anything else answers 400 naming what is wrong (not JSON, not an object, the fields it does not take),
 // a body past the API's bound 413, before any claim is counted.
 import type { IncomingMessage } from 'node:http'
+import { readCappedBody } from '../contract/capped-body.ts'
 import { MAX_BODY_BYTES } from '../contract/neutral.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 
 const NO_BODY = 'POST /__sandbox/sandboxes takes no body (or an empty JSON object, {})'
 
 /** Reads the request's body; resolves with the error to answer, or null when the body is one the route accepts. */
-export function claimBodyError(req: IncomingMessage): Promise<SandboxError | null> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let over = false
-    req.on('data', (chunk: Buffer) => {
-      if (over) return
-      size += chunk.length
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk)
-      // the rest is read and dropped: the answer goes out on a connection still in order
-      over = true
-      chunks.length = 0
-      resolve(new SandboxError(413, `${NO_BODY}: this one is past ${MAX_BODY_BYTES} bytes`))
-    })
-    req.on('error', () => resolve(new SandboxError(400, `${NO_BODY}: this one was cut short`)))
-    req.on('end', () => {
-      if (!over) resolve(bodyError(Buffer.concat(chunks).toString('utf8')))
-    })
-  })
+export async function claimBodyError(req: IncomingMessage): Promise<SandboxError | null> {
+  const body = await readCappedBody(req)
+  if ('over' in body) return new SandboxError(413, `${NO_BODY}: this one is past ${MAX_BODY_BYTES} bytes`)
+  if ('cut' in body) return new SandboxError(400, `${NO_BODY}: this one was cut short`)
+  return bodyError(body.text)
 }
 
 /** The error of a body the route does not take, or null. */
-export function bodyError(text: string): SandboxError | null {
+function bodyError(text: string): SandboxError | null {
   if (text.trim() === '') return null
   let value: unknown
   try {

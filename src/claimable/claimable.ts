@@ -118,20 +118,30 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
    * records in memory and state.db), webhooks, then worlds (their rows in state.db), journal (what was not appended
    * yet is dropped), snapshot files, scenario choice. No call of the key is under way: nothing writes any of it back.
    * The claim is marked wiped once these deletes are committed (`committed`): a kill before leaves it expired and not
-   * wiped, and the next start deletes again (the deletes find what is left, or nothing). A commit that failed is
-   * tried again by the next sweep.
+   * wiped, and the next start deletes again (the deletes find what is left, or nothing). A delete or a commit that
+   * failed is logged and tried again by the next sweep.
    */
   const wiping = new Set<string>()
   const wipe = (key: string) => {
     if (wiping.has(key)) return
-    shared.webhooks.forget(key)
-    shared.webhooks.registry.forget(key)
-    sandbox.control.reset(key)
-    shared.directory.forgetSessions(key)
-    for (const snapshot of shared.snapshots.list(key).snapshots) shared.snapshots.delete(key, snapshot.name)
-    const scenarios = shared.scenarios
-    if (scenarios.selected(key) !== scenarios.defaultScenario)
-      scenarios.select(key, scenarios.defaultScenario)
+    try {
+      shared.webhooks.forget(key)
+      shared.webhooks.registry.forget(key)
+      sandbox.control.reset(key)
+      shared.directory.forgetSessions(key)
+      for (const snapshot of shared.snapshots.list(key).snapshots) shared.snapshots.delete(key, snapshot.name)
+      const scenarios = shared.scenarios
+      if (scenarios.selected(key) !== scenarios.defaultScenario)
+        scenarios.select(key, scenarios.defaultScenario)
+    } catch (error) {
+      // (a snapshot file the disk would not remove) thrown at the sweep's timer or a call's listener, it would end the
+      // process: the claim stays to delete
+      sandbox.log(
+        'claimable: the deletion of an expired key failed (tried again at the next sweep and start)',
+        error,
+      )
+      return
+    }
     wiping.add(key)
     sandbox
       .committed()

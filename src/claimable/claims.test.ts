@@ -1,24 +1,33 @@
-import { describe, expect, it } from 'vitest'
-import { ClaimBook } from './claims.ts'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+import { type Claim, ClaimBook } from './claims.ts'
 
-describe('ClaimBook tombstones', () => {
-  it('never forgets an expired claim whose state is not deleted yet: the next sweep or start still deletes it', () => {
-    const book = new ClaimBook(undefined)
-    const now = Date.parse('2026-12-06T12:00:00Z')
-    const first = book.create(now, 1000)
-    book.expired(first.key, now + 1000)
-    // 10,000 more claims expire and are deleted: the oldest tombstones are forgotten past the bound
-    for (let i = 0; i < 10_000; i++) {
-      const claim = book.create(now, 1000)
-      book.expired(claim.key, now + 1000)
-      book.wiped(claim.key)
-    }
-    expect(book.get(first.key)?.expiredAt).toBeDefined()
-    expect(book.unwiped().map((c) => c.key)).toEqual([first.key])
-    book.wiped(first.key)
-    // once deleted, it is a tombstone like the others and goes first
-    const last = book.create(now, 1000)
-    book.expired(last.key, now + 1000)
-    expect(book.get(first.key)).toBeUndefined()
-  }, 60_000)
+const dir = mkdtempSync(join(tmpdir(), 'claims-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+it('forgets the oldest deleted tombstones past the bound, never a claim whose state is still to delete', () => {
+  const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString()
+  // the oldest tombstone's deletion failed (its commit refused); 10,000 newer ones were deleted
+  const claims: Claim[] = [
+    { key: 'sk_sandbox_undeleted', createdAt: at(0), expiresAt: at(1), expiredAt: at(1) },
+    ...Array.from({ length: 10_000 }, (_, i) => ({
+      key: `sk_sandbox_${i}`,
+      createdAt: at(i + 2),
+      expiresAt: at(i + 3),
+      expiredAt: at(i + 3),
+      wiped: true as const,
+    })),
+  ]
+  writeFileSync(join(dir, 'claims.json'), JSON.stringify({ format: 1, claims }))
+  const book = new ClaimBook(dir)
+  const fresh = book.create(Date.parse(at(20_000)), 1000)
+  book.expired(fresh.key, Date.parse(at(20_001)))
+  // still to delete: kept, so the next sweep or start deletes its state
+  expect(book.unwiped().map((c) => c.key)).toEqual(['sk_sandbox_undeleted', fresh.key])
+  // the two oldest deleted ones made room: 10,000 tombstones again
+  expect([0, 1, 2].map((i) => book.get(`sk_sandbox_${i}`) !== undefined)).toEqual([false, false, true])
+  const saved = JSON.parse(readFileSync(join(dir, 'claims.json'), 'utf8')).claims as Claim[]
+  expect(saved.some((c) => c.key === 'sk_sandbox_undeleted')).toBe(true)
 })

@@ -1,8 +1,8 @@
 // The claimable sandboxes of a server (--claimable): each a fresh secret key (CSPRNG) with its expiry. Kept in memory
 // and, with --state-dir, in `claims.json` beside state.db (mode 0600: it holds keys; written whole, then renamed,
 // before the claim is answered), so a restart keeps every live key and every expired one refused. An expired claim
-// stays as a tombstone (at most MAX_TOMBSTONES whose state was deleted, oldest dropped) so its key answers "expired",
-// not "unknown".
+// stays as a tombstone (at most MAX_TOMBSTONES, the oldest deleted ones dropped) so its key answers "expired", not
+// "unknown".
 import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
@@ -20,7 +20,7 @@ export interface Claim {
   address?: string
 }
 
-/** Expired and deleted claims remembered (their keys answer 401 "expired"); older ones are forgotten. */
+/** Expired claims remembered (their keys answer 401 "expired"); older ones are forgotten. */
 const MAX_TOMBSTONES = 10_000
 
 /** The prefix of a claimed key: readable in logs, never a portal key's or a platform tenant's. */
@@ -109,16 +109,21 @@ export class ClaimBook {
   }
 
   /**
-   * Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound: only those whose state
-   * was deleted (one forgotten before would never be deleted, and its key would no longer answer "expired").
+   * Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound: deleted ones only (one
+   * whose state is still to delete stays, or no sweep or start would delete it).
    */
   expired(key: string, now: number): void {
     const claim = this.#claims.get(key)
     if (!claim || claim.expiredAt) return
     claim.expiredAt = new Date(now).toISOString()
-    const tombstones = [...this.#claims.values()].filter((c) => c.expiredAt && c.wiped)
-    for (const old of tombstones.slice(0, Math.max(0, tombstones.length - MAX_TOMBSTONES)))
+    const tombstones = [...this.#claims.values()].filter((c) => c.expiredAt)
+    let excess = tombstones.length - MAX_TOMBSTONES
+    for (const old of tombstones) {
+      if (excess <= 0) break
+      if (!old.wiped) continue
       this.#claims.delete(old.key)
+      excess--
+    }
     this.#saveOrReport()
   }
 

@@ -23,10 +23,20 @@ export class ClaimedStreams {
         const ends = this.#open.get(key) ?? new Set<() => void>()
         this.#open.set(key, ends)
         ends.add(end)
-        const stop = stream.open(write, end)
-        return () => {
+        const forget = () => {
           ends.delete(end)
           if (ends.size === 0 && this.#open.get(key) === ends) this.#open.delete(key)
+        }
+        let stop: () => void
+        try {
+          stop = stream.open(write, end)
+        } catch (error) {
+          // never opened: nothing of it is held, its expiry has nothing to end
+          forget()
+          throw error
+        }
+        return () => {
+          forget()
           stop()
         }
       },

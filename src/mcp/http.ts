@@ -8,6 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { readCappedBody } from '../contract/capped-body.ts'
 import { type ClaimedKeys, claimedShare, claimedShareNote } from '../contract/claimed-share.ts'
 import { MAX_BODY_BYTES, type NeutralRequest } from '../contract/neutral.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
@@ -29,6 +30,11 @@ export interface McpHttpOptions {
   idleMs?: number
   /** the keys of claimable sandboxes: their sessions together are at most half of `sessionsTotal` */
   claimed?: ClaimedKeys
+  /**
+   * whether a key's claimable sandbox has expired (`closeKey` closes its sessions then): a session whose key expired
+   * while it was being opened is closed once it is
+   */
+  expired?: (key: string) => boolean
 }
 
 export const MCP_DEFAULTS = { sessionsPerKey: 5, sessionsTotal: 200, idleMs: 600_000 } as const
@@ -204,6 +210,9 @@ export function withMcp(
       if (!transport.sessionId || !sessions.has(transport.sessionId)) {
         release()
         await server.close().catch(() => {})
+      } else if (limits.expired?.(key)) {
+        // its key expired after the probe admitted it: `closeKey` ran before this session was there
+        await end(transport.sessionId)
       }
     } catch (error) {
       release()
@@ -238,37 +247,16 @@ function refuse(res: ServerResponse, error: SandboxError): void {
 
 /** The JSON body, at most the API's body bound (1 MB): past it 413, not JSON 400, both in the error shape. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const tooLarge = () =>
-    new SandboxError(
+  const body = await readCappedBody(req)
+  if ('over' in body)
+    return new SandboxError(
       413,
       `An MCP message is at most ${MAX_BODY_BYTES} bytes, the API's body bound: send smaller arguments`,
     )
-  const declared = Number(req.headers['content-length'])
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
-    req.resume()
-    return tooLarge()
+  if ('cut' in body) return new SandboxError(400, 'The MCP message was cut short')
+  try {
+    return JSON.parse(body.text)
+  } catch {
+    return new SandboxError(400, 'An MCP message is a JSON-RPC message in JSON')
   }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let over = false
-    req.on('data', (chunk: Buffer) => {
-      if (over) return
-      size += chunk.length
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk)
-      // the rest is read and dropped: the answer goes out on a connection still in order
-      over = true
-      chunks.length = 0
-      resolve(tooLarge())
-    })
-    req.on('error', () => resolve(new SandboxError(400, 'The MCP message was cut short')))
-    req.on('end', () => {
-      if (over) return
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-      } catch {
-        resolve(new SandboxError(400, 'An MCP message is a JSON-RPC message in JSON'))
-      }
-    })
-  })
 }

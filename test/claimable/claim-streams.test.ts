@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { connect } from '../mcp/mcp-support.ts'
+import { waitFor } from '../support/wait.ts'
 
 const DAY = 86_400_000
 let clock = Date.parse('2026-12-06T12:00:00Z')
@@ -35,11 +36,8 @@ async function openStream(url: string, key: string) {
   return { state, reading, cancel: () => reader.cancel().catch(() => {}) }
 }
 
-const until = async (check: () => boolean, ms: number) => {
-  const deadline = Date.now() + ms
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-  return check()
-}
+/** Waits until `check` holds (5 s at most: a timeout fails the test, naming `what`). */
+const until = (what: string, check: () => boolean) => waitFor(() => check() || undefined, { what })
 
 describe("a claimed key's streams and sessions at its expiry", () => {
   it('end its streams and close its MCP sessions: nothing more is sent, their places come back', async () => {
@@ -55,8 +53,8 @@ describe("a claimed key's streams and sessions at its expiry", () => {
     const journal = await openStream(`${server.url}/__sandbox/stream`, key)
     const listen = await openStream(`${server.url}/__sandbox/webhooks/listen`, key)
     try {
-      expect(await until(() => journal.state.text.includes('event: ready'), 5_000)).toBe(true)
-      expect(await until(() => listen.state.text.includes('event: ready'), 5_000)).toBe(true)
+      await until('the journal stream ready', () => journal.state.text.includes('event: ready'))
+      await until('the listen stream ready', () => listen.state.text.includes('event: ready'))
       const agent = await connect(
         new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
           requestInit: { headers: { 'x-api-key': key } },
@@ -77,7 +75,7 @@ describe("a claimed key's streams and sessions at its expiry", () => {
       expect((await fetch(`${server.url}/__sandbox/clock`, { headers: { 'x-api-key': key } })).status).toBe(
         401,
       )
-      expect(await until(() => journal.state.ended && listen.state.ended, 5_000)).toBe(true)
+      await until('both streams ended', () => journal.state.ended && listen.state.ended)
       const sent = { journal: journal.state.text, listen: listen.state.text }
       await new Promise((r) => setTimeout(r, 200))
       expect({ journal: journal.state.text, listen: listen.state.text }).toEqual(sent)

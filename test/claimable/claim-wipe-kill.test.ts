@@ -35,6 +35,16 @@ function rowsOf(dir: string, key: string): Record<string, number> {
     db.close()
   }
 }
+/**
+ * `after` keeps every row of `before`. Their webhook's deliveries (example.com, not reached from here) are retried
+ * after the restart, each attempt a new journal row of the key: its journal may only have grown.
+ */
+function expectKept(after: Record<string, number>, before: Record<string, number>): void {
+  const { journal, ...rest } = after
+  const { journal: journalBefore, ...restBefore } = before
+  expect(rest).toEqual(restBefore)
+  expect(journal).toBeGreaterThanOrEqual(journalBefore ?? 0)
+}
 const snapshotFiles = (dir: string, key: string) => {
   const folder = join(dir, 'snapshots', createHash('sha256').update(key).digest('hex').slice(0, 32))
   return existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')) : []
@@ -96,8 +106,8 @@ describe("an expired claim's deletion under kill -9", () => {
         expect(rowsOf(dir, doomed)).toEqual({})
         expect(snapshotFiles(dir, doomed)).toEqual([])
         // the live claim and the operator's key keep everything: rows, snapshot, scenario
-        expect(rowsOf(dir, live)).toEqual(before.live)
-        expect(rowsOf(dir, 'sk_operator')).toEqual(before.operator)
+        expectKept(rowsOf(dir, live), before.live)
+        expectKept(rowsOf(dir, 'sk_operator'), before.operator)
         for (const key of [live, 'sk_operator']) {
           expect(snapshotFiles(dir, key), key).toEqual(['before.json'])
           const scenario = await fetch(`${server.url}/__sandbox/scenario`, { headers: { 'x-api-key': key } })

@@ -5,6 +5,8 @@
 // the expiry's synchronous work). argv: the state dir, turns, and the checkout whose server runs (default this one).
 // Prints {"doomed","live","clock"} as one JSON line before the expiring call. Used by
 // test/claimable/claim-wipe-kill.test.ts.
+import { openState } from './state-db.ts'
+
 const dir = process.argv[2]!
 const turns = Number(process.argv[3] ?? 0)
 const checkout = new URL(`${process.argv[4] ?? new URL('../..', import.meta.url).pathname}/`, 'file:///')
@@ -53,8 +55,21 @@ for (const key of [doomed, live, 'sk_operator']) {
   for (const answer of answers)
     if (answer.status >= 300) throw new Error(`setup failed: ${answer.status} ${JSON.stringify(answer.json)}`)
 }
-// the journal is appended every 200 ms
-await new Promise((resolve) => setTimeout(resolve, 600))
+// the journal is appended every 200 ms: each key's is on disk before the kill (not a fixed wait, which a loaded
+// machine outruns)
+const journaled = () => {
+  const db = openState(dir)
+  try {
+    const n = db.prepare('SELECT count(DISTINCT tenant) AS n FROM journal WHERE tenant IN (?, ?, ?)')
+    return (n.get(doomed, live, 'sk_operator') as { n: number }).n === 3
+  } finally {
+    db.close()
+  }
+}
+for (const deadline = Date.now() + 10_000; !journaled(); ) {
+  if (Date.now() > deadline) throw new Error("the keys' journals did not reach state.db within 10 s")
+  await new Promise((resolve) => setTimeout(resolve, 50))
+}
 clock += 2 * DAY
 process.stdout.write(`${JSON.stringify({ doomed, live, clock })}\n`)
 

@@ -119,13 +119,14 @@ export const ALLOWED: Allowed[] = [
     kinds: ['extra-field'],
     paths: ['$.metadata.paymentTransactionIndex'],
     reason:
-      'gap: the sandbox adds `metadata.paymentTransactionIndex` (which step is the payment), in neither the examples nor the schema of this answer',
+      'known: `metadata.paymentTransactionIndex` (which step is the payment), shown by the newest pages and required by Easy Invoice; the examples and the schema of this answer lack it (docs/differences.md, "Fields the examples leave out")',
   },
   {
     operation: PAY_V1,
     kinds: ['extra-field'],
     paths: ['$.metadata.paymentTransactionIndex'],
-    reason: 'gap: as for GET /v2/request/{requestId}/pay, in neither the examples nor the schema',
+    reason:
+      'known: as for GET /v2/request/{requestId}/pay (docs/differences.md, "Fields the examples leave out")',
   },
   {
     operation: 'POST /v2/payouts',
@@ -152,7 +153,7 @@ export const ALLOWED: Allowed[] = [
     kinds: ['extra-field'],
     paths: ['$.routes[*].feeBreakdown', '$.routes[*].feeInUSD'],
     reason:
-      "schema (feeBreakdown is in V2 0.13.0's schema of this answer) and gap (feeInUSD, which the Easy Invoice client reads, is in neither)",
+      'schema (feeBreakdown is in V2 0.13.0\'s schema of this answer) and known (feeInUSD, which Easy Invoice reads: docs/differences.md, "Fields the examples leave out")',
   },
   {
     operation: 'GET /v2/request/{requestId}/routes',
@@ -240,7 +241,7 @@ export const ALLOWED: Allowed[] = [
       '$.metadata.costBreakdown.bridgeFee',
     ],
     reason:
-      'gap: the schema\'s smart-account answer (EOA approvals, balances and allowances, fee limits, deadlines, the raw route step, USD gas costs); the sandbox answers the same-chain calldata and fee plan only (docs/differences.md: "no smart-account path")',
+      'known: the schema\'s smart-account answer (EOA approvals, balances and allowances, fee limits, deadlines, the raw route step, USD gas costs); the sandbox answers the same-chain calldata and fee plan only (docs/differences.md: "no smart-account path")',
   },
   {
     operation: 'POST /v2/client-ids',
