@@ -66,6 +66,7 @@ Options:
                       Default: anything on a loopback listener, public addresses only on any other.
   --max-webhooks <n>  webhooks one key may register (env SANDBOX_MAX_WEBHOOKS; default 25)
   --webhook-rate <n>  delivery attempts one key may make per minute (env SANDBOX_WEBHOOK_RATE; default 120)
+  --webhook-total <n>  delivery attempts of every key under way at once (env SANDBOX_WEBHOOK_TOTAL; default 256)
   --max-clock-advance <days>  how far past real time a key may move its clock (env SANDBOX_MAX_CLOCK_ADVANCE_DAYS;
                       default 3650, at most 5475)
   --signup-rate <n>   portal registrations and key creations per client address per minute, password logins three
@@ -81,6 +82,8 @@ Options:
                       logs tail) and listen clients (env SANDBOX_MAX_STREAMS; default 10)
   --max-streams-total <n>  streams of every key the sandbox holds open (env SANDBOX_MAX_STREAMS_TOTAL; default 1000,
                       or half the process's open-file limit when that is lower)
+  --faucet-total <n>  faucet calls and triggers of every key together a minute on a shared listener, claimed keys
+                      half of it (env SANDBOX_FAUCET_TOTAL; default 300; one key: 30)
   --mcp-sessions <n>  MCP sessions (/mcp, coding agents) one key may hold open (env SANDBOX_MCP_SESSIONS; default 5)
   --mcp-sessions-total <n>  MCP sessions of every key together (env SANDBOX_MCP_SESSIONS_TOTAL; default 200)
   --mcp-idle <s>      an MCP session unused this many seconds is closed (env SANDBOX_MCP_IDLE; default 600)
@@ -175,6 +178,7 @@ const options = {
   'max-onboarded-platforms': { type: 'string' },
   'max-link-intents': { type: 'string' },
   'webhook-rate': { type: 'string' },
+  'webhook-total': { type: 'string' },
   'max-clock-advance': { type: 'string' },
   'signup-rate': { type: 'string' },
   'max-challenges': { type: 'string' },
@@ -182,6 +186,7 @@ const options = {
   'rpc-tx-kb': { type: 'string' },
   'max-streams': { type: 'string' },
   'max-streams-total': { type: 'string' },
+  'faucet-total': { type: 'string' },
   'mcp-sessions': { type: 'string' },
   'mcp-sessions-total': { type: 'string' },
   'mcp-idle': { type: 'string' },
@@ -235,14 +240,13 @@ async function main(): Promise<void> {
   }
   const env = process.env
   const port = Number(values.port ?? env.PORT ?? 8080)
-  const apiKeys = (values['api-keys'] ?? env.SANDBOX_API_KEYS)
-    ?.split(',')
-    .map((k) => k.trim())
-    .filter(Boolean)
-  const orchestratorKeys = (values['orchestrator-keys'] ?? env.SANDBOX_ORCHESTRATOR_KEYS)
-    ?.split(',')
-    .map((k) => k.trim())
-    .filter(Boolean)
+  const list = (v: string | undefined) =>
+    v
+      ?.split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+  const apiKeys = list(values['api-keys'] ?? env.SANDBOX_API_KEYS)
+  const orchestratorKeys = list(values['orchestrator-keys'] ?? env.SANDBOX_ORCHESTRATOR_KEYS)
   const rpcUrl = values['rpc-url'] ?? env.SANDBOX_RPC_URL
   const seed = values.seed ?? env.SANDBOX_SEED
   const scenarioDirs = values.scenarios ?? env.SANDBOX_SCENARIOS?.split(',').filter(Boolean) ?? []
@@ -257,10 +261,7 @@ async function main(): Promise<void> {
     )
   if (seed !== undefined && !Number.isSafeInteger(Number(seed)))
     throw new Error(`invalid --seed ${JSON.stringify(seed)}: a whole number`)
-  const rpcAdmin = (values['rpc-admin'] ?? env.SANDBOX_RPC_ADMIN)
-    ?.split(',')
-    .map((m) => m.trim())
-    .filter(Boolean)
+  const rpcAdmin = list(values['rpc-admin'] ?? env.SANDBOX_RPC_ADMIN)
   const stateDir = values['state-dir'] ?? env.SANDBOX_STATE_DIR
   const maxWorlds = values['max-worlds'] ?? env.SANDBOX_MAX_WORLDS
   if (maxWorlds !== undefined && !(Number.isInteger(Number(maxWorlds)) && Number(maxWorlds) > 0))
@@ -273,11 +274,6 @@ async function main(): Promise<void> {
   ] as const)
     if (v !== undefined && !(Number.isSafeInteger(Number(v)) && Number(v) > 0))
       throw new Error(`invalid ${flag} ${JSON.stringify(v)}: whole milliseconds above 0`)
-  const list = (v: string | undefined) =>
-    v
-      ?.split(',')
-      .map((x) => x.trim())
-      .filter(Boolean)
   const allowedOrigins = list(values['allowed-origins'] ?? env.SANDBOX_ALLOWED_ORIGINS)?.map((o) => {
     const origin = URL.canParse(o) ? new URL(o).origin : 'null'
     if (origin === 'null' || !/^https?:/.test(origin))
@@ -303,6 +299,7 @@ async function main(): Promise<void> {
   )
   const maxIntents = whole('--max-link-intents', values['max-link-intents'] ?? env.SANDBOX_MAX_LINK_INTENTS)
   const webhookRate = whole('--webhook-rate', values['webhook-rate'] ?? env.SANDBOX_WEBHOOK_RATE)
+  const webhookTotal = whole('--webhook-total', values['webhook-total'] ?? env.SANDBOX_WEBHOOK_TOTAL)
   // the recurring permits' grace is 20 years: a clock may never reach past it
   const clockDays = whole(
     '--max-clock-advance',
@@ -318,6 +315,7 @@ async function main(): Promise<void> {
     '--max-streams-total',
     values['max-streams-total'] ?? env.SANDBOX_MAX_STREAMS_TOTAL,
   )
+  const faucetTotal = whole('--faucet-total', values['faucet-total'] ?? env.SANDBOX_FAUCET_TOTAL)
   const mcpSessions = whole('--mcp-sessions', values['mcp-sessions'] ?? env.SANDBOX_MCP_SESSIONS)
   const mcpSessionsTotal = whole(
     '--mcp-sessions-total',
@@ -401,6 +399,7 @@ async function main(): Promise<void> {
       ...(webhookHosts?.length ? { hosts: webhookHosts } : {}),
       ...(maxWebhooks !== undefined ? { maxPerKey: maxWebhooks } : {}),
       ...(webhookRate !== undefined ? { attemptsPerMinute: webhookRate } : {}),
+      ...(webhookTotal !== undefined ? { attemptsTotal: webhookTotal } : {}),
     },
     ...(portal ? { portal } : {}),
     ...(adminKey ? { adminKey } : {}),
@@ -414,6 +413,7 @@ async function main(): Promise<void> {
     ...(rpcTxKb !== undefined ? { rpcTxKbPerMinute: rpcTxKb } : {}),
     ...(maxStreams !== undefined ? { maxStreamsPerKey: maxStreams } : {}),
     ...(maxStreamsTotal !== undefined ? { maxStreamsTotal } : {}),
+    ...(faucetTotal !== undefined ? { faucetTotal } : {}),
     mcp: {
       ...(mcpSessions !== undefined ? { sessionsPerKey: mcpSessions } : {}),
       ...(mcpSessionsTotal !== undefined ? { sessionsTotal: mcpSessionsTotal } : {}),

@@ -3,9 +3,10 @@
 // like a key of --api-keys (the sandbox is created with prepareClaimable's `admitsKey`). Expiry is on the wall clock
 // (a key's own clock moves forward at will: it must not shorten or lengthen the claim), checked every minute and on
 // each call of the key: from then on the key answers 401 naming its expiry, on the API, the dashboard's calls and
-// /mcp, and once its calls under way have ended its state is deleted (deliveries and their records, webhooks, worlds
-// with their rows in state.db, journal, snapshot files, scenario choice). Without --claimable none of this is
-// installed and /__sandbox/sandboxes answers 404 as any unknown path.
+// /mcp, and so do its session tokens and client IDs (`credentials.ts`); once its calls under way have ended its state
+// is deleted (deliveries and their records, webhooks, worlds with their rows in state.db, journal, snapshot files,
+// scenario choice, session tokens). Without --claimable none of this is installed and /__sandbox/sandboxes answers 404
+// as any unknown path.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
 import { publicBaseUrl } from '../contract/public-url.ts'
@@ -14,6 +15,7 @@ import { addressGroup, clientAddress, trustedOrigin } from '../contract/security
 import type { Sandbox } from '../sandbox.ts'
 import { claimBodyError } from './body.ts'
 import { CLAIM_PREFIX, type Claim, ClaimBook } from './claims.ts'
+import { credentialKeys } from './credentials.ts'
 import { ClaimRate } from './rate.ts'
 import { ClaimedStreams } from './streams.ts'
 
@@ -126,6 +128,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
       shared.webhooks.forget(key)
       shared.webhooks.registry.forget(key)
       sandbox.control.reset(key)
+      shared.directory.forgetSessions(key)
       for (const snapshot of shared.snapshots.list(key).snapshots) shared.snapshots.delete(key, snapshot.name)
       const scenarios = shared.scenarios
       if (scenarios.selected(key) !== scenarios.defaultScenario)
@@ -183,6 +186,18 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
     if (claim && !claim.expiredAt && Date.parse(claim.expiresAt) <= now()) expire(claim)
     return claim
   }
+  /**
+   * the claim of the key a request acts as (its first credential), or an expired claim any of its credentials names
+   * (x-api-key, a client ID, a session token): that one refuses the call
+   */
+  const claimOfRequest = (headers: Record<string, string | string[] | undefined>): Claim | undefined => {
+    const keys = credentialKeys(headers, shared.directory)
+    for (const key of keys) {
+      const claim = claimOf(key)
+      if (claim?.expiredAt) return claim
+    }
+    return keys[0] === undefined ? undefined : claimOf(keys[0])
+  }
   const expiredError = (claim: Claim) =>
     new SandboxError(
       401,
@@ -194,7 +209,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
   const guarded: Sandbox = Object.create(sandbox, {
     dispatch: {
       value: async (request: NeutralRequest): Promise<NeutralResponse> => {
-        const claim = claimOf(request.headers['x-api-key'])
+        const claim = claimOfRequest(request.headers)
         if (claim?.expiredAt) {
           const error = expiredError(claim)
           return { status: error.status, headers: {}, body: error.body }
@@ -323,7 +338,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
         claims(req, res, neutral)
         return
       }
-      const claim = claimOf(req.headers['x-api-key'] as string | undefined)
+      const claim = claimOfRequest(req.headers)
       if (claim?.expiredAt) {
         req.resume()
         send(res, expiredError(claim))

@@ -58,16 +58,29 @@ describe('the /rpc guard', () => {
       body: 'ran',
     })
   })
-  it('admits in strict mode the keys admitsKey admits besides --api-keys (claimed keys), and no other', async () => {
+  it("refuses claimed keys every admin method, whatever --rpc-admin allows the server's keys", async () => {
     const next = async () => ({ status: 200, headers: {}, body: 'ran' })
-    const guard = rpcGuardMiddleware({
-      apiKeys: new Set(['k']),
-      admitsKey: (key) => key === 'sk_sandbox_live',
-      rpcAdmin: ['evm_*'],
-    })
-    const as = (key: string) =>
-      guard(callInfo({ method: 'evm_mine' }, { 'content-type': 'application/json', 'x-api-key': key }), next)
-    await expect(as('sk_sandbox_live')).resolves.toMatchObject({ body: 'ran' })
-    await expect(as('sk_sandbox_gone')).rejects.toMatchObject({ status: 401 })
+    for (const apiKeys of [new Set(['k']), undefined]) {
+      const guard = rpcGuardMiddleware({
+        ...(apiKeys ? { apiKeys } : {}),
+        exposed: true,
+        admitsKey: (key) => key === 'sk_sandbox_live',
+        claimedKey: (key) => key.startsWith('sk_sandbox_'),
+        rpcAdmin: ['evm_*'],
+      })
+      const as = (key: string) =>
+        guard(
+          callInfo({ method: 'evm_revert' }, { 'content-type': 'application/json', 'x-api-key': key }),
+          next,
+        )
+      await expect(as('k')).resolves.toMatchObject({ body: 'ran' })
+      await expect(as('sk_sandbox_live')).rejects.toMatchObject({
+        status: 403,
+        message: expect.stringMatching(
+          /evm_revert changes the chain of every key: refused to the keys of claimable/,
+        ),
+      })
+      await expect(as('sk_sandbox_gone')).rejects.toMatchObject({ status: 403 })
+    }
   })
 })

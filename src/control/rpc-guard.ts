@@ -16,6 +16,11 @@ export interface RpcGuardOptions {
   /** strict mode: the keys it admits besides `apiKeys` (the live keys of claimable sandboxes) */
   admitsKey?: (key: string) => boolean
   /**
+   * the keys of claimable sandboxes (--claimable): strangers' keys, refused every admin method (each changes the chain
+   * of every key), whatever --rpc-admin allows the server's other keys
+   */
+  claimedKey?: (key: string) => boolean
+  /**
    * Admin methods strict-mode keys may call: exact names, prefixes ending in `*` (`evm_*`), or `*` for all.
    * Without strict mode, any API key may call them.
    */
@@ -137,6 +142,11 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
         `${names} changes the chain of every key: send an x-api-key (eth_*, net_* and web3_* need none)`,
       )
     }
+    if (options.claimedKey?.(key))
+      throw new SandboxError(
+        403,
+        `${names} changes the chain of every key: refused to the keys of claimable sandboxes (--rpc-admin allows the server's other keys only)`,
+      )
     if (options.apiKeys || options.exposed) {
       if (options.apiKeys && !options.apiKeys.has(key) && !options.admitsKey?.(key))
         throw new UnauthorizedError()

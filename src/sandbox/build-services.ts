@@ -114,6 +114,7 @@ export function buildState(
       { ids, journal, tenants },
       {
         exposed: security.exposed,
+        ...(options.claimedKey ? { claimed: options.claimedKey } : {}),
         ...options.webhooks,
       },
     ),
@@ -121,7 +122,7 @@ export function buildState(
     offrampAddress: keys.derive('offramp').address,
     strictKeys: Boolean(options.apiKeys),
     security,
-    faucetLimit: new FaucetLimit(),
+    faucetLimit: new FaucetLimit(undefined, options.faucetTotal, options.claimedKey),
     snapshots: new SnapshotStore(options.stateDir ? join(options.stateDir, 'snapshots') : null, {
       limits: {
         ...(options.snapshots?.maxPerKey !== undefined ? { perKey: options.snapshots.maxPerKey } : {}),

@@ -52,6 +52,7 @@ function middlewareOf(
     rpcGuardMiddleware({
       ...(options.apiKeys ? { apiKeys: new Set(options.apiKeys) } : {}),
       ...(options.admitsKey ? { admitsKey: options.admitsKey } : {}),
+      ...(options.claimedKey ? { claimedKey: options.claimedKey } : {}),
       ...(options.rpcAdmin ? { rpcAdmin: options.rpcAdmin } : {}),
       exposed: shared.security.exposed,
       ...(options.rpcExecutingPerAddress !== undefined || shared.security.exposed

@@ -137,4 +137,6 @@ export interface SandboxOptions {
   maxStreamsPerKey?: number
   /** streams of every key the sandbox holds open (default 1000, or half the process's open-file limit if lower) */
   maxStreamsTotal?: number
+  /** faucet calls and triggers of every key together a minute on a shared listener (default 300; a key's own: 30) */
+  faucetTotal?: number
 }

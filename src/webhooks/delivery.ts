@@ -3,6 +3,7 @@
 // retries after 1 s, 5 s and 15 s on any non-2xx or error. Every attempt lands in the key's journal.
 
 import { AsyncLocalStorage } from 'node:async_hooks'
+import type { ClaimedKeys } from '../contract/claimed-share.ts'
 import type { SandboxEvent } from '../contract/events.ts'
 import type { DeliveryJournal } from '../contract/ports.ts'
 import type { IdGenerator } from '../store/ids.ts'
@@ -21,6 +22,7 @@ import { type CheckedAddress, DestinationPolicy, DestinationRefusedError } from 
 import { MAX_DELIVERIES_PER_KEY, WebhookLimits } from './limits.ts'
 import { LISTEN_SCHEME, type ListenAnswer, type ListenAttempt, WebhookListeners } from './listen.ts'
 import { answerOf, type PostResult, postPinned } from './post.ts'
+import { RecordBudget } from './record-budget.ts'
 import type { WebhookRegistry } from './registry.ts'
 
 export {
@@ -57,6 +59,12 @@ export interface WebhookDeliveryOptions {
   maxPerKey?: number
   /** `--webhook-rate`: delivery attempts one key may make per minute (default 120); past it attempts are not sent */
   attemptsPerMinute?: number
+  /** `--webhook-total`: attempts of every key under way at once (default 256); past it attempts are not sent */
+  attemptsTotal?: number
+  /** the keys of claimable sandboxes: their attempts under way and their records take at most half of each total */
+  claimed?: ClaimedKeys
+  /** the bytes of delivery records every key keeps in memory together (default 64 MB); the oldest go past it */
+  recordBytesTotal?: number
 }
 
 interface Target {
@@ -90,6 +98,8 @@ export class WebhookDelivery {
   /** delivery attempts one key may make per minute */
   readonly attemptsPerMinute: number
   readonly #limits: WebhookLimits
+  /** what the records in memory take, every key's together */
+  readonly #budget: RecordBudget
   readonly #listeners: WebhookListeners
   /** the chaos of the call being handled (x-sandbox-webhook-chaos): it applies to the events the call causes */
   readonly callChaos = new AsyncLocalStorage<ChaosRule>()
@@ -116,6 +126,9 @@ export class WebhookDelivery {
       ...(options.resolve ? { resolve: options.resolve } : {}),
     })
     this.#limits = new WebhookLimits(options)
+    this.#budget = new RecordBudget(options.recordBytesTotal, options.claimed, (record) =>
+      this.#deliveries.get(record.tenant)?.delete(record.id),
+    )
     this.maxPerKey = this.#limits.maxPerKey
     this.attemptsPerMinute = this.#limits.attemptsPerMinute
     this.#listeners = new WebhookListeners(deps.ids)
@@ -210,6 +223,7 @@ export class WebhookDelivery {
         this.#deliveries.set(record.tenant, mine)
       }
       mine.set(record.id, record)
+      this.#budget.count(record)
       if (record.state === 'pending')
         void this.#attempt(record, Math.min(record.attempts.length, this.retryDelaysMs.length))
     }
@@ -227,6 +241,7 @@ export class WebhookDelivery {
    */
   forget(tenant: string): void {
     for (const record of this.#deliveries.get(tenant)?.values() ?? []) {
+      this.#budget.forget(record)
       this.#forgotten.add(record)
       clearTimeout(this.#timers.get(record.id))
       this.#timers.delete(record.id)
@@ -305,7 +320,8 @@ export class WebhookDelivery {
       this.#deliveries.set(tenant, mine)
     }
     mine.set(record.id, record)
-    if (mine.size > MAX_DELIVERIES_PER_KEY) mine.delete(mine.keys().next().value!)
+    if (mine.size > MAX_DELIVERIES_PER_KEY) this.#budget.drop(mine.values().next().value!)
+    this.#budget.count(record)
     if (chaos) record.chaos = chaos.action
     switch (chaos?.action) {
       case 'drop':
@@ -359,6 +375,7 @@ export class WebhookDelivery {
   ): void {
     if (this.#forgotten.has(record)) return
     record.attempts.push(attempt)
+    if (this.#deliveries.get(record.tenant)?.get(record.id) === record) this.#budget.count(record)
     const { retryCount, at, status, error, durationMs } = attempt
     this.#deps.journal.record(record.tenant, {
       type: 'delivery',
@@ -400,13 +417,7 @@ export class WebhookDelivery {
       const answer =
         failed !== undefined
           ? { status: failed, error: `failed by webhook chaos with ${failed} (not sent)` }
-          : this.#limits.withinRate(record.tenant)
-            ? await this.#post(record, retryCount, headers)
-            : null
-      if (!answer)
-        throw new DestinationRefusedError(
-          `not sent: the key made ${this.attemptsPerMinute} delivery attempts this minute (--webhook-rate)`,
-        )
+          : await this.#admitted(record, () => this.#post(record, retryCount, headers))
       status = answer.status
       response = answer.response
       if (answer.error) error = answer.error
@@ -437,6 +448,17 @@ export class WebhookDelivery {
     }, this.retryDelaysMs[retryCount])
     timer.unref()
     this.#timers.set(record.id, timer)
+  }
+
+  /** `post` within the key's rate and the attempts under way (WebhookLimits), else refused (not sent). */
+  async #admitted(record: DeliveryRecord, post: () => Promise<PostResult>): Promise<PostResult> {
+    const admitted = this.#limits.admit(record.tenant)
+    if (typeof admitted === 'string') throw new DestinationRefusedError(`not sent: ${admitted}`)
+    try {
+      return await post()
+    } finally {
+      admitted()
+    }
   }
 
   async #post(
