@@ -6,12 +6,13 @@ import { defineConfig } from 'vitest/config'
 const ownRegistry = ['src/chain/anvil.test.ts', 'src/control/fixtures/yaml-thread.test.ts']
 
 // Long runs kept out of `npm test` (the suite's 4-minute budget) and run by `npm run test:long`: the package packed and
-// installed into an app offline, the release script's dry run, a process exiting mid-checkpoint, kill -9 during
+// installed into an app offline, the release script's dry run, the Dockerfile's build stage built from its inputs alone, a process exiting mid-checkpoint, kill -9 during
 // restores, script payloads in every field of every page with every button clicked in Chromium. Each has a faster twin
 // in the suite where one exists (the restore's commit order: snapshot-restore-atomic; escaping: the pages' own tests).
 const long = [
   'test/package/pack.test.ts',
   'test/package/release.test.ts',
+  'test/package/docker-build-stage.test.ts',
   'test/persistence/state-writer-exit.test.ts',
   'test/snapshots/snapshot-restore-kill.test.ts',
   'test/browser/injection.test.ts',

@@ -81,11 +81,14 @@ export async function build({ cli = false, out = 'dist' } = {}) {
   const { bundlePage, RESOURCE_PAGES } = await import('./build-pages.mjs')
   const dist = `${root}${out}`
   if (!cli) {
-    // docs/llms.txt from README.md and docs/ (the package ships it; /llms.txt serves it)
-    const { renderLlmsTxt } = await import('./llms-txt.mjs')
-    const llms = `${root}docs/llms.txt`
-    const fresh = renderLlmsTxt()
-    if (!existsSync(llms) || readFileSync(llms, 'utf8') !== fresh) writeFileSync(llms, fresh)
+    // docs/llms.txt from README.md and docs/ (the package ships it; /llms.txt serves it). The Docker image's build
+    // stage has neither: its runtime stage copies docs/ with the committed file, which a test holds fresh
+    if (existsSync(`${root}README.md`)) {
+      const { renderLlmsTxt } = await import('./llms-txt.mjs')
+      const llms = `${root}docs/llms.txt`
+      const fresh = renderLlmsTxt()
+      if (!existsSync(llms) || readFileSync(llms, 'utf8') !== fresh) writeFileSync(llms, fresh)
+    }
     rmSync(dist, { recursive: true, force: true })
     execFileSync(
       process.execPath,
