@@ -10,20 +10,44 @@ type Ctx = Uses<'directory' | 'ids' | 'worlds'>
 /** Live session tokens one key may hold. */
 export const MAX_SESSIONS_PER_KEY = 100
 
+type Sessions = Map<string, { tenant: string; expiresAt: string }>
+
 /**
- * The caller's live sessions, forgetting its expired ones on the way; past the bound, 429 naming it. Sessions are
- * rare calls: a scan of the directory's sessions (at most this bound per key) is cheaper than an index kept in step.
+ * For each directory's sessions: the tokens each key opened, so a key's count reads its own tokens, not every key's.
+ * A list of candidates: a token ended or expired elsewhere (a Bearer call, a key's worlds leaving memory) is dropped
+ * when its key next opens one. Built from the directory once (it holds the tokens --state-dir brought back).
  */
-function roomForSession(
-  sessions: Map<string, { tenant: string; expiresAt: string }>,
-  tenant: string,
-  now: Date,
-) {
+const tokensByTenant = new WeakMap<Sessions, Map<string, Set<string>>>()
+
+function tokensOf(sessions: Sessions, tenant: string): Set<string> {
+  let index = tokensByTenant.get(sessions)
+  if (!index) {
+    index = new Map()
+    for (const [token, entry] of sessions) {
+      const tokens = index.get(entry.tenant)
+      if (tokens) tokens.add(token)
+      else index.set(entry.tenant, new Set([token]))
+    }
+    tokensByTenant.set(sessions, index)
+  }
+  let tokens = index.get(tenant)
+  if (!tokens) {
+    tokens = new Set()
+    index.set(tenant, tokens)
+  }
+  return tokens
+}
+
+/** The caller's live sessions, forgetting its expired ones on the way; past the bound, 429 naming it. */
+function roomForSession(sessions: Sessions, tokens: Set<string>, tenant: string, now: Date) {
   let live = 0
-  for (const [token, entry] of sessions) {
-    if (entry.tenant !== tenant) continue
-    if (new Date(entry.expiresAt) <= now) sessions.delete(token)
-    else live++
+  for (const token of tokens) {
+    const entry = sessions.get(token)
+    if (entry?.tenant !== tenant) tokens.delete(token)
+    else if (new Date(entry.expiresAt) <= now) {
+      sessions.delete(token)
+      tokens.delete(token)
+    } else live++
   }
   if (live >= MAX_SESSIONS_PER_KEY) throw new TooManySessionsError(MAX_SESSIONS_PER_KEY)
 }
@@ -34,13 +58,13 @@ function roomForSession(
  */
 export function openSession(ctx: Ctx, body: SessionBody) {
   const clock = ctx.worlds.get(ctx.world.tenant).clock
-  roomForSession(ctx.directory.sessionToTenant, ctx.world.tenant, clock.now())
+  const sessions = ctx.directory.sessionToTenant
+  const tokens = tokensOf(sessions, ctx.world.tenant)
+  roomForSession(sessions, tokens, ctx.world.tenant, clock.now())
   const token = `sess_${ctx.ids.hex(24)}`
   const expiresAt = new Date(clock.now().getTime() + (body.ttlSeconds ?? 86400) * 1000)
-  ctx.directory.sessionToTenant.set(token, {
-    tenant: ctx.world.tenant,
-    expiresAt: expiresAt.toISOString(),
-  })
+  sessions.set(token, { tenant: ctx.world.tenant, expiresAt: expiresAt.toISOString() })
+  tokens.add(token)
   return { token, tokenType: 'Bearer', expiresAt: expiresAt.toISOString() }
 }
 
