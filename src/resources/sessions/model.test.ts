@@ -1,14 +1,20 @@
 // A key's session count reads its own tokens: opening one does not walk every key's sessions, and the tokens the
 // directory held before (--state-dir) and those ended elsewhere are counted right.
 import { randomBytes } from 'node:crypto'
-import { afterAll, expect, it } from 'vitest'
+import { afterEach, expect, it } from 'vitest'
+import type { World } from '../../contract/world.ts'
 import { createWorld } from '../../store/world.ts'
 import { MAX_SESSIONS_PER_KEY, openSession } from './model.ts'
 
-const world = createWorld('me', 'default', () => undefined)
-afterAll(() => world.clock.dispose())
+const worlds: World[] = []
+afterEach(() => {
+  for (const world of worlds.splice(0)) world.clock.dispose()
+})
 
+/** A call's context over `sessions` for key `me`, in a fresh world (as a sandbox's first call of the key). */
 function contextWith(sessions: Map<string, { tenant: string; expiresAt: string }>) {
+  const world = createWorld('me', 'default', () => undefined)
+  worlds.push(world)
   return {
     directory: { sessionToTenant: sessions },
     ids: { hex: (n: number) => randomBytes(n).toString('hex') },
@@ -19,7 +25,7 @@ function contextWith(sessions: Map<string, { tenant: string; expiresAt: string }
 
 it("opens a session without walking the other keys' sessions", () => {
   const sessions = new Map<string, { tenant: string; expiresAt: string }>()
-  const later = new Date(world.clock.now().getTime() + 3_600_000).toISOString()
+  const later = new Date(Date.now() + 3_600_000).toISOString()
   for (let i = 0; i < 20_000; i++)
     sessions.set(`sess_other_${i}`, { tenant: `key-${i % 500}`, expiresAt: later })
   const ctx = contextWith(sessions)
@@ -42,7 +48,7 @@ it("opens a session without walking the other keys' sessions", () => {
 
 it('counts the tokens the directory held before and frees the place of one ended elsewhere', () => {
   const sessions = new Map<string, { tenant: string; expiresAt: string }>()
-  const later = new Date(world.clock.now().getTime() + 3_600_000).toISOString()
+  const later = new Date(Date.now() + 3_600_000).toISOString()
   for (let i = 0; i < MAX_SESSIONS_PER_KEY - 1; i++)
     sessions.set(`sess_mine_${i}`, { tenant: 'me', expiresAt: later })
   const ctx = contextWith(sessions)

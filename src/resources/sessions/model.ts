@@ -1,9 +1,11 @@
 // Session tokens stand in for the dashboard login of the real service (its Auth API issues them with a cookie
 // session); the sandbox issues them to any API key, bound to that key's tenant. Each is a sandbox-wide directory
 // entry (`directory.sessionToTenant`, saved with --state-dir).
+import type { World } from '../../contract/world.ts'
 import type { Uses } from '../services.ts'
 import { SessionNotFoundError, TooManySessionsError } from './errors.ts'
 import type { SessionBody } from './schema.ts'
+import { sessionTokenState } from './tables.ts'
 
 type Ctx = Uses<'directory' | 'ids' | 'worlds'>
 
@@ -13,29 +15,17 @@ export const MAX_SESSIONS_PER_KEY = 100
 type Sessions = Map<string, { tenant: string; expiresAt: string }>
 
 /**
- * For each directory's sessions: the tokens each key opened, so a key's count reads its own tokens, not every key's.
- * A list of candidates: a token ended or expired elsewhere (a Bearer call, a key's worlds leaving memory) is dropped
- * when its key next opens one. Built from the directory once (it holds the tokens --state-dir brought back).
+ * The tokens `tenant` opened (its default world's index): filled from the directory once per world in memory (the
+ * directory holds the tokens --state-dir brought back); a token ended or expired elsewhere (a Bearer call, the key's
+ * worlds leaving memory) is dropped when the key next opens one.
  */
-const tokensByTenant = new WeakMap<Sessions, Map<string, Set<string>>>()
-
-function tokensOf(sessions: Sessions, tenant: string): Set<string> {
-  let index = tokensByTenant.get(sessions)
-  if (!index) {
-    index = new Map()
-    for (const [token, entry] of sessions) {
-      const tokens = index.get(entry.tenant)
-      if (tokens) tokens.add(token)
-      else index.set(entry.tenant, new Set([token]))
-    }
-    tokensByTenant.set(sessions, index)
+function tokensOf(sessions: Sessions, tenant: string, home: World): Set<string> {
+  const index = sessionTokenState(home)
+  if (!index.filled) {
+    index.filled = true
+    for (const [token, entry] of sessions) if (entry.tenant === tenant) index.tokens.add(token)
   }
-  let tokens = index.get(tenant)
-  if (!tokens) {
-    tokens = new Set()
-    index.set(tenant, tokens)
-  }
-  return tokens
+  return index.tokens
 }
 
 /** The caller's live sessions, forgetting its expired ones on the way; past the bound, 429 naming it. */
@@ -57,9 +47,11 @@ function roomForSession(sessions: Sessions, tokens: Set<string>, tenant: string,
  * reads).
  */
 export function openSession(ctx: Ctx, body: SessionBody) {
-  const clock = ctx.worlds.get(ctx.world.tenant).clock
+  // the key's default world: its clock is the one authentication reads, and it holds the key's token index
+  const home = ctx.worlds.get(ctx.world.tenant)
+  const { clock } = home
   const sessions = ctx.directory.sessionToTenant
-  const tokens = tokensOf(sessions, ctx.world.tenant)
+  const tokens = tokensOf(sessions, ctx.world.tenant, home)
   roomForSession(sessions, tokens, ctx.world.tenant, clock.now())
   const token = `sess_${ctx.ids.hex(24)}`
   const expiresAt = new Date(clock.now().getTime() + (body.ttlSeconds ?? 86400) * 1000)
