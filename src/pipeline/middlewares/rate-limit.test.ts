@@ -25,10 +25,15 @@ const call = (caller: Caller, address = '10.0.0.1', surface: 'api' | 'control' =
 })
 
 describe('documented rate limit middleware', () => {
-  const setup = () => {
+  const setup = (limit = 2, maxBuckets = 1000) => {
     const world = createWorld('k', 'default', () => undefined)
     const shared = { tenants: { get: () => world } } as unknown as SandboxState
-    const middleware = documentedRateLimitMiddleware(shared, { limit: 2, windowMs: 60_000, blockMs: 300_000 })
+    const middleware = documentedRateLimitMiddleware(shared, {
+      limit,
+      windowMs: 60_000,
+      blockMs: 300_000,
+      maxBuckets,
+    })
     const rest = async (): Promise<NeutralResponse> => ({ status: 200, headers: {}, body: undefined })
     return { world, middleware, rest }
   }
@@ -58,6 +63,33 @@ describe('documented rate limit middleware', () => {
       expect((await middleware(call({ tenant: 'k', via: 'api-key' }), rest)).status).toBe(200)
       expect((await middleware(call(byClientId('client_1'), '10.0.0.1', 'control'), rest)).status).toBe(200)
     }
+    world.clock.dispose()
+  })
+
+  it('keeps at most maxBuckets addresses per world: past it, the oldest is forgotten without a scan per call', async () => {
+    const { world, middleware, rest } = setup(1, 3)
+    const caller = byClientId('client_1')
+    expect((await middleware(call(caller, '10.0.0.1'), rest)).status).toBe(200)
+    expect((await middleware(call(caller, '10.0.0.1'), rest)).status).toBe(429)
+    for (const address of ['10.0.0.2', '10.0.0.3', '10.0.0.4'])
+      expect((await middleware(call(caller, address), rest)).status).toBe(200)
+    // 10.0.0.1's bucket made room for 10.0.0.4: it counts from nothing again
+    expect((await middleware(call(caller, '10.0.0.1'), rest)).status).toBe(200)
+    world.clock.dispose()
+  })
+
+  it('drops the buckets whose window and block are over before a live one', async () => {
+    const { world, middleware, rest } = setup(1, 3)
+    const caller = byClientId('client_1')
+    expect((await middleware(call(caller, '10.0.0.1'), rest)).status).toBe(200)
+    expect((await middleware(call(caller, '10.0.0.1'), rest)).status).toBe(429)
+    expect((await middleware(call(caller, '10.0.0.2'), rest)).status).toBe(200)
+    await world.clock.advance(61_000)
+    expect((await middleware(call(caller, '10.0.0.3'), rest)).status).toBe(200)
+    // full: 10.0.0.2's window is over, so it goes; 10.0.0.1 is still blocked and stays so
+    expect((await middleware(call(caller, '10.0.0.4'), rest)).status).toBe(200)
+    expect((await middleware(call(caller, '10.0.0.1'), rest)).status).toBe(429)
+    expect((await middleware(call(caller, '10.0.0.3'), rest)).status).toBe(429)
     world.clock.dispose()
   })
 })

@@ -11,8 +11,24 @@ import type { World } from '../../contract/world.ts'
 import type { SandboxState } from '../../control/services.ts'
 import { faultResponse } from './faults.ts'
 
-/** The documented figures: requests per window, the window, and the block after a breach. */
-export const DOCUMENTED_RATE_LIMIT = { limit: 300, windowMs: 60_000, blockMs: 5 * 60_000 } as const
+/**
+ * The documented figures: requests per window, the window, and the block after a breach; and the sandbox's own
+ * bound, how many client ID x address buckets one world keeps (past it the oldest are forgotten).
+ */
+export const DOCUMENTED_RATE_LIMIT = {
+  limit: 300,
+  windowMs: 60_000,
+  blockMs: 5 * 60_000,
+  maxBuckets: 1000,
+} as const
+
+/** The figures a limit runs with. */
+export interface RateLimitFigures {
+  limit: number
+  windowMs: number
+  blockMs: number
+  maxBuckets: number
+}
 
 /** Which rate limit `--rate-limit` selects. */
 export type RateLimitMode = 'off' | 'documented'
@@ -29,31 +45,57 @@ function clientAddress(request: NeutralRequest): string {
   return request.headers['x-forwarded-for']?.split(',').at(-1)?.trim() || 'direct'
 }
 
+/** One world's buckets, oldest first, and when its finished ones were last dropped. */
+interface WorldBuckets {
+  buckets: Map<string, Bucket>
+  sweptAt: number
+}
+
+/**
+ * Room for one more bucket in `mine`: past `maxBuckets`, the buckets whose window and block are over are dropped (at
+ * most once a window: a scan of all of them), then the oldest, so a new address costs no scan of the others.
+ */
+function makeRoom(mine: WorldBuckets, now: number, figures: RateLimitFigures): void {
+  const { buckets } = mine
+  if (buckets.size < figures.maxBuckets) return
+  if (now >= mine.sweptAt + figures.windowMs) {
+    mine.sweptAt = now
+    for (const [k, b] of buckets)
+      if (now >= b.start + figures.windowMs && now >= b.blockedUntil) buckets.delete(k)
+  }
+  for (const k of buckets.keys()) {
+    if (buckets.size < figures.maxBuckets) break
+    buckets.delete(k)
+  }
+}
+
 /** The documented limit on client-ID calls (API-key and control calls are not limited by it). */
 export function documentedRateLimitMiddleware(
   shared: SandboxState,
-  figures: { limit: number; windowMs: number; blockMs: number } = DOCUMENTED_RATE_LIMIT,
+  figures: RateLimitFigures = DOCUMENTED_RATE_LIMIT,
 ): Middleware {
-  const buckets = new WeakMap<World, Map<string, Bucket>>()
+  const worlds = new WeakMap<World, WorldBuckets>()
   return (call, next) => {
     const grant = call.caller?.via === 'client-id' ? call.caller.clientId : undefined
     if (!grant || call.route.surface === 'control') return next()
     const world = shared.tenants.get(call.caller!.tenant, call.scenario)
-    let mine = buckets.get(world)
+    let mine = worlds.get(world)
     if (!mine) {
-      mine = new Map()
-      buckets.set(world, mine)
+      mine = { buckets: new Map(), sweptAt: Number.NEGATIVE_INFINITY }
+      worlds.set(world, mine)
     }
     const key = `${grant.clientId} ${clientAddress(call.request)}`
     const now = world.clock.now().getTime()
-    let bucket = mine.get(key)
-    // many addresses over time: the buckets whose window and block are over are dropped (they limit nothing)
-    if (!bucket && mine.size >= 1000)
-      for (const [k, b] of mine)
-        if (now >= b.start + figures.windowMs && now >= b.blockedUntil) mine.delete(k)
-    if (!bucket || now >= bucket.start + figures.windowMs)
-      bucket = { start: now, count: 0, blockedUntil: bucket?.blockedUntil ?? 0 }
-    mine.set(key, bucket)
+    let bucket = mine.buckets.get(key)
+    if (!bucket) {
+      // many addresses over time: the world keeps at most `maxBuckets` of them
+      makeRoom(mine, now, figures)
+      bucket = { start: now, count: 0, blockedUntil: 0 }
+      mine.buckets.set(key, bucket)
+    } else if (now >= bucket.start + figures.windowMs) {
+      bucket.start = now
+      bucket.count = 0
+    }
     if (now < bucket.blockedUntil) return Promise.resolve(throttled(bucket.blockedUntil - now))
     if (bucket.count >= figures.limit) {
       bucket.blockedUntil = now + figures.blockMs
