@@ -23,7 +23,7 @@ it('forgets the oldest deleted tombstones past the bound, never a claim whose st
   writeFileSync(join(dir, 'claims.json'), JSON.stringify({ format: 1, claims }))
   const book = new ClaimBook(dir)
   const fresh = book.create(Date.parse(at(20_000)), 1000)
-  book.expired(fresh.key, Date.parse(at(20_001)))
+  book.expired([fresh.key], Date.parse(at(20_001)))
   // still to delete: kept, so the next sweep or start deletes its state
   expect(book.unwiped().map((c) => c.key)).toEqual(['sk_sandbox_undeleted', fresh.key])
   // the two oldest deleted ones made room: 10,000 tombstones again

@@ -100,22 +100,32 @@ export class ClaimBook {
     return [...this.#claims.values()].filter((c) => c.expiredAt && !c.wiped)
   }
 
-  /** Records that an expired claim's state was deleted. */
-  wiped(key: string): void {
-    const claim = this.#claims.get(key)
-    if (!claim?.expiredAt || claim.wiped) return
-    claim.wiped = true
-    this.#saveOrReport()
+  /** Records that the state of expired claims was deleted, in one write of claims.json. */
+  wiped(keys: readonly string[]): void {
+    let changed = false
+    for (const key of keys) {
+      const claim = this.#claims.get(key)
+      if (!claim?.expiredAt || claim.wiped) continue
+      claim.wiped = true
+      changed = true
+    }
+    if (changed) this.#saveOrReport()
   }
 
   /**
-   * Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound: deleted ones only (one
-   * whose state is still to delete stays, or no sweep or start would delete it).
+   * Marks claims expired (their keys refused), in one write of claims.json (a minute's sweep may expire every live
+   * claim: a write each, of the whole file, held the event loop 8 s for 1000), forgetting the oldest tombstones past
+   * the bound: deleted ones only (one whose state is still to delete stays, or no sweep or start would delete it).
    */
-  expired(key: string, now: number): void {
-    const claim = this.#claims.get(key)
-    if (!claim || claim.expiredAt) return
-    claim.expiredAt = new Date(now).toISOString()
+  expired(keys: readonly string[], now: number): void {
+    let changed = false
+    for (const key of keys) {
+      const claim = this.#claims.get(key)
+      if (!claim || claim.expiredAt) continue
+      claim.expiredAt = new Date(now).toISOString()
+      changed = true
+    }
+    if (!changed) return
     const tombstones = [...this.#claims.values()].filter((c) => c.expiredAt)
     let excess = tombstones.length - MAX_TOMBSTONES
     for (const old of tombstones) {
