@@ -31,3 +31,13 @@ it('forgets the oldest deleted tombstones past the bound, never a claim whose st
   const saved = JSON.parse(readFileSync(join(dir, 'claims.json'), 'utf8')).claims as Claim[]
   expect(saved.some((c) => c.key === 'sk_sandbox_undeleted')).toBe(true)
 })
+
+it('stops on a claims.json that is not a claims file, naming it and what to do', () => {
+  const damaged = mkdtempSync(join(dir, 'damaged-'))
+  for (const text of ['', '{"format":1,"claims":[{"k', '{"format":1,"claims":[null]}', '[]']) {
+    writeFileSync(join(damaged, 'claims.json'), text)
+    expect(() => new ClaimBook(damaged)).toThrow(
+      /claims\.json is not the claimable sandboxes' file .*put it back from your backup of the state dir, or move it away/,
+    )
+  }
+})

@@ -4,8 +4,9 @@
 // stays as a tombstone (at most MAX_TOMBSTONES, the oldest deleted ones dropped) so its key answers "expired", not
 // "unknown".
 import { randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { readClaimsFile } from './claims-file.ts'
 
 /** One claimable sandbox. */
 export interface Claim {
@@ -39,14 +40,7 @@ export class ClaimBook {
     this.#report = report
     this.#file = stateDir ? join(stateDir, 'claims.json') : null
     if (!this.#file) return
-    let text: string
-    try {
-      text = readFileSync(this.#file, 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-      throw error
-    }
-    for (const claim of (JSON.parse(text) as { claims: Claim[] }).claims) this.#claims.set(claim.key, claim)
+    for (const claim of readClaimsFile(this.#file)) this.#claims.set(claim.key, claim as Claim)
   }
 
   /** A new claim of `ttlMs` from `now`, written before it is returned; when the disk refuses it, thrown and not kept. */
