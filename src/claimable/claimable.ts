@@ -70,8 +70,9 @@ export interface ClaimableSetup {
 
 export function prepareClaimable(options: ClaimableOptions, stateDir: string | undefined): ClaimableSetup {
   const now = options.now ?? Date.now
-  // the sandbox's log once it is installed (a write refused before cannot happen: the book writes on claims only)
-  let log: (message: string, error?: unknown) => void = () => {}
+  // the sandbox's log once it is installed; what the book reports before (claims.json made private) waits for it
+  const early: [string, unknown][] = []
+  let log: (message: string, error?: unknown) => void = (message, error) => early.push([message, error])
   const book = new ClaimBook(stateDir, (message, error) => log(message, error))
   return {
     admitsKey: (key) => {
@@ -81,6 +82,7 @@ export function prepareClaimable(options: ClaimableOptions, stateDir: string | u
     claimedKey: (key) => key.startsWith(CLAIM_PREFIX) && book.get(key) !== undefined,
     install: (sandbox) => {
       log = sandbox.log
+      for (const [message, error] of early.splice(0)) log(message, error)
       return createClaimable(sandbox, options, book)
     },
   }

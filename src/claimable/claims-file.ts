@@ -1,6 +1,7 @@
 // Reading `claims.json` at the start: a file that is not a claims file (empty, cut short, edited by hand) stops the
-// start with a message naming it and what to do, not a bare JSON error.
-import { readFileSync } from 'node:fs'
+// start with a message naming it and what to do, not a bare JSON error; one that other users may read (a copy put
+// back from a backup) is made 0600 again: it holds every live claimed key.
+import { chmodSync, readFileSync, statSync } from 'node:fs'
 import { z } from 'zod'
 
 const isoTime = z.string().refine((s) => Number.isFinite(Date.parse(s)), 'a date-time')
@@ -40,4 +41,26 @@ export function readClaimsFile(path: string): z.infer<typeof ClaimsFile>['claims
   throw new Error(
     `--state-dir: ${path} is not the claimable sandboxes' file (format 1, a list of claims; ${why}): put it back from your backup of the state dir, or move it away to start without those claims (their keys no longer pass, their state is kept)`,
   )
+}
+
+/**
+ * Makes `path` readable by its owner only when others may read it; answers the mode it had then (null: it was
+ * private, or is absent). Throws naming it when it cannot be made private.
+ */
+export function keepClaimsPrivate(path: string): number | null {
+  let mode: number
+  try {
+    mode = statSync(path).mode & 0o777
+  } catch {
+    return null
+  }
+  if ((mode & 0o077) === 0) return null
+  try {
+    chmodSync(path, 0o600)
+  } catch (error) {
+    throw new Error(
+      `--state-dir: ${path} can be read by other users (mode ${mode.toString(8)}) and cannot be made private (${(error as Error).message}): it holds every live claimed key`,
+    )
+  }
+  return mode
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -40,4 +40,15 @@ it('stops on a claims.json that is not a claims file, naming it and what to do',
       /claims\.json is not the claimable sandboxes' file .*put it back from your backup of the state dir, or move it away/,
     )
   }
+})
+
+it('makes a claims.json other users could read private again, and says so', () => {
+  const exposed = mkdtempSync(join(dir, 'exposed-'))
+  const file = join(exposed, 'claims.json')
+  writeFileSync(file, JSON.stringify({ format: 1, claims: [] }))
+  chmodSync(file, 0o644)
+  const reported: string[] = []
+  new ClaimBook(exposed, (message) => reported.push(message))
+  expect((statSync(file).mode & 0o777).toString(8)).toBe('600')
+  expect(reported).toEqual([expect.stringMatching(/claims\.json could be read by other users \(mode 644\)/)])
 })

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { readClaimsFile } from './claims-file.ts'
+import { keepClaimsPrivate, readClaimsFile } from './claims-file.ts'
 
 /** One claimable sandbox. */
 export interface Claim {
@@ -34,13 +34,20 @@ export class ClaimBook {
 
   /**
    * `report` hears of a write the disk refused after an expiry or a delete: memory holds it (the key refused), the
-   * next write or the next start's look at the expiry times brings it to disk.
+   * next write or the next start's look at the expiry times brings it to disk; and of a claims.json others could read,
+   * made private again.
    */
   constructor(stateDir: string | undefined, report: (message: string, error: unknown) => void = () => {}) {
     this.#report = report
     this.#file = stateDir ? join(stateDir, 'claims.json') : null
     if (!this.#file) return
     for (const claim of readClaimsFile(this.#file)) this.#claims.set(claim.key, claim as Claim)
+    const was = keepClaimsPrivate(this.#file)
+    if (was !== null)
+      report(
+        `claimable: ${this.#file} could be read by other users (mode ${was.toString(8)}); it is 0600 again. Whoever read it can act as every live claimed key.`,
+        undefined,
+      )
   }
 
   /** A new claim of `ttlMs` from `now`, written before it is returned; when the disk refuses it, thrown and not kept. */
