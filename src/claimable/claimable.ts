@@ -70,8 +70,9 @@ export interface ClaimableSetup {
 
 export function prepareClaimable(options: ClaimableOptions, stateDir: string | undefined): ClaimableSetup {
   const now = options.now ?? Date.now
-  // the sandbox's log once it is installed (a write refused before cannot happen: the book writes on claims only)
-  let log: (message: string, error?: unknown) => void = () => {}
+  // the sandbox's log once it is installed; what the book reports before (claims.json made private) waits for it
+  const early: [string, unknown][] = []
+  let log: (message: string, error?: unknown) => void = (message, error) => early.push([message, error])
   const book = new ClaimBook(stateDir, (message, error) => log(message, error))
   return {
     admitsKey: (key) => {
@@ -81,6 +82,7 @@ export function prepareClaimable(options: ClaimableOptions, stateDir: string | u
     claimedKey: (key) => key.startsWith(CLAIM_PREFIX) && book.get(key) !== undefined,
     install: (sandbox) => {
       log = sandbox.log
+      for (const [message, error] of early.splice(0)) log(message, error)
       return createClaimable(sandbox, options, book)
     },
   }
@@ -122,8 +124,28 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
    * failed is logged and tried again by the next sweep.
    */
   const wiping = new Set<string>()
-  const wipe = (key: string) => {
-    if (wiping.has(key)) return
+  /** deletes the state of each key not being deleted already; their claims marked wiped in one write once committed */
+  const wipe = (keys: readonly string[]) => {
+    const deleted: string[] = []
+    for (const key of keys) if (!wiping.has(key) && deleteState(key)) deleted.push(key)
+    if (deleted.length === 0) return
+    for (const key of deleted) wiping.add(key)
+    sandbox
+      .committed()
+      .then(
+        () => book.wiped(deleted),
+        (error) =>
+          sandbox.log(
+            'claimable: the deletion of an expired key could not be committed to --state-dir (tried again at the next sweep and start)',
+            error,
+          ),
+      )
+      .finally(() => {
+        for (const key of deleted) wiping.delete(key)
+      })
+  }
+  /** one key's deletes; false (logged) when one failed */
+  const deleteState = (key: string): boolean => {
     try {
       shared.webhooks.forget(key)
       shared.webhooks.registry.forget(key)
@@ -133,6 +155,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
       const scenarios = shared.scenarios
       if (scenarios.selected(key) !== scenarios.defaultScenario)
         scenarios.select(key, scenarios.defaultScenario)
+      return true
     } catch (error) {
       // (a snapshot file the disk would not remove) thrown at the sweep's timer or a call's listener, it would end the
       // process: the claim stays to delete
@@ -140,50 +163,50 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
         'claimable: the deletion of an expired key failed (tried again at the next sweep and start)',
         error,
       )
-      return
+      return false
     }
-    wiping.add(key)
-    sandbox
-      .committed()
-      .then(
-        () => book.wiped(key),
-        (error) =>
-          sandbox.log(
-            'claimable: the deletion of an expired key could not be committed to --state-dir (tried again at the next sweep and start)',
-            error,
-          ),
-      )
-      .finally(() => wiping.delete(key))
   }
   /** the streams claimed keys hold open: their expiry ends them */
   const streams = new ClaimedStreams()
   const expiredListeners: ((key: string) => void)[] = []
-  /** refused at once, its streams and sessions ended; deleted now, or when its last call under way ends */
-  const expire = (claim: Claim) => {
-    book.expired(claim.key, now())
-    streams.end(claim.key)
-    for (const listener of expiredListeners) {
-      try {
-        listener(claim.key)
-      } catch (error) {
-        sandbox.log("claimable: closing an expired key's sessions failed", error)
+  /** refused at once, their streams and sessions ended; deleted now, or when their last call under way ends */
+  const expire = (claims: readonly Claim[]) => {
+    if (claims.length === 0) return
+    book.expired(
+      claims.map((claim) => claim.key),
+      now(),
+    )
+    for (const { key } of claims) {
+      streams.end(key)
+      for (const listener of expiredListeners) {
+        try {
+          listener(key)
+        } catch (error) {
+          sandbox.log("claimable: closing an expired key's sessions failed", error)
+        }
       }
     }
-    if (!busy.has(claim.key)) wipe(claim.key)
+    wipe(claims.filter((claim) => !busy.has(claim.key)).map((claim) => claim.key))
   }
+  /** the expired claims whose state is to delete and that no call under way holds */
+  const idleUnwiped = () =>
+    book
+      .unwiped()
+      .filter((claim) => !busy.has(claim.key))
+      .map((claim) => claim.key)
   // claims that expired while the server was stopped, or whose delete a stop interrupted
-  for (const claim of book.unwiped()) wipe(claim.key)
+  wipe(idleUnwiped())
   // the snapshots live claims saved before a restart count in their share of --snapshot-total-mb from the start
   for (const key of book.liveKeys()) shared.snapshots.usage(key)
   const sweep = () => {
-    for (const claim of book.due(now())) expire(claim)
+    expire(book.due(now()))
     // deletes whose commit failed
-    for (const claim of book.unwiped()) if (!busy.has(claim.key)) wipe(claim.key)
+    wipe(idleUnwiped())
   }
   /** the claim behind an x-api-key, expired first if its time has come; undefined for any other key */
   const claimOf = (key: string | undefined): Claim | undefined => {
     const claim = key ? book.get(key.trim()) : undefined
-    if (claim && !claim.expiredAt && Date.parse(claim.expiresAt) <= now()) expire(claim)
+    if (claim && !claim.expiredAt && Date.parse(claim.expiresAt) <= now()) expire([claim])
     return claim
   }
   /**
@@ -228,7 +251,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
           if (left) busy.set(key, left)
           else {
             busy.delete(key)
-            if (claim.expiredAt && !claim.wiped) wipe(key)
+            if (claim.expiredAt && !claim.wiped) wipe([key])
           }
         }
       },
@@ -330,7 +353,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
     close: () => {
       clearInterval(timer)
       // a delete waiting for a call runs now (the server stopped listening): the sandbox closes after this, committing it
-      for (const claim of book.unwiped()) wipe(claim.key)
+      wipe(book.unwiped().map((claim) => claim.key))
     },
     wrap: (inner) => (req, res) => {
       const neutral = neutralOf(req)

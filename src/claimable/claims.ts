@@ -4,8 +4,9 @@
 // stays as a tombstone (at most MAX_TOMBSTONES, the oldest deleted ones dropped) so its key answers "expired", not
 // "unknown".
 import { randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { keepClaimsPrivate, readClaimsFile } from './claims-file.ts'
 
 /** One claimable sandbox. */
 export interface Claim {
@@ -33,20 +34,20 @@ export class ClaimBook {
 
   /**
    * `report` hears of a write the disk refused after an expiry or a delete: memory holds it (the key refused), the
-   * next write or the next start's look at the expiry times brings it to disk.
+   * next write or the next start's look at the expiry times brings it to disk; and of a claims.json others could read,
+   * made private again.
    */
   constructor(stateDir: string | undefined, report: (message: string, error: unknown) => void = () => {}) {
     this.#report = report
     this.#file = stateDir ? join(stateDir, 'claims.json') : null
     if (!this.#file) return
-    let text: string
-    try {
-      text = readFileSync(this.#file, 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-      throw error
-    }
-    for (const claim of (JSON.parse(text) as { claims: Claim[] }).claims) this.#claims.set(claim.key, claim)
+    for (const claim of readClaimsFile(this.#file)) this.#claims.set(claim.key, claim as Claim)
+    const was = keepClaimsPrivate(this.#file)
+    if (was !== null)
+      report(
+        `claimable: ${this.#file} could be read by other users (mode ${was.toString(8)}); it is 0600 again. Whoever read it can act as every live claimed key.`,
+        undefined,
+      )
   }
 
   /** A new claim of `ttlMs` from `now`, written before it is returned; when the disk refuses it, thrown and not kept. */
@@ -100,22 +101,32 @@ export class ClaimBook {
     return [...this.#claims.values()].filter((c) => c.expiredAt && !c.wiped)
   }
 
-  /** Records that an expired claim's state was deleted. */
-  wiped(key: string): void {
-    const claim = this.#claims.get(key)
-    if (!claim?.expiredAt || claim.wiped) return
-    claim.wiped = true
-    this.#saveOrReport()
+  /** Records that the state of expired claims was deleted, in one write of claims.json. */
+  wiped(keys: readonly string[]): void {
+    let changed = false
+    for (const key of keys) {
+      const claim = this.#claims.get(key)
+      if (!claim?.expiredAt || claim.wiped) continue
+      claim.wiped = true
+      changed = true
+    }
+    if (changed) this.#saveOrReport()
   }
 
   /**
-   * Marks a claim expired (its key refused), forgetting the oldest tombstones past the bound: deleted ones only (one
-   * whose state is still to delete stays, or no sweep or start would delete it).
+   * Marks claims expired (their keys refused), in one write of claims.json (a minute's sweep may expire every live
+   * claim: a write each, of the whole file, held the event loop 8 s for 1000), forgetting the oldest tombstones past
+   * the bound: deleted ones only (one whose state is still to delete stays, or no sweep or start would delete it).
    */
-  expired(key: string, now: number): void {
-    const claim = this.#claims.get(key)
-    if (!claim || claim.expiredAt) return
-    claim.expiredAt = new Date(now).toISOString()
+  expired(keys: readonly string[], now: number): void {
+    let changed = false
+    for (const key of keys) {
+      const claim = this.#claims.get(key)
+      if (!claim || claim.expiredAt) continue
+      claim.expiredAt = new Date(now).toISOString()
+      changed = true
+    }
+    if (!changed) return
     const tombstones = [...this.#claims.values()].filter((c) => c.expiredAt)
     let excess = tombstones.length - MAX_TOMBSTONES
     for (const old of tombstones) {

@@ -125,6 +125,11 @@ export function listedWebhooks(ctx: Ctx) {
 export async function checkNewWebhook(webhooks: WebhookPort, tenant: string, url: string): Promise<void> {
   const problem = await webhooks.destinationProblem(url)
   if (problem) throw new BadRequestError(`url: destination not allowed: ${problem}`)
+  refuseFullKey(webhooks, tenant)
+}
+
+/** 400 when the key has --max-webhooks webhooks already. */
+function refuseFullKey(webhooks: Pick<WebhookPort, 'registry' | 'maxPerKey'>, tenant: string): void {
   if (webhooks.registry.list(tenant).length >= webhooks.maxPerKey)
     throw new BadRequestError(
       `A key may register at most ${webhooks.maxPerKey} webhooks (--max-webhooks): delete one first`,
@@ -140,10 +145,7 @@ export async function createWebhook(ctx: Ctx, url: string): Promise<WebhookRecor
   const { registry } = ctx.webhooks
   const tenant = ctx.tenant!
   if (visibleWebhooks(ctx).some((w) => w.url === url)) throw new WebhookExistsError()
-  if (registry.list(tenant).length >= ctx.webhooks.maxPerKey)
-    throw new BadRequestError(
-      `A key may register at most ${ctx.webhooks.maxPerKey} webhooks (--max-webhooks): delete one first`,
-    )
+  refuseFullKey(ctx.webhooks, tenant)
   const problem = await ctx.webhooks.destinationProblem(url)
   if (problem)
     throw new IssueListError([
@@ -154,8 +156,9 @@ export async function createWebhook(ctx: Ctx, url: string): Promise<WebhookRecor
         path: ['url'],
       },
     ])
-  // the check awaited: the same URL may have been registered meanwhile
+  // the check awaited: the same URL, or the key's last allowed webhooks, may have been registered meanwhile
   if (visibleWebhooks(ctx).some((w) => w.url === url)) throw new WebhookExistsError()
+  refuseFullKey(ctx.webhooks, tenant)
   return registry.add(tenant, url, ctx.world.clock.now(), undefined, callerClientId(ctx))
 }
 
