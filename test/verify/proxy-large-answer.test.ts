@@ -1,0 +1,43 @@
+// request-sandbox proxy forwards an answer larger than what a recording keeps of it whole: the app gets every byte
+// the service sent, the recording keeps the first MAX_RECORDED_BODY bytes of it, and says it is cut.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startProxy } from '../../src/verify/index.ts'
+import { MAX_RECORDED_BODY } from '../../src/verify/har.ts'
+import { MAX_BODY_BYTES } from '../../src/verify/targets.ts'
+
+const size = MAX_BODY_BYTES + 1024 * 1024
+const dir = mkdtempSync(join(tmpdir(), 'verify-proxy-large-'))
+const har = join(dir, 'session.har')
+let service: Server
+let proxy: Awaited<ReturnType<typeof startProxy>>
+
+beforeAll(async () => {
+  service = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/plain' })
+    response.end('x'.repeat(size))
+  })
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+  const { port } = service.address() as AddressInfo
+  proxy = await startProxy({ target: `http://127.0.0.1:${port}`, record: har })
+})
+afterAll(async () => {
+  await proxy?.close()
+  await new Promise((resolve) => service?.close(resolve))
+  rmSync(dir, { recursive: true, force: true })
+})
+
+it('forwards an answer past the recording bound whole and records its first part', async () => {
+  const response = await fetch(`${proxy.url}/v2/large`)
+  expect(response.status).toBe(200)
+  const body = await response.text()
+  expect(body.length).toBe(size)
+  expect(proxy.recorded()).toBe(1)
+  const entry = JSON.parse(readFileSync(har, 'utf8')).log.entries[0]
+  expect(entry.response.content.text.length).toBe(MAX_RECORDED_BODY)
+  expect(entry.comment).toMatch(/cut/)
+})
