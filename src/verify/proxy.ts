@@ -8,7 +8,14 @@ import type { AddressInfo } from 'node:net'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
-import { type HarEntry, MAX_RECORDED_BODY, MAX_RECORDED_ENTRIES, maskExchange, toEntry, toHar } from './har.ts'
+import {
+  type HarEntry,
+  MAX_RECORDED_BODY,
+  MAX_RECORDED_ENTRIES,
+  maskExchange,
+  toEntry,
+  toHar,
+} from './har.ts'
 
 /** The largest request body the proxy forwards (413 past it). */
 export const MAX_PROXY_REQUEST_BYTES = 1024 * 1024

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { startProxy } from '../../src/verify/index.ts'
 import { MAX_RECORDED_BODY } from '../../src/verify/har.ts'
+import { startProxy } from '../../src/verify/index.ts'
 import { MAX_BODY_BYTES } from '../../src/verify/targets.ts'
 
 const size = MAX_BODY_BYTES + 1024 * 1024
