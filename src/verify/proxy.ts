@@ -8,14 +8,8 @@ import type { AddressInfo } from 'node:net'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
-import {
-  type HarEntry,
-  MAX_RECORDED_BODY,
-  MAX_RECORDED_ENTRIES,
-  maskExchange,
-  toEntry,
-  toHar,
-} from './har.ts'
+import { type HarEntry, MAX_RECORDED_ENTRIES, maskExchange, toEntry, toHar } from './har.ts'
+import { MAX_BODY_BYTES } from './targets.ts'
 
 /** The largest request body the proxy forwards (413 past it). */
 export const MAX_PROXY_REQUEST_BYTES = 1024 * 1024
@@ -78,7 +72,7 @@ function refuse(response: ServerResponse, status: number, message: string): void
 
 /**
  * Sends the answer's body on to the app whole, and keeps its first `limit` bytes for the recording (the app gets what
- * the service sent; only the recording is bounded).
+ * the service sent; only what is kept is bounded, and the recording keeps less of it: har.ts's MAX_RECORDED_BODY).
  */
 async function relay(answer: Response, response: ServerResponse, limit: number): Promise<Uint8Array> {
   const kept: Uint8Array[] = []
@@ -172,7 +166,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!HOP.has(name)) answerHeaders[name] = value
     })
     response.writeHead(answer.status, answerHeaders)
-    const answerBody = await relay(answer, response, MAX_RECORDED_BODY)
+    const answerBody = await relay(answer, response, MAX_BODY_BYTES)
     options.onCall?.(`${request.method} ${path} ${answer.status}`)
 
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)

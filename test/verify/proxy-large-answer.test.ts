@@ -1,23 +1,31 @@
 // request-sandbox proxy forwards an answer larger than what a recording keeps of it whole: the app gets every byte
-// the service sent, the recording keeps the first MAX_RECORDED_BODY bytes of it, and says it is cut.
+// the service sent, the recording keeps the first MAX_RECORDED_BODY bytes of it, and says it is cut. A secret-named
+// field of a JSON answer cut at a bound (so no longer JSON) is masked all the same.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { MAX_RECORDED_BODY } from '../../src/verify/har.ts'
+import { MAX_RECORDED_BODY, maskBody } from '../../src/verify/har.ts'
 import { startProxy } from '../../src/verify/index.ts'
 import { MAX_BODY_BYTES } from '../../src/verify/targets.ts'
 
 const size = MAX_BODY_BYTES + 1024 * 1024
+const token = `tok_${Math.random().toString(36).slice(2, 14)}Secret`
 const dir = mkdtempSync(join(tmpdir(), 'verify-proxy-large-'))
 const har = join(dir, 'session.har')
 let service: Server
 let proxy: Awaited<ReturnType<typeof startProxy>>
 
 beforeAll(async () => {
-  service = createServer((_request, response) => {
+  service = createServer((request, response) => {
+    const padding = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('padding') ?? 0)
+    if (padding) {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ sessionToken: token, padding: 'x'.repeat(padding) }))
+      return
+    }
     response.writeHead(200, { 'content-type': 'text/plain' })
     response.end('x'.repeat(size))
   })
@@ -40,4 +48,28 @@ it('forwards an answer past the recording bound whole and records its first part
   const entry = JSON.parse(readFileSync(har, 'utf8')).log.entries[0]
   expect(entry.response.content.text.length).toBe(MAX_RECORDED_BODY)
   expect(entry.comment).toMatch(/cut/)
+})
+
+it('masks the secret fields of a JSON answer past a bound, kept or cut', async () => {
+  const before = proxy.recorded()
+  for (const padding of [2 * 1024 * 1024, MAX_BODY_BYTES + 1024]) {
+    const response = await fetch(`${proxy.url}/v2/session?padding=${padding}`)
+    expect(((await response.json()) as { sessionToken: string }).sessionToken).toBe(token)
+  }
+  const recording = readFileSync(har, 'utf8')
+  expect(JSON.parse(recording).log.entries).toHaveLength(before + 2)
+  expect(recording).not.toContain(token)
+  expect(recording).toContain(`"sessionToken\\":\\"xxx_`)
+})
+
+it('masks secret-named fields of JSON text cut at a bound, closed or cut off', () => {
+  const cut = maskBody(
+    `{"a":1,"sessionToken":"${token}","b":{"signingSecret" : "whsec_1234\\"5678","c":"x`,
+    [],
+  )
+  expect(cut).not.toContain(token)
+  expect(cut).not.toContain('whsec_1234')
+  expect(cut).not.toContain('5678')
+  expect(cut).toContain('"c":"x')
+  expect(maskBody(`[{"apiKey":"${token}`, [])).not.toContain(token.slice(0, 8))
 })
