@@ -197,9 +197,11 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** One HAR entry of an exchange already masked; `base` makes its URL absolute. */
 export function toEntry(base: string, exchange: RecordedExchange): HarEntry {
-  const url = new URL(exchange.request.url, `${base.replace(/\/+$/, '')}/`)
-  if (exchange.request.url.startsWith('/'))
-    url.pathname = new URL(base).pathname.replace(/\/+$/, '') + url.pathname
+  // a path is appended to the base as is (`//v2/x` is a path, not another host)
+  const root = base.replace(/\/+$/, '')
+  const url = exchange.request.url.startsWith('/')
+    ? new URL(root + exchange.request.url)
+    : new URL(exchange.request.url, `${root}/`)
   const { request, response } = exchange
   const requestType = request.headers['content-type'] ?? 'application/json'
   const cut = response.body.length >= MAX_RECORDED_BODY
