@@ -165,7 +165,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     answer.headers.forEach((value, name) => {
       if (!HOP.has(name)) answerHeaders[name] = value
     })
-    response.writeHead(answer.status, answerHeaders)
+    // each cookie the service sets is its own set-cookie header (they cannot be joined into one)
+    const cookies = answer.headers.getSetCookie()
+    response.writeHead(answer.status, {
+      ...answerHeaders,
+      ...(cookies.length ? { 'set-cookie': cookies } : {}),
+    })
     const answerBody = await relay(answer, response, MAX_BODY_BYTES)
     options.onCall?.(`${request.method} ${path} ${answer.status}`)
 

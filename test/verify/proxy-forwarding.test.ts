@@ -1,6 +1,7 @@
-// request-sandbox proxy forwards an answer larger than what a recording keeps of it whole: the app gets every byte
-// the service sent, the recording keeps the first MAX_RECORDED_BODY bytes of it, and says it is cut. A secret-named
-// field of a JSON answer cut at a bound (so no longer JSON) is masked all the same.
+// request-sandbox proxy forwards what the service answered as it answered it: an answer larger than a recording
+// keeps goes to the app whole (the recording keeps its first MAX_RECORDED_BODY bytes and says it is cut), every cookie
+// the service sets is its own header, and a secret-named field of a JSON answer cut at a bound (so no longer JSON) is
+// masked in the recording all the same.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -24,6 +25,11 @@ beforeAll(async () => {
     if (padding) {
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(JSON.stringify({ sessionToken: token, padding: 'x'.repeat(padding) }))
+      return
+    }
+    if (request.url === '/v2/cookies') {
+      response.writeHead(200, { 'set-cookie': ['session=s1; HttpOnly', '__cf_bm=b2; Secure'] })
+      response.end()
       return
     }
     response.writeHead(200, { 'content-type': 'text/plain' })
@@ -72,4 +78,9 @@ it('masks secret-named fields of JSON text cut at a bound, closed or cut off', (
   expect(cut).not.toContain('5678')
   expect(cut).toContain('"c":"x')
   expect(maskBody(`[{"apiKey":"${token}`, [])).not.toContain(token.slice(0, 8))
+})
+
+it('forwards every cookie the service sets, each as its own set-cookie header', async () => {
+  const response = await fetch(`${proxy.url}/v2/cookies`)
+  expect(response.headers.getSetCookie()).toEqual(['session=s1; HttpOnly', '__cf_bm=b2; Secure'])
 })
