@@ -86,7 +86,7 @@ Options:
                       half of it (env SANDBOX_FAUCET_TOTAL; default 300; one key: 30)
   --mcp-sessions <n>  MCP sessions (/mcp, coding agents) one key may hold open (env SANDBOX_MCP_SESSIONS; default 5)
   --mcp-sessions-total <n>  MCP sessions of every key together (env SANDBOX_MCP_SESSIONS_TOTAL; default 200)
-  --mcp-idle <s>      an MCP session unused this many seconds is closed (env SANDBOX_MCP_IDLE; default 600)
+  --mcp-idle <s>      an MCP session unused this many seconds is closed (env SANDBOX_MCP_IDLE; default 600; max 2147483)
   --claimable         let visitors create sandboxes of their own (POST /__sandbox/sandboxes: a fresh key with an
                       expiry; in strict mode such keys pass too; env SANDBOX_CLAIMABLE=1). Off by default
   --sandbox-ttl <days>  how long a claimed sandbox lives before its state is deleted (env SANDBOX_TTL_DAYS; default 7)
@@ -321,7 +321,7 @@ async function main(): Promise<void> {
     '--mcp-sessions-total',
     values['mcp-sessions-total'] ?? env.SANDBOX_MCP_SESSIONS_TOTAL,
   )
-  const mcpIdle = whole('--mcp-idle', values['mcp-idle'] ?? env.SANDBOX_MCP_IDLE)
+  const mcpIdle = whole('--mcp-idle', values['mcp-idle'] ?? env.SANDBOX_MCP_IDLE, 2_147_483)
   const claimable =
     Boolean(values.claimable) || env.SANDBOX_CLAIMABLE === '1' || env.SANDBOX_CLAIMABLE === 'true'
   const ttlDays = whole('--sandbox-ttl', values['sandbox-ttl'] ?? env.SANDBOX_TTL_DAYS, 365)

@@ -38,6 +38,8 @@ export interface McpHttpOptions {
 }
 
 export const MCP_DEFAULTS = { sessionsPerKey: 5, sessionsTotal: 200, idleMs: 600_000 } as const
+/** The longest idle bound a timer can hold (about 24.8 days): a longer one is this one. */
+export const MAX_MCP_IDLE_MS = 2 ** 31 - 1
 
 /** What `/mcp` needs of a sandbox. */
 export interface McpTarget extends Dispatching {
@@ -65,6 +67,7 @@ export function withMcp(
   sessions(key?: string): number
 } {
   const limits = { ...MCP_DEFAULTS, ...options }
+  limits.idleMs = Math.min(limits.idleMs, MAX_MCP_IDLE_MS)
   const sessions = new Map<string, Session>()
   /** sessions of each key, open or being opened */
   const held = new Map<string, number>()

@@ -120,7 +120,12 @@ async function sandboxCredentials(
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     body: JSON.stringify({ label: 'request-sandbox verify', allowedDomains: [real.origin] }),
   })
-  const clientId = (JSON.parse(response.body) as { clientId?: unknown }).clientId
+  let clientId: unknown
+  try {
+    clientId = (JSON.parse(response.body) as { clientId?: unknown } | null)?.clientId
+  } catch {
+    // not JSON: refused below with what the sandbox answered
+  }
   if (response.status !== 201 || typeof clientId !== 'string')
     throw new CliError(
       `the sandbox refused a client ID for ${real.origin}: ${response.status} ${response.body}`,

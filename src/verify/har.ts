@@ -21,8 +21,11 @@ export const CREDENTIAL_HEADERS = new Set([
 ])
 
 /** JSON body fields whose values are secrets (a webhook's signing secret, a session, a key). */
-const SECRET_FIELDS =
-  /^(secret|signingSecret|webhookSecret|apiKey|api_key|password|privateKey|sessionToken)$/i
+const SECRET_FIELD_NAMES =
+  'secret|signingSecret|webhookSecret|apiKey|api_key|password|privateKey|sessionToken'
+const SECRET_FIELDS = new RegExp(`^(${SECRET_FIELD_NAMES})$`, 'i')
+/** Such a field in JSON text that does not parse (a body cut at a bound): `"name": "value`, closed or cut off. */
+const SECRET_FIELD_TEXT = new RegExp(`("(?:${SECRET_FIELD_NAMES})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)`, 'gi')
 
 /** The largest body a recording keeps (larger ones are cut and the entry says so). */
 export const MAX_RECORDED_BODY = 1024 * 1024
@@ -132,14 +135,15 @@ function maskJsonFields(value: unknown): unknown {
   )
 }
 
-/** A body with its secret fields and the given secret values masked (a body that is not JSON: the values only). */
+/** A body with its secret fields and the given secret values masked (in a body that is not JSON, found as text). */
 export function maskBody(body: string, secrets: string[]): string {
   let text = replaceAll(body, secrets)
   try {
     const parsed = JSON.parse(text) as unknown
     if (parsed !== null && typeof parsed === 'object') text = JSON.stringify(maskJsonFields(parsed))
   } catch {
-    // not JSON: only the secret values are masked
+    // not JSON (or JSON cut at a bound): the secret values, and string values of secret-named fields
+    text = text.replace(SECRET_FIELD_TEXT, (_, field: string, value: string) => field + sameShape(value))
   }
   return text
 }
@@ -193,9 +197,11 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** One HAR entry of an exchange already masked; `base` makes its URL absolute. */
 export function toEntry(base: string, exchange: RecordedExchange): HarEntry {
-  const url = new URL(exchange.request.url, `${base.replace(/\/+$/, '')}/`)
-  if (exchange.request.url.startsWith('/'))
-    url.pathname = new URL(base).pathname.replace(/\/+$/, '') + url.pathname
+  // a path is appended to the base as is (`//v2/x` is a path, not another host)
+  const root = base.replace(/\/+$/, '')
+  const url = exchange.request.url.startsWith('/')
+    ? new URL(root + exchange.request.url)
+    : new URL(exchange.request.url, `${root}/`)
   const { request, response } = exchange
   const requestType = request.headers['content-type'] ?? 'application/json'
   const cut = response.body.length >= MAX_RECORDED_BODY

@@ -1,9 +1,13 @@
 // A recording proxy: a local port an app points at instead of the service. It forwards every call to the target,
 // answers with the target's answer, and keeps the exchange (credentials masked) in a HAR file, rewritten after each
-// call so that a kill loses at most the call in flight. Bounds: request bodies, answers read, entries and bytes kept.
+// call so that a kill loses at most the call in flight. Bounds: request bodies, answer bytes kept, entries and bytes
+// kept (an answer is forwarded whole).
 import { renameSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Readable, Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { type HarEntry, MAX_RECORDED_ENTRIES, maskExchange, toEntry, toHar } from './har.ts'
 import { MAX_BODY_BYTES } from './targets.ts'
 
@@ -66,20 +70,34 @@ function refuse(response: ServerResponse, status: number, message: string): void
   response.end(JSON.stringify({ statusCode: status, message, error }))
 }
 
-/** Reads at most `limit` bytes of an answer; the rest is not read. */
-async function readAnswer(answer: Response, limit: number): Promise<Uint8Array> {
-  if (!answer.body) return new Uint8Array()
-  const reader = answer.body.getReader()
-  const parts: Uint8Array[] = []
+/**
+ * Sends the answer's body on to the app whole, and keeps its first `limit` bytes for the recording (the app gets what
+ * the service sent; only what is kept is bounded, and the recording keeps less of it: har.ts's MAX_RECORDED_BODY).
+ */
+async function relay(answer: Response, response: ServerResponse, limit: number): Promise<Uint8Array> {
+  const kept: Uint8Array[] = []
   let size = 0
-  while (size < limit) {
-    const { done, value } = await reader.read()
-    if (done) break
-    parts.push(value)
-    size += value.length
+  if (!answer.body) {
+    response.end()
+    return new Uint8Array()
   }
-  await reader.cancel().catch(() => {})
-  return Buffer.concat(parts).subarray(0, limit)
+  const keep = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (size < limit) {
+        const part = chunk.subarray(0, limit - size)
+        kept.push(part)
+        size += part.length
+      }
+      done(null, chunk)
+    },
+  })
+  try {
+    await pipeline(Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>), keep, response)
+  } catch {
+    // the app or the service went away mid-answer: what was forwarded is still recorded
+    response.destroy()
+  }
+  return Buffer.concat(kept)
 }
 
 /** Starts the proxy on `host` (default 127.0.0.1: a local tool) and `port` (default 0: a free one). */
@@ -143,13 +161,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       refuse(response, 502, `The proxy could not reach ${target}: ${cause}`)
       return
     }
-    const answerBody = await readAnswer(answer, MAX_BODY_BYTES)
     const answerHeaders: Record<string, string> = {}
     answer.headers.forEach((value, name) => {
       if (!HOP.has(name)) answerHeaders[name] = value
     })
-    response.writeHead(answer.status, answerHeaders)
-    response.end(answerBody)
+    // each cookie the service sets is its own set-cookie header (they cannot be joined into one)
+    const cookies = answer.headers.getSetCookie()
+    response.writeHead(answer.status, {
+      ...answerHeaders,
+      ...(cookies.length ? { 'set-cookie': cookies } : {}),
+    })
+    const answerBody = await relay(answer, response, MAX_BODY_BYTES)
     options.onCall?.(`${request.method} ${path} ${answer.status}`)
 
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
