@@ -10,7 +10,7 @@
 // slower. The floor's holds within 0.1 %. BENCH_BEFORE=<checkout> counts that tree's command too. Needs valgrind
 // (Debian: apt-get install valgrind).
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { load } from './load.ts'
@@ -30,6 +30,10 @@ const CALLS = [
   { name: 'GET /v1/currencies', method: 'GET', path: '/v1/currencies' },
   { name: 'POST /v2/request', method: 'POST', path: '/v2/request' },
 ] as const
+/** BENCH_INSTRUCTION_ONLY=GET or POST: that call alone */
+const counted = CALLS.filter(
+  (call) => !process.env.BENCH_INSTRUCTION_ONLY || call.method === process.env.BENCH_INSTRUCTION_ONLY,
+)
 
 function hasValgrind(): boolean {
   try {
@@ -92,6 +96,8 @@ async function count(script: string, health: string, extra: string[] = []): Prom
     {},
     log,
   )
+  // the child holds its own copy of the descriptor
+  closeSync(log)
   const control = (...args: string[]) =>
     execFileSync('callgrind_control', [...args, String(server.child.pid)], { stdio: 'ignore' })
   const base = `http://127.0.0.1:${port}`
@@ -119,11 +125,6 @@ async function count(script: string, health: string, extra: string[] = []): Prom
     rmSync(dir, { recursive: true, force: true })
   }
 }
-
-/** BENCH_INSTRUCTION_ONLY=GET or POST: that call alone */
-const counted = CALLS.filter(
-  (call) => !process.env.BENCH_INSTRUCTION_ONLY || call.method === process.env.BENCH_INSTRUCTION_ONLY,
-)
 
 const thousands = (n: number) => `${(n / 1000).toFixed(1)}k`
 

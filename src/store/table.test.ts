@@ -5,6 +5,25 @@ import { DuplicateKeyError, Table } from './table.ts'
 const Thing = z.object({ id: z.string(), n: z.number(), tags: z.array(z.string()) })
 
 describe('Table', () => {
+  it('takes at most its bound of new records (507), always what --state-dir restores, and room again after a delete', async () => {
+    const table = new Table(Thing, 'id', 2)
+    await table.insert({ id: 'a', n: 1, tags: [] })
+    table.add({ id: 'b', n: 2, tags: [] })
+    await expect(table.insert({ id: 'c', n: 3, tags: [] })).rejects.toMatchObject({
+      status: 507,
+      message: expect.stringMatching(/holds 2 records of this kind/),
+    })
+    expect(() => table.add({ id: 'c', n: 3, tags: [] })).toThrow(/holds 2 records/)
+    expect(table.get('c')).toBeUndefined()
+    // acknowledged state read back is never refused
+    table.restore({ id: 'r', n: 0, tags: [] })
+    expect(table.get('r')).toBeDefined()
+    table.delete('a')
+    table.delete('b')
+    await table.insert({ id: 'c', n: 3, tags: [] })
+    expect(table.get('c')).toEqual({ id: 'c', n: 3, tags: [] })
+  })
+
   it('validates on insert and refuses a duplicate key, even inserted in the same tick', async () => {
     const table = new Table(Thing, 'id')
     await expect(table.insert({ id: 'a', n: 'x' as never, tags: [] })).rejects.toThrow()

@@ -1,5 +1,6 @@
 import type { Collection } from '@msw/data'
 import type { z } from 'zod'
+import { SandboxError } from '../contract/sandbox-error.ts'
 
 /** Thrown by Table.insert when the key is already taken (models turn it into the service's error). */
 export class DuplicateKeyError extends Error {
@@ -8,6 +9,12 @@ export class DuplicateKeyError extends Error {
     super(`duplicate key ${key}`)
   }
 }
+
+/**
+ * The most records one table of one world takes from the API (a key's requests, its payouts, ...): past it a create
+ * answers 507, so one key cannot grow the process without end. What --state-dir reads back is never refused.
+ */
+export const MAX_RECORDS_PER_TABLE = 250_000
 
 /** Told of each change of a Table: the record stored under `key`, or undefined when it was deleted. */
 export type TableObserver = (key: string, record: unknown) => void
@@ -35,9 +42,12 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
   /** told of every change (--state-dir writes the record, or deletes it when `record` is undefined) */
   #observer: TableObserver | undefined
 
-  constructor(schema: S, key: K) {
+  readonly #maxRecords: number
+
+  constructor(schema: S, key: K, maxRecords = MAX_RECORDS_PER_TABLE) {
     this.#schema = schema
     this.#key = key
+    this.#maxRecords = maxRecords
   }
 
   /** Tells `observer` of every later change (one observer; --state-dir's writer). */
@@ -47,6 +57,7 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
 
   /** Validates and stores a record; its key must be new (a duplicate throws DuplicateKeyError). */
   async insert(record: z.input<S>): Promise<z.infer<S>> {
+    this.#room()
     return this.#store(this.#schema.parse(record) as z.infer<S>)
   }
 
@@ -62,7 +73,17 @@ export class Table<S extends z.ZodObject, K extends keyof z.infer<S> & string> {
    * outside the model (a restored state, a seed, a partial record) goes through `insert`.
    */
   add(record: z.infer<S>): z.infer<S> {
+    this.#room()
     return this.#store(record)
+  }
+
+  /** 507 when the table holds its bound of records (a new record from the API; a restore is never refused). */
+  #room(): void {
+    if (this.#index.size >= this.#maxRecords)
+      throw new SandboxError(
+        507,
+        `This key's world holds ${this.#maxRecords.toLocaleString('en-US')} records of this kind, the most the sandbox keeps: delete some, reset the key (POST /__sandbox/reset) or use another key`,
+      )
   }
 
   #store(record: z.infer<S>): z.infer<S> {

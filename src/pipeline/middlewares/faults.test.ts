@@ -101,4 +101,44 @@ describe('fault middleware', () => {
     expect((await middleware(call('control', { 'x-sandbox-status': '503' }), rest)).status).toBe(201)
     world.clock.dispose()
   })
+
+  it('holds at most maxDelayedPerKey delayed calls of a key and maxDelayedTotal in all: past them 429, then room again', async () => {
+    const worlds = new Map<string, ReturnType<typeof createWorld>>()
+    const shared = {
+      tenants: {
+        get: (tenant: string) =>
+          worlds.get(tenant) ??
+          worlds
+            .set(
+              tenant,
+              createWorld(tenant, 'default', () => undefined),
+            )
+            .get(tenant),
+      },
+      log: () => {},
+    } as unknown as SandboxState
+    const middleware = faultMiddleware(shared, { maxDelayMs: 1000, maxDelayedPerKey: 2, maxDelayedTotal: 3 })
+    const rest = async (): Promise<NeutralResponse> => ({ status: 201, headers: {}, body: undefined })
+    const delayed = (tenant: string) =>
+      middleware({ ...call('api', { 'x-sandbox-delay': '100' }), caller: { tenant, via: 'api-key' } }, rest)
+    const first = [delayed('a'), delayed('a')]
+    const refused = await delayed('a')
+    expect(refused.status).toBe(429)
+    expect(JSON.stringify(refused.body)).toMatch(/already has 2 calls waiting out a delay/)
+    expect(refused.headers['retry-after']).toBe('1')
+    // another key still has room, up to the total
+    const other = delayed('b')
+    const overTotal = await delayed('c')
+    expect(overTotal.status).toBe(429)
+    expect(JSON.stringify(overTotal.body)).toMatch(/sandbox already has 3 calls/)
+    // a call without a delay is never held back
+    expect((await middleware({ ...call('api'), caller: { tenant: 'a', via: 'api-key' } }, rest)).status).toBe(
+      201,
+    )
+    expect((await Promise.all([...first, other])).map((r) => r.status)).toEqual([201, 201, 201])
+    // their places are given back once they answered
+    expect((await delayed('a')).status).toBe(201)
+    expect((await delayed('c')).status).toBe(201)
+    for (const world of worlds.values()) world.clock.dispose()
+  })
 })

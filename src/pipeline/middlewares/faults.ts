@@ -4,7 +4,7 @@
 import { STATUS_CODES } from 'node:http'
 import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
-import { BadRequestError, UnauthorizedError } from '../../contract/sandbox-error.ts'
+import { BadRequestError, SandboxError, UnauthorizedError } from '../../contract/sandbox-error.ts'
 import type { World } from '../../contract/world.ts'
 import type { SandboxState } from '../../control/services.ts'
 import { renderError } from '../../errors/render-error.ts'
@@ -94,6 +94,40 @@ export function sleep(ms: number): Promise<void> {
 export interface FaultOptions {
   /** the largest x-sandbox-delay accepted, ms (default 30 000) */
   maxDelayMs?: number
+  /** calls of one key waiting out a delay at once (default 20) */
+  maxDelayedPerKey?: number
+  /** calls of all keys waiting out a delay at once (default 500) */
+  maxDelayedTotal?: number
+}
+
+/**
+ * A delayed call holds its connection and a timer for up to `maxDelayMs`: how many may wait at once, per key and in
+ * all, so that one key (or many made-up ones) cannot hold the server's connections open for free.
+ */
+function delaySlots(perKey: number, total: number) {
+  const waiting = new Map<string, number>()
+  let all = 0
+  return {
+    take(tenant: string): void {
+      const mine = waiting.get(tenant) ?? 0
+      if (mine >= perKey || all >= total)
+        throw new SandboxError(
+          429,
+          mine >= perKey
+            ? `This key already has ${perKey} calls waiting out a delay (x-sandbox-delay or its scenario's latency): send the next one when one of them has answered`
+            : `The sandbox already has ${total} calls waiting out a delay: send this one again in a moment`,
+          { headers: { 'retry-after': '1' } },
+        )
+      waiting.set(tenant, mine + 1)
+      all++
+    },
+    give(tenant: string): void {
+      const mine = (waiting.get(tenant) ?? 1) - 1
+      if (mine > 0) waiting.set(tenant, mine)
+      else waiting.delete(tenant)
+      all--
+    },
+  }
 }
 
 /**
@@ -103,6 +137,7 @@ export interface FaultOptions {
 export function faultMiddleware(shared: SandboxState, options: FaultOptions = {}): Middleware {
   const windows = new RateWindows()
   const maxDelayMs = options.maxDelayMs ?? 30_000
+  const slots = delaySlots(options.maxDelayedPerKey ?? 20, options.maxDelayedTotal ?? 500)
   return (call, next) => {
     if (!call.caller || isControlRoute(call)) return next()
     let asked: ReturnType<typeof requestedFaults>
@@ -115,8 +150,18 @@ export function faultMiddleware(shared: SandboxState, options: FaultOptions = {}
     }
     const delayMs = asked.delayMs ?? world.rules.latencyMs ?? 0
     if (delayMs <= 0) return faultOrNext(windows, world, asked, next)
+    const { tenant } = call.caller
+    try {
+      slots.take(tenant)
+    } catch (error) {
+      return Promise.resolve(renderError(error, shared.log))
+    }
     return guarded(shared.log, async () => {
-      await sleep(delayMs)
+      try {
+        await sleep(delayMs)
+      } finally {
+        slots.give(tenant)
+      }
       return faultOrNext(windows, world, asked, next)
     })
   }
