@@ -302,7 +302,7 @@ describe('--state-dir keeps bad data where it is', () => {
     expect(logged.join('\n')).toContain(`it is kept as ${join(dir, aside[0]!)}`)
   })
 
-  it('starts beside a state.db whose pages in the middle are damaged: its keys answer 503 saying how to recover, the others work', async () => {
+  it('starts beside a state.db whose pages in the middle are damaged: its keys answer 503 until reset, the sandbox serves', async () => {
     const dir = stateDir()
     const keys = await fillAndStop(dir)
     const file = join(dir, 'state.db')
@@ -323,8 +323,10 @@ describe('--state-dir keeps bad data where it is', () => {
       expect(answer.body.message).toContain('are in a damaged page of the file')
       expect(answer.body.message).toContain('POST /__sandbox/reset')
     }
-    // the others work
+    // the sandbox serves: a new key works, and a damaged key works again once reset
     expect((await call('POST', '/v2/request', newApiKey(), request())).status).toBe(201)
+    expect((await call('POST', '/__sandbox/reset', keys[0]!)).status).toBe(200)
+    expect((await call('POST', '/v2/request', keys[0]!, request())).status).toBe(201)
     expect(logged.join('\n')).toContain(`${file} is damaged; a copy as it was found is kept as`)
     const aside = readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-') && !/-(wal|shm)$/.test(f))
     expect(aside).toHaveLength(1)
