@@ -205,15 +205,21 @@ describe('pages run only their own code, in Chromium', () => {
       }
       await idle()
       let clicked = 0
+      /** the views showing the payload */
+      const shownIn: string[] = []
       const seen = new Set<string>()
       for (const view of ['requests', `request/${invoice.body.requestId}`, 'payers', 'webhooks', 'journal']) {
         const url = `${origin}/#${view}`
         await page.goto(url)
         await idle()
-        expect(await page.locator('body').textContent()).not.toContain('undefined')
+        const text = (await page.locator('body').textContent()) ?? ''
+        expect(text).not.toContain('undefined')
+        if (text.includes('<script>alert(2)</script>')) shownIn.push(view.split('/')[0]!)
         await page.screenshot({ path: `${shots}dashboard-${view.split('/')[0]}.png`, fullPage: true })
         clicked += await clickEverything(page, url, idle, seen)
       }
+      // the stored payloads are on the pages, as text: no view left them out
+      expect(shownIn).toEqual(['request', 'payers', 'webhooks', 'journal'])
       await record('dashboard', clicked, violations)
       await page.close()
     }

@@ -7,6 +7,7 @@ import { expect, it } from 'vitest'
 import type { StartedChain } from '../../src/chain/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey, useTransports } from '../support/clients.ts'
+import { recurringBody } from '../support/payouts.ts'
 
 const RESTART_DELAY_MS = 4000
 const logged: string[] = []
@@ -67,22 +68,8 @@ it('answers 503 degraded and 503 to chain calls while anvil is down, then 200 wi
         apiKey,
         query: { wallet: chain.accounts[5]!.address },
       }),
-      client.call('POST', '/v2/payouts', {
-        apiKey,
-        body: {
-          amount: '1',
-          invoiceCurrency: 'FAU-sepolia',
-          paymentCurrency: 'FAU-sepolia',
-          payee: freshAddress(),
-          // a recurring payout reads the chain (the payer's permit nonce and allowance); a one-time one does not
-          recurrence: {
-            startDate: new Date(Date.now() + 86_400_000).toISOString(),
-            frequency: 'MONTHLY',
-            totalPayments: 2,
-            payer: chain.accounts[5]!.address,
-          },
-        },
-      }),
+      // a recurring payout reads the chain (the payer's permit nonce and allowance); a one-time one does not
+      client.call('POST', '/v2/payouts', { apiKey, body: recurringBody(chain.accounts[5]!.address) }),
     ]),
   )
   expect(performance.now() - killedAt).toBeLessThan(RESTART_DELAY_MS)

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StartedChain } from '../../src/chain/index.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { describeTransports, newApiKey, startTransports, type Transports } from '../support/clients.ts'
+import { recurringBody } from '../support/payouts.ts'
 
 let t: Transports
 const logged: string[] = []
@@ -129,18 +130,7 @@ describe('a chain that stays down', () => {
       // a recurring payout reads the chain (the payer's permit nonce and allowance): 503, not a 400 before it
       const payout = await client.call('POST', '/v2/payouts', {
         apiKey,
-        body: {
-          amount: '1',
-          invoiceCurrency: 'FAU-sepolia',
-          paymentCurrency: 'FAU-sepolia',
-          payee: freshAddress(),
-          recurrence: {
-            startDate: new Date(Date.now() + 86_400_000).toISOString(),
-            frequency: 'MONTHLY',
-            totalPayments: 2,
-            payer: chain.accounts[5]!.address,
-          },
-        },
+        body: recurringBody(chain.accounts[5]!.address),
       })
       expect(payout.status).toBe(503)
       expect(payout.body).toMatchObject({

@@ -1,72 +1,32 @@
 // Example: the same app against the sandbox server running as a separate process, as in CI or a container:
 // `request-sandbox --port 0` with WEBHOOK_URL / WEBHOOK_SECRET, the URL read from its first line of output,
 // payments sent to its /rpc, and the process stopped by its pid.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { createWalletClient, type Hex, http, parseEventLogs, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
+import { type CliSandbox, startCliSandbox } from '../support/cli-sandbox.ts'
 import { waitFor } from '../support/wait.ts'
 import { createInvoiceApp, serveWebhook } from './invoice-app/app.ts'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
 const secret = 'a'.repeat(64)
-let child: ChildProcess
+let sandbox: CliSandbox | undefined
 let sandboxUrl: string
 let hook: Awaited<ReturnType<typeof serveWebhook>>
 let app: ReturnType<typeof createInvoiceApp>
 
-/** Starts the CLI on a free port and resolves with the URL from its first line of output. */
-function startSandboxProcess(
-  env: Record<string, string>,
-  args: string[] = [],
-): Promise<{ child: ChildProcess; url: string }> {
-  const proc = spawn(process.execPath, ['bin/request-sandbox.mjs', '--port', '0', '--seed', '3', ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${out}${err}`)), 30_000)
-    proc.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk
-    })
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk
-      const match = /listening on (http:\/\/[^\s]+)/.exec(out)
-      if (match) {
-        clearTimeout(timer)
-        resolve({ child: proc, url: match[1]! })
-      }
-    })
-    proc.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${err}`)))
-  })
-}
-
 beforeAll(async () => {
   hook = await serveWebhook((request) => app.handleWebhook(request))
-  const started = await startSandboxProcess({ WEBHOOK_URL: hook.url, WEBHOOK_SECRET: secret }, [
-    '--scenarios',
-    'test/fixtures/user-scenarios',
-  ])
-  child = started.child
-  sandboxUrl = started.url
+  sandbox = await startCliSandbox(['--seed', '3', '--scenarios', 'test/fixtures/user-scenarios'], {
+    WEBHOOK_URL: hook.url,
+    WEBHOOK_SECRET: secret,
+  })
+  sandboxUrl = sandbox.url
   app = createInvoiceApp({ apiUrl: sandboxUrl, apiKey: 'example-app-key', webhookSecret: secret })
 })
 
-/** Stops a sandbox process by its pid and waits for it (and its anvil) to exit. */
-async function stop(proc: ChildProcess | undefined): Promise<void> {
-  if (!proc?.pid || proc.exitCode !== null) return
-  const exited = new Promise((resolve) => proc.once('exit', resolve))
-  process.kill(proc.pid, 'SIGTERM')
-  await exited
-}
-
 afterAll(async () => {
-  await stop(child)
+  await sandbox?.stop()
   hook?.server.close()
 })
 
@@ -137,7 +97,7 @@ describe('an invoicing app against the sandbox server in another process', () =>
     const listed = await fetch(`${sandboxUrl}/__sandbox/scenarios`, { headers: { 'x-api-key': 'k' } })
     const names = ((await listed.json()) as { scenarios: { name: string }[] }).scenarios.map((s) => s.name)
     expect(names).toEqual(expect.arrayContaining(['team-invoices', 'json-invoices', 'insufficient-funds']))
-    const limited = await startSandboxProcess({}, ['--no-chain', '--scenario', 'rate-limited'])
+    const limited = await startCliSandbox(['--seed', '3', '--no-chain', '--scenario', 'rate-limited'])
     try {
       const statuses = []
       for (let i = 0; i < 3; i++) {
@@ -145,7 +105,7 @@ describe('an invoicing app against the sandbox server in another process', () =>
       }
       expect(statuses).toEqual([200, 200, 429])
     } finally {
-      await stop(limited.child)
+      await limited.stop()
     }
   })
 

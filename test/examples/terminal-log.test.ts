@@ -2,75 +2,40 @@
 // funded account with its private key, the mnemonic, the dashboard and docs URLs), then one line per API call,
 // per event, per payment the detector records and per webhook attempt, as text and as JSON; --quiet prints the
 // first line only. Each process is stopped by its pid.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { createWalletClient, type Hex, http, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Loose } from '../support/loose.ts'
+import { api, startCliSandbox } from '../support/cli-sandbox.ts'
+import { waitFor } from '../support/wait.ts'
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
-
 interface SandboxProcess {
-  child: ChildProcess
   url: string
-  /** everything printed so far */
+  /** everything printed on stdout so far */
   out(): string
   lines(): string[]
   /** resolves once a line matches `pattern` (10 s at most) */
   waitForLine(pattern: RegExp): Promise<string>
+  stop(): Promise<void>
 }
 
-function startCli(args: string[]): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['bin/request-sandbox.mjs', '--port', '0', '--seed', '5', ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let out = ''
-  let err = ''
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk
-  })
-  child.stderr!.on('data', (chunk: Buffer) => {
-    err += chunk
-  })
-  const lines = () => out.split('\n').filter(Boolean)
-  const proc = (url: string): SandboxProcess => ({
-    child,
-    url,
-    out: () => out,
+/** The CLI with its whole terminal log (`--quiet` only when `args` says so), stopped by its pid after the file. */
+async function startCli(args: string[]): Promise<SandboxProcess> {
+  const cli = await startCliSandbox(['--seed', '5', ...args], {}, { quiet: false })
+  const lines = () => cli.stdout().split('\n').filter(Boolean)
+  return {
+    url: cli.url,
+    out: cli.stdout,
     lines,
-    async waitForLine(pattern) {
-      const deadline = Date.now() + 10_000
-      for (;;) {
-        const line = lines().find((l) => pattern.test(l))
-        if (line) return line
-        if (Date.now() > deadline) throw new Error(`no line matching ${pattern} in:\n${out}`)
-        await new Promise((r) => setTimeout(r, 20))
-      }
-    },
-  })
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 60 s: ${out}${err}`)), 60_000)
-    const look = () => {
-      const match = /listening on (http:\/\/[^\s"]+)/.exec(out)
-      if (!match) return
-      clearTimeout(timer)
-      child.stdout!.off('data', look)
-      resolve(proc(match[1]!))
-    }
-    child.stdout!.on('data', look)
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${err}`)))
-  })
-}
-
-async function stop(proc: SandboxProcess | undefined): Promise<void> {
-  const child = proc?.child
-  if (!child?.pid || child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  process.kill(child.pid, 'SIGTERM')
-  await exited
+    stop: cli.stop,
+    waitForLine: (pattern) =>
+      waitFor(() => lines().find((l) => pattern.test(l)), {
+        timeoutMs: 10_000,
+        what: `a line matching ${pattern}`,
+      }).catch((error: Error) => {
+        throw new Error(`${error.message} in:\n${cli.stdout()}`)
+      }),
+  }
 }
 
 let text: SandboxProcess
@@ -86,37 +51,28 @@ beforeAll(async () => {
   ])
 }, 120_000)
 afterAll(async () => {
-  await Promise.all([stop(text), stop(json), stop(quiet)])
+  await Promise.all([text?.stop(), json?.stop(), quiet?.stop()])
   await receiver?.close()
 })
 
-async function api(sandbox: SandboxProcess, key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  })
-  return { status: response.status, body: (await response.json().catch(() => null)) as Loose }
-}
-
 /** Registers the receiver (its first answer a 500), creates a request and pays it on the sandbox's chain. */
 async function exercise(sandbox: SandboxProcess, key: string) {
-  const hook = await api(sandbox, key, 'POST', '/v2/webhook', { url: receiver.url })
+  const hook = await api(sandbox.url, key, 'POST', '/v2/webhook', { url: receiver.url })
   expect(hook.status).toBe(201)
   receiver.secret = hook.body.secret
   receiver.script.push(500)
-  const created = await api(sandbox, key, 'POST', '/v2/request', {
+  const created = await api(sandbox.url, key, 'POST', '/v2/request', {
     amount: '5',
     invoiceCurrency: 'FAU-sepolia',
     paymentCurrency: 'FAU-sepolia',
     payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
   })
   expect(created.status).toBe(201)
-  const chain = (await api(sandbox, key, 'GET', '/__sandbox/chain')).body
+  const chain = (await api(sandbox.url, key, 'GET', '/__sandbox/chain')).body
   const account = privateKeyToAccount(chain.accounts[7].privateKey)
   const wallet = createWalletClient({ account, transport: http(chain.rpcUrl) }).extend(publicActions)
   const pay = await api(
-    sandbox,
+    sandbox.url,
     key,
     'GET',
     `/v2/request/${created.body.requestId}/pay?wallet=${account.address}`,
@@ -227,7 +183,7 @@ describe('the terminal log of the request-sandbox command', () => {
   })
 
   it('prints only the first line with --quiet', async () => {
-    expect((await api(quiet, 'quiet-key', 'GET', '/v2/currencies')).status).toBe(200)
+    expect((await api(quiet.url, 'quiet-key', 'GET', '/v2/currencies')).status).toBe(200)
     await new Promise((r) => setTimeout(r, 200))
     expect(quiet.lines()).toEqual([expect.stringMatching(/^Request Sandbox listening on /)])
   })

@@ -3,6 +3,7 @@ import { execute, freshAddress, until } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import {
   asOrchestrator,
+  type FeeConfigs,
   linkFreshPlatform,
   SHOP_ORIGIN,
   sepoliaBalance,
@@ -20,7 +21,10 @@ describeTransports(
       asOrchestrator(client(), k, method, path, body)
     const balance = (owner: string, currency: string) => sepoliaBalance(t, owner, currency)
 
-    const linkedPlatform = () => linkFreshPlatform(client(), 'orc_req')
+    const linkedPlatform = (configs: FeeConfigs) => linkFreshPlatform(client(), 'orc_req', configs)
+    /** An incoming fee of `bps` borne by the payer, to `evmRecipientAddress`. */
+    const payerFee = (bps: number, evmRecipientAddress: string) =>
+      ({ bps, feeBearer: 'payer', flow: 'incoming', evmRecipientAddress }) as const
 
     const payRequest = async (owner: string, requestId: string) => {
       const wallet = t.sandbox.shared.chains.get('sepolia')!.accounts[payerIndex]!.address
@@ -39,22 +43,12 @@ describeTransports(
     }
 
     it('a request made with a linked client ID pays its payer-borne fee, as configured at creation', async () => {
-      const { orchestrator, clientId, owner } = await linkedPlatform()
       const feeAddress = freshAddress()
-      const config = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
-        bps: 250,
-        feeBearer: 'payer',
-        flow: 'incoming',
-        evmRecipientAddress: feeAddress,
-      })
-      expect(config.status, config.text).toBe(201)
-      // outgoing fees apply to payouts, not to payments received
-      await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
-        bps: 900,
-        feeBearer: 'payer',
-        flow: 'outgoing',
-        evmRecipientAddress: freshAddress(),
-      })
+      const { orchestrator, clientId, owner, configIds } = await linkedPlatform([
+        payerFee(250, feeAddress),
+        // outgoing fees apply to payouts, not to payments received
+        { bps: 900, feeBearer: 'payer', flow: 'outgoing', evmRecipientAddress: freshAddress() },
+      ])
       const payee = freshAddress()
       const created = await client().call('POST', '/v2/request', {
         apiKey: null,
@@ -63,7 +57,10 @@ describeTransports(
       })
       expect(created.status, created.text).toBe(201)
       // a later change applies only to payments created after it
-      await orc(orchestrator, 'PATCH', `/v2/orchestrators/fee-configs/${config.body.id}`, { bps: 5000 })
+      const patched = await orc(orchestrator, 'PATCH', `/v2/orchestrators/fee-configs/${configIds[0]}`, {
+        bps: 5000,
+      })
+      expect(patched.status, patched.text).toBe(200)
       const payer = t.sandbox.shared.chains.get('sepolia')!.accounts[payerIndex]!.address
       const before = await balance(payer, 'FAU-sepolia')
       const pay = await payRequest(owner, created.body.requestId)
@@ -104,14 +101,8 @@ describeTransports(
     })
 
     it("a request made with the platform's own API key pays no orchestrator fee", async () => {
-      const { orchestrator, owner } = await linkedPlatform()
       const feeAddress = freshAddress()
-      await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
-        bps: 250,
-        feeBearer: 'payer',
-        flow: 'incoming',
-        evmRecipientAddress: feeAddress,
-      })
+      const { owner } = await linkedPlatform([payerFee(250, feeAddress)])
       const created = await client().call('POST', '/v2/request', {
         apiKey: owner,
         body: {
@@ -127,15 +118,8 @@ describeTransports(
     })
 
     it("a recurring request's children pay the fees captured when the series was created", async () => {
-      const { orchestrator, clientId, owner } = await linkedPlatform()
       const feeAddress = freshAddress()
-      const config = await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
-        bps: 250,
-        feeBearer: 'payer',
-        flow: 'incoming',
-        evmRecipientAddress: feeAddress,
-      })
-      expect(config.status, config.text).toBe(201)
+      const { orchestrator, clientId, owner, configIds } = await linkedPlatform([payerFee(250, feeAddress)])
       const payee = freshAddress()
       const created = await client().call('POST', '/v2/request', {
         apiKey: null,
@@ -150,7 +134,10 @@ describeTransports(
       })
       expect(created.status, created.text).toBe(201)
       // a later change of the config does not reach the series' children
-      await orc(orchestrator, 'PATCH', `/v2/orchestrators/fee-configs/${config.body.id}`, { bps: 5000 })
+      const patched = await orc(orchestrator, 'PATCH', `/v2/orchestrators/fee-configs/${configIds[0]}`, {
+        bps: 5000,
+      })
+      expect(patched.status, patched.text).toBe(200)
       const advanced = await client().call('POST', '/__sandbox/clock/advance', {
         apiKey: owner,
         body: { seconds: 86_400 },

@@ -3,6 +3,7 @@ import { execute, freshAddress, until } from '../support/chain.ts'
 import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
 import {
   asOrchestrator,
+  type FeeConfigs,
   linkFreshPlatform,
   SHOP_ORIGIN,
   sepoliaBalance,
@@ -21,8 +22,8 @@ describeTransports(
     const orc = (k: string, method: string, path: string, body?: unknown) =>
       asOrchestrator(client(), k, method, path, body)
     const balance = (owner: string) => sepoliaBalance(t, owner, TOKEN)
-    /** A platform client ID linked to a fresh orchestrator. */
-    const linkedPlatform = () => linkFreshPlatform(client(), 'orc_fees')
+    /** A platform client ID linked to a fresh orchestrator, with the fee configs `configs`. */
+    const linkedPlatform = (configs: FeeConfigs) => linkFreshPlatform(client(), 'orc_fees', configs)
     const pairedLink = async (orchestrator: string, clientId: string, payee: string, amount: string) => {
       const res = await client().call('POST', '/v2/secure-payments', {
         apiKey: null,
@@ -49,37 +50,23 @@ describeTransports(
     }
 
     it('pays a payer-borne default on top and deducts a recipient-borne override, each to its address', async () => {
-      const { orchestrator, clientId } = await linkedPlatform()
       const defaultAddress = freshAddress()
       const overrideAddress = freshAddress()
       const recipientDefault = freshAddress()
       // default: 2.5 % payer-borne; default 1 % recipient-borne, replaced for this client ID by 2 % to another address
-      await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
-        bps: 250,
-        feeBearer: 'payer',
-        flow: 'incoming',
-        evmRecipientAddress: defaultAddress,
-      })
-      await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
-        bps: 100,
-        feeBearer: 'recipient',
-        flow: 'incoming',
-        evmRecipientAddress: recipientDefault,
-      })
-      await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
-        bps: 200,
-        feeBearer: 'recipient',
-        flow: 'incoming',
-        evmRecipientAddress: overrideAddress,
-        clientId,
-      })
-      // an outgoing fee does not apply to a payment received
-      await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
-        bps: 900,
-        feeBearer: 'payer',
-        flow: 'outgoing',
-        evmRecipientAddress: freshAddress(),
-      })
+      const { orchestrator, clientId, configIds } = await linkedPlatform((clientId) => [
+        { bps: 250, feeBearer: 'payer', flow: 'incoming', evmRecipientAddress: defaultAddress },
+        { bps: 100, feeBearer: 'recipient', flow: 'incoming', evmRecipientAddress: recipientDefault },
+        {
+          bps: 200,
+          feeBearer: 'recipient',
+          flow: 'incoming',
+          evmRecipientAddress: overrideAddress,
+          clientId,
+        },
+        // an outgoing fee does not apply to a payment received
+        { bps: 900, feeBearer: 'payer', flow: 'outgoing', evmRecipientAddress: freshAddress() },
+      ])
       const payee = freshAddress()
       const link = await pairedLink(orchestrator, clientId, payee, '100')
       // the plan shows the fees as fixed at creation
@@ -108,9 +95,10 @@ describeTransports(
         payeeBorneFeesUsd: '2.00',
       })
       // a later change applies only to payments created after it
-      const configs = await orc(orchestrator, 'GET', '/v2/orchestrators/fee-configs')
-      const payerDefault = configs.body.find((c: { bps: number }) => c.bps === 250)
-      await orc(orchestrator, 'PATCH', `/v2/orchestrators/fee-configs/${payerDefault.id}`, { bps: 5000 })
+      const patched = await orc(orchestrator, 'PATCH', `/v2/orchestrators/fee-configs/${configIds[0]}`, {
+        bps: 5000,
+      })
+      expect(patched.status, patched.text).toBe(200)
 
       const payer = t.sandbox.shared.chains.get('sepolia')!.accounts[payerIndex]!.address
       const before = await balance(payer)
@@ -129,15 +117,10 @@ describeTransports(
     })
 
     it('caps a fee at usdCap, applies outgoing fees to payouts, and takes nothing without paired authentication', async () => {
-      const { orchestrator, clientId } = await linkedPlatform()
       const capped = freshAddress()
-      await orc(orchestrator, 'POST', '/v2/orchestrators/fee-configs', {
-        bps: 1000,
-        usdCap: '3',
-        feeBearer: 'payer',
-        flow: 'incoming',
-        evmRecipientAddress: capped,
-      })
+      const { orchestrator, clientId, owner } = await linkedPlatform([
+        { bps: 1000, usdCap: '3', feeBearer: 'payer', flow: 'incoming', evmRecipientAddress: capped },
+      ])
       const payee = freshAddress()
       const link = await pairedLink(orchestrator, clientId, payee, '50')
       await payLink(link.token)
@@ -197,7 +180,6 @@ describeTransports(
       expect((await balance(capped)) - cappedBefore).toBe(units('4')) // 1 + 3 (10 % of 40 = 4, capped at 3)
 
       // the platform's own API key makes links without orchestrator fees (only the protocol fee, 0 here)
-      const owner = t.sandbox.shared.directory.clientIdToTenant.get(clientId)!.tenant
       const plain = await client().call('POST', '/v2/secure-payments', {
         apiKey: owner,
         body: { requests: [{ payee: freshAddress(), currency: TOKEN, amount: '10' }] },

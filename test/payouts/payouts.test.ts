@@ -5,7 +5,7 @@ import { expect, it } from 'vitest'
 import { erc20FeeProxyAbi } from '../../src/chain/index.ts'
 import { payoutState } from '../../src/resources/payouts/index.ts'
 import { requestState } from '../../src/resources/requests/index.ts'
-import { describeTransports, newApiKey, useTransports } from '../support/clients.ts'
+import { describeTransports, keyedCall, newApiKey, useTransports } from '../support/clients.ts'
 import { assertMatchesDocument, assertMatchesExample } from '../support/openapi.ts'
 import {
   freshAddress,
@@ -27,8 +27,7 @@ describeTransports(
   'payouts through %s',
   () => t,
   (client) => {
-    const call = (method: string, path: string, apiKey: string, body?: unknown) =>
-      client().call(method, path, { apiKey, ...(body === undefined ? {} : { body }) })
+    const call = keyedCall(client)
 
     it('creates a one-time ERC-20 payout as a request plus the pay calldata, which executes on chain', async () => {
       const apiKey = newApiKey()

@@ -65,6 +65,19 @@ const request = () => ({
   payee: freshAddress(),
 })
 
+/**
+ * Starts a sandbox on `dir`, has three keys create 240 requests (each answered 201), and closes it (closing
+ * checkpoints the WAL into state.db, more than 64 KB of it); answers the keys.
+ */
+async function fillAndStop(dir: string): Promise<string[]> {
+  sandbox = await start(dir)
+  const keys = [newApiKey(), newApiKey(), newApiKey()]
+  for (let i = 0; i < 240; i++)
+    expect((await call('POST', '/v2/request', keys[i % 3]!, request())).status).toBe(201)
+  await stop()
+  return keys
+}
+
 describe('--state-dir keeps bad data where it is', () => {
   it('refuses a body nested deeper than 64 levels with a 400 naming the field; 64 levels pass the door', async () => {
     const dir = stateDir()
@@ -270,11 +283,7 @@ describe('--state-dir keeps bad data where it is', () => {
 
   it('starts beside a state.db truncated in the middle: the damaged file kept aside, logged, an empty state', async () => {
     const dir = stateDir()
-    sandbox = await start(dir)
-    const keys = [newApiKey(), newApiKey(), newApiKey()]
-    for (let i = 0; i < 240; i++)
-      expect((await call('POST', '/v2/request', keys[i % 3]!, request())).status).toBe(201)
-    await stop()
+    const keys = await fillAndStop(dir)
     // closing checkpoints the WAL into state.db: cut the file in the middle of its pages
     const file = join(dir, 'state.db')
     const size = statSync(file).size
@@ -293,13 +302,9 @@ describe('--state-dir keeps bad data where it is', () => {
     expect(logged.join('\n')).toContain(`it is kept as ${join(dir, aside[0]!)}`)
   })
 
-  it('starts beside a state.db whose pages in the middle are damaged: the keys it can read work', async () => {
+  it('starts beside a state.db whose pages in the middle are damaged: its keys answer 503 until reset, the sandbox serves', async () => {
     const dir = stateDir()
-    sandbox = await start(dir)
-    const keys = [newApiKey(), newApiKey(), newApiKey()]
-    for (let i = 0; i < 240; i++)
-      expect((await call('POST', '/v2/request', keys[i % 3]!, request())).status).toBe(201)
-    await stop()
+    const keys = await fillAndStop(dir)
     const file = join(dir, 'state.db')
     const bytes = readFileSync(file)
     // zeroes over a run of pages in the middle: the file opens, reading those pages fails
@@ -311,10 +316,17 @@ describe('--state-dir keeps bad data where it is', () => {
     writeFileSync(file, bytes)
     const logged: string[] = []
     sandbox = await start(dir, (m) => logged.push(m))
-    const statuses = await Promise.all(
-      keys.map(async (key) => (await call('POST', '/v2/request', key, request())).status),
-    )
-    expect(statuses.every((s) => s === 201 || s === 503)).toBe(true)
+    const answers = await Promise.all(keys.map((key) => call('POST', '/v2/request', key, request())))
+    // the three keys' rows are interleaved, so each has some in the damaged pages: 503 saying how to recover
+    for (const answer of answers) {
+      expect(answer.status).toBe(503)
+      expect(answer.body.message).toContain('are in a damaged page of the file')
+      expect(answer.body.message).toContain('POST /__sandbox/reset')
+    }
+    // the sandbox serves: a new key works, and a damaged key works again once reset
+    expect((await call('POST', '/v2/request', newApiKey(), request())).status).toBe(201)
+    expect((await call('POST', '/__sandbox/reset', keys[0]!)).status).toBe(200)
+    expect((await call('POST', '/v2/request', keys[0]!, request())).status).toBe(201)
     expect(logged.join('\n')).toContain(`${file} is damaged; a copy as it was found is kept as`)
     const aside = readdirSync(dir).filter((f) => f.startsWith('state.db.corrupt-') && !/-(wal|shm)$/.test(f))
     expect(aside).toHaveLength(1)

@@ -12,18 +12,30 @@ export interface CliSandbox {
   process: ChildProcess
   /** what it printed so far */
   output(): string
+  /** what it printed so far on stdout alone (the terminal log) */
+  stdout(): string
   stop(): Promise<void>
 }
 
-/** Starts `request-sandbox --port 0 --quiet …` and resolves with its URL once it listens. */
-export async function startCliSandbox(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<CliSandbox> {
-  const child = spawn(process.execPath, ['bin/request-sandbox.mjs', '--port', '0', '--quiet', ...args], {
+/**
+ * Starts `request-sandbox --port 0 --quiet …` (without `--quiet` when `quiet` is false: the whole terminal log) and
+ * resolves with its URL once it listens.
+ */
+export async function startCliSandbox(
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  { quiet = true }: { quiet?: boolean } = {},
+): Promise<CliSandbox> {
+  const flags = ['--port', '0', ...(quiet ? ['--quiet'] : []), ...args]
+  const child = spawn(process.execPath, ['bin/request-sandbox.mjs', ...flags], {
     cwd: root,
     env: { ...process.env, ...env },
   })
   let out = ''
+  let stdout = ''
   child.stdout.on('data', (c: Buffer) => {
     out += c
+    stdout += c
   })
   child.stderr.on('data', (c: Buffer) => {
     out += c
@@ -47,6 +59,7 @@ export async function startCliSandbox(args: string[] = [], env: NodeJS.ProcessEn
     url,
     process: child,
     output: () => out,
+    stdout: () => stdout,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()

@@ -161,6 +161,12 @@ export async function createRequestWith(
   return res.body
 }
 
+/** `client().call` taking the API key and the JSON body (none when undefined) as arguments. */
+export function keyedCall(client: () => ApiClient) {
+  return (method: string, path: string, apiKey: string, body?: unknown) =>
+    client().call(method, path, { apiKey, ...(body === undefined ? {} : { body }) })
+}
+
 /** The client of one transport of a running `Transports`. */
 export function clientOf(transports: Transports, transport: ApiClient['transport']): ApiClient {
   if (transport === 'express') return transports.express

@@ -2,7 +2,6 @@
 // both documents with fast-check arbitraries for its path parameters, query and JSON body. Bodies are mostly
 // shaped like the schema with some fields wrong, missing or extra, plus arbitrary JSON and text that is not JSON.
 import fc from 'fast-check'
-import type { NeutralRequest } from '../../src/contract/neutral.ts'
 import { documents } from './openapi.ts'
 
 type Json = Record<string, unknown>
@@ -202,16 +201,6 @@ function deepBody(schema: Json | null): fc.Arbitrary<string> {
       const field = Object.keys(shaped)[0] ?? 'x'
       return JSON.stringify({ ...shaped, [field]: 'DEEP\u0000' }).replace('"DEEP\\u0000"', deep)
     })
-}
-
-/** Builds the neutral request of one generated case. */
-export function fuzzRequest(
-  op: Pick<FuzzOperation, 'method'> & { path: string },
-  query: Record<string, string>,
-  rawBody: string | undefined,
-  headers: Record<string, string>,
-): NeutralRequest {
-  return { method: op.method, path: op.path, query, headers, rawBody }
 }
 
 /** Whether a 4xx body is in one of the service's error shapes (Nest E1, zod issue list E2, field list E3, the multicall envelope). */

@@ -29,7 +29,7 @@ export type FeeConfigs = Record<string, unknown>[] | ((clientId: string) => Reco
 /**
  * A platform client ID (owned by a fresh API key, allowing SHOP_ORIGIN) linked to a fresh orchestrator key
  * `<prefix>_<hex>` with its owner's consent (the owner's API key beside the orchestrator key), then the fee
- * configs `configs` created by that orchestrator; each step answers 201.
+ * configs `configs` created by that orchestrator (their ids in `configIds`, in order); each step answers 201.
  */
 export async function linkFreshPlatform(client: ApiClient, prefix: string, configs: FeeConfigs = []) {
   const orchestrator = `${prefix}_${randomBytes(8).toString('hex')}`
@@ -45,9 +45,11 @@ export async function linkFreshPlatform(client: ApiClient, prefix: string, confi
     body: { clientId },
   })
   expect(linked.status, linked.text).toBe(201)
+  const configIds: string[] = []
   for (const config of typeof configs === 'function' ? configs(clientId) : configs) {
     const res = await asOrchestrator(client, orchestrator, 'POST', '/v2/orchestrators/fee-configs', config)
     expect(res.status, res.text).toBe(201)
+    configIds.push(res.body.id)
   }
-  return { orchestrator, clientId, owner }
+  return { orchestrator, clientId, owner, configIds }
 }

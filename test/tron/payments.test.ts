@@ -1,6 +1,6 @@
 import { TronWeb } from 'tronweb'
 import { expect, it } from 'vitest'
-import { describeTransports, newApiKey } from '../support/clients.ts'
+import { describeTransports, keyedCall, newApiKey } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { useTronSandbox } from './setup.ts'
 import { freshTronAddress, sendStep, type TronStep } from './steps.ts'
@@ -12,8 +12,7 @@ describeTransports(
   () => sb.t,
   { http: 6, msw: 7 },
   (client, payerIndex) => {
-    const call = (method: string, path: string, apiKey: string, body?: unknown) =>
-      client().call(method, path, { apiKey, ...(body ? { body } : {}) })
+    const call = keyedCall(client)
 
     /** Pays the API's Tron steps with TronWeb from `payer`; answers the payment's txid and the TRX burnt. */
     async function payWithTronWeb(payer: { address: string; privateKey: string }, transactions: TronStep[]) {

@@ -2,7 +2,7 @@ import { TronWeb } from 'tronweb'
 import { generatePrivateKey } from 'viem/accounts'
 import { expect, it } from 'vitest'
 import { securePaymentState } from '../../src/resources/secure-payments/index.ts'
-import { describeTransports, newApiKey } from '../support/clients.ts'
+import { describeTransports, keyedCall, newApiKey } from '../support/clients.ts'
 import { waitFor } from '../support/wait.ts'
 import { useTronSandbox } from './setup.ts'
 import { freshTronAddress, signStep, type TronStep, tronPayoutBody } from './steps.ts'
@@ -14,8 +14,7 @@ describeTransports(
   () => sb.t,
   { http: 6, msw: 7 },
   (client, payerIndex) => {
-    const call = (method: string, path: string, apiKey: string, body?: unknown) =>
-      client().call(method, path, { apiKey, ...(body ? { body } : {}) })
+    const call = keyedCall(client)
 
     /** A Tron USDT payout link of `amount` created by `creator` (to a fresh recipient unless given). */
     const tronPayout = (apiKey: string, creator: string, amount: string, recipient?: string) =>
