@@ -95,9 +95,50 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
  * dispatcher: what `startServer` listens with, and what the Express app mounts.
  */
 export function createRequestListener(sandbox: DispatchTarget): RequestListener {
+  const answers = createAnswerBatch()
   return (req: IncomingMessage, res: ServerResponse) => {
-    handle(sandbox, req, res)
+    handle(sandbox, answers, req, res)
   }
+}
+
+/** An answer ready to be written: what `write` needs. */
+interface ReadyAnswer {
+  req: IncomingMessage
+  res: ServerResponse
+  status: number
+  headers: Record<string, string | number>
+  out: string | Uint8Array | null
+  truncated: boolean
+}
+
+/** Queues an answer for the batch's write. */
+type AnswerBatch = (answer: ReadyAnswer) => void
+
+/**
+ * Answers are written together once the event loop's I/O phase has run every callback it had (`setImmediate`),
+ * not each as soon as it is ready. A write to a keep-alive client that went back to waiting costs the kernel a
+ * wake-up of that client, and on a virtual machine that wake-up is most of the write's cost (it made a 122-byte
+ * answer's `writev` cost 20-40 µs); writes in a row find the clients woken by the first of them still running.
+ * The delay is the rest of one loop turn. Record: docs/decisions/2026-12-06-answers-written-in-batches.md.
+ */
+function createAnswerBatch(): AnswerBatch {
+  let queue: ReadyAnswer[] = []
+  const flush = () => {
+    const ready = queue
+    queue = []
+    for (const answer of ready) write(answer)
+  }
+  return (answer) => {
+    if (queue.push(answer) === 1) setImmediate(flush)
+  }
+}
+
+function write({ req, res, status, headers, out, truncated }: ReadyAnswer): void {
+  // the client left while the answer waited: nothing to write
+  if (res.destroyed) return
+  res.writeHead(status, headers)
+  res.end(out ?? undefined)
+  if (truncated) req.destroy()
 }
 
 /** Writes a never-ending response (server-sent events) as its chunks come, until the client goes away. */
@@ -130,21 +171,27 @@ function sendStream(req: IncomingMessage, res: ServerResponse, response: Neutral
   if (res.destroyed || req.socket.destroyed) stop()
 }
 
-function handle(sandbox: DispatchTarget, req: IncomingMessage, res: ServerResponse): void {
+function handle(
+  sandbox: DispatchTarget,
+  answers: AnswerBatch,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
   // no Content-Length and no Transfer-Encoding: the request has no body (RFC 9112 §6.3)
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-    void respond(sandbox, req, res, undefined, false)
+    void respond(sandbox, answers, req, res, undefined, false)
     return
   }
   readBody(
     req,
-    (text, truncated) => void respond(sandbox, req, res, text, truncated),
+    (text, truncated) => void respond(sandbox, answers, req, res, text, truncated),
     (error) => failed(sandbox, req, res, error),
   )
 }
 
 async function respond(
   sandbox: DispatchTarget,
+  answers: AnswerBatch,
   req: IncomingMessage,
   res: ServerResponse,
   text: string | undefined,
@@ -163,9 +210,7 @@ async function respond(
     if (out !== null)
       headers['content-length'] = typeof out === 'string' ? Buffer.byteLength(out) : out.byteLength
     if (truncated) headers.connection = 'close'
-    res.writeHead(response.status, headers)
-    res.end(out ?? undefined)
-    if (truncated) req.destroy()
+    answers({ req, res, status: response.status, headers, out, truncated })
   } catch (error) {
     failed(sandbox, req, res, error)
   }
