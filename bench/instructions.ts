@@ -1,8 +1,8 @@
 // `npm run bench -- instructions`: the instructions the main thread spends on one call, the floor's and the sandbox's,
 // counted by valgrind's callgrind, which counts the same work the same whatever else the machine does (the throughput
 // ratios of this shared 2-core machine swing 0.26-0.48 between rounds of one run). Counted: what runs because bytes
-// arrived on a connection (node:http's parser callback, the pipeline, the answer's write, and the microtasks they
-// queue); not the kernel, not timers (the chain's watchers, the log's batched write), not V8's helper threads. Each
+// arrived on a connection (node:http's parser callback, the pipeline, and the microtasks they queue) and the check
+// phase (`setImmediate`, where the sandbox writes the answers of a turn together); not the kernel, not timers (the chain's watchers, the log's batched write), not V8's helper threads. Each
 // server starts under callgrind with instrumentation off, warms up on 6,000 calls of a kind, settles on 3,000 with it
 // on, then `N` calls (BENCH_INSTRUCTION_CALLS, 3,000) on 8 keep-alive connections are counted: GET /v1/currencies,
 // then POST /v2/request. The sandbox's count moves from run to run (110k-146k for a GET): which code V8 has optimised
@@ -83,9 +83,11 @@ async function count(script: string, health: string, extra: string[] = []): Prom
       '--instr-atstart=no',
       '--dump-instr=no',
       '--collect-jumps=no',
-      // only what runs because bytes arrived on a connection: parsing, the pipeline and the answer's write, with the
-      // microtasks they queue; not timers (the chain's watchers, the log's batched write) nor V8's helper threads
+      // only what runs because bytes arrived on a connection: parsing and the pipeline, with the microtasks they
+      // queue, and the check phase, where the sandbox writes its answers (src/transports/node-http.ts, in batches
+      // after the I/O phase); not timers (the chain's watchers, the log's batched write) nor V8's helper threads
       '--toggle-collect=*Parser::OnStreamRead*',
+      '--toggle-collect=*Environment::CheckImmediate*',
       `--log-file=${join(dir, 'valgrind.log')}`,
       `--callgrind-out-file=${join(dir, 'callgrind.out')}`,
       'node',
