@@ -1,0 +1,133 @@
+// A damaged state.db costs only the keys whose records sit in the damaged pages, in the real command: a state dir of
+// one key with one request and 100 keys with 4 each, stopped, some of its pages zeroed (a stretch of the records
+// table's leaves in the middle of the file; or the pages of the index of which world each record belongs to), started
+// again, every key called. A key whose records are intact answers 200 for each of its requests; one whose records were
+// zeroed answers 503 saying what to do; none answers 500.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freshAddress } from '../support/chain.ts'
+import { api, freshKey } from '../support/cli-sandbox.ts'
+import { type ServerProcess, startServerProcess, stopServer } from '../support/kill-run.ts'
+import { openState } from '../support/state-db.ts'
+
+const root = mkdtempSync(join(tmpdir(), 'sandbox-damage-'))
+const saved = join(root, 'saved')
+let server: ServerProcess | undefined
+afterAll(async () => {
+  await stopServer(server)
+  rmSync(root, { recursive: true, force: true })
+})
+
+const request = () => ({
+  amount: '5',
+  invoiceCurrency: 'FAU-sepolia',
+  paymentCurrency: 'FAU-sepolia',
+  payee: freshAddress(),
+})
+
+/** Each key, in the order it first wrote, with the ids of its requests. */
+const keys: { key: string; ids: string[] }[] = []
+
+beforeAll(async () => {
+  server = await startServerProcess(['--no-chain', '--state-dir', saved])
+  const create = async (entry: { key: string; ids: string[] }) => {
+    const created = await api(server!.url, entry.key, 'POST', '/v2/request', request())
+    expect(created.status).toBe(201)
+    entry.ids.push(created.body.requestId as string)
+  }
+  const first = { key: freshKey('one'), ids: [] }
+  keys.push(first)
+  await create(first)
+  for (let k = 0; k < 100; k++) {
+    const entry = { key: freshKey(`k${k}`), ids: [] }
+    keys.push(entry)
+    await Promise.all([0, 1, 2, 3].map(() => create(entry)))
+  }
+  await stopServer(server)
+  server = undefined
+  // every frame in the file itself, where the pages are zeroed
+  const db = openState(saved)
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  db.close()
+}, 60_000)
+
+/** A copy of the saved state dir with the pages `choose` names (numbered from 0) zeroed. */
+function damagedCopy(
+  name: string,
+  choose: (pages: { name: string; pageno: number; pagetype: string }[]) => number[],
+) {
+  const dir = join(root, name)
+  cpSync(saved, dir, { recursive: true })
+  const db = openState(dir)
+  const pages = db.prepare('SELECT name, pageno - 1 AS pageno, pagetype FROM dbstat ORDER BY path').all() as {
+    name: string
+    pageno: number
+    pagetype: string
+  }[]
+  db.close()
+  const zeroed = choose(pages)
+  expect(zeroed.length).toBeGreaterThan(0)
+  const file = join(dir, 'state.db')
+  const bytes = readFileSync(file)
+  const pageSize = bytes.readUInt16BE(16)
+  const before = Buffer.from(bytes)
+  for (const page of zeroed) bytes.fill(0, page * pageSize, (page + 1) * pageSize)
+  writeFileSync(file, bytes)
+  /** the keys with a request id in a zeroed page */
+  const hit = new Set<string>()
+  for (const { key, ids } of keys)
+    for (const id of ids)
+      for (let at = before.indexOf(id); at !== -1; at = before.indexOf(id, at + 1))
+        if (zeroed.includes(Math.floor(at / pageSize))) hit.add(key)
+  return { dir, hit }
+}
+
+/** Each key's answers to a read of each of its requests, in the order the keys first wrote. */
+async function readEveryKey(dir: string): Promise<{ key: string; statuses: number[]; message?: string }[]> {
+  server = await startServerProcess(['--no-chain', '--state-dir', dir])
+  const answers = []
+  for (const { key, ids } of keys) {
+    const statuses: number[] = []
+    let message: string | undefined
+    for (const id of ids) {
+      const read = await api(server.url, key, 'GET', `/v2/request/${id}`)
+      statuses.push(read.status)
+      if (read.status !== 200) message = String(read.body.message)
+    }
+    answers.push({ key, statuses, message })
+  }
+  await stopServer(server)
+  server = undefined
+  return answers
+}
+
+describe('--state-dir: zeroed pages of state.db, in the real command', () => {
+  it('a stretch of records in the middle: only the keys whose records it held stop, every other key answers', async () => {
+    // three leaves of the records table in the middle of its rows (in rowid order: keys written one after another)
+    const { dir, hit } = damagedCopy('records', (pages) => {
+      const leaves = pages.filter((p) => p.name === 'records' && p.pagetype === 'leaf').map((p) => p.pageno)
+      const middle = Math.floor(leaves.length / 2)
+      return leaves.slice(middle, middle + 3)
+    })
+    expect(hit.size).toBeGreaterThan(0)
+    const answers = await readEveryKey(dir)
+    const intact = answers.filter((a) => !hit.has(a.key))
+    // keys whose records are intact are read back after the damaged ones too (the background reads in write order)
+    expect(intact.findLastIndex(() => true)).toBeGreaterThan(answers.findIndex((a) => hit.has(a.key)))
+    expect(intact.filter((a) => a.statuses.some((s) => s !== 200)).map((a) => a.key)).toEqual([])
+    for (const a of answers.filter((a) => hit.has(a.key))) {
+      expect(a.statuses.every((s) => s === 503)).toBe(true)
+      expect(a.message).toMatch(/damaged page.*POST \/__sandbox\/reset/)
+    }
+  }, 30_000)
+
+  it('the index of which world each record belongs to: rebuilt from its table, every key answers', async () => {
+    const { dir } = damagedCopy('index', (pages) =>
+      pages.filter((p) => p.name === 'record_worlds_world').map((p) => p.pageno),
+    )
+    const answers = await readEveryKey(dir)
+    expect(answers.filter((a) => a.statuses.some((s) => s !== 200)).map((a) => a.key)).toEqual([])
+  }, 30_000)
+})
