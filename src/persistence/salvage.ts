@@ -17,6 +17,7 @@ import {
 import { createRequire } from 'node:module'
 import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
+import { recoverLostWorlds } from './salvage-worlds.ts'
 
 /** What a salvage could not bring over, and where the file as found is kept. */
 export interface SalvageReport {
@@ -149,6 +150,7 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
     // the indexes and triggers once the rows are in (an index built from them, not copied)
     for (const entry of schema) if (entry.type !== 'table') out.exec(entry.sql)
     if (hasTableIn(out, 'meta')) out.exec("DELETE FROM meta WHERE key IN ('damaged', 'damaged_copy')")
+    if (lost.has('worlds') && hasTableIn(out, 'records')) lostWorlds(source, out, report)
     nameLosses(out, lost, report, message, path)
     out.exec('COMMIT')
   } finally {
@@ -282,6 +284,18 @@ function hasTableIn(db: Database.Database, name: string): boolean {
   return !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name)
 }
 
+/** The worlds whose row was lost: named keys stop like those that lost records; the others' records left out. */
+function lostWorlds(source: Database.Database, out: Database.Database, report: SalvageReport): void {
+  const { named, unnamedRecords } = recoverLostWorlds(source, out)
+  for (const { tenant, scenario } of named)
+    report.lostKeys.set(tenant, (report.lostKeys.get(tenant) ?? new Set<string>()).add(scenario))
+  if (named.length) report.notes.push(`the settings of ${named.length} world(s) (their keys named above)`)
+  if (unnamedRecords)
+    report.notes.push(
+      `${unnamedRecords} record(s) of worlds whose key could not be read either, left out (kept in the copy as found)`,
+    )
+}
+
 /** Names the keys whose records were lost and stops them (quarantine + broken rows); notes the other losses. */
 function nameLosses(
   out: Database.Database,
@@ -342,7 +356,7 @@ function nameLosses(
         path,
         tenant,
         scenario,
-        `some of its records were in a damaged page of the file and could not be read (the file as found is kept as ${report.aside})`,
+        `some of its records, or its world's settings, were in a damaged page of the file and could not be read (the file as found is kept as ${report.aside})`,
       )
     broken.run('broken', tenant, JSON.stringify(message(tenant)))
   }

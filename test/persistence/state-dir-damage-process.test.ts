@@ -75,18 +75,22 @@ function damagedCopy(
   const before = Buffer.from(bytes)
   for (const page of zeroed) bytes.fill(0, page * pageSize, (page + 1) * pageSize)
   writeFileSync(file, bytes)
-  /** the keys with a request id in a zeroed page */
+  /** the keys with a request id, or their own row, in a zeroed page */
   const hit = new Set<string>()
   for (const { key, ids } of keys)
-    for (const id of ids)
+    for (const id of [key, ...ids])
       for (let at = before.indexOf(id); at !== -1; at = before.indexOf(id, at + 1))
         if (zeroed.includes(Math.floor(at / pageSize))) hit.add(key)
   return { dir, hit }
 }
 
 /** Each key's answers to a read of each of its requests, in the order the keys first wrote. */
-async function readEveryKey(dir: string): Promise<{ key: string; statuses: number[]; message?: string }[]> {
+async function readEveryKey(
+  dir: string,
+  first?: (url: string) => Promise<void>,
+): Promise<{ key: string; statuses: number[]; message?: string }[]> {
   server = await startServerProcess(['--no-chain', '--state-dir', dir])
+  await first?.(server.url)
   const answers = []
   for (const { key, ids } of keys) {
     const statuses: number[] = []
@@ -129,5 +133,39 @@ describe('--state-dir: zeroed pages of state.db, in the real command', () => {
     )
     const answers = await readEveryKey(dir)
     expect(answers.filter((a) => a.statuses.some((s) => s !== 200)).map((a) => a.key)).toEqual([])
+  }, 30_000)
+
+  it('the rows of the newest worlds: their keys, named by the index on worlds, stop; no new key reads their records', async () => {
+    // the last leaf of the worlds table (the highest ids): their keys' records are intact, their settings are not
+    const { dir, hit: onPage } = damagedCopy('worlds', (pages) => {
+      const leaves = pages.filter((p) => p.name === 'worlds' && p.pagetype === 'leaf').map((p) => p.pageno)
+      expect(leaves.length).toBeGreaterThan(1)
+      return leaves.slice(-1)
+    })
+    const newcomer = freshKey('new')
+    let newcomerId = ''
+    const answers = await readEveryKey(dir, async (url) => {
+      const created = await api(url, newcomer, 'POST', '/v2/request', request())
+      expect(created.status).toBe(201)
+      newcomerId = created.body.requestId as string
+    })
+    const stopped = answers.filter((a) => a.statuses.some((s) => s !== 200))
+    // the keys of the newest worlds are among them, told what happened; every key that answered does so whole
+    expect(onPage.size).toBeGreaterThan(0)
+    expect(stopped.map((a) => a.key).sort()).toEqual([...onPage].sort())
+    for (const a of stopped) {
+      expect(a.statuses.every((s) => s === 503)).toBe(true)
+      expect(a.message).toMatch(/damaged page.*POST \/__sandbox\/reset/)
+    }
+    // a key new since the rebuild (the first to write: it takes the next world id) reads its own request back after
+    // another restart, and no stopped key's
+    const victim = keys.find((k) => onPage.has(k.key))!
+    server = await startServerProcess(['--no-chain', '--state-dir', dir])
+    expect((await api(server.url, newcomer, 'GET', `/v2/request/${newcomerId}`)).status).toBe(200)
+    for (const id of victim.ids)
+      expect((await api(server.url, newcomer, 'GET', `/v2/request/${id}`)).status).toBe(404)
+    expect((await api(server.url, victim.key, 'GET', `/v2/request/${victim.ids[0]}`)).status).toBe(503)
+    await stopServer(server)
+    server = undefined
   }, 30_000)
 })
