@@ -1,5 +1,6 @@
 // --state-dir's rebuild of a damaged state.db (salvage.ts): the worlds whose own row (which key and scenario they
-// belong to, their clock offset, rules and seeded ids) sat in a damaged page while their records did not. The key
+// belong to, their clock offset, rules and seeded ids) sat in a damaged page while their records did not, or was
+// deleted by a reset that left the key's rows in damaged pages alone (`forgetTenantOps`). The key
 // and scenario are read back from the index on worlds(tenant, scenario), which holds them again with the world's id:
 // such a world gets its row back (its settings lost: `{}`) and its key is named like one that lost records. The
 // records of a world that index cannot name either are left out of the rebuilt file (the copy as found keeps them):

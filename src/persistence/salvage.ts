@@ -17,6 +17,8 @@ import {
 import { createRequire } from 'node:module'
 import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
+import { isDamage } from './damage-error.ts'
+import { DamagedJournals, forgetMarkedJournals } from './salvage-journal.ts'
 import { recoverLostWorlds } from './salvage-worlds.ts'
 
 /** What a salvage could not bring over, and where the file as found is kept. */
@@ -33,16 +35,6 @@ export interface SalvageReport {
 interface LostRange {
   after: number
   before: number | null
-}
-
-/** Whether an error is SQLite's word for a damaged file (a page that is not what its parent says). */
-export function isDamage(error: unknown): boolean {
-  const code = String((error as { code?: unknown }).code ?? '')
-  return (
-    code.startsWith('SQLITE_CORRUPT') ||
-    code.startsWith('SQLITE_NOTADB') ||
-    code === 'SQLITE_IOERR_SHORT_READ'
-  )
 }
 
 /** The name of a file beside `path` that keeps a damaged copy (`<path>.corrupt-<time>`). */
@@ -150,7 +142,9 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
     // the indexes and triggers once the rows are in (an index built from them, not copied)
     for (const entry of schema) if (entry.type !== 'table') out.exec(entry.sql)
     if (hasTableIn(out, 'meta')) out.exec("DELETE FROM meta WHERE key IN ('damaged', 'damaged_copy')")
-    if (lost.has('worlds') && hasTableIn(out, 'records')) lostWorlds(source, out, report)
+    if (hasTableIn(out, 'meta') && hasTableIn(out, 'journal')) forgetMarkedJournals(out)
+    // a world whose row was lost, or deleted by a reset that left its rows in a damaged page alone
+    if (hasTableIn(out, 'worlds') && hasTableIn(out, 'records')) lostWorlds(source, out, report)
     nameLosses(out, lost, report, message, path)
     out.exec('COMMIT')
   } finally {
@@ -373,6 +367,8 @@ export class StateDamage {
   #copy: string | null = null
   /** keys whose records sat in a damaged page (found as their world came back): a reset leaves those rows alone */
   readonly tenants = new Set<string>()
+  /** keys whose journal sat in a damaged page */
+  readonly journals = new DamagedJournals()
 
   constructor(path: string, log: (message: string, error?: unknown) => void) {
     this.#path = path

@@ -53,13 +53,20 @@ beforeAll(async () => {
   db.close()
 }, 60_000)
 
-/** A copy of the saved state dir with the pages `choose` names (numbered from 0) zeroed. */
+/**
+ * A copy of a state dir (the saved one unless `from`) with the pages `choose` names (numbered from 0) zeroed; `pagesOf`
+ * names those that hold a text.
+ */
 function damagedCopy(
   name: string,
-  choose: (pages: { name: string; pageno: number; pagetype: string }[]) => number[],
+  choose: (
+    pages: { name: string; pageno: number; pagetype: string }[],
+    pagesOf: (text: string) => number[],
+  ) => number[],
+  from = saved,
 ) {
   const dir = join(root, name)
-  cpSync(saved, dir, { recursive: true })
+  cpSync(from, dir, { recursive: true })
   const db = openState(dir)
   const pages = db.prepare('SELECT name, pageno - 1 AS pageno, pagetype FROM dbstat ORDER BY path').all() as {
     name: string
@@ -67,20 +74,24 @@ function damagedCopy(
     pagetype: string
   }[]
   db.close()
-  const zeroed = choose(pages)
-  expect(zeroed.length).toBeGreaterThan(0)
   const file = join(dir, 'state.db')
   const bytes = readFileSync(file)
   const pageSize = bytes.readUInt16BE(16)
   const before = Buffer.from(bytes)
+  const pagesOf = (text: string) => {
+    const found = new Set<number>()
+    for (let at = before.indexOf(text); at !== -1; at = before.indexOf(text, at + 1))
+      found.add(Math.floor(at / pageSize))
+    return [...found]
+  }
+  const zeroed = choose(pages, pagesOf)
+  expect(zeroed.length).toBeGreaterThan(0)
   for (const page of zeroed) bytes.fill(0, page * pageSize, (page + 1) * pageSize)
   writeFileSync(file, bytes)
   /** the keys with a request id, or their own row, in a zeroed page */
   const hit = new Set<string>()
   for (const { key, ids } of keys)
-    for (const id of [key, ...ids])
-      for (let at = before.indexOf(id); at !== -1; at = before.indexOf(id, at + 1))
-        if (zeroed.includes(Math.floor(at / pageSize))) hit.add(key)
+    for (const id of [key, ...ids]) if (pagesOf(id).some((p) => zeroed.includes(p))) hit.add(key)
   return { dir, hit }
 }
 
@@ -165,6 +176,60 @@ describe('--state-dir: zeroed pages of state.db, in the real command', () => {
     for (const id of victim.ids)
       expect((await api(server.url, newcomer, 'GET', `/v2/request/${id}`)).status).toBe(404)
     expect((await api(server.url, victim.key, 'GET', `/v2/request/${victim.ids[0]}`)).status).toBe(503)
+    await stopServer(server)
+    server = undefined
+  }, 30_000)
+
+  it('a page of the journal: every key answers; a reset of a key whose journal it held stops no other key’s writes', async () => {
+    // a key whose journal has a row in the zeroed page (its creates) and one past it (a read made later)
+    const victim = keys[50]!
+    const others = keys.filter((k) => k !== victim)
+    const from = join(root, 'journal-more')
+    cpSync(saved, from, { recursive: true })
+    server = await startServerProcess(['--no-chain', '--state-dir', from])
+    expect((await api(server.url, victim.key, 'GET', `/v2/request/${victim.ids[0]}`)).status).toBe(200)
+    await stopServer(server)
+    server = undefined
+    const db = openState(from)
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    db.close()
+    const { dir } = damagedCopy(
+      'journal',
+      (pages, pagesOf) => {
+        const leaves = new Set(
+          pages.filter((p) => p.name === 'journal' && p.pagetype === 'leaf').map((p) => p.pageno),
+        )
+        const creates = pagesOf(victim.ids[1]!).filter((p) => leaves.has(p))
+        expect(creates).toHaveLength(1)
+        // the read's row (its path names the first request) is on another page, kept
+        expect(
+          pagesOf(victim.ids[0]!).filter((p) => leaves.has(p) && !creates.includes(p)).length,
+        ).toBeGreaterThan(0)
+        return creates
+      },
+      from,
+    )
+    let resetAt = ''
+    const answers = await readEveryKey(dir, async (url) => {
+      // the key's journal that could be read is left out (history), its calls answer; its reset starts it afresh
+      resetAt = new Date().toISOString()
+      expect((await api(url, victim.key, 'POST', '/__sandbox/reset')).status).toBeLessThan(300)
+      expect((await api(url, victim.key, 'POST', '/v2/request', request())).status).toBe(201)
+      for (const { key } of others.slice(0, 3))
+        expect((await api(url, key, 'POST', '/v2/request', request())).status).toBe(201)
+    })
+    expect(answers.filter((a) => a.key !== victim.key && a.statuses.some((s) => s !== 200))).toEqual([])
+    // the next start rebuilds the file: the reset key's old journal rows stay gone, the writes after the reset stay
+    server = await startServerProcess(['--no-chain', '--state-dir', dir])
+    const kept = (await api(server.url, victim.key, 'GET', '/__sandbox/journal?limit=2000')).body.entries as {
+      at: string
+      method: string
+      status: number
+    }[]
+    expect(kept.filter((e) => e.method === 'POST' && e.status === 201)).toHaveLength(1)
+    expect(kept.filter((e) => e.at < resetAt)).toEqual([])
+    for (const { key, ids } of others.slice(0, 3))
+      expect((await api(server.url, key, 'GET', `/v2/request/${ids[0]}`)).status).toBe(200)
     await stopServer(server)
     server = undefined
   }, 30_000)
