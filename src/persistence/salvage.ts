@@ -19,7 +19,7 @@ import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
 import { isDamage } from './damage-error.ts'
 import { DamagedJournals, forgetMarkedJournals } from './salvage-journal.ts'
-import { recoverLostWorlds } from './salvage-worlds.ts'
+import { recoverLostWorlds, worldsOfLostRecords } from './salvage-worlds.ts'
 
 /** What a salvage could not bring over, and where the file as found is kept. */
 export interface SalvageReport {
@@ -144,8 +144,9 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
     if (hasTableIn(out, 'meta')) out.exec("DELETE FROM meta WHERE key IN ('damaged', 'damaged_copy')")
     if (hasTableIn(out, 'meta') && hasTableIn(out, 'journal')) forgetMarkedJournals(out)
     // a world whose row was lost, or deleted by a reset that left its rows in a damaged page alone
-    if (hasTableIn(out, 'worlds') && hasTableIn(out, 'records')) lostWorlds(source, out, report)
-    nameLosses(out, lost, report, message, path)
+    if (hasTableIn(out, 'worlds') && hasTableIn(out, 'records'))
+      lostWorlds(source, out, lost.has('worlds'), report)
+    nameLosses(source, out, lost, report, message, path)
     out.exec('COMMIT')
   } finally {
     source.close()
@@ -251,8 +252,11 @@ function nextReadable(first: () => Database.Statement, after: number): number | 
   let low = after
   let high: number | null = null
   let found: number | null = null
-  for (let step = 1; after + step < Number.MAX_SAFE_INTEGER; step *= 2) {
-    const at = after + step
+  // from 0 when the damage starts the table (the sandbox's rowids are positive): doubling from the lowest rowid would
+  // take every step below 0 and give up before the first page past the damage
+  const base = Math.max(after, 0)
+  for (let step = 1; base + step < Number.MAX_SAFE_INTEGER; step *= 2) {
+    const at = base + step
     const result = probe(at)
     if (result.ok) {
       high = at
@@ -279,10 +283,17 @@ function hasTableIn(db: Database.Database, name: string): boolean {
 }
 
 /** The worlds whose row was lost: named keys stop like those that lost records; the others' records left out. */
-function lostWorlds(source: Database.Database, out: Database.Database, report: SalvageReport): void {
-  const { named, unnamedRecords } = recoverLostWorlds(source, out)
-  for (const { tenant, scenario } of named)
+function lostWorlds(
+  source: Database.Database,
+  out: Database.Database,
+  worldsLost: boolean,
+  report: SalvageReport,
+): void {
+  const { named, unnamedRecords, unnamedKeys } = recoverLostWorlds(source, out, worldsLost)
+  const add = (tenant: string, scenario: string) =>
     report.lostKeys.set(tenant, (report.lostKeys.get(tenant) ?? new Set<string>()).add(scenario))
+  for (const { tenant, scenario } of named) add(tenant, scenario)
+  for (const tenant of unnamedKeys) add(tenant, '(unknown)')
   if (named.length) report.notes.push(`the settings of ${named.length} world(s) (their keys named above)`)
   if (unnamedRecords)
     report.notes.push(
@@ -292,6 +303,7 @@ function lostWorlds(source: Database.Database, out: Database.Database, report: S
 
 /** Names the keys whose records were lost and stops them (quarantine + broken rows); notes the other losses. */
 function nameLosses(
+  source: Database.Database,
   out: Database.Database,
   lost: Map<string, LostRange[]>,
   report: SalvageReport,
@@ -308,19 +320,16 @@ function nameLosses(
   const hasTable = (name: string) => hasTableIn(out, name)
   const records = lost.get('records')
   if (records && hasTable('record_worlds') && hasTable('worlds')) {
-    const worlds = out.prepare(
-      'SELECT DISTINCT w.tenant, w.scenario FROM record_worlds r JOIN worlds w ON w.id = r.world WHERE r.seq > ? AND r.seq < ?',
+    const { ids, untold } = worldsOfLostRecords(source, out, records, lost.has('record_worlds'))
+    const world = out.prepare('SELECT tenant, scenario FROM worlds WHERE id = ?')
+    for (const id of ids) {
+      const row = world.get(id) as { tenant: string; scenario: string } | undefined
+      if (row)
+        report.lostKeys.set(row.tenant, (report.lostKeys.get(row.tenant) ?? new Set()).add(row.scenario))
+    }
+    report.notes.push(
+      `records (rows ${describe(records)}${untold ? '; which keys some of them belonged to could not be read' : ''})`,
     )
-    for (const range of records)
-      for (const row of worlds.all(range.after, range.before ?? Number.MAX_SAFE_INTEGER) as {
-        tenant: string
-        scenario: string
-      }[]) {
-        const scenarios = report.lostKeys.get(row.tenant) ?? new Set<string>()
-        scenarios.add(row.scenario)
-        report.lostKeys.set(row.tenant, scenarios)
-      }
-    report.notes.push(`records (rows ${describe(records)})`)
   }
   for (const [table, ranges] of lost) {
     if (table === 'records') continue
@@ -396,7 +405,9 @@ export class StateDamage {
       `--state-dir: ${this.#path} is damaged (${text(damage)}); it was rebuilt from what could be read, and the file as found is kept as ${report.aside}. ${
         keys.length
           ? `Keys whose records were lost (they answer 503 until reset; see the quarantine table): ${keys.join(', ')}.`
-          : 'No key lost a record.'
+          : report.notes.some((n) => n.startsWith('records ('))
+            ? 'No key is known to have lost a record.'
+            : 'No key lost a record.'
       }${report.notes.length ? ` Rows that could not be read: ${report.notes.join('; ')}.` : ''}`,
     )
     return true

@@ -119,24 +119,32 @@ async function readEveryKey(
 }
 
 describe('--state-dir: zeroed pages of state.db, in the real command', () => {
-  it('a stretch of records in the middle: only the keys whose records it held stop, every other key answers', async () => {
-    // three leaves of the records table in the middle of its rows (in rowid order: keys written one after another)
-    const { dir, hit } = damagedCopy('records', (pages) => {
-      const leaves = pages.filter((p) => p.name === 'records' && p.pagetype === 'leaf').map((p) => p.pageno)
-      const middle = Math.floor(leaves.length / 2)
-      return leaves.slice(middle, middle + 3)
-    })
-    expect(hit.size).toBeGreaterThan(0)
-    const answers = await readEveryKey(dir)
-    const intact = answers.filter((a) => !hit.has(a.key))
-    // keys whose records are intact are read back after the damaged ones too (the background reads in write order)
-    expect(intact.findLastIndex(() => true)).toBeGreaterThan(answers.findIndex((a) => hit.has(a.key)))
-    expect(intact.filter((a) => a.statuses.some((s) => s !== 200)).map((a) => a.key)).toEqual([])
-    for (const a of answers.filter((a) => hit.has(a.key))) {
-      expect(a.statuses.every((s) => s === 503)).toBe(true)
-      expect(a.message).toMatch(/damaged page.*POST \/__sandbox\/reset/)
-    }
-  }, 30_000)
+  it.each([
+    ['in the middle', (leaves: number[]) => leaves.slice(leaves.length >> 1, (leaves.length >> 1) + 3)],
+    ['at the start of the table', (leaves: number[]) => leaves.slice(0, 1)],
+  ])(
+    'a stretch of records %s: only the keys whose records it held stop, every other key answers',
+    async (where, pick) => {
+      // leaves of the records table (in rowid order: keys written one after another)
+      const { dir, hit } = damagedCopy(`records-${where}`, (pages) =>
+        pick(pages.filter((p) => p.name === 'records' && p.pagetype === 'leaf').map((p) => p.pageno)),
+      )
+      expect(hit.size).toBeGreaterThan(0)
+      // the damage is met as the keys' worlds come back; the next start rebuilds the file: the same answers after it
+      for (const start of ['damaged', 'rebuilt']) {
+        const answers = await readEveryKey(dir)
+        const intact = answers.filter((a) => !hit.has(a.key))
+        // keys whose records are intact are read back after the damaged ones too (in write order)
+        expect(intact.findLastIndex(() => true)).toBeGreaterThan(answers.findIndex((a) => hit.has(a.key)))
+        expect(intact.filter((a) => a.statuses.some((s) => s !== 200)).map((a) => [start, a.key])).toEqual([])
+        for (const a of answers.filter((a) => hit.has(a.key))) {
+          expect(a.statuses.every((s) => s === 503)).toBe(true)
+          expect(a.message).toMatch(/damaged page.*POST \/__sandbox\/reset/)
+        }
+      }
+    },
+    30_000,
+  )
 
   it('the index of which world each record belongs to: rebuilt from its table, every key answers', async () => {
     const { dir } = damagedCopy('index', (pages) =>
@@ -146,39 +154,50 @@ describe('--state-dir: zeroed pages of state.db, in the real command', () => {
     expect(answers.filter((a) => a.statuses.some((s) => s !== 200)).map((a) => a.key)).toEqual([])
   }, 30_000)
 
-  it('the rows of the newest worlds: their keys, named by the index on worlds, stop; no new key reads their records', async () => {
-    // the last leaf of the worlds table (the highest ids): their keys' records are intact, their settings are not
-    const { dir, hit: onPage } = damagedCopy('worlds', (pages) => {
-      const leaves = pages.filter((p) => p.name === 'worlds' && p.pagetype === 'leaf').map((p) => p.pageno)
-      expect(leaves.length).toBeGreaterThan(1)
-      return leaves.slice(-1)
-    })
-    const newcomer = freshKey('new')
-    let newcomerId = ''
-    const answers = await readEveryKey(dir, async (url) => {
-      const created = await api(url, newcomer, 'POST', '/v2/request', request())
-      expect(created.status).toBe(201)
-      newcomerId = created.body.requestId as string
-    })
-    const stopped = answers.filter((a) => a.statuses.some((s) => s !== 200))
-    // the keys of the newest worlds are among them, told what happened; every key that answered does so whole
-    expect(onPage.size).toBeGreaterThan(0)
-    expect(stopped.map((a) => a.key).sort()).toEqual([...onPage].sort())
-    for (const a of stopped) {
-      expect(a.statuses.every((s) => s === 503)).toBe(true)
-      expect(a.message).toMatch(/damaged page.*POST \/__sandbox\/reset/)
-    }
-    // a key new since the rebuild (the first to write: it takes the next world id) reads its own request back after
-    // another restart, and no stopped key's
-    const victim = keys.find((k) => onPage.has(k.key))!
-    server = await startServerProcess(['--no-chain', '--state-dir', dir])
-    expect((await api(server.url, newcomer, 'GET', `/v2/request/${newcomerId}`)).status).toBe(200)
-    for (const id of victim.ids)
-      expect((await api(server.url, newcomer, 'GET', `/v2/request/${id}`)).status).toBe(404)
-    expect((await api(server.url, victim.key, 'GET', `/v2/request/${victim.ids[0]}`)).status).toBe(503)
-    await stopServer(server)
-    server = undefined
-  }, 30_000)
+  it.each([
+    ['named by the index on worlds', false],
+    ['the index on worlds damaged too: named by their journal', true],
+  ])(
+    'the rows of the newest worlds, %s: their keys stop; no new key reads their records',
+    async (_, index) => {
+      // the last leaf of the worlds table (the highest ids): their keys' records are intact, their settings are not
+      const onPage = new Set<string>()
+      const { dir } = damagedCopy(`worlds-${index}`, (pages, pagesOf) => {
+        const leaves = pages.filter((p) => p.name === 'worlds' && p.pagetype === 'leaf').map((p) => p.pageno)
+        expect(leaves.length).toBeGreaterThan(1)
+        const last = leaves.at(-1)!
+        for (const { key } of keys) if (pagesOf(key).includes(last)) onPage.add(key)
+        const indexPages = pages.filter((p) => p.name === 'sqlite_autoindex_worlds_1').map((p) => p.pageno)
+        return index ? [last, ...indexPages] : [last]
+      })
+      const newcomer = freshKey('new')
+      let newcomerId = ''
+      const answers = await readEveryKey(dir, async (url) => {
+        const created = await api(url, newcomer, 'POST', '/v2/request', request())
+        expect(created.status).toBe(201)
+        newcomerId = created.body.requestId as string
+      })
+      const stopped = answers.filter((a) => a.statuses.some((s) => s !== 200))
+      // the keys of the newest worlds are among them, told what happened; every key that answered does so whole
+      expect(onPage.size).toBeGreaterThan(0)
+      expect(stopped.map((a) => a.key).sort()).toEqual([...onPage].sort())
+      for (const a of stopped) {
+        expect(a.statuses.every((s) => s === 503)).toBe(true)
+        expect(a.message).toMatch(/damaged page.*POST \/__sandbox\/reset/)
+      }
+      // a key new since the rebuild (the first to write: it takes the next world id) reads its own request back after
+      // another restart, and no stopped key's
+      const victim = keys.find((k) => onPage.has(k.key))!
+      server = await startServerProcess(['--no-chain', '--state-dir', dir])
+      expect((await api(server.url, newcomer, 'GET', `/v2/request/${newcomerId}`)).status).toBe(200)
+      for (const id of victim.ids)
+        expect((await api(server.url, newcomer, 'GET', `/v2/request/${id}`)).status).toBe(404)
+      expect((await api(server.url, victim.key, 'GET', `/v2/request/${victim.ids[0]}`)).status).toBe(503)
+      await stopServer(server)
+      server = undefined
+    },
+    30_000,
+  )
 
   it('a page of the journal: every key answers; a reset of a key whose journal it held stops no other key’s writes', async () => {
     // a key whose journal has a row in the zeroed page (its creates) and one past it (a read made later)
