@@ -18,6 +18,7 @@ import { createRequire } from 'node:module'
 import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
 import { isDamage } from './damage-error.ts'
+import { DAMAGED_PAGE, releaseWholeKeys } from './salvage-broken.ts'
 import { DamagedJournals, forgetMarkedJournals } from './salvage-journal.ts'
 import { recoverLostWorlds, worldsOfLostRecords } from './salvage-worlds.ts'
 
@@ -29,6 +30,8 @@ export interface SalvageReport {
   lostKeys: Map<string, Set<string>>
   /** what else was lost, in words (tables whose rows could not all be read), for the log */
   notes: string[]
+  /** keys stopped by damage met while running whose rows all came back: they answer again */
+  released: string[]
 }
 
 /** A rowid range that could not be read: (after, before), both exclusive; `before` null: to the table's end. */
@@ -123,7 +126,7 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
   }
   const target = `${path}.salvage`
   for (const suffix of ['', '-wal', '-shm']) rmSync(target + suffix, { force: true })
-  const report: SalvageReport = { aside, lostKeys: new Map(), notes: [] }
+  const report: SalvageReport = { aside, lostKeys: new Map(), notes: [], released: [] }
   let out: Database.Database | null = null
   try {
     // the schema itself must be readable: without it nothing is
@@ -147,6 +150,7 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
     if (hasTableIn(out, 'worlds') && hasTableIn(out, 'records'))
       lostWorlds(source, out, lost.has('worlds'), report)
     nameLosses(source, out, lost, report, message, path)
+    if (hasTableIn(out, 'shared')) report.released = releaseWholeKeys(out, report.lostKeys)
     out.exec('COMMIT')
   } finally {
     source.close()
@@ -386,7 +390,7 @@ export class StateDamage {
 
   /** What a key whose records sat in a damaged page answers (503) until it is reset. */
   message(tenant: string): string {
-    return `The saved state of this API key could not be read: some of its records in ${this.#path} are in a damaged page of the file (key ${keyLabel(tenant)}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`
+    return `The saved state of this API key could not be read: some of its records in ${this.#path} ${DAMAGED_PAGE} (key ${keyLabel(tenant)}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`
   }
 
   /** Rebuilds the damaged state.db from what can be read, logging which keys lost records; false when it cannot. */
@@ -408,7 +412,11 @@ export class StateDamage {
           : report.notes.some((n) => n.startsWith('records ('))
             ? 'No key is known to have lost a record.'
             : 'No key lost a record.'
-      }${report.notes.length ? ` Rows that could not be read: ${report.notes.join('; ')}.` : ''}`,
+      }${report.notes.length ? ` Rows that could not be read: ${report.notes.join('; ')}.` : ''}${
+        report.released.length
+          ? ` Keys stopped while running whose rows all came back (they answer again): ${report.released.map(keyLabel).join(', ')}.`
+          : ''
+      }`,
     )
     return true
   }
