@@ -5,7 +5,16 @@ import type Database from 'libsql'
 import type { SandboxState } from '../control/services.ts'
 import { isDamage } from './damage-error.ts'
 import { errorText } from './revival.ts'
-import { CutShortError, corruptName, cutShort, damageOf, markDamaged, type StateDamage } from './salvage.ts'
+import {
+  CutShortError,
+  corruptName,
+  cutShort,
+  damageOf,
+  keyLabel,
+  markDamaged,
+  type StateDamage,
+} from './salvage.ts'
+import { releaseReadableKeys } from './salvage-broken.ts'
 import { openStateDb } from './schema.ts'
 
 /**
@@ -26,7 +35,14 @@ export function openStateFile(
     const db = openStateDb(path)
     db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
     const found = damageOf(db)
-    if (found === undefined) return db
+    if (found === undefined) {
+      const released = releaseReadableKeys(db)
+      if (released.length)
+        log(
+          `--state-dir: ${path}: keys stopped for a damaged page whose rows all read back answer again: ${released.map(keyLabel).join(', ')}`,
+        )
+      return db
+    }
     db.close()
     throw found
   } catch (error) {

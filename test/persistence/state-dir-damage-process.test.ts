@@ -130,8 +130,9 @@ describe('--state-dir: zeroed pages of state.db, in the real command', () => {
         pick(pages.filter((p) => p.name === 'records' && p.pagetype === 'leaf').map((p) => p.pageno)),
       )
       expect(hit.size).toBeGreaterThan(0)
-      // the damage is met as the keys' worlds come back; the next start rebuilds the file: the same answers after it
-      for (const start of ['damaged', 'rebuilt']) {
+      // the damage is met as the keys' worlds come back; the next start rebuilds the file, the one after finds nothing
+      // to rebuild: the same answers after each (the keys that lost rows stay stopped until reset)
+      for (const start of ['damaged', 'rebuilt', 'after']) {
         const answers = await readEveryKey(dir)
         const intact = answers.filter((a) => !hit.has(a.key))
         // keys whose records are intact are read back after the damaged ones too (in write order)
@@ -253,29 +254,36 @@ describe('--state-dir: zeroed pages of state.db, in the real command', () => {
     server = undefined
   }, 30_000)
 
-  it('keys an earlier run stopped for damage found elsewhere answer again once the rebuild brings all their rows back', async () => {
-    // what an earlier run leaves when a read of intact keys failed (the file marked for a rebuild, the keys stopped)
-    const dir = join(root, 'stopped')
-    cpSync(saved, dir, { recursive: true })
-    const [whole, quarantined] = [keys[10]!, keys[11]!]
-    const db = openState(dir)
-    const stop = db.prepare("INSERT INTO shared(kind, key, value) VALUES ('broken', ?, ?)")
-    stop.run(
-      whole.key,
-      JSON.stringify(
-        `The saved state of this API key could not be read: some of its records in ${join(dir, 'state.db')} are in a damaged page of the file (key ${whole.key}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`,
-      ),
-    )
-    // a key stopped for a record that could not be read stays stopped
-    stop.run(
-      quarantined.key,
-      JSON.stringify('The saved state of this API key could not be read: record x is not JSON.'),
-    )
-    db.prepare("INSERT INTO meta(key, value) VALUES ('damaged', 'the records of a key')").run()
-    db.close()
-    const answers = await readEveryKey(dir)
-    expect(answers.filter((a) => a.statuses.some((s) => s !== 200)).map((a) => a.key)).toEqual([
-      quarantined.key,
-    ])
-  }, 30_000)
+  it.each([
+    ['at the rebuild it marked', true],
+    ['at a start with no rebuild due (an earlier rebuild ran)', false],
+  ])(
+    'keys an earlier run stopped for damage found elsewhere answer again %s',
+    async (_, flagged) => {
+      // what an earlier run leaves when a read of intact keys failed (the file marked for a rebuild, the keys stopped)
+      const dir = join(root, `stopped-${flagged}`)
+      cpSync(saved, dir, { recursive: true })
+      const [whole, quarantined] = [keys[10]!, keys[11]!]
+      const db = openState(dir)
+      const stop = db.prepare("INSERT INTO shared(kind, key, value) VALUES ('broken', ?, ?)")
+      stop.run(
+        whole.key,
+        JSON.stringify(
+          `The saved state of this API key could not be read: some of its records in ${join(dir, 'state.db')} are in a damaged page of the file (key ${whole.key}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`,
+        ),
+      )
+      // a key stopped for a record that could not be read stays stopped
+      stop.run(
+        quarantined.key,
+        JSON.stringify('The saved state of this API key could not be read: record x is not JSON.'),
+      )
+      if (flagged) db.prepare("INSERT INTO meta(key, value) VALUES ('damaged', 'the records of a key')").run()
+      db.close()
+      const answers = await readEveryKey(dir)
+      expect(answers.filter((a) => a.statuses.some((s) => s !== 200)).map((a) => a.key)).toEqual([
+        quarantined.key,
+      ])
+    },
+    30_000,
+  )
 })
