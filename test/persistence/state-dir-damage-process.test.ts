@@ -1,8 +1,9 @@
 // A damaged state.db costs only the keys whose records sit in the damaged pages, in the real command: a state dir of
-// one key with one request and 100 keys with 4 each, stopped, some of its pages zeroed (a stretch of the records
-// table's leaves in the middle of the file; or the pages of the index of which world each record belongs to), started
-// again, every key called. A key whose records are intact answers 200 for each of its requests; one whose records were
-// zeroed answers 503 saying what to do; none answers 500.
+// one key with one request and 100 keys with 4 each, stopped, some of its pages zeroed (leaves of the records table,
+// the index of which world each record belongs to, the newest worlds' rows with or without their index, a page of the
+// journal), started again, every key called. A key whose rows are intact answers 200 for each of its requests; one
+// whose rows were zeroed answers 503 saying what to do; none answers 404 or 500; a reset of a damaged key stops no
+// other key's writes; keys an earlier run stopped although their rows were whole answer again.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
