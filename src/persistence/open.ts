@@ -3,17 +3,10 @@
 import { existsSync, renameSync } from 'node:fs'
 import type Database from 'libsql'
 import type { SandboxState } from '../control/services.ts'
+import { damageOf } from './damage-check.ts'
 import { isDamage } from './damage-error.ts'
 import { errorText } from './revival.ts'
-import {
-  CutShortError,
-  corruptName,
-  cutShort,
-  damageOf,
-  keyLabel,
-  markDamaged,
-  type StateDamage,
-} from './salvage.ts'
+import { CutShortError, corruptName, cutShort, keyLabel, markDamaged, type StateDamage } from './salvage.ts'
 import { releaseReadableKeys } from './salvage-broken.ts'
 import { openStateDb } from './schema.ts'
 

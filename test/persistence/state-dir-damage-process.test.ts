@@ -255,6 +255,26 @@ describe('--state-dir: zeroed pages of state.db, in the real command', () => {
     server = undefined
   }, 30_000)
 
+  it('the journal’s last page, where its appends go: rebuilt at the start, the calls made after it are kept', async () => {
+    const { dir } = damagedCopy('journal-last', (pages) => [
+      pages.filter((p) => p.name === 'journal' && p.pagetype === 'leaf').at(-1)!.pageno,
+    ])
+    const { key, ids } = keys[1]!
+    const marker = `/v2/request/${ids[0]}?after=damage`
+    server = await startServerProcess(['--no-chain', '--state-dir', dir])
+    expect((await api(server.url, key, 'GET', marker)).status).toBe(200)
+    // the journal is appended within 200 ms of the call, and at the stop
+    await stopServer(server)
+    server = await startServerProcess(['--no-chain', '--state-dir', dir])
+    const journal = (await api(server.url, key, 'GET', '/__sandbox/journal?limit=2000')).body.entries as {
+      path: string
+      query: Record<string, string>
+    }[]
+    await stopServer(server)
+    server = undefined
+    expect(journal.some((e) => e.path === `/v2/request/${ids[0]}` && e.query.after === 'damage')).toBe(true)
+  }, 30_000)
+
   it.each([
     ['at the rebuild it marked', true],
     ['at a start with no rebuild due (an earlier rebuild ran)', false],
