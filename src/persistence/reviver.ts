@@ -1,6 +1,9 @@
-// The order in which --state-dir brings saved worlds back after a restart: one key at a time between calls
-// (`reviveInBackground`), a key's own at its first call (`reviveTenant`), all at once for whatever reads every world
-// (`reviveRest`); each key's journal and delivery records come back with its worlds.
+// The order in which --state-dir brings saved worlds back after a restart: the keys the world cap keeps in memory, one
+// key at a time between calls (`reviveInBackground`; the most recently used keys are chosen, by their last journal
+// entry), a key's own at its first call or when a payment names one of its requests (`reviveTenant`), those chosen
+// at once for whatever reads every world (`reviveRest`). The keys past the cap stay on disk as evicted ones do:
+// their payment references are indexed from the file (`savedReferences`). Each key's journal and delivery records
+// come back with its worlds.
 import type { World } from '../contract/world.ts'
 import type { SandboxState } from '../control/services.ts'
 import type { DeliveryRecord } from '../webhooks/index.ts'
@@ -13,20 +16,27 @@ export class WorldReviver {
   /** worlds being filled back: resolved once their timers resumed */
   readonly #filling: ReadonlyMap<World, Promise<void>>
   readonly #reviveJournal: (tenant: string) => void
+  /** the [request id, payment reference] of each request a saved world (`tenant NUL scenario`) holds on disk */
+  readonly #references: (name: string) => [string, string][]
 
   constructor(
     shared: SandboxState,
     hasWorld: (name: string) => boolean,
     filling: ReadonlyMap<World, Promise<void>>,
     reviveJournal: (tenant: string) => void,
+    references: (name: string) => [string, string][],
   ) {
     this.#shared = shared
     this.#hasWorld = hasWorld
     this.#filling = filling
     this.#reviveJournal = reviveJournal
+    this.#references = references
   }
 
-  /** saved worlds not brought back yet: each key's scenarios, in the order they were first written */
+  /**
+   * saved worlds not brought back yet: each key's scenarios, in the order they were first written; the keys with a
+   * journal first, the most recently used first (their journal's last entry), then the others
+   */
   readonly unrevived = new Map<string, string[]>()
   /** keys whose saved journal is not back yet (it comes back with their worlds, before their first call) */
   readonly journalPending = new Set<string>()
@@ -37,6 +47,8 @@ export class WorldReviver {
   #resuming: Promise<unknown>[] = []
   stopping = false
   #revivingRest = false
+  /** the keys the background brings back (chosen once, `#plan`), the last one first */
+  #planned: string[] | null = null
 
   /** A key reset: what it had on disk is not brought back (the reset's deletes may not be committed yet). */
   forget(tenant: string): void {
@@ -100,16 +112,69 @@ export class WorldReviver {
         resumed.push(this.#filling.get(this.#shared.tenants.get(tenant, scenario)))
     this.#restoreDeliveries(tenant)
     const all = Promise.all(resumed)
-    this.#resuming.push(all)
+    // what the background waits for (after it, a key's revival is its caller's to wait for)
+    if (this.#beforeAll) this.#resuming.push(all)
     return all
+  }
+
+  /** A world of `tenant` came back from disk (a payment to it, a link of it opened): the rest of its key comes too. */
+  keyBack(tenant: string): void {
+    if (this.unrevived.has(tenant)) void this.reviveTenant(tenant)
+  }
+
+  /**
+   * The keys the background brings back: in the order of `unrevived` (the most recently used first), each key whose
+   * worlds all still fit in memory under --max-worlds (and, for a claimed key, the claimed keys' share), until none
+   * is left. Returned the least recently used first, so that memory's eviction order is the saved one.
+   */
+  #plan(): string[] {
+    if (this.#planned) return this.#planned
+    const tenants = this.#shared.tenants
+    const room = tenants.room
+    const chosen: string[] = []
+    for (const [tenant, scenarios] of this.unrevived) {
+      if (room.any === 0) break
+      const claimed = tenants.isClaimed(tenant)
+      if (scenarios.length > room.any || (claimed && scenarios.length > room.claimed)) continue
+      chosen.push(tenant)
+      room.any -= scenarios.length
+      if (claimed) room.claimed -= scenarios.length
+    }
+    this.#planned = chosen.reverse()
+    return this.#planned
+  }
+
+  /** Brings back the next planned key still on disk if its worlds fit in memory now (calls may have filled it). */
+  #reviveNext(): Promise<unknown> | undefined {
+    const tenant = this.#plan().shift() as string
+    const scenarios = this.unrevived.get(tenant)
+    if (!scenarios) return
+    const room = this.#shared.tenants.room
+    const fits = this.#shared.tenants.isClaimed(tenant) ? room.claimed : room.any
+    if (scenarios.length <= fits) return this.reviveTenant(tenant)
   }
 
   async reviveInBackground(): Promise<void> {
     // after the start's own work (the server listening, the first health answer)
     await new Promise((resolve) => setTimeout(resolve, 0))
-    while (this.unrevived.size && !this.stopping) {
-      await this.reviveTenant(this.unrevived.keys().next().value as string)
+    while (this.#plan().length && !this.stopping) {
+      await this.#reviveNext()
       await new Promise((resolve) => setImmediate(resolve))
+    }
+    // the keys past the cap wait on disk as evicted ones do: a payment to one of their requests brings them back
+    let parked = 0
+    for (const [tenant, scenarios] of [...this.unrevived]) {
+      if (this.stopping) break
+      if (!this.unrevived.has(tenant)) continue
+      for (const scenario of scenarios)
+        for (const [requestId, reference] of this.#references(`${tenant}\u0000${scenario}`))
+          this.#shared.paymentReferences.parkSaved(reference, tenant, scenario, requestId)
+      // other calls run between, every 20 worlds
+      parked += scenarios.length
+      if (parked >= 20) {
+        parked = 0
+        await new Promise((resolve) => setImmediate(resolve))
+      }
     }
     // worlds brought back at once (by a call, or all of them) resume their timers and proxies too
     await Promise.all(this.#resuming)
@@ -125,23 +190,22 @@ export class WorldReviver {
     if (this.#beforeAll) this.reviveRest()
   }
 
-  /** Every saved world back now, synchronously (their timers resume after). */
+  /** The keys the background brings back, all back now, synchronously (their timers resume after). */
   reviveRest(): void {
     if (this.#revivingRest || !this.unrevived.size) return
     this.#revivingRest = true
     try {
-      while (this.unrevived.size && !this.stopping)
-        void this.reviveTenant(this.unrevived.keys().next().value as string)
+      while (this.#plan().length && !this.stopping) void this.#reviveNext()
     } finally {
       this.#revivingRest = false
     }
-    this.#revived()
   }
 
+  /** The background is done: the delivery records of keys with no world on disk come back (the others' with them). */
   #revived(): void {
-    if (this.unrevived.size && !this.stopping) return
     this.#beforeAll = false
-    for (const tenant of [...this.savedDeliveries.keys()]) this.#restoreDeliveries(tenant)
+    for (const tenant of [...this.savedDeliveries.keys()])
+      if (this.stopping || !this.unrevived.has(tenant)) this.#restoreDeliveries(tenant)
   }
 
   /** Puts a key's saved delivery records back (its pending retries resume), once its worlds are back. */
