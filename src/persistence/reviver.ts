@@ -1,12 +1,13 @@
 // The order in which --state-dir brings saved worlds back after a restart: the keys the world cap keeps in memory, one
 // key at a time between calls (`reviveInBackground`; the most recently used keys are chosen, by their last journal
 // entry), a key's own at its first call or when a payment names one of its requests (`reviveTenant`), those chosen
-// at once for whatever reads every world (`reviveRest`). The keys past the cap stay on disk as evicted ones do:
-// their payment references are indexed from the file (`savedReferences`). Each key's journal and delivery records
-// come back with its worlds.
+// at once for whatever reads every world (`reviveRest`). The keys past the cap stay on disk as evicted ones do: their
+// payment references and own conversion stacks are read from the file (`savedReferences`) for the detector. Each
+// key's journal and delivery records come back with its worlds.
 import type { World } from '../contract/world.ts'
 import type { SandboxState } from '../control/services.ts'
 import type { DeliveryRecord } from '../webhooks/index.ts'
+import type { SavedReferences } from './saved-references.ts'
 
 /** The saved worlds not brought back yet, and bringing them back. */
 export class WorldReviver {
@@ -16,15 +17,15 @@ export class WorldReviver {
   /** worlds being filled back: resolved once their timers resumed */
   readonly #filling: ReadonlyMap<World, Promise<void>>
   readonly #reviveJournal: (tenant: string) => void
-  /** the [request id, payment reference] of each request a saved world (`tenant NUL scenario`) holds on disk */
-  readonly #references: (name: string) => [string, string][]
+  /** what a saved world (`tenant NUL scenario`) holds on disk for the payment detector */
+  readonly #references: (name: string) => SavedReferences
 
   constructor(
     shared: SandboxState,
     hasWorld: (name: string) => boolean,
     filling: ReadonlyMap<World, Promise<void>>,
     reviveJournal: (tenant: string) => void,
-    references: (name: string) => [string, string][],
+    references: (name: string) => SavedReferences,
   ) {
     this.#shared = shared
     this.#hasWorld = hasWorld
@@ -161,14 +162,18 @@ export class WorldReviver {
       await this.#reviveNext()
       await new Promise((resolve) => setImmediate(resolve))
     }
-    // the keys past the cap wait on disk as evicted ones do: a payment to one of their requests brings them back
+    // the keys past the cap wait on disk as evicted ones do: a payment to one of their requests (through the
+    // published proxies or their own conversion stack) brings them back
     let parked = 0
     for (const [tenant, scenarios] of [...this.unrevived]) {
       if (this.stopping) break
       if (!this.unrevived.has(tenant)) continue
-      for (const scenario of scenarios)
-        for (const [requestId, reference] of this.#references(`${tenant}\u0000${scenario}`))
+      for (const scenario of scenarios) {
+        const saved = this.#references(`${tenant}\u0000${scenario}`)
+        for (const [requestId, reference] of saved.references)
           this.#shared.paymentReferences.parkSaved(reference, tenant, scenario, requestId)
+        if (saved.ownRates) this.#shared.conversion.watchSaved(tenant, scenario)
+      }
       // other calls run between, every 20 worlds
       parked += scenarios.length
       if (parked >= 20) {

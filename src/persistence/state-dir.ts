@@ -7,7 +7,7 @@
 // dispatcher awaits `barrier()` before an answer leaves, so a 2xx reports a committed change (kill -9 loses none).
 // A restart brings back what --max-worlds keeps in memory (reviver.ts): those worlds' recurring requests and payouts,
 // reviews, webhook retries, off-ramps, unsettled intents and conversion stacks resume (what the chains already hold is
-// not redone); the other worlds wait on disk as evicted ones do, their payment references indexed.
+// not redone); the others wait on disk as evicted ones do, their payment references and stacks watched.
 // A record that cannot be read back (not JSON, or refused by its schema) stops only its key: the row moves to
 // `quarantine` (with the last good copy the row kept in `previous`), the file and key are logged, and the key answers
 // 503 saying what to do until it is reset (across restarts). A state dir of the previous version (state.json,
@@ -38,7 +38,7 @@ import { quarantineRow } from './quarantine.ts'
 import { observeWorldState, reviveJournal, reviveWorldRows, type Slot, worldSettings } from './revival.ts'
 import { WorldReviver } from './reviver.ts'
 import { keyLabel, StateDamage } from './salvage.ts'
-import { savedReferences } from './saved-references.ts'
+import { NONE_SAVED, savedReferences } from './saved-references.ts'
 import { ensureWritableDir } from './writable.ts'
 import { StateWriter, type WriteOp } from './writer.ts'
 
@@ -97,7 +97,11 @@ export class StateDir implements WorldLifecycle {
       this.#filling,
       (tenant) => this.#reviveJournal(tenant),
       (name) =>
-        this.#readable('saved requests', () => savedReferences(this.#db, this.#worldIds.get(name)), []),
+        this.#readable(
+          "a world's requests",
+          () => savedReferences(this.#db, this.#worldIds.get(name)),
+          NONE_SAVED,
+        ),
     )
     this.#supervisors = shared.supervisors
     this.#embedded = embedded
@@ -134,8 +138,7 @@ export class StateDir implements WorldLifecycle {
     })
   }
 
-  // The worlds' lifecycle (WorldLifecycle, attached to the tenants by openState): worlds past --max-worlds stay in the
-  // database and come back on their next use; a reset forgets them there too.
+  // The worlds' lifecycle (WorldLifecycle, attached by openState): past --max-worlds on disk until used; a reset forgets.
 
   /** A new world's settings are written, and again each time its clock moves. */
   created(world: World): void {
@@ -349,8 +352,7 @@ export class StateDir implements WorldLifecycle {
   revive(world: World): boolean {
     // its settings are read, not written (`created` marked the new world's, with a clock not moved yet)
     this.#dirtyWorlds.delete(world)
-    // the changes of this turn get their rows (a world evicted a moment ago has its id then)
-    // (and a batch that failed: the rows it holds are read below)
+    // the changes of this turn get their rows (a world evicted a moment ago has its id; a failed batch's rows: read below)
     if (!this.#batch && this.#ops.length) this.#schedule()
     if (this.#batch) this.#commit()
     const id = this.#worldIds.get(`${world.tenant}\u0000${world.scenario}`)

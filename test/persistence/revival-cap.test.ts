@@ -1,7 +1,7 @@
 // After a --state-dir restart the background brings back only the worlds --max-worlds keeps in memory, the most
 // recently used keys (by their journal) first; a key past the cap waits on disk as an evicted one does: its first call
 // brings back its requests, journal and webhook delivery records, and a payment to one of its requests is still
-// matched (its reference indexed from the file).
+// matched (its reference indexed from the file), through its own conversion stack too.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,11 +9,12 @@ import { afterAll, afterEach, expect, it, vi } from 'vitest'
 import { StateDir } from '../../src/persistence/index.ts'
 import { PaymentReferenceIndex } from '../../src/resources/requests/index.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
-import { freshAddress, until } from '../support/chain.ts'
+import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
 import type { Loose } from '../support/loose.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-revival-cap-'))
+const chainDir = mkdtempSync(join(tmpdir(), 'sandbox-revival-cap-chain-'))
 let sandbox: Sandbox | null = null
 afterEach(() => {
   vi.restoreAllMocks()
@@ -21,6 +22,7 @@ afterEach(() => {
 afterAll(async () => {
   await sandbox?.close()
   rmSync(dir, { recursive: true, force: true })
+  rmSync(chainDir, { recursive: true, force: true })
 })
 
 async function call(method: string, path: string, apiKey: string, body?: unknown) {
@@ -99,4 +101,38 @@ it('brings back at most --max-worlds worlds in the background, the most recently
   const deliveries = await call('GET', '/__sandbox/webhooks/deliveries', key)
   expect(deliveries.status).toBe(200)
   expect(deliveries.body).toHaveLength(1)
+})
+
+it('records a payment through the own conversion stack of a key past the cap before the key calls again', async () => {
+  sandbox = await createSandbox({ stateDir: chainDir, log: () => {} })
+  const apiKey = newApiKey()
+  const set = await call('POST', '/__sandbox/rates', apiKey, {
+    rates: [{ from: 'ETH-sepolia-sepolia', to: 'USD', rate: '3000' }],
+  })
+  expect(set.status).toBe(200)
+  const request = (
+    await call('POST', '/v2/request', apiKey, {
+      amount: '30',
+      invoiceCurrency: 'USD',
+      paymentCurrency: 'ETH-sepolia-sepolia',
+      payee: freshAddress(),
+    })
+  ).body
+  // the transactions are built before the restart (through the key's own stack) and sent after it
+  const pay = (await call('GET', `/v2/request/${request.requestId}/pay`, apiKey)).body
+  expect(pay.transactions[0].to).not.toBe(sandbox.chain!.contracts.EthConversionProxy)
+  // another key is the last to call: the one the cap keeps
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const other = newApiKey()
+  expect((await call('GET', '/v2/request', other)).status).toBe(200)
+  await sandbox.close()
+
+  sandbox = await createSandbox({ stateDir: chainDir, maxWorlds: 1, log: () => {} })
+  await sandbox.shared.paymentReferences.complete()
+  expect(sandbox.shared.tenants.peek(apiKey)).toBeUndefined()
+  await execute(sandbox, pay.transactions, 3)
+  // the detector reads the key's own proxy and brings its world back to record the payment
+  await sandbox.detectors.get('sepolia')!.sync()
+  expect(sandbox.shared.tenants.peek(apiKey)).toBeDefined()
+  expect((await call('GET', `/v2/request/${request.requestId}`, apiKey)).body.hasBeenPaid).toBe(true)
 })

@@ -39,10 +39,11 @@ async function call(method: string, path: string, apiKey: string | null, body?: 
   return { status: res.status, body: res.body as Loose }
 }
 
-/** Every string a span says: its name, its attributes, its events' and links' attributes. */
+/** Every string a span says: its name, status, attributes, its events' and links' attributes. */
 function said(span: ReadableSpan): string {
   return JSON.stringify([
     span.name,
+    span.status.message,
     span.attributes,
     span.events.map((e) => [e.name, e.attributes]),
     span.links.map((l) => l.attributes),
