@@ -118,9 +118,26 @@ export class WorldReviver {
     return all
   }
 
-  /** A world of `tenant` came back from disk (a payment to it, a link of it opened): the rest of its key comes too. */
-  keyBack(tenant: string): void {
-    if (this.unrevived.has(tenant)) void this.reviveTenant(tenant)
+  /**
+   * A world of a key still on disk came back on its own (a payment to it, a link of it opened): the key's journal
+   * and delivery records come with it, synchronously (before anything of this run is recorded for the key); its
+   * other worlds stay on disk as evicted ones do (no other world is brought back inside this one's revival).
+   */
+  keyBack(world: World): void {
+    const scenarios = this.unrevived.get(world.tenant)
+    if (!scenarios) return
+    this.unrevived.delete(world.tenant)
+    if (this.journalPending.delete(world.tenant)) this.#reviveJournal(world.tenant)
+    for (const scenario of scenarios) if (scenario !== world.scenario) this.#park(world.tenant, scenario)
+    this.#restoreDeliveries(world.tenant)
+  }
+
+  /** A world left on disk: the payment detector knows its requests and its own conversion stack. */
+  #park(tenant: string, scenario: string): void {
+    const saved = this.#references(`${tenant}\u0000${scenario}`)
+    for (const [requestId, reference] of saved.references)
+      this.#shared.paymentReferences.parkSaved(reference, tenant, scenario, requestId)
+    if (saved.ownRates) this.#shared.conversion.watchSaved(tenant, scenario)
   }
 
   /**
@@ -168,12 +185,7 @@ export class WorldReviver {
     for (const [tenant, scenarios] of [...this.unrevived]) {
       if (this.stopping) break
       if (!this.unrevived.has(tenant)) continue
-      for (const scenario of scenarios) {
-        const saved = this.#references(`${tenant}\u0000${scenario}`)
-        for (const [requestId, reference] of saved.references)
-          this.#shared.paymentReferences.parkSaved(reference, tenant, scenario, requestId)
-        if (saved.ownRates) this.#shared.conversion.watchSaved(tenant, scenario)
-      }
+      for (const scenario of scenarios) this.#park(tenant, scenario)
       // other calls run between, every 20 worlds
       parked += scenarios.length
       if (parked >= 20) {

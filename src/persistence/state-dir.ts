@@ -375,7 +375,7 @@ export class StateDir implements WorldLifecycle {
     )
     this.#filling.set(world, filled)
     void filled.then(() => this.#filling.delete(world))
-    this.#reviver.keyBack(world.tenant)
+    this.#reviver.keyBack(world)
     return true
   }
 

@@ -86,6 +86,7 @@ it('brings back at most --max-worlds worlds in the background, the most recently
   const paid = index.lookup(PaymentReferenceIndex.hashOf(made[0]!.paymentReference), live, { revive: true })
   expect(paid.map((e) => [e.world.tenant, e.requestId])).toEqual([[keys[0], made[0]!.requestId]])
   expect(sandbox.shared.webhooks.deliveries(keys[0]!)).toHaveLength(1)
+  expect(sandbox.shared.journal.count(keys[0]!)).toBeGreaterThan(0)
 
   // a key past the cap, on its first call: its request, journal and delivery records
   const key = keys[2]!
