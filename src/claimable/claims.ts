@@ -1,9 +1,8 @@
 // The claimable sandboxes of a server (--claimable): each a fresh secret key (CSPRNG) with its expiry. Kept in memory
 // and, with --state-dir, in `claims.json` beside state.db (mode 0600: it holds keys; written whole, then renamed,
 // before the claim is answered; a temporary file a killed write left is removed at the start), so a restart keeps
-// every live key and every expired one refused. An expired claim
-// stays as a tombstone (at most MAX_TOMBSTONES, the oldest deleted ones dropped) so its key answers "expired", not
-// "unknown".
+// every live key and every expired one refused. An expired claim stays as a tombstone (at most MAX_TOMBSTONES, the
+// oldest deleted ones dropped) so its key answers "expired", not "unknown".
 import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'

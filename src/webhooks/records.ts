@@ -59,10 +59,15 @@ export class DeliveryRecords {
    */
   restore(records: DeliveryRecord[]): DeliveryRecord[] {
     const saved = [...records].sort(byId)
-    for (const tenant of new Set(saved.map((r) => r.tenant))) {
+    const byTenant = new Map<string, DeliveryRecord[]>()
+    for (const record of saved) {
+      const mine = byTenant.get(record.tenant)
+      if (mine) mine.push(record)
+      else byTenant.set(record.tenant, [record])
+    }
+    for (const [tenant, theirs] of byTenant) {
       // a record in memory stays the one kept under its id (a stable sort keeps it first)
-      const now = [...(this.#byTenant.get(tenant)?.values() ?? [])]
-      const merged = [...now, ...saved.filter((r) => r.tenant === tenant)].sort(byId)
+      const merged = [...(this.#byTenant.get(tenant)?.values() ?? []), ...theirs].sort(byId)
       const mine = new Map<string, DeliveryRecord>()
       for (const record of merged) if (!mine.has(record.id)) mine.set(record.id, record)
       this.#byTenant.set(tenant, mine)
