@@ -123,7 +123,7 @@ export class StateDir implements WorldLifecycle {
         this.#schedule()
       },
       deliveriesForgotten: (tenant) => this.#forgetDeliveries(tenant),
-      directory: (kind, key, value) => this.#sharedChanged(kind, key, value),
+      sharedRow: (kind, key, value) => this.#sharedChanged(kind, key, value),
     })
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
     for (const network of embedded)
