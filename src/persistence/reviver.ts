@@ -218,11 +218,20 @@ export class WorldReviver {
     }
   }
 
-  /** The background is done: the delivery records of keys with no world on disk come back (the others' with them). */
+  /**
+   * The background is done: the delivery records of keys with no world on disk come back, and those of keys still on
+   * disk with retries under way (their journal first, where the attempts are recorded: the retries go on from the
+   * start, as they would have in a sandbox that kept running); the others' come back with their worlds.
+   */
   #revived(): void {
     this.#beforeAll = false
-    for (const tenant of [...this.savedDeliveries.keys()])
+    for (const [tenant, deliveries] of [...this.savedDeliveries]) {
       if (this.stopping || !this.unrevived.has(tenant)) this.#restoreDeliveries(tenant)
+      else if (deliveries.some((record) => record.state === 'pending')) {
+        if (this.journalPending.delete(tenant)) this.#reviveJournal(tenant)
+        this.#restoreDeliveries(tenant)
+      }
+    }
   }
 
   /** Puts a key's saved delivery records back (its pending retries resume), once its worlds are back. */

@@ -81,6 +81,16 @@ it('brings back at most --max-worlds worlds in the background, the most recently
     expect(index.has(PaymentReferenceIndex.hashOf(made[i]!.paymentReference))).toBe(true)
   }
 
+  // a key on disk with a retry under way gets it back once the background is done, its world still on disk: the
+  // retries go on from the start
+  const { value: waiting } = await until(
+    async () => sandbox!.shared.webhooks.deliveries(keys[4]!),
+    (list) => list.length === 1,
+  )
+  expect(waiting[0]!.state).toBe('pending')
+  expect(sandbox.shared.tenants.peek(keys[4]!)).toBeUndefined()
+  expect(sandbox.shared.journal.count(keys[4]!)).toBeGreaterThan(0)
+
   // a payment to a key on disk brings its world back, its key's records with it
   const live = new Set(sandbox.shared.tenants.all())
   const paid = index.lookup(PaymentReferenceIndex.hashOf(made[0]!.paymentReference), live, { revive: true })
