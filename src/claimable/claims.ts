@@ -1,11 +1,12 @@
 // The claimable sandboxes of a server (--claimable): each a fresh secret key (CSPRNG) with its expiry. Kept in memory
 // and, with --state-dir, in `claims.json` beside state.db (mode 0600: it holds keys; written whole, then renamed,
-// before the claim is answered), so a restart keeps every live key and every expired one refused. An expired claim
-// stays as a tombstone (at most MAX_TOMBSTONES, the oldest deleted ones dropped) so its key answers "expired", not
-// "unknown".
+// before the claim is answered; a temporary file a killed write left is removed at the start), so a restart keeps
+// every live key and every expired one refused. An expired claim stays as a tombstone (at most MAX_TOMBSTONES, the
+// oldest deleted ones dropped) so its key answers "expired", not "unknown".
 import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { removeLeftoverTemporariesOf, temporaryPath } from '../contract/temporary-files.ts'
 import { keepClaimsPrivate, readClaimsFile } from './claims-file.ts'
 
 /** One claimable sandbox. */
@@ -41,6 +42,7 @@ export class ClaimBook {
     this.#report = report
     this.#file = stateDir ? join(stateDir, 'claims.json') : null
     if (!this.#file) return
+    removeLeftoverTemporariesOf(this.#file)
     for (const claim of readClaimsFile(this.#file)) this.#claims.set(claim.key, claim as Claim)
     const was = keepClaimsPrivate(this.#file)
     if (was !== null)
@@ -148,7 +150,7 @@ export class ClaimBook {
 
   #save(): void {
     if (!this.#file) return
-    const temporary = `${this.#file}.${process.pid}.tmp`
+    const temporary = temporaryPath(this.#file)
     const fd = openSync(temporary, 'w', 0o600)
     try {
       try {

@@ -98,6 +98,7 @@ export function collectWrites(changes: GatheredChanges, host: CollectHost): Writ
       if (json !== undefined) ops.push(['shared', kind, key, json])
     }
   }
+  // a record a bound dropped from memory meanwhile is not written: its row's delete is among the shared rows above
   for (const id of deliveries) {
     const [tenant, deliveryId] = id.split('\u0000') as [string, string]
     const record = shared.webhooks.record(tenant, deliveryId)

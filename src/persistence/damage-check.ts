@@ -20,6 +20,8 @@ export function damageOf(db: Database.Database): unknown {
       // the table's pages, not its index's (which covers the column): a revival reads a damaged index page
       'SELECT sum(world) FROM record_worlds NOT INDEXED',
       'SELECT count(DISTINCT tenant) FROM journal',
+      // each key's last journal row (the start orders the keys by it: load.ts, readJournalTenants)
+      'SELECT sum(length(j.entry)) FROM journal j JOIN (SELECT max(seq) AS seq FROM journal GROUP BY tenant) last ON j.seq = last.seq',
       // the journal's last page, where its appends go (the rest is read key by key)
       'SELECT max(seq) FROM journal',
       'SELECT sum(length(state) + coalesce(length(previous), 0)) FROM chains',

@@ -124,14 +124,16 @@ export function readSharedRows(
   )
 }
 
-/** The keys that have a saved journal. */
+/**
+ * The keys that have a saved journal, the most recently used first: by the first entry of each key's last row (its
+ * id, a ULID, starts with its time; a row holds the entries of one flush, 200 ms).
+ */
 export function readJournalTenants(db: Database.Database, readable: Readable): { tenant: string }[] {
-  return readable(
-    'the journal',
-    () => db.prepare('SELECT DISTINCT tenant FROM journal').all() as { tenant: string }[],
-    [],
-  )
+  return readable('the journal', () => db.prepare(KEYS_BY_USE).all() as { tenant: string }[], [])
 }
+
+const KEYS_BY_USE = `SELECT j.tenant FROM journal j JOIN (SELECT max(seq) AS seq FROM journal GROUP BY tenant) last
+  ON j.seq = last.seq ORDER BY substr(j.entry, instr(j.entry, '"id":"') + 6, 26) DESC`
 
 /** The saved worlds, and the highest world id and record seq given so far (new rows are numbered after them). */
 export function readWorldIndex(

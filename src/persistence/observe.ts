@@ -1,6 +1,6 @@
 // What --state-dir observes beside the worlds' states: the keys' scenario choices and webhooks (written whole when
-// they changed: each registry says so), the keys whose delivery records were forgotten, and the directory's Maps
-// (each set and delete).
+// they changed: each registry says so), the keys whose delivery records were forgotten, the delivery records a bound
+// dropped from memory (their rows deleted) and the directory's Maps (each set and delete).
 import type { SandboxState } from '../control/services.ts'
 import { observeMap } from './revival.ts'
 
@@ -11,12 +11,17 @@ export function observeShared(
     selections: () => void
     webhooks: () => void
     deliveriesForgotten: (tenant: string) => void
-    directory: (kind: string, key: string, value: unknown) => void
+    /** a shared row set, or deleted (`value` undefined) */
+    sharedRow: (kind: string, key: string, value: unknown) => void
   },
 ): void {
   shared.scenarios.onSelect(() => on.selections())
   shared.webhooks.registry.onChange(() => on.webhooks())
   shared.webhooks.onForget((tenant) => on.deliveriesForgotten(tenant))
+  // a record dropped from memory (its key's bound, the records' byte budget) has its row deleted in the next batch
+  shared.webhooks.onDrop((record) =>
+    on.sharedRow('delivery', `${record.tenant}\u0000${record.id}`, undefined),
+  )
   const directory = shared.directory
   for (const [kind, map] of [
     ['directory.clientIds', directory.clientIdToTenant],
@@ -25,5 +30,5 @@ export function observeShared(
     ['directory.onboardingTokens', directory.onboardingTokenToWorld],
     ['directory.securePaymentTokens', directory.securePaymentTokenToWorld],
   ] as const)
-    observeMap(map as Map<unknown, unknown>, (key, value) => on.directory(kind, key, value))
+    observeMap(map as Map<unknown, unknown>, (key, value) => on.sharedRow(kind, key, value))
 }

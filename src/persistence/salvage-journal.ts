@@ -25,8 +25,18 @@ export class DamagedJournals {
     }
   }
 
-  /** A reset of the key: its rows that could not be deleted are marked for the rebuild to delete. */
+  /**
+   * Before a reset of the key deletes its journal: its rows are read (a key whose journal was never read back, its
+   * first call being the reset); those in a damaged page are left to the rebuild, marked for it to delete.
+   */
   reset(db: Database.Database, tenant: string): void {
+    try {
+      this.read(tenant, () =>
+        db.prepare('SELECT sum(length(entry)) FROM journal WHERE tenant = ?').get(tenant),
+      )
+    } catch {
+      // noted when damaged; any other failure is the delete's to meet
+    }
     if (this.#tenants.has(tenant)) markJournalForgotten(db, tenant)
   }
 }

@@ -1,22 +1,17 @@
-// --state-dir: the sandbox's state kept across restarts in an embedded database (`state.db`, libsql: SQLite's file
-// format, WAL). Every change is written as it happens: the Tables and Maps of every declared resource state
-// (`declaredStates()`, record by record, observed through `Table.observe` and the Maps' own set/delete), each world's
-// clock offset, rules and seeded ids, the keys' scenario choices and webhooks, webhook delivery records (after each
-// attempt), the credential directory (client IDs, sessions, payer page links) and the journal (appended every 200 ms,
-// off the answers' path, bounded as the in-memory one). The changes are committed in batches (group commit: writer.ts
-// says how many turns a batch holds); the dispatcher awaits `barrier()` before an answer leaves, so a 2xx reports a
-// change already committed (kill -9 loses none).
-// Each embedded chain's anvil state (saved by its supervisor) goes to the `chains` table when it moved.
-//
-// A restart loads them back before serving: recurring requests and payouts, pending KYC reviews and pending webhook
-// retries and payment-detail reviews are armed again, off-ramps under way take their remaining steps at the times
-// they had, payment intents accepted but not settled are settled (what the chains already hold is not redone), and a
-// key's own conversion stack is registered (and installed) again before the detector's first scan.
-//
-// Bad data stays where it is: a record that cannot be read back (not JSON, or refused by its schema) stops only its
-// key: the row moves to `quarantine` (with the last good copy the row kept in `previous`), the file and key are
-// logged, and that key answers 503 saying what to do until it is reset (across restarts). A state dir of the previous
-// version (state.json, journal.json, chain-*.state, evicted/) is imported once (import.ts).
+// --state-dir: the sandbox's state kept across restarts in `state.db` (libsql: SQLite's format, WAL). Every change is
+// written as it happens: the Tables and Maps of every declared resource state (record by record, through
+// `Table.observe` and the Maps' own set/delete), each world's clock offset, rules and seeded ids, the keys' scenario
+// choices and webhooks, delivery records (after each attempt), the credential directory (client IDs, sessions, page
+// links), the journal (appended every 200 ms, off the answers' path, bounded as the in-memory one) and each embedded
+// chain's anvil state when it moved. Changes are committed in batches (writer.ts says how many turns one holds); the
+// dispatcher awaits `barrier()` before an answer leaves, so a 2xx reports a committed change (kill -9 loses none).
+// A restart brings back what --max-worlds keeps in memory (reviver.ts): those worlds' recurring requests and payouts,
+// reviews, webhook retries, off-ramps, unsettled intents and conversion stacks resume (what the chains already hold is
+// not redone); the others wait on disk as evicted ones do, their payment references and stacks watched.
+// A record that cannot be read back (not JSON, or refused by its schema) stops only its key: the row moves to
+// `quarantine` (with the last good copy the row kept in `previous`), the file and key are logged, and the key answers
+// 503 saying what to do until it is reset (across restarts). A state dir of the previous version (state.json,
+// journal.json, chain-*.state, evicted/) is imported once (import.ts).
 import { join } from 'node:path'
 import type Database from 'libsql'
 import type { ChainSupervisor } from '../chain/index.ts'
@@ -43,6 +38,7 @@ import { quarantineRow } from './quarantine.ts'
 import { observeWorldState, reviveJournal, reviveWorldRows, type Slot, worldSettings } from './revival.ts'
 import { WorldReviver } from './reviver.ts'
 import { keyLabel, StateDamage } from './salvage.ts'
+import { NONE_SAVED, savedReferences } from './saved-references.ts'
 import { ensureWritableDir } from './writable.ts'
 import { StateWriter, type WriteOp } from './writer.ts'
 
@@ -100,6 +96,12 @@ export class StateDir implements WorldLifecycle {
       (name) => this.#worldIds.has(name),
       this.#filling,
       (tenant) => this.#reviveJournal(tenant),
+      (name) =>
+        this.#readable(
+          "a world's requests",
+          () => savedReferences(this.#db, this.#worldIds.get(name)),
+          NONE_SAVED,
+        ),
     )
     this.#supervisors = shared.supervisors
     this.#embedded = embedded
@@ -122,7 +124,7 @@ export class StateDir implements WorldLifecycle {
         this.#schedule()
       },
       deliveriesForgotten: (tenant) => this.#forgetDeliveries(tenant),
-      directory: (kind, key, value) => this.#sharedChanged(kind, key, value),
+      sharedRow: (kind, key, value) => this.#sharedChanged(kind, key, value),
     })
     // each new saved state of an embedded chain is written at once (receipts wait for it: see LiveChain.keepBlock)
     for (const network of embedded)
@@ -137,8 +139,7 @@ export class StateDir implements WorldLifecycle {
     })
   }
 
-  // The worlds' lifecycle (WorldLifecycle, attached to the tenants by openState): worlds past --max-worlds stay in the
-  // database and come back on their next use; a reset forgets them there too.
+  // The worlds' lifecycle (WorldLifecycle, attached by openState): past --max-worlds on disk until used; a reset forgets.
 
   /** A new world's settings are written, and again each time its clock moves. */
   created(world: World): void {
@@ -335,8 +336,8 @@ export class StateDir implements WorldLifecycle {
 
   /** A key's rows, journal and quarantine mark are deleted, committed at once. */
   reset(tenant: string): void {
-    const ops = forgetTenantOps(this.#dirty, this.#forgotten, this.#worldIds, this.#damage, tenant)
     this.#damage.journals.reset(this.#db, tenant)
+    const ops = forgetTenantOps(this.#dirty, this.#forgotten, this.#worldIds, this.#damage, tenant)
     this.#journal.forget(tenant)
     this.#ops.push(...ops)
     this.#schedule()
@@ -353,8 +354,7 @@ export class StateDir implements WorldLifecycle {
   revive(world: World): boolean {
     // its settings are read, not written (`created` marked the new world's, with a clock not moved yet)
     this.#dirtyWorlds.delete(world)
-    // the changes of this turn get their rows (a world evicted a moment ago has its id then)
-    // (and a batch that failed: the rows it holds are read below)
+    // the changes of this turn get their rows (a world evicted a moment ago has its id; a failed batch's rows: read below)
     if (!this.#batch && this.#ops.length) this.#schedule()
     if (this.#batch) this.#commit()
     const id = this.#worldIds.get(`${world.tenant}\u0000${world.scenario}`)
@@ -377,6 +377,7 @@ export class StateDir implements WorldLifecycle {
     )
     this.#filling.set(world, filled)
     void filled.then(() => this.#filling.delete(world))
+    this.#reviver.keyBack(world)
     return true
   }
 
@@ -449,7 +450,7 @@ export class StateDir implements WorldLifecycle {
     )
   }
 
-  /** Resolves once every saved world is back in memory (a restart brings them back after it starts serving). */
+  /** Resolves once the saved worlds --max-worlds keeps are back in memory, the others' payment references indexed. */
   revived(): Promise<void> {
     return this.#reviver.background
   }

@@ -4,7 +4,8 @@
 // loopback listener derives it from the seed instead (the same role addresses run after run, as ids are); a shared
 // listener never does, nor serves a state dir whose secret came from a seed. Never served: no answer, page or banner
 // holds it or a key derived from it. The file is written whole to a temporary file, synced, then linked to its name
-// (never overwriting: of two starts on one dir, the second reads the first's), so a kill leaves it whole or absent.
+// (never overwriting: of two starts on one dir, the second reads the first's), so a kill leaves it whole or absent
+// (and its temporary file, removed at the next start).
 // One that cannot be read (cut short by an earlier version's kill, damaged) is set aside and made anew when nothing
 // in the dir depends on it; otherwise the start stops, saying what to do.
 import {
@@ -24,6 +25,7 @@ import {
 import { join } from 'node:path'
 import { type Hex, keccak256, toHex } from 'viem'
 import { newDeploymentSecret, type SandboxKeys, sandboxKeys } from '../chain/index.ts'
+import { removeLeftoverTemporariesOf, temporaryPath } from '../contract/temporary-files.ts'
 import { ensureWritableDir } from '../persistence/index.ts'
 import type { SandboxOptions } from './options.ts'
 
@@ -51,6 +53,7 @@ export function loadSandboxKeys(
   if (!options.stateDir) return sandboxKeys(seeded ?? newDeploymentSecret())
   ensureWritableDir(options.stateDir)
   const path = join(options.stateDir, KEYS_FILE)
+  removeLeftoverTemporariesOf(path)
   const saved = readKeysFile(path, options.stateDir, log)
   if (saved) {
     keepPrivate(path, log)
@@ -78,8 +81,7 @@ export function loadSandboxKeys(
  * then linked to its name (a link never replaces a file), then the folder synced. False when `path` already exists.
  */
 function createWhole(path: string, text: string): boolean {
-  removeStaleTemporaries(path)
-  const temporary = `${path}.${process.pid}.tmp`
+  const temporary = temporaryPath(path)
   const fd = openSync(temporary, 'w', 0o600)
   try {
     try {
@@ -101,26 +103,6 @@ function createWhole(path: string, text: string): boolean {
     return true
   } finally {
     rmSync(temporary, { force: true })
-  }
-}
-
-/** Removes the temporary files a killed write of `path` left (`<path>.<pid>.tmp` of a process no longer running). */
-function removeStaleTemporaries(path: string): void {
-  const dir = join(path, '..')
-  const prefix = `${path.slice(dir.length + 1)}.`
-  for (const name of readdirSync(dir)) {
-    const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -4)) : 0
-    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) continue
-    rmSync(join(dir, name), { force: true })
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

@@ -3,12 +3,14 @@
 // number and bytes, every key's together in bytes, and with a state dir a save never takes the room the volume keeps
 // for the state itself: past a bound a save answers 507 naming it (and the flag that raises it). Lists come from an
 // index of each key's snapshots (size, time and summary of each file; kept beside them in `.summaries`): a file is
-// read again only when its size or time changed.
+// read again only when its size or time changed. The temporary files saves a kill cut short left are removed at the
+// start (`write.ts`).
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { type ClaimedKeys, claimedShare, claimedShareNote } from '../contract/claimed-share.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
+import { removeLeftoverTemporaries } from '../contract/temporary-files.ts'
 import {
   checkSnapshotName,
   type DamagedSnapshot,
@@ -109,6 +111,19 @@ export class SnapshotStore {
     this.#claimed = options.claimed ?? (() => false)
     this.#io = { ...nodeSnapshotIo, ...options.io }
     this.limits = { ...defaultSnapshotLimits(dir !== null), ...options.limits }
+    if (dir) this.#removeLeftovers(dir)
+  }
+
+  /** Removes the temporary files of snapshots and indexes that saves a kill cut short left in each key's folder. */
+  #removeLeftovers(dir: string): void {
+    let folders: string[] = []
+    try {
+      folders = readdirSync(dir)
+    } catch {
+      // no snapshot saved yet
+    }
+    for (const folder of folders)
+      removeLeftoverTemporaries(join(dir, folder), (name) => name.endsWith('.json') || name === INDEX_FILE)
   }
 
   #folderOf(tenant: string): string {
@@ -218,11 +233,7 @@ export class SnapshotStore {
     const seen = new Set<string>()
     let changed = false
     for (const file of files) {
-      // a save a kill cut short: its temporary file (saves are synchronous: none of this process is under way)
-      if (file.endsWith('.tmp')) {
-        rmSync(join(dir, file), { force: true })
-        continue
-      }
+      // a snapshot's file only (a save's temporary file is not one: the start removed those a kill left)
       if (!file.endsWith('.json')) continue
       const name = file.slice(0, -'.json'.length)
       const path = join(dir, file)

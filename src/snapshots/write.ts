@@ -15,6 +15,7 @@ import {
 } from 'node:fs'
 import { dirname } from 'node:path'
 import { SandboxError } from '../contract/sandbox-error.ts'
+import { temporaryPath } from '../contract/temporary-files.ts'
 
 /** The file operations a snapshot's write uses (node:fs's by default). */
 export interface SnapshotIo {
@@ -73,7 +74,7 @@ export class SnapshotWriteError extends SandboxError {
  * folder synced. Throws SnapshotWriteError (`name` is the snapshot's) and leaves no temporary file behind.
  */
 export function writeSnapshotFile(path: string, data: Buffer, name: string, io: SnapshotIo): void {
-  const tmp = `${path}.${process.pid}.tmp`
+  const tmp = temporaryPath(path)
   let fd: number | undefined
   try {
     fd = io.open(tmp, 'w')

@@ -177,6 +177,15 @@ export class Tenants {
     return this.#worlds.size
   }
 
+  /** How many more worlds fit in memory before one is evicted: of any key, and of claimed keys (their share). */
+  get room(): { any: number; claimed: number } {
+    const any = Math.max(0, this.#maxWorlds - this.#worlds.size)
+    return {
+      any,
+      claimed: Math.min(any, Math.max(0, claimedShare(this.#maxWorlds) - this.#claimedWorlds.size)),
+    }
+  }
+
   /** Every world, for cross-tenant work such as matching a payment log to its request. */
   all(): IterableIterator<World> {
     for (const run of this.#beforeAll) run()

@@ -1,7 +1,9 @@
 // Each API call as a span: named by its method and route pattern (`POST /v2/request`), a child of the caller's
 // `traceparent` when it sends one, active while the call runs (what the call does in the sandbox's code nests under
-// it). What the answer names starts or joins a flow (flows.ts): a request's id (in the path or a created request's
-// answer) and a transaction's hash sent through /rpc.
+// it). Its path is the route's pattern with a secret-named parameter left as `{token}` (a path no route names: every
+// segment but words masked), and no query: a span never carries a link's, session's or page's token. What the answer
+// names starts or joins a flow (flows.ts): a request's id (in the path or a created request's answer) and a
+// transaction's hash sent through /rpc.
 import {
   propagation,
   ROOT_CONTEXT,
@@ -12,6 +14,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
+import { maskedPath, tracedPath } from '../contract/trace-redaction.ts'
 import type { Flows } from './flows.ts'
 import type { RouteOf } from './types.ts'
 
@@ -41,7 +44,7 @@ export function traceCalls(dispatch: Dispatch, tracer: Tracer, flows: Flows, rou
         startTime: started,
         attributes: {
           'http.request.method': method,
-          'url.path': request.path,
+          'url.path': route ? tracedPath(route.pattern, route.params) : maskedPath(request.path),
           ...(route ? { 'http.route': route.pattern } : {}),
         },
       },

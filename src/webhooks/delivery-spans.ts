@@ -1,7 +1,8 @@
 // Each delivery attempt as an OpenTelemetry span (a no-op until the SDK registers, docs/telemetry.md): every attempt
 // of a delivery, retries included, is a child of the span that was active when its first attempt started (the
-// payment's detection, or the call that triggered the event).
+// payment's detection, or the call that triggered the event). The receiver's URL is named without its secrets.
 import { type Context, context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
+import { tracedUrl } from '../contract/trace-redaction.ts'
 import type { DeliveryRecord } from './format.ts'
 
 export class DeliverySpans {
@@ -19,7 +20,8 @@ export class DeliverySpans {
       'sandbox.webhook.event': record.event,
       'sandbox.webhook.delivery_id': record.id,
       'sandbox.webhook.retry_count': retryCount,
-      'url.full': record.url,
+      // the receiver's URL without its secrets (a key in its query, a token in its path)
+      'url.full': tracedUrl(record.url),
     }
     return trace
       .getTracer('request-sandbox')

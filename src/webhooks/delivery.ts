@@ -19,10 +19,10 @@ import {
   webhookBody,
 } from './format.ts'
 import { type CheckedAddress, DestinationPolicy, DestinationRefusedError } from './hosts.ts'
-import { MAX_DELIVERIES_PER_KEY, WebhookLimits } from './limits.ts'
+import { WebhookLimits } from './limits.ts'
 import { LISTEN_SCHEME, type ListenAnswer, type ListenAttempt, WebhookListeners } from './listen.ts'
 import { answerOf, type PostResult, postPinned } from './post.ts'
-import { RecordBudget } from './record-budget.ts'
+import { DeliveryRecords } from './records.ts'
 import type { WebhookRegistry } from './registry.ts'
 
 export {
@@ -84,7 +84,8 @@ export class WebhookDelivery {
   readonly retryDelaysMs: readonly number[]
   /** per-attempt timeout */
   readonly timeoutMs: number
-  readonly #deliveries = new Map<string, Map<string, DeliveryRecord>>()
+  /** every key's records, within their bounds */
+  readonly #records: DeliveryRecords
   readonly #timers = new Map<string, NodeJS.Timeout>()
   /** deliveries of forgotten keys: an attempt under way when its key was forgotten records nothing, retries never */
   readonly #forgotten = new WeakSet<DeliveryRecord>()
@@ -98,8 +99,6 @@ export class WebhookDelivery {
   /** delivery attempts one key may make per minute */
   readonly attemptsPerMinute: number
   readonly #limits: WebhookLimits
-  /** what the records in memory take, every key's together */
-  readonly #budget: RecordBudget
   readonly #listeners: WebhookListeners
   /** the chaos of the call being handled (x-sandbox-webhook-chaos): it applies to the events the call causes */
   readonly callChaos = new AsyncLocalStorage<ChaosRule>()
@@ -126,9 +125,7 @@ export class WebhookDelivery {
       ...(options.resolve ? { resolve: options.resolve } : {}),
     })
     this.#limits = new WebhookLimits(options)
-    this.#budget = new RecordBudget(options.recordBytesTotal, options.claimed, (record) =>
-      this.#deliveries.get(record.tenant)?.delete(record.id),
-    )
+    this.#records = new DeliveryRecords(options.recordBytesTotal, options.claimed)
     this.maxPerKey = this.#limits.maxPerKey
     this.attemptsPerMinute = this.#limits.attemptsPerMinute
     this.#listeners = new WebhookListeners(deps.ids)
@@ -191,7 +188,7 @@ export class WebhookDelivery {
 
   /** Sends a delivery again, from retry count 0, with the same delivery id and body (a fresh signature). */
   redeliver(tenant: string, deliveryId: string): DeliveryRecord | undefined {
-    const record = this.#deliveries.get(tenant)?.get(deliveryId)
+    const record = this.#records.get(tenant, deliveryId)
     if (!record) return undefined
     clearTimeout(this.#timers.get(record.id))
     record.state = 'pending'
@@ -201,29 +198,25 @@ export class WebhookDelivery {
 
   /** A key's deliveries, newest first. */
   deliveries(tenant: string): DeliveryRecord[] {
-    return [...(this.#deliveries.get(tenant)?.values() ?? [])].reverse()
+    return this.#records.of(tenant).reverse()
   }
 
   /** One delivery record of a key (--state-dir writes it after each attempt). */
   record(tenant: string, deliveryId: string): DeliveryRecord | undefined {
-    return this.#deliveries.get(tenant)?.get(deliveryId)
+    return this.#records.get(tenant, deliveryId)
   }
 
   /** Every key's delivery records, oldest first (--state-dir). */
   records(): DeliveryRecord[] {
-    return [...this.#deliveries.values()].flatMap((mine) => [...mine.values()])
+    return this.#records.all()
   }
 
-  /** Puts back saved delivery records; the ones still pending get their next attempt now (--state-dir). */
+  /**
+   * Puts back saved delivery records within the bounds of new ones (the newest kept; the others told to `onDrop`'s
+   * listeners); the ones kept and still pending get their next attempt now (--state-dir).
+   */
   restore(records: DeliveryRecord[]): void {
-    for (const record of records) {
-      let mine = this.#deliveries.get(record.tenant)
-      if (!mine) {
-        mine = new Map()
-        this.#deliveries.set(record.tenant, mine)
-      }
-      mine.set(record.id, record)
-      this.#budget.count(record)
+    for (const record of this.#records.restore(records)) {
       if (record.state === 'pending')
         void this.#attempt(record, Math.min(record.attempts.length, this.retryDelaysMs.length))
     }
@@ -240,14 +233,17 @@ export class WebhookDelivery {
    * memory and (through `onForget`'s listeners: --state-dir) on disk. An attempt under way records nothing.
    */
   forget(tenant: string): void {
-    for (const record of this.#deliveries.get(tenant)?.values() ?? []) {
-      this.#budget.forget(record)
+    for (const record of this.#records.forget(tenant)) {
       this.#forgotten.add(record)
       clearTimeout(this.#timers.get(record.id))
       this.#timers.delete(record.id)
     }
-    this.#deliveries.delete(tenant)
     for (const listener of this.#onForget) listener(tenant)
+  }
+
+  /** Calls `listener` with each record a bound drops from memory (--state-dir deletes its row). */
+  onDrop(listener: (record: DeliveryRecord) => void): void {
+    this.#records.onDrop(listener)
   }
 
   /** Calls `listener` with the key each time a key's deliveries are forgotten. */
@@ -314,14 +310,7 @@ export class WebhookDelivery {
       state: 'pending',
       attempts: [],
     }
-    let mine = this.#deliveries.get(tenant)
-    if (!mine) {
-      mine = new Map()
-      this.#deliveries.set(tenant, mine)
-    }
-    mine.set(record.id, record)
-    if (mine.size > MAX_DELIVERIES_PER_KEY) this.#budget.drop(mine.values().next().value!)
-    this.#budget.count(record)
+    this.#records.add(record)
     if (chaos) record.chaos = chaos.action
     switch (chaos?.action) {
       case 'drop':
@@ -375,7 +364,7 @@ export class WebhookDelivery {
   ): void {
     if (this.#forgotten.has(record)) return
     record.attempts.push(attempt)
-    if (this.#deliveries.get(record.tenant)?.get(record.id) === record) this.#budget.count(record)
+    this.#records.grown(record)
     const { retryCount, at, status, error, durationMs } = attempt
     this.#deps.journal.record(record.tenant, {
       type: 'delivery',

@@ -49,6 +49,8 @@ export class ConversionRegistry {
   readonly #defaults = new Map<string, ConversionStack>()
   /** world key -> network -> that world's own stack */
   readonly #tenantStacks = new Map<string, Map<string, ConversionStack>>()
+  /** world key -> network -> the own stack of a world still on disk after a restart, read by the detector only */
+  readonly #savedStacks = new Map<string, Map<string, ConversionStack>>()
   readonly #queues = new Map<string, Promise<void>>()
 
   constructor(
@@ -149,6 +151,7 @@ export class ConversionRegistry {
     const run = (this.#queues.get(key) ?? Promise.resolve()).then(async () => {
       const own = this.#tenantStacks.get(key) ?? new Map<string, ConversionStack>()
       this.#tenantStacks.set(key, own)
+      this.#savedStacks.delete(key)
       await Promise.all(
         [...this.#chains.values()].map(async (chain) => {
           const existing = own.get(chain.network)
@@ -167,6 +170,19 @@ export class ConversionRegistry {
     return run
   }
 
+  /**
+   * The own stack of a world with rates still on disk (--state-dir: past --max-worlds after a restart): the detector
+   * reads payments through it as it does an evicted world's (its addresses follow from the key). Nothing is sent to
+   * the chains: the world's revival installs it (`applyWorldRates`).
+   */
+  watchSaved(tenant: string, scenario: string): void {
+    const key = `${tenant}\u0000${scenario}`
+    if (this.#tenantStacks.has(key)) return
+    const stacks = new Map<string, ConversionStack>()
+    for (const chain of this.#chains.values()) stacks.set(chain.network, this.#stackOf(chain, key))
+    if (stacks.size) this.#savedStacks.set(key, stacks)
+  }
+
   /** Every payment proxy of `network` the detector must read, default and per-tenant, by lower-case address. */
   proxies(network: string): Map<string, ProxyKind> {
     const map = new Map<string, ProxyKind>()
@@ -176,6 +192,7 @@ export class ConversionRegistry {
     const stacks = [
       this.#defaults.get(network),
       ...[...this.#tenantStacks.values()].map((m) => m.get(network)),
+      ...[...this.#savedStacks.values()].map((m) => m.get(network)),
     ]
     for (const s of stacks) {
       if (s?.erc20Proxy) map.set(s.erc20Proxy.toLowerCase(), 'erc20-conversion')

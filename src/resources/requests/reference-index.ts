@@ -125,6 +125,18 @@ export class PaymentReferenceIndex {
     }
   }
 
+  /**
+   * Keeps a request of a world still on disk after a restart (--state-dir: past what --max-worlds keeps, never
+   * brought back yet) as `park` keeps an evicted world's: a payment to it brings its world back.
+   */
+  parkSaved(paymentReference: string, tenant: string, scenario: string, requestId: string): void {
+    const hash = PaymentReferenceIndex.hashOf(paymentReference)
+    const parked = this.#parked.get(hash)
+    if (!parked) this.#parked.set(hash, [{ tenant, scenario, requestId }])
+    else if (!parked.some((p) => p.requestId === requestId && p.tenant === tenant))
+      parked.push({ tenant, scenario, requestId })
+  }
+
   /** The hashes `world` has entries under, forgotten here (its entries leave the index). */
   #takeHashes(world: World): Iterable<Hex> {
     const hashes = this.#hashesOf.get(world)

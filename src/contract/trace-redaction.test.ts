@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { maskedPath, tracedPath, tracedUrl } from './trace-redaction.ts'
+
+describe('trace redaction', () => {
+  it('keeps a route pattern with plain parameters, a secret-named one as {name}', () => {
+    expect(tracedPath('/v2/secure-payments/:token/pay', { token: 'abc123' })).toBe(
+      '/v2/secure-payments/{token}/pay',
+    )
+    expect(tracedPath('/__sandbox/payer-pages/:token/kyc', { token: 'x' })).toBe(
+      '/__sandbox/payer-pages/{token}/kyc',
+    )
+    expect(tracedPath('/v2/request/:requestId/pay', { requestId: '01abc' })).toBe('/v2/request/01abc/pay')
+    expect(tracedPath('/v2/request/:requestId', { requestId: 'a b' })).toBe('/v2/request/{masked}')
+  })
+
+  it('masks every segment of an unmatched path but words', () => {
+    expect(maskedPath('/v2/secure-payments/Zx9q_secret/no-such-thing')).toBe(
+      '/v2/secure-payments/{masked}/no-such-thing',
+    )
+    expect(maskedPath('/v2/SecretWithCaps')).toBe('/v2/{masked}')
+  })
+
+  it("redacts a URL's credentials, secret-named query values and non-word path segments", () => {
+    expect(
+      tracedUrl('https://user:pw@hooks.example.com/services/T01/B02/xyz?token=s3&sig=s4&mode=a#frag'),
+    ).toBe(
+      'https://REDACTED:REDACTED@hooks.example.com/services/{masked}/{masked}/xyz?token=REDACTED&sig=REDACTED&mode=a',
+    )
+    expect(tracedUrl('not a url')).toBe('{masked}')
+  })
+})

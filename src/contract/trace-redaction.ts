@@ -1,0 +1,63 @@
+// What a trace may say of a URL: spans go to a collector the operator reads, and a path or query can carry a secret
+// (a secure payment link's token, a session, a payer page's or an onboarding intent's token, a receiver's key in a
+// webhook URL). Secret-named path parameters keep their pattern's name, unknown segments and secret-named query values
+// are masked, credentials in a URL are replaced as OpenTelemetry's conventions say (`REDACTED`).
+
+/** A parameter or query name whose value is a credential. */
+const SECRET_NAME = /token|secret|session|passw|key|sig|auth|code|credential|otp|jwt|bearer/i
+
+/** A path segment read as a word of a route (lower-case words, `-`, `_` and `.` between; a version `v2`). */
+const WORD = /^(?:[a-z_]+(?:[-.][a-z_]+)*|v\d+)$/
+
+export const REDACTED = 'REDACTED'
+
+/** Whether a path parameter or query parameter named `name` holds a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name)
+}
+
+/**
+ * A matched call's path for a span: the route's pattern with its parameters' values, a secret-named one left as
+ * `{name}` (`/v2/secure-payments/{token}/pay`).
+ */
+export function tracedPath(pattern: string, params: Readonly<Record<string, string>>): string {
+  return pattern.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_whole, name: string) => {
+    const value = params[name]
+    if (value === undefined || isSecretName(name)) return `{${name}}`
+    return maskedSegment(value)
+  })
+}
+
+/** A path no route names, for a span: each segment that is not a word is `{masked}` (ids and tokens alike). */
+export function maskedPath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (segment === '' || WORD.test(segment) ? segment : '{masked}'))
+    .join('/')
+}
+
+/** A parameter's value as a path segment: as it is when it is plain (ids, hashes, words), else `{masked}`. */
+function maskedSegment(value: string): string {
+  return /^[A-Za-z0-9._~-]{1,200}$/.test(value) ? value : '{masked}'
+}
+
+/**
+ * A URL (a webhook's) for a span: its user and password `REDACTED`, its path as `maskedPath`, the values of its
+ * secret-named query parameters `REDACTED`, no fragment. Not a URL: `{masked}`.
+ */
+export function tracedUrl(text: string): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return '{masked}'
+  }
+  const credentials = url.username || url.password ? `${REDACTED}:${REDACTED}@` : ''
+  const query = [...url.searchParams]
+    .map(
+      ([name, value]) =>
+        `${encodeURIComponent(name)}=${isSecretName(name) ? REDACTED : encodeURIComponent(value)}`,
+    )
+    .join('&')
+  return `${url.protocol}//${credentials}${url.host}${maskedPath(url.pathname)}${query ? `?${query}` : ''}`
+}
