@@ -49,7 +49,8 @@ export function forgetTenantOps(
     // a key whose records are in a damaged page: those rows are left (no world names them; the rebuild drops them)
     ...(damage.tenants.delete(tenant) ? [] : [['forgetRecords', tenant] as WriteOp]),
     ['forgetWorlds', tenant],
-    ['forgetJournal', tenant],
+    // a key whose journal is in a damaged page: its rows are left (the delete would fail the whole commit)
+    ...(damage.journals.has(tenant) ? [] : [['forgetJournal', tenant] as WriteOp]),
     ['sharedRemove', 'broken', tenant],
   ]
 }

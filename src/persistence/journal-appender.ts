@@ -26,11 +26,21 @@ export class JournalAppender {
   /** journal entries appended per key since its rows were last trimmed */
   readonly #appended = new Map<string, number>()
 
-  constructor(writer: StateWriter, shared: SandboxState, path: string, closed: () => boolean) {
+  /** a key whose rows sit in a damaged page: they are not trimmed (the delete would meet it and fail every append) */
+  readonly #damaged: (tenant: string) => boolean
+
+  constructor(
+    writer: StateWriter,
+    shared: SandboxState,
+    path: string,
+    closed: () => boolean,
+    damaged: (tenant: string) => boolean,
+  ) {
     this.#writer = writer
     this.#shared = shared
     this.#path = path
     this.#closed = closed
+    this.#damaged = damaged
   }
 
   /** A new entry of a key's journal: the journal is history, not what an answer reports (appended within 200 ms). */
@@ -139,6 +149,7 @@ export class JournalAppender {
     for (const [tenant, texts] of byTenant) {
       const appended = (this.#appended.get(tenant) ?? 0) + texts.length
       if (appended < 500) this.#appended.set(tenant, appended)
+      else if (this.#damaged(tenant)) this.#appended.delete(tenant)
       else {
         this.#appended.delete(tenant)
         ops.push(['journalTrim', tenant, tenant, this.#shared.journal.count(tenant)])

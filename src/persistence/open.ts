@@ -3,8 +3,11 @@
 import { existsSync, renameSync } from 'node:fs'
 import type Database from 'libsql'
 import type { SandboxState } from '../control/services.ts'
+import { damageOf } from './damage-check.ts'
+import { isDamage } from './damage-error.ts'
 import { errorText } from './revival.ts'
-import { CutShortError, corruptName, cutShort, damageOf, isDamage, type StateDamage } from './salvage.ts'
+import { CutShortError, corruptName, cutShort, keyLabel, markDamaged, type StateDamage } from './salvage.ts'
+import { releaseReadableKeys } from './salvage-broken.ts'
 import { openStateDb } from './schema.ts'
 
 /**
@@ -25,7 +28,14 @@ export function openStateFile(
     const db = openStateDb(path)
     db.prepare("SELECT value FROM meta WHERE key = 'format'").get()
     const found = damageOf(db)
-    if (found === undefined) return db
+    if (found === undefined) {
+      const released = releaseReadableKeys(db)
+      if (released.length)
+        log(
+          `--state-dir: ${path}: keys stopped for a damaged page whose rows all read back answer again: ${released.map(keyLabel).join(', ')}`,
+        )
+      return db
+    }
     db.close()
     throw found
   } catch (error) {
@@ -52,10 +62,11 @@ export function openStateFile(
 
 /**
  * `read()`, or `fallback` when the file's pages it needs are damaged (a file cut short or overwritten that still
- * opened): logged naming the file, a copy kept as found.
+ * opened): logged naming the file, a copy kept as found, the file marked for a rebuild at the next start.
  */
 export function readOrLeaveOut<T>(
   damage: StateDamage,
+  db: Database.Database,
   path: string,
   log: SandboxState['log'],
   what: string,
@@ -65,9 +76,10 @@ export function readOrLeaveOut<T>(
   try {
     return read()
   } catch (error) {
-    damage.keepCopy()
+    const copy = damage.keepCopy()
+    if (isDamage(error)) markDamaged(db, `${what}: ${errorText(error)}`, copy)
     log(
-      `--state-dir: ${path}: ${what} could not be read (${errorText(error)}); left out. Restore a copy of the file and restart the sandbox to get it back.`,
+      `--state-dir: ${path}: ${what} could not be read (${errorText(error)}); left out. The next start rebuilds the file from what can be read; to get it back, restore a copy of the file and restart the sandbox.`,
     )
     return fallback
   }

@@ -12,7 +12,7 @@ import { Table } from '../store/table.ts'
 import { previousCopy, type QuarantinedRow } from './quarantine.ts'
 import type { StateDamage } from './salvage.ts'
 import { rowKey, type SavedWorldMeta, WORLD_ROWS } from './schema.ts'
-import { statement } from './statements.ts'
+import { withStatement } from './statements.ts'
 
 /** One Table or Map of one world as --state-dir writes it: each key's row, and the changes not committed yet. */
 export interface Slot {
@@ -90,7 +90,9 @@ export function* worldRows(
 
 /** A saved world's own settings (its row of `worlds`: SavedWorldMeta's text), undefined when it has none. */
 export function worldSettings(db: Database.Database, id: number): { value: string } | undefined {
-  return statement(db, 'SELECT value FROM worlds WHERE id = ?').get(id) as { value: string } | undefined
+  return withStatement(db, 'SELECT value FROM worlds WHERE id = ?', (s) => s.get(id)) as
+    | { value: string }
+    | undefined
 }
 
 /** What filling a world back needs of the StateDir. */
@@ -113,7 +115,7 @@ export function reviveWorldRows(host: FillHost, world: World, id: number, metaTe
   // rows by U+001E, which JSON.stringify never writes raw; no JSON functions (they would escape each value again)
   let packed: { rows: string | null } | undefined
   try {
-    packed = statement(host.db, WORLD_ROWS).get(id, id) as { rows: string | null } | undefined
+    packed = withStatement(host.db, WORLD_ROWS, (s) => s.get(id, id)) as { rows: string | null } | undefined
   } catch (error) {
     host.broken.set(world.tenant, host.damage.world(host.db, world, error))
     return Promise.resolve()
@@ -206,10 +208,11 @@ export function reviveJournal(
   const entries = readable(
     () =>
       (
-        statement(
+        withStatement(
           db,
           'SELECT group_concat(entry, char(30)) AS entries FROM (SELECT entry FROM journal WHERE tenant = ? ORDER BY seq)',
-        ).get(tenant) as { entries: string | null } | undefined
+          (s) => s.get(tenant),
+        ) as { entries: string | null } | undefined
       )?.entries,
   )
   if (!entries) return

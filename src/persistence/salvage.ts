@@ -17,6 +17,10 @@ import {
 import { createRequire } from 'node:module'
 import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
+import { isDamage } from './damage-error.ts'
+import { DAMAGED_PAGE, releaseWholeKeys } from './salvage-broken.ts'
+import { DamagedJournals, forgetMarkedJournals } from './salvage-journal.ts'
+import { recoverLostWorlds, worldsOfLostRecords } from './salvage-worlds.ts'
 
 /** What a salvage could not bring over, and where the file as found is kept. */
 export interface SalvageReport {
@@ -26,6 +30,8 @@ export interface SalvageReport {
   lostKeys: Map<string, Set<string>>
   /** what else was lost, in words (tables whose rows could not all be read), for the log */
   notes: string[]
+  /** keys stopped by damage met while running whose rows all came back: they answer again */
+  released: string[]
 }
 
 /** A rowid range that could not be read: (after, before), both exclusive; `before` null: to the table's end. */
@@ -34,47 +40,9 @@ interface LostRange {
   before: number | null
 }
 
-/** Whether an error is SQLite's word for a damaged file (a page that is not what its parent says). */
-export function isDamage(error: unknown): boolean {
-  const code = String((error as { code?: unknown }).code ?? '')
-  return (
-    code.startsWith('SQLITE_CORRUPT') ||
-    code.startsWith('SQLITE_NOTADB') ||
-    code === 'SQLITE_IOERR_SHORT_READ'
-  )
-}
-
 /** The name of a file beside `path` that keeps a damaged copy (`<path>.corrupt-<time>`). */
 export function corruptName(path: string): string {
   return `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
-}
-
-/**
- * Reads what a start reads whole before it serves (the shared rows, the worlds, which world each record belongs to,
- * the journal's keys, the chains' states, the newest records) and whether an earlier run found damage further in:
- * the damage found, or undefined. A key's records are read when its world comes back, after the start.
- */
-export function damageOf(db: Database.Database): unknown {
-  try {
-    const flagged = db.prepare("SELECT value FROM meta WHERE key = 'damaged'").get() as
-      | { value: string }
-      | undefined
-    if (flagged) return Object.assign(new Error(flagged.value), { code: 'SQLITE_CORRUPT' })
-    for (const sql of [
-      'SELECT sum(length(kind) + length(key) + length(value)) FROM shared',
-      'SELECT sum(length(tenant) + length(value)) FROM worlds',
-      // the table's pages, not its index's (which covers the column): a revival reads a damaged index page
-      'SELECT sum(world) FROM record_worlds NOT INDEXED',
-      'SELECT count(DISTINCT tenant) FROM journal',
-      'SELECT sum(length(state) + coalesce(length(previous), 0)) FROM chains',
-      'SELECT count(*) FROM quarantine',
-    ])
-      db.prepare(sql).get()
-    return undefined
-  } catch (error) {
-    if (isDamage(error)) return error
-    throw error
-  }
 }
 
 /** Marks a state.db found damaged while running (a world's records): the next start rebuilds it. Best effort. */
@@ -112,7 +80,7 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
   }
   const target = `${path}.salvage`
   for (const suffix of ['', '-wal', '-shm']) rmSync(target + suffix, { force: true })
-  const report: SalvageReport = { aside, lostKeys: new Map(), notes: [] }
+  const report: SalvageReport = { aside, lostKeys: new Map(), notes: [], released: [] }
   let out: Database.Database | null = null
   try {
     // the schema itself must be readable: without it nothing is
@@ -131,7 +99,12 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
     // the indexes and triggers once the rows are in (an index built from them, not copied)
     for (const entry of schema) if (entry.type !== 'table') out.exec(entry.sql)
     if (hasTableIn(out, 'meta')) out.exec("DELETE FROM meta WHERE key IN ('damaged', 'damaged_copy')")
-    nameLosses(out, lost, report, message, path)
+    if (hasTableIn(out, 'meta') && hasTableIn(out, 'journal')) forgetMarkedJournals(out)
+    // a world whose row was lost, or deleted by a reset that left its rows in a damaged page alone
+    if (hasTableIn(out, 'worlds') && hasTableIn(out, 'records'))
+      lostWorlds(source, out, lost.has('worlds'), report)
+    nameLosses(source, out, lost, report, message, path)
+    if (hasTableIn(out, 'shared')) report.released = releaseWholeKeys(out, report.lostKeys)
     out.exec('COMMIT')
   } finally {
     source.close()
@@ -237,8 +210,11 @@ function nextReadable(first: () => Database.Statement, after: number): number | 
   let low = after
   let high: number | null = null
   let found: number | null = null
-  for (let step = 1; after + step < Number.MAX_SAFE_INTEGER; step *= 2) {
-    const at = after + step
+  // from 0 when the damage starts the table (the sandbox's rowids are positive): doubling from the lowest rowid would
+  // take every step below 0 and give up before the first page past the damage
+  const base = Math.max(after, 0)
+  for (let step = 1; base + step < Number.MAX_SAFE_INTEGER; step *= 2) {
+    const at = base + step
     const result = probe(at)
     if (result.ok) {
       high = at
@@ -264,8 +240,28 @@ function hasTableIn(db: Database.Database, name: string): boolean {
   return !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name)
 }
 
+/** The worlds whose row was lost: named keys stop like those that lost records; the others' records left out. */
+function lostWorlds(
+  source: Database.Database,
+  out: Database.Database,
+  worldsLost: boolean,
+  report: SalvageReport,
+): void {
+  const { named, unnamedRecords, unnamedKeys } = recoverLostWorlds(source, out, worldsLost)
+  const add = (tenant: string, scenario: string) =>
+    report.lostKeys.set(tenant, (report.lostKeys.get(tenant) ?? new Set<string>()).add(scenario))
+  for (const { tenant, scenario } of named) add(tenant, scenario)
+  for (const tenant of unnamedKeys) add(tenant, '(unknown)')
+  if (named.length) report.notes.push(`the settings of ${named.length} world(s) (their keys named above)`)
+  if (unnamedRecords)
+    report.notes.push(
+      `${unnamedRecords} record(s) of worlds whose key could not be read either, left out (kept in the copy as found)`,
+    )
+}
+
 /** Names the keys whose records were lost and stops them (quarantine + broken rows); notes the other losses. */
 function nameLosses(
+  source: Database.Database,
   out: Database.Database,
   lost: Map<string, LostRange[]>,
   report: SalvageReport,
@@ -282,19 +278,16 @@ function nameLosses(
   const hasTable = (name: string) => hasTableIn(out, name)
   const records = lost.get('records')
   if (records && hasTable('record_worlds') && hasTable('worlds')) {
-    const worlds = out.prepare(
-      'SELECT DISTINCT w.tenant, w.scenario FROM record_worlds r JOIN worlds w ON w.id = r.world WHERE r.seq > ? AND r.seq < ?',
+    const { ids, untold } = worldsOfLostRecords(source, out, records, lost.has('record_worlds'))
+    const world = out.prepare('SELECT tenant, scenario FROM worlds WHERE id = ?')
+    for (const id of ids) {
+      const row = world.get(id) as { tenant: string; scenario: string } | undefined
+      if (row)
+        report.lostKeys.set(row.tenant, (report.lostKeys.get(row.tenant) ?? new Set()).add(row.scenario))
+    }
+    report.notes.push(
+      `records (rows ${describe(records)}${untold ? '; which keys some of them belonged to could not be read' : ''})`,
     )
-    for (const range of records)
-      for (const row of worlds.all(range.after, range.before ?? Number.MAX_SAFE_INTEGER) as {
-        tenant: string
-        scenario: string
-      }[]) {
-        const scenarios = report.lostKeys.get(row.tenant) ?? new Set<string>()
-        scenarios.add(row.scenario)
-        report.lostKeys.set(row.tenant, scenarios)
-      }
-    report.notes.push(`records (rows ${describe(records)})`)
   }
   for (const [table, ranges] of lost) {
     if (table === 'records') continue
@@ -324,7 +317,7 @@ function nameLosses(
         path,
         tenant,
         scenario,
-        `some of its records were in a damaged page of the file and could not be read (the file as found is kept as ${report.aside})`,
+        `some of its records, or its world's settings, were in a damaged page of the file and could not be read (the file as found is kept as ${report.aside})`,
       )
     broken.run('broken', tenant, JSON.stringify(message(tenant)))
   }
@@ -341,6 +334,8 @@ export class StateDamage {
   #copy: string | null = null
   /** keys whose records sat in a damaged page (found as their world came back): a reset leaves those rows alone */
   readonly tenants = new Set<string>()
+  /** keys whose journal sat in a damaged page */
+  readonly journals = new DamagedJournals()
 
   constructor(path: string, log: (message: string, error?: unknown) => void) {
     this.#path = path
@@ -349,7 +344,7 @@ export class StateDamage {
 
   /** What a key whose records sat in a damaged page answers (503) until it is reset. */
   message(tenant: string): string {
-    return `The saved state of this API key could not be read: some of its records in ${this.#path} are in a damaged page of the file (key ${keyLabel(tenant)}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`
+    return `The saved state of this API key could not be read: some of its records in ${this.#path} ${DAMAGED_PAGE} (key ${keyLabel(tenant)}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`
   }
 
   /** Rebuilds the damaged state.db from what can be read, logging which keys lost records; false when it cannot. */
@@ -368,8 +363,14 @@ export class StateDamage {
       `--state-dir: ${this.#path} is damaged (${text(damage)}); it was rebuilt from what could be read, and the file as found is kept as ${report.aside}. ${
         keys.length
           ? `Keys whose records were lost (they answer 503 until reset; see the quarantine table): ${keys.join(', ')}.`
-          : 'No key lost a record.'
-      }${report.notes.length ? ` Rows that could not be read: ${report.notes.join('; ')}.` : ''}`,
+          : report.notes.some((n) => n.startsWith('records ('))
+            ? 'No key is known to have lost a record.'
+            : 'No key lost a record.'
+      }${report.notes.length ? ` Rows that could not be read: ${report.notes.join('; ')}.` : ''}${
+        report.released.length
+          ? ` Keys stopped while running whose rows all came back (they answer again): ${report.released.map(keyLabel).join(', ')}.`
+          : ''
+      }`,
     )
     return true
   }

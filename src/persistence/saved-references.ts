@@ -2,7 +2,7 @@
 // the worlds past --max-worlds stay in state.db (reviver.ts), as evicted ones do, and payments to their requests (through
 // the published proxies or the world's own conversion stack) must still be recorded.
 import type Database from 'libsql'
-import { statement } from './statements.ts'
+import { withStatement } from './statements.ts'
 
 /**
  * One world's requests (its id given twice) as `requestId U+001F paymentReference`, and U+0002 for a rate of its own,
@@ -38,7 +38,9 @@ export const NONE_SAVED: SavedReferences = Object.freeze({
 export function savedReferences(db: Database.Database, id: number | undefined): SavedReferences {
   const found: SavedReferences = { references: [], ownRates: false }
   if (id === undefined) return found
-  const text = (statement(db, WORLD_REFERENCES).get(id, id) as { refs: string | null } | undefined)?.refs
+  const text = (
+    withStatement(db, WORLD_REFERENCES, (s) => s.get(id, id)) as { refs: string | null } | undefined
+  )?.refs
   for (const row of text ? text.split('\u001e') : []) {
     if (row === '\u0002') {
       found.ownRates = true

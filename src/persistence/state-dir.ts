@@ -110,7 +110,8 @@ export class StateDir implements WorldLifecycle {
     this.#damage = new StateDamage(this.#path, shared.log)
     this.#db = openStateFile(this.#path, this.#damage, shared.log)
     this.#writer = new StateWriter(this.#path)
-    this.#journal = new JournalAppender(this.#writer, shared, this.#path, () => this.#closed)
+    const damaged = (tenant: string) => this.#damage.journals.has(tenant)
+    this.#journal = new JournalAppender(this.#writer, shared, this.#path, () => this.#closed, damaged)
     observeShared(shared, {
       selections: () => {
         if (this.#loading) return
@@ -335,6 +336,7 @@ export class StateDir implements WorldLifecycle {
 
   /** A key's rows, journal and quarantine mark are deleted, committed at once. */
   reset(tenant: string): void {
+    this.#damage.journals.reset(this.#db, tenant)
     const ops = forgetTenantOps(this.#dirty, this.#forgotten, this.#worldIds, this.#damage, tenant)
     this.#journal.forget(tenant)
     this.#ops.push(...ops)
@@ -400,12 +402,9 @@ export class StateDir implements WorldLifecycle {
     )
   }
 
-  /**
-   * `read()`, or `fallback` when the file's pages it needs are damaged (a file cut short or overwritten that still
-   * opened): logged naming the file, the sandbox starts with what it could read.
-   */
+  /** `read()`, or `fallback` when the file's pages it needs are damaged (`readOrLeaveOut`). */
   #readable<T>(what: string, read: () => T, fallback: T): T {
-    return readOrLeaveOut(this.#damage, this.#path, this.#shared.log, what, read, fallback)
+    return readOrLeaveOut(this.#damage, this.#db, this.#path, this.#shared.log, what, read, fallback)
   }
 
   /** Loads what a previous run saved (nothing when the dir is new); imports a state dir of the previous version. */
@@ -436,10 +435,11 @@ export class StateDir implements WorldLifecycle {
 
   /** Puts a key's saved journal back (`reviveJournal`). */
   #reviveJournal(tenant: string): void {
+    const what = `the journal of key ${keyLabel(tenant)}`
     reviveJournal(
       tenant,
       this.#shared,
-      (read) => this.#readable(`the journal of key ${keyLabel(tenant)}`, read, undefined),
+      (read) => this.#readable(what, () => this.#damage.journals.read(tenant, read), undefined),
       this.#db,
       {
         get: () => this.#loading,

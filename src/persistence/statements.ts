@@ -1,11 +1,17 @@
 // The statements --state-dir runs at each revival, prepared once per connection (preparing WORLD_ROWS cost more than
-// running it once its rows are found through an index).
+// running it once its rows are found through an index). A libsql statement that failed fails every later call (a
+// damaged page met by one key's read would fail every key's after it): one that throws is forgotten, and the next
+// call prepares it again.
 import type Database from 'libsql'
 
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>()
 
-/** `sql` prepared on `db`, once: the same statement for each later call with the same text. */
-export function statement(db: Database.Database, sql: string): Database.Statement {
+/** `run` with `sql` prepared on `db` once (the same statement for each later call), prepared again after a failure. */
+export function withStatement<T>(
+  db: Database.Database,
+  sql: string,
+  run: (statement: Database.Statement) => T,
+): T {
   let statements = prepared.get(db)
   if (!statements) {
     statements = new Map()
@@ -16,5 +22,10 @@ export function statement(db: Database.Database, sql: string): Database.Statemen
     found = db.prepare(sql)
     statements.set(sql, found)
   }
-  return found
+  try {
+    return run(found)
+  } catch (error) {
+    statements.delete(sql)
+    throw error
+  }
 }
