@@ -165,9 +165,9 @@ it('orders the keys by when they last called, not by their clocks: a key that mo
         rawBody: body === undefined ? undefined : JSON.stringify(body),
       })
     // a key moves its clock a year ahead: its journal's entries are stamped with its clock's time
-    expect((await at(first, ahead, 'POST', '/__sandbox/clock/advance', { seconds: 365 * 86_400 })).status).toBe(
-      200,
-    )
+    expect(
+      (await at(first, ahead, 'POST', '/__sandbox/clock/advance', { seconds: 365 * 86_400 })).status,
+    ).toBe(200)
     expect((await at(first, ahead, 'GET', '/v2/request')).status).toBe(200)
     // another key calls after it (a later flush of the journal)
     await new Promise((resolve) => setTimeout(resolve, 300))
