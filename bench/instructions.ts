@@ -8,8 +8,8 @@
 // with it on, then `N` calls (BENCH_INSTRUCTION_CALLS, 3,000) on 8 keep-alive connections are counted: GET
 // /v1/currencies, then POST /v2/request. The sandbox's count moves from run to run (110k-146k for a GET): which code
 // V8 has optimised by then, and its per-millisecond caches (the journal's ISO time) missing more when callgrind runs
-// it 50 times slower. The floor's holds within 0.1 %. BENCH_BEFORE=<checkout> counts that tree's command too. Needs valgrind
-// (Debian: apt-get install valgrind).
+// it 50 times slower. The floor's holds within 0.1 %. BENCH_BEFORE=<checkout> counts that tree's command too. Needs
+// valgrind (Debian: apt-get install valgrind).
 import { execFileSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
