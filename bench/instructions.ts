@@ -2,13 +2,14 @@
 // counted by valgrind's callgrind, which counts the same work the same whatever else the machine does (the throughput
 // ratios of this shared 2-core machine swing 0.26-0.48 between rounds of one run). Counted: what runs because bytes
 // arrived on a connection (node:http's parser callback, the pipeline, and the microtasks they queue) and the check
-// phase (`setImmediate`, where the sandbox writes the answers of a turn together); not the kernel, not timers (the chain's watchers, the log's batched write), not V8's helper threads. Each
-// server starts under callgrind with instrumentation off, warms up on 6,000 calls of a kind, settles on 3,000 with it
-// on, then `N` calls (BENCH_INSTRUCTION_CALLS, 3,000) on 8 keep-alive connections are counted: GET /v1/currencies,
-// then POST /v2/request. The sandbox's count moves from run to run (110k-146k for a GET): which code V8 has optimised
-// by then, and its per-millisecond caches (the journal's ISO time) missing more when callgrind runs it 50 times
-// slower. The floor's holds within 0.1 %. BENCH_BEFORE=<checkout> counts that tree's command too. Needs valgrind
-// (Debian: apt-get install valgrind).
+// phase (`setImmediate`, where the sandbox writes the answers of a turn together, and the terminal log writes a batch
+// a turn filled); not the kernel, not timers (the chain's watchers, the log's timed write), not V8's helper threads.
+// Each server starts under callgrind with instrumentation off, warms up on 6,000 calls of a kind, settles on 3,000
+// with it on, then `N` calls (BENCH_INSTRUCTION_CALLS, 3,000) on 8 keep-alive connections are counted: GET
+// /v1/currencies, then POST /v2/request. The sandbox's count moves from run to run (110k-146k for a GET): which code
+// V8 has optimised by then, and its per-millisecond caches (the journal's ISO time) missing more when callgrind runs
+// it 50 times slower. The floor's holds within 0.1 %. BENCH_BEFORE=<checkout> counts that tree's command too. Needs
+// valgrind (Debian: apt-get install valgrind).
 import { execFileSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -85,7 +86,8 @@ async function count(script: string, health: string, extra: string[] = []): Prom
       '--collect-jumps=no',
       // only what runs because bytes arrived on a connection: parsing and the pipeline, with the microtasks they
       // queue, and the check phase, where the sandbox writes its answers (src/transports/node-http.ts, in batches
-      // after the I/O phase); not timers (the chain's watchers, the log's batched write) nor V8's helper threads
+      // after the I/O phase) and the terminal log a full batch; not timers (the chain's watchers, the log's timed
+      // write) nor V8's helper threads
       '--toggle-collect=*Parser::OnStreamRead*',
       '--toggle-collect=*Environment::CheckImmediate*',
       `--log-file=${join(dir, 'valgrind.log')}`,

@@ -20,12 +20,20 @@ describe('trace redaction', () => {
     expect(maskedPath('/v2/SecretWithCaps')).toBe('/v2/{masked}')
   })
 
-  it("redacts a URL's credentials, secret-named query values and non-word path segments", () => {
+  it("redacts a URL's credentials, query values and non-word path segments", () => {
     expect(
       tracedUrl('https://user:pw@hooks.example.com/services/T01/B02/xyz?token=s3&sig=s4&mode=a#frag'),
     ).toBe(
-      'https://REDACTED:REDACTED@hooks.example.com/services/{masked}/{masked}/xyz?token=REDACTED&sig=REDACTED&mode=a',
+      'https://REDACTED:REDACTED@hooks.example.com/services/{masked}/{masked}/xyz?token=REDACTED&sig=REDACTED&mode=REDACTED',
     )
     expect(tracedUrl('not a url')).toBe('{masked}')
+  })
+
+  it('redacts every query value of a URL, whatever the receiver named its secret (names stay)', () => {
+    const url = tracedUrl('https://hooks.example.com/in?pwd=hunter2&hmac=d41d8cd9&s=Zq81&pass=pw1&mode=a')
+    for (const secret of ['hunter2', 'd41d8cd9', 'Zq81', 'pw1']) expect(url).not.toContain(secret)
+    expect(url).toBe(
+      'https://hooks.example.com/in?pwd=REDACTED&hmac=REDACTED&s=REDACTED&pass=REDACTED&mode=REDACTED',
+    )
   })
 })

@@ -1,7 +1,8 @@
 // What a trace may say of a URL: spans go to a collector the operator reads, and a path or query can carry a secret
 // (a secure payment link's token, a session, a payer page's or an onboarding intent's token, a receiver's key in a
-// webhook URL). Secret-named path parameters keep their pattern's name, unknown segments and secret-named query values
-// are masked, credentials in a URL are replaced as OpenTelemetry's conventions say (`REDACTED`).
+// webhook URL). Secret-named path parameters keep their pattern's name, unknown segments are masked, a URL's query
+// values (a receiver names its secret as it likes: `pwd`, `hmac`, `s`) and credentials are replaced as OpenTelemetry's
+// conventions say (`REDACTED`).
 
 /** A parameter or query name whose value is a credential. */
 const SECRET_NAME = /token|secret|session|passw|key|sig|auth|code|credential|otp|jwt|bearer/i
@@ -11,7 +12,7 @@ const WORD = /^(?:[a-z_]+(?:[-.][a-z_]+)*|v\d+)$/
 
 export const REDACTED = 'REDACTED'
 
-/** Whether a path parameter or query parameter named `name` holds a secret. */
+/** Whether a path parameter named `name` holds a secret. */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)
 }
@@ -42,8 +43,8 @@ function maskedSegment(value: string): string {
 }
 
 /**
- * A URL (a webhook's) for a span: its user and password `REDACTED`, its path as `maskedPath`, the values of its
- * secret-named query parameters `REDACTED`, no fragment. Not a URL: `{masked}`.
+ * A URL (a webhook's) for a span: its user and password `REDACTED`, its path as `maskedPath`, its query parameters'
+ * names with every value `REDACTED`, no fragment. Not a URL: `{masked}`.
  */
 export function tracedUrl(text: string): string {
   let url: URL
@@ -53,11 +54,8 @@ export function tracedUrl(text: string): string {
     return '{masked}'
   }
   const credentials = url.username || url.password ? `${REDACTED}:${REDACTED}@` : ''
-  const query = [...url.searchParams]
-    .map(
-      ([name, value]) =>
-        `${encodeURIComponent(name)}=${isSecretName(name) ? REDACTED : encodeURIComponent(value)}`,
-    )
+  const query = [...url.searchParams.keys()]
+    .map((name) => `${encodeURIComponent(name)}=${REDACTED}`)
     .join('&')
   return `${url.protocol}//${credentials}${url.host}${maskedPath(url.pathname)}${query ? `?${query}` : ''}`
 }

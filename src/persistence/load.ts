@@ -125,15 +125,15 @@ export function readSharedRows(
 }
 
 /**
- * The keys that have a saved journal, the most recently used first: by the first entry of each key's last row (its
- * id, a ULID, starts with its time; a row holds the entries of one flush, 200 ms).
+ * The keys that have a saved journal, the most recently used first: by each key's last row (rows are appended in the
+ * order of their flushes, every 200 ms, and numbered in that order; an entry's own time is its key's clock, which the
+ * key may have moved years ahead).
  */
 export function readJournalTenants(db: Database.Database, readable: Readable): { tenant: string }[] {
   return readable('the journal', () => db.prepare(KEYS_BY_USE).all() as { tenant: string }[], [])
 }
 
-const KEYS_BY_USE = `SELECT j.tenant FROM journal j JOIN (SELECT max(seq) AS seq FROM journal GROUP BY tenant) last
-  ON j.seq = last.seq ORDER BY substr(j.entry, instr(j.entry, '"id":"') + 6, 26) DESC`
+const KEYS_BY_USE = 'SELECT tenant FROM journal GROUP BY tenant ORDER BY max(seq) DESC'
 
 /** The saved worlds, and the highest world id and record seq given so far (new rows are numbered after them). */
 export function readWorldIndex(

@@ -1,6 +1,6 @@
 // The order in which --state-dir brings saved worlds back after a restart: the keys the world cap keeps in memory, one
-// key at a time between calls (`reviveInBackground`; the most recently used keys are chosen, by their last journal
-// entry), a key's own at its first call or when a payment names one of its requests (`reviveTenant`), those chosen
+// key at a time between calls (`reviveInBackground`; the most recently used keys are chosen, by their journal's last
+// row), a key's own at its first call or when a payment names one of its requests (`reviveTenant`), those chosen
 // at once for whatever reads every world (`reviveRest`). The keys past the cap stay on disk as evicted ones do: their
 // payment references and own conversion stacks are read from the file (`savedReferences`) for the detector. Each
 // key's journal and delivery records come back with its worlds.
@@ -36,7 +36,7 @@ export class WorldReviver {
 
   /**
    * saved worlds not brought back yet: each key's scenarios, in the order they were first written; the keys with a
-   * journal first, the most recently used first (their journal's last entry), then the others
+   * journal first, the most recently used first (their journal's last row), then the others
    */
   readonly unrevived = new Map<string, string[]>()
   /** keys whose saved journal is not back yet (it comes back with their worlds, before their first call) */

@@ -95,7 +95,7 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
  * dispatcher: what `startServer` listens with, and what the Express app mounts.
  */
 export function createRequestListener(sandbox: DispatchTarget): RequestListener {
-  const answers = createAnswerBatch()
+  const answers = createAnswerBatch(sandbox)
   return (req: IncomingMessage, res: ServerResponse) => {
     handle(sandbox, answers, req, res)
   }
@@ -119,14 +119,22 @@ type AnswerBatch = (answer: ReadyAnswer) => void
  * not each as soon as it is ready. A write to a keep-alive client that went back to waiting costs the kernel a
  * wake-up of that client, and on a virtual machine that wake-up is most of the write's cost (it made a 122-byte
  * answer's `writev` cost 20-40 µs); writes in a row find the clients woken by the first of them still running.
- * The delay is the rest of one loop turn. Record: docs/decisions/2026-12-06-answers-written-in-batches.md.
+ * The delay is the rest of one loop turn. An answer that cannot be written (node:http refuses a header) gets the 500
+ * of a failed call, and the others of its batch are still written.
+ * Record: docs/decisions/2026-12-06-answers-written-in-batches.md.
  */
-function createAnswerBatch(): AnswerBatch {
+function createAnswerBatch(sandbox: DispatchTarget): AnswerBatch {
   let queue: ReadyAnswer[] = []
   const flush = () => {
     const ready = queue
     queue = []
-    for (const answer of ready) write(answer)
+    for (const answer of ready) {
+      try {
+        write(answer)
+      } catch (error) {
+        failed(sandbox, answer.req, answer.res, error)
+      }
+    }
   }
   return (answer) => {
     if (queue.push(answer) === 1) setImmediate(flush)

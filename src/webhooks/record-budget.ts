@@ -21,9 +21,14 @@ export function recordBytes(record: DeliveryRecord): number {
   return bytes
 }
 
-/** The records counted, oldest first, claimed keys' apart. */
+/**
+ * The records counted, oldest first, claimed keys' apart; in each, the records put back after a restart before those
+ * made since (every one of which is newer).
+ */
 export class RecordBudget {
+  readonly #claimedSaved = new Map<DeliveryRecord, number>()
   readonly #claimed = new Map<DeliveryRecord, number>()
+  readonly #othersSaved = new Map<DeliveryRecord, number>()
   readonly #others = new Map<DeliveryRecord, number>()
   #claimedBytes = 0
   #otherBytes = 0
@@ -41,30 +46,35 @@ export class RecordBudget {
   }
 
   /**
-   * Counts `record` at its size now (new, or grown by an attempt) and drops (`onDrop`) claimed keys' oldest while they
-   * hold more than half of the total, then the oldest (claimed keys' first) while every key's hold more than the
-   * total; answers the records dropped. `record` itself is never dropped.
+   * Counts `record` at its size now (new, put back after a restart: `saved`, or grown by an attempt) and drops
+   * (`onDrop`) claimed keys' oldest while they hold more than half of the total, then the oldest (claimed keys' first)
+   * while every key's hold more than the total; answers the records dropped. `record` itself is never dropped.
    */
-  count(record: DeliveryRecord): DeliveryRecord[] {
+  count(record: DeliveryRecord, saved = false): DeliveryRecord[] {
     const claimed = this.isClaimed(record.tenant)
-    const map = claimed ? this.#claimed : this.#others
+    const map =
+      this.#holding(record) ??
+      (claimed ? (saved ? this.#claimedSaved : this.#claimed) : saved ? this.#othersSaved : this.#others)
     const size = recordBytes(record)
     const grown = size - (map.get(record) ?? 0)
     map.set(record, size)
-    if (claimed) this.#claimedBytes += grown
+    if (map === this.#claimed || map === this.#claimedSaved) this.#claimedBytes += grown
     else this.#otherBytes += grown
     const dropped: DeliveryRecord[] = []
-    const oldest = (from: Map<DeliveryRecord, number>) => {
-      for (const candidate of from.keys()) return candidate === record ? undefined : candidate
+    // the first of the saved, else of the others; none when it is `record`
+    const oldest = (saved: Map<DeliveryRecord, number>, made: Map<DeliveryRecord, number>) => {
+      for (const candidate of saved.size ? saved.keys() : made.keys())
+        return candidate === record ? undefined : candidate
       return undefined
     }
-    for (let next = oldest(this.#claimed); next && this.#claimedBytes > claimedShare(this.total); ) {
+    const oldestClaimed = () => oldest(this.#claimedSaved, this.#claimed)
+    for (let next = oldestClaimed(); next && this.#claimedBytes > claimedShare(this.total); ) {
       this.drop(next)
       dropped.push(next)
-      next = oldest(this.#claimed)
+      next = oldestClaimed()
     }
     while (this.#claimedBytes + this.#otherBytes > this.total) {
-      const next = oldest(this.#claimed) ?? oldest(this.#others)
+      const next = oldestClaimed() ?? oldest(this.#othersSaved, this.#others)
       if (!next) break
       this.drop(next)
       dropped.push(next)
@@ -80,15 +90,18 @@ export class RecordBudget {
 
   /** Stops counting `record` (dropped, or its key's deliveries forgotten). */
   forget(record: DeliveryRecord): void {
-    const claimed = this.#claimed.get(record)
-    if (claimed !== undefined) {
-      this.#claimed.delete(record)
-      this.#claimedBytes -= claimed
-      return
-    }
-    const other = this.#others.get(record)
-    if (other === undefined) return
-    this.#others.delete(record)
-    this.#otherBytes -= other
+    const map = this.#holding(record)
+    if (!map) return
+    const size = map.get(record)!
+    map.delete(record)
+    if (map === this.#claimed || map === this.#claimedSaved) this.#claimedBytes -= size
+    else this.#otherBytes -= size
+  }
+
+  /** The map that counts `record`, if one does. */
+  #holding(record: DeliveryRecord): Map<DeliveryRecord, number> | undefined {
+    for (const map of [this.#claimedSaved, this.#claimed, this.#othersSaved, this.#others])
+      if (map.has(record)) return map
+    return undefined
   }
 }

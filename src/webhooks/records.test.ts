@@ -59,4 +59,22 @@ describe('DeliveryRecords', () => {
     expect(kept.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, n) => id(n)).slice(20 - kept.length))
     expect(dropped).toHaveLength(20 - kept.length)
   })
+
+  it('drops saved records before the newer ones made since the start when the byte budget is full', () => {
+    const records = new DeliveryRecords(2_000)
+    const dropped: string[] = []
+    records.onDrop((r) => dropped.push(r.id))
+    // made since the start, by another key and by the same key: newer than every saved record
+    const live = [record('other', 'e000001'), record('k', 'e000002')]
+    for (const r of live) records.add(r)
+    const kept = records.restore(Array.from({ length: 20 }, (_, n) => record('k', id(n))))
+    expect(records.get('other', 'e000001')).toBe(live[0])
+    expect(records.get('k', 'e000002')).toBe(live[1])
+    expect(dropped).not.toContain('e000001')
+    expect(dropped).not.toContain('e000002')
+    // the saved ones that fit are the newest of them
+    expect(kept.length).toBeGreaterThan(0)
+    expect(kept.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, n) => id(n)).slice(20 - kept.length))
+    expect(dropped).toHaveLength(20 - kept.length)
+  })
 })

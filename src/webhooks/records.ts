@@ -73,7 +73,8 @@ export class DeliveryRecords {
       this.#byTenant.set(tenant, mine)
       this.#trim(mine)
     }
-    for (const record of saved) if (this.kept(record)) this.#budget.count(record)
+    // counted as older than every record made since the start (they are): the budget drops them first
+    for (const record of saved) if (this.kept(record)) this.#budget.count(record, true)
     return saved.filter((record) => this.kept(record))
   }
 

@@ -147,3 +147,41 @@ it('records a payment through the own conversion stack of a key past the cap bef
   expect(sandbox.shared.tenants.peek(apiKey)).toBeDefined()
   expect((await call('GET', `/v2/request/${request.requestId}`, apiKey)).body.hasBeenPaid).toBe(true)
 })
+
+it('orders the keys by when they last called, not by their clocks: a key that moved its clock ahead does not come first', async () => {
+  const own = mkdtempSync(join(tmpdir(), 'sandbox-revival-order-'))
+  let first: Sandbox | null = null
+  let second: Sandbox | null = null
+  try {
+    first = await createSandbox({ stateDir: own, chain: false, log: () => {} })
+    const ahead = newApiKey()
+    const last = newApiKey()
+    const at = (s: Sandbox, key: string, method: string, path: string, body?: unknown) =>
+      s.dispatch({
+        method,
+        path,
+        query: {},
+        headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': key },
+        rawBody: body === undefined ? undefined : JSON.stringify(body),
+      })
+    // a key moves its clock a year ahead: its journal's entries are stamped with its clock's time
+    expect(
+      (await at(first, ahead, 'POST', '/__sandbox/clock/advance', { seconds: 365 * 86_400 })).status,
+    ).toBe(200)
+    expect((await at(first, ahead, 'GET', '/v2/request')).status).toBe(200)
+    // another key calls after it (a later flush of the journal)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect((await at(first, last, 'GET', '/v2/request')).status).toBe(200)
+    await first.close()
+    first = null
+
+    second = await createSandbox({ stateDir: own, chain: false, maxWorlds: 1, log: () => {} })
+    await second.shared.paymentReferences.complete()
+    expect(second.shared.tenants.peek(last)).toBeDefined()
+    expect(second.shared.tenants.peek(ahead)).toBeUndefined()
+  } finally {
+    await first?.close()
+    await second?.close()
+    rmSync(own, { recursive: true, force: true })
+  }
+})

@@ -93,7 +93,7 @@ it('names the route pattern and never a token or key in a span', async () => {
   expect(linkCall.attributes['http.route']).toBe('/v2/secure-payments/:token')
   const delivery = spans.find((s) => s.name === 'webhook.delivery')!
   expect(delivery.attributes['url.full']).toBe(
-    'http://127.0.0.1:9/services/{masked}?api_key=REDACTED&mode=test',
+    'http://127.0.0.1:9/services/{masked}?api_key=REDACTED&mode=REDACTED',
   )
   for (const span of spans) {
     const text = said(span)

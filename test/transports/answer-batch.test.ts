@@ -186,3 +186,25 @@ describe('answers written in batches', () => {
     expect(await next).toBe(200)
   })
 })
+
+describe('an answer the batch cannot write', () => {
+  it('gets the 500 in the service shape, and the other answers of its batch are written', async () => {
+    const held = heldTarget()
+    const { port } = await listen(held.target)
+    const answered = (path: string) =>
+      fetch(`http://127.0.0.1:${port}${path}`).then(async (r) => ({ status: r.status, body: await r.json() }))
+    const bad = answered('/v1/bad')
+    await held.called[0]
+    const good = answered('/v1/good')
+    await held.called[1]
+    // a header value node:http refuses (a character past U+00FF): its writeHead throws in the batch's write
+    held.pending[0]!.answer({ status: 200, headers: { 'x-note': 'caf\u00e9 \u20ac' }, body: { bad: true } })
+    held.pending[1]!.answer(json({ good: true }))
+    expect(await good).toEqual({ status: 200, body: { good: true } })
+    expect(await bad).toEqual({
+      status: 500,
+      body: { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' },
+    })
+    expect(held.logged).toEqual([['transport failure', expect.any(TypeError)]])
+  })
+})
