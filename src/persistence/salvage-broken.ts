@@ -2,7 +2,8 @@
 // again once its rows are known whole: in the rebuild at the next start, when none of its rows was lost (the damage
 // was elsewhere: an index, record_worlds); at a start with no rebuild due (an earlier version's rebuild already ran),
 // when every row of its worlds reads back. A key some of whose rows a rebuild lost (a `quarantine` row without a table
-// name) stays stopped until it is reset.
+// name) stays stopped until it is reset; so does every such key when a rebuild lost records whose keys it could not
+// name (its rows may be among them).
 import type Database from 'libsql'
 import { WORLD_ROWS } from './schema.ts'
 

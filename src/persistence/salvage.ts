@@ -32,6 +32,8 @@ export interface SalvageReport {
   notes: string[]
   /** keys stopped by damage met while running whose rows all came back: they answer again */
   released: string[]
+  /** some lost records' keys could not be named: no key stopped for damage is released (its rows may be among them) */
+  untold: boolean
 }
 
 /** A rowid range that could not be read: (after, before), both exclusive; `before` null: to the table's end. */
@@ -80,7 +82,7 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
   }
   const target = `${path}.salvage`
   for (const suffix of ['', '-wal', '-shm']) rmSync(target + suffix, { force: true })
-  const report: SalvageReport = { aside, lostKeys: new Map(), notes: [], released: [] }
+  const report: SalvageReport = { aside, lostKeys: new Map(), notes: [], released: [], untold: false }
   let out: Database.Database | null = null
   try {
     // the schema itself must be readable: without it nothing is
@@ -104,7 +106,7 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
     if (hasTableIn(out, 'worlds') && hasTableIn(out, 'records'))
       lostWorlds(source, out, lost.has('worlds'), report)
     nameLosses(source, out, lost, report, message, path)
-    if (hasTableIn(out, 'shared')) report.released = releaseWholeKeys(out, report.lostKeys)
+    if (hasTableIn(out, 'shared') && !report.untold) report.released = releaseWholeKeys(out, report.lostKeys)
     out.exec('COMMIT')
   } finally {
     source.close()
@@ -253,10 +255,12 @@ function lostWorlds(
   for (const { tenant, scenario } of named) add(tenant, scenario)
   for (const tenant of unnamedKeys) add(tenant, '(unknown)')
   if (named.length) report.notes.push(`the settings of ${named.length} world(s) (their keys named above)`)
-  if (unnamedRecords)
+  if (unnamedRecords) {
+    report.untold = true
     report.notes.push(
       `${unnamedRecords} record(s) of worlds whose key could not be read either, left out (kept in the copy as found)`,
     )
+  }
 }
 
 /** Names the keys whose records were lost and stops them (quarantine + broken rows); notes the other losses. */
@@ -279,6 +283,7 @@ function nameLosses(
   const records = lost.get('records')
   if (records && hasTable('record_worlds') && hasTable('worlds')) {
     const { ids, untold } = worldsOfLostRecords(source, out, records, lost.has('record_worlds'))
+    if (untold) report.untold = true
     const world = out.prepare('SELECT tenant, scenario FROM worlds WHERE id = ?')
     for (const id of ids) {
       const row = world.get(id) as { tenant: string; scenario: string } | undefined

@@ -3,7 +3,8 @@
 // the index of which world each record belongs to, the newest worlds' rows with or without their index, a page of the
 // journal), started again, every key called. A key whose rows are intact answers 200 for each of its requests; one
 // whose rows were zeroed answers 503 saying what to do; none answers 404 or 500; a reset of a damaged key stops no
-// other key's writes; keys an earlier run stopped although their rows were whole answer again.
+// other key's writes; keys an earlier run stopped although their rows were whole answer again, unless the rebuild
+// lost records whose keys it cannot name.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -310,4 +311,37 @@ describe('--state-dir: zeroed pages of state.db, in the real command', () => {
     },
     30_000,
   )
+
+  it('a key an earlier run stopped for damage stays stopped when the rebuild cannot tell whose records it lost', async () => {
+    // an earlier run met the key's records in a damaged page (stopped, the file marked); which world each record belongs
+    // to is damaged too (record_worlds and its index): the rebuild cannot name the keys of the records it lost
+    const victim = keys[30]!
+    const { dir } = damagedCopy('stopped-untold', (pages, pagesOf) => {
+      const leaves = new Set(
+        pages.filter((p) => p.name === 'records' && p.pagetype === 'leaf').map((p) => p.pageno),
+      )
+      const records = pagesOf(victim.ids[0]!).filter((p) => leaves.has(p))
+      expect(records).toHaveLength(1)
+      const owners = pages
+        .filter((p) => p.name === 'record_worlds' || p.name === 'record_worlds_world')
+        .map((p) => p.pageno)
+      return [...records, ...owners]
+    })
+    const db = openState(dir)
+    db.prepare("INSERT INTO shared(kind, key, value) VALUES ('broken', ?, ?)").run(
+      victim.key,
+      JSON.stringify(
+        `The saved state of this API key could not be read: some of its records in ${join(dir, 'state.db')} are in a damaged page of the file (key ${victim.key}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`,
+      ),
+    )
+    db.prepare("INSERT INTO meta(key, value) VALUES ('damaged', 'the records of a key')").run()
+    db.close()
+    server = await startServerProcess(['--no-chain', '--state-dir', dir])
+    const statuses: number[] = []
+    for (const id of victim.ids)
+      statuses.push((await api(server.url, victim.key, 'GET', `/v2/request/${id}`)).status)
+    await stopServer(server)
+    server = undefined
+    expect(statuses).toEqual(victim.ids.map(() => 503))
+  }, 30_000)
 })
