@@ -18,7 +18,7 @@ import { createRequire } from 'node:module'
 import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
 import { isDamage } from './damage-error.ts'
-import { DAMAGED_PAGE, releaseWholeKeys } from './salvage-broken.ts'
+import { DAMAGED_PAGE, keepStopped, releaseWholeKeys } from './salvage-broken.ts'
 import { DamagedJournals, forgetMarkedJournals } from './salvage-journal.ts'
 import { recoverLostWorlds, worldsOfLostRecords } from './salvage-worlds.ts'
 
@@ -308,6 +308,7 @@ function nameLosses(
       'DELETE FROM record_worlds; INSERT INTO record_worlds(seq, world) SELECT seq, world FROM records ORDER BY seq;',
     )
   if (!hasTable('quarantine') || !hasTable('shared')) return
+  if (report.untold && hasTable('worlds')) keepStopped(out, report.lostKeys)
   const at = new Date().toISOString()
   const quarantine = out.prepare(
     'INSERT INTO quarantine(at, source, tenant, scenario, tbl, key, value, previous, reason) VALUES (?, ?, ?, ?, NULL, NULL, NULL, NULL, ?)',
