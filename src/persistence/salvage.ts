@@ -1,6 +1,7 @@
 // --state-dir: a state.db with damaged pages rebuilt from what can be read. SQLite reads a damaged page only when a
 // statement reaches it (SQLITE_CORRUPT then), so each table is copied row by row in rowid order, a damaged stretch
-// skipped by probing for the next rowid that can be read; the keys whose record rows sat in a damaged stretch are
+// skipped by probing for the next rowid that can be read (a row whose rowid reads back and columns do not, a damaged
+// overflow page, is skipped alone); the keys whose record rows sat in a damaged stretch are
 // named (through `record_worlds`, which says which world each row belongs to) and stopped like a quarantined key: a
 // `quarantine` row and a `broken` row, so they answer 503 saying what to do until they are reset. The file as found is
 // kept beside it (`state.db.corrupt-<time>`); the rebuilt one takes its place before anything else opens it.
@@ -184,6 +185,12 @@ function copyTable(source: Database.Database, out: Database.Database, table: str
         from = Number(row.__rowid) + 1
       }
       const next = nextReadable(first, from - 1)
+      if (next === from) {
+        // the row's rowid reads back, its columns do not (a damaged overflow page): that row alone is lost
+        lost.push({ after: from - 1, before: from + 1 })
+        from += 1
+        continue
+      }
       lost.push({ after: from - 1, before: next })
       if (next === null) return lost
       from = next
