@@ -2,7 +2,8 @@
 // again once its rows are known whole: in the rebuild at the next start, when none of its rows was lost (the damage
 // was elsewhere: an index, record_worlds); at a start with no rebuild due (an earlier version's rebuild already ran),
 // when every row of its worlds reads back. A key some of whose rows a rebuild lost (a `quarantine` row without a table
-// name) stays stopped until it is reset.
+// name) stays stopped until it is reset; so does every such key when a rebuild lost records whose keys it could not
+// name (its rows may be among them: the rebuild counts it among the keys that lost records).
 import type Database from 'libsql'
 import { WORLD_ROWS } from './schema.ts'
 
@@ -18,6 +19,19 @@ function stoppedWhole(db: Database.Database): string[] {
       )
       .all(DAMAGED_PAGE) as { key: string }[]
   ).map((r) => r.key)
+}
+
+/**
+ * In a rebuilt file that lost records whose keys it could not name: each key stopped by a damaged page is counted
+ * among those that lost records (`lost`: key → scenarios), so its stop outlives later starts (a quarantine row).
+ */
+export function keepStopped(out: Database.Database, lost: Map<string, Set<string>>): void {
+  const scenarios = out.prepare('SELECT scenario FROM worlds WHERE tenant = ?')
+  for (const key of stoppedWhole(out)) {
+    const found = lost.get(key) ?? new Set<string>()
+    for (const { scenario } of scenarios.all(key) as { scenario: string }[]) found.add(scenario)
+    lost.set(key, found.size ? found : found.add('(unknown)'))
+  }
 }
 
 /** In a rebuilt file: the stops of keys it lost nothing of removed; the keys released. */

@@ -1,6 +1,7 @@
 // --state-dir: a state.db with damaged pages rebuilt from what can be read. SQLite reads a damaged page only when a
 // statement reaches it (SQLITE_CORRUPT then), so each table is copied row by row in rowid order, a damaged stretch
-// skipped by probing for the next rowid that can be read; the keys whose record rows sat in a damaged stretch are
+// skipped by probing for the next rowid that can be read (a row whose rowid reads back and columns do not, a damaged
+// overflow page, is skipped alone); the keys whose record rows sat in a damaged stretch are
 // named (through `record_worlds`, which says which world each row belongs to) and stopped like a quarantined key: a
 // `quarantine` row and a `broken` row, so they answer 503 saying what to do until they are reset. The file as found is
 // kept beside it (`state.db.corrupt-<time>`); the rebuilt one takes its place before anything else opens it.
@@ -18,7 +19,7 @@ import { createRequire } from 'node:module'
 import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
 import { isDamage } from './damage-error.ts'
-import { DAMAGED_PAGE, releaseWholeKeys } from './salvage-broken.ts'
+import { DAMAGED_PAGE, keepStopped, releaseWholeKeys } from './salvage-broken.ts'
 import { DamagedJournals, forgetMarkedJournals } from './salvage-journal.ts'
 import { recoverLostWorlds, worldsOfLostRecords } from './salvage-worlds.ts'
 
@@ -32,6 +33,8 @@ export interface SalvageReport {
   notes: string[]
   /** keys stopped by damage met while running whose rows all came back: they answer again */
   released: string[]
+  /** some lost records' keys could not be named: no key stopped for damage is released (its rows may be among them) */
+  untold: boolean
 }
 
 /** A rowid range that could not be read: (after, before), both exclusive; `before` null: to the table's end. */
@@ -80,7 +83,7 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
   }
   const target = `${path}.salvage`
   for (const suffix of ['', '-wal', '-shm']) rmSync(target + suffix, { force: true })
-  const report: SalvageReport = { aside, lostKeys: new Map(), notes: [], released: [] }
+  const report: SalvageReport = { aside, lostKeys: new Map(), notes: [], released: [], untold: false }
   let out: Database.Database | null = null
   try {
     // the schema itself must be readable: without it nothing is
@@ -104,7 +107,7 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
     if (hasTableIn(out, 'worlds') && hasTableIn(out, 'records'))
       lostWorlds(source, out, lost.has('worlds'), report)
     nameLosses(source, out, lost, report, message, path)
-    if (hasTableIn(out, 'shared')) report.released = releaseWholeKeys(out, report.lostKeys)
+    if (hasTableIn(out, 'shared') && !report.untold) report.released = releaseWholeKeys(out, report.lostKeys)
     out.exec('COMMIT')
   } finally {
     source.close()
@@ -182,6 +185,12 @@ function copyTable(source: Database.Database, out: Database.Database, table: str
         from = Number(row.__rowid) + 1
       }
       const next = nextReadable(first, from - 1)
+      if (next === from) {
+        // the row's rowid reads back, its columns do not (a damaged overflow page): that row alone is lost
+        lost.push({ after: from - 1, before: from + 1 })
+        from += 1
+        continue
+      }
       lost.push({ after: from - 1, before: next })
       if (next === null) return lost
       from = next
@@ -253,10 +262,12 @@ function lostWorlds(
   for (const { tenant, scenario } of named) add(tenant, scenario)
   for (const tenant of unnamedKeys) add(tenant, '(unknown)')
   if (named.length) report.notes.push(`the settings of ${named.length} world(s) (their keys named above)`)
-  if (unnamedRecords)
+  if (unnamedRecords) {
+    report.untold = true
     report.notes.push(
       `${unnamedRecords} record(s) of worlds whose key could not be read either, left out (kept in the copy as found)`,
     )
+  }
 }
 
 /** Names the keys whose records were lost and stops them (quarantine + broken rows); notes the other losses. */
@@ -279,6 +290,7 @@ function nameLosses(
   const records = lost.get('records')
   if (records && hasTable('record_worlds') && hasTable('worlds')) {
     const { ids, untold } = worldsOfLostRecords(source, out, records, lost.has('record_worlds'))
+    if (untold) report.untold = true
     const world = out.prepare('SELECT tenant, scenario FROM worlds WHERE id = ?')
     for (const id of ids) {
       const row = world.get(id) as { tenant: string; scenario: string } | undefined
@@ -303,6 +315,7 @@ function nameLosses(
       'DELETE FROM record_worlds; INSERT INTO record_worlds(seq, world) SELECT seq, world FROM records ORDER BY seq;',
     )
   if (!hasTable('quarantine') || !hasTable('shared')) return
+  if (report.untold && hasTable('worlds')) keepStopped(out, report.lostKeys)
   const at = new Date().toISOString()
   const quarantine = out.prepare(
     'INSERT INTO quarantine(at, source, tenant, scenario, tbl, key, value, previous, reason) VALUES (?, ?, ?, ?, NULL, NULL, NULL, NULL, ?)',

@@ -336,10 +336,10 @@ export class StateDir implements WorldLifecycle {
 
   /** A key's rows, journal and quarantine mark are deleted, committed at once. */
   reset(tenant: string): void {
-    this.#damage.journals.reset(this.#db, tenant)
+    const marks = this.#damage.journals.reset(this.#db, tenant)
     const ops = forgetTenantOps(this.#dirty, this.#forgotten, this.#worldIds, this.#damage, tenant)
     this.#journal.forget(tenant)
-    this.#ops.push(...ops)
+    this.#ops.push(...ops, ...marks)
     this.#schedule()
     // committed now (inside a snapshot's restore, inOneCommit, with its refill instead: the key's worlds have no
     // ids left to be read back by)

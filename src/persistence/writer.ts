@@ -28,6 +28,7 @@ export type WriteOp =
   | ['forgetJournal', tenant: string]
   | ['forgetDeliveries', from: string, to: string]
   | ['indexWorlds']
+  | ['meta', key: string, value: string]
 
 /**
  * Adds the records not in `record_worlds` yet (appended since it was last brought up to date) to it. It is not kept
@@ -63,6 +64,7 @@ const STATEMENTS: Record<WriteOp[0], string> = {
   forgetJournal: 'DELETE FROM journal WHERE tenant = ?',
   forgetDeliveries: "DELETE FROM shared WHERE kind = 'delivery' AND key >= ? AND key < ?",
   indexWorlds: INDEX_WORLDS,
+  meta: 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)',
 }
 
 /** The sizes of the multi-row inserts a run of one insert is cut into. */

@@ -3,7 +3,9 @@
 // the index of which world each record belongs to, the newest worlds' rows with or without their index, a page of the
 // journal), started again, every key called. A key whose rows are intact answers 200 for each of its requests; one
 // whose rows were zeroed answers 503 saying what to do; none answers 404 or 500; a reset of a damaged key stops no
-// other key's writes; keys an earlier run stopped although their rows were whole answer again.
+// other key's writes; keys an earlier run stopped although their rows were whole answer again, unless the rebuild
+// lost records whose keys it cannot name.
+import { spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -147,6 +149,74 @@ describe('--state-dir: zeroed pages of state.db, in the real command', () => {
     },
     30_000,
   )
+
+  it('a record whose overflow page is damaged: the rebuild ends, that key stops, every other key answers', async () => {
+    // one of the victim's records long enough to span several overflow pages, the middle one zeroed: its rowid reads
+    // back, its value does not
+    const victim = keys[40]!
+    const from = join(root, 'overflow-more')
+    cpSync(saved, from, { recursive: true })
+    const db = openState(from)
+    const pad = Array.from({ length: 400 }, (_, i) => `pad${String(i).padStart(4, '0')}-`.repeat(5)).join('')
+    const changed = db
+      .prepare(
+        "UPDATE records SET value = json_set(value, '$.pad', ?) WHERE seq = (SELECT seq FROM records WHERE value LIKE '%' || ? || '%' ORDER BY seq LIMIT 1)",
+      )
+      .run(pad, victim.ids[0]!)
+    expect(changed.changes).toBe(1)
+    db.prepare("INSERT INTO meta(key, value) VALUES ('damaged', 'the records of a key')").run()
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    db.close()
+    const { dir } = damagedCopy(
+      'overflow',
+      (pages, pagesOf) => {
+        const overflow = new Set(
+          pages.filter((p) => p.name === 'records' && p.pagetype === 'overflow').map((p) => p.pageno),
+        )
+        const middle = pagesOf('pad0200-').filter((p) => overflow.has(p))
+        expect(middle).toHaveLength(1)
+        return middle
+      },
+      from,
+    )
+    // the command itself, killed if it does not listen in time (a rebuild that never ends)
+    const child = spawn(
+      process.execPath,
+      ['bin/request-sandbox.mjs', '--port', '0', '--quiet', '--no-chain', '--state-dir', dir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    const url = await new Promise<string | null>((resolve) => {
+      let out = ''
+      const timer = setTimeout(() => resolve(null), 20_000)
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk
+        const match = /listening on (http:\/\/[^\s]+)/.exec(out)
+        if (match) {
+          clearTimeout(timer)
+          resolve(match[1]!)
+        }
+      })
+    })
+    try {
+      expect(url).not.toBeNull()
+      const statuses = async (entry: { key: string; ids: string[] }) => {
+        const found: number[] = []
+        for (const id of entry.ids)
+          found.push((await api(url!, entry.key, 'GET', `/v2/request/${id}`)).status)
+        return found
+      }
+      expect((await statuses(victim)).every((s) => s === 503)).toBe(true)
+      for (const other of [keys[0]!, keys[39]!, keys[41]!, keys[100]!])
+        expect(await statuses(other)).toEqual(other.ids.map(() => 200))
+    } finally {
+      if (child.exitCode === null && child.signalCode === null)
+        process.kill(child.pid!, url ? 'SIGTERM' : 'SIGKILL')
+      await exited
+    }
+  }, 40_000)
 
   it('the index of which world each record belongs to: rebuilt from its table, every key answers', async () => {
     const { dir } = damagedCopy('index', (pages) =>
@@ -310,4 +380,40 @@ describe('--state-dir: zeroed pages of state.db, in the real command', () => {
     },
     30_000,
   )
+
+  it('a key an earlier run stopped for damage stays stopped when the rebuild cannot tell whose records it lost', async () => {
+    // an earlier run met the key's records in a damaged page (stopped, the file marked); which world each record belongs
+    // to is damaged too (record_worlds and its index): the rebuild cannot name the keys of the records it lost
+    const victim = keys[30]!
+    const { dir } = damagedCopy('stopped-untold', (pages, pagesOf) => {
+      const leaves = new Set(
+        pages.filter((p) => p.name === 'records' && p.pagetype === 'leaf').map((p) => p.pageno),
+      )
+      const records = pagesOf(victim.ids[0]!).filter((p) => leaves.has(p))
+      expect(records).toHaveLength(1)
+      const owners = pages
+        .filter((p) => p.name === 'record_worlds' || p.name === 'record_worlds_world')
+        .map((p) => p.pageno)
+      return [...records, ...owners]
+    })
+    const db = openState(dir)
+    db.prepare("INSERT INTO shared(kind, key, value) VALUES ('broken', ?, ?)").run(
+      victim.key,
+      JSON.stringify(
+        `The saved state of this API key could not be read: some of its records in ${join(dir, 'state.db')} are in a damaged page of the file (key ${victim.key}). Restore a copy of the file and restart the sandbox, or reset the key (POST /__sandbox/reset) to start it afresh.`,
+      ),
+    )
+    db.prepare("INSERT INTO meta(key, value) VALUES ('damaged', 'the records of a key')").run()
+    db.close()
+    // at the rebuild, and at the start after it (no rebuild due)
+    for (const start of [1, 2]) {
+      server = await startServerProcess(['--no-chain', '--state-dir', dir])
+      const statuses: number[] = []
+      for (const id of victim.ids)
+        statuses.push((await api(server.url, victim.key, 'GET', `/v2/request/${id}`)).status)
+      await stopServer(server)
+      server = undefined
+      expect({ start, statuses }).toEqual({ start, statuses: victim.ids.map(() => 503) })
+    }
+  }, 30_000)
 })
