@@ -152,9 +152,12 @@ export function readWorldIndex(
   )
   let lastWorldId = 0
   for (const { id } of worlds) lastWorldId = Math.max(lastWorldId, id)
+  // records whose world row is gone (a reset a damaged page kept from deleting them all) still hold their world's
+  // id: a new world must not take it and read them (the index on record_worlds(world) finds the highest at once)
   lastWorldId = Math.max(
     lastWorldId,
     readable('the worlds', () => maxOf(db, 'worlds', 'id'), 0),
+    readable('the records’ worlds', () => maxOf(db, 'record_worlds', 'world'), 0),
   )
   const lastSeq = readable('the records', () => maxOf(db, 'records', 'seq'), 0)
   return { worlds, lastWorldId, lastSeq }
