@@ -10,12 +10,14 @@ import {
   copyFileSync,
   existsSync,
   openSync,
+  readdirSync,
   readSync,
   renameSync,
   rmSync,
   statSync,
 } from 'node:fs'
 import { createRequire } from 'node:module'
+import { basename, dirname, join } from 'node:path'
 import type Database from 'libsql'
 import type { World } from '../contract/world.ts'
 import { isDamage } from './damage-error.ts'
@@ -75,12 +77,7 @@ const MIN_ROWID = Number.MIN_SAFE_INTEGER + 1
 export function salvageStateDb(path: string, message: (tenant: string) => string): SalvageReport {
   const Libsql = createRequire(import.meta.url)('libsql') as typeof Database
   const source = new Libsql(path)
-  let aside = keptCopy(source)
-  if (!aside) {
-    aside = corruptName(path)
-    for (const suffix of ['', '-wal'])
-      if (existsSync(path + suffix)) copyFileSync(path + suffix, aside + suffix)
-  }
+  const aside = keptCopy(source) ?? copyAsFound(path)
   const target = `${path}.salvage`
   for (const suffix of ['', '-wal', '-shm']) rmSync(target + suffix, { force: true })
   const report: SalvageReport = { aside, lostKeys: new Map(), notes: [], released: [], untold: false }
@@ -117,6 +114,34 @@ export function salvageStateDb(path: string, message: (tenant: string) => string
   renameSync(target, path)
   for (const suffix of ['-wal', '-shm']) rmSync(target + suffix, { force: true })
   return report
+}
+
+/**
+ * A copy of the file as found (and its -wal): the one an earlier rebuild of this same file made and did not finish
+ * (killed before the rebuilt file took its place: the file has not changed since, same sizes, no newer than the copy),
+ * else a new one. A rebuild killed at every start keeps one copy, not a full copy more each time.
+ */
+function copyAsFound(path: string): string {
+  const dir = dirname(path)
+  const prefix = `${basename(path)}.corrupt-`
+  const same = (copy: string) =>
+    ['', '-wal'].every((suffix) => {
+      if (!existsSync(path + suffix)) return !existsSync(copy + suffix)
+      if (!existsSync(copy + suffix)) return false
+      const [original, kept] = [statSync(path + suffix), statSync(copy + suffix)]
+      return kept.size === original.size && kept.mtimeMs >= original.mtimeMs
+    })
+  const earlier = readdirSync(dir)
+    .filter((name) => name.startsWith(prefix) && !/-(wal|shm)$/.test(name))
+    .sort()
+    .reverse()
+    .map((name) => join(dir, name))
+    .find(same)
+  if (earlier) return earlier
+  const aside = corruptName(path)
+  for (const suffix of ['', '-wal'])
+    if (existsSync(path + suffix)) copyFileSync(path + suffix, aside + suffix)
+  return aside
 }
 
 /** The copy of the file as found an earlier run kept when it found the damage (when it is still there). */
@@ -392,10 +417,8 @@ export class StateDamage {
   keepCopy(): string | null {
     if (this.#kept) return this.#copy
     this.#kept = true
-    const aside = corruptName(this.#path)
     try {
-      for (const suffix of ['', '-wal'])
-        if (existsSync(this.#path + suffix)) copyFileSync(this.#path + suffix, aside + suffix)
+      const aside = copyAsFound(this.#path)
       this.#copy = aside
       this.#log(
         `--state-dir: ${this.#path} is damaged; a copy as it was found is kept as ${aside}, and the sandbox goes on with what it can read`,

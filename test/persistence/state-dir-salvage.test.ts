@@ -1,9 +1,18 @@
 // A damaged page of state.db costs only the keys whose rows it holds: what can be read comes back, the keys whose
 // records sat in the damaged page answer 503 (quarantined, named in the log), the file is rebuilt in place from what
 // can be read, and a copy as found is kept beside it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { freshAddress } from '../support/chain.ts'
@@ -115,6 +124,21 @@ function quarantined(dir: string, tenant: string): { reason: string }[] {
 }
 
 describe('--state-dir: a damaged page of state.db', () => {
+  it('rebuilt after a rebuild killed once it had kept its copy: that copy is the one kept, not a second', async () => {
+    const { dir, file, bytes } = await damagedDir((pages) => pages.at(-1)!, 3)
+    // a copy an earlier incident kept, of a file since replaced: older than the file, it stays and is not reused
+    const older = `${file}.corrupt-2026-01-01T00-00-00-000Z`
+    writeFileSync(older, bytes)
+    utimesSync(older, new Date('2026-01-01'), new Date('2026-01-01'))
+    // the copy of a rebuild of this same file that was killed before the rebuilt file took its place
+    const killed = `${file}.corrupt-2026-12-01T00-00-00-000Z`
+    writeFileSync(killed, bytes)
+    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${killed}-wal`)
+    sandbox = await start(dir)
+    expect(copiesKept(dir).sort()).toEqual([basename(older), basename(killed)])
+    expect(readFileSync(killed).equals(bytes)).toBe(true)
+  })
+
   it('holding the newest records: rebuilt at the start, only that key lost and named, the others all back', async () => {
     // the last leaf of the records table: the start reads it (the records written after the last index update)
     const { dir, file, bytes, ids, victim, others } = await damagedDir((pages) => pages.at(-1)!, 3)
