@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/server.ts'
+import { fetchAs } from '../support/dispatch.ts'
 import { until } from '../support/wait.ts'
 
 let receiver: Server
@@ -37,15 +38,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve))
 })
 
-const call = async (method: string, path: string, key: string | undefined, body?: unknown) => {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...(key ? { 'x-api-key': key } : {}), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  // biome-ignore lint/suspicious/noExplicitAny: an answer as the test reads it
-  return { status: response.status, body: (await response.json()) as any }
-}
+const call = fetchAs(() => server.url)
 /** Sends `n` test events to the key's one webhook, each answered before the next. */
 const deliver = async (key: string, n: number) => {
   expect((await call('POST', '/v2/webhook', key, { url: `${receiverUrl}/${key}` })).status).toBe(201)

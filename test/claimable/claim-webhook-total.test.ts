@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/server.ts'
+import { fetchAs } from '../support/dispatch.ts'
 import { until } from '../support/wait.ts'
 
 let receiver: Server
@@ -38,15 +39,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve))
 })
 
-const call = async (method: string, path: string, key: string | undefined, body?: unknown) => {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...(key ? { 'x-api-key': key } : {}), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  // biome-ignore lint/suspicious/noExplicitAny: an answer as the test reads it
-  return { status: response.status, body: (await response.json()) as any }
-}
+const call = fetchAs(() => server.url)
 // biome-ignore lint/suspicious/noExplicitAny: the URL the webhooks go to
 const hook = (name: string) => ({ url: `${(globalThis as any).receiverUrl}/${name}` })
 

@@ -8,7 +8,7 @@ import { afterAll, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { execute } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
-import type { Loose } from '../support/loose.ts'
+import { dispatchAs } from '../support/dispatch.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-commerce-'))
 let sandbox: Sandbox | null = null
@@ -17,16 +17,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-async function call(method: string, path: string, apiKey: string, body?: unknown) {
-  const res = await sandbox!.dispatch({
-    method,
-    path,
-    query: {},
-    headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
-    rawBody: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: res.body as Loose }
-}
+const call = dispatchAs(() => sandbox!)
 
 const commerceEvents = (apiKey: string) =>
   sandbox!.shared.tenants

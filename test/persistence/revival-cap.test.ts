@@ -11,13 +11,17 @@ import { PaymentReferenceIndex } from '../../src/resources/requests/index.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { execute, freshAddress, until } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
+import { dispatchAs } from '../support/dispatch.ts'
 import type { Loose } from '../support/loose.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-revival-cap-'))
 const chainDir = mkdtempSync(join(tmpdir(), 'sandbox-revival-cap-chain-'))
 let sandbox: Sandbox | null = null
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks()
+  // each test closes what it opened last: the next one starts its own
+  await sandbox?.close()
+  sandbox = null
 })
 afterAll(async () => {
   await sandbox?.close()
@@ -25,16 +29,7 @@ afterAll(async () => {
   rmSync(chainDir, { recursive: true, force: true })
 })
 
-async function call(method: string, path: string, apiKey: string, body?: unknown) {
-  const res = await sandbox!.dispatch({
-    method,
-    path,
-    query: {},
-    headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
-    rawBody: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: res.body as Loose }
-}
+const call = dispatchAs(() => sandbox!)
 
 const KEYS = 6
 const CAP = 2

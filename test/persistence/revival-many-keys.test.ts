@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { freshAddress } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
-import type { Loose } from '../support/loose.ts'
+import { dispatchAs } from '../support/dispatch.ts'
 import { openState } from '../support/state-db.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-revival-'))
@@ -24,16 +24,7 @@ async function restart(): Promise<void> {
   sandbox = await createSandbox({ stateDir: dir, chain: false, maxWorlds: 2, log: () => {} })
 }
 
-async function call(method: string, path: string, apiKey: string, body?: unknown) {
-  const res = await sandbox!.dispatch({
-    method,
-    path,
-    query: {},
-    headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
-    rawBody: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: res.body as Loose }
-}
+const call = dispatchAs(() => sandbox!)
 
 interface Made {
   key: string

@@ -9,7 +9,7 @@ import { openStateDb } from '../../src/persistence/schema.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { freshAddress } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
-import type { Loose } from '../support/loose.ts'
+import { dispatchAs } from '../support/dispatch.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-world-ids-'))
 let sandbox: Sandbox | null = null
@@ -19,16 +19,7 @@ afterEach(async () => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-async function call(method: string, path: string, apiKey: string, body?: unknown) {
-  const res = await sandbox!.dispatch({
-    method,
-    path,
-    query: {},
-    headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
-    rawBody: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: res.body as Loose }
-}
+const call = dispatchAs(() => sandbox!)
 
 const create = (apiKey: string) =>
   call('POST', '/v2/request', apiKey, {
