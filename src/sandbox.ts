@@ -2,7 +2,8 @@
 // chains, the state, its wiring, what --state-dir brings back, the dispatcher, the chains' watchers.
 import type { LiveChain, PaymentDetector } from './chain/index.ts'
 import { keccakReady } from './contract/keccak.ts'
-import type { NeutralRequest, NeutralResponse } from './contract/neutral.ts'
+import type { MaybePromise } from './contract/maybe-promise.ts'
+import type { Dispatch, NeutralRequest, NeutralResponse } from './contract/neutral.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
 import type { SandboxState } from './control/services.ts'
@@ -19,8 +20,11 @@ export type { SandboxOptions } from './sandbox/options.ts'
 
 /** One sandbox: all state of all tenants, the chains, and the dispatcher both transports call. */
 export interface Sandbox {
-  /** handles one neutral request (what the Express app and the MSW handlers call) */
-  dispatch(request: NeutralRequest): Promise<NeutralResponse>
+  /**
+   * handles one neutral request (what the Express app and the MSW handlers call); its `now` answers at once when
+   * nothing in the call waited (what the Node listener calls)
+   */
+  dispatch: Dispatch & { now: (request: NeutralRequest) => MaybePromise<NeutralResponse> }
   /** where unexpected errors are reported (SandboxOptions.log) */
   log(message: string, error?: unknown): void
   shared: SandboxState
@@ -78,13 +82,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const tenantIds = wireWorldLifecycle(shared, options)
     const stateDir = await openState(options, shared, fleet)
     if (stateDir) undo.push(() => stateDir.abandon())
-    const dispatch = buildDispatcher(options, shared, fleet, tenantIds, stateDir)
+    const dispatchNow = buildDispatcher(options, shared, fleet, tenantIds, stateDir)
     const detection = wireDetection(shared, fleet)
     undo.push(() => detection.stop())
     const control = createControl(shared)
     let closed = false
     return {
-      dispatch,
+      dispatch: Object.assign(async (request: NeutralRequest) => dispatchNow(request), { now: dispatchNow }),
       log,
       shared,
       chain: fleet.first,

@@ -1,3 +1,5 @@
+import type { MaybePromise } from './maybe-promise.ts'
+
 /** A request as both transports hand it to the core: no Express, no Fetch. */
 export interface NeutralRequest {
   method: string
@@ -41,10 +43,20 @@ export interface ResponseStream {
 /** Largest accepted request body, as the service's body parser (1 MB). */
 export const MAX_BODY_BYTES = 1024 * 1024
 
+/**
+ * Handles one neutral request. The sandbox's own carries `now`: the same call, answered at once when nothing in it
+ * waited (a promise otherwise), which the Node listener prefers. A wrapper (claimable sandboxes' door) is a new
+ * function without `now`, so no transport goes around it.
+ */
+export interface Dispatch {
+  (request: NeutralRequest): Promise<NeutralResponse>
+  now?: (request: NeutralRequest) => MaybePromise<NeutralResponse>
+}
+
 /** What a transport needs of a sandbox: its dispatcher, where to report its own failures, the chain it passes through. */
 export interface DispatchTarget {
   /** the answer's `headers` object is its own (never a route's constant): a transport may add to it */
-  dispatch(request: NeutralRequest): Promise<NeutralResponse>
+  dispatch: Dispatch
   /** where unexpected transport failures are reported */
   log(message: string, error?: unknown): void
   /** the first live chain: MSW lets calls to its RPC URL through */

@@ -3,6 +3,7 @@
 // API key, are refused to web pages, and in strict mode (--api-keys) pass only when --rpc-admin allows them.
 // What wallets need (eth_*, net_*, web3_*) stays open, CORS included, within what one call may make the chain
 // execute (rpc-cost.ts).
+import type { MaybePromise } from '../contract/maybe-promise.ts'
 import type { CallInfo, Middleware } from '../contract/middleware.ts'
 import { MAX_BODY_BYTES, type NeutralResponse } from '../contract/neutral.ts'
 import { SandboxError, UnauthorizedError } from '../contract/sandbox-error.ts'
@@ -101,7 +102,7 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
   async function gated(
     gate: RpcExecutionGate,
     call: CallInfo,
-    next: () => Promise<NeutralResponse>,
+    next: () => MaybePromise<NeutralResponse>,
   ): Promise<NeutralResponse> {
     const release = gate.enter(clientAddress(call.request))
     try {
@@ -110,7 +111,7 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
       release()
     }
   }
-  async function guard(call: CallInfo, next: () => Promise<NeutralResponse>): Promise<NeutralResponse> {
+  async function guard(call: CallInfo, next: () => MaybePromise<NeutralResponse>): Promise<NeutralResponse> {
     const calls = rpcCalls(call.request.rawBody)
     sent?.admit(clientAddress(call.request), rawTransactionBytes(calls), Date.now())
     if (checkRpcCost(calls) === 0 || !executing) return admitted(call, calls, next)
@@ -119,7 +120,7 @@ export function rpcGuardMiddleware(options: RpcGuardOptions): Middleware {
   async function admitted(
     call: CallInfo,
     calls: readonly unknown[],
-    next: () => Promise<NeutralResponse>,
+    next: () => MaybePromise<NeutralResponse>,
   ): Promise<NeutralResponse> {
     const admin = methodsOf(calls).filter(isAdminRpcMethod)
     if (admin.length === 0) return next()

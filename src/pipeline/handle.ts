@@ -1,7 +1,9 @@
 // The handle stage: a route's handler called with the call's context. A context is one object per call whose
 // prototype (built once) holds the sandbox's services; the call's scope (`tenant`, `caller`, `world`) sits on top.
+import { isPromise } from '../contract/maybe-promise.ts'
 import type { CallInfo } from '../contract/middleware.ts'
 import type { NeutralResponse } from '../contract/neutral.ts'
+import type { RouteResult } from '../contract/route.ts'
 import type { CallScope } from '../contract/route-context.ts'
 import type { SandboxState } from '../control/services.ts'
 import type { IdGenerator } from '../store/ids.ts'
@@ -30,25 +32,30 @@ export function handleStage(
     },
   }) as SandboxState
 
-  return async ({ route }, call: CallInfo, input): Promise<NeutralResponse> => {
+  return ({ route }, call: CallInfo, input) => {
     const ctx = Object.create(contextBase) as CallContext
     ctx.tenant = call.caller?.tenant ?? null
     ctx.caller = call.caller
     ctx[scenarioOf] = call.scenario
     ctx[routePath] = route.path
     if (ctx.tenant !== null && idsFor) ctx.ids = idsFor(ctx.tenant)
-    const result = await route.handler(ctx, input)
-    const response: NeutralResponse = {
-      status: result.status,
-      headers: result.headers ?? {},
-      body: result.body,
-    }
-    if (result.contentType) response.contentType = result.contentType
-    if (result.text !== undefined) {
-      response.text = result.text
-      if (result.utf8) response.utf8 = result.utf8
-    }
-    if (result.stream) response.stream = result.stream
-    return response
+    const result = route.handler(ctx, input)
+    return isPromise(result) ? result.then(toResponse) : toResponse(result)
   }
+}
+
+/** A handler's result as the neutral response the rest of the pipeline reads. */
+function toResponse(result: RouteResult): NeutralResponse {
+  const response: NeutralResponse = {
+    status: result.status,
+    headers: result.headers ?? {},
+    body: result.body,
+  }
+  if (result.contentType) response.contentType = result.contentType
+  if (result.text !== undefined) {
+    response.text = result.text
+    if (result.utf8) response.utf8 = result.utf8
+  }
+  if (result.stream) response.stream = result.stream
+  return response
 }

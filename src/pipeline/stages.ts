@@ -2,6 +2,7 @@
 // and runs them per call. Errors thrown by a stage are rendered by `render.error`; those of `validate` and `handle`
 // inside the middleware chain (the middlewares see the rendered answer), the others around it.
 import type { Caller } from '../contract/caller.ts'
+import type { MaybePromise } from '../contract/maybe-promise.ts'
 import type { CallInfo } from '../contract/middleware.ts'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
 import type { RouteInput, TableRoute } from '../contract/route.ts'
@@ -41,11 +42,11 @@ export interface Stages {
    */
   authenticate(method: string, request: NeutralRequest, route: AnyRoute): Caller | null | Promise<Caller>
   /** the middleware chain around the rest of the call, outermost first */
-  middlewares(call: CallInfo, rest: () => Promise<NeutralResponse>): Promise<NeutralResponse>
+  middlewares(call: CallInfo, rest: () => MaybePromise<NeutralResponse>): MaybePromise<NeutralResponse>
   /** path parameters decoded, then params, query and body checked against the route's schemas (400/413/415) */
   validate(match: MatchedRoute, request: NeutralRequest): CallInput
-  /** the route's handler, with the call's context */
-  handle(match: MatchedRoute, call: CallInfo, input: CallInput): Promise<NeutralResponse>
+  /** the route's handler, with the call's context: its answer at once when the handler gives it at once */
+  handle(match: MatchedRoute, call: CallInfo, input: CallInput): MaybePromise<NeutralResponse>
   render: Render
 }
 

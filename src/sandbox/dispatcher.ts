@@ -1,5 +1,6 @@
 // The step of createSandbox that builds the dispatcher: the route table over the sandbox's state, with the
 // middleware chain the options ask for, in its order.
+import type { MaybePromise } from '../contract/maybe-promise.ts'
 import type { Middleware } from '../contract/middleware.ts'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
 import { rpcGuardMiddleware } from '../control/rpc-guard.ts'
@@ -89,7 +90,7 @@ export function buildDispatcher(
   fleet: ChainFleet,
   tenantIds: TenantIds | null,
   stateDir: StateDir | null,
-): (request: NeutralRequest) => Promise<NeutralResponse> {
+): (request: NeutralRequest) => MaybePromise<NeutralResponse> {
   const dispatch = createDispatcher(routes, shared, {
     // with --state-dir an answer leaves once the changes it reports are committed (without, nothing runs per call)
     ...(stateDir ? { durable: () => stateDir.barrier() } : {}),
@@ -106,13 +107,16 @@ export function buildDispatcher(
   const telemetry = options.telemetry
   if (!telemetry) return dispatch
   const router = createRouter(routes)
-  return telemetry.traceCalls(dispatch, (method, path) => {
-    const match = router.match(method, path)
-    if (!match) return undefined
-    const params: Record<string, string> = {}
-    match.names.forEach((name, i) => {
-      params[name] = match.values[i] ?? ''
-    })
-    return { pattern: match.route.path, params }
-  })
+  return telemetry.traceCalls(
+    async (request) => dispatch(request),
+    (method, path) => {
+      const match = router.match(method, path)
+      if (!match) return undefined
+      const params: Record<string, string> = {}
+      match.names.forEach((name, i) => {
+        params[name] = match.values[i] ?? ''
+      })
+      return { pattern: match.route.path, params }
+    },
+  )
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { isPromise, type MaybePromise } from '../contract/maybe-promise.ts'
 import type { DispatchTarget } from '../contract/neutral.ts'
 import { MAX_BODY_BYTES, type NeutralRequest, type NeutralResponse } from '../contract/neutral.ts'
 import { serializeResponse } from './neutral-response.ts'
@@ -187,27 +188,58 @@ function handle(
 ): void {
   // no Content-Length and no Transfer-Encoding: the request has no body (RFC 9112 §6.3)
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-    void respond(sandbox, answers, req, res, undefined, false)
+    respond(sandbox, answers, req, res, undefined, false)
     return
   }
   readBody(
     req,
-    (text, truncated) => void respond(sandbox, answers, req, res, text, truncated),
+    (text, truncated) => respond(sandbox, answers, req, res, text, truncated),
     (error) => failed(sandbox, req, res, error),
   )
 }
 
-async function respond(
+function respond(
   sandbox: DispatchTarget,
   answers: AnswerBatch,
   req: IncomingMessage,
   res: ServerResponse,
   text: string | undefined,
   truncated: boolean,
-): Promise<void> {
+): void {
+  let response: MaybePromise<NeutralResponse>
   try {
-    const response = await sandbox.dispatch(toNeutral(req, text))
-    if (response.stream) return sendStream(req, res, response)
+    const request = toNeutral(req, text)
+    const { now } = sandbox.dispatch
+    response = now ? now(request) : sandbox.dispatch(request)
+  } catch (error) {
+    failed(sandbox, req, res, error)
+    return
+  }
+  // a call that waited for nothing is queued now, with no promise in between
+  if (!isPromise(response)) {
+    answer(sandbox, answers, req, res, response, truncated)
+    return
+  }
+  response.then(
+    (ready) => answer(sandbox, answers, req, res, ready, truncated),
+    (error) => failed(sandbox, req, res, error),
+  )
+}
+
+/** A dispatched answer queued for the batch's write (a stream is written as it comes). */
+function answer(
+  sandbox: DispatchTarget,
+  answers: AnswerBatch,
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: NeutralResponse,
+  truncated: boolean,
+): void {
+  try {
+    if (response.stream) {
+      sendStream(req, res, response)
+      return
+    }
     const serialized = serializeResponse(response)
     const { contentType } = serialized
     // an answer kept with its UTF-8 bytes is sent as they are: no encoding, no length to count

@@ -113,7 +113,7 @@ export async function createSeedApi(
       return payer
     },
     // as POST /v2/request creates it: a request with recurrence starts producing its children
-    createRequest: (body) => createRequestAndSchedule(ctx, CreateRequestBody.parse(body)),
+    createRequest: async (body) => createRequestAndSchedule(ctx, CreateRequestBody.parse(body)),
     send,
     signTypedData: (from, typedData) =>
       privateKeyToAccount(from.privateKey).signTypedData(typedData as never),

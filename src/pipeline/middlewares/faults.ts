@@ -2,6 +2,7 @@
 // status, rate limit) on every API call. The control API (/__sandbox/*) is never faulted, so a key stuck in
 // `service-unavailable` can always switch back. The answers are the bodies the service's NestJS stack gives.
 import { STATUS_CODES } from 'node:http'
+import type { MaybePromise } from '../../contract/maybe-promise.ts'
 import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
 import { BadRequestError, SandboxError, UnauthorizedError } from '../../contract/sandbox-error.ts'
@@ -172,8 +173,8 @@ function faultOrNext(
   windows: RateWindows,
   world: Parameters<RateWindows['take']>[0],
   asked: { status?: number },
-  next: () => Promise<NeutralResponse>,
-): Promise<NeutralResponse> {
+  next: () => MaybePromise<NeutralResponse>,
+): MaybePromise<NeutralResponse> {
   const wait = windows.take(world)
   if (wait !== null) return Promise.resolve(tagged(faultResponse(429, wait), 'rate-limit'))
   const status = asked.status ?? world.rules.failureStatus

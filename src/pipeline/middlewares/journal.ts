@@ -1,6 +1,7 @@
 // The journal middleware: every API call of a key recorded in its journal. The control API (/__sandbox/*) is not
 // journaled.
-import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
+import { isPromise, type MaybePromise } from '../../contract/maybe-promise.ts'
+import { type CallInfo, isControlRoute, type Middleware } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
 import { type NewJournalEntry, RawBody } from '../../control/journal.ts'
 import type { SandboxState } from '../../control/services.ts'
@@ -30,17 +31,11 @@ export function journalMiddleware(shared: SandboxState): Middleware {
     }
     return body
   }
-  return async (call, next) => {
-    if (!call.caller || isControlRoute(call)) return next()
-    const started = Date.now()
-    let response: NeutralResponse
-    try {
-      response = await next()
-    } catch (error) {
-      response = renderError(error, shared.log)
-    }
+  /** The entry of a call once its answer is known. */
+  const record = (call: CallInfo, started: number, response: NeutralResponse): NeutralResponse => {
     const { request } = call
-    const world = shared.tenants.peek(call.caller.tenant, call.scenario)
+    const caller = call.caller!
+    const world = shared.tenants.peek(caller.tenant, call.scenario)
     const atMs = world ? world.clock.nowMs() : shared.now().getTime()
     const entry: NewJournalEntry = {
       type: 'call',
@@ -57,7 +52,23 @@ export function journalMiddleware(shared: SandboxState): Middleware {
     const fault = response.headers['x-sandbox-fault']
     if (fault) entry.fault = fault
     if (call.hint) entry.hint = call.hint
-    shared.journal.record(call.caller.tenant, entry, atMs)
+    shared.journal.record(caller.tenant, entry, atMs)
     return response
+  }
+  // not an async function: a call answered at once is journaled at once, with no promise of its own
+  return (call, next) => {
+    if (!call.caller || isControlRoute(call)) return next()
+    const started = Date.now()
+    let response: MaybePromise<NeutralResponse>
+    try {
+      response = next()
+    } catch (error) {
+      response = renderError(error, shared.log)
+    }
+    if (!isPromise(response)) return record(call, started, response)
+    return response.then(
+      (answer) => record(call, started, answer),
+      (error) => record(call, started, renderError(error, shared.log)),
+    )
   }
 }

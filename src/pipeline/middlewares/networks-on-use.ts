@@ -6,6 +6,7 @@
 // Bodies are scanned as text first: a call that names no other network (nearly all of them) costs one
 // regular-expression test (a body holding a JSON escape is parsed: the escape may spell a network's name).
 import type { NetworkName } from '../../chain/index.ts'
+import type { MaybePromise } from '../../contract/maybe-promise.ts'
 import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
 import { BadRequestError, SandboxError } from '../../contract/sandbox-error.ts'
@@ -106,7 +107,7 @@ export function networkMiddleware(shared: SandboxState, options: NetworksOnUse):
     return startThenNext(missing, next)
   }
 
-  async function startThenNext(missing: string[], next: () => Promise<NeutralResponse>) {
+  async function startThenNext(missing: string[], next: () => MaybePromise<NeutralResponse>) {
     try {
       if (!options.start) {
         const running = names.filter((n) => options.live(n))

@@ -30,12 +30,18 @@ export function paymentReferenceOf(requestId: string, salt: string, address: str
   ) as `0x${string}`
 }
 
+/** where a request id's `01` goes */
+const START = /^/
+
 function startOfUtcDay(date: Date): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate())
 }
 
-/** Checks what zod cannot (currencies exist and fit their role, payee rules, start date) and stores the request. */
-export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<RequestRecord> {
+/**
+ * Checks what zod cannot (currencies exist and fit their role, payee rules, start date) and stores the request.
+ * Synchronous: it waits for nothing, and a create answered at once goes through the pipeline with no promise.
+ */
+export function createRequest(ctx: Ctx, body: CreateRequestBody): RequestRecord {
   const { world } = ctx
   const invoice = ctx.currencies.byId(body.invoiceCurrency)
   if (!invoice) throw new OneFieldError('invoiceCurrency', `Currency ${body.invoiceCurrency} not found`)
@@ -95,7 +101,9 @@ export async function createRequest(ctx: Ctx, body: CreateRequestBody): Promise<
   // no timestamp in the hash: under --seed the salt sequence repeats, and so do the ids. The fields joined by a
   // character none of them can hold (a decimal amount, currency ids, hex or base58 addresses, a hex salt)
   const canonical = `${body.amount}|${invoice.id}|${paymentAddress.toLowerCase()}|${body.payer?.toLowerCase() ?? ''}|${payment.id}|${salt}`
-  const requestId = flatHex('01', hash('sha256', canonical, 'buffer'))
+  // the digest as hex, its prefix put in by a replace: one flat string (a Buffer digest read back as hex cost 0.9 µs
+  // more a create; `'01' + hex` would be kept as two pieces)
+  const requestId = hash('sha256', canonical).replace(START, '01')
   const record = requestState(world).requests.add({
     requestId,
     clientId: grant?.clientId ?? null,

@@ -1,6 +1,7 @@
 // mounting the resource registers what its worlds take up again when they come back (beside its state)
 import './resume.ts'
 import { z } from 'zod'
+import { isPromise } from '../../contract/maybe-promise.ts'
 import { Address } from '../../contract/primitives.ts'
 import { routesUsing } from '../../contract/route.ts'
 import type { Services } from '../services.ts'
@@ -9,7 +10,13 @@ import { ListRequestsQuery, ListRequestsResponse, listRequests } from './list.ts
 import { getRequest, getRequestByReference } from './model.ts'
 import { captureOrchestratorFees } from './orchestrator-fees.ts'
 import { setRecurrence } from './recurring.ts'
-import { CreateRequestBody, CreateRequestResponse, RequestStatusV1, RequestStatusV2 } from './schema.ts'
+import {
+  CreateRequestBody,
+  CreateRequestResponse,
+  type RequestRecord,
+  RequestStatusV1,
+  RequestStatusV2,
+} from './schema.ts'
 import { statusV1, statusV2 } from './status.ts'
 
 const defineRoute =
@@ -22,6 +29,18 @@ const defineRoute =
 const RequestIdParams = z.object({ requestId: z.string() })
 const ReferenceParams = z.object({ paymentReference: z.string() })
 
+/** The 201 of POST /v2/request. */
+const createdV2 = (record: RequestRecord) => ({
+  status: 201,
+  body: { paymentReference: record.paymentReference, requestId: record.requestId },
+})
+
+/** The 201 of POST /v1/request: `requestID`, a capital D. */
+const createdV1 = (record: RequestRecord) => ({
+  status: 201,
+  body: { requestID: record.requestId, paymentReference: record.paymentReference },
+})
+
 /** Routes of the request resource: create, list, read status, stop recurrence. */
 export const requestRoutes = [
   defineRoute({
@@ -33,11 +52,10 @@ export const requestRoutes = [
     statuses: [201],
     body: CreateRequestBody,
     responses: { 201: CreateRequestResponse },
-    async handler(ctx, { body }) {
-      const record = await createRequestAndSchedule(ctx, body, (created) =>
-        captureOrchestratorFees(ctx, created),
-      )
-      return { status: 201, body: { paymentReference: record.paymentReference, requestId: record.requestId } }
+    // the answer at once when the create waited for nothing (nearly always: no orchestrator fees, no recurrence)
+    handler(ctx, { body }) {
+      const record = createRequestAndSchedule(ctx, body, (created) => captureOrchestratorFees(ctx, created))
+      return isPromise(record) ? record.then(createdV2) : createdV2(record)
     },
   }),
   defineRoute({
@@ -48,9 +66,9 @@ export const requestRoutes = [
     summary: 'Create a request (v1: answers requestID with a capital D)',
     statuses: [201],
     body: CreateRequestBody.extend({ payee: Address }),
-    async handler(ctx, { body }) {
-      const record = await createRequestAndSchedule(ctx, body)
-      return { status: 201, body: { requestID: record.requestId, paymentReference: record.paymentReference } }
+    handler(ctx, { body }) {
+      const record = createRequestAndSchedule(ctx, body)
+      return isPromise(record) ? record.then(createdV1) : createdV1(record)
     },
   }),
   defineRoute({
