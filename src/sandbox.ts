@@ -2,8 +2,7 @@
 // chains, the state, its wiring, what --state-dir brings back, the dispatcher, the chains' watchers.
 import type { LiveChain, PaymentDetector } from './chain/index.ts'
 import { keccakReady } from './contract/keccak.ts'
-import type { MaybePromise } from './contract/maybe-promise.ts'
-import type { Dispatch, NeutralRequest, NeutralResponse } from './contract/neutral.ts'
+import type { Dispatch, NeutralRequest } from './contract/neutral.ts'
 import { createControl, type SandboxControl } from './control/control.ts'
 import { loadScenarios } from './control/scenarios/registry.ts'
 import type { SandboxState } from './control/services.ts'
@@ -21,10 +20,12 @@ export type { SandboxOptions } from './sandbox/options.ts'
 /** One sandbox: all state of all tenants, the chains, and the dispatcher both transports call. */
 export interface Sandbox {
   /**
-   * handles one neutral request (what the Express app and the MSW handlers call); its `now` answers at once when
-   * nothing in the call waited (what the Node listener calls)
+   * handles one neutral request, by a promise (what the MSW handlers, MCP and a test's own calls read). The sandbox's
+   * own carries `now`, the same call answered at once when nothing in it waited, which the Node request listener (the
+   * server's, and the one `createApp` mounts in Express) prefers; a door typed as a Sandbox (claimable sandboxes'
+   * `guarded`) has none, so the listener never goes around it
    */
-  dispatch: Dispatch & { now: (request: NeutralRequest) => MaybePromise<NeutralResponse> }
+  dispatch: Dispatch
   /** where unexpected errors are reported (SandboxOptions.log) */
   log(message: string, error?: unknown): void
   shared: SandboxState

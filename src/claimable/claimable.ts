@@ -229,6 +229,7 @@ function createClaimable(sandbox: Sandbox, options: ClaimableOptions, book: Clai
   const timer = setInterval(sweep, settings.sweepMs)
   timer.unref()
 
+  // a new `dispatch`, without the sandbox's `now`: the Node listener has no way around the door
   const guarded: Sandbox = Object.create(sandbox, {
     dispatch: {
       value: async (request: NeutralRequest): Promise<NeutralResponse> => {

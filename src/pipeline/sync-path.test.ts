@@ -155,7 +155,9 @@ describe('the synchronous call path', () => {
         headers,
         rawBody: undefined,
       })
-      const created = sandbox.dispatch.now({
+      // the sandbox's own dispatch carries `now` (a door typed as a Sandbox may not)
+      const now = sandbox.dispatch.now!
+      const created = now({
         method: 'POST',
         path: '/v2/request',
         query: {},
@@ -165,7 +167,7 @@ describe('the synchronous call path', () => {
       expect(isPromise(created)).toBe(false)
       expect((created as NeutralResponse).status).toBe(201)
       const { requestId } = JSON.parse((created as NeutralResponse).text!)
-      const read = sandbox.dispatch.now({
+      const read = now({
         method: 'GET',
         path: '/v1/currencies',
         query: {},
@@ -186,7 +188,7 @@ describe('the synchronous call path', () => {
         .list('sync-key')
         .flatMap((entry) => (entry.type === 'call' ? [`${entry.method} ${entry.path} ${entry.status}`] : []))
       expect(calls).toContain('POST /v2/request 201')
-      const delayed = sandbox.dispatch.now({
+      const delayed = now({
         method: 'GET',
         path: '/v1/currencies',
         query: {},

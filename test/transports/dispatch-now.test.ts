@@ -26,7 +26,7 @@ describe("the Node listener and the sandbox's `dispatch.now`", () => {
   it('answers through `now` (the sandbox answers a create at once), the same bytes as `dispatch`', async () => {
     sandbox = await createSandbox({ chain: false })
     const calls: string[] = []
-    const { now } = sandbox.dispatch
+    const now = sandbox.dispatch.now!
     const counted = Object.create(sandbox, {
       dispatch: {
         value: Object.assign((request: NeutralRequest) => sandbox!.dispatch(request), {
@@ -76,5 +76,24 @@ describe("the Node listener and the sandbox's `dispatch.now`", () => {
     const passed = await fetch(`${base}/v1/currencies`, { headers: { 'x-api-key': 'welcome' } })
     expect(passed.status).toBe(200)
     expect(seen).toEqual(['/v1/currencies', '/v1/currencies'])
+  })
+
+  it('types a door as a Sandbox without `now` (none to copy from the sandbox it wraps): every call meets it', async () => {
+    sandbox = await createSandbox({ chain: false })
+    const inner = sandbox
+    const seen: string[] = []
+    // typed, not cast: a sandbox's `dispatch` may come without `now` (claimable sandboxes' `guarded` is such a door)
+    const door: Sandbox = {
+      ...inner,
+      dispatch: async (request) => {
+        seen.push(request.path)
+        return inner.dispatch(request)
+      },
+    }
+    expect(door.dispatch.now).toBeUndefined()
+    const base = await serve(door)
+    const answer = await fetch(`${base}/v1/currencies`, { headers: { 'x-api-key': 'typed-door' } })
+    expect(answer.status).toBe(200)
+    expect(seen).toEqual(['/v1/currencies'])
   })
 })
