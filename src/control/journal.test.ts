@@ -44,6 +44,22 @@ describe('the journal', () => {
     expect(journal.list('a')).toEqual([])
   })
 
+  it("records an entry built with its id first (the middleware's) as `record` does: a ULID of its time, first, same ids under a seed", () => {
+    const built = new Journal(createIdGenerator(7), 10)
+    const copied = new Journal(createIdGenerator(7), 10)
+    const at = '2026-12-06T19:00:00.000Z'
+    const entry = built.recordBuilt('a', { id: '', ...call('/built', at) } as JournalEntry, Date.parse(at))
+    const other = copied.record('a', call('/built', at), Date.parse(at))
+    expect(Object.keys(entry)[0]).toBe('id')
+    expect(entry.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/)
+    expect(entry.id).toBe(other.id)
+    expect(JSON.stringify(built.list('a'))).toBe(JSON.stringify(copied.list('a')))
+    // one buffer serves every id: each id stays as it was made
+    const ids = new Set(Array.from({ length: 50 }, () => built.record('a', call('/p', at)).id))
+    expect(ids.size).toBe(50)
+    expect([...ids].every((id) => id.startsWith(entry.id.slice(0, 10)))).toBe(true)
+  })
+
   it('stays exact through thousands of drops: order, count, bytes and the export', () => {
     const journal = new Journal(createIdGenerator(1), 100)
     for (let i = 0; i < 5000; i++) journal.record('a', call(`/p${i}`, new Date(1000 * i).toISOString()))

@@ -85,13 +85,14 @@ export function createIdGenerator(seed?: number): IdGenerator {
   const pooled = seed === undefined ? pooledRandomSource() : undefined
   const source = pooled ? pooled.bytes : seededByteSource(seed!)
   const hex = pooled ? pooled.hex : (count: number) => Buffer.from(source(count)).toString('hex')
+  // each ULID is written into this buffer and read back as one flat string: built a character at a time, it would be
+  // a chain of string pieces V8 keeps for as long as the id lives (see contract/flat-id.ts); one buffer for all of
+  // them, not one per id
+  const out = Buffer.allocUnsafe(26)
   return {
     bytes: source,
     hex,
-    // each id is written into a buffer and read back as one flat string: built a character at a time, it would be
-    // a chain of string pieces V8 keeps for as long as the id lives (see contract/flat-id.ts)
     ulid(time = Date.now()) {
-      const out = Buffer.allocUnsafe(26)
       let t = Math.floor(time)
       for (let i = 9; i >= 0; i--) {
         out[i] = CROCKFORD_CODES[t % 32]!

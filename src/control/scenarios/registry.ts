@@ -154,7 +154,9 @@ export class ScenarioRegistry {
 
   /** The scenario with this name, if any (names that are not scenario names never match). */
   get(name: string): ScenarioDefinition | undefined {
-    return SCENARIO_NAME.test(name) ? this.#byName.get(name) : undefined
+    // only scenario names are ever stored: a lookup answers for the others too (the length bound keeps a long header
+    // from being hashed whole)
+    return name.length <= 64 ? this.#byName.get(name) : undefined
   }
 
   /** Every scenario, the default first, then by name. */

@@ -12,7 +12,9 @@ function setup() {
   const shared = {
     tenants: { peek: () => undefined },
     now: () => new Date('2026-01-02T03:04:05.000Z'),
-    journal: { record: (tenant: string, entry: NewJournalEntry) => recorded.push({ tenant, entry }) },
+    journal: {
+      recordBuilt: (tenant: string, entry: NewJournalEntry) => recorded.push({ tenant, entry }),
+    },
     log: () => {},
   } as unknown as SandboxState
   return { recorded, middleware: journalMiddleware(shared) }

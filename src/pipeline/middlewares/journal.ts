@@ -3,7 +3,7 @@
 import { isPromise, type MaybePromise } from '../../contract/maybe-promise.ts'
 import { type CallInfo, isControlRoute, type Middleware } from '../../contract/middleware.ts'
 import type { NeutralResponse } from '../../contract/neutral.ts'
-import { type NewJournalEntry, RawBody } from '../../control/journal.ts'
+import { type JournalEntry, RawBody } from '../../control/journal.ts'
 import type { SandboxState } from '../../control/services.ts'
 import { renderError } from '../../errors/render-error.ts'
 import { isoOf } from '../../store/clock.ts'
@@ -37,7 +37,9 @@ export function journalMiddleware(shared: SandboxState): Middleware {
     const caller = call.caller!
     const world = shared.tenants.peek(caller.tenant, call.scenario)
     const atMs = world ? world.clock.nowMs() : shared.now().getTime()
-    const entry: NewJournalEntry = {
+    // its id is written in by the journal (`recordBuilt`): first here, as in every entry
+    const entry: JournalEntry = {
+      id: '',
       type: 'call',
       at: isoOf(atMs),
       scenario: call.scenario,
@@ -52,7 +54,7 @@ export function journalMiddleware(shared: SandboxState): Middleware {
     const fault = response.headers['x-sandbox-fault']
     if (fault) entry.fault = fault
     if (call.hint) entry.hint = call.hint
-    shared.journal.record(caller.tenant, entry, atMs)
+    shared.journal.recordBuilt(caller.tenant, entry, atMs)
     return response
   }
   // not an async function: a call answered at once is journaled at once, with no promise of its own
