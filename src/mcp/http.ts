@@ -225,8 +225,10 @@ export function withMcp(
 
   return {
     listener(req, res) {
-      const path = (req.url ?? '/').split('?')[0]
-      if (path !== MCP_PATH) return inner(req, res)
+      // not /mcp (nearly every call) is told without cutting the target: it would have to start with the path
+      const url = req.url ?? '/'
+      if (!url.startsWith(MCP_PATH) || (url.length > MCP_PATH.length && url[MCP_PATH.length] !== '?'))
+        return inner(req, res)
       handle(req, res).catch((error: unknown) => {
         target.log('/mcp: unexpected error', error)
         if (!res.headersSent) refuse(res, new SandboxError(500, 'Internal server error'))

@@ -233,6 +233,16 @@ describe('/mcp over streamable HTTP', () => {
     const get = await fetch(`${server.url}/mcp`, { headers: { 'x-api-key': 'k' } })
     expect(get.status).toBe(405)
   })
+
+  it('serves /mcp with a query too, and leaves paths that only start with /mcp to the API', async () => {
+    const queried = await fetch(`${server.url}/mcp?session=1`, { headers: { 'x-api-key': 'k' } })
+    expect(queried.status).toBe(405)
+    for (const path of ['/mcpx', '/mcp/tools', '/mcpx?a=1']) {
+      const other = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': 'k' } })
+      expect(other.status).toBe(404)
+      expect(await other.json()).toMatchObject({ statusCode: 404 })
+    }
+  })
 })
 
 describe('/mcp in strict mode', () => {
