@@ -49,6 +49,8 @@ export const ALLOWED_MODULE_STATE = {
   'src/contract/world.ts: declared':
     'the defineState declarations, filled at import: declarations, not a sandbox state',
   'src/contract/checksum.ts: cache': 'a bounded cache of a pure function (EIP-55 checksums)',
+  'src/pipeline/validate.ts: passesEmpty':
+    'which immutable query schemas pass an empty query unchanged (a pure fact of each schema, kept weakly)',
   'src/contract/keccak.ts: wasm': 'the keccak WebAssembly module, loaded once',
   'src/chain/safe.ts: loaded': 'the Safe artifacts, read once from disk',
   'src/sandbox/warm-chains.ts: idle':

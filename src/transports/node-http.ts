@@ -69,26 +69,27 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
     for (const [key, value] of new URLSearchParams(raw.slice(mark + 1)))
       if (!Object.hasOwn(query, key)) query[key] = value
   }
-  // Node's own object when every value is one string (nearly always: only set-cookie comes as a list), a copy otherwise
+  // Node's own object: node:http joins a repeated header into one string, all but set-cookie, which comes as a list
+  // (a copy then, with it joined)
   const incoming = req.headers
   let headers = incoming as Record<string, string>
-  for (const key in incoming) {
-    if (typeof incoming[key] === 'string') continue
+  if (incoming['set-cookie'] !== undefined) {
     headers = {}
     for (const name in incoming) {
       const value = incoming[name]
       if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ')
     }
-    break
   }
-  return {
+  const neutral: NeutralRequest = {
     method: req.method ?? 'GET',
     path: mark >= 0 ? raw.slice(0, mark) : raw,
     query,
     headers,
     rawBody,
-    ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
   }
+  const address = req.socket.remoteAddress
+  if (address) neutral.remoteAddress = address
+  return neutral
 }
 
 /**
