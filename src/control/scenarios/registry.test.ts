@@ -4,12 +4,25 @@ import { describe, expect, it } from 'vitest'
 import type { ScenarioDefinition } from './define.ts'
 import { ScenarioRegistry } from './registry.ts'
 
-const scenario = (name: string): ScenarioDefinition => ({ name, description: 'A test scenario.', creates: {} })
+const scenario = (name: string): ScenarioDefinition => ({
+  name,
+  description: 'A test scenario.',
+  creates: {},
+})
 
 describe('the scenario registry', () => {
   it('refuses to store a name that is not a scenario name, and never answers for it', () => {
     const registry = new ScenarioRegistry()
-    for (const name of ['Not A Name', 'upper-Case', 'a b', 'a\u0000b', '../up', '-dash', 'x'.repeat(65), '']) {
+    for (const name of [
+      'Not A Name',
+      'upper-Case',
+      'a b',
+      'a\u0000b',
+      '../up',
+      '-dash',
+      'x'.repeat(65),
+      '',
+    ]) {
       expect(() => registry.add([scenario(name)], 'this test'), JSON.stringify(name)).toThrow(
         /lower-case words joined by dashes/,
       )
