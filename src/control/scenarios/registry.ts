@@ -142,9 +142,14 @@ export const BUILT_IN_SCENARIOS = (() => {
 export class ScenarioRegistry {
   readonly #byName = new Map<string, ScenarioDefinition>([[DEFAULT_SCENARIO.name, DEFAULT_SCENARIO]])
 
-  /** Adds scenarios; a name may be defined once. */
+  /** Adds scenarios; a name may be defined once, and must be a scenario name (`get` relies on it). */
   add(definitions: ScenarioDefinition[], origin: string): void {
     for (const definition of definitions) {
+      if (typeof definition.name !== 'string' || !SCENARIO_NAME.test(definition.name)) {
+        throw new Error(
+          `scenario ${JSON.stringify(definition.name)} from ${origin}: a name is lower-case words joined by dashes, at most 64 characters`,
+        )
+      }
       if (this.#byName.has(definition.name)) {
         throw new Error(`scenario "${definition.name}" from ${origin} is already defined`)
       }
@@ -154,8 +159,8 @@ export class ScenarioRegistry {
 
   /** The scenario with this name, if any (names that are not scenario names never match). */
   get(name: string): ScenarioDefinition | undefined {
-    // only scenario names are ever stored: a lookup answers for the others too (the length bound keeps a long header
-    // from being hashed whole)
+    // only scenario names are ever stored (`add` refuses the others): no other string can match, and the length
+    // bound keeps a long header from being hashed whole
     return name.length <= 64 ? this.#byName.get(name) : undefined
   }
 
