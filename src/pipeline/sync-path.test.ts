@@ -147,61 +147,28 @@ describe('the synchronous call path', () => {
         payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
       })
       const headers = { 'x-api-key': 'sync-key', 'content-type': 'application/json' }
+      const as = (method: string, path: string, rawBody?: string, more: Record<string, string> = {}) =>
+        ({ method, path, query: {}, headers: { ...headers, ...more }, rawBody }) as NeutralRequest
       // the key's world is seeded by its first call (a wait): the calls after it wait for nothing
-      await sandbox.dispatch({
-        method: 'GET',
-        path: '/v1/currencies',
-        query: {},
-        headers,
-        rawBody: undefined,
-      })
+      await sandbox.dispatch(as('GET', '/v1/currencies'))
       // the sandbox's own dispatch carries `now` (a door typed as a Sandbox may not)
       const now = sandbox.dispatch.now!
-      const created = now({
-        method: 'POST',
-        path: '/v2/request',
-        query: {},
-        headers,
-        rawBody: body,
-      })
+      const created = now(as('POST', '/v2/request', body))
       expect(isPromise(created)).toBe(false)
       expect((created as NeutralResponse).status).toBe(201)
       const { requestId } = JSON.parse((created as NeutralResponse).text!)
-      const read = now({
-        method: 'GET',
-        path: '/v1/currencies',
-        query: {},
-        headers,
-        rawBody: undefined,
-      })
+      const read = now(as('GET', '/v1/currencies'))
       expect(isPromise(read)).toBe(false)
       expect((read as NeutralResponse).status).toBe(200)
-      const status = await sandbox.dispatch({
-        method: 'GET',
-        path: `/v2/request/${requestId}`,
-        query: {},
-        headers,
-        rawBody: undefined,
-      })
-      expect(status.status).toBe(200)
+      expect((await sandbox.dispatch(as('GET', `/v2/request/${requestId}`))).status).toBe(200)
       const calls = sandbox.shared.journal
         .list('sync-key')
         .flatMap((entry) => (entry.type === 'call' ? [`${entry.method} ${entry.path} ${entry.status}`] : []))
       expect(calls).toContain('POST /v2/request 201')
-      const delayed = now({
-        method: 'GET',
-        path: '/v1/currencies',
-        query: {},
-        headers: { ...headers, 'x-sandbox-delay': '5' },
-        rawBody: undefined,
-      })
+      const delayed = now(as('GET', '/v1/currencies', undefined, { 'x-sandbox-delay': '5' }))
       expect(isPromise(delayed)).toBe(true)
       expect((await delayed).status).toBe(200)
-      expect(
-        isPromise(
-          sandbox.dispatch({ method: 'GET', path: '/v1/currencies', query: {}, headers, rawBody: undefined }),
-        ),
-      ).toBe(true)
+      expect(isPromise(sandbox.dispatch(as('GET', '/v1/currencies')))).toBe(true)
     } finally {
       await sandbox.close()
     }

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { deliveryRecord } from '../../test/support/delivery-record.ts'
 import type { DeliveryRecord } from './format.ts'
 import { RecordBudget, recordBytes } from './record-budget.ts'
 
 let n = 0
-const record = (tenant: string, bodyBytes = 1000): DeliveryRecord => ({
-  id: `d${n++}`,
-  tenant,
-  scenario: 'default',
-  webhookId: 'w',
-  url: 'https://example.com/h',
-  event: 'payment.confirmed',
-  eventId: null,
-  test: true,
-  body: 'x'.repeat(bodyBytes),
-  state: 'pending',
-  attempts: [],
-})
+const record = (tenant: string, bodyBytes = 1000) =>
+  deliveryRecord(tenant, `d${n++}`, { body: 'x'.repeat(bodyBytes), state: 'pending' })
 
 describe('RecordBudget', () => {
   const claimed = (tenant: string) => tenant.startsWith('claimed')

@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { DeliveryRecord } from './format.ts'
+import { deliveryRecord as record } from '../../test/support/delivery-record.ts'
 import { MAX_DELIVERIES_PER_KEY } from './limits.ts'
 import { DeliveryRecords } from './records.ts'
 
-const record = (tenant: string, id: string): DeliveryRecord => ({
-  id,
-  tenant,
-  scenario: 'default',
-  webhookId: 'w',
-  url: 'https://example.com/h',
-  event: 'payment.confirmed',
-  eventId: null,
-  test: true,
-  body: '{}',
-  state: 'delivered',
-  attempts: [],
-})
 /** Ids that sort as their numbers do. */
 const id = (n: number) => `d${String(n).padStart(6, '0')}`
 

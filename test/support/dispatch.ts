@@ -3,14 +3,27 @@
 import type { Sandbox } from '../../src/sandbox.ts'
 import type { Loose } from './loose.ts'
 
-/** `call(method, path, apiKey, body?)` on whatever sandbox `current()` names at the time of the call. */
+/**
+ * `call(method, path, apiKey, body?, query?)` on whatever sandbox `current()` names at the time of the call (a null
+ * key sends none).
+ */
 export function dispatchAs(current: () => Sandbox) {
-  return async (method: string, path: string, apiKey: string, body?: unknown) => {
+  return async (
+    method: string,
+    path: string,
+    apiKey: string | null,
+    body?: unknown,
+    query: Record<string, string> = {},
+  ) => {
     const res = await current().dispatch({
       method,
       path,
-      query: {},
-      headers: { 'content-type': 'application/json', host: '127.0.0.1:8080', 'x-api-key': apiKey },
+      query,
+      headers: {
+        'content-type': 'application/json',
+        host: '127.0.0.1:8080',
+        ...(apiKey ? { 'x-api-key': apiKey } : {}),
+      },
       rawBody: body === undefined ? undefined : JSON.stringify(body),
     })
     return { status: res.status, body: res.body as Loose }

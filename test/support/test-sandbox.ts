@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, expect, vi } from 'vitest'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.ts'
+import { dispatchAs } from './dispatch.ts'
 import type { Loose } from './loose.ts'
 
 /** The sandbox of the running test, and how to reach it. */
@@ -47,20 +48,7 @@ export function useTestSandbox(): TestSandbox {
     if (!sandbox) throw new Error('no sandbox running')
     return sandbox
   }
-  const call: TestSandbox['call'] = async (method, path, apiKey, body) => {
-    const res = await current().dispatch({
-      method,
-      path,
-      query: {},
-      headers: {
-        'content-type': 'application/json',
-        host: '127.0.0.1:8080',
-        ...(apiKey ? { 'x-api-key': apiKey } : {}),
-      },
-      rawBody: body === undefined ? undefined : JSON.stringify(body),
-    })
-    return { status: res.status, body: res.body as Loose }
-  }
+  const call: TestSandbox['call'] = dispatchAs(current)
   return {
     tempDir(prefix) {
       const dir = mkdtempSync(join(tmpdir(), prefix))

@@ -8,7 +8,7 @@ import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { startTelemetry, type Telemetry } from '../../src/telemetry/index.ts'
 import { freshAddress } from '../support/chain.ts'
 import { newApiKey } from '../support/clients.ts'
-import type { Loose } from '../support/loose.ts'
+import { dispatchAs } from '../support/dispatch.ts'
 import { waitFor } from '../support/wait.ts'
 
 const exporter = new InMemorySpanExporter()
@@ -24,20 +24,7 @@ afterAll(async () => {
   await telemetry?.shutdown()
 })
 
-async function call(method: string, path: string, apiKey: string | null, body?: unknown, query = {}) {
-  const res = await sandbox.dispatch({
-    method,
-    path,
-    query,
-    headers: {
-      'content-type': 'application/json',
-      host: '127.0.0.1:8080',
-      ...(apiKey ? { 'x-api-key': apiKey } : {}),
-    },
-    rawBody: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: res.body as Loose }
-}
+const call = dispatchAs(() => sandbox)
 
 /** Every string a span says: its name, status, attributes, its events' and links' attributes. */
 function said(span: ReadableSpan): string {
