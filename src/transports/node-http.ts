@@ -260,7 +260,7 @@ function answer(
 /** A call that could not be answered: nobody to answer when the client left, else a 500 in the service's shape. */
 function failed(sandbox: DispatchTarget, req: IncomingMessage, res: ServerResponse, error: unknown): void {
   // the client went away (or was closed for being too slow) before its body arrived: nobody to answer
-  if (req.destroyed && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return
+  if (req.destroyed && (error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET') return
   sandbox.log('transport failure', error)
   if (!res.headersSent) {
     res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })

@@ -207,4 +207,36 @@ describe('an answer the batch cannot write', () => {
     })
     expect(held.logged).toEqual([['transport failure', expect.any(TypeError)]])
   })
+
+  it('survives a dispatch that fails with no error value once its client has gone (nothing to answer, nothing thrown)', async () => {
+    let fail!: (reason?: unknown) => void
+    let called!: () => void
+    const arrived = new Promise<void>((resolve) => (called = resolve))
+    const target: DispatchTarget = {
+      chain: null,
+      log: () => {},
+      dispatch: () =>
+        new Promise<NeutralResponse>((_resolve, reject) => {
+          fail = reject
+          called()
+        }),
+    }
+    const { port, requests } = await listen(target)
+    const socket = connect(port, '127.0.0.1', () => socket.write('GET /v1/thing HTTP/1.1\r\nHost: x\r\n\r\n'))
+    socket.on('error', () => {})
+    await arrived
+    socket.destroy()
+    await new Promise((resolve) => requests[0]!.once('close', resolve))
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      fail(undefined)
+      await turn()
+      await turn()
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+    }
+  })
 })
