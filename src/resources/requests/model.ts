@@ -101,8 +101,8 @@ export function createRequest(ctx: Ctx, body: CreateRequestBody): RequestRecord 
   // no timestamp in the hash: under --seed the salt sequence repeats, and so do the ids. The fields joined by a
   // character none of them can hold (a decimal amount, currency ids, hex or base58 addresses, a hex salt)
   const canonical = `${body.amount}|${invoice.id}|${paymentAddress.toLowerCase()}|${body.payer?.toLowerCase() ?? ''}|${payment.id}|${salt}`
-  // the digest as hex, its prefix put in by a replace: one flat string (a Buffer digest read back as hex cost 0.9 µs
-  // more a create; `'01' + hex` would be kept as two pieces)
+  // the digest as hex with its prefix put in by a replace: one flat string, no Buffer in between (`'01' + hex` would
+  // be kept as two pieces; docs/decisions/2026-12-06-synchronous-call-path.md)
   const requestId = hash('sha256', canonical).replace(START, '01')
   const record = requestState(world).requests.add({
     requestId,
