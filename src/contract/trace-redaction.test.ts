@@ -36,4 +36,10 @@ describe('trace redaction', () => {
       'https://hooks.example.com/in?pwd=REDACTED&hmac=REDACTED&s=REDACTED&pass=REDACTED&mode=REDACTED',
     )
   })
+
+  it('masks a query name that is not a word: a bare `?<token>` is a secret in the name', () => {
+    const url = tracedUrl('https://hooks.example.com/in?9f8e7d6c5b4a&Zq81Secret=1&mode=a')
+    for (const secret of ['9f8e7d6c5b4a', 'Zq81Secret']) expect(url).not.toContain(secret)
+    expect(url).toBe('https://hooks.example.com/in?{masked}=REDACTED&{masked}=REDACTED&mode=REDACTED')
+  })
 })

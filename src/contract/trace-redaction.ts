@@ -44,7 +44,8 @@ function maskedSegment(value: string): string {
 
 /**
  * A URL (a webhook's) for a span: its user and password `REDACTED`, its path as `maskedPath`, its query parameters'
- * names with every value `REDACTED`, no fragment. Not a URL: `{masked}`.
+ * names (a name that is not a word `{masked}`, as a path's segments) with every value `REDACTED`, no fragment. Not a
+ * URL: `{masked}`.
  */
 export function tracedUrl(text: string): string {
   let url: URL
@@ -54,8 +55,9 @@ export function tracedUrl(text: string): string {
     return '{masked}'
   }
   const credentials = url.username || url.password ? `${REDACTED}:${REDACTED}@` : ''
+  // a name that is not a word is masked too: a bare `?<token>` carries its secret as a name
   const query = [...url.searchParams.keys()]
-    .map((name) => `${encodeURIComponent(name)}=${REDACTED}`)
+    .map((name) => `${WORD.test(name) ? name : '{masked}'}=${REDACTED}`)
     .join('&')
   return `${url.protocol}//${credentials}${url.host}${maskedPath(url.pathname)}${query ? `?${query}` : ''}`
 }
