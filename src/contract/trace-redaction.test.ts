@@ -42,4 +42,11 @@ describe('trace redaction', () => {
     for (const secret of ['9f8e7d6c5b4a', 'Zq81Secret']) expect(url).not.toContain(secret)
     expect(url).toBe('https://hooks.example.com/in?{masked}=REDACTED&{masked}=REDACTED&mode=REDACTED')
   })
+
+  it("masks a host label that is not a word (a receiver's secret subdomain), keeps addresses and ports", () => {
+    expect(tracedUrl('https://eo3k9x2abc.m.pipedream.net/')).toBe('https://{masked}.m.pipedream.net/')
+    expect(tracedUrl('http://127.0.0.1:9/hook')).toBe('http://127.0.0.1:9/hook')
+    expect(tracedUrl('http://[::1]:8080/hook')).toBe('http://[::1]:8080/hook')
+    expect(tracedUrl('https://hooks.example.com:8443/in')).toBe('https://hooks.example.com:8443/in')
+  })
 })

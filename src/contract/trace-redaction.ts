@@ -43,7 +43,8 @@ function maskedSegment(value: string): string {
 }
 
 /**
- * A URL (a webhook's) for a span: its user and password `REDACTED`, its path as `maskedPath`, its query parameters'
+ * A URL (a webhook's) for a span: its user and password `REDACTED`, its host's labels that are not words `{masked}`
+ * (an address as it is), its path as `maskedPath`, its query parameters'
  * names (a name that is not a word `{masked}`, as a path's segments) with every value `REDACTED`, no fragment. Not a
  * URL: `{masked}`.
  */
@@ -59,5 +60,18 @@ export function tracedUrl(text: string): string {
   const query = [...url.searchParams.keys()]
     .map((name) => `${WORD.test(name) ? name : '{masked}'}=${REDACTED}`)
     .join('&')
-  return `${url.protocol}//${credentials}${url.host}${maskedPath(url.pathname)}${query ? `?${query}` : ''}`
+  return `${url.protocol}//${credentials}${maskedHost(url)}${maskedPath(url.pathname)}${query ? `?${query}` : ''}`
+}
+
+/** A URL's host for a span: an address as it is; a name's labels that are not words `{masked}` (a secret subdomain). */
+function maskedHost(url: URL): string {
+  const { hostname, port } = url
+  const address = hostname.startsWith('[') || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(hostname)
+  const name = address
+    ? hostname
+    : hostname
+        .split('.')
+        .map((label) => (WORD.test(label) ? label : '{masked}'))
+        .join('.')
+  return port ? `${name}:${port}` : name
 }
