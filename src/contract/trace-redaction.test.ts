@@ -49,4 +49,13 @@ describe('trace redaction', () => {
     expect(tracedUrl('http://[::1]:8080/hook')).toBe('http://[::1]:8080/hook')
     expect(tracedUrl('https://hooks.example.com:8443/in')).toBe('https://hooks.example.com:8443/in')
   })
+
+  it("shows an asset route's file when it is a word, masks anything else sent there (a token on the wrong path)", () => {
+    expect(tracedPath('/__sandbox/payer-pages/:file', { file: 'app.js' })).toBe(
+      '/__sandbox/payer-pages/app.js',
+    )
+    expect(tracedPath('/__sandbox/payer-pages/:file', { file: 'pp_9f8e7d6c5b4a3f2e' })).toBe(
+      '/__sandbox/payer-pages/{masked}',
+    )
+  })
 })

@@ -25,6 +25,8 @@ export function tracedPath(pattern: string, params: Readonly<Record<string, stri
   return pattern.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_whole, name: string) => {
     const value = params[name]
     if (value === undefined || isSecretName(name)) return `{${name}}`
+    // a page's asset is named by a word (`app.js`): anything else there (a token sent to the wrong path) is masked
+    if (name === 'file') return WORD.test(value) ? value : '{masked}'
     return maskedSegment(value)
   })
 }
