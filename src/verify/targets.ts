@@ -57,16 +57,20 @@ export function httpTarget(base: string, options: { timeoutMs?: number } = {}): 
 export function paced(target: Target, perSecond: number): Target {
   const gap = 1000 / perSecond
   // each call starts at least `gap` after the previous one actually started: a timer that fires late pushes the
-  // next start back instead of letting two calls through together
+  // next start back instead of letting two calls through together. The start is taken as the target is called
+  // (the next turn's wait runs after it), on the monotonic clock: Date.now() counts whole milliseconds, so a gap
+  // measured with it could be up to 1 ms short
   let last = Number.NEGATIVE_INFINITY
   let turns: Promise<void> = Promise.resolve()
   return (request) => {
     const turn = turns.then(async () => {
-      for (let wait = last + gap - Date.now(); wait > 0; wait = last + gap - Date.now())
-        await new Promise((resolve) => setTimeout(resolve, wait))
-      last = Date.now()
+      for (let wait = last + gap - performance.now(); wait > 0; wait = last + gap - performance.now())
+        await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)))
     })
     turns = turn
-    return turn.then(() => target(request))
+    return turn.then(() => {
+      last = performance.now()
+      return target(request)
+    })
   }
 }
