@@ -32,6 +32,29 @@ export interface NeutralResponse {
 }
 
 /**
+ * A response with every field present, in one order: the dispatcher's answers, whatever their route, share one
+ * hidden class in V8, so the stages and transports that read them stay monomorphic. Answers built field by field
+ * (`{ status, headers, body }`, then `text` added) took several, and a process serving both reads and creates read
+ * them through polymorphic sites: measured in docs/decisions/2026-12-06-one-response-shape.md.
+ */
+export function neutralResponse(
+  status: number,
+  headers: Record<string, string>,
+  body: unknown,
+  more?: Pick<NeutralResponse, 'contentType' | 'text' | 'utf8' | 'stream'>,
+): NeutralResponse {
+  return {
+    status,
+    headers,
+    body,
+    contentType: more?.contentType,
+    text: more?.text,
+    utf8: more?.text === undefined ? undefined : more.utf8,
+    stream: more?.stream,
+  }
+}
+
+/**
  * A never-ending body: `open` starts sending chunks through `write` and returns the function that stops it (called
  * when the client goes away). `end` ends the response from the sandbox's side (its key expired): the transport ends
  * the body, then calls the stop function as when the client goes away; nothing written after it is sent.

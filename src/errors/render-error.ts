@@ -1,23 +1,27 @@
-import type { NeutralResponse } from '../contract/neutral.ts'
+import { type NeutralResponse, neutralResponse } from '../contract/neutral.ts'
 import { SandboxError } from '../contract/sandbox-error.ts'
 import { ChainUnavailableError, isChainUnreachable } from './chain-unavailable.ts'
 
 /** Turns anything thrown while handling a request into the service's error response; unexpected errors are 500s. */
 export function renderError(error: unknown, log: (message: string, error: unknown) => void): NeutralResponse {
   if (error instanceof SandboxError) {
-    return { status: error.status, headers: { ...error.headers }, body: error.body }
+    return neutralResponse(error.status, { ...error.headers }, error.body)
   }
   // a chain read or send that found no node (anvil restarting, a dev node gone): 503, never a 500
   if (isChainUnreachable(error)) {
     const e = new ChainUnavailableError(
       'the chain node does not answer; retry in a moment (GET /__sandbox/health)',
     )
-    return { status: e.status, headers: { 'retry-after': '2' }, body: e.body }
+    return neutralResponse(e.status, { 'retry-after': '2' }, e.body)
   }
   log('unexpected error while handling a request', error)
-  return {
-    status: 500,
-    headers: {},
-    body: { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' },
-  }
+  return neutralResponse(
+    500,
+    {},
+    {
+      statusCode: 500,
+      message: 'Internal server error',
+      error: 'Internal Server Error',
+    },
+  )
 }

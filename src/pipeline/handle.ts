@@ -2,7 +2,7 @@
 // prototype (built once) holds the sandbox's services; the call's scope (`tenant`, `caller`, `world`) sits on top.
 import { isPromise } from '../contract/maybe-promise.ts'
 import type { CallInfo } from '../contract/middleware.ts'
-import type { NeutralResponse } from '../contract/neutral.ts'
+import { type NeutralResponse, neutralResponse } from '../contract/neutral.ts'
 import type { RouteResult } from '../contract/route.ts'
 import type { CallScope } from '../contract/route-context.ts'
 import type { SandboxState } from '../control/services.ts'
@@ -44,18 +44,7 @@ export function handleStage(
   }
 }
 
-/** A handler's result as the neutral response the rest of the pipeline reads. */
+/** A handler's result as the neutral response the rest of the pipeline reads (every field present: one shape). */
 function toResponse(result: RouteResult): NeutralResponse {
-  const response: NeutralResponse = {
-    status: result.status,
-    headers: result.headers ?? {},
-    body: result.body,
-  }
-  if (result.contentType) response.contentType = result.contentType
-  if (result.text !== undefined) {
-    response.text = result.text
-    if (result.utf8) response.utf8 = result.utf8
-  }
-  if (result.stream) response.stream = result.stream
-  return response
+  return neutralResponse(result.status, result.headers ?? {}, result.body, result)
 }
