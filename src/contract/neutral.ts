@@ -32,8 +32,8 @@ export interface NeutralResponse {
 }
 
 /**
- * A response with every field present, in one order: the dispatcher's answers, whatever their route, share one
- * hidden class in V8, so the stages and transports that read them stay monomorphic. Answers built field by field
+ * A response with every field present, in one order: the answers of the handle stage (every route's) and of
+ * `renderError` share one hidden class in V8, so the stages and transports that read them stay monomorphic. Answers built field by field
  * (`{ status, headers, body }`, then `text` added) took several, and a process serving both reads and creates read
  * them through polymorphic sites: measured in docs/decisions/2026-12-06-one-response-shape.md.
  */
@@ -47,7 +47,8 @@ export function neutralResponse(
     status,
     headers,
     body,
-    contentType: more?.contentType,
+    // an empty content type is none, as the handle stage always read it
+    contentType: more?.contentType || undefined,
     text: more?.text,
     utf8: more?.text === undefined ? undefined : more.utf8,
     stream: more?.stream,

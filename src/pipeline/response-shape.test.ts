@@ -4,7 +4,7 @@
 // Record: docs/decisions/2026-12-06-one-response-shape.md.
 
 import { describe, expect, it } from 'vitest'
-import type { NeutralRequest } from '../contract/neutral.ts'
+import { type NeutralRequest, neutralResponse } from '../contract/neutral.ts'
 import { createSandbox } from '../sandbox.ts'
 
 describe('the dispatcher answers in one shape', () => {
@@ -44,5 +44,13 @@ describe('the dispatcher answers in one shape', () => {
     } finally {
       await sandbox.close()
     }
+  })
+
+  it('keeps bytes only with their text, and an empty content type as none (as the handle stage read them)', () => {
+    const bytes = new Uint8Array([123, 125])
+    expect(neutralResponse(200, {}, {}, { utf8: bytes }).utf8).toBeUndefined()
+    expect(neutralResponse(200, {}, {}, { text: '{}', utf8: bytes }).utf8).toBe(bytes)
+    expect(neutralResponse(200, {}, 'x', { contentType: '' }).contentType).toBeUndefined()
+    expect(neutralResponse(200, {}, 'x', { contentType: 'text/plain' }).contentType).toBe('text/plain')
   })
 })
