@@ -4,6 +4,7 @@
 // Record: docs/decisions/2026-12-06-one-response-shape.md.
 
 import { describe, expect, it } from 'vitest'
+import { CREATE_BODY } from '../../test/support/dispatch.ts'
 import { type NeutralRequest, neutralResponse } from '../contract/neutral.ts'
 import { createSandbox } from '../sandbox.ts'
 
@@ -14,18 +15,7 @@ describe('the dispatcher answers in one shape', () => {
       const headers = { 'x-api-key': 'shape-key', 'content-type': 'application/json' }
       const as = (method: string, path: string, rawBody?: string) =>
         ({ method, path, query: {}, headers, rawBody }) as NeutralRequest
-      const created = await sandbox.dispatch(
-        as(
-          'POST',
-          '/v2/request',
-          JSON.stringify({
-            amount: '10',
-            invoiceCurrency: 'FAU-sepolia',
-            paymentCurrency: 'FAU-sepolia',
-            payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
-          }),
-        ),
-      )
+      const created = await sandbox.dispatch(as('POST', '/v2/request', JSON.stringify(CREATE_BODY)))
       expect(created.status).toBe(201)
       const { requestId } = JSON.parse(created.text!) as { requestId: string }
       const answers = [

@@ -3,6 +3,7 @@
 // a commit) makes the answer a promise, with the same answer, errors rendered the same way either way.
 
 import { describe, expect, it } from 'vitest'
+import { CREATE_BODY } from '../../test/support/dispatch.ts'
 import { isPromise } from '../contract/maybe-promise.ts'
 import type { Middleware } from '../contract/middleware.ts'
 import type { NeutralRequest, NeutralResponse } from '../contract/neutral.ts'
@@ -140,12 +141,7 @@ describe('the synchronous call path', () => {
   it("answers the sandbox's create and currency list at once, journaled; a delayed call and `dispatch` by a promise", async () => {
     const sandbox = await createSandbox({ chain: false })
     try {
-      const body = JSON.stringify({
-        amount: '10',
-        invoiceCurrency: 'FAU-sepolia',
-        paymentCurrency: 'FAU-sepolia',
-        payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
-      })
+      const body = JSON.stringify(CREATE_BODY)
       const headers = { 'x-api-key': 'sync-key', 'content-type': 'application/json' }
       const as = (method: string, path: string, rawBody?: string, more: Record<string, string> = {}) =>
         ({ method, path, query: {}, headers: { ...headers, ...more }, rawBody }) as NeutralRequest

@@ -3,6 +3,14 @@
 import type { Sandbox } from '../../src/sandbox.ts'
 import type { Loose } from './loose.ts'
 
+/** The smallest valid body of `POST /v2/request` (a token request on the default chain, to a fixed payee). */
+export const CREATE_BODY = {
+  amount: '10',
+  invoiceCurrency: 'FAU-sepolia',
+  paymentCurrency: 'FAU-sepolia',
+  payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
+} as const
+
 /**
  * `call(method, path, apiKey, body?, query?)` on whatever sandbox `current()` names at the time of the call (a null
  * key sends none).

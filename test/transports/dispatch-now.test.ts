@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { NeutralRequest, NeutralResponse } from '../../src/contract/neutral.ts'
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts'
 import { createRequestListener } from '../../src/transports/node-http.ts'
+import { CREATE_BODY } from '../support/dispatch.ts'
 
 let server: Server | undefined
 let sandbox: Sandbox | undefined
@@ -42,12 +43,7 @@ describe("the Node listener and the sandbox's `dispatch.now`", () => {
     const created = await fetch(`${base}/v2/request`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({
-        amount: '10',
-        invoiceCurrency: 'FAU-sepolia',
-        paymentCurrency: 'FAU-sepolia',
-        payee: '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7',
-      }),
+      body: JSON.stringify(CREATE_BODY),
     })
     expect(created.status).toBe(201)
     const { requestId } = (await created.json()) as { requestId: string }
