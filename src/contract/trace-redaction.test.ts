@@ -57,5 +57,12 @@ describe('trace redaction', () => {
     expect(tracedPath('/__sandbox/payer-pages/:file', { file: 'pp_9f8e7d6c5b4a3f2e' })).toBe(
       '/__sandbox/payer-pages/{masked}',
     )
+    // a secure payment link's token put in the path instead of its query meets the page's asset route
+    expect(tracedPath('/__sandbox/secure-payment/:asset', { asset: '01JABCDEF0123456789XYZABCD' })).toBe(
+      '/__sandbox/secure-payment/{masked}',
+    )
+    expect(tracedPath('/__sandbox/secure-payment/:asset', { asset: 'pay.js' })).toBe(
+      '/__sandbox/secure-payment/pay.js',
+    )
   })
 })

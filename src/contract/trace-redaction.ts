@@ -12,6 +12,13 @@ const WORD = /^(?:[a-z_]+(?:[-.][a-z_]+)*|v\d+)$/
 
 export const REDACTED = 'REDACTED'
 
+/**
+ * The parameters that name a page's asset file (`/__sandbox/payer-pages/:file`, `/__sandbox/secure-payment/:asset`,
+ * the dashboard's, the guides', a brand's): the pages' own links carry their token beside them, so a token pasted
+ * into the path lands here.
+ */
+const ASSET_PARAMS = new Set(['file', 'asset'])
+
 /** Whether a path parameter named `name` holds a secret. */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)
@@ -26,7 +33,7 @@ export function tracedPath(pattern: string, params: Readonly<Record<string, stri
     const value = params[name]
     if (value === undefined || isSecretName(name)) return `{${name}}`
     // a page's asset is named by a word (`app.js`): anything else there (a token sent to the wrong path) is masked
-    if (name === 'file') return WORD.test(value) ? value : '{masked}'
+    if (ASSET_PARAMS.has(name)) return WORD.test(value) ? value : '{masked}'
     return maskedSegment(value)
   })
 }
