@@ -14,6 +14,12 @@ export interface NeutralRequest {
   remoteAddress?: string
 }
 
+/** Whether a record (a request's query, a parsed one) has any own key: no array of its keys made to ask. */
+export function hasKeys(record: Readonly<Record<string, unknown>>): boolean {
+  for (const _ in record) return true
+  return false
+}
+
 /** A response as the core returns it; `body` is JSON unless `contentType` says otherwise (then a string, or bytes). */
 export interface NeutralResponse {
   status: number

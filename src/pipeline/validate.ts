@@ -2,7 +2,7 @@
 // query and body checked against the route's zod schemas. Failures render as the route asks (`onInvalid`).
 import type { z } from 'zod'
 import { bodyIssue, MAX_BODY_DEPTH } from '../contract/body-limits.ts'
-import { MAX_BODY_BYTES, type NeutralRequest } from '../contract/neutral.ts'
+import { hasKeys, MAX_BODY_BYTES, type NeutralRequest } from '../contract/neutral.ts'
 import { FieldListError, OneFieldError, SandboxError } from '../contract/sandbox-error.ts'
 import type { AnyRoute, CallInput, MatchedRoute } from './stages.ts'
 
@@ -83,15 +83,10 @@ function check<T>(
  */
 const passesEmpty = new WeakSet<object>()
 
-function isEmpty(value: Record<string, string>): boolean {
-  for (const _ in value) return false
-  return true
-}
-
 function checkQuery(route: AnyRoute, query: Record<string, string>): unknown {
   const schema = route.query
   if (!schema) return query
-  const empty = isEmpty(query)
+  const empty = !hasKeys(query)
   if (empty && passesEmpty.has(schema)) return {}
   const checked = check(schema, query, 'query', route)
   if (
@@ -99,7 +94,7 @@ function checkQuery(route: AnyRoute, query: Record<string, string>): unknown {
     typeof checked === 'object' &&
     checked !== null &&
     Object.getPrototypeOf(checked) === Object.prototype &&
-    isEmpty(checked as Record<string, string>)
+    !hasKeys(checked as Record<string, unknown>)
   )
     passesEmpty.add(schema)
   return checked

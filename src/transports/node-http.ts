@@ -69,8 +69,8 @@ function toNeutral(req: IncomingMessage, rawBody: string | undefined): NeutralRe
     for (const [key, value] of new URLSearchParams(raw.slice(mark + 1)))
       if (!Object.hasOwn(query, key)) query[key] = value
   }
-  // Node's own object: node:http joins a repeated header into one string, all but set-cookie, which comes as a list
-  // (a copy then, with it joined)
+  // Node's own object: node:http gives every header as one string (a repeat joined, or dropped for the headers that
+  // may come once, such as host and authorization), all but set-cookie, which comes as a list (a copy then, joined)
   const incoming = req.headers
   let headers = incoming as Record<string, string>
   if (incoming['set-cookie'] !== undefined) {

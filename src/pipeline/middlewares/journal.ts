@@ -2,7 +2,7 @@
 // journaled.
 import { isPromise, type MaybePromise } from '../../contract/maybe-promise.ts'
 import { type CallInfo, isControlRoute, type Middleware } from '../../contract/middleware.ts'
-import type { NeutralResponse } from '../../contract/neutral.ts'
+import { hasKeys, type NeutralResponse } from '../../contract/neutral.ts'
 import { type JournalEntry, RawBody } from '../../control/journal.ts'
 import type { SandboxState } from '../../control/services.ts'
 import { renderError } from '../../errors/render-error.ts'
@@ -10,10 +10,6 @@ import { isoOf } from '../../store/clock.ts'
 
 // most calls have no query: their entries share one empty object instead of keeping one each
 const NO_QUERY: Record<string, string> = Object.freeze({}) as Record<string, string>
-function hasKeys(query: Record<string, string>): boolean {
-  for (const _ in query) return true
-  return false
-}
 
 /** Records every API call of a key (method, path, status, bodies, duration) in its journal. */
 export function journalMiddleware(shared: SandboxState): Middleware {
