@@ -15,6 +15,7 @@ import {
   recurringBody,
   sendApiTransaction,
   signPermit,
+  startOfNextDay,
   transferToken,
 } from '../support/payouts.ts'
 
@@ -166,7 +167,7 @@ describeTransports(
     it('pauses when the payer is emptied after payment 1, then catches up and completes after a refund and unpause', async () => {
       const apiKey = newApiKey()
       const payer = await fundedPayer(chain(), fau(), '30.3')
-      const body = recurringBody(payer.address)
+      const body = recurringBody(payer.address, { startDate: await startOfNextDay(client(), apiKey) })
       const { id } = await activePayout(client(), apiKey, chain(), payer, body)
       await advance(client(), apiKey, 3600)
       const first = await client().call('GET', `/v2/payouts/recurring/${id}`, { apiKey })
@@ -236,7 +237,7 @@ describeTransports(
         apiKey,
         chain(),
         payer,
-        recurringBody(payer.address),
+        recurringBody(payer.address, { startDate: await startOfNextDay(client(), apiKey) }),
       )
       await advance(client(), apiKey, 3600)
       const cancel = await client().call('PATCH', `/v2/payouts/recurring/${id}`, {

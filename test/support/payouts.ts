@@ -79,7 +79,14 @@ export function signPermit(
 /** A DAILY recurring payout body of `totalPayments` × `amount` FAU (1% fee) from `payer`, starting today. */
 export function recurringBody(
   payer: Address,
-  options: { totalPayments?: number; amount?: string; payee?: Address; feeAddress?: Address } = {},
+  options: {
+    totalPayments?: number
+    amount?: string
+    payee?: Address
+    feeAddress?: Address
+    /** YYYY-MM-DD; today's date by the wall clock unless given */
+    startDate?: string
+  } = {},
 ) {
   return {
     payee: options.payee ?? freshAddress(),
@@ -89,12 +96,28 @@ export function recurringBody(
     feePercentage: '1',
     feeAddress: options.feeAddress ?? freshAddress(),
     recurrence: {
-      startDate: new Date().toISOString().slice(0, 10),
+      startDate: options.startDate ?? new Date().toISOString().slice(0, 10),
       frequency: 'DAILY',
       totalPayments: options.totalPayments ?? 3,
       payer: getAddress(payer),
     },
   }
+}
+
+/**
+ * Moves the key's clock to one minute past its next UTC midnight and returns that day (YYYY-MM-DD): a DAILY payout
+ * starting then is due at that midnight and at the next ones, so a test that moves the clock an hour sees its first
+ * payment alone whatever the time of day it runs at (from 23:00 UTC, an hour past today's start reached the second).
+ */
+export async function startOfNextDay(client: ApiClient, apiKey: string): Promise<string> {
+  const clock = await client.call('GET', '/__sandbox/clock', { apiKey })
+  if (clock.status !== 200) throw new Error(`clock read failed: ${clock.status} ${clock.text}`)
+  const now = new Date(clock.body.now as string)
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
+  const to = new Date(day.getTime() + 60_000).toISOString()
+  const moved = await client.call('POST', '/__sandbox/clock/advance', { apiKey, body: { to } })
+  if (moved.status !== 200) throw new Error(`clock advance failed: ${moved.status} ${moved.text}`)
+  return day.toISOString().slice(0, 10)
 }
 
 /** Creates a recurring payout, sends its approval, signs and activates it; returns the creation body and id. */
