@@ -1,50 +1,20 @@
 // What happened to one key, newest first: its API calls (recorded by a middleware), the events of its worlds,
 // and every webhook delivery attempt. Bounded per key so a long-running sandbox does not grow without end.
 import { type ClaimedKeys, claimedShare } from '../contract/claimed-share.ts'
-import type { DeliveryEntry } from '../contract/ports.ts'
 import type { IdGenerator } from '../store/ids.ts'
+import { type CallEntry, type JournalEntry, type NewJournalEntry, RawBody } from './journal-entry.ts'
+import { KeyJournal } from './key-journal.ts'
 
-export type { DeliveryEntry }
-
-/** An API call as the journal keeps it. */
-export interface CallEntry {
-  type: 'call'
-  method: string
-  path: string
-  query: Record<string, string>
-  status: number
-  durationMs: number
-  /** the request body as sent (cut at 4 KB) */
-  requestBody: unknown
-  /** the response body (cut at 4 KB) */
-  responseBody: unknown
-  /** the fault that answered instead of the handler, if any */
-  fault?: string
-  /** the sandbox's note on how the call was understood (its `x-sandbox-hint`), if any */
-  hint?: string
-}
-
-/** A domain event of one of the key's worlds (its payload is the webhook body). */
-export interface EventEntry {
-  type: 'event'
-  eventId: string
-  event: string
-  payload: Record<string, unknown>
-}
-
-/** What every journal entry carries. */
-export type JournalEntry = (CallEntry | EventEntry | DeliveryEntry) & {
-  id: string
-  /** the time of the key's world (tenant clock) when it happened */
-  at: string
-  scenario: string
-}
-
-/** Distributes Omit over the entry union. */
-export type NewJournalEntry =
-  | (CallEntry & { at: string; scenario: string })
-  | (EventEntry & { at: string; scenario: string })
-  | (DeliveryEntry & { at: string; scenario: string })
+export {
+  type CallEntry,
+  copyString,
+  type DeliveryEntry,
+  type EventEntry,
+  type JournalEntry,
+  journalBody,
+  type NewJournalEntry,
+  RawBody,
+} from './journal-entry.ts'
 
 /** Filters of GET /__sandbox/journal. */
 export interface JournalFilter {
@@ -57,46 +27,6 @@ export interface JournalFilter {
   since?: Date
   scenario?: string
   limit?: number
-}
-
-const MAX_BODY = 4096
-
-/**
- * A body as the call carried it, kept as text (cut at 4 KB) and parsed only when the journal is read: the hot
- * path of every API call must not serialise or parse twice.
- */
-export class RawBody {
-  readonly text: string | undefined
-  readonly bytes: number
-  /** `utf8Bytes`: the body's UTF-8 length when the caller knows it (an answer kept with its bytes), else counted */
-  constructor(value: string | undefined, utf8Bytes?: number) {
-    // a body past the cut reports its UTF-8 bytes, as journalBody does; one kept whole only needs its length (hot path)
-    this.bytes =
-      value === undefined
-        ? 0
-        : value.length <= MAX_BODY
-          ? value.length
-          : (utf8Bytes ?? Buffer.byteLength(value))
-    // a slice would keep the whole body alive (V8 sliced strings point into their parent): keep a copy
-    this.text = value === undefined || value.length <= MAX_BODY ? value : copyString(value.slice(0, 256))
-  }
-  /** A body saved by --state-dir: its kept text and its original size. */
-  static restored(text: string | undefined, bytes: number): RawBody {
-    const body = new RawBody(text)
-    ;(body as { bytes: number }).bytes = bytes
-    return body
-  }
-
-  toJSON(): { $raw: string | null; bytes: number } {
-    return { $raw: this.text ?? null, bytes: this.bytes }
-  }
-
-  /** The journal's view: parsed JSON, the text itself, or a truncation note. */
-  view(): unknown {
-    if (this.text === undefined) return null
-    if (this.bytes > MAX_BODY) return { truncated: true, bytes: this.bytes, start: this.text }
-    return journalBody(this.text)
-  }
 }
 
 /**
@@ -184,27 +114,6 @@ export function readJournalText(text: string): JournalEntry[] {
   return entries
 }
 
-/** Keeps a body in the journal unless it is large. */
-export function journalBody(value: unknown): unknown {
-  if (value === undefined) return null
-  const text = typeof value === 'string' ? value : JSON.stringify(value)
-  if (text.length <= MAX_BODY) {
-    if (typeof value !== 'string') return value
-    try {
-      return JSON.parse(value)
-    } catch {
-      return value
-    }
-  }
-  return { truncated: true, bytes: Buffer.byteLength(text), start: copyString(text.slice(0, 256)) }
-}
-
-/** A string that owns its characters: not a slice of a larger string V8 would keep alive for it. */
-export function copyString(value: string): string {
-  // flattening a cons string copies the characters into a new sequential string; the slice(1) then points into it
-  return ` ${value}`.slice(1)
-}
-
 const view = (body: unknown) => (body instanceof RawBody ? body.view() : body)
 
 /** Bounds of the journal. */
@@ -236,53 +145,6 @@ export interface JournalTopics {
 export interface JournalChannel {
   listens(topic: 'journal'): boolean
   publish(topic: 'journal', tenant: string, entry: JournalEntry): void
-}
-
-/**
- * One key's entries, oldest first. The oldest leave by moving a start index (Array.shift on a full journal copied
- * 2,000 slots on every call); the dead head is cut off once it is half the array.
- */
-class KeyJournal {
-  #entries: (JournalEntry | undefined)[] = []
-  #sizes: number[] = []
-  #first = 0
-  bytes = 0
-  /** a claimable sandbox's key: its bytes count in the claimed keys' share */
-  claimed = false
-
-  get count(): number {
-    return this.#entries.length - this.#first
-  }
-
-  push(entry: JournalEntry, size: number): void {
-    this.#entries.push(entry)
-    this.#sizes.push(size)
-    this.bytes += size
-  }
-
-  /** Drops the oldest entry; returns its size. */
-  dropOldest(): number {
-    const size = this.#sizes[this.#first] ?? 0
-    this.#entries[this.#first] = undefined
-    this.#first++
-    this.bytes -= size
-    if (this.#first >= 64 && this.#first * 2 >= this.#entries.length) {
-      this.#entries = this.#entries.slice(this.#first)
-      this.#sizes = this.#sizes.slice(this.#first)
-      this.#first = 0
-    }
-    return size
-  }
-
-  /** The entry `back` places from the newest (0: the newest). */
-  fromNewest(back: number): JournalEntry {
-    return this.#entries[this.#entries.length - 1 - back]!
-  }
-
-  /** Every entry, oldest first. */
-  all(): JournalEntry[] {
-    return this.#entries.slice(this.#first) as JournalEntry[]
-  }
 }
 
 // what an entry costs beside its bodies (object, id, time, path, query), roughly
@@ -379,10 +241,10 @@ export class Journal {
    */
   recordBuilt(tenant: string, entry: JournalEntry, atMs: number): JournalEntry {
     entry.id = this.#ids.ulid(atMs)
-    return this.#append(tenant, entry)
+    return this.#append(tenant, entry, true, atMs)
   }
 
-  #append(tenant: string, full: JournalEntry, tell = true): JournalEntry {
+  #append(tenant: string, full: JournalEntry, tell = true, atMs?: number): JournalEntry {
     this.#changes++
     // the key written last stays last (written least recently first); already last, nothing moves
     let key = this.#keys.get(tenant)
@@ -396,7 +258,7 @@ export class Journal {
       this.#lastTenant = tenant
     }
     const size = entrySize(full)
-    key.push(full, size)
+    key.push(full, size, atMs)
     this.#bytes += size
     if (key.claimed) this.#claimedBytes += size
     while (key.count > 1 && (key.count > this.#perKey || key.bytes > this.#perKeyBytes)) this.#dropOldest(key)

@@ -92,6 +92,21 @@ describe('journal middleware', () => {
     })
   })
 
+  it("journals the call's own path, the route's string only where the two are the same", async () => {
+    const { recorded, middleware } = setup()
+    const same = call('api', { tenant: 'k', via: 'api-key' })
+    same.route = { surface: 'api', path: '/v2/request' } as CallInfo['route']
+    await middleware(same, answer)
+    const other = call('api', { tenant: 'k', via: 'api-key' })
+    other.route = { surface: 'api', path: '/v2/request/{requestId}' } as CallInfo['route']
+    other.request.path = '/v2/request/0123'
+    await middleware(other, answer)
+    expect(recorded.map(({ entry }) => (entry as { path: string }).path)).toEqual([
+      '/v2/request',
+      '/v2/request/0123',
+    ])
+  })
+
   it('passes control and public calls through unrecorded', async () => {
     const { recorded, middleware } = setup()
     await middleware(call('control', { tenant: 'k', via: 'api-key' }), answer)

@@ -40,7 +40,8 @@ export function journalMiddleware(shared: SandboxState): Middleware {
       at: isoOf(atMs),
       scenario: call.scenario,
       method: request.method.toUpperCase(),
-      path: request.path,
+      // a route's own path when the call's is the same (no parameters): one string for all its calls, not one each
+      path: request.path === call.route.path ? call.route.path : request.path,
       query: hasKeys(request.query) ? request.query : NO_QUERY,
       status: response.status,
       durationMs: Date.now() - started,
