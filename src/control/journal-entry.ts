@@ -44,6 +44,29 @@ export type NewJournalEntry =
   | (EventEntry & { at: string; scenario: string })
   | (DeliveryEntry & { at: string; scenario: string })
 
+/** Filters of GET /__sandbox/journal. */
+export interface JournalFilter {
+  types?: JournalEntry['type'][]
+  /** event type (events and deliveries) */
+  event?: string
+  /** path prefix (calls) */
+  path?: string
+  /** only entries strictly after this time */
+  since?: Date
+  scenario?: string
+  limit?: number
+}
+
+/** Whether an entry passes a filter of GET /__sandbox/journal (`limit` aside). */
+export function entryMatches(entry: JournalEntry, filter: JournalFilter): boolean {
+  if (filter.types && !filter.types.includes(entry.type)) return false
+  if (filter.scenario && entry.scenario !== filter.scenario) return false
+  if (filter.since && Date.parse(entry.at) <= filter.since.getTime()) return false
+  if (filter.event && (entry.type === 'call' || entry.event !== filter.event)) return false
+  if (filter.path && (entry.type !== 'call' || !entry.path.startsWith(filter.path))) return false
+  return true
+}
+
 const MAX_BODY = 4096
 
 /**

@@ -2,7 +2,13 @@
 // and every webhook delivery attempt. Bounded per key so a long-running sandbox does not grow without end.
 import { type ClaimedKeys, claimedShare } from '../contract/claimed-share.ts'
 import type { IdGenerator } from '../store/ids.ts'
-import { type CallEntry, type JournalEntry, type NewJournalEntry, RawBody } from './journal-entry.ts'
+import {
+  type CallEntry,
+  type JournalEntry,
+  type JournalFilter,
+  type NewJournalEntry,
+  RawBody,
+} from './journal-entry.ts'
 import { KeyJournal } from './key-journal.ts'
 
 export {
@@ -11,23 +17,11 @@ export {
   type DeliveryEntry,
   type EventEntry,
   type JournalEntry,
+  type JournalFilter,
   journalBody,
   type NewJournalEntry,
   RawBody,
 } from './journal-entry.ts'
-
-/** Filters of GET /__sandbox/journal. */
-export interface JournalFilter {
-  types?: JournalEntry['type'][]
-  /** event type (events and deliveries) */
-  event?: string
-  /** path prefix (calls) */
-  path?: string
-  /** only entries strictly after this time */
-  since?: Date
-  scenario?: string
-  limit?: number
-}
 
 /**
  * An entry as --state-dir writes it in a journal row (entries of a row, and rows, are split by U+001E). A call's
@@ -286,15 +280,9 @@ export class Journal {
     const key = this.#keys.get(tenant)
     const count = key?.count ?? 0
     const limit = filter.limit ?? 100
-    for (let back = 0; back < count && out.length < limit; back++) {
-      const entry = key!.fromNewest(back)
-      if (filter.types && !filter.types.includes(entry.type)) continue
-      if (filter.scenario && entry.scenario !== filter.scenario) continue
-      if (filter.since && Date.parse(entry.at) <= filter.since.getTime()) continue
-      if (filter.event && (entry.type === 'call' || entry.event !== filter.event)) continue
-      if (filter.path && (entry.type !== 'call' || !entry.path.startsWith(filter.path))) continue
-      out.push(readable(entry))
-    }
+    // the filter reads what the ring keeps: only the entries it passes are written again
+    for (let back = 0; back < count && out.length < limit; back++)
+      if (key!.matches(back, filter)) out.push(readable(key!.fromNewest(back)))
     return out
   }
 

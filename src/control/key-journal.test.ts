@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { isoOf } from '../store/clock.ts'
 import { createIdGenerator } from '../store/ids.ts'
-import { type JournalEntry, RawBody } from './journal-entry.ts'
+import { Journal, journalText, readJournalText } from './journal.ts'
+import { entryMatches, type JournalEntry, type JournalFilter, RawBody } from './journal-entry.ts'
 import { KeyJournal, ulidOf } from './key-journal.ts'
 
 const ids = createIdGenerator(3)
@@ -66,11 +67,22 @@ describe("a key's journal", () => {
     ['an `at` that is not the id’s time', { at: '2026-12-06T00:00:00.000Z' }],
     ['bodies that are not RawBodies', { requestBody: null }],
     ['a status that is not a number', { status: '201' }],
+    ['a field the journal does not write', { extra: 1 }],
+    ['a field missing', { query: undefined }],
+    ['a query that is not an object', { query: 'a=1' }],
   ])('keeps a call with %s as its own object', (_name, change) => {
     const journal = new KeyJournal()
     const atMs = Date.parse('2026-12-06T23:40:01.234Z')
     const entry = { ...call(atMs), ...change } as JournalEntry
+    if ('query' in change && change.query === undefined) delete (entry as { query?: unknown }).query
     journal.push(entry, 10)
+    expect(journal.fromNewest(0)).toBe(entry)
+  })
+
+  it('keeps a call as its object when the time its id was made from is not a whole millisecond', () => {
+    const journal = new KeyJournal()
+    const entry = call(1000)
+    journal.push(entry, 10, 1000.5)
     expect(journal.fromNewest(0)).toBe(entry)
   })
 
@@ -106,6 +118,69 @@ describe("a key's journal", () => {
     while (journal.count) journal.dropOldest()
     expect(journal.bytes).toBe(0)
     expect(journal.all()).toEqual([])
+  })
+
+  it('gives back what a ring that grew and then shrank holds, in order', () => {
+    const journal = new KeyJournal()
+    const made: JournalEntry[] = []
+    for (let i = 0; i < 40; i++) {
+      made.push(call(1_700_000_000_000 + i))
+      journal.push(made.at(-1)!, 1)
+    }
+    for (let i = 0; i < 35; i++) journal.dropOldest()
+    for (let i = 40; i < 52; i++) {
+      made.push(call(1_700_000_000_000 + i))
+      journal.push(made.at(-1)!, 1)
+    }
+    expect(journal.count).toBe(17)
+    expect(JSON.stringify(journal.all())).toBe(JSON.stringify(made.slice(35)))
+  })
+
+  it.each<[string, JournalFilter]>([
+    ['types', { types: ['call'] }],
+    ['types (events only)', { types: ['event'] }],
+    ['scenario', { scenario: 'other' }],
+    ['since', { since: new Date(1_700_000_000_005) }],
+    ['event', { event: 'payment.confirmed' }],
+    ['path', { path: '/v2/request/a' }],
+  ])('answers the %s filter from what it keeps as the entries themselves would', (_name, filter) => {
+    const journal = new KeyJournal()
+    for (let i = 0; i < 12; i++) {
+      const atMs = 1_700_000_000_000 + i
+      const entry =
+        i % 4 === 0
+          ? event(atMs)
+          : call(atMs, {
+              scenario: i % 2 ? 'default' : 'other',
+              path: i % 3 ? '/v2/request/a1' : '/v2/request',
+            })
+      journal.push(entry, 1)
+    }
+    const all = journal.all()
+    const expected = all.map((entry) => entryMatches(entry, filter)).reverse()
+    expect(expected.some(Boolean)).toBe(true)
+    expect(all.map((_e, back) => journal.matches(back, filter))).toEqual(expected)
+  })
+
+  it('puts back a saved journal as it was read before the ring (calls with a fault or hint keep their saved order)', () => {
+    const journal = new Journal(createIdGenerator(5), 10)
+    const atMs = Date.parse('2026-12-06T23:40:01.234Z')
+    const middlewareEntry = (extra: Record<string, unknown>) =>
+      ({ ...call(atMs), ...extra, id: '' }) as JournalEntry
+    journal.recordBuilt('k', middlewareEntry({}), atMs)
+    journal.recordBuilt('k', middlewareEntry({ fault: 'slow', hint: 'a hint' }), atMs)
+    const saved = journal.export().map(([tenant, entries]) => {
+      const text = entries.map(journalText).join('\u001e')
+      return [tenant, readJournalText(text)] as [string, JournalEntry[]]
+    })
+    const back = new Journal(createIdGenerator(6), 10)
+    back.import(saved)
+    const before = journal.list('k')
+    const after = back.list('k')
+    expect(after).toEqual(before)
+    // a call without fault or hint comes back field for field in order; one with them in the order it was saved in
+    expect(JSON.stringify(after[1])).toBe(JSON.stringify(before[1]))
+    expect(Object.keys(after[0]!).slice(-2)).toEqual(['requestBody', 'responseBody'])
   })
 
   it('writes an id back as the generator made it', () => {

@@ -3,7 +3,13 @@
 // long enough for V8 to promote it, its id and its two bodies to the old generation and to mark them again at every
 // full collection. Record: docs/decisions/2026-12-06-journal-entries-without-objects.md.
 import { isoOf } from '../store/clock.ts'
-import { type CallEntry, type JournalEntry, RawBody } from './journal-entry.ts'
+import {
+  type CallEntry,
+  entryMatches,
+  type JournalEntry,
+  type JournalFilter,
+  RawBody,
+} from './journal-entry.ts'
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 const CROCKFORD_VALUE = new Int8Array(128).fill(-1)
@@ -63,18 +69,57 @@ const REFERENCES = 9
 
 const FIRST_CAPACITY = 8
 
+// a call's fields in the order the journal middleware writes them (`fault` and `hint` only when set); the ring
+// writes a call again in this order, so a call given in another shape (a saved journal put back) keeps its object
+const CALL_FIELDS = [
+  'id',
+  'type',
+  'at',
+  'scenario',
+  'method',
+  'path',
+  'query',
+  'status',
+  'durationMs',
+  'requestBody',
+  'responseBody',
+] as const satisfies readonly (keyof (JournalEntry & CallEntry))[]
+
+/** Whether a call has exactly the fields the ring keeps, in their order, each of its type. */
+function hasCallShape(call: JournalEntry & CallEntry): boolean {
+  const keys = Object.keys(call)
+  let at = CALL_FIELDS.length
+  if (keys.length < at || keys.length > at + 2) return false
+  for (let i = 0; i < at; i++) if (keys[i] !== CALL_FIELDS[i]) return false
+  if (keys[at] === 'fault') at++
+  if (keys[at] === 'hint') at++
+  if (at !== keys.length) return false
+  const optional = (value: unknown) => value === undefined || typeof value === 'string'
+  return (
+    typeof call.scenario === 'string' &&
+    typeof call.method === 'string' &&
+    typeof call.path === 'string' &&
+    typeof call.query === 'object' &&
+    call.query !== null &&
+    optional(call.fault) &&
+    optional(call.hint)
+  )
+}
+
 /**
  * Whether a call can be kept as numbers, and its time: its id the ULID of its time (to the millisecond), its `at`
  * that time as `toISOString` writes it, its bodies `RawBody`s, its status and duration numbers. `atMs`: the time
- * the id was made from (the journal middleware's entries), else read from `at`. NaN: kept as its object.
+ * the id was made from (the journal middleware's entries, built in `CALL_FIELDS`' shape), else read from `at` and
+ * the shape checked. NaN: kept as its object.
  */
 function compactTime(call: JournalEntry & CallEntry, atMs: number | undefined): number {
   if (!(call.requestBody instanceof RawBody && call.responseBody instanceof RawBody)) return Number.NaN
   if (typeof call.status !== 'number' || typeof call.durationMs !== 'number') return Number.NaN
   if (typeof call.id !== 'string' || call.id.length !== 26) return Number.NaN
+  if (atMs === undefined && !hasCallShape(call)) return Number.NaN
   const ms = atMs ?? Date.parse(call.at)
   if (!Number.isSafeInteger(ms) || ms < 0 || ms >= 2 ** 48) return Number.NaN
-  // the middleware's `at` is isoOf's string of that millisecond: the same string, compared by identity
+  // the middleware's `at` is isoOf's string of that millisecond (usually the very string, found equal at once)
   if (call.at !== isoOf(ms)) return Number.NaN
   // the id's first 10 characters are its time (48 bits: 8 characters, then 2)
   if (crockfordValue(call.id, 0, 8) !== Math.floor(ms / 1024) || crockfordValue(call.id, 8, 2) !== ms % 1024)
@@ -104,7 +149,7 @@ export class KeyJournal {
 
   /** Appends an entry of `size` bytes; `atMs`: the time its id was made from, when the caller knows it. */
   push(entry: JournalEntry, size: number, atMs?: number): void {
-    if (this.#count === this.#capacity) this.#grow()
+    if (this.#count === this.#capacity) this.#resize(this.#capacity * 2)
     const slot = (this.#first + this.#count) % this.#capacity
     this.#count++
     this.bytes += size
@@ -149,7 +194,24 @@ export class KeyJournal {
     this.#first = (slot + 1) % this.#capacity
     this.#count--
     this.bytes -= size
+    // a key trimmed far below what it held (the byte bounds) gives its room back
+    if (this.#capacity > FIRST_CAPACITY && this.#count <= this.#capacity / 4) this.#resize(this.#capacity / 2)
     return size
+  }
+
+  /** Whether the entry `back` places from the newest passes `filter`, read from what is kept (nothing written again). */
+  matches(back: number, filter: JournalFilter): boolean {
+    const slot = (this.#first + this.#count - 1 - back) % this.#capacity
+    const r = slot * REFERENCES
+    const references = this.#references
+    const kept = references[r + R_OBJECT] as JournalEntry | undefined
+    if (kept !== undefined) return entryMatches(kept, filter)
+    if (filter.types && !filter.types.includes('call')) return false
+    if (filter.scenario && references[r + R_SCENARIO] !== filter.scenario) return false
+    if (filter.since && this.#numbers[slot * NUMBERS + N_AT]! <= filter.since.getTime()) return false
+    if (filter.event) return false
+    if (filter.path && !(references[r + R_PATH] as string).startsWith(filter.path)) return false
+    return true
   }
 
   /** The entry `back` places from the newest (0: the newest). */
@@ -164,8 +226,8 @@ export class KeyJournal {
     return out
   }
 
-  #grow(): void {
-    const capacity = this.#capacity * 2
+  /** Moves the entries, oldest first, to a ring of `capacity` slots (at least `count`). */
+  #resize(capacity: number): void {
     const numbers = new Float64Array(capacity * NUMBERS)
     const references: unknown[] = new Array(capacity * REFERENCES).fill(undefined)
     for (let i = 0; i < this.#count; i++) {

@@ -92,7 +92,7 @@ describe('journal middleware', () => {
     })
   })
 
-  it("journals the call's own path, the route's string only where the two are the same", async () => {
+  it("journals the path the call was made on, not its route's pattern", async () => {
     const { recorded, middleware } = setup()
     const same = call('api', { tenant: 'k', via: 'api-key' })
     same.route = { surface: 'api', path: '/v2/request' } as CallInfo['route']
