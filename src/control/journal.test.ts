@@ -67,7 +67,8 @@ describe('the journal', () => {
     expect(paths).toHaveLength(100)
     expect(paths[0]).toBe('/p4999')
     expect(paths[99]).toBe('/p4900')
-    expect(journal.bytes).toBe(100 * 300)
+    // 300 bytes an entry and its path's characters ('/p4900': 6)
+    expect(journal.bytes).toBe(100 * 306)
     const [[tenant, saved]] = journal.export() as unknown as [[string, { path: string }[]]]
     expect(tenant).toBe('a')
     expect(saved.map((e) => e.path)).toEqual(Array.from({ length: 100 }, (_, i) => `/p${4900 + i}`))
@@ -91,14 +92,15 @@ describe('the journal', () => {
     expect(journal.list('b')).toHaveLength(3)
     expect(journal.list('c')).toHaveLength(2)
     journal.clear('b')
-    expect(journal.bytes).toBe(4 * 3300)
+    // 3,300 bytes an entry and its path's 3 characters
+    expect(journal.bytes).toBe(4 * 3303)
   })
 
   it("keeps claimed keys' journals to half the total, theirs losing entries before the operator's", () => {
     const claimed = (key: string) => key.startsWith('sk_sandbox_')
     const journal = new Journal(
       createIdGenerator(1),
-      { perKeyBytes: 10_000, totalBytes: 33_000 },
+      { perKeyBytes: 10_000, totalBytes: 33_100 },
       null,
       claimed,
     )
@@ -106,19 +108,19 @@ describe('the journal', () => {
       ...call(path, new Date(0).toISOString()),
       responseBody: new RawBody('x'.repeat(3000)),
     })
-    // the operator's key, written first (least recently): 3 entries of 3,300 bytes
+    // the operator's key, written first (least recently): 3 entries of 3,300 bytes and their paths' characters
     for (let i = 0; i < 3; i++) journal.record('sk_operator', big(`/op${i}`))
     // eight claimed keys, each within its own bound (3 entries), write their most
     for (let k = 0; k < 8; k++)
       for (let i = 0; i < 3; i++) journal.record(`sk_sandbox_${k}`, big(`/k${k}-${i}`))
     expect(journal.list('sk_operator')).toHaveLength(3)
-    // the claimed keys keep at most half of 33,000: 5 entries, the newest
+    // the claimed keys keep at most half of 33,100: 5 entries (3,305 bytes each), the newest
     const kept = Array.from({ length: 8 }, (_, k) => journal.list(`sk_sandbox_${k}`).length)
     expect(kept.reduce((a, b) => a + b, 0)).toBe(5)
     expect(journal.list('sk_sandbox_7')).toHaveLength(3)
     // another key of the operator's past the total: the claimed keys make room, not the operator's first key
     for (let i = 0; i < 3; i++) journal.record('sk_team', big(`/team${i}`))
-    expect(journal.bytes).toBeLessThanOrEqual(33_000)
+    expect(journal.bytes).toBeLessThanOrEqual(33_100)
     expect(journal.list('sk_operator')).toHaveLength(3)
     expect(journal.list('sk_team')).toHaveLength(3)
   })
@@ -134,14 +136,25 @@ describe('the journal', () => {
     journal.record('b', big('/b0'))
     journal.record('a', big('/a2'))
     journal.record('a', big('/a3'))
-    // 3,300 bytes an entry: 7 fit in 25,000; the eighth pushes out the oldest entry of b, written least recently
+    // 3,303 bytes an entry (with its path): 7 fit in 25,000; the eighth pushes out the oldest entry of b, written
+    // least recently
     for (let i = 0; i < 3; i++) journal.record('c', big(`/c${i}`))
     expect(journal.list('b')).toEqual([])
     expect(journal.list('a')).toHaveLength(4)
     journal.clear('c')
     journal.record('c', big('/c-again'))
     expect(journal.list('c').map((e) => (e.type === 'call' ? e.path : ''))).toEqual(['/c-again'])
-    expect(journal.bytes).toBe(5 * 3300)
+    expect(journal.bytes).toBe(4 * 3303 + 3308)
+  })
+
+  it("counts a call's path, query and hint in its bytes: long URLs fill a key's bound as bodies do", () => {
+    const journal = new Journal(createIdGenerator(1), { perKeyBytes: 50_000 })
+    const long = 'x'.repeat(10_000)
+    for (let i = 0; i < 5; i++)
+      journal.record('a', { ...call(`/p/${long}`, new Date(0).toISOString()), query: { q: long } })
+    // 300 + 10,003 + 10,001 bytes an entry: two fit in 50,000
+    expect(journal.list('a')).toHaveLength(2)
+    expect(journal.bytes).toBe(2 * 20_304)
   })
 
   it('keeps small bodies and summarises large ones', () => {

@@ -141,12 +141,27 @@ export interface JournalChannel {
   publish(topic: 'journal', tenant: string, entry: JournalEntry): void
 }
 
-// what an entry costs beside its bodies (object, id, time, path, query), roughly
+// what an entry costs beside the strings counted below (its slot in the ring or its object, id, time), roughly
 const ENTRY_OVERHEAD = 300
 const rawSize = (body: unknown) => (body instanceof RawBody ? (body.text?.length ?? 0) : 0)
 
+/** The characters of a call's query (a caller's: up to node:http's 16 KB of URL). */
+function querySize(query: Record<string, string>): number {
+  let size = 0
+  for (const name in query) size += name.length + String(query[name]).length
+  return size
+}
+
 function entrySize(entry: JournalEntry): number {
-  if (entry.type === 'call') return ENTRY_OVERHEAD + rawSize(entry.requestBody) + rawSize(entry.responseBody)
+  if (entry.type === 'call')
+    return (
+      ENTRY_OVERHEAD +
+      (typeof entry.path === 'string' ? entry.path.length : 0) +
+      querySize(entry.query) +
+      (entry.hint?.length ?? 0) +
+      rawSize(entry.requestBody) +
+      rawSize(entry.responseBody)
+    )
   if (entry.type === 'event') return ENTRY_OVERHEAD + 1000
   return ENTRY_OVERHEAD + entry.url.length + (entry.error?.length ?? 0)
 }

@@ -136,6 +136,24 @@ describe("a key's journal", () => {
     expect(JSON.stringify(journal.all())).toBe(JSON.stringify(made.slice(35)))
   })
 
+  it('makes room for one entry at first, doubles when full and halves when a quarter full', () => {
+    const journal = new KeyJournal()
+    const made: JournalEntry[] = []
+    const sizes: number[] = []
+    for (let i = 0; i < 40; i++) {
+      made.push(call(1_700_000_000_000 + i))
+      journal.push(made.at(-1)!, 1)
+      sizes.push(journal.capacity)
+    }
+    expect(sizes.slice(0, 6)).toEqual([1, 2, 4, 4, 8, 8])
+    expect(journal.capacity).toBe(64)
+    while (journal.count > 16) journal.dropOldest()
+    expect(journal.capacity).toBe(32)
+    while (journal.count > 1) journal.dropOldest()
+    expect(journal.capacity).toBe(2)
+    expect(JSON.stringify(journal.all())).toBe(JSON.stringify(made.slice(39)))
+  })
+
   it.each<[string, JournalFilter]>([
     ['types', { types: ['call'] }],
     ['types (events only)', { types: ['event'] }],
@@ -156,10 +174,24 @@ describe("a key's journal", () => {
             })
       journal.push(entry, 1)
     }
-    const all = journal.all()
-    const expected = all.map((entry) => entryMatches(entry, filter)).reverse()
-    expect(expected.some(Boolean)).toBe(true)
-    expect(all.map((_e, back) => journal.matches(back, filter))).toEqual(expected)
+    const check = () => {
+      const all = journal.all()
+      const expected = all.map((entry) => entryMatches(entry, filter)).reverse()
+      expect(all.map((_e, back) => journal.matches(back, filter))).toEqual(expected)
+      return expected
+    }
+    expect(check().some(Boolean)).toBe(true)
+    // wrapped (16 slots for 12 entries; 6 dropped, 8 more): the oldest slots reused by newer entries
+    expect(journal.capacity).toBe(16)
+    for (let i = 0; i < 6; i++) journal.dropOldest()
+    for (let i = 12; i < 20; i++)
+      journal.push(call(1_700_000_000_000 + i, { path: `/v2/request/a${i}`, scenario: 'other' }), 1)
+    expect(journal.capacity).toBe(16)
+    expect(check().some(Boolean)).toBe(true)
+    // shrunk, then wrapped again
+    while (journal.count > 3) journal.dropOldest()
+    journal.push(event(1_700_000_000_020), 1)
+    check()
   })
 
   it('puts back a saved journal as it was read before the ring (calls with a fault or hint keep their saved order)', () => {
@@ -181,6 +213,15 @@ describe("a key's journal", () => {
     // a call without fault or hint comes back field for field in order; one with them in the order it was saved in
     expect(JSON.stringify(after[1])).toBe(JSON.stringify(before[1]))
     expect(Object.keys(after[0]!).slice(-2)).toEqual(['requestBody', 'responseBody'])
+  })
+
+  it("keeps the journal middleware's calls as numbers: read back as new objects equal to them", () => {
+    const journal = new Journal(createIdGenerator(5), 10)
+    const atMs = Date.parse('2026-12-06T23:40:01.234Z')
+    const recorded = journal.recordBuilt('k', { ...call(atMs), id: '' } as JournalEntry, atMs)
+    const [[, [back]]] = journal.export() as [[string, JournalEntry[]]]
+    expect(back).not.toBe(recorded)
+    expect(JSON.stringify(back)).toBe(JSON.stringify(recorded))
   })
 
   it('writes an id back as the generator made it', () => {

@@ -67,7 +67,8 @@ const R_FAULT = 7
 const R_HINT = 8
 const REFERENCES = 9
 
-const FIRST_CAPACITY = 8
+// a key's first entry makes room for one: keys are cheap to make (any `x-api-key` in open mode), their room is not
+const FIRST_CAPACITY = 1
 
 // a call's fields in the order the journal middleware writes them (`fault` and `hint` only when set); the ring
 // writes a call again in this order, so a call given in another shape (a saved journal put back) keeps its object
@@ -128,7 +129,7 @@ function compactTime(call: JournalEntry & CallEntry, atMs: number | undefined): 
 }
 
 /**
- * One key's entries, oldest first, in a ring that doubles when full. A call is kept as numbers (its time, its id's
+ * One key's entries, oldest first, in a ring that doubles when full and halves when a quarter full. A call is kept as numbers (its time, its id's
  * random part, status, duration, body sizes) and references to the strings it names (scenario, method, path, query,
  * bodies' texts, fault, hint); its id, `at` and bodies are written again when it is read. Any other entry (events,
  * deliveries, a call that does not fit: see `compactTime`) is kept as its object.
@@ -145,6 +146,11 @@ export class KeyJournal {
 
   get count(): number {
     return this.#count
+  }
+
+  /** The slots the ring holds (at least `count`). */
+  get capacity(): number {
+    return this.#capacity
   }
 
   /** Appends an entry of `size` bytes; `atMs`: the time its id was made from, when the caller knows it. */
