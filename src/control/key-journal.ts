@@ -122,8 +122,12 @@ function compactTime(call: JournalEntry & CallEntry, atMs: number | undefined): 
   if (!Number.isSafeInteger(ms) || ms < 0 || ms >= 2 ** 48) return Number.NaN
   // the middleware's `at` is isoOf's string of that millisecond (usually the very string, found equal at once)
   if (call.at !== isoOf(ms)) return Number.NaN
-  // the id's first 10 characters are its time (48 bits: 8 characters, then 2)
-  if (crockfordValue(call.id, 0, 8) !== Math.floor(ms / 1024) || crockfordValue(call.id, 8, 2) !== ms % 1024)
+  // the id's first 10 characters are its time (48 bits: 8 characters, then 2); an id the journal made from `atMs`
+  // holds it by construction
+  if (
+    atMs === undefined &&
+    (crockfordValue(call.id, 0, 8) !== Math.floor(ms / 1024) || crockfordValue(call.id, 8, 2) !== ms % 1024)
+  )
     return Number.NaN
   return ms
 }
@@ -196,7 +200,8 @@ export class KeyJournal {
   dropOldest(): number {
     const slot = this.#first
     const size = this.#numbers[slot * NUMBERS + N_SIZE]!
-    this.#references.fill(undefined, slot * REFERENCES, (slot + 1) * REFERENCES)
+    const references = this.#references
+    for (let r = slot * REFERENCES, end = r + REFERENCES; r < end; r++) references[r] = undefined
     this.#first = (slot + 1) % this.#capacity
     this.#count--
     this.bytes -= size
