@@ -323,12 +323,14 @@ export class PaymentDetector {
   }
 }
 
-function isOutOfRange(error: unknown): boolean {
+/** A read of a block past the head (the chain reverted between two reads): scanned again at once. */
+export function isOutOfRange(error: unknown): boolean {
   // the lean client's JsonRpcError carries the node's message in its own
   return /BlockOutOfRange|block height is/i.test(String((error as Error)?.message ?? ''))
 }
 
-function isConnectionError(error: unknown): boolean {
+/** A chain that does not answer (restarting): the next tick scans again, nothing is logged. */
+export function isConnectionError(error: unknown): boolean {
   const text =
     String((error as { details?: string })?.details ?? '') + String((error as Error)?.message ?? '')
   return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|other side closed/i.test(text)
