@@ -5,6 +5,7 @@ import { type Address, decodeEventLog, getAddress, type Hex, toHex } from 'viem'
 import { artifacts } from './artifacts.ts'
 import { watchHeads } from './head-watcher.ts'
 import { type ChainContext, installAt } from './install-contracts.ts'
+import { rawRequest } from './json-rpc.ts'
 import type { ChainContracts, LiveChain } from './types.ts'
 
 /** Name of the escrow in LiveChain.contracts. */
@@ -120,7 +121,7 @@ export interface EscrowWatcher {
  * A reverted block is not rolled back (the status route reads the hold itself).
  */
 export function watchCommerceEscrow(
-  chain: Pick<LiveChain, 'network' | 'chainId' | 'rpcUrl' | 'rpc' | 'contracts'>,
+  chain: Pick<LiveChain, 'network' | 'chainId' | 'rpcUrl' | 'publicClient' | 'contracts'>,
   sink: EscrowSink,
   log: (message: string, error?: unknown) => void,
 ): EscrowWatcher {
@@ -131,13 +132,13 @@ export function watchCommerceEscrow(
   let stopped = false
   const scan = async () => {
     if (!address) return
-    const head = BigInt(await chain.rpc<Hex>('eth_blockNumber', []))
+    const head = BigInt(await rawRequest<Hex>(chain, 'eth_blockNumber', []))
     if (head < next) {
       // the chain went back (revert, restart): read from where it is now
       next = head + 1n
       return
     }
-    const logs = await chain.rpc<RawLog[]>('eth_getLogs', [
+    const logs = await rawRequest<RawLog[]>(chain, 'eth_getLogs', [
       { address, fromBlock: toHex(next), toBlock: toHex(head) },
     ])
     next = head + 1n
@@ -146,10 +147,7 @@ export function watchCommerceEscrow(
     const events: EscrowEvent[] = []
     for (const raw of logs) {
       if (!blocks.has(raw.blockNumber))
-        blocks.set(
-          raw.blockNumber,
-          chain.rpc<RawBlock | null>('eth_getBlockByNumber', [raw.blockNumber, false]),
-        )
+        blocks.set(raw.blockNumber, rawRequest(chain, 'eth_getBlockByNumber', [raw.blockNumber, false]))
       const block = await blocks.get(raw.blockNumber)!
       const event = decodeEscrowLog(chain, raw, block)
       if (event) events.push(event)

@@ -19,6 +19,7 @@ import {
 export { type ProxyKind, pairLogs } from './payment-logs.ts'
 
 import { tronForm } from '../tron/node/transfer-form.ts'
+import { rawRequest } from './json-rpc.ts'
 import type { LiveChain } from './types.ts'
 
 /** One payment log, decoded, with what the sink needs to match and record it. */
@@ -69,7 +70,7 @@ export interface DetectorSink {
 
 /** Options of startDetector. */
 export interface DetectorOptions {
-  chain: Pick<LiveChain, 'network' | 'chainId' | 'rpcUrl' | 'rpc' | 'tron'>
+  chain: Pick<LiveChain, 'network' | 'chainId' | 'rpcUrl' | 'publicClient' | 'tron'>
   /** lower-case address -> kind, read at each scan (contracts installed later are picked up) */
   proxies: () => ReadonlyMap<string, ProxyKind>
   sink: DetectorSink
@@ -199,7 +200,7 @@ export class PaymentDetector {
 
   async #block(tag: bigint | 'latest'): Promise<RawBlock | null> {
     const param = tag === 'latest' ? tag : `0x${tag.toString(16)}`
-    return this.#options.chain.rpc<RawBlock | null>('eth_getBlockByNumber', [param, false])
+    return rawRequest<RawBlock | null>(this.#options.chain, 'eth_getBlockByNumber', [param, false])
   }
 
   async #scanOnce(): Promise<void> {
@@ -244,7 +245,7 @@ export class PaymentDetector {
   }
 
   async #scanRange(from: bigint, to: bigint, head: RawBlock): Promise<void> {
-    const logs = await this.#options.chain.rpc<RawLog[]>('eth_getLogs', [
+    const logs = await rawRequest<RawLog[]>(this.#options.chain, 'eth_getLogs', [
       {
         fromBlock: `0x${from.toString(16)}`,
         toBlock: `0x${to.toString(16)}`,
@@ -263,7 +264,7 @@ export class PaymentDetector {
       if (!receipts.has(log.transactionHash))
         receipts.set(
           log.transactionHash,
-          this.#options.chain.rpc<RawReceipt>('eth_getTransactionReceipt', [log.transactionHash]),
+          rawRequest<RawReceipt>(this.#options.chain, 'eth_getTransactionReceipt', [log.transactionHash]),
         )
       const number = BigInt(log.blockNumber)
       if (!blocks.has(number)) blocks.set(number, this.#block(number))
@@ -323,14 +324,11 @@ export class PaymentDetector {
   }
 }
 
-/** A read of a block past the head (the chain reverted between two reads): scanned again at once. */
-export function isOutOfRange(error: unknown): boolean {
-  // the lean client's JsonRpcError carries the node's message in its own
-  return /BlockOutOfRange|block height is/i.test(String((error as Error)?.message ?? ''))
+function isOutOfRange(error: unknown): boolean {
+  return /BlockOutOfRange|block height is/i.test(String((error as { details?: string })?.details ?? ''))
 }
 
-/** A chain that does not answer (restarting): the next tick scans again, nothing is logged. */
-export function isConnectionError(error: unknown): boolean {
+function isConnectionError(error: unknown): boolean {
   const text =
     String((error as { details?: string })?.details ?? '') + String((error as Error)?.message ?? '')
   return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|other side closed/i.test(text)

@@ -1,5 +1,4 @@
-// A lean JSON-RPC client for the chain's hot reads (balances, allowances, gas price), the supervisor's probes and the
-// reads of the payment detector and the escrow's watcher (blocks, logs, receipts on every head and heartbeat):
+// A lean JSON-RPC client for the chain's hot reads (balances, allowances, gas price) and the supervisor's probes:
 // one POST over a keep-alive node:http socket. viem's clients go through fetch, whose streams, signals and
 // retries cost about 1.5 ms of CPU and 20 KB of short-lived objects per read: in the soak of `npm run bench`, the
 // /pay and /routes calls (15 % of them) took half of the sandbox's CPU and most of what V8 promoted.
