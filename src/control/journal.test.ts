@@ -155,6 +155,26 @@ describe('the journal', () => {
     // 300 + 10,003 + 10,001 bytes an entry: two fit in 50,000
     expect(journal.list('a')).toHaveLength(2)
     expect(journal.bytes).toBe(2 * 20_304)
+    const hinted = new Journal(createIdGenerator(1), { perKeyBytes: 50_000 })
+    for (let i = 0; i < 5; i++)
+      hinted.record('a', { ...call('/p', new Date(0).toISOString()), hint: long.repeat(2) })
+    expect(hinted.list('a')).toHaveLength(2)
+    // a journal edited by hand: values that are not strings count nothing, and the count stays a number
+    const edited = new Journal(createIdGenerator(1))
+    edited.import([
+      [
+        'a',
+        [
+          {
+            ...call('/p', new Date(0).toISOString()),
+            id: 'x',
+            hint: { length: '5' },
+            query: { q: 7 },
+          } as never,
+        ],
+      ],
+    ])
+    expect(edited.bytes).toBe(300 + 2 + 1)
   })
 
   it('keeps small bodies and summarises large ones', () => {

@@ -145,20 +145,25 @@ export interface JournalChannel {
 const ENTRY_OVERHEAD = 300
 const rawSize = (body: unknown) => (body instanceof RawBody ? (body.text?.length ?? 0) : 0)
 
-/** The characters of a call's query (a caller's: up to node:http's 16 KB of URL). */
+/** The characters of a call's query (a caller's: up to node:http's 16 KB of URL); a value not a string counts 0. */
 function querySize(query: Record<string, string>): number {
   let size = 0
-  for (const name in query) size += name.length + String(query[name]).length
+  for (const name in query) {
+    const value = query[name]
+    size += name.length + (typeof value === 'string' ? value.length : 0)
+  }
   return size
 }
+
+const textSize = (value: unknown) => (typeof value === 'string' ? value.length : 0)
 
 function entrySize(entry: JournalEntry): number {
   if (entry.type === 'call')
     return (
       ENTRY_OVERHEAD +
-      (typeof entry.path === 'string' ? entry.path.length : 0) +
+      textSize(entry.path) +
       querySize(entry.query) +
-      (entry.hint?.length ?? 0) +
+      textSize(entry.hint) +
       rawSize(entry.requestBody) +
       rawSize(entry.responseBody)
     )

@@ -133,10 +133,10 @@ function compactTime(call: JournalEntry & CallEntry, atMs: number | undefined): 
 }
 
 /**
- * One key's entries, oldest first, in a ring that doubles when full and halves when a quarter full. A call is kept as numbers (its time, its id's
- * random part, status, duration, body sizes) and references to the strings it names (scenario, method, path, query,
- * bodies' texts, fault, hint); its id, `at` and bodies are written again when it is read. Any other entry (events,
- * deliveries, a call that does not fit: see `compactTime`) is kept as its object.
+ * One key's entries, oldest first, in a ring that doubles when full and halves when a quarter full. A call is kept
+ * as numbers (its time, its id's random part, status, duration, body sizes) and references to the strings it names
+ * (scenario, method, path, query, bodies' texts, fault, hint); its id, `at` and bodies are written again when it is
+ * read. Any other entry (events, deliveries, a call that does not fit: see `compactTime`) is kept as its object.
  */
 export class KeyJournal {
   #numbers = new Float64Array(FIRST_CAPACITY * NUMBERS)
