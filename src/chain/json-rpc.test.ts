@@ -31,6 +31,11 @@ beforeAll(async () => {
     const answer = (result: unknown) => res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result }))
     if (call.method === 'slow') return
     if (call.method === 'not-json') return res.end('<html>proxy error</html>')
+    if (call.method === 'busy') {
+      res.statusCode = 503
+      return res.end(JSON.stringify({ message: 'busy' }))
+    }
+    if (call.method === 'null') return res.end('null')
     if (call.method === 'eth_getBalance') return answer('0xde0b6b3a7640000')
     if (call.method === 'eth_call') {
       const { to, data } = call.params[0] as { to: string; data: string }
@@ -79,8 +84,17 @@ describe('the lean JSON-RPC client', () => {
     expect(isChainUnreachable(error)).toBe(false)
   })
 
-  it('says when the node answers something other than JSON-RPC', async () => {
-    await expect(jsonRpc(url)('not-json')).rejects.toThrow(/answered 200 without JSON-RPC/)
+  it('says when the node answers something other than JSON-RPC, and counts that node unreachable (503)', async () => {
+    for (const [method, status] of [
+      ['not-json', 200],
+      ['busy', 503],
+      ['null', 200],
+    ] as const) {
+      const error = await jsonRpc(url)(method).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(Error)
+      expect((error as Error).message).toContain(`answered ${status} without JSON-RPC`)
+      expect(isChainUnreachable(error)).toBe(true)
+    }
   })
 
   it('sends the credentials of the URL as Basic auth', async () => {

@@ -20,6 +20,9 @@ export class JsonRpcError extends Error {
   }
 }
 
+/** The `code` of the error for an answer that is not JSON-RPC: the chain counts as unreachable (503). */
+export const NOT_JSON_RPC = 'ENOTJSONRPC'
+
 /** Calls one JSON-RPC method; `timeoutMs` bounds the whole call (default 10 s). */
 export type JsonRpcCall = <T>(method: string, params?: unknown[], timeoutMs?: number) => Promise<T>
 
@@ -66,24 +69,31 @@ export function jsonRpc(rpcUrl: string): JsonRpcCall {
           })
           res.on('end', () => {
             clearTimeout(timer)
+            // anything but a JSON-RPC answer (a gateway's error page, `null`, a body with neither result nor error) is
+            // a node that cannot be used: unreachable (503), never a result of `undefined` or an exception here
+            const unusable = () =>
+              Object.assign(
+                new Error(`${method}: the node at ${url.host} answered ${res.statusCode} without JSON-RPC`),
+                { code: NOT_JSON_RPC },
+              )
             let answer: { result?: T; error?: { code?: number; message?: string; data?: unknown } }
             try {
               answer = JSON.parse(Buffer.concat(chunks).toString('utf8'))
             } catch {
-              reject(
-                new Error(`${method}: the node at ${url.host} answered ${res.statusCode} without JSON-RPC`),
-              )
+              reject(unusable())
               return
             }
-            if (answer.error)
+            if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) reject(unusable())
+            else if (answer.error && typeof answer.error === 'object')
               reject(
                 new JsonRpcError(
                   method,
-                  answer.error.code ?? 0,
-                  answer.error.message ?? 'error',
+                  Number(answer.error.code ?? 0),
+                  String(answer.error.message ?? 'error'),
                   answer.error.data,
                 ),
               )
+            else if (!('result' in answer)) reject(unusable())
             else resolve(answer.result as T)
           })
         },

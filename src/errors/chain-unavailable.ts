@@ -15,6 +15,8 @@ const unreachableCodes = new Set([
   'ETIMEDOUT',
   'UND_ERR_SOCKET',
   'EHOSTUNREACH',
+  // the lean JSON-RPC client's answer that is not JSON-RPC (src/chain/json-rpc.ts NOT_JSON_RPC): a gateway's error page
+  'ENOTJSONRPC',
 ])
 
 /**
