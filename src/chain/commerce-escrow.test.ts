@@ -19,7 +19,9 @@ import {
   COMMERCE_ESCROW,
   COMMERCE_ESCROW_ADDRESS,
   commerceEscrowAbi,
+  type EscrowEvent,
   readEscrowHold,
+  watchCommerceEscrow,
 } from './commerce-escrow.ts'
 import { type StartedChain, startChain } from './start-chain.ts'
 import type { ChainCurrency, SandboxAccount } from './types.ts'
@@ -216,5 +218,42 @@ describe('the commerce escrow on the sandbox chain', () => {
     await chain.testClient.mine({ blocks: 1 })
     await approve(merchant, units('2'))
     expect(await revertOf(merchant, 'refundPayment', [reference, units('1')])).toBe('RefundWindowClosed')
+  })
+
+  it('reads an event again when a read after its log failed: the watcher moves past a block once it is applied', async () => {
+    await approve(payer, units('100'))
+    const args = await terms()
+    let failures = 1
+    const request = chain.publicClient.request as (args: {
+      method: string
+      params: unknown[]
+    }) => Promise<unknown>
+    // the chain as the watcher sees it: the first read of a block fails (a node restarting between two reads)
+    const flaky = {
+      ...chain,
+      publicClient: {
+        ...chain.publicClient,
+        request: async (call: { method: string; params: unknown[] }) => {
+          if (call.method === 'eth_getBlockByNumber' && failures > 0) {
+            failures--
+            throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
+          }
+          return request(call)
+        },
+      },
+    } as unknown as typeof chain
+    const applied: EscrowEvent[] = []
+    await send(operator, 'authorizePayment', args)
+    const watcher = watchCommerceEscrow(flaky, { apply: (events) => void applied.push(...events) }, () => {})
+    try {
+      await watcher.sync()
+      await watcher.sync()
+      expect(failures).toBe(0)
+      expect(applied.filter((e) => e.paymentReference === args[0]).map((e) => e.name)).toEqual([
+        'PaymentAuthorized',
+      ])
+    } finally {
+      await watcher.stop()
+    }
   })
 })

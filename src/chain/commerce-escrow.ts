@@ -141,8 +141,10 @@ export function watchCommerceEscrow(
     const logs = await rawRequest<RawLog[]>(chain, 'eth_getLogs', [
       { address, fromBlock: toHex(next), toBlock: toHex(head) },
     ])
-    next = head + 1n
-    if (logs.length === 0) return
+    if (logs.length === 0) {
+      next = head + 1n
+      return
+    }
     const blocks = new Map<string, Promise<RawBlock | null>>()
     const events: EscrowEvent[] = []
     for (const raw of logs) {
@@ -153,6 +155,9 @@ export function watchCommerceEscrow(
       if (event) events.push(event)
     }
     if (events.length) await sink.apply(events)
+    // past these blocks only once their events are applied: a read that failed before reads them again next time
+    // (an event applied twice is recorded once)
+    next = head + 1n
   }
   const sync = (): Promise<void> => {
     if (stopped) return Promise.resolve()
