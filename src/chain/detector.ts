@@ -264,10 +264,12 @@ export class PaymentDetector {
       if (!receipts.has(log.transactionHash))
         receipts.set(
           log.transactionHash,
-          rawRequest<RawReceipt>(this.#options.chain, 'eth_getTransactionReceipt', [log.transactionHash]),
+          handled(
+            rawRequest<RawReceipt>(this.#options.chain, 'eth_getTransactionReceipt', [log.transactionHash]),
+          ),
         )
       const number = BigInt(log.blockNumber)
-      if (!blocks.has(number)) blocks.set(number, this.#block(number))
+      if (!blocks.has(number)) blocks.set(number, handled(this.#block(number)))
     }
     const detected: DetectedTransfer[] = []
     for (const pair of transfers) {
@@ -332,6 +334,15 @@ function isConnectionError(error: unknown): boolean {
   const text =
     String((error as { details?: string })?.details ?? '') + String((error as Error)?.message ?? '')
   return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|other side closed/i.test(text)
+}
+
+/**
+ * A read started beside others and awaited after them: its failure is still thrown where it is awaited, and handled
+ * when an earlier one ended the scan first (an unhandled rejection ends the process).
+ */
+function handled<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {})
+  return read
 }
 
 /** Starts a detector for one chain. */
