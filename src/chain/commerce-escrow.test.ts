@@ -256,4 +256,31 @@ describe('the commerce escrow on the sandbox chain', () => {
       await watcher.stop()
     }
   })
+
+  it('logs a batch its sink refuses and goes on: a poisoned event does not stop later ones', async () => {
+    await approve(payer, units('100'))
+    const poisoned = await terms()
+    await send(operator, 'authorizePayment', poisoned)
+    const applied: EscrowEvent[] = []
+    const logged: string[] = []
+    const sink = {
+      apply: (events: EscrowEvent[]) => {
+        if (events.some((e) => e.paymentReference === poisoned[0])) throw new Error('poisoned')
+        applied.push(...events)
+      },
+    }
+    const watcher = watchCommerceEscrow(chain, sink, (message) => {
+      logged.push(message)
+    })
+    try {
+      await watcher.sync()
+      const later = await terms()
+      await send(operator, 'authorizePayment', later)
+      await watcher.sync()
+      expect(applied.map((e) => e.paymentReference)).toContain(later[0])
+      expect(logged.filter((m) => m.includes('could not be applied'))).toHaveLength(1)
+    } finally {
+      await watcher.stop()
+    }
+  })
 })

@@ -96,6 +96,7 @@ export interface EscrowEvent {
 
 /** Where escrow events go (matching them to payments lives with the commerce-payments resource). */
 export interface EscrowSink {
+  /** records events in chain order; an event applied again (its blocks read again after a failed read): once */
   apply(events: EscrowEvent[]): Promise<void> | void
 }
 
@@ -109,16 +110,17 @@ type RawLog = {
 }
 type RawBlock = { timestamp: Hex }
 
-/** A running watch of one chain's escrow; `sync()` resolves once every event up to the head was applied. */
+/** A running watch of one chain's escrow; `sync()` resolves once a scan up to the head ended (a failed one too). */
 export interface EscrowWatcher {
   sync(): Promise<void>
   stop(): Promise<void>
 }
 
 /**
- * Watches the escrow of `chain`: on every head (and heartbeat) reads its logs since the last block read and hands
- * them to `sink`, in chain order, one call at a time. Starts from block 0, so events of a previous run count.
- * A reverted block is not rolled back (the status route reads the hold itself).
+ * Watches the escrow of `chain`: on every head (and heartbeat) reads its logs since the last block it handed over
+ * and hands them to `sink`, in chain order, one call at a time (a failed read reads the same blocks again next time;
+ * a batch the sink refuses is logged and passed, never retried forever). Starts from block 0, so events of a
+ * previous run count. A reverted block is not rolled back (the status route reads the hold itself).
  */
 export function watchCommerceEscrow(
   chain: Pick<LiveChain, 'network' | 'chainId' | 'rpcUrl' | 'publicClient' | 'contracts'>,
@@ -154,9 +156,14 @@ export function watchCommerceEscrow(
       const event = decodeEscrowLog(chain, raw, block)
       if (event) events.push(event)
     }
-    if (events.length) await sink.apply(events)
-    // past these blocks only once their events are applied: a read that failed before reads them again next time
-    // (an event applied twice is recorded once)
+    if (events.length) {
+      try {
+        await sink.apply(events)
+      } catch (error) {
+        log(`commerce escrow events on ${chain.network} could not be applied`, error)
+      }
+    }
+    // past these blocks once their events were handed over: a read that failed before reads them again next time
     next = head + 1n
   }
   const sync = (): Promise<void> => {
