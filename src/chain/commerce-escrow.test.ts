@@ -220,7 +220,7 @@ describe('the commerce escrow on the sandbox chain', () => {
     expect(await revertOf(merchant, 'refundPayment', [reference, units('1')])).toBe('RefundWindowClosed')
   })
 
-  it('reads an event again when a read after its log failed: the watcher moves past a block once it is applied', async () => {
+  it('reads an event again when a read after its log failed: it moves past a block once it is applied', async () => {
     await approve(payer, units('100'))
     const args = await terms()
     let failures = 1

@@ -39,9 +39,9 @@ export interface NeutralResponse {
 
 /**
  * A response with every field present, in one order: the answers of the handle stage (every route's) and of
- * `renderError` share one hidden class in V8, so the stages and transports that read them stay monomorphic. Answers built field by field
- * (`{ status, headers, body }`, then `text` added) took several, and a process serving both reads and creates read
- * them through polymorphic sites: measured in docs/decisions/2026-12-06-one-response-shape.md.
+ * `renderError` share one hidden class in V8, so the stages and transports that read them stay monomorphic.
+ * Answers built field by field (`{ status, headers, body }`, then `text` added) took several, and a process serving
+ * both reads and creates read them through polymorphic sites: docs/decisions/2026-12-06-one-response-shape.md.
  */
 export function neutralResponse(
   status: number,

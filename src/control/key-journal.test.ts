@@ -194,7 +194,7 @@ describe("a key's journal", () => {
     check()
   })
 
-  it('puts back a saved journal as it was read before the ring (calls with a fault or hint keep their saved order)', () => {
+  it('puts back a saved journal as it was read before the ring (a fault or hint keeps its saved order)', () => {
     const journal = new Journal(createIdGenerator(5), 10)
     const atMs = Date.parse('2026-12-06T23:40:01.234Z')
     const middlewareEntry = (extra: Record<string, unknown>) =>

@@ -210,7 +210,7 @@ export class KeyJournal {
     return size
   }
 
-  /** Whether the entry `back` places from the newest passes `filter`, read from what is kept (nothing written again). */
+  /** Whether the entry `back` places from the newest passes `filter`, read from what is kept (nothing rebuilt). */
   matches(back: number, filter: JournalFilter): boolean {
     const slot = (this.#first + this.#count - 1 - back) % this.#capacity
     const r = slot * REFERENCES
