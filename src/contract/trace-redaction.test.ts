@@ -48,6 +48,13 @@ describe('trace redaction', () => {
     expect(tracedUrl('http://127.0.0.1:9/hook')).toBe('http://127.0.0.1:9/hook')
     expect(tracedUrl('http://[::1]:8080/hook')).toBe('http://[::1]:8080/hook')
     expect(tracedUrl('https://hooks.example.com:8443/in')).toBe('https://hooks.example.com:8443/in')
+    // a receiver's id made of letters only, left of the site's name; the site's own name and short words kept
+    expect(tracedUrl('https://abcdefghijkl.m.pipedream.net/x')).toBe('https://{masked}.m.pipedream.net/x')
+    expect(tracedUrl('https://webhooks.api.requestnetwork.io/in')).toBe(
+      'https://webhooks.api.requestnetwork.io/in',
+    )
+    expect(tracedUrl('https://hooks.example.com./in')).toBe('https://hooks.example.com./in')
+    expect(tracedUrl('https://abcdefghijkl.example.com./in')).toBe('https://{masked}.example.com./in')
   })
 
   it("shows an asset route's file when it is a word, masks anything else sent there (a token on the wrong path)", () => {

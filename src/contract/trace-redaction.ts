@@ -72,15 +72,29 @@ export function tracedUrl(text: string): string {
   return `${url.protocol}//${credentials}${maskedHost(url)}${maskedPath(url.pathname)}${query ? `?${query}` : ''}`
 }
 
-/** A URL's host for a span: an address as it is; a name's labels that are not words `{masked}` (a secret subdomain). */
+/** The longest subdomain label a span shows (`webhooks`, `hooks`, `api`): a longer one may be a receiver's id. */
+const SUBDOMAIN_WORD = 10
+
+/**
+ * A URL's host for a span: an address as it is; a name's labels that are not words `{masked}`, and, left of its
+ * last two labels (the site's own name), a word longer than SUBDOMAIN_WORD too: a receiver's secret subdomain can be
+ * letters only (`abcdefghijkl.m.pipedream.net`). An empty label (a trailing dot) stays empty.
+ */
 function maskedHost(url: URL): string {
   const { hostname, port } = url
   const address = hostname.startsWith('[') || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(hostname)
+  const labels = hostname.split('.')
+  // the site's own name: the last two labels that are not empty
+  let site = labels.length
+  for (let named = 0; site > 0 && named < 2; ) if (labels[--site] !== '') named++
   const name = address
     ? hostname
-    : hostname
-        .split('.')
-        .map((label) => (WORD.test(label) ? label : '{masked}'))
+    : labels
+        .map((label, i) => {
+          if (label === '') return label
+          if (!WORD.test(label)) return '{masked}'
+          return i < site && label.length > SUBDOMAIN_WORD ? '{masked}' : label
+        })
         .join('.')
   return port ? `${name}:${port}` : name
 }
