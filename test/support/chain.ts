@@ -88,11 +88,13 @@ export function untilPaid(client: ApiClient, apiKey: string, requestId: string, 
 }
 
 /**
- * Moves the key's clock (and the chain) forward by POST /__sandbox/clock/advance; resolves, with the answer's body,
- * once every timed transition and payment that fell due has run. Throws unless it answers 200.
+ * Moves the key's clock (and the chain) forward by POST /__sandbox/clock/advance, by `seconds` or `{ to }` an
+ * ISO time; resolves, with the answer's body, once every timed transition and payment that fell due has run. Throws
+ * unless it answers 200.
  */
-export async function advance(client: ApiClient, apiKey: string, seconds: number) {
-  const res = await client.call('POST', '/__sandbox/clock/advance', { apiKey, body: { seconds } })
+export async function advance(client: ApiClient, apiKey: string, by: number | { to: string }) {
+  const body = typeof by === 'number' ? { seconds: by } : by
+  const res = await client.call('POST', '/__sandbox/clock/advance', { apiKey, body })
   if (res.status !== 200) throw new Error(`clock advance failed: ${res.status} ${res.text}`)
   return res.body
 }

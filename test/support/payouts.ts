@@ -15,7 +15,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
 import { type LiveChain, sendApiTransactions } from '../../src/chain/index.ts'
-import { type ApiTransaction, freshAddress } from './chain.ts'
+import { type ApiTransaction, advance, freshAddress } from './chain.ts'
 import type { ApiClient } from './clients.ts'
 import type { Loose } from './loose.ts'
 
@@ -114,9 +114,7 @@ export async function startOfNextDay(client: ApiClient, apiKey: string): Promise
   if (clock.status !== 200) throw new Error(`clock read failed: ${clock.status} ${clock.text}`)
   const now = new Date(clock.body.now as string)
   const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
-  const to = new Date(day.getTime() + 60_000).toISOString()
-  const moved = await client.call('POST', '/__sandbox/clock/advance', { apiKey, body: { to } })
-  if (moved.status !== 200) throw new Error(`clock advance failed: ${moved.status} ${moved.text}`)
+  await advance(client, apiKey, { to: new Date(day.getTime() + 60_000).toISOString() })
   return day.toISOString().slice(0, 10)
 }
 

@@ -98,7 +98,7 @@ describe('journal middleware', () => {
     same.route = { surface: 'api', path: '/v2/request' } as CallInfo['route']
     await middleware(same, answer)
     const other = call('api', { tenant: 'k', via: 'api-key' })
-    other.route = { surface: 'api', path: '/v2/request/{requestId}' } as CallInfo['route']
+    other.route = { surface: 'api', path: '/v2/request/:requestId' } as CallInfo['route']
     other.request.path = '/v2/request/0123'
     await middleware(other, answer)
     expect(recorded.map(({ entry }) => (entry as { path: string }).path)).toEqual([

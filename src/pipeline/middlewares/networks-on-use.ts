@@ -8,7 +8,7 @@
 import type { NetworkName } from '../../chain/index.ts'
 import type { MaybePromise } from '../../contract/maybe-promise.ts'
 import { isControlRoute, type Middleware } from '../../contract/middleware.ts'
-import type { NeutralResponse } from '../../contract/neutral.ts'
+import { hasKeys, type NeutralResponse } from '../../contract/neutral.ts'
 import { BadRequestError, SandboxError } from '../../contract/sandbox-error.ts'
 import type { SandboxState } from '../../control/services.ts'
 import { renderError } from '../../errors/render-error.ts'
@@ -62,11 +62,7 @@ export function missingNetworks(
   const body = request.rawBody
   // a JSON escape (`\u0062ase`) can spell a name the text does not hold as such: such a body is parsed too
   const scan = body !== undefined && (mentions.test(body) || body.includes('\\u'))
-  let queried = false
-  for (const _ in request.query) {
-    queried = true
-    break
-  }
+  const queried = hasKeys(request.query)
   // nothing to look at (nearly every call): no set, no copies
   if (!scan && !queried) return []
   const found = new Set<string>()
