@@ -3,6 +3,8 @@
 // In a checkout (scripts/build.mjs beside us) a dist/ older than its inputs is rebuilt first (about a second; never
 // when nothing changed). In an installed package dist/ comes built; should src/ be newer (an edited copy), the
 // TypeScript sources run through tsx instead.
+// first: before anything here or in the command can run a full garbage collection (tick-object-maps.mjs says why)
+import './tick-object-maps.mjs'
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
