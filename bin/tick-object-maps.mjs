@@ -1,23 +1,31 @@
-// Keeps one of Node's tick objects (what `process.nextTick` and Node's own streams queue) alive for the life of the
-// process. Imported first by request-sandbox.mjs.
+// Keeps an object shaped as Node's tick objects (what `process.nextTick` and Node's own streams queue) alive for the
+// life of the process. Imported first by request-sandbox.mjs.
 //
 // Node 20 builds each tick object from an object literal whose first two keys are computed (its async id symbols).
-// V8 defines a computed key through a cache that remembers one map and, on seeing another, gives up for good: from
-// then on every tick object is built in V8's runtime, about 3 µs more per API call here (a dozen tick objects each).
-// The cache holds its maps weakly. A full garbage collection that runs while no tick object is alive frees them
-// (after a minute idle it always does; so could the file walk below, at the start), the next tick object gets new
-// maps, and the cache gives up. A tick object kept alive keeps its maps alive, and the cache stays on them.
+// V8 defines each key after the first computed one through a feedback slot that holds one map, weakly, and on
+// seeing another map goes megamorphic for good: from then on every tick object is built in V8's runtime, about 3 µs
+// more a `GET /v1/currencies` here. The maps between the empty literal and a whole tick object are held only by
+// live objects of those maps (a map's back pointer holds its parents). A full garbage collection that runs while none
+// is alive frees them (the freshness walk in request-sandbox.mjs did, some of the time; so did a minute idle, in every
+// process probed); the next tick object gets new maps, and the slots give up. An object of the same keys, in the same
+// order, with values of the same kinds, has the same maps, and keeps them alive.
 // Record: docs/decisions/2026-12-07-tick-object-maps.md.
-import { createHook } from 'node:async_hooks'
+import { AsyncResource } from 'node:async_hooks'
 
-let kept
-const hook = createHook({
-  init(_asyncId, type, _triggerAsyncId, resource) {
-    if (type === 'TickObject') kept ??= resource
-  },
-}).enable()
-process.nextTick(() => {})
-hook.disable()
+// the two symbols, as an async resource holds them (an AsyncResource enables no hook), and its two ids: numbers of
+// the kind nextTick stores (a number of another kind would change the maps instead of keeping them)
+const resource = new AsyncResource('request-sandbox:tick-object-maps')
+const symbols = Object.getOwnPropertySymbols(resource)
+const asyncId = symbols.find((symbol) => symbol.description === 'async_id_symbol')
+const triggerAsyncId = symbols.find((symbol) => symbol.description === 'trigger_async_id_symbol')
 
-/** The tick object kept (undefined should a future Node queue no TickObject). */
-export const keptTickObject = kept
+/** The object kept (undefined on a Node whose async resources hold other symbols). */
+export const keptTickObject =
+  asyncId && triggerAsyncId
+    ? {
+        [asyncId]: resource[asyncId],
+        [triggerAsyncId]: resource[triggerAsyncId],
+        callback: () => {},
+        args: undefined,
+      }
+    : undefined
