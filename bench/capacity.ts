@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { killHard, type ServerProcess, stopServer, untilHealthy } from '../test/support/kill-run.ts'
-import { cpuMs, freePort, startDefaultSandbox, treeRss } from './processes.ts'
+import { cpuMs, listeningUrl, startDefaultSandbox, treeRss } from './processes.ts'
 import { creates, get } from './state.ts'
 
 const root = process.env.BENCH_ROOT
@@ -20,10 +20,9 @@ const tree = root ? `${root.replace(/\/$/, '')}/` : new URL('../', import.meta.u
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 
 async function start(args: string[], logFiles: string[]): Promise<ServerProcess> {
-  const port = await freePort()
-  const started = startDefaultSandbox(`${tree}bin/request-sandbox.mjs`, ['--port', String(port), ...args])
+  const started = startDefaultSandbox(`${tree}bin/request-sandbox.mjs`, ['--port', '0', ...args])
   logFiles.push(started.logFile)
-  const server = { child: started.child, url: `http://127.0.0.1:${port}` }
+  const server = { child: started.child, url: await listeningUrl(started.logFile, started.child, 60_000) }
   await untilHealthy(server.url, 60_000)
   return server
 }

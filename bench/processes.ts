@@ -101,6 +101,30 @@ export function startDefaultSandbox(
   }
 }
 
+/**
+ * The URL a sandbox started with `--port 0` prints in its banner ("listening on <url>"), read from its log file. A
+ * port chosen beforehand (`freePort`) can be taken meanwhile, by the anvil the command spawns with port 0 or by a
+ * connection's own end, and the start then fails on a port in use.
+ */
+export async function listeningUrl(logFile: string, child: ChildProcess, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    let text = ''
+    try {
+      text = readFileSync(logFile, 'utf8')
+    } catch {
+      // not created yet
+    }
+    const found = /listening on (http:\/\/[\d.:]+)/.exec(text)
+    if (found) return found[1]!
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the sandbox exited before listening: ${text.slice(-500)}`)
+    if (Date.now() > deadline)
+      throw new Error(`the sandbox did not listen within ${timeoutMs} ms: ${text.slice(-500)}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 /** The number of lines a file holds (0 when it is gone). */
 export function lineCount(path: string): number {
   try {

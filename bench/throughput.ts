@@ -3,7 +3,7 @@
 // serialises and parses per call as a plain JSON API does). BENCH_BEFORE=<checkout> runs that tree's command too.
 import { availableParallelism, loadavg } from 'node:os'
 import { load } from './load.ts'
-import { cpuMs, freePort, startChild, startDefaultSandbox, waitFor200 } from './processes.ts'
+import { cpuMs, freePort, listeningUrl, startChild, startDefaultSandbox, waitFor200 } from './processes.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const durationMs = Number(process.env.BENCH_MS ?? 2000)
@@ -114,16 +114,16 @@ export async function measureThroughput(): Promise<Figure[][][]> {
       sides.push({ name: baseline.name, base: `http://127.0.0.1:${port}`, pid: server.child.pid! })
     }
     for (const [i, tree] of trees.entries()) {
-      const port = await freePort()
       // the default configuration: the terminal log on, written to a file as under Docker or `> sandbox.log`
-      const sandbox = startDefaultSandbox(`${tree}bin/request-sandbox.mjs`, ['--port', String(port)])
+      const sandbox = startDefaultSandbox(`${tree}bin/request-sandbox.mjs`, ['--port', '0'])
       stops.push(async () => {
         logLines[i] = (await sandbox.stop()).logLines
       })
-      await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`, 60_000)
+      const url = await listeningUrl(sandbox.logFile, sandbox.child, 60_000)
+      await waitFor200(`${url}/__sandbox/health`, 60_000)
       const name =
         trees.length > 1 ? (i === 0 ? 'sandbox (this tree)' : `sandbox before (${tree})`) : 'sandbox'
-      sides.push({ name, base: `http://127.0.0.1:${port}`, pid: sandbox.child.pid! })
+      sides.push({ name, base: url, pid: sandbox.child.pid! })
     }
     const figures = await turns(sides)
     for (const stop of stops.splice(0)) await stop()
