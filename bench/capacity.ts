@@ -22,9 +22,16 @@ const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 async function start(args: string[], logFiles: string[]): Promise<ServerProcess> {
   const started = startDefaultSandbox(`${tree}bin/request-sandbox.mjs`, ['--port', '0', ...args])
   logFiles.push(started.logFile)
-  const server = { child: started.child, url: await listeningUrl(started.logFile, started.child, 60_000) }
-  await untilHealthy(server.url, 60_000)
-  return server
+  const server = { child: started.child, url: '' }
+  try {
+    server.url = await listeningUrl(started.logFile, started.child, 60_000)
+    await untilHealthy(server.url, 60_000)
+    return server
+  } catch (error) {
+    // not handed to the caller: stopped here, its anvil with it
+    await killHard(server)
+    throw error
+  }
 }
 
 const pct = (xs: number[], p: number) =>

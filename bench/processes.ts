@@ -69,7 +69,7 @@ export function startChild(
     child,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve()
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
         child.once('exit', () => resolve())
         process.kill(child.pid!, 'SIGTERM')
       }),
@@ -102,23 +102,21 @@ export function startDefaultSandbox(
 }
 
 /**
- * The URL a sandbox started with `--port 0` prints in its banner ("listening on <url>"), read from its log file. A
- * port chosen beforehand (`freePort`) can be taken meanwhile, by the anvil the command spawns with port 0 or by a
- * connection's own end, and the start then fails on a port in use.
+ * The URL of a sandbox started with `--port 0`, from the port its banner prints ("listening on http://host:port"),
+ * read from its log file. A port chosen beforehand (`freePort`) can be taken meanwhile, by the anvil the command
+ * spawns with port 0 or by a connection's own end, and the start then fails on a port in use.
  */
 export async function listeningUrl(logFile: string, child: ChildProcess, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    let text = ''
-    try {
-      text = readFileSync(logFile, 'utf8')
-    } catch {
-      // not created yet
-    }
-    const found = /listening on (http:\/\/[\d.:]+)/.exec(text)
-    if (found) return found[1]!
+    const text = readFileSync(logFile, 'utf8')
+    // the port followed by what ends the URL (a space, a quote in JSON, the end of the line): never a port cut short
+    const found = /listening on https?:\/\/[^\s"]*:(\d+)[\s"/]/.exec(text)
+    if (found) return `http://127.0.0.1:${found[1]}`
     if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`the sandbox exited before listening: ${text.slice(-500)}`)
+      throw new Error(
+        `the sandbox exited (${child.exitCode ?? child.signalCode}) before listening: ${text.slice(-500)}`,
+      )
     if (Date.now() > deadline)
       throw new Error(`the sandbox did not listen within ${timeoutMs} ms: ${text.slice(-500)}`)
     await new Promise((resolve) => setTimeout(resolve, 20))

@@ -11,7 +11,7 @@ import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { killHard, killRun, type ServerProcess, stopServer, untilHealthy } from '../test/support/kill-run.ts'
-import { cpuMs, freePort, startDefaultSandbox } from './processes.ts'
+import { cpuMs, listeningUrl, startDefaultSandbox } from './processes.ts'
 
 const root = process.env.BENCH_ROOT
 const tree = root ? `${root.replace(/\/$/, '')}/` : new URL('../', import.meta.url).pathname
@@ -22,10 +22,17 @@ const logFiles: string[] = []
  * under Docker or `> sandbox.log`; resolves once it listens.
  */
 async function startAsUsersRun(args: string[]): Promise<ServerProcess> {
-  const port = await freePort()
-  const started = startDefaultSandbox(`${tree}bin/request-sandbox.mjs`, ['--port', String(port), ...args])
+  const started = startDefaultSandbox(`${tree}bin/request-sandbox.mjs`, ['--port', '0', ...args])
   logFiles.push(started.logFile)
-  return { child: started.child, url: `http://127.0.0.1:${port}` }
+  const server = { child: started.child, url: '' }
+  try {
+    server.url = await listeningUrl(started.logFile, started.child, 60_000)
+    return server
+  } catch (error) {
+    // not handed to the caller: stopped here, its anvil with it
+    await killHard(server)
+    throw error
+  }
 }
 const payee = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'
 const body = JSON.stringify({
