@@ -54,7 +54,7 @@ describe('the journal', () => {
     expect(entry.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/)
     expect(entry.id).toBe(other.id)
     expect(JSON.stringify(built.list('a'))).toBe(JSON.stringify(copied.list('a')))
-    // one buffer serves every id: each id stays as it was made
+    // ids of one millisecond share their time's characters, and each is its own
     const ids = new Set(Array.from({ length: 50 }, () => built.record('a', call('/p', at)).id))
     expect(ids.size).toBe(50)
     expect([...ids].every((id) => id.startsWith(entry.id.slice(0, 10)))).toBe(true)

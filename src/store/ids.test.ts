@@ -10,7 +10,8 @@ function reference(time: number, bytes: Uint8Array): string {
   let t = Math.floor(time)
   let head = ''
   for (let i = 0; i < 10; i++) {
-    head = CROCKFORD[t % 32]! + head
+    // a time with no character there (negative, NaN) gets the zero code, as a Buffer's zeroed byte did before
+    head = (CROCKFORD[t % 32] ?? '\0') + head
     t = Math.floor(t / 32)
   }
   let tail = ''
@@ -19,7 +20,7 @@ function reference(time: number, bytes: Uint8Array): string {
 }
 
 describe('ulid', () => {
-  it('writes a seeded generator ids from its bytes as before, through repeated and changing times', () => {
+  it('writes a seeded generator ids from its bytes as before, through repeated, changing, fractional and odd times', () => {
     const times = [
       0,
       1,
@@ -30,6 +31,13 @@ describe('ulid', () => {
       1_765_000_000_001,
       2 ** 48 - 1,
       2 ** 48 - 1,
+      1.2,
+      1.9,
+      -0,
+      0,
+      Number.NaN,
+      Number.NaN,
+      -1,
     ]
     for (const seed of [1, 7, 12345]) {
       const ids = createIdGenerator(seed)

@@ -84,7 +84,7 @@ export function createIdGenerator(seed?: number): IdGenerator {
   const pooled = seed === undefined ? pooledRandomSource() : undefined
   const source = pooled ? pooled.bytes : seededByteSource(seed!)
   const hex = pooled ? pooled.hex : (count: number) => Buffer.from(source(count)).toString('hex')
-  // the time's ten characters, computed once per time value (ids of one millisecond share them)
+  // the time's ten characters, computed once per millisecond (ids of one millisecond share them)
   let lastTime = Number.NaN
   const timeCodes: number[] = new Array(10).fill(0)
   const code = (byte: number) => CROCKFORD_CODES[byte % 32]!
@@ -92,9 +92,10 @@ export function createIdGenerator(seed?: number): IdGenerator {
     bytes: source,
     hex,
     ulid(time = Date.now()) {
-      if (time !== lastTime) {
-        lastTime = time
-        let t = Math.floor(time)
+      const ms = Math.floor(time)
+      if (ms !== lastTime) {
+        lastTime = ms
+        let t = ms
         for (let i = 9; i >= 0; i--) {
           timeCodes[i] = CROCKFORD_CODES[t % 32]!
           t = Math.floor(t / 32)
