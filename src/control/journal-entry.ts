@@ -63,7 +63,12 @@ export function entryMatches(entry: JournalEntry, filter: JournalFilter): boolea
   if (filter.scenario && entry.scenario !== filter.scenario) return false
   if (filter.since && Date.parse(entry.at) <= filter.since.getTime()) return false
   if (filter.event && (entry.type === 'call' || entry.event !== filter.event)) return false
-  if (filter.path && (entry.type !== 'call' || !entry.path.startsWith(filter.path))) return false
+  // a path that is not a string (a journal edited by hand) matches no path filter
+  if (
+    filter.path &&
+    (entry.type !== 'call' || typeof entry.path !== 'string' || !entry.path.startsWith(filter.path))
+  )
+    return false
   return true
 }
 

@@ -175,6 +175,10 @@ describe('the journal', () => {
       ],
     ])
     expect(edited.bytes).toBe(300 + 2 + 1)
+    // a path that is not a string passes no path filter (it threw, a 500 from GET /__sandbox/journal?path=)
+    edited.import([['b', [{ ...call('/p', new Date(0).toISOString()), id: 'y', path: 5 } as never]]])
+    expect(edited.list('b', { path: '/p' })).toEqual([])
+    expect(edited.list('b')).toHaveLength(1)
   })
 
   it('keeps small bodies and summarises large ones', () => {

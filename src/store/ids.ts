@@ -108,9 +108,9 @@ export function createIdGenerator(seed?: number): IdGenerator {
         r = pooled.pool()
       } else r = source(16)
       const c = timeCodes
-      // one flat string from its 26 character codes in one call: a Buffer's toString crosses into C++ (about 0.2 µs
-      // of every journaled call), and a string built a character at a time would be a chain of pieces V8 keeps for
-      // as long as the id lives (see contract/flat-id.ts)
+      // one flat string from its 26 character codes in one call, with no crossing into C++ (a Buffer's toString);
+      // a string built a character at a time would be a chain of pieces V8 keeps for as long as the id lives (see
+      // contract/flat-id.ts)
       return String.fromCharCode(
         c[0]!,
         c[1]!,
