@@ -7,6 +7,7 @@ import {
   type JournalTopics,
   journalBody,
   journalText,
+  KEY_OVERHEAD,
   RawBody,
   readable,
   readJournalText,
@@ -67,40 +68,40 @@ describe('the journal', () => {
     expect(paths).toHaveLength(100)
     expect(paths[0]).toBe('/p4999')
     expect(paths[99]).toBe('/p4900')
-    // 300 bytes an entry and its path's characters ('/p4900': 6)
-    expect(journal.bytes).toBe(100 * 306)
+    // 300 bytes an entry and its path's characters ('/p4900': 6), and the key's own cost with its name's
+    expect(journal.bytes).toBe(100 * 306 + KEY_OVERHEAD + 1)
     const [[tenant, saved]] = journal.export() as unknown as [[string, { path: string }[]]]
     expect(tenant).toBe('a')
     expect(saved.map((e) => e.path)).toEqual(Array.from({ length: 100 }, (_, i) => `/p${4900 + i}`))
   })
 
   it('bounds the bytes of each key and of all keys, the keys written least recently losing entries first', () => {
-    const journal = new Journal(createIdGenerator(1), { perKeyBytes: 10_000, totalBytes: 25_000 })
+    const journal = new Journal(createIdGenerator(1), { perKeyBytes: 10_700, totalBytes: 27_000 })
     const big = (path: string) => ({
       ...call(path, new Date(0).toISOString()),
       responseBody: new RawBody('x'.repeat(3000)),
     })
     for (let i = 0; i < 10; i++) journal.record('a', big(`/a${i}`))
-    // 3,300 bytes an entry: three fit in 10,000
+    // 3,303 bytes an entry, and the key's own 601: three fit in 10,700
     expect(journal.list('a').map((e) => (e.type === 'call' ? e.path : ''))).toEqual(['/a9', '/a8', '/a7'])
     for (let i = 0; i < 3; i++) journal.record('b', big(`/b${i}`))
     journal.record('c', big('/c0'))
     journal.record('c', big('/c1'))
-    // 8 entries do not fit in 25,000: a (written least recently) gives up its oldest first
-    expect(journal.bytes).toBeLessThanOrEqual(25_000)
+    // 8 entries of 3 keys do not fit in 27,000: a (written least recently) gives up its oldest first
+    expect(journal.bytes).toBeLessThanOrEqual(27_000)
     expect(journal.list('a').map((e) => (e.type === 'call' ? e.path : ''))).toEqual(['/a9', '/a8'])
     expect(journal.list('b')).toHaveLength(3)
     expect(journal.list('c')).toHaveLength(2)
     journal.clear('b')
-    // 3,300 bytes an entry and its path's 3 characters
-    expect(journal.bytes).toBe(4 * 3303)
+    // 3,300 bytes an entry and its path's 3 characters, and the two keys' own costs
+    expect(journal.bytes).toBe(4 * 3303 + 2 * (KEY_OVERHEAD + 1))
   })
 
   it("keeps claimed keys' journals to half the total, theirs losing entries before the operator's", () => {
     const claimed = (key: string) => key.startsWith('sk_sandbox_')
     const journal = new Journal(
       createIdGenerator(1),
-      { perKeyBytes: 10_000, totalBytes: 33_100 },
+      { perKeyBytes: 10_700, totalBytes: 35_600 },
       null,
       claimed,
     )
@@ -114,19 +115,19 @@ describe('the journal', () => {
     for (let k = 0; k < 8; k++)
       for (let i = 0; i < 3; i++) journal.record(`sk_sandbox_${k}`, big(`/k${k}-${i}`))
     expect(journal.list('sk_operator')).toHaveLength(3)
-    // the claimed keys keep at most half of 33,100: 5 entries (3,305 bytes each), the newest
+    // the claimed keys keep at most half of 35,600: 5 entries (3,305 bytes each) of two keys (612 each), the newest
     const kept = Array.from({ length: 8 }, (_, k) => journal.list(`sk_sandbox_${k}`).length)
     expect(kept.reduce((a, b) => a + b, 0)).toBe(5)
     expect(journal.list('sk_sandbox_7')).toHaveLength(3)
     // another key of the operator's past the total: the claimed keys make room, not the operator's first key
     for (let i = 0; i < 3; i++) journal.record('sk_team', big(`/team${i}`))
-    expect(journal.bytes).toBeLessThanOrEqual(33_100)
+    expect(journal.bytes).toBeLessThanOrEqual(35_600)
     expect(journal.list('sk_operator')).toHaveLength(3)
     expect(journal.list('sk_team')).toHaveLength(3)
   })
 
   it('counts a key written again as the most recent one, and starts a cleared key afresh', () => {
-    const journal = new Journal(createIdGenerator(1), { perKeyBytes: 100_000, totalBytes: 25_000 })
+    const journal = new Journal(createIdGenerator(1), { perKeyBytes: 100_000, totalBytes: 26_000 })
     const big = (path: string) => ({
       ...call(path, new Date(0).toISOString()),
       responseBody: new RawBody('x'.repeat(3000)),
@@ -136,15 +137,27 @@ describe('the journal', () => {
     journal.record('b', big('/b0'))
     journal.record('a', big('/a2'))
     journal.record('a', big('/a3'))
-    // 3,303 bytes an entry (with its path): 7 fit in 25,000; the eighth pushes out the oldest entry of b, written
-    // least recently
+    // 3,303 bytes an entry (with its path) and 601 a key: 7 entries of 3 keys fit in 26,000; the eighth pushes out
+    // the entry of b, written least recently, and b with it
     for (let i = 0; i < 3; i++) journal.record('c', big(`/c${i}`))
     expect(journal.list('b')).toEqual([])
     expect(journal.list('a')).toHaveLength(4)
     journal.clear('c')
     journal.record('c', big('/c-again'))
     expect(journal.list('c').map((e) => (e.type === 'call' ? e.path : ''))).toEqual(['/c-again'])
-    expect(journal.bytes).toBe(4 * 3303 + 3308)
+    expect(journal.bytes).toBe(4 * 3303 + 3308 + 2 * (KEY_OVERHEAD + 1))
+  })
+
+  it("counts each key's own cost and name: many keys of one call each fill the total, not the heap", () => {
+    const journal = new Journal(createIdGenerator(1), { totalBytes: 20_000 })
+    const keys = Array.from({ length: 100 }, (_, i) => `${'k'.repeat(1000)}${i}`)
+    for (const key of keys) journal.record(key, call('/p', new Date(0).toISOString()))
+    expect(journal.bytes).toBeLessThanOrEqual(20_000)
+    // 302 an entry, 600 a key and its 1,002 characters: 10 keys, the newest (counting entries alone, 66 stayed)
+    const kept = keys.filter((key) => journal.list(key).length > 0)
+    expect(kept).toEqual(keys.slice(-10))
+    journal.clear(keys[99]!)
+    expect(journal.bytes).toBe(9 * 302 + 9 * (KEY_OVERHEAD + 1002))
   })
 
   it("counts a call's path, query and hint in its bytes: long URLs fill a key's bound as bodies do", () => {
@@ -154,7 +167,7 @@ describe('the journal', () => {
       journal.record('a', { ...call(`/p/${long}`, new Date(0).toISOString()), query: { q: long } })
     // 300 + 10,003 + 10,001 bytes an entry: two fit in 50,000
     expect(journal.list('a')).toHaveLength(2)
-    expect(journal.bytes).toBe(2 * 20_304)
+    expect(journal.bytes).toBe(2 * 20_304 + KEY_OVERHEAD + 1)
     const hinted = new Journal(createIdGenerator(1), { perKeyBytes: 50_000 })
     for (let i = 0; i < 5; i++)
       hinted.record('a', { ...call('/p', new Date(0).toISOString()), hint: long.repeat(2) })
@@ -174,7 +187,7 @@ describe('the journal', () => {
         ],
       ],
     ])
-    expect(edited.bytes).toBe(300 + 2 + 1)
+    expect(edited.bytes).toBe(300 + 2 + 1 + KEY_OVERHEAD + 1)
     // a path that is not a string passes no path filter (it threw, a 500 from GET /__sandbox/journal?path=)
     edited.import([['b', [{ ...call('/p', new Date(0).toISOString()), id: 'y', path: 5 } as never]]])
     expect(edited.list('b', { path: '/p' })).toEqual([])

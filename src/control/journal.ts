@@ -143,6 +143,11 @@ export interface JournalChannel {
 
 // what an entry costs beside the strings counted below (its slot in the ring or its object, id, time), roughly
 const ENTRY_OVERHEAD = 300
+/**
+ * What a key costs beside its entries and its name (its ring's arrays, its Map entry), roughly: counted in the key's
+ * bytes while it holds entries, so many keys of one call each fill the total instead of the heap.
+ */
+export const KEY_OVERHEAD = 600
 const rawSize = (body: unknown) => (body instanceof RawBody ? (body.text?.length ?? 0) : 0)
 
 /** The characters of a call's query (a caller's: up to node:http's 16 KB of URL); a value not a string counts 0. */
@@ -267,6 +272,10 @@ export class Journal {
       else {
         key = new KeyJournal()
         key.claimed = this.#claimed(tenant)
+        const cost = KEY_OVERHEAD + tenant.length
+        key.bytes += cost
+        this.#bytes += cost
+        if (key.claimed) this.#claimedBytes += cost
       }
       this.#keys.set(tenant, key)
       this.#lastTenant = tenant
@@ -322,6 +331,9 @@ export class Journal {
       if (claimedOnly && !oldest.claimed) continue
       while (oldest.count && over()) this.#dropOldest(oldest)
       if (!oldest.count) {
+        // what is left is the key's own cost
+        this.#bytes -= oldest.bytes
+        if (oldest.claimed) this.#claimedBytes -= oldest.bytes
         this.#keys.delete(name)
         if (this.#lastTenant === name) this.#lastTenant = undefined
       }
