@@ -257,6 +257,45 @@ describe('the commerce escrow on the sandbox chain', () => {
     }
   })
 
+  it('skips a log it cannot read and goes on: a malformed log (a block number the node refuses) is not read forever', async () => {
+    await approve(payer, units('100'))
+    const args = await terms()
+    await send(operator, 'authorizePayment', args)
+    const request = chain.publicClient.request as (args: {
+      method: string
+      params: unknown[]
+    }) => Promise<unknown>
+    // a node whose logs carry a bad log index beside the good ones
+    const broken = {
+      ...chain,
+      publicClient: {
+        ...chain.publicClient,
+        request: async (call: { method: string; params: unknown[] }) => {
+          const answer = await request(call)
+          if (call.method !== 'eth_getLogs') return answer
+          const logs = answer as { logIndex: string }[]
+          return logs.length ? [{ ...logs[0], logIndex: 'not a number', blockNumber: '0xzz' }, ...logs] : logs
+        },
+      },
+    } as unknown as typeof chain
+    const applied: EscrowEvent[] = []
+    const logged: string[] = []
+    const watcher = watchCommerceEscrow(
+      broken,
+      { apply: (events) => void applied.push(...events) },
+      (message) => {
+        logged.push(message)
+      },
+    )
+    try {
+      await watcher.sync()
+      expect(applied.map((e) => e.paymentReference)).toContain(args[0])
+      expect(logged.filter((m) => m.includes('could not be read and was skipped')).length).toBeGreaterThan(0)
+    } finally {
+      await watcher.stop()
+    }
+  })
+
   it('logs a batch its sink refuses and goes on: a poisoned event does not stop later ones', async () => {
     await approve(payer, units('100'))
     const poisoned = await terms()

@@ -118,8 +118,9 @@ export interface EscrowWatcher {
 
 /**
  * Watches the escrow of `chain`: on every head (and heartbeat) reads its logs since the last block it handed over
- * and hands them to `sink`, in chain order, one call at a time (a failed read reads the same blocks again next time;
- * a batch the sink refuses is logged and passed, never retried forever). Starts from block 0, so events of a
+ * and hands them to `sink`, in chain order, one call at a time (a read that failed for a node out of reach reads the
+ * same blocks again next time; a log the node answers wrongly about, or a batch the sink refuses, is logged and
+ * passed, never retried forever). Starts from block 0, so events of a
  * previous run count. A reverted block is not rolled back (the status route reads the hold itself).
  */
 export function watchCommerceEscrow(
@@ -150,11 +151,18 @@ export function watchCommerceEscrow(
     const blocks = new Map<string, Promise<RawBlock | null>>()
     const events: EscrowEvent[] = []
     for (const raw of logs) {
-      if (!blocks.has(raw.blockNumber))
-        blocks.set(raw.blockNumber, rawRequest(chain, 'eth_getBlockByNumber', [raw.blockNumber, false]))
-      const block = await blocks.get(raw.blockNumber)!
-      const event = decodeEscrowLog(chain, raw, block)
-      if (event) events.push(event)
+      try {
+        if (!blocks.has(raw.blockNumber))
+          blocks.set(raw.blockNumber, rawRequest(chain, 'eth_getBlockByNumber', [raw.blockNumber, false]))
+        const block = await blocks.get(raw.blockNumber)!
+        const event = decodeEscrowLog(chain, raw, block)
+        if (event) events.push(event)
+      } catch (error) {
+        // a node out of reach: these blocks are read again next time; anything else (a log the node wrote wrong, a
+        // block number it refuses) would fail the same way at every head: that log is logged and skipped
+        if (isConnectionError(error)) throw error
+        log(`a commerce escrow log on ${chain.network} could not be read and was skipped`, error)
+      }
     }
     if (events.length) {
       try {
@@ -178,8 +186,7 @@ export function watchCommerceEscrow(
         try {
           await scan()
         } catch (error) {
-          if (!/ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|other side closed/i.test(String(error)))
-            log(`commerce escrow watch on ${chain.network} failed`, error)
+          if (!isConnectionError(error)) log(`commerce escrow watch on ${chain.network} failed`, error)
         }
       } while (again && !stopped)
     })().finally(() => {
@@ -196,6 +203,11 @@ export function watchCommerceEscrow(
       await running
     },
   }
+}
+
+/** A node out of reach (refused, reset, gone): worth reading again, unlike an answer that will not change. */
+function isConnectionError(error: unknown): boolean {
+  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|other side closed/i.test(String(error))
 }
 
 function decodeEscrowLog(
