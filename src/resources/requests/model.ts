@@ -6,7 +6,7 @@
 import { hash } from 'node:crypto'
 import { toBaseUnits } from '../../contract/amounts.ts'
 import { checksum } from '../../contract/checksum.ts'
-import { flatHex } from '../../contract/flat-id.ts'
+import { flatHex64 } from '../../contract/flat-id.ts'
 import { keccakUtf8Bytes } from '../../contract/keccak.ts'
 import { parseDateOrTimestamp } from '../../contract/primitives.ts'
 import { OneFieldError } from '../../contract/sandbox-error.ts'
@@ -22,12 +22,7 @@ type Shared = Services<'currencies' | 'ids' | 'offrampAddress' | 'paymentReferen
 
 /** Request Network's payment reference: last 8 bytes of keccak256(lower(requestId + salt + address)). */
 export function paymentReferenceOf(requestId: string, salt: string, address: string): `0x${string}` {
-  return flatHex(
-    '0x',
-    keccakUtf8Bytes(`${requestId}${salt}${address}`.toLowerCase()),
-    24,
-    32,
-  ) as `0x${string}`
+  return flatHex64(keccakUtf8Bytes(`${requestId}${salt}${address}`.toLowerCase()), 24)
 }
 
 /** where a request id's `01` goes */
