@@ -33,10 +33,16 @@ it.each(['text', 'json'] as LogFormat[])(
     await get('/v2/request/nope')
     await get('/v2/request/nope', { 'x-sandbox-status': '503' })
     await get('/v1/currencies', { 'x-sandbox-scenario': 'default' })
+    // what a line keeps from the call before (method, path, status; key, scenario) changes one part at a time
+    await get('/v1/currencies')
+    await get('/v1/currencies', { 'x-api-key': `${key}-other` })
+    await get('/v1/currencies', { 'x-api-key': `${key}-other`, 'x-sandbox-scenario': 'insufficient-funds' })
+    await get('/v2/request/nope', { 'x-api-key': `${key}-other` })
     await detach()
     untap()
     const calls = entries.filter(([, e]) => e.type === 'call')
-    expect(calls).toHaveLength(3)
+    expect(calls).toHaveLength(7)
+    expect(new Set(calls.map(([, e]) => e.scenario)).size).toBe(2)
     expect(lines).toEqual(
       calls.map(([tenant, entry]) =>
         formatLine(format, at, journalRecord(entry), { key: tenant, scenario: entry.scenario }),
