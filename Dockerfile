@@ -40,6 +40,7 @@ RUN mkdir -p /data && chown node:node /data
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/__sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 USER node
-# the sandbox is the entrypoint: `docker run IMAGE --flag` passes --flag to it (CMD holds no default arguments)
-ENTRYPOINT ["node", "bin/request-sandbox.mjs"]
+# the sandbox is the entrypoint: `docker run IMAGE --flag` passes --flag to it (CMD holds no default arguments); Node's
+# options are npm start's (docs/decisions/2026-12-07-young-generation.md)
+ENTRYPOINT ["node", "--max-semi-space-size=32", "bin/request-sandbox.mjs"]
 CMD []

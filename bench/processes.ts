@@ -77,8 +77,23 @@ export function startChild(
 }
 
 /**
- * Starts the sandbox command as a user does (`npm start` under Docker): the terminal log on (the default), its output
- * written to a file as `docker run` or `> sandbox.log` would. Returns the child and the log file's path.
+ * The Node options `npm start` gives the sandbox in the tree of `bin` (its package.json's `scripts.start`, `node
+ * <options> bin/request-sandbox.mjs`; the Dockerfile's ENTRYPOINT has the same, test/package/start-command.test.ts
+ * holds them together). A tree whose start command has none (an older checkout) gives none.
+ */
+export function startOptionsOf(bin: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(dirname(bin), '..', 'package.json'), 'utf8')) as {
+    scripts?: { start?: string }
+  }
+  const words = (pkg.scripts?.start ?? '').trim().split(/\s+/)
+  const at = words.indexOf('bin/request-sandbox.mjs')
+  return words[0] === 'node' && at > 0 ? words.slice(1, at) : []
+}
+
+/**
+ * Starts the sandbox command as a user does (`npm start`, or the image's entrypoint): its Node options, the terminal
+ * log on (the default), its output written to a file as `docker run` or `> sandbox.log` would. Returns the child and
+ * the log file's path.
  */
 export function startDefaultSandbox(
   bin: string,
@@ -86,7 +101,7 @@ export function startDefaultSandbox(
 ): { child: ChildProcess; logFile: string; stop(): Promise<{ logLines: number }> } {
   const logFile = join(mkdtempSync(join(tmpdir(), 'sandbox-bench-')), 'sandbox.log')
   const fd = openSync(logFile, 'w')
-  const started = startChild('node', [bin, ...args], {}, fd)
+  const started = startChild('node', [...startOptionsOf(bin), bin, ...args], {}, fd)
   closeSync(fd)
   return {
     ...started,

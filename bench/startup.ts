@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { freePort, startChild, waitFor200 } from './processes.ts'
+import { freePort, startChild, startOptionsOf, waitFor200 } from './processes.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const before = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : null
@@ -16,17 +16,15 @@ const before = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : nu
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /**
- * Spawns `bin/request-sandbox.mjs` of `repo`: the ms from spawn to the first 200 of its health, then (`onUse`) the ms
+ * Spawns `bin/request-sandbox.mjs` of `repo` as its `npm start` does: the ms from spawn to the first 200 of its health, then (`onUse`) the ms
  * of a first call naming a network it does not run yet (started on that call).
  */
 async function timeToHealthy(repo: string, onUse = false): Promise<{ healthy: number; onUse: number }> {
   const port = await freePort()
   const started = performance.now()
-  const sandbox = startChild(process.execPath, [
-    join(repo, 'bin/request-sandbox.mjs'),
-    '--port',
-    String(port),
-  ])
+  const bin = join(repo, 'bin/request-sandbox.mjs')
+  // npm start's command: its Node options, then the bin
+  const sandbox = startChild(process.execPath, [...startOptionsOf(bin), bin, '--port', String(port)])
   try {
     await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`, 60_000)
     const healthy = performance.now() - started

@@ -3,7 +3,15 @@
 // serialises and parses per call as a plain JSON API does). BENCH_BEFORE=<checkout> runs that tree's command too.
 import { availableParallelism, loadavg } from 'node:os'
 import { load } from './load.ts'
-import { cpuMs, freePort, listeningUrl, startChild, startDefaultSandbox, waitFor200 } from './processes.ts'
+import {
+  cpuMs,
+  freePort,
+  listeningUrl,
+  startChild,
+  startDefaultSandbox,
+  startOptionsOf,
+  waitFor200,
+} from './processes.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const durationMs = Number(process.env.BENCH_MS ?? 2000)
@@ -128,7 +136,7 @@ export async function measureThroughput(): Promise<Figure[][][]> {
     const figures = await turns(sides)
     for (const stop of stops.splice(0)) await stop()
     console.log(
-      `Throughput (${rounds} rounds of ${durationMs} ms a side, ${concurrency} keep-alive connections from a raw-socket client (bench/load.ts), a key a round; each side its own process; the sandbox as \`npm start\` runs it: embedded chain, terminal log on (text), written to a file; medians; load average ${loadBefore} before, ${load1()} after, ${availableParallelism()} cores)`,
+      `Throughput (${rounds} rounds of ${durationMs} ms a side, ${concurrency} keep-alive connections from a raw-socket client (bench/load.ts), a key a round; each side its own process; the sandbox as \`npm start\` runs it (\`node ${startOptionsOf(`${root}bin/request-sandbox.mjs`).join(' ')} bin/request-sandbox.mjs\`): embedded chain, terminal log on (text), written to a file; medians; load average ${loadBefore} before, ${load1()} after, ${availableParallelism()} cores)`,
     )
     for (const [c, call] of CALLS.entries()) {
       const rows = figures[c]!
