@@ -1,19 +1,18 @@
+import { isAddress } from 'viem'
 import { z } from 'zod'
 import { isTronAddress, TRON_CHECKSUM_MESSAGE, tronChecksumFails } from '../tron/address.ts'
 
-// viem's isAddress without its checksum test (`strict: false`) is this pattern; asked directly, a create's payee is
-// checked without the options object and the cache viem keeps for every address it has seen
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
-
 /** An EVM address, any casing (checksum not enforced, as the service accepts lower-case addresses). */
-export const Address = z.string().refine((v) => EVM_ADDRESS.test(v), { message: 'Invalid Ethereum address' })
+export const Address = z
+  .string()
+  .refine((v) => isAddress(v, { strict: false }), { message: 'Invalid Ethereum address' })
 
 /**
  * A wallet or token address where the documents allow both forms: EVM (`0x…`, any casing) or Tron (`T…`,
  * base58check verified; a `T…` address whose checksum alone fails is refused as such). Which one a network takes is checked where the network is known (`addressFor`).
  */
 export const AnyAddress = z.string().superRefine((v, ctx) => {
-  if (EVM_ADDRESS.test(v) || isTronAddress(v)) return
+  if (isAddress(v, { strict: false }) || isTronAddress(v)) return
   ctx.addIssue({
     code: 'custom',
     message: tronChecksumFails(v)
