@@ -1,5 +1,6 @@
-// The terminal log attached to a sandbox: a call's text line (written straight from its journal entry) reads as
-// `formatLine` renders the entry's record, fault included, and the json format carries the same fields.
+// The terminal log attached to a sandbox: a call's text line (written straight from its journal entry, from pieces
+// kept while they repeat) reads as `formatLine` renders the entry's record, fault included, and the json format
+// carries the same fields.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { JournalEntry } from './control/journal.ts'
 import { createSandbox, type Sandbox } from './sandbox.ts'
@@ -12,39 +13,54 @@ beforeAll(async () => {
 })
 afterAll(async () => sandbox?.close())
 
-const at = new Date('2026-01-02T03:04:05.678Z')
-
 it.each(['text', 'json'] as LogFormat[])(
   '%s: each call line is formatLine of its journal entry',
   async (format) => {
     const lines: string[] = []
-    const entries: [string, JournalEntry][] = []
-    const untap = sandbox.shared.events.on('journal', (tenant, entry) => entries.push([tenant, entry]))
-    const detach = attachTerminalLog(sandbox, { format, write: (line) => lines.push(line), now: () => at })
+    const entries: [string, JournalEntry, Date][] = []
+    // the log's clock, moved by the test
+    let clock = Date.parse('2026-01-02T03:04:05.678Z')
+    const untap = sandbox.shared.events.on('journal', (tenant, entry) =>
+      entries.push([tenant, entry, new Date(clock)]),
+    )
+    const detach = attachTerminalLog(sandbox, {
+      format,
+      write: (line) => lines.push(line),
+      now: () => new Date(clock),
+    })
     const key = `log-${format}`
-    const get = (path: string, headers: Record<string, string> = {}) =>
+    const call = (method: string, path: string, headers: Record<string, string> = {}) =>
       sandbox.dispatch({
-        method: 'GET',
+        method,
         path,
         query: {},
         headers: { 'x-api-key': key, ...headers },
         rawBody: undefined,
       })
-    await get('/v2/request/nope')
-    await get('/v2/request/nope', { 'x-sandbox-status': '503' })
-    await get('/v1/currencies', { 'x-sandbox-scenario': 'default' })
-    // what a line keeps from the call before (method, path, status; key, scenario) changes one part at a time
-    await get('/v1/currencies')
-    await get('/v1/currencies', { 'x-api-key': `${key}-other` })
-    await get('/v1/currencies', { 'x-api-key': `${key}-other`, 'x-sandbox-scenario': 'insufficient-funds' })
-    await get('/v2/request/nope', { 'x-api-key': `${key}-other` })
+    // each call changes one part of its line from the call before: status, path, the millisecond, method, key,
+    // scenario (a line reuses what repeats)
+    await call('GET', '/v2/request/nope')
+    await call('GET', '/v2/request/nope', { 'x-sandbox-status': '503' })
+    await call('GET', '/v2/request/nope')
+    await call('GET', '/v2/request/nah')
+    clock += 1
+    await call('GET', '/v2/request/nah')
+    await call('GET', '/v2/request', { 'x-sandbox-status': '404' })
+    await call('POST', '/v2/request', { 'x-sandbox-status': '404' })
+    await call('POST', '/v2/request', { 'x-api-key': `${key}-other`, 'x-sandbox-status': '404' })
+    await call('GET', '/v1/currencies', { 'x-api-key': `${key}-other` })
+    await call('GET', '/v1/currencies', {
+      'x-api-key': `${key}-other`,
+      'x-sandbox-scenario': 'insufficient-funds',
+    })
     await detach()
     untap()
     const calls = entries.filter(([, e]) => e.type === 'call')
-    expect(calls).toHaveLength(7)
+    expect(calls).toHaveLength(10)
+    expect(new Set(calls.map(([, e]) => e.type === 'call' && e.method))).toEqual(new Set(['GET', 'POST']))
     expect(new Set(calls.map(([, e]) => e.scenario)).size).toBe(2)
     expect(lines).toEqual(
-      calls.map(([tenant, entry]) =>
+      calls.map(([tenant, entry, at]) =>
         formatLine(format, at, journalRecord(entry), { key: tenant, scenario: entry.scenario }),
       ),
     )
