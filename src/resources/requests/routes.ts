@@ -30,8 +30,8 @@ const RequestIdParams = z.object({ requestId: z.string() })
 const ReferenceParams = z.object({ paymentReference: z.string() })
 
 // The 201 of a create carries its JSON text, written here: both values are hex the model made (`0x` + 16 digits,
-// `01` + 64), which JSON writes as they are, so the text is what JSON.stringify(body) gives (a test compares them)
-// without the serialiser's call, the dearest step left in rendering the most frequent write.
+// `01` + 64, patterns the table's schema holds them to), which JSON writes as they are, so the text is what
+// JSON.stringify(body) gives (test/requests/created-text.test.ts compares them) without the serialiser's call.
 
 /** The 201 of POST /v2/request. */
 const createdV2 = (record: RequestRecord) => ({
