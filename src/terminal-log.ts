@@ -179,8 +179,7 @@ const FLUSH_AT_EXIT_MS = 2000
 /**
  * Lines for a file descriptor (1: standard output, a file or a pipe under Docker), written off the request path:
  * the lines of up to LOG_BATCH_MS (at most about LOG_BATCH_BYTES) are added to one string as they come (V8 keeps
- * the additions as pieces and copies them once, when the string is written; an array of lines joined at the end
- * copied each line twice and took about as long again as building the lines) and handed to sonic-boom (pino's writer),
+ * the additions as pieces and copies them once, when the string is written) and handed to sonic-boom (pino's writer),
  * which writes with asynchronous `fs.write` on libuv's thread pool, one write at a time, what arrives meanwhile
  * joining the next one. A call never waits for the terminal, a file or a pipe. When the reader does not keep up,
  * at most `maxQueuedBytes` wait; lines past that are dropped (a log must not grow the server without bound), and
@@ -301,8 +300,8 @@ export function attachTerminalLog(sandbox: Sandbox, options: TerminalLogOptions)
   // A text line per API call (nearly every line) is written straight from the entry: no record object, no Date.
   // What repeats from one call to the next is kept as one flat string: the time and the call's method, path and
   // status (remade once a millisecond, or when the call differs), and its key and scenario. A line is then those
-  // and its duration: four pieces, where a template of a dozen made as many, each of them walked when the batch's
-  // string is copied into one (most of the log's cost under load).
+  // and its duration, four pieces for V8 to walk when the batch's string is copied into one
+  // (docs/decisions/2026-12-07-fewer-pieces-per-call.md).
   const nowMs = options.now ? () => options.now!().getTime() : Date.now
   let lastMs = Number.NaN
   let lastTime = ''
