@@ -15,7 +15,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { load } from './load.ts'
-import { freePort, startChild } from './processes.ts'
+import { freePort, startChild, startOptionsOf } from './processes.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const COUNTED = Number(process.env.BENCH_INSTRUCTION_CALLS ?? 3000)
@@ -93,6 +93,8 @@ async function count(script: string, health: string, extra: string[] = []): Prom
       `--log-file=${join(dir, 'valgrind.log')}`,
       `--callgrind-out-file=${join(dir, 'callgrind.out')}`,
       'node',
+      // a sandbox under npm start's Node options, as users run it (the floor's script has none)
+      ...(script.endsWith('bin/request-sandbox.mjs') ? startOptionsOf(script) : []),
       script,
       ...extra,
       String(port),

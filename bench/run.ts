@@ -9,7 +9,7 @@ import { formatChainRestart, measureChainRestart } from './chain-restart.ts'
 import { fuzz } from './fuzz.ts'
 import { measureInstructions } from './instructions.ts'
 import { formatPaymentLatency, measurePaymentLatency } from './payment-latency.ts'
-import { freePort, startChild, treeRss, waitFor200 } from './processes.ts'
+import { freePort, startChild, startOptionsOf, treeRss, waitFor200 } from './processes.ts'
 import { formatRecurringCatchUp, measureRecurringCatchUp } from './recurring-catch-up.ts'
 import { soak } from './soak.ts'
 import { formatStartup, measureStartup } from './startup.ts'
@@ -29,7 +29,9 @@ const json = { 'content-type': 'application/json', 'x-api-key': 'bench' }
 /** Resident memory of a fresh sandbox process and its anvil after exactly `count` created requests. */
 async function memoryAfter(count: number): Promise<number> {
   const port = await freePort()
-  const sandbox = startChild('node', [`${root}bin/request-sandbox.mjs`, '--port', String(port), '--quiet'])
+  const bin = `${root}bin/request-sandbox.mjs`
+  // npm start's Node options: the memory of the command users run
+  const sandbox = startChild('node', [...startOptionsOf(bin), bin, '--port', String(port), '--quiet'])
   await waitFor200(`http://127.0.0.1:${port}/__sandbox/health`)
   const headers = { ...json, 'x-api-key': 'bench-memory' }
   for (let done = 0; done < count; done += 50) {

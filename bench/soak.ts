@@ -4,7 +4,7 @@
 // in memory is then bounded by design (a key's state lives 15 s), and any growth left is a leak.
 import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { cpuMs, freePort, startChild, treeRss, waitFor200 } from './processes.ts'
+import { cpuMs, freePort, startChild, startOptionsOf, treeRss, waitFor200 } from './processes.ts'
 
 const root = new URL('..', import.meta.url).pathname
 
@@ -17,7 +17,7 @@ export interface SoakOptions {
   /** ms after which a key resets itself (staggered over the keys) */
   resetEveryMs?: number
   sampleMs?: number
-  /** node options of the sandbox process (e.g. --max-old-space-size=128) */
+  /** node options of the sandbox process (default: npm start's; e.g. --max-old-space-size=128) */
   nodeArgs?: string[]
 }
 
@@ -46,7 +46,7 @@ export async function soak(options: SoakOptions = {}) {
   const sampleMs = options.sampleMs ?? 1000
   const port = await freePort()
   const sandbox = startChild('node', [
-    ...(options.nodeArgs ?? []),
+    ...(options.nodeArgs ?? startOptionsOf(`${root}bin/request-sandbox.mjs`)),
     `${root}bin/request-sandbox.mjs`,
     '--port',
     String(port),
