@@ -17,7 +17,7 @@ export interface SoakOptions {
   /** ms after which a key resets itself (staggered over the keys) */
   resetEveryMs?: number
   sampleMs?: number
-  /** node options of the sandbox process (default: npm start's; e.g. --max-old-space-size=128) */
+  /** node options of the sandbox process, in place of npm start's (the default; SOAK_NODE_ARGS, e.g. --max-old-space-size=128) */
   nodeArgs?: string[]
 }
 

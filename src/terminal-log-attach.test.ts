@@ -37,8 +37,9 @@ it.each(['text', 'json'] as LogFormat[])(
         headers: { 'x-api-key': key, ...headers },
         rawBody: undefined,
       })
-    // each call changes one part of its line from the call before: status, path, the millisecond, method, key,
-    // scenario (a line reuses what repeats)
+    // the calls change the parts a line reuses one at a time, from the call before: status, path, the millisecond,
+    // method, key; then another call (method, path and status at once) and the scenario (with the status its seed
+    // answers without a chain)
     await call('GET', '/v2/request/nope')
     await call('GET', '/v2/request/nope', { 'x-sandbox-status': '503' })
     await call('GET', '/v2/request/nope')
