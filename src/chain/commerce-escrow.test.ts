@@ -220,42 +220,57 @@ describe('the commerce escrow on the sandbox chain', () => {
     expect(await revertOf(merchant, 'refundPayment', [reference, units('1')])).toBe('RefundWindowClosed')
   })
 
-  it('reads an event again when a read after its log failed: it moves past a block once it is applied', async () => {
-    await approve(payer, units('100'))
-    const args = await terms()
-    let failures = 1
-    const request = chain.publicClient.request as (args: {
-      method: string
-      params: unknown[]
-    }) => Promise<unknown>
-    // the chain as the watcher sees it: the first read of a block fails (a node restarting between two reads)
-    const flaky = {
-      ...chain,
-      publicClient: {
-        ...chain.publicClient,
-        request: async (call: { method: string; params: unknown[] }) => {
-          if (call.method === 'eth_getBlockByNumber' && failures > 0) {
-            failures--
-            throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
-          }
-          return request(call)
+  it.each([
+    ['a reset connection', 'ECONNRESET'],
+    ['a timed-out read', 'ETIMEDOUT'],
+    ["a gateway's page instead of JSON-RPC", 'ENOTJSONRPC'],
+  ])(
+    'reads an event again when a read after its log failed (%s): it moves past a block once it is applied',
+    async (_, code) => {
+      await approve(payer, units('100'))
+      const args = await terms()
+      let failures = 1
+      const request = chain.publicClient.request as (args: {
+        method: string
+        params: unknown[]
+      }) => Promise<unknown>
+      // the chain as the watcher sees it: the first read of a block fails (a node restarting, stalled, or behind a
+      // gateway between two reads)
+      const flaky = {
+        ...chain,
+        publicClient: {
+          ...chain.publicClient,
+          request: async (call: { method: string; params: unknown[] }) => {
+            if (call.method === 'eth_getBlockByNumber' && failures > 0) {
+              failures--
+              throw Object.assign(new Error(`read ${code}`), { code })
+            }
+            return request(call)
+          },
         },
-      },
-    } as unknown as typeof chain
-    const applied: EscrowEvent[] = []
-    await send(operator, 'authorizePayment', args)
-    const watcher = watchCommerceEscrow(flaky, { apply: (events) => void applied.push(...events) }, () => {})
-    try {
-      await watcher.sync()
-      await watcher.sync()
-      expect(failures).toBe(0)
-      expect(applied.filter((e) => e.paymentReference === args[0]).map((e) => e.name)).toEqual([
-        'PaymentAuthorized',
-      ])
-    } finally {
-      await watcher.stop()
-    }
-  })
+      } as unknown as typeof chain
+      const applied: EscrowEvent[] = []
+      await send(operator, 'authorizePayment', args)
+      const logged: string[] = []
+      const watcher = watchCommerceEscrow(
+        flaky,
+        { apply: (events) => void applied.push(...events) },
+        (message) => logged.push(message),
+      )
+      try {
+        await watcher.sync()
+        await watcher.sync()
+        expect(failures).toBe(0)
+        expect(applied.filter((e) => e.paymentReference === args[0]).map((e) => e.name)).toEqual([
+          'PaymentAuthorized',
+        ])
+        // read again, not skipped as a log the node answered wrongly about
+        expect(logged.filter((m) => m.includes('skipped'))).toEqual([])
+      } finally {
+        await watcher.stop()
+      }
+    },
+  )
 
   it('skips a log it cannot read and goes on: a malformed log (a block number the node refuses) is not read forever', async () => {
     await approve(payer, units('100'))

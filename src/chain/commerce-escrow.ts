@@ -2,6 +2,7 @@
 // address (no transaction), read for the commerce payments' status, and watched for its events (each hold's
 // transitions) with the same head watcher as payment detection.
 import { type Address, decodeEventLog, getAddress, type Hex, toHex } from 'viem'
+import { isChainUnreachable } from '../contract/chain-unreachable.ts'
 import { artifacts } from './artifacts.ts'
 import { watchHeads } from './head-watcher.ts'
 import { type ChainContext, installAt } from './install-contracts.ts'
@@ -160,7 +161,7 @@ export function watchCommerceEscrow(
       } catch (error) {
         // a node out of reach: these blocks are read again next time; anything else (a log the node wrote wrong, a
         // block number it refuses) would fail the same way at every head: that log is logged and skipped
-        if (isConnectionError(error)) throw error
+        if (isChainUnreachable(error)) throw error
         log(`a commerce escrow log on ${chain.network} could not be read and was skipped`, error)
       }
     }
@@ -186,7 +187,7 @@ export function watchCommerceEscrow(
         try {
           await scan()
         } catch (error) {
-          if (!isConnectionError(error)) log(`commerce escrow watch on ${chain.network} failed`, error)
+          if (!isChainUnreachable(error)) log(`commerce escrow watch on ${chain.network} failed`, error)
         }
       } while (again && !stopped)
     })().finally(() => {
@@ -203,11 +204,6 @@ export function watchCommerceEscrow(
       await running
     },
   }
-}
-
-/** A node out of reach (refused, reset, gone): worth reading again, unlike an answer that will not change. */
-function isConnectionError(error: unknown): boolean {
-  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|other side closed/i.test(String(error))
 }
 
 function decodeEscrowLog(

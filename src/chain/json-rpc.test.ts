@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isChainUnreachable } from '../errors/chain-unavailable.ts'
+import { isChainUnreachable } from '../contract/chain-unreachable.ts'
 import { allowance, balanceOf, JsonRpcError, jsonRpc } from './json-rpc.ts'
 
 const owner = '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7'

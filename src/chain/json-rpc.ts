@@ -5,6 +5,7 @@
 import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { PublicClient } from 'viem'
+import { NOT_JSON_RPC } from '../contract/chain-unreachable.ts'
 import { OWN_RPC_HEADERS } from './own-traffic.ts'
 
 /** A JSON-RPC error answer of the node (the call reached it and was refused). */
@@ -19,9 +20,6 @@ export class JsonRpcError extends Error {
     super(`${method}: ${detail} (JSON-RPC error ${code})`)
   }
 }
-
-/** The `code` of the error for an answer that is not JSON-RPC: the chain counts as unreachable (503). */
-export const NOT_JSON_RPC = 'ENOTJSONRPC'
 
 /** Calls one JSON-RPC method; `timeoutMs` bounds the whole call (default 10 s). */
 export type JsonRpcCall = <T>(method: string, params?: unknown[], timeoutMs?: number) => Promise<T>
