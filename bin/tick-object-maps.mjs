@@ -6,8 +6,8 @@
 // seeing another map goes megamorphic for good: from then on every tick object is built in V8's runtime, about 3 µs
 // more a `GET /v1/currencies` here. The first slot sees the empty literal's map, which always lives; the maps after it
 // are held only by live objects of those maps (a map's back pointer holds its parents). A full garbage collection
-// that runs while none is alive frees them (the freshness walk in request-sandbox.mjs did, some of the time; so did a
-// minute idle, in every process probed); the next tick object gets new maps, and the slots give up. An object of the
+// that runs while none is alive (at start-up, or when the process idles) frees them; the next tick object gets new
+// maps, and the slots give up. An object of the
 // same keys, in the same order, with values of the same kinds, has the same maps (a literal's first map is chosen by
 // its number of keys), and keeps them alive.
 // Node's current source adds a third symbol of its own (the async context frame) that user code cannot name: on a
